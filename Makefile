@@ -1,0 +1,25 @@
+# The two commands the README promises. Each creates .venv when it is missing and installs
+# requirements.txt into it (again only when requirements.txt changes).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench pretrain
+
+$(STAMP): requirements.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip -q
+	$(PY) -m pip install -r requirements.txt
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m streamlit run app.py
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_step.py
+
+pretrain: $(STAMP)
+	$(PY) -m rlviz.lm.pretrain
