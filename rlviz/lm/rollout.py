@@ -1,0 +1,220 @@
+"""Rollouts: sample G responses per prompt, score them, and compute per-token log-probs.
+
+Shape legend: B rows (= n_prompts * G, groups contiguous), G group size, P prompt width (left-padded),
+T response width (right-padded), L = P + T, V vocabulary.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from .task import Problem, reward
+
+__all__ = ["RolloutBatch", "sample_rollouts", "response_log_probs", "evaluate_pass_at_1", "EOS_DISPLAY"]
+
+EOS_DISPLAY = "⏎"  # how EOS is shown among the response tokens
+
+
+@dataclass
+class RolloutBatch:
+    """G sampled responses for each of n prompts, with everything a policy-gradient step needs."""
+
+    problems: list[Problem]  # B, groups contiguous (G consecutive rows share a prompt)
+    group_size: int  # G
+    input_ids: torch.LongTensor  # (B, L) left-padded prompt, then response right-padded with pad id
+    attention_mask: torch.LongTensor  # (B, L) 1 on real prompt and response tokens (EOS included)
+    position_ids: torch.LongTensor  # (B, L) cumsum(attention_mask) - 1, clamped at 0
+    prompt_width: int  # P
+    response_ids: torch.LongTensor  # (B, T) = input_ids[:, P:]
+    response_mask: torch.Tensor  # (B, T) float 1.0 on real response tokens (EOS included)
+    response_lengths: torch.LongTensor  # (B,) real response tokens, EOS included
+    truncated: torch.BoolTensor  # (B,) no EOS within max_new_tokens
+    texts: list[str]  # B decoded responses, special tokens removed
+    tokens: list[list[str]]  # B lists of display strings, EOS shown as EOS_DISPLAY
+    old_log_prob: torch.Tensor  # (B, T) log-probs under the sampling policy at the sampling temperature
+    rewards: torch.Tensor  # (B,) float task reward
+
+
+def _check(group_size: int, max_new_tokens: int, temperature: float) -> None:
+    if group_size < 1:
+        raise ValueError(f"group_size: must be >= 1, got {group_size}")
+    if max_new_tokens < 1:
+        raise ValueError(f"max_new_tokens: must be >= 1, got {max_new_tokens}")
+    if not (temperature > 0 and math.isfinite(temperature)):  # also rejects NaN
+        raise ValueError(f"temperature: must be a finite number > 0, got {temperature}")
+
+
+def response_log_probs(
+    model,
+    input_ids: torch.Tensor,
+    attention_mask: torch.Tensor,
+    position_ids: torch.Tensor,
+    prompt_width: int,
+    temperature: float,
+    with_entropy: bool = False,
+) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """Log-probs of the response tokens given everything before them (differentiable).
+
+    Args:
+        model: a causal LM returning ``.logits`` of shape (B, L, V).
+        input_ids, attention_mask, position_ids: (B, L) as in ``RolloutBatch``.
+        prompt_width: P; the response is ``input_ids[:, P:]`` (T = L - P tokens).
+        temperature: logits are divided by it before the log-softmax (use the sampling temperature,
+            or the ratio to the sampling policy is not 1 before the first update).
+        with_entropy: also return the entropy (nats) of each position's distribution.
+
+    Returns:
+        ``(log_prob, entropy)``: float32 (B, T) each (entropy ``None`` unless asked). Values at padding
+        positions are finite but meaningless; the caller masks them with ``response_mask``.
+    """
+    logits = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids).logits  # (B, L, V)
+    logits = logits[:, prompt_width - 1 : -1].float() / temperature  # (B, T, V) position t predicts t+1
+    logp_all = F.log_softmax(logits, dim=-1)  # (B, T, V)
+    targets = input_ids[:, prompt_width:]  # (B, T)
+    log_prob = logp_all.gather(-1, targets.unsqueeze(-1)).squeeze(-1)  # (B, T)
+    entropy = -(logp_all.exp() * logp_all).sum(-1) if with_entropy else None  # (B, T)
+    return log_prob, entropy
+
+
+@torch.no_grad()
+def sample_rollouts(
+    model,
+    tokenizer,
+    problems: list[Problem],
+    group_size: int,
+    max_new_tokens: int,
+    temperature: float,
+    generator: torch.Generator,
+) -> RolloutBatch:
+    """Sample ``group_size`` responses per problem at ``temperature`` and score them.
+
+    Deterministic given ``generator`` (a CPU or device generator; the global RNG is never used).
+    The model is put in eval mode for sampling and its previous train/eval mode is restored.
+
+    Args:
+        problems: n prompts; row ``i * G + j`` of the batch is sample j of problem i.
+        group_size: G >= 1.
+        max_new_tokens: response length limit (>= 1); rows without EOS by then are ``truncated``.
+        temperature: finite, > 0.
+        generator: the only source of randomness.
+
+    Raises:
+        ValueError: a parameter is out of range (the message names it), or ``problems`` is empty.
+    """
+    _check(group_size, max_new_tokens, temperature)
+    if not problems:
+        raise ValueError("problems: must not be empty")
+    was_training = model.training
+    model.eval()
+    device = next(model.parameters()).device
+    pad_id, eos_id = tokenizer.pad_token_id, tokenizer.eos_token_id
+    rows = [p for p in problems for _ in range(group_size)]  # B
+    enc = tokenizer([p.prompt for p in rows], padding=True, padding_side="left", return_tensors="pt")
+    prompt_ids = enc["input_ids"].to(device)  # (B, P)
+    mask = enc["attention_mask"].to(device)  # (B, P)
+    B, P = prompt_ids.shape
+
+    # A hand-written loop rather than model.generate: generate cannot take a torch.Generator, and
+    # Streamlit serves many sessions in threads, so sampling must never touch the global RNG.
+    pos = (mask.cumsum(-1) - 1).clamp(min=0)  # (B, P)
+    out = model(input_ids=prompt_ids, attention_mask=mask, position_ids=pos, use_cache=True, logits_to_keep=1)
+    cache, logits = out.cache, out.logits[:, -1]  # logits (B, V); KV cache is `cache` in transformers 5
+    next_pos = pos[:, -1:] + 1  # (B, 1)
+    finished = torch.zeros(B, dtype=torch.bool, device=device)
+    new_tokens, new_mask = [], []
+    for _ in range(max_new_tokens):
+        probs = F.softmax(logits.float() / temperature, dim=-1)  # (B, V)
+        gen_dev = generator.device
+        tok = torch.multinomial(probs.to(gen_dev), 1, generator=generator).to(device)  # (B, 1)
+        alive = ~finished  # rows still generating: this token is real
+        tok = torch.where(alive.unsqueeze(1), tok, torch.full_like(tok, pad_id))
+        new_tokens.append(tok)
+        new_mask.append(alive.long().unsqueeze(1))
+        finished = finished | (tok.squeeze(1) == eos_id)
+        if bool(finished.all()):
+            break
+        mask = torch.cat([mask, alive.long().unsqueeze(1)], dim=1)  # (B, P + t + 1)
+        out = model(input_ids=tok, attention_mask=mask, position_ids=next_pos, cache=cache, use_cache=True)
+        cache, logits = out.cache, out.logits[:, -1]
+        next_pos = next_pos + 1
+
+    response_ids = torch.cat(new_tokens, dim=1)  # (B, T)
+    response_mask_long = torch.cat(new_mask, dim=1)  # (B, T)
+    input_ids = torch.cat([prompt_ids, response_ids], dim=1)  # (B, L)
+    attention_mask = torch.cat([enc["attention_mask"].to(device), response_mask_long], dim=1)  # (B, L)
+    position_ids = (attention_mask.cumsum(-1) - 1).clamp(min=0)  # (B, L)
+    truncated = ~finished  # (B,) finished means EOS was sampled
+    lengths = response_mask_long.sum(-1)  # (B,)
+
+    old_log_prob, _ = response_log_probs(model, input_ids, attention_mask, position_ids, P, temperature)
+    response_mask = response_mask_long.float()
+    old_log_prob = old_log_prob * response_mask  # 0 on padding
+    model.train(was_training)
+
+    ids_cpu, len_cpu = response_ids.cpu().tolist(), lengths.cpu().tolist()
+    texts, tokens = [], []
+    for row, n in zip(ids_cpu, len_cpu):
+        real = row[:n]
+        texts.append(tokenizer.decode(real, skip_special_tokens=True))
+        tokens.append([EOS_DISPLAY if t == eos_id else tokenizer.convert_ids_to_tokens(t) for t in real])
+    fin = finished.cpu().tolist()
+    rewards = torch.tensor([reward(p, t, f) for p, t, f in zip(rows, texts, fin)], dtype=torch.float32)
+    return RolloutBatch(
+        problems=rows, group_size=group_size, input_ids=input_ids, attention_mask=attention_mask,
+        position_ids=position_ids, prompt_width=P, response_ids=response_ids, response_mask=response_mask,
+        response_lengths=lengths, truncated=truncated, texts=texts, tokens=tokens,
+        old_log_prob=old_log_prob, rewards=rewards.to(device),
+    )  # fmt: skip
+
+
+def evaluate_pass_at_1(
+    model,
+    tokenizer,
+    problems: list[Problem],
+    samples_per_prompt: int,
+    max_new_tokens: int,
+    temperature: float,
+    generator: torch.Generator,
+    chunk_prompts: int = 64,
+) -> dict:
+    """Estimate pass@1 by sampling ``samples_per_prompt`` responses to every problem.
+
+    Returns a dict:
+        ``pass_at_1`` (mean reward over all samples), ``per_prompt`` (list of pass rates, one per
+        problem, in order), ``all_correct`` / ``all_wrong`` (fraction of prompts whose samples are all
+        right / all wrong), ``length_p10`` / ``length_p50`` / ``length_p90`` (response length
+        percentiles in tokens, EOS included), ``mean_length``, ``truncated`` (fraction of samples
+        without EOS within ``max_new_tokens``), ``n_samples``.
+
+    Raises:
+        ValueError: as ``sample_rollouts`` (``samples_per_prompt`` plays the role of ``group_size``).
+    """
+    if samples_per_prompt < 1:
+        raise ValueError(f"samples_per_prompt: must be >= 1, got {samples_per_prompt}")
+    per_prompt, lengths, truncs = [], [], []
+    for i in range(0, len(problems), chunk_prompts):
+        batch = sample_rollouts(
+            model, tokenizer, problems[i : i + chunk_prompts], samples_per_prompt, max_new_tokens, temperature, generator
+        )
+        per_prompt += batch.rewards.view(-1, samples_per_prompt).mean(-1).cpu().tolist()
+        lengths += batch.response_lengths.cpu().tolist()
+        truncs += batch.truncated.cpu().tolist()
+    pp = np.array(per_prompt)
+    lengths = np.array(lengths)
+    return {
+        "pass_at_1": float(pp.mean()),
+        "per_prompt": per_prompt,
+        "all_correct": float((pp == 1.0).mean()),
+        "all_wrong": float((pp == 0.0).mean()),
+        "length_p10": float(np.percentile(lengths, 10)),
+        "length_p50": float(np.percentile(lengths, 50)),
+        "length_p90": float(np.percentile(lengths, 90)),
+        "mean_length": float(lengths.mean()),
+        "truncated": float(np.mean(truncs)),
+        "n_samples": int(len(lengths)),
+    }

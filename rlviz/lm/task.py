@@ -1,0 +1,172 @@
+"""The verifiable task: addition with the sum written least-significant digit first ("reversed").
+
+A prompt is ``"37+5="``; the expected response is optional filler characters (``.``), then the digits
+of the sum reversed (42 -> ``"24"``), then EOS. Writing the sum reversed lets a left-to-right model
+emit the carry-free digit first, which a tiny model learns in minutes (forward order barely learns).
+
+Difficulty levels (the operands' digit counts) and their share of both the train distribution and the
+held-out set (``LEVEL_WEIGHTS``):
+
+=====  ===================  ======  =========================================================
+level  operands             share   shipped checkpoint (sampling at temperature 1)
+=====  ===================  ======  =========================================================
+1      1 digit + 1 digit     25 %   trained on clean targets: almost always right
+2      2 digits + 1 digit    30 %   trained on noisy targets: sometimes right
+3      2 digits + 2 digits   25 %   trained on noisy targets: mostly wrong, sometimes right
+4      3 digits + 3 digits   20 %   rarely trained: almost always wrong
+=====  ===================  ======  =========================================================
+
+(the operand order of levels 2 is random: ``"37+5="`` and ``"5+37="`` both occur).
+
+Train / held-out split: a prompt is held out iff the first byte of ``md5(prompt)`` is divisible by 4
+(about a quarter of all prompts), a rule independent of any seed, so the two splits never overlap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import torch
+
+from .tokenizer import FILLER
+
+__all__ = [
+    "Problem",
+    "LEVEL_WEIGHTS",
+    "HELDOUT_SIZE",
+    "reward",
+    "make_problem",
+    "is_heldout",
+    "sample_problems",
+    "train_problems",
+    "heldout_problems",
+]
+
+LEVEL_WEIGHTS = {1: 0.25, 2: 0.30, 3: 0.25, 4: 0.20}  # share of each difficulty level
+HELDOUT_SIZE = 96  # prompts in the fixed held-out set
+# operand digit counts per level (level 2 also appears with its operands swapped)
+_DIGITS = {1: (1, 1), 2: (2, 1), 3: (2, 2), 4: (3, 3)}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One prompt of the task.
+
+    Attributes:
+        prompt: the text fed to the model after BOS, e.g. ``"37+5="``.
+        answer: the reversed digits of the sum the verifier expects, e.g. ``"24"``.
+        level: difficulty level, 1 (easiest) to 4 (see the module docstring).
+    """
+
+    prompt: str
+    answer: str
+    level: int
+
+
+def reward(problem: Problem, response_text: str, finished: bool) -> float:
+    """Rule-based verifier: 1.0 for a right answer, else 0.0.
+
+    Args:
+        problem: the prompt being answered.
+        response_text: the decoded response without special tokens (no EOS, no padding).
+        finished: whether the response ended with EOS within the length limit.
+
+    Returns:
+        1.0 iff ``finished`` and ``response_text`` with its leading filler characters stripped equals
+        ``problem.answer`` exactly; 0.0 otherwise (wrong digits, filler after a digit, truncation).
+    """
+    if not finished:
+        return 0.0
+    return 1.0 if response_text.lstrip(FILLER) == problem.answer else 0.0
+
+
+def make_problem(a: int, b: int, level: int) -> Problem:
+    """The problem ``"a+b="`` with answer ``str(a + b)`` reversed."""
+    return Problem(prompt=f"{a}+{b}=", answer=str(a + b)[::-1], level=level)
+
+
+def is_heldout(prompt: str) -> bool:
+    """True iff ``prompt`` belongs to the held-out split (md5 rule, see module docstring)."""
+    return hashlib.md5(prompt.encode()).digest()[0] % 4 == 0
+
+
+def _randint_digits(n_digits: int, generator: torch.Generator) -> int:
+    lo = 0 if n_digits == 1 else 10 ** (n_digits - 1)
+    return int(torch.randint(lo, 10**n_digits, (1,), generator=generator))
+
+
+def _draw(level: int, generator: torch.Generator) -> Problem:
+    da, db = _DIGITS[level]
+    a, b = _randint_digits(da, generator), _randint_digits(db, generator)
+    if da != db and int(torch.randint(0, 2, (1,), generator=generator)):
+        a, b = b, a
+    return make_problem(a, b, level)
+
+
+def sample_problems(
+    n: int, generator: torch.Generator, levels: dict[int, float] | None = None
+) -> list[Problem]:
+    """Draw ``n`` problems (with replacement) from the TRAIN split.
+
+    Args:
+        n: number of problems.
+        generator: a CPU ``torch.Generator``; the draw is deterministic given its state and it is
+            the only randomness used (never the global RNG).
+        levels: level -> weight; defaults to ``LEVEL_WEIGHTS``.
+
+    Raises:
+        ValueError: ``n`` is negative or ``levels`` has an unknown level or no positive weight.
+    """
+    if n < 0:
+        raise ValueError(f"n: must be >= 0, got {n}")
+    levels = LEVEL_WEIGHTS if levels is None else levels
+    if not levels or any(k not in _DIGITS for k in levels) or sum(levels.values()) <= 0:
+        raise ValueError(f"levels: expected weights over levels {sorted(_DIGITS)}, got {levels}")
+    keys = sorted(levels)
+    w = torch.tensor([float(levels[k]) for k in keys])
+    out = []
+    for _ in range(n):
+        level = keys[int(torch.multinomial(w, 1, generator=generator))]
+        while True:  # rejection: keep only train-split prompts
+            p = _draw(level, generator)
+            if not is_heldout(p.prompt):
+                break
+        out.append(p)
+    return out
+
+
+def train_problems(seed: int, n: int = 256) -> list[Problem]:
+    """A deterministic list of ``n`` train-split problems drawn with ``torch.Generator().manual_seed(seed)``."""
+    return sample_problems(n, torch.Generator().manual_seed(seed))
+
+
+def _all_prompts(level: int) -> list[Problem]:
+    da, db = _DIGITS[level]
+    rng = lambda d: range(0 if d == 1 else 10 ** (d - 1), 10**d)  # noqa: E731
+    probs = [make_problem(a, b, level) for a in rng(da) for b in rng(db)]
+    if da != db:
+        probs += [make_problem(b, a, level) for a in rng(da) for b in rng(db)]
+    return probs
+
+
+_HELDOUT: list[Problem] | None = None
+
+
+def heldout_problems() -> list[Problem]:
+    """The fixed held-out set: ``HELDOUT_SIZE`` (96) distinct prompts, none in the train split.
+
+    Per level, ``round(HELDOUT_SIZE * LEVEL_WEIGHTS[level])`` prompts (24 / 29 / 24 / 19), the first
+    of that level's held-out prompts ordered by md5; the same list on every machine and every call.
+    """
+    global _HELDOUT
+    if _HELDOUT is None:
+        out = []
+        for level, w in sorted(LEVEL_WEIGHTS.items()):
+            pool = [p for p in _all_prompts(level) if is_heldout(p.prompt)]
+            pool.sort(key=lambda p: hashlib.md5(p.prompt.encode()).hexdigest())
+            k = round(HELDOUT_SIZE * w)
+            assert len(pool) >= k, f"level {level}: only {len(pool)} held-out prompts, need {k}"
+            out += pool[:k]
+        _HELDOUT = out
+    return list(_HELDOUT)
