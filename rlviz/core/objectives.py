@@ -1,0 +1,634 @@
+"""Every policy loss in one registry: the per-token surrogate of each algorithm.
+
+Legend: B responses, T padded response width. ``l = log pi - log pi_old`` (token log-ratio),
+``r = exp(l)`` (token importance ratio), ``s_i = exp(mean_t l_{i,t})`` (GSPO's sequence ratio),
+``A`` advantages broadcast to [B, T]. Every loss is ``-objective`` (to minimise); the per-token
+loss is aggregated by ``loss_agg_mode`` (see :mod:`rlviz.core.aggregation`), a separate axis from
+the per-token surrogate, as in TRL (``loss_type``) and verl (``loss_agg_mode``).
+
+The one entry point is :func:`policy_loss`. Curves, gradient weights and the training step all
+call it, so what a page shows is what trains the model. Sources: ``shared/reference/algorithms.md``
+and the papers cited in each spec.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import torch
+
+from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, masked_mean, token_weights
+from rlviz.core.kl import KL_ESTIMATORS, kl_estimate
+
+__all__ = [
+    "ALGORITHMS",
+    "AlgorithmSpec",
+    "PolicyLossOutput",
+    "Setting",
+    "get_algorithm",
+    "gradient_weights",
+    "policy_loss",
+    "resolve_settings",
+]
+
+LOG_RATIO_CLAMP = 20.0  # |log r| clamp before exp (verl); keeps exp finite
+SEQ_LOG_RATIO_MAX = 10.0  # log s <= 10 (verl, SkyRL GSPO)
+
+
+# ----------------------------------------------------------------------------------------------
+# Specs
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of an algorithm, with its default and where the default comes from.
+
+    Attributes:
+        name: rlviz parameter name (an override of :func:`policy_loss` or a training setting).
+        default: the paper value (or the framework default where the paper gives none).
+        source: where the default comes from (paper, arXiv id, section / equation).
+        trl: the TRL ``GRPOConfig`` name of this setting, or ``None`` if TRL has none.
+        verl: the verl config name, or ``None``.
+        help: one line in each language, ``{"zh": ..., "en": ...}``.
+    """
+
+    name: str
+    default: Any
+    source: str
+    trl: str | None = None
+    verl: str | None = None
+    help: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """One algorithm: its loss, its settings with sourced defaults, and its text for the pages.
+
+    Attributes:
+        name: registry key (``ppo``, ``grpo``, ...).
+        title: display name (``"GRPO"``).
+        paper: short citation; ``arxiv``: arXiv id; ``equation``: where the objective is.
+        parent: the algorithm it refines (for the home map), or ``None``.
+        summary: one line per language; ``changes``: what it changed relative to ``parent``.
+        latex: the per-token objective in LaTeX (for ``st.latex``).
+        ratio_level: ``"token"`` or ``"sequence"`` (which ratio the clip or gate sees).
+        loss_settings: overrides accepted by :func:`policy_loss` with their defaults.
+        train_settings: how the trainer builds advantages and rewards for this algorithm
+            (``advantage``, ``beta``, ``kl_estimator``, overlong shaping, dynamic sampling ...).
+    """
+
+    name: str
+    title: str
+    paper: str
+    arxiv: str
+    equation: str
+    parent: str | None
+    summary: dict[str, str]
+    changes: dict[str, str]
+    latex: str
+    ratio_level: str
+    loss_settings: tuple[Setting, ...]
+    train_settings: tuple[Setting, ...]
+    surrogate: Callable = field(repr=False, default=None)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Loss overrides with their default values, ``{name: default}``."""
+        return {s.name: s.default for s in self.loss_settings}
+
+    @property
+    def train_defaults(self) -> dict[str, Any]:
+        """Training settings with their default values, ``{name: default}``."""
+        return {s.name: s.default for s in self.train_settings}
+
+    def setting(self, name: str) -> Setting:
+        """The :class:`Setting` called ``name`` (loss or training). Raises ``ValueError``."""
+        for s in self.loss_settings + self.train_settings:
+            if s.name == name:
+                return s
+        raise ValueError(f"{name}: not a setting of {self.name}")
+
+
+@dataclass
+class PolicyLossOutput:
+    """What :func:`policy_loss` returns.
+
+    Attributes:
+        loss: scalar to minimise (= minus the objective, plus ``beta`` x KL if asked).
+        per_token_loss: [B, T] surrogate (+ KL) per token before aggregation, 0 at padding.
+        token_weight: [B, T] aggregation weight of each token (``loss = sum(w * per_token_loss)``).
+        ratio: [B, T] the ratio the algorithm actually uses (token r, or the sequence ratio
+            broadcast along the row for GSPO / GMPO), detached, 1 at padding.
+        clipped: [B, T] bool, True where the clip acted (zero gradient for hard clips; for CISPO
+            the weight was capped but the gradient is not zero; always False for SAPO).
+        gate_weight: [B, T] SAPO's soft gate weight f'(r) = 4 sigma (1 - sigma), else ``None``.
+        clip_fraction: fraction of real tokens with ``clipped``; ``clip_fraction_low`` /
+            ``clip_fraction_high``: A<0 below the lower bound / A>0 above the upper bound
+            (TRL ``clip_ratio/low_mean`` and ``high_mean``); ``clip_fraction_dual``: A<0 with r > c.
+        kl: mean per-token KL estimate to the reference over real tokens, ``None`` without one.
+    """
+
+    loss: torch.Tensor
+    per_token_loss: torch.Tensor
+    token_weight: torch.Tensor
+    ratio: torch.Tensor
+    clipped: torch.Tensor
+    gate_weight: torch.Tensor | None
+    clip_fraction: float
+    clip_fraction_low: float
+    clip_fraction_high: float
+    clip_fraction_dual: float
+    kl: float | None
+
+
+# ----------------------------------------------------------------------------------------------
+# Per-token surrogates. Each takes (log_ratio l [B,T], adv A [B,T], mask m [B,T] float, params)
+# and returns (per_token_loss, ratio, clipped_low, clipped_high, clipped_dual, gate_weight).
+# Inputs are already finite (padding zeroed) and l is clamped to +-20.
+# ----------------------------------------------------------------------------------------------
+
+
+def _clip_surrogate(ratio, adv, eps_low, eps_high, dual_clip_c=None):
+    """PPO clip (PPO arXiv 1707.06347 eq. 7) with clip-higher bounds and optional dual clip.
+
+    per-token loss = max(-A r, -A clip(r, 1-eps_low, 1+eps_high)); with dual clip (Ye et al.
+    2020, arXiv 1912.09729) and A<0: min(that, -A c).
+    """
+    unclipped = -adv * ratio  # (B, T)
+    clipped_branch = -adv * ratio.clamp(1.0 - eps_low, 1.0 + eps_high)  # (B, T)
+    loss = torch.maximum(unclipped, clipped_branch)
+    high = (adv > 0) & (ratio > 1.0 + eps_high)
+    low = (adv < 0) & (ratio < 1.0 - eps_low)
+    dual = torch.zeros_like(high)
+    if dual_clip_c is not None:
+        loss = torch.where(adv < 0, torch.minimum(loss, -adv * dual_clip_c), loss)
+        dual = (adv < 0) & (ratio > dual_clip_c)
+    return loss, low, high, dual
+
+
+def _ppo_like(log_ratio, adv, mask, p):
+    ratio = torch.exp(log_ratio)
+    loss, low, high, dual = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"], p.get("dual_clip_c"))
+    return loss, ratio, low, high, dual, None
+
+
+def _sequence_log_ratio(log_ratio, mask):
+    """log s_i = mean over real tokens of l (GSPO arXiv 2507.18071 eq. 7), clamped <= 10. [B]."""
+    return masked_mean(log_ratio, mask, dim=-1).clamp(max=SEQ_LOG_RATIO_MAX)
+
+
+def _gspo(log_ratio, adv, mask, p):
+    # GSPO eq. 5: one ratio s_i per response, clipped as a whole, every token shares it.
+    ratio = torch.exp(_sequence_log_ratio(log_ratio, mask))[:, None].expand_as(log_ratio)  # (B, T)
+    loss, low, high, dual = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"])
+    return loss, ratio, low, high, dual, None
+
+
+def _gspo_token(log_ratio, adv, mask, p):
+    # GSPO-token (GSPO §4.3): s_{i,t} = sg[s_i] * pi / sg[pi]; value s_i, d/dl_t = s_i.
+    log_s = _sequence_log_ratio(log_ratio, mask).detach()[:, None]  # (B, 1)
+    ratio = torch.exp(log_ratio - log_ratio.detach() + log_s)  # (B, T)
+    loss, low, high, dual = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"])
+    return loss, ratio, low, high, dual, None
+
+
+def _gmpo(log_ratio, adv, mask, p):
+    # GMPO (arXiv 2507.20673): clip each token's log-ratio one-sidedly by the sign of A, then
+    # take the geometric mean: rho_i = exp(mean_t l~_{i,t}); loss_i = -A_i rho_i.
+    adv_seq = masked_mean(adv, mask, dim=-1)[:, None]  # (B, 1) sequence advantage
+    clamped = log_ratio.clamp(-p["epsilon_low"], p["epsilon_high"])
+    tilde = torch.where(adv_seq > 0, torch.minimum(log_ratio, clamped), torch.maximum(log_ratio, clamped))
+    rho = torch.exp(masked_mean(tilde, mask, dim=-1))[:, None]  # (B, 1)
+    loss = (-adv_seq * rho).expand_as(log_ratio)  # (B, T): the sequence term on every token
+    high = (adv_seq > 0) & (log_ratio > p["epsilon_high"])
+    low = (adv_seq < 0) & (log_ratio < -p["epsilon_low"])
+    return loss, rho.expand_as(log_ratio), low, high, torch.zeros_like(high), None
+
+
+def _sapo(log_ratio, adv, mask, p):
+    # SAPO (arXiv 2511.20347): soft gate f(r) = (4/tau) sigmoid(tau (r - 1)), tau by sign of A.
+    ratio = torch.exp(log_ratio)
+    tau = torch.where(adv > 0, torch.full_like(ratio, p["tau_pos"]), torch.full_like(ratio, p["tau_neg"]))
+    sig = torch.sigmoid(tau * (ratio - 1.0))
+    loss = -adv * (4.0 / tau) * sig
+    gate = (4.0 * sig * (1.0 - sig)).detach()  # f'(r): 1 at r = 1, smooth decay, never 0
+    none = torch.zeros_like(ratio, dtype=torch.bool)
+    return loss, ratio, none, none, none, gate
+
+
+def _cispo(log_ratio, adv, mask, p):
+    # CISPO (MiniMax-M1, arXiv 2506.13585 §3.1): gradient -sg[clip(r)] A grad log pi.
+    # Written as -A sg[r^] exp(l - sg[l]): value -A r^ (readable), gradient -A r^ per token,
+    # the same gradient as verl/TRL's -sg[r^] A log pi (whose value depends on log pi itself).
+    ratio = torch.exp(log_ratio)
+    capped = ratio.clamp(1.0 - p["epsilon_low"], 1.0 + p["epsilon_high"]).detach()
+    loss = -adv * capped * torch.exp(log_ratio - log_ratio.detach())
+    high = ratio > 1.0 + p["epsilon_high"]
+    low = ratio < 1.0 - p["epsilon_low"]
+    return loss, ratio, low, high, torch.zeros_like(high), None
+
+
+# ----------------------------------------------------------------------------------------------
+# Registry
+# ----------------------------------------------------------------------------------------------
+
+_AGG_HELP = {
+    "zh": "损失聚合方式：token-mean / seq-mean-token-mean / seq-mean-token-sum / seq-mean-token-sum-norm",
+    "en": "loss aggregation: token-mean / seq-mean-token-mean / seq-mean-token-sum / seq-mean-token-sum-norm",
+}
+
+
+def _eps(low, high, source, log_space=False):
+    what_zh = "对数空间" if log_space else "比率"
+    what_en = "log-space" if log_space else "ratio"
+    return (
+        Setting("epsilon_low", low, source, trl="epsilon", verl="actor.clip_ratio_low",
+                help={"zh": f"下界裁剪 ε_low（{what_zh}，相对 1 的偏移）", "en": f"lower clip ε_low ({what_en} offset from 1)"}),
+        Setting("epsilon_high", high, source, trl="epsilon_high", verl="actor.clip_ratio_high",
+                help={"zh": f"上界裁剪 ε_high（{what_zh}，相对 1 的偏移）", "en": f"upper clip ε_high ({what_en} offset from 1)"}),
+    )
+
+
+def _agg(mode, source):
+    return Setting("loss_agg_mode", mode, source, trl="loss_type", verl="actor.loss_agg_mode", help=_AGG_HELP)
+
+
+def _kl(beta, source, estimator="k3"):
+    return (
+        Setting("beta", beta, source, trl="beta", verl="actor.kl_loss_coef (with use_kl_loss)",
+                help={"zh": "KL 惩罚系数 β（对参考策略，加在每个 token 的损失上）",
+                      "en": "KL coefficient β (to the reference policy, added per token to the loss)"}),
+        Setting("kl_estimator", estimator, "DeepSeekMath arXiv 2402.03300 eq. 4 (k3)", trl="(always k3)",
+                verl="actor.kl_loss_type (low_var_kl = k3)",
+                help={"zh": "KL 估计器 k1 / k2 / k3", "en": "KL estimator k1 / k2 / k3"}),
+    )
+
+
+def _adv(kind, scale, source):
+    return (
+        Setting("advantage", kind, source, trl=None, verl="algorithm.adv_estimator",
+                help={"zh": "优势估计：group（组内相对）或 gae（价值网络）",
+                      "en": "advantage estimator: group (group-relative) or gae (value head)"}),
+        Setting("scale_rewards", scale, source, trl="scale_rewards", verl="algorithm.norm_adv_by_std_in_grpo",
+                help={"zh": "优势的标准差缩放：group / batch / none",
+                      "en": "std scaling of advantages: group / batch / none"}),
+    )
+
+
+def _shaping(overlong, filtering, dynamic, source):
+    return (
+        Setting("overlong_shaping", overlong, source, trl="get_soft_overlong_punishment (reward fn)",
+                verl="reward_model.overlong_buffer.enable",
+                help={"zh": "DAPO 软超长惩罚", "en": "DAPO soft overlong punishment"}),
+        Setting("overlong_filtering", filtering, source, trl="mask_truncated_completions", verl=None,
+                help={"zh": "超长过滤：截断的回答不进入损失", "en": "overlong filtering: truncated responses leave the loss"}),
+        Setting("dynamic_sampling", dynamic, source, trl=None, verl="algorithm.filter_groups.enable (recipe)",
+                help={"zh": "动态采样：丢弃奖励全相同的组并补采", "en": "dynamic sampling: drop all-equal groups, re-sample"}),
+    )
+
+
+_R = r"r_{i,t}=\frac{\pi_\theta(y_{i,t})}{\pi_{\theta_\text{old}}(y_{i,t})}"
+_PPO_TEX = r"\lambda_{i,t}=-\min\big(r_{i,t}A_{i,t},\ \operatorname{clip}(r_{i,t},1-\varepsilon_\text{low},1+\varepsilon_\text{high})A_{i,t}\big),\quad " + _R
+
+_DS = "DeepSeekMath, arXiv 2402.03300, eq. 3"
+_DAPO = "DAPO, arXiv 2503.14476, §3"
+_DR = "Dr.GRPO, arXiv 2503.20783, §3.1"
+_GSPO = "GSPO, arXiv 2507.18071, eq. 5 and §5.1"
+_GMPO = "GMPO, arXiv 2507.20673"
+_SAPO = "SAPO, arXiv 2511.20347"
+_CISPO = "MiniMax-M1 (CISPO), arXiv 2506.13585, §3.1"
+
+_SPECS = [
+    AlgorithmSpec(
+        name="ppo", title="PPO", paper="Schulman et al. 2017, Proximal Policy Optimization", arxiv="1707.06347",
+        equation="eq. 7 (clip); dual clip: Ye et al. 2020, arXiv 1912.09729", parent=None,
+        summary={"zh": "裁剪重要性比率的信赖域近似，配合价值网络与 GAE 估计优势。",
+                 "en": "Clipped importance ratio as a cheap trust region, with a value head and GAE advantages."},
+        changes={"zh": "起点：每个 token 一个比率，超出 [1−ε, 1+ε] 的一侧梯度为零。",
+                 "en": "The starting point: one ratio per token; past [1−ε, 1+ε] on the helpful side the gradient is zero."},
+        latex=_PPO_TEX + r",\ \text{dual clip }(A<0):\ \min(\lambda,\,-cA)", ratio_level="token",
+        loss_settings=(
+            *_eps(0.2, 0.2, "PPO arXiv 1707.06347 §6 (ε = 0.2)"),
+            Setting("dual_clip_c", None, "Ye et al. arXiv 1912.09729 (c = 3 in verl; off in TRL)", trl="delta",
+                    verl="actor.clip_ratio_c", help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）",
+                                                     "en": "dual clip c (A<0 only; None = off)"}),
+            _agg("token-mean", "verl default loss_agg_mode"),
+            *_kl(0.0, "verl default use_kl_loss = False"),
+        ),
+        train_settings=(
+            *_adv("gae", "none", "verl default adv_estimator = gae"),
+            Setting("gamma", 1.0, "verl algorithm.gamma default", verl="algorithm.gamma",
+                    help={"zh": "折扣因子 γ", "en": "discount γ"}),
+            Setting("lam", 0.95, "GAE, Schulman et al. arXiv 1506.02438 (λ = 0.95)", verl="algorithm.lam",
+                    help={"zh": "GAE 的 λ", "en": "GAE λ"}),
+            *_shaping(False, False, False, "off in PPO"),
+        ),
+        surrogate=_ppo_like,
+    ),
+    AlgorithmSpec(
+        name="grpo", title="GRPO", paper="Shao et al. 2024, DeepSeekMath", arxiv="2402.03300", equation="eq. 3",
+        parent="ppo",
+        summary={"zh": "去掉价值网络：同一提示的 G 个回答互为基线，优势 = 组内标准化奖励。",
+                 "en": "No value head: the G responses to one prompt are each other's baseline; advantage = group-normalised reward."},
+        changes={"zh": "优势改为组内相对（减均值、除标准差），KL 直接加在损失里，按回答求平均。",
+                 "en": "Group-relative advantages (minus mean, over std), KL in the loss, mean per response."},
+        latex=_PPO_TEX + r",\quad A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)}", ratio_level="token",
+        loss_settings=(
+            *_eps(0.2, 0.2, _DS + " (ε = 0.2)"),
+            Setting("dual_clip_c", None, "off in the GRPO paper", trl="delta", verl="actor.clip_ratio_c",
+                    help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"}),
+            _agg("seq-mean-token-mean", _DS + " (1/G Σ 1/|o_i| Σ_t)"),
+            *_kl(0.04, "DeepSeekMath arXiv 2402.03300 §4.2 (β = 0.04)"),
+        ),
+        train_settings=(*_adv("group", "group", _DS), *_shaping(False, False, False, "not in GRPO")),
+        surrogate=_ppo_like,
+    ),
+    AlgorithmSpec(
+        name="dr_grpo", title="Dr.GRPO", paper="Liu et al. 2025, Understanding R1-Zero-Like Training", arxiv="2503.20783",
+        equation="§3.1", parent="grpo",
+        summary={"zh": "去掉 GRPO 的两个偏置：不除以回答长度（改用常数），不除以组内标准差。",
+                 "en": "Removes GRPO's two biases: no division by response length (a constant instead), no division by the group std."},
+        changes={"zh": "长度偏置与难度偏置消失：错误回答不再被鼓励变长。",
+                 "en": "Length and difficulty biases gone: wrong answers are no longer pushed to grow longer."},
+        latex=_PPO_TEX + r",\quad A_i=R_i-\operatorname{mean}(R),\quad \mathcal L=\frac{1}{G\,L_\text{max}}\sum_i\sum_t\lambda_{i,t}",
+        ratio_level="token",
+        loss_settings=(
+            *_eps(0.2, 0.2, _DR),
+            Setting("dual_clip_c", None, "off", trl="delta", verl="actor.clip_ratio_c",
+                    help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"}),
+            _agg("seq-mean-token-sum-norm", _DR + " (TRL loss_type = dr_grpo)"),
+            Setting("norm_length", None, _DR + " (the generation budget; None = padded width)",
+                    trl="max_completion_length", verl="actor.loss_scale_factor",
+                    help={"zh": "常数长度（None 表示用填充宽度）", "en": "constant length (None = padded width)"}),
+            *_kl(0.0, _DR + " (β = 0)"),
+        ),
+        train_settings=(*_adv("group", "none", _DR + " (no std)"), *_shaping(False, False, False, "not in Dr.GRPO")),
+        surrogate=_ppo_like,
+    ),
+    AlgorithmSpec(
+        name="dapo", title="DAPO", paper="Yu et al. 2025, DAPO", arxiv="2503.14476", equation="§3 (full objective)",
+        parent="grpo",
+        summary={"zh": "解耦裁剪（clip-higher）、动态采样、token 级损失与超长奖励整形。",
+                 "en": "Clip-higher, dynamic sampling, token-level loss and overlong reward shaping."},
+        changes={"zh": "ε_high 提高到 0.28 防熵坍缩；全对/全错组被过滤并补采；按 token 求平均；去掉 KL。",
+                 "en": "ε_high raised to 0.28 against entropy collapse; all-equal groups filtered and re-sampled; token mean; no KL."},
+        latex=_PPO_TEX + r",\quad \mathcal L=\frac{1}{\sum_i|o_i|}\sum_i\sum_t\lambda_{i,t}", ratio_level="token",
+        loss_settings=(
+            *_eps(0.2, 0.28, _DAPO + ".1 Clip-Higher (ε_low = 0.2, ε_high = 0.28)"),
+            Setting("dual_clip_c", None, "off in the DAPO paper (the verl recipe sets 10)", trl="delta",
+                    verl="actor.clip_ratio_c", help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）",
+                                                     "en": "dual clip c (A<0 only; None = off)"}),
+            _agg("token-mean", _DAPO + ".3 Token-Level Policy Gradient Loss"),
+            *_kl(0.0, _DAPO + " (KL removed)"),
+        ),
+        train_settings=(*_adv("group", "group", _DAPO), *_shaping(True, False, True, _DAPO + ".2 and §3.4")),
+        surrogate=_ppo_like,
+    ),
+    AlgorithmSpec(
+        name="gspo", title="GSPO", paper="Zheng et al. 2025, Group Sequence Policy Optimization", arxiv="2507.18071",
+        equation="eq. 5 (objective), eq. 7 (sequence ratio)", parent="grpo",
+        summary={"zh": "序列级重要性比率（token 比率的几何平均），整条回答一起裁剪。",
+                 "en": "A sequence-level importance ratio (geometric mean of token ratios), clipped per whole response."},
+        changes={"zh": "比率从 token 级改为序列级；ε 约 3e-4，裁掉的 token 多得多却更稳定。",
+                 "en": "Token ratio replaced by a sequence ratio; ε ≈ 3e-4; clips far more tokens yet trains more stably."},
+        latex=r"\lambda_i=-\min\big(s_iA_i,\ \operatorname{clip}(s_i,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A_i\big),\quad s_i=\Big(\prod_t r_{i,t}\Big)^{1/|y_i|}",
+        ratio_level="sequence",
+        loss_settings=(*_eps(3e-4, 4e-4, _GSPO + " (3e-4, 4e-4)"), _agg("seq-mean-token-mean", _GSPO),
+                       *_kl(0.0, _GSPO + " (β = 0)")),
+        train_settings=(*_adv("group", "group", _GSPO), *_shaping(False, False, False, "not in GSPO")),
+        surrogate=_gspo,
+    ),
+    AlgorithmSpec(
+        name="gspo_token", title="GSPO-token", paper="Zheng et al. 2025, GSPO", arxiv="2507.18071",
+        equation="§4.3 (GSPO-token)", parent="gspo",
+        summary={"zh": "GSPO 的 token 版：数值等于序列比率，梯度走各自 token，允许逐 token 优势。",
+                 "en": "GSPO per token: the value of the sequence ratio, each token's own gradient, per-token advantages allowed."},
+        changes={"zh": "优势沿序列恒定时与 GSPO 完全相同。", "en": "Identical to GSPO when the advantage is constant along the response."},
+        latex=r"s_{i,t}=\operatorname{sg}[s_i]\,\frac{\pi_\theta(y_{i,t})}{\operatorname{sg}[\pi_\theta(y_{i,t})]},\quad \lambda_{i,t}=-\min\big(s_{i,t}A_{i,t},\ \operatorname{clip}(s_{i,t})A_{i,t}\big)",
+        ratio_level="sequence",
+        loss_settings=(*_eps(3e-4, 4e-4, _GSPO + " (3e-4, 4e-4)"), _agg("seq-mean-token-mean", _GSPO),
+                       *_kl(0.0, _GSPO + " (β = 0)")),
+        train_settings=(*_adv("group", "group", _GSPO), *_shaping(False, False, False, "not in GSPO")),
+        surrogate=_gspo_token,
+    ),
+    AlgorithmSpec(
+        name="gmpo", title="GMPO", paper="Zhao et al. 2025, Geometric-Mean Policy Optimization", arxiv="2507.20673",
+        equation="GMPO objective (geometric mean of token terms)", parent="grpo",
+        summary={"zh": "最大化 token 级项的几何平均，并在对数空间裁剪（约 e^±0.4），对极端比率更稳健。",
+                 "en": "Maximises the geometric mean of token terms, clipped in log space (about e^±0.4): robust to extreme ratios."},
+        changes={"zh": "算术平均换成几何平均；裁剪范围放宽到对数空间 ±0.4。",
+                 "en": "Arithmetic mean replaced by a geometric mean; clip range widened to ±0.4 in log space."},
+        latex=r"\lambda_i=-A_i\exp\Big(\frac{1}{|y_i|}\sum_t \tilde\ell_{i,t}\Big),\quad \tilde\ell=\begin{cases}\min(\ell,\operatorname{clip}(\ell,-\varepsilon_\text{low},\varepsilon_\text{high}))&A>0\\\max(\ell,\operatorname{clip}(\ell,-\varepsilon_\text{low},\varepsilon_\text{high}))&A<0\end{cases}",
+        ratio_level="sequence",
+        loss_settings=(*_eps(0.4, 0.4, _GMPO + " (log-space range (e^-0.4, e^0.4))", log_space=True),
+                       _agg("seq-mean-token-mean", _GMPO + " (one term per response)"), *_kl(0.0, _GMPO + " (β = 0)")),
+        train_settings=(*_adv("group", "group", _GMPO), *_shaping(False, False, False, "not in GMPO")),
+        surrogate=_gmpo,
+    ),
+    AlgorithmSpec(
+        name="sapo", title="SAPO", paper="Gao et al. 2025, Soft Adaptive Policy Optimization", arxiv="2511.20347",
+        equation="soft gate f(r) = (4/τ) σ(τ(r−1))", parent="gspo",
+        summary={"zh": "用平滑门控 f(r)=(4/τ)σ(τ(r−1)) 替代硬裁剪；负优势用更大的温度。",
+                 "en": "A smooth gate f(r) = (4/τ)σ(τ(r−1)) instead of a hard clip; a larger temperature for negative advantages."},
+        changes={"zh": "只衰减偏离的 token，其余照常学习；梯度权重 4σ(1−σ) 在 r=1 处为 1，永不为零。",
+                 "en": "Damps only the off-policy tokens; the weight 4σ(1−σ) is 1 at r = 1 and never exactly zero."},
+        latex=r"\lambda_{i,t}=-\frac{4}{\tau}\,\sigma\big(\tau(r_{i,t}-1)\big)A_{i,t},\quad \tau=\begin{cases}\tau_\text{pos}&A>0\\\tau_\text{neg}&A\le0\end{cases}",
+        ratio_level="token",
+        loss_settings=(
+            Setting("tau_pos", 1.0, _SAPO + " (τ_pos = 1.0)", trl="sapo_temperature_pos", verl="actor.tau_pos",
+                    help={"zh": "正优势的门控温度 τ_pos", "en": "gate temperature for A>0, τ_pos"}),
+            Setting("tau_neg", 1.05, _SAPO + " (τ_neg = 1.05)", trl="sapo_temperature_neg", verl="actor.tau_neg",
+                    help={"zh": "负优势的门控温度 τ_neg", "en": "gate temperature for A≤0, τ_neg"}),
+            _agg("seq-mean-token-mean", _SAPO + " (TRL loss_type = sapo)"), *_kl(0.0, _SAPO + " (β = 0)"),
+        ),
+        train_settings=(*_adv("group", "group", _SAPO), *_shaping(False, False, False, "not in SAPO")),
+        surrogate=_sapo,
+    ),
+    AlgorithmSpec(
+        name="cispo", title="CISPO", paper="MiniMax 2025, MiniMax-M1", arxiv="2506.13585", equation="§3.1 (CISPO)",
+        parent="grpo",
+        summary={"zh": "裁剪重要性采样权重而不是裁剪更新：越界的 token 仍有有界梯度。",
+                 "en": "Clips the importance-sampling weight, not the update: a token outside the trust region keeps a bounded gradient."},
+        changes={"zh": "保护罕见但关键的“分叉” token 的梯度；按 token 求平均。",
+                 "en": "Keeps the gradient of rare but important 'fork' tokens; token mean."},
+        latex=r"\lambda_{i,t}=-\operatorname{sg}\big[\operatorname{clip}(r_{i,t},1-\varepsilon_\text{low},1+\varepsilon_\text{high})\big]A_{i,t}\log\pi_\theta(y_{i,t})",
+        ratio_level="token",
+        loss_settings=(
+            *_eps(1.0, 0.2, _CISPO + " (no lower bound; verl example cap 1 + 0.2)"),
+            _agg("token-mean", _CISPO + " (token-level loss)"), *_kl(0.0, _CISPO + " (β = 0)"),
+        ),
+        train_settings=(*_adv("group", "group", _CISPO), *_shaping(False, False, False, "not in CISPO")),
+        surrogate=_cispo,
+    ),
+]
+
+ALGORITHMS: dict[str, AlgorithmSpec] = {spec.name: spec for spec in _SPECS}
+
+
+def get_algorithm(name: str) -> AlgorithmSpec:
+    """The spec registered as ``name``. Raises ``ValueError`` naming ``name`` if unknown."""
+    try:
+        return ALGORITHMS[name]
+    except KeyError:
+        raise ValueError(f"name: unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}") from None
+
+
+def resolve_settings(name: str, **overrides) -> dict[str, Any]:
+    """The loss settings of ``name`` with ``overrides`` applied and checked.
+
+    Raises:
+        ValueError: naming the parameter, for an unknown name, an ε below zero, a dual-clip c not
+            above 1, a temperature not above 0, a negative β, an unknown ``loss_agg_mode`` or
+            ``kl_estimator``, a ``norm_length`` not above 0, or any NaN / inf.
+    """
+    spec = get_algorithm(name)
+    params = spec.defaults
+    for key, value in overrides.items():
+        if key not in params:
+            raise ValueError(f"{key}: not a setting of {name} (settings: {', '.join(params)})")
+        params[key] = value
+    for key, value in params.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not torch.isfinite(torch.tensor(float(value))):
+                raise ValueError(f"{key}: must be finite, got {value}")
+    for key in ("epsilon_low", "epsilon_high"):
+        if key in params and params[key] < 0:
+            raise ValueError(f"{key}: must be >= 0, got {params[key]}")
+    if params.get("dual_clip_c") is not None and params["dual_clip_c"] <= 1:
+        raise ValueError(f"dual_clip_c: must be > 1 (or None), got {params['dual_clip_c']}")
+    for key in ("tau_pos", "tau_neg"):
+        if key in params and params[key] <= 0:
+            raise ValueError(f"{key}: must be > 0, got {params[key]}")
+    if params["loss_agg_mode"] not in LOSS_AGG_MODES:
+        raise ValueError(f"loss_agg_mode: {params['loss_agg_mode']!r} is not one of {', '.join(LOSS_AGG_MODES)}")
+    if params.get("norm_length") is not None and params["norm_length"] <= 0:
+        raise ValueError(f"norm_length: must be > 0, got {params['norm_length']}")
+    if params["beta"] < 0:
+        raise ValueError(f"beta: must be >= 0, got {params['beta']}")
+    if params["kl_estimator"] not in KL_ESTIMATORS:
+        raise ValueError(f"kl_estimator: {params['kl_estimator']!r} is not one of {', '.join(KL_ESTIMATORS)}")
+    return params
+
+
+def _check_inputs(log_prob, old_log_prob, advantages, response_mask, ref_log_prob):
+    if log_prob.dim() != 2:
+        raise ValueError(f"log_prob: expected shape [B, T], got {tuple(log_prob.shape)}")
+    for label, x in (("old_log_prob", old_log_prob), ("response_mask", response_mask), ("ref_log_prob", ref_log_prob)):
+        if x is not None and x.shape != log_prob.shape:
+            raise ValueError(f"{label}: shape {tuple(x.shape)} differs from log_prob {tuple(log_prob.shape)}")
+    if advantages.shape not in (log_prob.shape[:1], log_prob.shape):
+        raise ValueError(f"advantages: expected [B] or [B, T] = {tuple(log_prob.shape)}, got {tuple(advantages.shape)}")
+    real = response_mask > 0
+    adv = advantages[:, None].expand_as(log_prob) if advantages.dim() == 1 else advantages
+    for label, x in (("log_prob", log_prob), ("old_log_prob", old_log_prob), ("advantages", adv), ("ref_log_prob", ref_log_prob)):
+        if x is not None and not bool(torch.isfinite(x.detach()[real]).all()):
+            raise ValueError(f"{label}: contains NaN or inf at response tokens")
+    return real, adv
+
+
+def policy_loss(
+    name: str,
+    log_prob: torch.Tensor,
+    old_log_prob: torch.Tensor,
+    advantages: torch.Tensor,
+    response_mask: torch.Tensor,
+    ref_log_prob: torch.Tensor | None = None,
+    **overrides,
+) -> PolicyLossOutput:
+    """The policy loss of algorithm ``name`` (one of ``ALGORITHMS``), aggregated to a scalar.
+
+    Args:
+        name: ``ppo``, ``grpo``, ``dr_grpo``, ``dapo``, ``gspo``, ``gspo_token``, ``gmpo``,
+            ``sapo`` or ``cispo``.
+        log_prob: [B, T] log pi_theta of the sampled tokens (nats), differentiable.
+        old_log_prob: [B, T] log pi_old of the same tokens (the sampling policy).
+        advantages: [B] (one per response) or [B, T] (per token).
+        response_mask: [B, T], 1 for real response tokens, 0 for padding. Padding may hold any
+            junk (NaN included): it never reaches the loss or the gradient.
+        ref_log_prob: [B, T] log pi_ref for the KL term; needed when ``beta > 0``.
+        **overrides: the algorithm's settings (see ``ALGORITHMS[name].loss_settings``):
+            ``epsilon_low``, ``epsilon_high`` (offsets from 1; log-space bounds for GMPO),
+            ``dual_clip_c``, ``tau_pos``, ``tau_neg``, ``loss_agg_mode``, ``norm_length``,
+            ``beta``, ``kl_estimator``.
+
+    Returns:
+        :class:`PolicyLossOutput`. ``loss = sum(token_weight * per_token_loss)``.
+
+    Raises:
+        ValueError: unknown ``name`` or setting, out-of-range setting (names the parameter),
+            shape mismatch, NaN / inf at a response token, ``beta > 0`` without ``ref_log_prob``.
+
+    Sources: PPO arXiv 1707.06347 eq. 7; GRPO arXiv 2402.03300 eq. 3; DAPO arXiv 2503.14476;
+    Dr.GRPO arXiv 2503.20783; GSPO arXiv 2507.18071 eq. 5; GMPO arXiv 2507.20673; SAPO arXiv
+    2511.20347; CISPO arXiv 2506.13585. Conventions: ``shared/reference/algorithms.md``.
+    """
+    spec = get_algorithm(name)
+    params = resolve_settings(name, **overrides)
+    real, adv = _check_inputs(log_prob, old_log_prob, advantages, response_mask, ref_log_prob)
+    if params["beta"] > 0 and ref_log_prob is None:
+        raise ValueError("ref_log_prob: required when beta > 0")
+    mask = real.to(log_prob.dtype)
+    zero = torch.zeros_like(log_prob)
+    # Neutralise padding before any arithmetic so junk never reaches values or gradients.
+    lp = torch.where(real, log_prob, zero)
+    old = torch.where(real, old_log_prob.to(log_prob.dtype), zero)
+    adv = torch.where(real, adv.to(log_prob.dtype), zero)
+    log_ratio = (lp - old).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)  # (B, T)
+
+    per_token, ratio, low, high, dual, gate = spec.surrogate(log_ratio, adv, mask, params)
+    kl_mean = None
+    if ref_log_prob is not None:
+        ref = torch.where(real, ref_log_prob.to(log_prob.dtype), zero)
+        kl = kl_estimate(lp, ref, params["kl_estimator"])  # (B, T)
+        kl_mean = float(masked_mean(kl.detach(), mask))
+        if params["beta"] > 0:
+            per_token = per_token + params["beta"] * kl
+    per_token = torch.where(real, per_token, zero)
+    loss = aggregate(per_token, mask, params["loss_agg_mode"], params.get("norm_length"))
+
+    n_real = max(int(real.sum()), 1)
+    low, high, dual = low & real, high & real, dual & real
+    clipped = low | high | dual
+
+    def frac(x):
+        return float(x.sum()) / n_real
+
+    return PolicyLossOutput(
+        loss=loss,
+        per_token_loss=per_token,
+        token_weight=token_weights(mask, params["loss_agg_mode"], params.get("norm_length")),
+        ratio=torch.where(real, ratio.detach(), torch.ones_like(zero)),
+        clipped=clipped,
+        gate_weight=None if gate is None else torch.where(real, gate, zero),
+        clip_fraction=frac(clipped),
+        clip_fraction_low=frac(low),
+        clip_fraction_high=frac(high),
+        clip_fraction_dual=frac(dual),
+        kl=kl_mean,
+    )
+
+
+def gradient_weights(
+    name: str,
+    log_prob: torch.Tensor,
+    old_log_prob: torch.Tensor,
+    advantages: torch.Tensor,
+    response_mask: torch.Tensor,
+    ref_log_prob: torch.Tensor | None = None,
+    **overrides,
+) -> tuple[torch.Tensor, PolicyLossOutput]:
+    """d loss / d log_prob per token, by autograd through :func:`policy_loss`.
+
+    This is what multiplies grad log pi(y_t) in the update (negative = the token is pushed up).
+    Shapes as :func:`policy_loss`; returns ``(grad [B, T] detached, 0 at padding, output)``.
+    Raises ``ValueError`` as :func:`policy_loss`.
+    """
+    lp = log_prob.detach().clone().requires_grad_(True)
+    out = policy_loss(name, lp, old_log_prob.detach(), advantages.detach(), response_mask,
+                      None if ref_log_prob is None else ref_log_prob.detach(), **overrides)
+    (grad,) = torch.autograd.grad(out.loss, lp, allow_unused=True)
+    if grad is None:
+        grad = torch.zeros_like(lp)
+    return grad.detach(), out

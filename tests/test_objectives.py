@@ -1,0 +1,312 @@
+"""Every objective against values computed by hand (formula in the comment) and against autograd."""
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rlviz.core.aggregation import aggregate, token_weights
+from rlviz.core.kl import kl_estimate
+from rlviz.core.objectives import ALGORITHMS, gradient_weights, policy_loss, resolve_settings
+
+torch.set_default_dtype(torch.float64)
+
+HARD_CLIP = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo"]
+
+
+def one_token(ratio, adv):
+    """A [1, 1] batch whose single token has importance ratio ``ratio`` and advantage ``adv``."""
+    old = torch.tensor([[math.log(0.2)]])
+    lp = old + math.log(ratio)
+    return lp, old, torch.tensor([float(adv)]), torch.ones(1, 1)
+
+
+def test_registry_has_the_nine_algorithms_with_sourced_defaults():
+    assert list(ALGORITHMS) == ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
+    for spec in ALGORITHMS.values():
+        assert spec.summary["zh"] and spec.summary["en"] and spec.arxiv
+        for s in spec.loss_settings + spec.train_settings:
+            assert s.source, (spec.name, s.name)
+    assert ALGORITHMS["dapo"].defaults["epsilon_high"] == 0.28
+    assert ALGORITHMS["gspo"].defaults["epsilon_low"] == 3e-4
+    assert ALGORITHMS["sapo"].defaults["tau_neg"] == 1.05
+    assert ALGORITHMS["dapo"].setting("epsilon_high").trl == "epsilon_high"
+    assert ALGORITHMS["dapo"].setting("epsilon_high").verl == "actor.clip_ratio_high"
+
+
+@pytest.mark.parametrize(
+    "ratio, adv, loss, grad",
+    [
+        # A>0, r=1.5 > 1+0.2: max(-1.5, -1.2) = -1.2, clipped -> zero gradient
+        (1.5, 1.0, -1.2, 0.0),
+        # A>0, r=0.5 < 1-0.2: max(-0.5, -0.8) = -0.5, unclipped branch, d(-A r)/dl = -A r = -0.5
+        (0.5, 1.0, -0.5, -0.5),
+        # A<0, r=0.5 < 0.8: max(0.5, 0.8) = 0.8, clipped -> zero gradient
+        (0.5, -1.0, 0.8, 0.0),
+        # A<0, r=1.5 > 1.2: max(1.5, 1.2) = 1.5, unclipped, gradient -A r = 1.5
+        (1.5, -1.0, 1.5, 1.5),
+        # inside the band: A=2, r=1.1: -A r = -2.2, gradient -2.2
+        (1.1, 2.0, -2.2, -2.2),
+    ],
+)
+def test_ppo_clip_six_cases(ratio, adv, loss, grad):
+    lp, old, a, m = one_token(ratio, adv)
+    g, out = gradient_weights("ppo", lp, old, a, m)
+    assert out.loss.item() == pytest.approx(loss, abs=1e-12)
+    assert float(g[0, 0]) == pytest.approx(grad, abs=1e-12)
+    assert bool(out.clipped[0, 0]) == (grad == 0.0)
+
+
+def test_clip_ceiling_in_probability_space():
+    # pi_old = 0.2, eps = 0.2: the ceiling is 0.2 * 1.2 = 0.24; with eps_high = 0.28 it is 0.256.
+    old = torch.tensor([[math.log(0.2)]])
+    m, a = torch.ones(1, 1), torch.tensor([1.0])
+    for name, ceiling in (("grpo", 0.24), ("dapo", 0.256)):
+        below, _ = gradient_weights(name, torch.tensor([[math.log(ceiling - 1e-4)]]), old, a, m, beta=0.0)
+        above, _ = gradient_weights(name, torch.tensor([[math.log(ceiling + 1e-4)]]), old, a, m, beta=0.0)
+        assert float(below[0, 0]) < 0.0
+        assert float(above[0, 0]) == 0.0
+
+
+def test_dual_clip_acts_only_for_negative_advantage():
+    # A=-1, r=4 > c=3: min(max(4, 1.2), 3) = 3 and the gradient is zero.
+    lp, old, a, m = one_token(4.0, -1.0)
+    g, out = gradient_weights("ppo", lp, old, a, m, dual_clip_c=3.0)
+    assert out.loss.item() == pytest.approx(3.0)
+    assert float(g[0, 0]) == 0.0 and out.clip_fraction_dual == 1.0
+    # without dual clip the same token costs 4 with gradient -A r = 4
+    g, out = gradient_weights("ppo", lp, old, a, m)
+    assert out.loss.item() == pytest.approx(4.0) and float(g[0, 0]) == pytest.approx(4.0)
+    # A=+1, r=4: dual clip changes nothing: max(-4, -1.2) = -1.2
+    lp, old, a, m = one_token(4.0, 1.0)
+    _, with_c = gradient_weights("ppo", lp, old, a, m, dual_clip_c=3.0)
+    _, without = gradient_weights("ppo", lp, old, a, m)
+    assert with_c.loss.item() == without.loss.item() == pytest.approx(-1.2)
+    assert with_c.clip_fraction_dual == 0.0
+
+
+def _two_responses(long=200, short=10):
+    T = long
+    mask = torch.zeros(2, T)
+    mask[0, :long] = 1
+    mask[1, :short] = 1
+    lp = torch.full((2, T), -1.0)
+    return lp, mask
+
+
+def test_token_vs_sequence_weighting_200_and_10():
+    lp, mask = _two_responses()
+    adv = torch.tensor([1.0, 1.0])
+    # seq-mean-token-mean (GRPO): (1/2)(1/200) per long token, (1/2)(1/10) per short token
+    g, _ = gradient_weights("grpo", lp, lp, adv, mask, beta=0.0)
+    assert float(g[0, 0]) == pytest.approx(-(1 / 200) * (1 / 2))
+    assert float(g[1, 0]) == pytest.approx(-(1 / 10) * (1 / 2))
+    # token-mean (DAPO): 1/210 for every token
+    g, _ = gradient_weights("dapo", lp, lp, adv, mask)
+    assert float(g[0, 0]) == pytest.approx(-1 / 210) and float(g[1, 5]) == pytest.approx(-1 / 210)
+    assert float(g[1, 10]) == 0.0  # padding
+    # seq-mean-token-sum-norm (Dr.GRPO) with norm_length 100: 1 / (B * 100) = 1/200 per token
+    g, _ = gradient_weights("dr_grpo", lp, lp, adv, mask, norm_length=100)
+    assert float(g[0, 0]) == pytest.approx(-1 / 200) and float(g[1, 0]) == pytest.approx(-1 / 200)
+    # seq-mean-token-sum: 1/B = 1/2 per token
+    w = token_weights(mask, "seq-mean-token-sum")
+    assert float(w[0, 0]) == pytest.approx(0.5)
+
+
+def test_gspo_sequence_ratio_and_gradient():
+    # l = (0.1, -0.1, 0.3): log s = 0.1, s = e^0.1 ~ 1.105 > 1 + 4e-4
+    old = torch.zeros(1, 3)
+    lp = torch.tensor([[0.1, -0.1, 0.3]])
+    m = torch.ones(1, 3)
+    s = math.exp(0.1)
+    g, out = gradient_weights("gspo", lp, old, torch.tensor([1.0]), m)
+    assert torch.allclose(out.ratio, torch.full((1, 3), s))
+    assert out.loss.item() == pytest.approx(-(1 + 4e-4))  # clipped at 1 + eps_high, A = 1
+    assert torch.all(g == 0) and out.clip_fraction == 1.0  # the whole response is clipped
+    # A = -1 with s > 1: the unclipped branch; each token gets -A s / (B L) = s / 3
+    g, out = gradient_weights("gspo", lp, old, torch.tensor([-1.0]), m)
+    assert torch.allclose(g, torch.full((1, 3), s / 3))
+    assert out.clip_fraction == 0.0
+
+
+def test_gspo_token_equals_gspo_for_constant_advantage():
+    torch.manual_seed(0)
+    lp = -torch.rand(3, 6)
+    old = lp + 1e-4 * torch.randn(3, 6)
+    mask = torch.ones(3, 6)
+    mask[1, 4:] = 0
+    adv = torch.tensor([0.7, -1.2, 0.3])
+    g1, o1 = gradient_weights("gspo", lp, old, adv, mask)
+    g2, o2 = gradient_weights("gspo_token", lp, old, adv, mask)
+    assert torch.allclose(o1.loss, o2.loss, atol=1e-12)
+    assert torch.allclose(g1, g2, atol=1e-12)
+
+
+def test_gmpo_log_space_clip():
+    # l = (0.5, 0.1), A = 1, eps = 0.4: l~ = (0.4, 0.1), rho = e^0.25, loss = -rho;
+    # token 1 is clipped (zero gradient), token 2 gets -rho / 2.
+    old = torch.zeros(1, 2)
+    lp = torch.tensor([[0.5, 0.1]])
+    g, out = gradient_weights("gmpo", lp, old, torch.tensor([1.0]), torch.ones(1, 2))
+    rho = math.exp(0.25)
+    assert out.loss.item() == pytest.approx(-rho)
+    assert float(g[0, 0]) == 0.0 and float(g[0, 1]) == pytest.approx(-rho / 2)
+    assert out.clipped.tolist() == [[True, False]]
+
+
+def test_sapo_gate():
+    # r = 1: loss = -A (4/tau) sigma(0) = -2A/tau; gradient -A f'(1) r = -A
+    lp, old, a, m = one_token(1.0, 1.0)
+    g, out = gradient_weights("sapo", lp, old, a, m)
+    assert out.loss.item() == pytest.approx(-2.0 / 1.0)
+    assert float(g[0, 0]) == pytest.approx(-1.0)
+    assert float(out.gate_weight[0, 0]) == pytest.approx(1.0)
+    # r = 2, tau_pos = 1: f'(2) = 4 s (1 - s), s = sigmoid(1); gradient = -A f'(r) r
+    lp, old, a, m = one_token(2.0, 1.0)
+    g, out = gradient_weights("sapo", lp, old, a, m)
+    s = 1 / (1 + math.exp(-1))
+    assert float(g[0, 0]) == pytest.approx(-4 * s * (1 - s) * 2)
+    assert float(out.gate_weight[0, 0]) == pytest.approx(4 * s * (1 - s))
+    # A < 0 uses tau_neg = 1.05: loss at r = 1 is -A * 4/1.05 * 0.5
+    lp, old, a, m = one_token(1.0, -1.0)
+    _, out = gradient_weights("sapo", lp, old, a, m)
+    assert out.loss.item() == pytest.approx(2.0 / 1.05)
+
+
+def test_cispo_keeps_a_bounded_gradient_outside_the_trust_region():
+    # r = 2 > 1 + 0.2: weight clipped to 1.2, gradient -A * 1.2 (not zero, unlike PPO)
+    lp, old, a, m = one_token(2.0, 1.0)
+    g, out = gradient_weights("cispo", lp, old, a, m)
+    assert float(g[0, 0]) == pytest.approx(-1.2)
+    assert out.loss.item() == pytest.approx(-1.2)
+    assert bool(out.clipped[0, 0])
+    g_ppo, _ = gradient_weights("ppo", lp, old, a, m)
+    assert float(g_ppo[0, 0]) == 0.0
+
+
+def test_kl_estimators_and_kl_in_loss():
+    x = 0.5  # log pi - log pi_ref
+    lp, ref = torch.tensor([[x]]), torch.tensor([[0.0]])
+    assert float(kl_estimate(lp, ref, "k1")) == pytest.approx(0.5)  # x
+    assert float(kl_estimate(lp, ref, "k2")) == pytest.approx(0.125)  # x^2 / 2
+    assert float(kl_estimate(lp, ref, "k3")) == pytest.approx(math.exp(-0.5) + 0.5 - 1)  # e^-x + x - 1
+    # GRPO on-policy, A = 0: the loss is beta * k3 alone
+    out = policy_loss("grpo", lp, lp, torch.tensor([0.0]), torch.ones(1, 1), ref_log_prob=ref, beta=0.04)
+    assert out.loss.item() == pytest.approx(0.04 * (math.exp(-0.5) - 0.5))
+    assert out.kl == pytest.approx(math.exp(-0.5) - 0.5)
+
+
+@pytest.mark.parametrize(
+    "name, override, param",
+    [
+        ("ppo", {"epsilon_low": -0.1}, "epsilon_low"),
+        ("dapo", {"epsilon_high": float("nan")}, "epsilon_high"),
+        ("ppo", {"dual_clip_c": 0.5}, "dual_clip_c"),
+        ("sapo", {"tau_neg": 0.0}, "tau_neg"),
+        ("grpo", {"loss_agg_mode": "mean"}, "loss_agg_mode"),
+        ("grpo", {"kl_estimator": "k4"}, "kl_estimator"),
+        ("gspo", {"tau_pos": 1.0}, "tau_pos"),
+        ("dr_grpo", {"norm_length": 0}, "norm_length"),
+        ("nope", {}, "name"),
+    ],
+)
+def test_bad_settings_raise_value_error_naming_the_parameter(name, override, param):
+    with pytest.raises(ValueError, match=param):
+        resolve_settings(name, **override)
+
+
+def test_bad_inputs_raise_value_error():
+    lp, old, a, m = one_token(1.0, 1.0)
+    with pytest.raises(ValueError, match="log_prob"):
+        policy_loss("grpo", torch.tensor([[float("nan")]]), old, a, m, beta=0.0)
+    with pytest.raises(ValueError, match="ref_log_prob"):
+        policy_loss("grpo", lp, old, a, m)  # beta = 0.04 by default, no reference
+    with pytest.raises(ValueError, match="advantages"):
+        policy_loss("dapo", lp, old, torch.ones(3), m)
+
+
+def test_empty_response_and_all_padding():
+    lp = torch.full((2, 3), float("nan"))
+    mask = torch.zeros(2, 3)
+    for name in ALGORITHMS:
+        g, out = gradient_weights(name, lp, lp, torch.tensor([1.0, -1.0]), mask, beta=0.0)
+        assert out.loss.item() == 0.0 and torch.all(g == 0) and out.clip_fraction == 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+# ---------------------------------------------------------------------------------------------
+
+finite = st.floats(-3.0, 3.0, allow_nan=False)
+
+
+@st.composite
+def batches(draw):
+    B = draw(st.integers(1, 4))
+    T = draw(st.integers(1, 6))
+    lp = torch.tensor(draw(st.lists(st.lists(st.floats(-8, 0), min_size=T, max_size=T), min_size=B, max_size=B)))
+    dl = torch.tensor(draw(st.lists(st.lists(finite, min_size=T, max_size=T), min_size=B, max_size=B)))
+    adv = torch.tensor(draw(st.lists(finite, min_size=B, max_size=B)))
+    lengths = draw(st.lists(st.integers(0, T), min_size=B, max_size=B))
+    mask = torch.zeros(B, T)
+    for i, n in enumerate(lengths):
+        mask[i, :n] = 1
+    return lp, lp - dl, adv, mask
+
+
+@settings(max_examples=40, deadline=None)
+@given(batches(), st.sampled_from(list(ALGORITHMS)))
+def test_no_nan_for_finite_inputs(batch, name):
+    lp, old, adv, mask = batch
+    g, out = gradient_weights(name, lp, old, adv, mask, ref_log_prob=old)
+    assert torch.isfinite(out.loss) and torch.isfinite(g).all()
+    assert torch.isfinite(out.ratio).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(batches(), st.sampled_from(list(ALGORITHMS)), st.integers(1, 3))
+def test_padding_never_changes_the_loss(batch, name, extra):
+    lp, old, adv, mask = batch
+    g, out = gradient_weights(name, lp, old, adv, mask, ref_log_prob=old)
+    junk = torch.tensor([float("nan"), float("inf"), -1e30])[torch.arange(extra) % 3]
+    pad = junk.expand(lp.shape[0], extra)
+    wide = [torch.cat([x, pad], dim=1) for x in (lp, old)]
+    mask_wide = torch.cat([mask, torch.zeros(lp.shape[0], extra)], dim=1)
+    # Dr.GRPO's constant defaults to the padded width: pin it so only padding differs
+    kw = {"norm_length": lp.shape[1]} if name == "dr_grpo" else {}
+    g0, out0 = gradient_weights(name, lp, old, adv, mask, ref_log_prob=old, **kw)
+    g2, out2 = gradient_weights(name, wide[0], wide[1], adv, mask_wide, ref_log_prob=wide[1], **kw)
+    assert torch.allclose(out0.loss, out2.loss, atol=1e-12)
+    assert torch.allclose(g0, g2[:, : lp.shape[1]], atol=1e-12)
+    assert torch.all(g2[:, lp.shape[1]:] == 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(batches(), st.sampled_from(list(ALGORITHMS)))
+def test_on_policy_ratio_is_one_and_gradient_is_plain_policy_gradient(batch, name):
+    lp, _, adv, mask = batch
+    mode = ALGORITHMS[name].defaults["loss_agg_mode"]
+    g, out = gradient_weights(name, lp, lp, adv, mask, beta=0.0)
+    assert torch.allclose(out.ratio, torch.ones_like(lp))
+    # plain policy gradient: d loss / d log pi = -A * w (w: the aggregation weight of the token)
+    w = token_weights(mask, mode)
+    assert torch.allclose(g, -adv[:, None] * w, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(batches(), st.sampled_from(HARD_CLIP))
+def test_a_clipped_token_has_zero_gradient(batch, name):
+    lp, old, adv, mask = batch
+    g, out = gradient_weights(name, lp, old, adv, mask, beta=0.0)
+    assert torch.all(g[out.clipped] == 0)
+
+
+def test_aggregate_matches_token_weights():
+    x = torch.tensor([[1.0, 2.0, float("nan")], [3.0, 0.0, 0.0]])
+    m = torch.tensor([[1.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+    assert float(aggregate(x, m, "token-mean")) == pytest.approx((1 + 2 + 3) / 3)
+    assert float(aggregate(x, m, "seq-mean-token-mean")) == pytest.approx((1.5 + 3) / 2)
+    assert float(aggregate(x, m, "seq-mean-token-sum")) == pytest.approx((3 + 3) / 2)
+    assert float(aggregate(x, m, "seq-mean-token-sum-norm", norm_length=3)) == pytest.approx(6 / (2 * 3))
