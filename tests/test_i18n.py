@@ -1,0 +1,71 @@
+"""The string table is complete: every key in both languages, same placeholders, no fallback."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from rlviz.i18n import DEFAULT_LANG, LANGS, STRINGS, t
+
+METRICS = (
+    "reward_mean pass_at_1 response_length_mean response_length_max overlong_fraction group_reward_std "
+    "zero_adv_group_fraction entropy kl_ref ratio_mean ratio_min ratio_max clip_fraction clip_fraction_low "
+    "clip_fraction_high gate_weight_mean grad_token_fraction grad_norm seconds rollouts kept_groups"
+).split()
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_languages():
+    assert set(LANGS) == {"en", "zh"}
+    assert DEFAULT_LANG in LANGS
+
+
+@pytest.mark.parametrize("key", sorted(STRINGS))
+def test_every_key_has_both_languages(key):
+    entry = STRINGS[key]
+    assert set(entry) == set(LANGS), f"{key}: languages {sorted(entry)}"
+    for lang in LANGS:
+        assert isinstance(entry[lang], str) and entry[lang].strip(), f"{key}/{lang} is empty"
+
+
+@pytest.mark.parametrize("key", sorted(STRINGS))
+def test_placeholders_match(key):
+    assert _fields(STRINGS[key]["en"]) == _fields(STRINGS[key]["zh"]), key
+
+
+def test_chinese_is_chinese():
+    # every Chinese text that differs from the English one contains Chinese characters
+    for key, entry in STRINGS.items():
+        if entry["zh"] != entry["en"]:
+            assert CJK.search(entry["zh"]), f"{key}: zh text has no Chinese characters"
+    assert CJK.search(t("app.title", "zh"))
+
+
+def test_missing_key_raises():
+    with pytest.raises(KeyError):
+        t("no.such.key", "en")
+
+
+def test_unknown_language_raises():
+    with pytest.raises(ValueError, match="lang"):
+        t("nav.home", "fr")
+
+
+def test_format():
+    assert "0.5" in t("home.parent", "en", parent="0.5")
+    assert t("side.model", "zh", model="X") == "模型：X"
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_every_metric_has_a_plot_label(metric):
+    for lang in LANGS:
+        label = t(f"metric.{metric}", lang)
+        # plot labels cannot render LaTeX inside Streamlit
+        assert "$" not in label and "\\" not in label, label

@@ -1,0 +1,187 @@
+"""Figure builders: fixed styles, NaN never drawn, empty frames never crash."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rlviz.plots import (
+    ALGORITHM_ORDER,
+    algorithm_style,
+    base_layout,
+    lineage_figure,
+    live_metrics_figure,
+    ratio_histogram_figure,
+    token_weight_figure,
+)
+
+NINE = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
+
+
+def _numbers(obj):
+    """Every number in a JSON-like structure."""
+    if isinstance(obj, dict):
+        for v in obj.values():
+            yield from _numbers(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _numbers(v)
+    elif isinstance(obj, (int, float)) and not isinstance(obj, bool):
+        yield obj
+
+
+def _no_nan(fig: go.Figure):
+    spec = json.loads(fig.to_json())
+    for trace in spec["data"]:
+        for key in ("x", "y"):
+            values = trace.get(key)
+            if isinstance(values, list):
+                assert all(v is not None for v in values), f"{trace.get('name')}: null in {key}"
+        assert all(math.isfinite(v) for v in _numbers(trace)), trace.get("name")
+    return spec
+
+
+def test_nine_distinct_styles():
+    assert list(ALGORITHM_ORDER) == NINE
+    styles = [algorithm_style(n) for n in NINE]
+    assert len({s["color"] for s in styles}) == 9
+    for s in styles:
+        assert s["color"].startswith("#") and len(s["color"]) == 7
+        assert s["dash"] in {"solid", "dot", "dash", "longdash", "dashdot", "longdashdot"}
+
+
+def test_style_is_a_copy_and_unknown_raises():
+    algorithm_style("grpo")["color"] = "red"
+    assert algorithm_style("grpo")["color"] != "red"
+    with pytest.raises(ValueError, match="algorithm"):
+        algorithm_style("reinforce")
+
+
+def test_base_layout():
+    fig = base_layout(go.Figure(), title="t", height=300, x_title="x", y_title="y")
+    assert fig.layout.height == 300
+    assert fig.layout.title.text == "t"
+    assert fig.layout.xaxis.title.text == "x"
+
+
+def _frame(algos=("grpo", "sapo"), steps=5):
+    rows = []
+    for a in algos:
+        for s in range(steps):
+            rows.append(
+                {
+                    "algorithm": a,
+                    "step": s,
+                    "reward_mean": 0.1 * s,
+                    "clip_fraction": np.nan if a == "sapo" else 0.01 * s,
+                    "gate_weight_mean": 0.9 if a == "sapo" else np.nan,
+                    "entropy": np.nan if s == 2 else 1.0 - 0.05 * s,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_live_metrics_small_multiples():
+    df = _frame()
+    metrics = ["reward_mean", "clip_fraction", "gate_weight_mean", "entropy"]
+    fig = live_metrics_figure(df, metrics, {"reward_mean": "mean reward"})
+    spec = _no_nan(fig)
+    # grpo: 4 panels minus gate weight; sapo: 4 panels minus clip fraction
+    names = [tr["name"] for tr in spec["data"]]
+    assert names.count("grpo") == 3 and names.count("sapo") == 3
+    # legend once per algorithm
+    shown = [tr["name"] for tr in spec["data"] if tr.get("showlegend", True)]
+    assert sorted(shown) == ["grpo", "sapo"]
+    # the NaN step is dropped, not drawn
+    entropy_grpo = [tr for tr in spec["data"] if tr["name"] == "grpo" and tr["y"][0] == pytest.approx(1.0)]
+    assert entropy_grpo and 2 not in entropy_grpo[0]["x"]
+    # colours follow the algorithm
+    for tr in spec["data"]:
+        assert tr["line"]["color"] == algorithm_style(tr["name"])["color"]
+    titles = [a["text"] for a in spec["layout"]["annotations"]]
+    assert "mean reward" in titles and "entropy" in titles
+
+
+def test_live_metrics_empty_and_missing():
+    empty = pd.DataFrame(columns=["algorithm", "step", "reward_mean"])
+    fig = live_metrics_figure(empty, ["reward_mean", "entropy"], {})
+    assert isinstance(fig, go.Figure) and len(fig.data) == 0
+    fig = live_metrics_figure(pd.DataFrame(), [], {})
+    assert len(fig.data) == 0
+    fig = live_metrics_figure(_frame(), ["not_a_column"], {})
+    assert len(fig.data) == 0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    values=st.lists(
+        st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=32), st.none()), min_size=0, max_size=30
+    ),
+    algos=st.lists(st.sampled_from(NINE), min_size=1, max_size=4),
+)
+def test_live_metrics_never_draws_nan(values, algos):
+    rows = [
+        {"algorithm": algos[i % len(algos)], "step": i // len(algos), "entropy": v}
+        for i, v in enumerate(values)
+    ]
+    df = pd.DataFrame(rows, columns=["algorithm", "step", "entropy"])
+    _no_nan(live_metrics_figure(df, ["entropy", "kl_ref"], {}))
+
+
+def test_ratio_histogram_raw_and_binned():
+    raw = pd.DataFrame(
+        {"algorithm": ["grpo"] * 4 + ["gspo"] * 3, "ratio": [0.9, 1.0, 1.1, np.nan, 1.0, np.inf, 1.0]}
+    )
+    spec = _no_nan(ratio_histogram_figure(raw, trust_region=(0.8, 1.28)))
+    assert [tr["name"] for tr in spec["data"]] == ["grpo", "gspo"]
+    assert len(spec["data"][0]["x"]) == 3
+    binned = pd.DataFrame(
+        {"algorithm": ["sapo", "sapo"], "bin_left": [0.9, 1.0], "bin_right": [1.0, 1.1], "count": [3, np.nan]}
+    )
+    spec = _no_nan(ratio_histogram_figure(binned))
+    assert spec["data"][0]["type"] == "bar" and spec["data"][0]["y"] == [3.0]
+    assert len(ratio_histogram_figure(pd.DataFrame(columns=["algorithm", "ratio"])).data) == 0
+
+
+def test_token_weight_heatmap():
+    df = pd.DataFrame(
+        {
+            "response": [0, 0, 0, 1, 1],
+            "position": [0, 1, 2, 0, 1],
+            "token": ["1", "2", "", " ", "7"],
+            "weight": [0.5, -0.25, 0.1, -1.0, 0.0],
+            "advantage": [1.0, 1.0, 1.0, -1.0, -1.0],
+        }
+    )
+    fig = token_weight_figure(df, row_labels={0: "#0 ✓", 1: "#1 ✗"})
+    spec = json.loads(fig.to_json())
+    hm = spec["data"][0]
+    assert hm["type"] == "heatmap"
+    assert hm["zmid"] == 0 and hm["zmin"] == -1.0 and hm["zmax"] == 1.0
+    assert hm["y"] == ["#0 ✓", "#1 ✗"]
+    assert hm["z"][1][2] is None  # padding is blank, not a number
+    assert hm["text"][0][:2] == ["1", "2"] and hm["text"][1][0] == "␣"
+    assert "token" in hm["hovertemplate"] and "%{z" in hm["hovertemplate"]
+    assert hm["customdata"][1][0][1] == "-1.000"
+
+
+def test_token_weight_empty():
+    fig = token_weight_figure(pd.DataFrame())
+    assert len(fig.data) == 0
+
+
+def test_lineage():
+    parents = {"ppo": None, "grpo": "ppo", "gspo": "grpo", "sapo": "gspo"}
+    fig = lineage_figure(parents, {"gspo": "GSPO"})
+    spec = json.loads(fig.to_json())
+    assert len(spec["layout"]["shapes"]) == 4
+    arrows = [a for a in spec["layout"]["annotations"] if a.get("showarrow")]
+    assert len(arrows) == 3
+    assert any(a["text"] == "<b>GSPO</b>" for a in spec["layout"]["annotations"])
