@@ -1,0 +1,7 @@
+"""``python -m rlviz compare ...``: see :mod:`rlviz.cli`."""
+
+import sys
+
+from rlviz.cli import main
+
+sys.exit(main())

@@ -1,0 +1,103 @@
+"""Command line: ``python -m rlviz compare --algorithms grpo,dapo,gspo,sapo --steps 30 --out run.json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+__all__ = ["main", "parse_setting"]
+
+
+def parse_setting(text: str) -> tuple[str, str, object]:
+    """Parse ``ALGO.NAME=VALUE`` (e.g. ``dapo.epsilon_high=0.3``, ``ppo.dual_clip_c=none``,
+    ``dapo.dynamic_sampling=false``). Values are JSON where they parse, else strings; ``none`` is None.
+
+    Raises:
+        ValueError: not of the form ``ALGO.NAME=VALUE``.
+    """
+    key, sep, raw = text.partition("=")
+    algo, dot, name = key.partition(".")
+    if not (sep and dot and algo and name):
+        raise ValueError(f"--set: expected ALGO.NAME=VALUE, got {text!r}")
+    if raw.lower() in ("none", "null"):
+        return algo, name, None
+    try:
+        value = json.loads(raw.lower() if raw.lower() in ("true", "false") else raw)
+    except json.JSONDecodeError:
+        value = raw
+    return algo, name, value
+
+
+def _parser() -> argparse.ArgumentParser:
+    from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig
+
+    d = LiveConfig()
+    p = argparse.ArgumentParser(prog="python -m rlviz", description="rlviz from the command line")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("compare", help="train the tiny LM with several algorithms side by side, headless")
+    c.add_argument("--algorithms", default=",".join(DEFAULT_ALGORITHMS), help="comma-separated registry names")
+    c.add_argument("--steps", type=int, default=d.steps)
+    c.add_argument("--seed", type=int, default=d.seed)
+    c.add_argument("--out", type=Path, default=None, help="write every per-step metric to this JSON file")
+    c.add_argument("--csv", type=Path, default=None, help="also write the per-step metrics as CSV")
+    c.add_argument("--device", default=None, help="auto (default), cpu, cuda, cuda:1, mps")
+    c.add_argument("--model-dir", default=None, help="a local Hugging Face model directory (default: the shipped tiny LM)")
+    c.add_argument("--group-size", type=int, default=d.group_size, help="G, responses per prompt")
+    c.add_argument("--prompts-per-step", type=int, default=d.prompts_per_step)
+    c.add_argument("--lr", type=float, default=d.lr)
+    c.add_argument("--mu", type=int, default=d.mu, help="passes over each rollout batch")
+    c.add_argument("--mini-batches", type=int, default=d.mini_batches)
+    c.add_argument("--temperature", type=float, default=d.temperature)
+    c.add_argument("--max-new-tokens", type=int, default=d.max_new_tokens)
+    c.add_argument("--overlong-buffer", type=int, default=d.overlong_buffer_length, help="DAPO L_cache in tokens")
+    c.add_argument("--heldout-samples", type=int, default=d.heldout_samples, help="samples per held-out prompt (0: skip)")
+    c.add_argument("--set", action="append", default=[], metavar="ALGO.NAME=VALUE",
+                   help="an objective setting, e.g. dapo.epsilon_high=0.3 (repeatable)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (2 on a bad setting, with the message on stderr)."""
+    import pandas as pd
+    from tqdm import tqdm
+
+    from rlviz.experiments.live import LiveConfig, LiveRun
+
+    args = _parser().parse_args(argv)
+    try:
+        settings: dict[str, dict] = {}
+        for text in args.set:
+            algo, name, value = parse_setting(text)
+            settings.setdefault(algo, {})[name] = value
+        config = LiveConfig(
+            algorithms=tuple(a.strip() for a in args.algorithms.split(",") if a.strip()), steps=args.steps,
+            prompts_per_step=args.prompts_per_step, group_size=args.group_size, temperature=args.temperature,
+            lr=args.lr, mu=args.mu, mini_batches=args.mini_batches, max_new_tokens=args.max_new_tokens,
+            overlong_buffer_length=args.overlong_buffer, seed=args.seed, device=args.device,
+            model_dir=args.model_dir, settings=settings, heldout_samples=args.heldout_samples,
+        )  # fmt: skip
+        run = LiveRun(config)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    with tqdm(total=config.steps * len(config.algorithms), unit="step", file=sys.stderr) as bar:
+        try:
+            while not run.done:
+                for name in config.algorithms:
+                    m = run.step_algorithm(name)
+                    if m is not None:
+                        bar.set_postfix_str(f"{name} step {m['step']}: pass@1 {m['pass_at_1']:.2f}")
+                        bar.update(1)
+        except KeyboardInterrupt:
+            print("\ninterrupted: writing what has been measured so far", file=sys.stderr)
+    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
+        print(run.summary_frame().to_string(index=False))
+    if args.out:
+        args.out.write_text(run.to_json())
+        print(f"wrote {args.out}")
+    if args.csv:
+        run.metrics_frame().to_csv(args.csv, index=False)
+        print(f"wrote {args.csv}")
+    return 0

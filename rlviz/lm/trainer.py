@@ -1,0 +1,417 @@
+"""One RL step for any registered algorithm, on a causal LM from `transformers`.
+
+rollout -> rewards (+ DAPO overlong shaping) -> optional group filter (dynamic sampling) ->
+advantages (group-relative, or GAE with a critic for PPO) -> mu epochs x mini-batches of updates
+with ``rlviz.core.objectives.policy_loss`` -> metrics.
+
+Legend: n groups (prompts) per step, G group size, B = n * G responses, T response width.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
+from rlviz.core.aggregation import masked_mean
+from rlviz.core.kl import kl_estimate
+from rlviz.core.objectives import get_algorithm, gradient_weights, policy_loss, resolve_settings
+from rlviz.core.sampling import informative_groups
+from rlviz.core.shaping import overlong_filter_mask, overlong_penalty
+
+from .batching import concat_batches, select_rows
+from .rollout import RolloutBatch, response_log_probs, sample_rollouts
+from .task import DEFAULT_MAX_NEW_TOKENS, sample_problems
+
+__all__ = ["RATIO_BIN_EDGES", "METRICS", "TrainConfig", "Trainer", "split_settings"]
+
+# Histogram of the ratio the algorithm uses, in log space: 40 bins over log r in [-0.5, 0.5];
+# values outside land in the end bins.
+RATIO_BIN_EDGES = torch.linspace(-0.5, 0.5, 41).exp().tolist()
+
+METRICS = (
+    "reward_mean", "pass_at_1", "response_length_mean", "response_length_max", "overlong_fraction",
+    "group_reward_std", "zero_adv_group_fraction", "entropy", "kl_ref", "ratio_mean", "ratio_min",
+    "ratio_max", "clip_fraction", "clip_fraction_low", "clip_fraction_high", "gate_weight_mean",
+    "grad_token_fraction", "grad_norm", "loss", "value_loss", "seconds", "rollouts", "kept_groups",
+)  # fmt: skip
+
+
+@dataclass
+class TrainConfig:
+    """Settings of one RL run. Names follow TRL / verl where they have one.
+
+    Attributes:
+        algorithm: a key of ``rlviz.core.objectives.ALGORITHMS``.
+        prompts_per_step: prompts (groups) per step, n (TRL: per_device batch / G; verl
+            ``data.train_batch_size``).
+        group_size: responses per prompt, G (TRL ``num_generations``; verl ``rollout.n``).
+        temperature: sampling temperature (TRL / verl ``temperature``); log-probs use the same.
+        lr: AdamW learning rate of the policy (TRL ``learning_rate``; verl ``actor.optim.lr``).
+        mu: passes over each rollout batch (GRPO's mu; TRL ``num_iterations``; verl ``ppo_epochs``).
+        mini_batches: optimizer steps per pass (TRL ``steps_per_generation``; verl: batch size /
+            ``ppo_mini_batch_size``). mu * mini_batches updates per step; all but the first are
+            off-policy, so the ratio moves off 1 and clipping happens.
+        max_new_tokens: response length limit L_max in tokens (TRL ``max_completion_length``;
+            verl ``data.max_response_length``).
+        grad_clip: max gradient norm (TRL ``max_grad_norm``; verl ``actor.grad_clip``).
+        seed: seeds the run's own ``torch.Generator`` (prompts, samples, mini-batch order).
+        settings: the algorithm's settings to override: loss settings (``epsilon_low``, ``beta``,
+            ``loss_agg_mode``, ...) and training settings (``scale_rewards``, ``dynamic_sampling``,
+            ``overlong_shaping``, ``overlong_filtering``, ...), see the algorithm's spec.
+        overlong_buffer_length: DAPO L_cache in tokens (verl ``overlong_buffer.len``).
+        overlong_penalty_factor: DAPO penalty at L_max (verl ``overlong_buffer.penalty_factor``).
+        max_resample_rounds: dynamic sampling generates at most this many batches per step
+            (verl recipe ``max_num_gen_batches``); then it trains on what it has.
+        kl_in_reward: put beta x KL(old || ref) into the reward instead of the loss (verl
+            ``algorithm.use_kl_in_reward``).
+        value_lr: learning rate of PPO's critic.
+    """
+
+    algorithm: str = "grpo"
+    prompts_per_step: int = 16
+    group_size: int = 8
+    temperature: float = 1.0
+    lr: float = 2e-4
+    mu: int = 2
+    mini_batches: int = 2
+    max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS
+    grad_clip: float = 1.0
+    seed: int = 0
+    settings: dict[str, Any] = field(default_factory=dict)
+    overlong_buffer_length: int = 4
+    overlong_penalty_factor: float = 1.0
+    max_resample_rounds: int = 3
+    kl_in_reward: bool = False
+    value_lr: float = 1e-3
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` naming the first parameter out of range."""
+        for name in ("prompts_per_step", "group_size", "mu", "mini_batches", "max_new_tokens", "max_resample_rounds"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name}: must be a whole number >= 1, got {value!r}")
+        for name in ("temperature", "lr", "grad_clip", "value_lr"):
+            value = float(getattr(self, name))
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name}: must be a finite number > 0, got {value}")
+        if self.mini_batches > self.prompts_per_step * self.group_size:
+            raise ValueError(f"mini_batches: {self.mini_batches} is more than the {self.prompts_per_step * self.group_size} responses per step")
+        if not 0 <= self.overlong_buffer_length <= self.max_new_tokens:
+            raise ValueError(f"overlong_buffer_length: must be in [0, max_new_tokens={self.max_new_tokens}], got {self.overlong_buffer_length}")
+        if not (math.isfinite(self.overlong_penalty_factor) and self.overlong_penalty_factor >= 0):
+            raise ValueError(f"overlong_penalty_factor: must be >= 0, got {self.overlong_penalty_factor}")
+        split_settings(self.algorithm, self.settings)
+
+
+def split_settings(algorithm: str, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split ``settings`` into (loss settings, training settings) of ``algorithm``, checked.
+
+    Returns the full dicts with defaults filled in. Raises ``ValueError`` naming an unknown or
+    out-of-range setting.
+    """
+    spec = get_algorithm(algorithm)
+    loss_over = {k: v for k, v in settings.items() if k in spec.defaults}
+    train = spec.train_defaults
+    for key, value in settings.items():
+        if key in spec.defaults:
+            continue
+        if key not in train:
+            raise ValueError(f"{key}: not a setting of {algorithm}")
+        train[key] = value
+    if train["scale_rewards"] not in ADVANTAGE_SCALES:
+        raise ValueError(f"scale_rewards: {train['scale_rewards']!r} is not one of {', '.join(ADVANTAGE_SCALES)}")
+    if train["advantage"] not in ("group", "gae"):
+        raise ValueError(f"advantage: {train['advantage']!r} is not 'group' or 'gae'")
+    return resolve_settings(algorithm, **loss_over), train
+
+
+class _Critic(torch.nn.Module):
+    """PPO's value model: a copy of the policy's trunk with a scalar head (verl uses a separate critic)."""
+
+    def __init__(self, policy):
+        super().__init__()
+        self.trunk = copy.deepcopy(policy.base_model)
+        self.head = torch.nn.Linear(policy.config.hidden_size, 1)
+        torch.nn.init.zeros_(self.head.weight)
+        torch.nn.init.zeros_(self.head.bias)
+
+    def forward(self, batch: RolloutBatch) -> torch.Tensor:
+        hidden = self.trunk(input_ids=batch.input_ids, attention_mask=batch.attention_mask,
+                            position_ids=batch.position_ids).last_hidden_state  # (B, L, H)
+        P = batch.prompt_width
+        return self.head(hidden[:, P - 1 : -1]).squeeze(-1).float()  # (B, T): V of the state before token t
+
+
+class Trainer:
+    """RL on one policy with one algorithm. Owns its model copy, optimizer and generator.
+
+    Args:
+        config: a :class:`TrainConfig` (validated here).
+        model: the policy (a ``transformers`` causal LM); trained in place, so pass a copy.
+        tokenizer: its tokenizer (left padding).
+        ref_model: frozen reference policy for KL (shared read-only; never trained here).
+
+    Raises:
+        ValueError: from :meth:`TrainConfig.validate`.
+    """
+
+    def __init__(self, config: TrainConfig, model, tokenizer, ref_model=None):
+        config.validate()
+        self.config = config
+        self.spec = get_algorithm(config.algorithm)
+        self.loss_params, self.train_params = split_settings(config.algorithm, config.settings)
+        self.model, self.tokenizer, self.ref_model = model, tokenizer, ref_model
+        self.device = next(model.parameters()).device
+        self.generator = torch.Generator().manual_seed(int(config.seed))
+        self.optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.0)
+        self.critic = None
+        if self.train_params["advantage"] == "gae":
+            self.critic = _Critic(model).to(self.device)
+            self.critic_optimizer = torch.optim.AdamW(self.critic.parameters(), lr=config.value_lr)
+        self.step_count = 0
+        self.history: list[dict[str, Any]] = []
+        self.token_views: list[dict[str, Any]] = []
+        self.ratio_hists: list[list[int]] = []
+
+    # -- rollouts and rewards ------------------------------------------------------------------
+
+    def _rollout(self) -> RolloutBatch:
+        c = self.config
+        problems = sample_problems(c.prompts_per_step, self.generator)
+        return sample_rollouts(self.model, self.tokenizer, problems, c.group_size, c.max_new_tokens, c.temperature, self.generator)
+
+    def _shaped_rewards(self, batch: RolloutBatch) -> torch.Tensor:
+        r = batch.rewards.float()  # (B,)
+        if self.train_params["overlong_shaping"]:
+            c = self.config
+            r = r + overlong_penalty(batch.response_lengths.cpu(), c.max_new_tokens, c.overlong_buffer_length,
+                                     c.overlong_penalty_factor).to(r)
+        return r
+
+    def _collect(self) -> tuple[RolloutBatch, dict[str, float]]:
+        """Generate rollouts; with dynamic sampling keep only mixed groups and re-sample up to the bound."""
+        c, G = self.config, self.config.group_size
+        stats = {"rollouts": 0, "groups_seen": 0, "zero_groups": 0, "rewards": [], "shaped": [], "lengths": [], "truncated": []}
+        kept: list[RolloutBatch] = []
+        n_kept = 0
+        for _ in range(c.max_resample_rounds if self.train_params["dynamic_sampling"] else 1):
+            batch = self._rollout()
+            groups = batch.rewards.view(-1, G).cpu()  # (n, G) task accuracy decides, as DAPO's `acc`
+            mixed = informative_groups(groups)
+            stats["rollouts"] += len(batch.problems)
+            stats["groups_seen"] += groups.shape[0]
+            stats["zero_groups"] += int((~mixed).sum())
+            stats["rewards"].append(batch.rewards.cpu())
+            stats["shaped"].append(self._shaped_rewards(batch).cpu())
+            stats["lengths"].append(batch.response_lengths.cpu())
+            stats["truncated"].append(batch.truncated.cpu())
+            if not self.train_params["dynamic_sampling"]:
+                return batch, stats
+            rows = [g * G + j for g in torch.nonzero(mixed).flatten().tolist() for j in range(G)]
+            if rows:
+                kept.append(select_rows(batch, rows))
+                n_kept += len(rows) // G
+            if n_kept >= c.prompts_per_step:
+                break
+        if not kept:
+            return None, stats
+        batch = concat_batches(kept, self.tokenizer.pad_token_id)
+        batch = select_rows(batch, list(range(min(n_kept, c.prompts_per_step) * G)))
+        return batch, stats
+
+    # -- one step --------------------------------------------------------------------------------
+
+    def step(self) -> dict[str, Any]:
+        """One RL step; appends and returns its metrics (``METRICS`` plus ``step``).
+
+        A step whose every group has equal rewards under dynamic sampling makes no update; its
+        update metrics are NaN (not plotted) and ``kept_groups`` is 0.
+        """
+        t0 = time.perf_counter()
+        c, G = self.config, self.config.group_size
+        batch, stats = self._collect()
+        rewards = torch.cat(stats["rewards"])
+        lengths = torch.cat(stats["lengths"]).float()
+        m: dict[str, Any] = {name: float("nan") for name in METRICS}
+        m.update(
+            step=self.step_count + 1,
+            reward_mean=float(torch.cat(stats["shaped"]).mean()),
+            pass_at_1=float(rewards.mean()),
+            response_length_mean=float(lengths.mean()),
+            response_length_max=float(lengths.max()),
+            overlong_fraction=float(torch.cat(stats["truncated"]).float().mean()),
+            group_reward_std=float(rewards.view(-1, G).std(dim=1, unbiased=False).mean()),
+            zero_adv_group_fraction=stats["zero_groups"] / max(stats["groups_seen"], 1),
+            rollouts=stats["rollouts"],
+            kept_groups=0 if batch is None else len(batch.problems) // G,
+        )
+        hist = [0] * (len(RATIO_BIN_EDGES) - 1)
+        view = None
+        if batch is not None:
+            m.update(self._update(batch, hist))
+            view = self._token_view(batch)
+        m["seconds"] = time.perf_counter() - t0
+        self.step_count += 1
+        self.history.append(m)
+        self.ratio_hists.append(hist)
+        self.token_views.append(view)
+        return m
+
+    def _advantages(self, batch: RolloutBatch, old: torch.Tensor, ref: torch.Tensor | None, mask: torch.Tensor):
+        """Advantages [B] (group) or [B, T] (GAE), and PPO's returns / old values (or None)."""
+        shaped = self._shaped_rewards(batch)  # (B,)
+        kl_pen = None
+        if self.config.kl_in_reward and ref is not None and self.loss_params["beta"] > 0:
+            kl_pen = self.loss_params["beta"] * kl_estimate(old, ref, self.loss_params["kl_estimator"]) * mask  # (B, T)
+        if self.train_params["advantage"] == "group":
+            r = shaped if kl_pen is None else shaped - kl_pen.sum(-1)
+            adv = group_advantages(r.view(-1, self.config.group_size).cpu(), self.train_params["scale_rewards"])
+            return adv.reshape(-1).to(self.device), None, None
+        # GAE: the score on the last real token, KL penalty per token if asked
+        token_r = torch.zeros_like(old)
+        last = (batch.response_lengths - 1).clamp(min=0)
+        token_r[torch.arange(len(last)), last] = shaped.to(old)
+        if kl_pen is not None:
+            token_r = token_r - kl_pen
+        with torch.no_grad():
+            values = self.critic(batch)  # (B, T)
+        adv, returns = gae(token_r, values, mask, self.train_params["gamma"], self.train_params["lam"])
+        return adv, returns, values
+
+    def _update(self, batch: RolloutBatch, hist: list[int]) -> dict[str, float]:
+        c, model = self.config, self.model
+        mask = batch.response_mask.clone()  # (B, T)
+        if self.train_params["overlong_filtering"]:
+            mask = mask * overlong_filter_mask(batch.truncated).to(mask)
+        with torch.no_grad():
+            model.eval()
+            # the training forward's old log-probs (same layout as the updates: ratio = 1 at first)
+            old, _ = response_log_probs(model, batch.input_ids, batch.attention_mask, batch.position_ids,
+                                        batch.prompt_width, c.temperature)
+            ref = None
+            if self.ref_model is not None:
+                ref, _ = response_log_probs(self.ref_model, batch.input_ids, batch.attention_mask,
+                                            batch.position_ids, batch.prompt_width, c.temperature)
+        adv, returns, old_values = self._advantages(batch, old, ref, mask)
+        self._last = (batch, old, ref, adv, mask)
+        loss_params = dict(self.loss_params)
+        if c.kl_in_reward or ref is None:
+            loss_params["beta"] = 0.0
+
+        B = len(batch.problems)
+        acc = {k: [] for k in ("loss", "clip", "low", "high", "gate", "grad_tok", "grad_norm", "value_loss")}
+        r_sum, r_n, r_min, r_max, entropy = 0.0, 0, math.inf, -math.inf, float("nan")
+        model.train()
+        for epoch in range(c.mu):
+            perm = torch.randperm(B, generator=self.generator)
+            for rows in perm.chunk(c.mini_batches):
+                idx = rows.to(self.device)
+                mb_mask = mask[idx]
+                if float(mb_mask.sum()) == 0:
+                    continue
+                log_prob, ent = response_log_probs(model, batch.input_ids[idx], batch.attention_mask[idx],
+                                                   batch.position_ids[idx], batch.prompt_width, c.temperature,
+                                                   with_entropy=epoch == 0)
+                log_prob.retain_grad()
+                out = policy_loss(self.spec.name, log_prob, old[idx], adv[idx], mb_mask,
+                                  ref_log_prob=None if ref is None else ref[idx], **loss_params)
+                self.optimizer.zero_grad(set_to_none=True)
+                out.loss.backward()
+                norm = torch.nn.utils.clip_grad_norm_(model.parameters(), c.grad_clip)
+                self.optimizer.step()
+                real = mb_mask > 0
+                ratios = out.ratio[real]
+                r_sum, r_n = r_sum + float(ratios.sum()), r_n + ratios.numel()
+                r_min, r_max = min(r_min, float(ratios.min())), max(r_max, float(ratios.max()))
+                counts = torch.bucketize(ratios.log().clamp(-0.5, 0.5 - 1e-9).cpu(),
+                                         torch.tensor(RATIO_BIN_EDGES).log()[1:-1], right=True)
+                for k, v in zip(*torch.unique(counts, return_counts=True)):
+                    hist[int(k)] += int(v)
+                acc["loss"].append(out.loss.item())
+                acc["clip"].append(out.clip_fraction)
+                acc["low"].append(out.clip_fraction_low)
+                acc["high"].append(out.clip_fraction_high)
+                if out.gate_weight is not None:
+                    acc["gate"].append(float(out.gate_weight[real].mean()))
+                acc["grad_tok"].append(float((log_prob.grad[real] != 0).float().mean()))
+                acc["grad_norm"].append(float(norm))
+                if ent is not None and epoch == 0 and math.isnan(entropy):
+                    entropy = float(masked_mean(ent.detach(), mb_mask))
+                if self.critic is not None:
+                    acc["value_loss"].append(self._critic_update(batch, idx, returns, old_values, mb_mask))
+        model.eval()
+
+        def mean(xs):
+            return float(sum(xs) / len(xs)) if xs else float("nan")
+
+        kl_ref = float(masked_mean(kl_estimate(old, ref, "k3"), mask)) if ref is not None else float("nan")
+        return {
+            "loss": mean(acc["loss"]), "clip_fraction": mean(acc["clip"]), "clip_fraction_low": mean(acc["low"]),
+            "clip_fraction_high": mean(acc["high"]), "gate_weight_mean": mean(acc["gate"]),
+            "grad_token_fraction": mean(acc["grad_tok"]), "grad_norm": mean(acc["grad_norm"]),
+            "value_loss": mean(acc["value_loss"]), "entropy": entropy, "kl_ref": kl_ref,
+            "ratio_mean": r_sum / r_n if r_n else float("nan"),
+            "ratio_min": r_min if r_n else float("nan"), "ratio_max": r_max if r_n else float("nan"),
+        }  # fmt: skip
+
+    def _critic_update(self, batch, idx, returns, old_values, mb_mask, clip_value=0.5) -> float:
+        """Clipped value loss 0.5 max((V - G)^2, (clip(V, V_old +- c) - G)^2), token mean (verl)."""
+        sub = select_rows(batch, idx.cpu())
+        v = self.critic(sub)  # (b, T)
+        v_old, g = old_values[idx], returns[idx]
+        v_clip = v_old + (v - v_old).clamp(-clip_value, clip_value)
+        loss = 0.5 * masked_mean(torch.maximum((v - g) ** 2, (v_clip - g) ** 2), mb_mask)
+        self.critic_optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.critic.parameters(), self.config.grad_clip)
+        self.critic_optimizer.step()
+        return loss.item()
+
+    @torch.no_grad()
+    def _current_log_prob(self, batch: RolloutBatch) -> torch.Tensor:
+        lp, _ = response_log_probs(self.model, batch.input_ids, batch.attention_mask, batch.position_ids,
+                                   batch.prompt_width, self.config.temperature)
+        return lp
+
+    def _token_view(self, batch: RolloutBatch) -> dict[str, Any]:
+        """Per-token gradient weights d loss / d log pi for one group, after this step's updates.
+
+        Autograd through ``policy_loss`` on the whole step batch (so the aggregation is the one that
+        trained), with the ratio the policy has now. The first group with a learning signal is shown.
+        """
+        _, old, ref, adv, mask = self._last
+        lp = self._current_log_prob(batch)
+        params = dict(self.loss_params)
+        if self.config.kl_in_reward or ref is None:
+            params["beta"] = 0.0
+        weights, out = gradient_weights(self.spec.name, lp, old, adv, mask, ref_log_prob=ref, **params)
+        G = self.config.group_size
+        adv_rows = adv if adv.dim() == 1 else masked_mean(adv, mask, dim=-1)
+        signal = [g for g in range(len(batch.problems) // G) if bool((adv_rows[g * G:(g + 1) * G] != 0).any())]
+        g = signal[0] if signal else 0
+        rows = range(g * G, (g + 1) * G)
+        shaped = self._shaped_rewards(batch)
+        return {
+            "prompt": batch.problems[g * G].prompt,
+            "answer": batch.problems[g * G].answer,
+            "rows": [
+                {
+                    "text": batch.texts[i],
+                    "tokens": batch.tokens[i],
+                    "weight": weights[i, : len(batch.tokens[i])].tolist(),
+                    "ratio": out.ratio[i, : len(batch.tokens[i])].tolist(),
+                    "clipped": out.clipped[i, : len(batch.tokens[i])].tolist(),
+                    "in_loss": bool(mask[i].sum() > 0),
+                    "advantage": float(adv_rows[i]),
+                    "reward": float(batch.rewards[i]),
+                    "shaped_reward": float(shaped[i]),
+                }
+                for i in rows
+            ],
+        }
