@@ -1,0 +1,75 @@
+"""rlviz: the Streamlit entry point (``streamlit run app.py`` / ``make run``).
+
+Shared controls live here (language, seed, device); each page is one file under ``pages/``.
+Server-start options, never typed in the browser:
+
+    RLVIZ_MODEL_DIR=/path/to/hf-model RLVIZ_DEVICE=cuda make run
+    streamlit run app.py -- --model-dir /path/to/hf-model --device cuda
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_common import server_options, tr
+from rlviz.device import available_devices, pick_device
+from rlviz.i18n import DEFAULT_LANG, LANGS
+
+st.set_page_config(page_title="rlviz", page_icon=":material/insights:", layout="wide")
+
+options = server_options()
+st.session_state["model_dir"] = options.model_dir
+
+# ?lang=zh / ?lang=en on a first visit (the bound widget itself writes ?lang=中文 / English)
+if "lang" not in st.session_state and st.query_params.get("lang") in LANGS:
+    st.session_state["lang"] = st.query_params["lang"]
+
+with st.sidebar:
+    # The language switch comes first; it is bound to ?lang= so a shared link keeps the language.
+    st.radio(
+        "Language / 语言",
+        list(LANGS),
+        index=list(LANGS).index(DEFAULT_LANG),
+        format_func=LANGS.get,
+        horizontal=True,
+        key="lang",
+        bind="query-params",
+    )
+    st.number_input(
+        tr("side.seed"),
+        min_value=0,
+        max_value=2**31 - 1,
+        value=0,
+        step=1,
+        key="seed",
+        help=tr("side.seed_help"),
+        bind="query-params",
+    )
+    devices = ["auto", *available_devices()]
+    default_device = options.device
+    if default_device not in devices:
+        try:
+            default_device = str(pick_device(default_device))
+        except ValueError as exc:
+            st.warning(tr("side.server_device_bad", value=options.device, error=exc))
+            default_device = "auto"
+        if default_device not in devices:
+            devices.append(default_device)  # e.g. "cuda:1"
+    best = available_devices()[0]
+    st.selectbox(
+        tr("side.device"),
+        devices,
+        index=devices.index(default_device),
+        format_func=lambda d: tr("side.device_auto", best=best) if d == "auto" else d,
+        key="device",
+        help=tr("side.device_help"),
+        bind="query-params",
+    )
+    model_name = options.model_dir or tr("side.model_tiny")
+    st.caption(tr("side.model", model=model_name), help=tr("side.model_help"))
+
+pages = [
+    st.Page("pages/home.py", title=tr("nav.home"), icon=":material/account_tree:", default=True),
+    st.Page("pages/live.py", title=tr("nav.live"), icon=":material/bolt:", url_path="live"),
+]
+st.navigation(pages, position="sidebar").run()

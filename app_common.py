@@ -1,0 +1,44 @@
+"""Small helpers shared by app.py and the pages (Streamlit side only)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+
+import streamlit as st
+
+from rlviz.i18n import DEFAULT_LANG, LANGS, t
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    """Chosen when the server starts, never in the browser."""
+
+    model_dir: str | None  # a local Hugging Face model directory; None = the shipped tiny LM
+    device: str  # "auto" or a torch device name
+
+
+def server_options(argv: list[str] | None = None, environ: dict[str, str] | None = None) -> ServerOptions:
+    """Read ``--model-dir`` / ``--device`` (after ``--`` on the streamlit command line), falling
+    back to ``RLVIZ_MODEL_DIR`` / ``RLVIZ_DEVICE``; unknown arguments are ignored."""
+    environ = os.environ if environ is None else environ
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    parser.add_argument("--model-dir", default=None)
+    parser.add_argument("--device", default=None)
+    args, _ = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    model_dir = args.model_dir or environ.get("RLVIZ_MODEL_DIR") or None
+    device = args.device or environ.get("RLVIZ_DEVICE") or "auto"
+    return ServerOptions(model_dir=model_dir, device=device)
+
+
+def lang() -> str:
+    """The language of this session ("en" or "zh")."""
+    value = st.session_state.get("lang", DEFAULT_LANG)
+    return value if value in LANGS else DEFAULT_LANG
+
+
+def tr(key: str, **fmt: object) -> str:
+    """``rlviz.i18n.t`` in the session's language."""
+    return t(key, lang(), **fmt)

@@ -1,0 +1,75 @@
+"""Home: the map of the nine algorithms, each with what it changed, its paper and its formula.
+
+Names, papers, summaries, changes, formulas and defaults all come from the algorithm registry
+(``rlviz.core.objectives.ALGORITHMS``), the same one the losses are built from.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pandas as pd
+import streamlit as st
+
+from app_common import lang, tr
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.plots import ALGORITHM_ORDER, lineage_figure
+
+L = lang()
+names = [n for n in ALGORITHM_ORDER if n in ALGORITHMS]
+
+st.title(tr("home.title"))
+st.markdown(tr("home.intro"))
+
+st.subheader(tr("home.map_header"))
+parents = {n: ALGORITHMS[n].parent for n in names}
+titles = {n: ALGORITHMS[n].title for n in names}
+hover = {
+    n: f"<b>{titles[n]}</b><br>" + "<br>".join(textwrap.wrap(ALGORITHMS[n].summary[L], 50 if L == "en" else 26))
+    for n in names
+}
+st.plotly_chart(lineage_figure(parents, titles, hover), config={"displayModeBar": False}, key="lineage")
+st.caption(tr("home.map_caption"))
+st.markdown(tr("home.notation"))
+
+st.page_link("pages/live.py", label=tr("home.open_live"), icon=":material/bolt:")
+
+st.subheader(tr("home.algos_header"))
+
+
+def _fmt(value: object) -> str:
+    return tr("word.none") if value is None else str(value)
+
+
+for name in names:
+    spec = ALGORITHMS[name]
+    with st.container(border=True):
+        st.markdown(f"### {spec.title}")
+        parent = tr("home.parent", parent=ALGORITHMS[spec.parent].title) if spec.parent else tr("home.root")
+        level = tr(f"level.{spec.ratio_level}")
+        st.caption(f"{parent} · {tr('home.ratio_level', level=level)}")
+        # one line per ",\quad"-separated part, so long formulas fit the column
+        st.latex(r"\begin{gathered}" + spec.latex.replace(r",\quad ", r",\\ ") + r"\end{gathered}")
+        left, right = st.columns(2, gap="large")
+        with left:
+            st.markdown(f"**{spec.summary[L]}**")
+            st.markdown(tr("home.changed", text=spec.changes[L]))
+        with right:
+            st.markdown(tr("home.paper", paper=spec.paper, arxiv=spec.arxiv, where=spec.equation))
+            with st.expander(tr("home.settings")):
+                rows = [
+                    {
+                        tr("col.setting"): s.name,
+                        tr("col.default"): _fmt(s.default),
+                        tr("col.meaning"): s.help.get(L, ""),
+                        tr("col.source"): s.source,
+                        tr("col.trl"): _fmt(s.trl),
+                        tr("col.verl"): _fmt(s.verl),
+                    }
+                    for s in spec.loss_settings + spec.train_settings
+                ]
+                st.dataframe(pd.DataFrame(rows), hide_index=True)
+
+st.subheader(tr("home.pages_header"))
+st.page_link("pages/live.py", label=tr("nav.live"), icon=":material/bolt:")
+st.markdown(tr("home.live_claims"))
