@@ -306,7 +306,8 @@ class Trainer:
 
         B = len(batch.problems)
         acc = {k: [] for k in ("loss", "clip", "low", "high", "gate", "grad_tok", "grad_norm", "value_loss")}
-        r_sum, r_n, r_min, r_max, entropy = 0.0, 0, math.inf, -math.inf, float("nan")
+        r_sum, r_n, r_min, r_max = 0.0, 0, math.inf, -math.inf
+        ent_sum, ent_n = 0.0, 0.0  # policy entropy over real tokens, first pass only
         model.train()
         for epoch in range(c.mu):
             perm = torch.randperm(B, generator=self.generator)
@@ -341,8 +342,9 @@ class Trainer:
                     acc["gate"].append(float(out.gate_weight[real].mean()))
                 acc["grad_tok"].append(float((log_prob.grad[real] != 0).float().mean()))
                 acc["grad_norm"].append(float(norm))
-                if ent is not None and epoch == 0 and math.isnan(entropy):
-                    entropy = float(masked_mean(ent.detach(), mb_mask))
+                if ent is not None:
+                    ent_sum += float((ent.detach() * mb_mask).sum())
+                    ent_n += float(mb_mask.sum())
                 if self.critic is not None:
                     acc["value_loss"].append(self._critic_update(batch, idx, returns, old_values, mb_mask))
         model.eval()
@@ -355,7 +357,7 @@ class Trainer:
             "loss": mean(acc["loss"]), "clip_fraction": mean(acc["clip"]), "clip_fraction_low": mean(acc["low"]),
             "clip_fraction_high": mean(acc["high"]), "gate_weight_mean": mean(acc["gate"]),
             "grad_token_fraction": mean(acc["grad_tok"]), "grad_norm": mean(acc["grad_norm"]),
-            "value_loss": mean(acc["value_loss"]), "entropy": entropy, "kl_ref": kl_ref,
+            "value_loss": mean(acc["value_loss"]), "entropy": ent_sum / ent_n if ent_n else float("nan"), "kl_ref": kl_ref,
             "ratio_mean": r_sum / r_n if r_n else float("nan"),
             "ratio_min": r_min if r_n else float("nan"), "ratio_max": r_max if r_n else float("nan"),
         }  # fmt: skip

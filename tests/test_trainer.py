@@ -1,0 +1,163 @@
+"""The RL step on the tiny LM: every algorithm runs, shares step-1 rollouts, and degenerate cases hold."""
+
+import copy
+import json
+import math
+
+import pytest
+import torch
+
+from rlviz.cli import main as cli_main
+from rlviz.cli import parse_setting
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.live import LiveConfig, LiveRun
+from rlviz.lm.model import load_policy
+from rlviz.lm.trainer import METRICS, TrainConfig, Trainer
+
+SMALL = dict(prompts_per_step=4, group_size=4, mu=2, mini_batches=2)
+
+
+@pytest.fixture(scope="module")
+def policy():
+    return load_policy(device="cpu")
+
+
+def make(policy, algorithm, **kw):
+    model, tok = policy
+    ref = copy.deepcopy(model).requires_grad_(False)
+    return Trainer(TrainConfig(algorithm=algorithm, **{**SMALL, **kw}), copy.deepcopy(model), tok, ref)
+
+
+@pytest.mark.parametrize("name", list(ALGORITHMS))
+def test_every_algorithm_takes_a_step(policy, name):
+    t = make(policy, name, settings={"dynamic_sampling": False} if name == "dapo" else {})
+    m = t.step()
+    assert set(METRICS) <= set(m)
+    for key in ("pass_at_1", "response_length_mean", "entropy", "kl_ref", "ratio_mean", "grad_norm", "clip_fraction"):
+        assert math.isfinite(m[key]), key
+    assert m["rollouts"] == 16 and m["kept_groups"] == 4
+    assert 0.0 <= m["clip_fraction"] <= 1.0
+    assert math.isfinite(m["gate_weight_mean"]) == (name == "sapo")
+    assert math.isfinite(m["value_loss"]) == (name == "ppo")
+    # on-policy at the first update: the first mini-batch sees ratio 1 up to float noise
+    assert m["ratio_min"] <= 1.0 + 1e-5 and m["ratio_max"] >= 1.0 - 1e-5
+    view = t.token_views[-1]
+    if view is not None:
+        assert len(view["rows"]) == 4
+        for row in view["rows"]:
+            assert len(row["weight"]) == len(row["tokens"])
+
+
+def test_ratio_is_one_before_the_first_update(policy):
+    t = make(policy, "grpo", settings={"beta": 0.0})
+    batch = t._rollout()
+    from rlviz.lm.rollout import response_log_probs
+
+    with torch.no_grad():
+        lp, _ = response_log_probs(t.model, batch.input_ids, batch.attention_mask, batch.position_ids,
+                                   batch.prompt_width, t.config.temperature)
+    real = batch.response_mask > 0
+    assert torch.equal(lp[real], batch.old_log_prob[real])
+
+
+def test_same_seed_same_first_step_across_algorithms(policy):
+    texts = []
+    for name in ("grpo", "gspo", "sapo"):
+        t = make(policy, name)
+        m = t.step()
+        texts.append((m["pass_at_1"], m["response_length_mean"], m["zero_adv_group_fraction"]))
+    assert texts[0] == texts[1] == texts[2]
+
+
+def test_deterministic_given_seed(policy):
+    a = make(policy, "dapo", seed=3)
+    b = make(policy, "dapo", seed=3)
+    for _ in range(2):
+        ma, mb = a.step(), b.step()
+        for key in ("pass_at_1", "loss", "grad_norm", "ratio_max", "rollouts"):
+            assert ma[key] == mb[key] or (math.isnan(ma[key]) and math.isnan(mb[key]))
+
+
+def test_gspo_weighs_every_token_of_a_response_alike_on_real_text(policy):
+    # Claim 9: under GSPO (seq-mean-token-mean) each token of response i gets -A_i s_i / (B |y_i|),
+    # the same for all its tokens (or 0 for all of them if the sequence is clipped).
+    t = make(policy, "gspo")
+    t.step()
+    view = t.token_views[-1]
+    assert view is not None
+    for row in view["rows"]:
+        w = torch.tensor(row["weight"])
+        assert torch.allclose(w, w[0].expand_as(w), atol=1e-9)
+
+
+def test_dynamic_sampling_is_bounded_and_filters(policy):
+    # The fresh policy at temperature 0.05 answers almost deterministically, so groups are
+    # all-equal; dynamic sampling must stop after max_resample_rounds.
+    t = make(policy, "dapo", temperature=0.05, max_resample_rounds=2)
+    m = t.step()
+    assert m["rollouts"] <= 2 * 16
+    assert m["kept_groups"] <= 4
+    if m["kept_groups"] == 0:
+        assert math.isnan(m["grad_norm"]) and t.token_views[-1] is None
+    # without it, every group is trained on
+    t2 = make(policy, "dapo", temperature=0.05, settings={"dynamic_sampling": False})
+    m2 = t2.step()
+    assert m2["kept_groups"] == 4 and m2["rollouts"] == 16
+
+
+def test_overlong_filtering_masks_truncated_responses(policy):
+    t = make(policy, "dapo", max_new_tokens=3, overlong_buffer_length=1,
+             settings={"dynamic_sampling": False, "overlong_filtering": True})
+    t.step()
+    batch, _, _, _, mask = t._last
+    assert bool(batch.truncated.any())
+    assert torch.all(mask[batch.truncated] == 0)
+    assert torch.all(mask[~batch.truncated] == batch.response_mask[~batch.truncated])
+
+
+@pytest.mark.parametrize(
+    "kw, param",
+    [
+        ({"group_size": 0}, "group_size"),
+        ({"temperature": -1.0}, "temperature"),
+        ({"lr": float("nan")}, "lr"),
+        ({"overlong_buffer_length": 99}, "overlong_buffer_length"),
+        ({"settings": {"epsilon_low": -0.1}}, "epsilon_low"),
+        ({"settings": {"tau_pos": 1.0}}, "tau_pos"),
+    ],
+)
+def test_bad_config_raises_value_error(policy, kw, param):
+    with pytest.raises(ValueError, match=param):
+        make(policy, "grpo", **kw)
+
+
+def test_live_run_and_exports(policy):
+    run = LiveRun(LiveConfig(algorithms=("grpo", "cispo"), steps=2, heldout_samples=1, **SMALL), policy=policy)
+    assert run.progress == {"grpo": 0, "cispo": 0}
+    while not run.done:
+        run.step()
+    df = run.metrics_frame()
+    assert len(df) == 4 and set(df.algorithm) == {"grpo", "cispo"}
+    hist = run.ratio_histogram(2)
+    assert hist.groupby("algorithm")["fraction"].sum().round(6).tolist() == [1.0, 1.0]
+    summary = run.summary_frame()
+    assert list(summary.algorithm) == ["GRPO", "CISPO"]
+    data = json.loads(run.to_json())
+    assert len(data["metrics"]["grpo"]) == 2 and "start" in data["heldout_pass_at_1"]
+    with pytest.raises(ValueError, match="step"):
+        run.token_view(3, "grpo")
+
+
+def test_cli_compare_writes_json(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    code = cli_main(["compare", "--algorithms", "grpo,gspo", "--steps", "2", "--group-size", "4",
+                     "--prompts-per-step", "4", "--heldout-samples", "1", "--device", "cpu",
+                     "--set", "gspo.epsilon_high=0.001", "--out", str(out)])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert [m["step"] for m in data["metrics"]["gspo"]] == [1, 2]
+    assert data["config"]["settings"] == {"gspo": {"epsilon_high": 0.001}}
+    assert "GSPO" in capsys.readouterr().out
+    assert cli_main(["compare", "--algorithms", "grpo", "--group-size", "0"]) == 2
+    assert parse_setting("ppo.dual_clip_c=none") == ("ppo", "dual_clip_c", None)
+    assert parse_setting("dapo.dynamic_sampling=False") == ("dapo", "dynamic_sampling", False)
