@@ -1,6 +1,9 @@
 """rlviz: the Streamlit entry point (``streamlit run app.py`` / ``make run``).
 
-Shared controls live here (language, seed, device); each page is one file under ``pages/``.
+Shared controls live here (language, seed, device); each page is one file under ``app_pages/``.
+The folder is deliberately not called ``pages/``: Streamlit runs a ``pages/`` folder as an old-style
+multipage app on the first script run of a fresh server when that run asks for a page other than
+the main one (a shared ``/live`` link), bypassing ``app.py`` and its sidebar.
 Server-start options, never typed in the browser:
 
     RLVIZ_MODEL_DIR=/path/to/hf-model RLVIZ_DEVICE=cuda make run
@@ -60,7 +63,7 @@ with st.sidebar:
         tr("side.device"),
         devices,
         index=devices.index(default_device),
-        format_func=lambda d: tr("side.device_auto", best=best) if d == "auto" else d,
+        format_func={d: tr("side.device_auto", best=best) if d == "auto" else d for d in devices}.get,
         key="device",
         help=tr("side.device_help"),
         bind="query-params",
@@ -69,7 +72,7 @@ with st.sidebar:
     st.caption(tr("side.model", model=model_name), help=tr("side.model_help"))
 
 pages = [
-    st.Page("pages/home.py", title=tr("nav.home"), icon=":material/account_tree:", default=True),
-    st.Page("pages/live.py", title=tr("nav.live"), icon=":material/bolt:", url_path="live"),
+    st.Page("app_pages/home.py", title=tr("nav.home"), icon=":material/account_tree:", default=True),
+    st.Page("app_pages/live.py", title=tr("nav.live"), icon=":material/bolt:", url_path="live"),
 ]
 st.navigation(pages, position="sidebar").run()

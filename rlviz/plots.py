@@ -26,6 +26,7 @@ __all__ = [
     "lineage_figure",
     "live_metrics_figure",
     "ratio_histogram_figure",
+    "token_view_frame",
     "token_weight_figure",
 ]
 
@@ -202,7 +203,9 @@ def live_metrics_figure(
                 col=col + 1,
             )
             in_legend.add(algo)
-    base_layout(fig, height=max(260, panel_height * rows + 80))
+    base_layout(fig, height=max(260, panel_height * rows + 100))
+    # the legend above the first row's panel titles (container coordinates, not the plot area)
+    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 75})
     # the x title on the bottom row of each column only (shared axes)
     for c in range(cols):
         last_row = max(r for r in range(rows) if r * cols + c < n) if n > c else rows - 1
@@ -219,25 +222,27 @@ def ratio_histogram_figure(
     y_title: str = "tokens",
     algorithm_labels: Mapping[str, str] | None = None,
     trust_region: tuple[float, float] | None = None,
+    value: str = "count",
 ) -> go.Figure:
     """Histogram of importance ratios, one overlaid trace per algorithm.
 
     Args:
         hist_df: either raw values (columns ``algorithm``, ``ratio``) or pre-binned counts
-            (columns ``algorithm``, ``bin_left``, ``bin_right``, ``count``).
+            (columns ``algorithm``, ``bin_left``, ``bin_right`` and ``value``).
+        value: the column of a pre-binned frame to plot (``count``, or e.g. ``fraction``).
         trust_region: optional ``(1-ε_low, 1+ε_high)`` band drawn with ``add_vrect``.
 
     A vertical line marks r = 1. Non-finite values are dropped.
     """
     algorithm_labels = dict(algorithm_labels or {})
     fig = go.Figure()
-    binned = {"bin_left", "bin_right", "count"}.issubset(hist_df.columns)
+    binned = {"bin_left", "bin_right", value}.issubset(hist_df.columns)
     for algo in _algorithms_in(hist_df):
         style = _style_or_default(algo)
         name = algorithm_labels.get(algo, algo)
         part = hist_df[hist_df["algorithm"].astype(str) == algo]
         if binned:
-            part = part[["bin_left", "bin_right", "count"]].apply(pd.to_numeric, errors="coerce")
+            part = part[["bin_left", "bin_right", value]].apply(pd.to_numeric, errors="coerce")
             part = part[np.isfinite(part).all(axis=1)]
             if part.empty:
                 continue
@@ -246,14 +251,14 @@ def ratio_histogram_figure(
             fig.add_trace(
                 go.Bar(
                     x=centre.tolist(),
-                    y=part["count"].tolist(),
+                    y=part[value].tolist(),
                     width=width.tolist(),
                     name=name,
                     legendgroup=algo,
                     marker={"color": style["color"], "line": {"width": 0}},
                     opacity=0.55,
                     customdata=np.stack([part["bin_left"], part["bin_right"]], axis=1).tolist(),
-                    hovertemplate=f"{name}<br>[%{{customdata[0]:.4g}}, %{{customdata[1]:.4g}}): %{{y}}<extra></extra>",
+                    hovertemplate=f"{name}<br>[%{{customdata[0]:.4g}}, %{{customdata[1]:.4g}}): %{{y:.4g}}<extra></extra>",
                 )
             )
         else:
@@ -289,6 +294,7 @@ def token_weight_figure(
     token_label: str = "token",
     x_title: str = "position",
     colorbar_title: str | None = None,
+    zmax: float | None = None,
 ) -> go.Figure:
     """Heatmap of per-token gradient weights for one group of responses.
 
@@ -296,6 +302,8 @@ def token_weight_figure(
         df: long frame, one row per real response token, with columns ``response`` (int),
             ``position`` (int), ``token`` (str), ``weight`` (float) and ``advantage`` (float).
         row_labels: response index -> y-axis label (e.g. "#0 ✓ A=+0.9"); default "#i".
+        zmax: the colour scale spans [-zmax, zmax] (share it between figures to compare them);
+            default: the largest |weight| in ``df``.
 
     Rows are responses, columns positions, the cell text is the token's characters; the colour
     scale is diverging and centred at 0 (purple: pushed down, orange: pushed up); padding cells
@@ -319,9 +327,10 @@ def token_weight_figure(
         z[i, j] = rec.weight
         text[i, j] = _visible(str(rec.token))
         adv[i, j] = rec.advantage
-    finite = z[np.isfinite(z)]
-    zmax = float(np.max(np.abs(finite))) if finite.size else 1.0
-    zmax = zmax if zmax > 0 else 1.0
+    if zmax is None or not (math.isfinite(zmax) and zmax > 0):
+        finite = z[np.isfinite(z)]
+        zmax = float(np.max(np.abs(finite))) if finite.size else 1.0
+        zmax = zmax if zmax > 0 else 1.0
     labels = dict(row_labels or {})
     y = [labels.get(r, f"#{r}") for r in responses]
     # Plotly writes NaN as null, which a heatmap leaves blank; hover data uses "" for padding.
@@ -346,7 +355,7 @@ def token_weight_figure(
             xgap=2,
             ygap=2,
             hoverongaps=False,
-            colorbar={"title": {"text": colorbar_title or weight_label}},
+            colorbar={"title": {"text": colorbar_title or "−∂loss/∂log π", "side": "right"}, "thickness": 14},
             hovertemplate=(
                 f"{token_label}: %{{customdata[0]}}<br>{weight_label}: %{{z:.3g}}"
                 f"<br>{advantage_label}: %{{customdata[1]}}<extra>%{{y}}, {x_title} %{{x}}</extra>"
@@ -357,6 +366,28 @@ def token_weight_figure(
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(dtick=1, showgrid=False)
     return fig
+
+
+def token_view_frame(view: Mapping | None) -> pd.DataFrame:
+    """A group's token view (``rlviz.experiments.live.LiveRun.token_view``) as the long frame
+    :func:`token_weight_figure` takes: one row per response token with ``response, position, token,
+    weight, advantage, reward, in_loss``.
+
+    ``weight`` is the *push* on each token's log-probability, −∂loss/∂log π (positive: one
+    gradient-descent step raises it). An empty frame for ``None`` (a step without an update).
+    """
+    columns = ["response", "position", "token", "weight", "advantage", "reward", "in_loss"]
+    if not view:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    for i, row in enumerate(view.get("rows", [])):
+        for j, (token, weight) in enumerate(zip(row["tokens"], row["weight"])):
+            rows.append({
+                "response": i, "position": j, "token": token,
+                "weight": -float(weight) if weight is not None else math.nan,
+                "advantage": row["advantage"], "reward": row["reward"], "in_loss": row["in_loss"],
+            })  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
 
 
 def lineage_figure(

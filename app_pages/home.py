@@ -32,7 +32,7 @@ st.plotly_chart(lineage_figure(parents, titles, hover), config={"displayModeBar"
 st.caption(tr("home.map_caption"))
 st.markdown(tr("home.notation"))
 
-st.page_link("pages/live.py", label=tr("home.open_live"), icon=":material/bolt:")
+st.page_link("app_pages/live.py", label=tr("home.open_live"), icon=":material/bolt:")
 
 st.subheader(tr("home.algos_header"))
 
@@ -71,5 +71,5 @@ for name in names:
                 st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 st.subheader(tr("home.pages_header"))
-st.page_link("pages/live.py", label=tr("nav.live"), icon=":material/bolt:")
+st.page_link("app_pages/live.py", label=tr("nav.live"), icon=":material/bolt:")
 st.markdown(tr("home.live_claims"))

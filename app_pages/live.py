@@ -1,0 +1,322 @@
+"""Live policy update: several algorithms train the same tiny LM side by side, step by step.
+
+Widgets -> one ``rlviz.experiments.live.LiveRun`` per session (in ``st.session_state``, never
+cached across sessions) -> figures. The run advances one algorithm-step at a time and keeps every
+result as it goes, so Stop (a rerun) loses nothing and Continue picks up where it stopped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import streamlit as st
+
+from app_common import lang, tr
+from rlviz.core.advantages import ADVANTAGE_SCALES
+from rlviz.core.aggregation import LOSS_AGG_MODES
+from rlviz.core.kl import KL_ESTIMATORS
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
+from rlviz.plots import (
+    ALGORITHM_ORDER,
+    live_metrics_figure,
+    ratio_histogram_figure,
+    token_view_frame,
+    token_weight_figure,
+)
+
+L = lang()
+D = LiveConfig()  # the experiment's own defaults
+LR_CHOICES = (1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2)
+CHOICES = {
+    "loss_agg_mode": LOSS_AGG_MODES,
+    "kl_estimator": KL_ESTIMATORS,
+    "scale_rewards": ADVANTAGE_SCALES,
+    "advantage": ("group", "gae"),
+}
+PANELS = (
+    "reward_mean", "pass_at_1", "response_length_mean", "clip_fraction", "gate_weight_mean",
+    "entropy", "kl_ref", "zero_adv_group_fraction", "grad_norm",
+)  # fmt: skip
+ALL_METRICS = PANELS + (
+    "response_length_max", "overlong_fraction", "group_reward_std", "ratio_mean", "ratio_min",
+    "ratio_max", "clip_fraction_low", "clip_fraction_high", "grad_token_fraction", "seconds",
+    "rollouts", "kept_groups",
+)  # fmt: skip
+titles = {n: ALGORITHMS[n].title for n in ALGORITHMS}
+state = st.session_state
+state.setdefault("live_running", False)
+running = bool(state["live_running"]) and "live_run" in state
+
+st.title(tr("live.title"))
+st.markdown(tr("live.intro"))
+st.markdown(tr("live.tips"))
+
+# ---------------------------------------------------------------------------------------- settings
+st.subheader(tr("live.settings"))
+algorithms = st.multiselect(
+    tr("live.algorithms"), list(ALGORITHM_ORDER), default=list(DEFAULT_ALGORITHMS), format_func=titles.get,
+    key="algos", help=tr("live.algorithms_help"), bind="query-params", disabled=running,
+)
+c1, c2, c3, c4 = st.columns(4)
+steps = c1.number_input(tr("live.steps"), 1, 500, D.steps, key="steps", bind="query-params", disabled=running)
+prompts = c2.number_input(
+    tr("live.prompts"), 1, 128, D.prompts_per_step, key="prompts", help=tr("live.prompts_help"),
+    bind="query-params", disabled=running,
+)
+group_size = c3.number_input(
+    tr("live.group_size"), 2, 64, D.group_size, key="G", help=tr("live.group_size_help"),
+    bind="query-params", disabled=running,
+)
+mu = c4.number_input(tr("live.mu"), 1, 16, D.mu, key="mu", help=tr("live.mu_help"), bind="query-params", disabled=running)
+c1, c2 = st.columns(2)
+lr = c1.select_slider(
+    tr("live.lr"), LR_CHOICES, value=D.lr, format_func="{:g}".format, key="lr", help=tr("live.lr_help"),
+    bind="query-params", disabled=running,
+)
+temperature = c2.slider(
+    tr("live.temperature"), 0.1, 2.0, float(D.temperature), 0.05, key="temp", help=tr("live.temperature_help"),
+    bind="query-params", disabled=running,
+)
+with st.expander(tr("live.advanced")):
+    c1, c2, c3, c4 = st.columns(4)
+    mini_batches = c1.number_input(
+        tr("live.mini_batches"), 1, 64, D.mini_batches, key="mb", help=tr("live.mini_batches_help"),
+        bind="query-params", disabled=running,
+    )
+    max_new_tokens = c2.number_input(
+        tr("live.max_new_tokens"), 2, 256, D.max_new_tokens, key="Lmax", bind="query-params", disabled=running
+    )
+    overlong_buffer = c3.number_input(
+        tr("live.overlong_buffer"), 0, 256, D.overlong_buffer_length, key="Lcache",
+        help=tr("live.overlong_buffer_help"), bind="query-params", disabled=running,
+    )
+    heldout = c4.number_input(
+        tr("live.heldout"), 0, 64, D.heldout_samples, key="heldout", help=tr("live.heldout_help"),
+        bind="query-params", disabled=running,
+    )
+
+
+def _setting_widget(algo: str, s) -> object:
+    """One widget for one registry setting, defaulting to the registry value; returns its value
+    (numbers as typed text: parsed and checked when the run starts)."""
+    key = f"{algo}.{s.name}"
+    help_ = tr(
+        "live.setting_help", meaning=s.help.get(L, s.name), default=s.default, source=s.source,
+        trl=s.trl or tr("word.none"), verl=s.verl or tr("word.none"),
+    )  # fmt: skip
+    common = dict(key=key, help=help_, bind="query-params", disabled=running)
+    if isinstance(s.default, bool):
+        return st.checkbox(s.name, value=s.default, **common)
+    if s.name in CHOICES:
+        options = list(CHOICES[s.name])
+        return st.selectbox(s.name, options, index=options.index(s.default), **common)
+    placeholder = tr("live.empty_means_none") if s.default is None else None
+    return st.text_input(s.name, value="" if s.default is None else f"{s.default:g}", placeholder=placeholder, **common)
+
+
+def _parse(algo: str, s, value: object) -> object:
+    """A setting's typed value; raises ValueError naming it for text that is not a number."""
+    if not isinstance(value, str) or isinstance(s.default, str):
+        return value
+    text = value.strip()
+    if text == "" and s.default is None:
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError(tr("live.not_a_number", name=f"{titles[algo]} {s.name}", value=text)) from None
+    return int(number) if isinstance(s.default, int) and number.is_integer() else number
+
+
+raw_settings: dict[str, dict[str, object]] = {}
+st.caption(tr("live.algo_settings_caption"))
+for algo in algorithms:
+    spec = ALGORITHMS[algo]
+    with st.expander(tr("live.algo_settings", title=spec.title)):
+        st.latex(r"\begin{gathered}" + spec.latex.replace(r",\quad ", r",\\ ") + r"\end{gathered}")
+        cols = st.columns(3)
+        raw_settings[algo] = {}
+        for k, s in enumerate(spec.loss_settings + spec.train_settings):
+            with cols[k % 3]:
+                raw_settings[algo][s.name] = (s, _setting_widget(algo, s))
+
+
+def _config() -> LiveConfig:
+    """The LiveConfig the widgets describe; only settings that differ from the registry are passed."""
+    settings: dict[str, dict[str, object]] = {}
+    for algo, items in raw_settings.items():
+        for name, (s, value) in items.items():
+            typed = _parse(algo, s, value)
+            if typed != s.default:
+                settings.setdefault(algo, {})[name] = typed
+    return LiveConfig(
+        algorithms=tuple(algorithms), steps=int(steps), prompts_per_step=int(prompts), group_size=int(group_size),
+        temperature=float(temperature), lr=float(lr), mu=int(mu), mini_batches=int(mini_batches),
+        max_new_tokens=int(max_new_tokens), overlong_buffer_length=int(overlong_buffer), seed=int(state.get("seed", 0)),
+        device=state.get("device", "auto"), model_dir=state.get("model_dir"), settings=settings,
+        heldout_samples=int(heldout),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------- controls
+def _stop() -> None:
+    state["live_running"] = False
+
+
+def _continue() -> None:
+    state["live_running"] = "live_run" in state
+
+
+def _reset() -> None:
+    state.pop("live_run", None)
+    state["live_running"] = False
+
+
+controls = st.container(horizontal=True)
+if controls.button(tr("live.run"), type="primary", key="run_btn", disabled=running, icon=":material/play_arrow:"):
+    try:
+        new_run = LiveRun(_config())  # loads the model: the one call into rlviz
+    except ValueError as exc:
+        st.error(tr("live.bad_input", error=exc))
+    else:
+        state["live_run"] = new_run
+        state["live_running"] = running = True
+if running:
+    controls.button(tr("live.stop"), key="stop_btn", on_click=_stop, icon=":material/stop:")
+elif "live_run" in state and not state["live_run"].done:
+    controls.button(tr("live.continue"), key="continue_btn", on_click=_continue, icon=":material/resume:")
+if "live_run" in state and not running:
+    controls.button(tr("live.reset"), key="reset_btn", on_click=_reset, icon=":material/delete:")
+
+run: LiveRun | None = state.get("live_run")
+if run is None:
+    st.info(tr("live.no_run"))
+    st.stop()
+
+if not running:
+    try:
+        changed = dataclasses.asdict(_config()) != dataclasses.asdict(run.config)
+    except ValueError:
+        changed = True
+    if changed:
+        st.caption(tr("live.settings_changed"))
+
+# ---------------------------------------------------------------------------------------- progress
+total = run.config.steps
+bars = {name: st.empty() for name in run.config.algorithms}
+
+
+def _draw_progress() -> None:
+    for name, done in run.progress.items():
+        bars[name].progress(done / total, text=tr("live.progress", title=titles[name], done=done, total=total))
+
+
+_draw_progress()
+status = st.empty()
+
+st.subheader(tr("live.curves"))
+labels = {m: tr(f"metric.{m}") for m in ALL_METRICS}
+panels = st.multiselect(
+    tr("live.panels"), list(ALL_METRICS), default=list(PANELS), format_func=labels.get, key="panels",
+    bind="query-params",
+)
+chart = st.empty()
+
+
+def _draw_curves() -> None:
+    fig = live_metrics_figure(run.metrics_frame(), panels, labels, cols=3, x_title=tr("word.step"), algorithm_labels=titles)
+    # a fresh key per redraw: the chart is redrawn several times in one script run
+    chart.plotly_chart(fig, config={"displaylogo": False}, key=f"curves_{sum(run.progress.values())}")
+
+
+_draw_curves()
+st.caption(tr("live.curves_caption"))
+
+if running:
+    status.info(tr("live.running"))
+    while not run.done:
+        for name in run.config.algorithms:
+            run.step_algorithm(name)  # a Stop click interrupts at the next st call: this step is kept
+            _draw_progress()
+        _draw_curves()
+    state["live_running"] = False
+    st.rerun()
+
+done_steps = min(run.progress.values())
+if run.done:
+    status.success(tr("live.finished", total=total))
+else:
+    status.warning(tr("live.stopped", done=done_steps, total=total))
+st.markdown(tr("live.metric_notes"))
+max_step = max(run.progress.values())
+if max_step == 0:
+    st.stop()
+
+
+def _step_picker(key: str, default: int) -> int:
+    if max_step == 1:
+        return 1
+    return st.slider(tr("live.step_select"), 1, max_step, min(default, max_step), key=key)
+
+
+# ---------------------------------------------------------------------------------------- ratios
+st.subheader(tr("live.ratio_header"))
+hist_step = _step_picker("hist_step", max_step)
+left, right = st.columns([3, 1])
+with left:
+    fig = ratio_histogram_figure(
+        run.ratio_histogram(hist_step), value="fraction", algorithm_labels=titles, y_title=tr("live.share"),
+    )  # fmt: skip
+    st.plotly_chart(fig, config={"displaylogo": False}, key="ratio_hist")
+with right:
+    st.latex(r"r_{i,t}=\frac{\pi_\theta(y_{i,t})}{\pi_{\theta_\text{old}}(y_{i,t})}")
+    st.latex(r"s_i=\Big(\prod_t r_{i,t}\Big)^{1/|y_i|}")
+st.caption(tr("live.ratio_caption"))
+
+# ---------------------------------------------------------------------------------------- tokens
+st.subheader(tr("live.tokens_header"))
+token_step = _step_picker("token_step", 1)
+shown = st.multiselect(
+    tr("live.tokens_algos"), list(run.config.algorithms), default=list(run.config.algorithms),
+    format_func=titles.get, key="token_algos",
+)
+st.caption(tr("live.tokens_caption"))
+views = {name: run.token_view(token_step, name) for name in shown if token_step <= run.progress[name]}
+frames = {name: token_view_frame(view) for name, view in views.items()}
+weights = [abs(w) for f in frames.values() for w in f["weight"] if math.isfinite(w)]
+zmax = max(weights) if weights else None
+for name, view in views.items():
+    if view is None:
+        st.info(tr("live.no_update", title=titles[name]))
+        continue
+    st.markdown(tr("live.prompt_line", title=titles[name], prompt=view["prompt"], answer=view["answer"]))
+    row_labels = {
+        i: tr(
+            "live.row_label", i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}"
+        ) + ("" if row["in_loss"] else f" ({tr('live.masked')})")
+        for i, row in enumerate(view["rows"])
+    }
+    fig = token_weight_figure(
+        frames[name], row_labels=row_labels, zmax=zmax, weight_label=tr("word.grad_weight"),
+        advantage_label=tr("word.advantage"), token_label=tr("word.token"), x_title=tr("word.position"),
+    )  # fmt: skip
+    st.plotly_chart(fig, config={"displaylogo": False}, key=f"tokens_{name}")
+
+# ---------------------------------------------------------------------------------------- table
+st.subheader(tr("live.summary_header"))
+summary = run.summary_frame()
+st.dataframe(
+    summary.rename(columns={c: tr(f"sum.{c}") for c in summary.columns}).round(3), hide_index=True,
+)
+st.caption(tr("live.summary_caption"))
+downloads = st.container(horizontal=True)
+downloads.download_button(
+    tr("live.download_csv"), run.metrics_frame().to_csv(index=False), file_name="rlviz-live-metrics.csv",
+    mime="text/csv", on_click="ignore", key="dl_csv", icon=":material/download:",
+)
+downloads.download_button(
+    tr("live.download_json"), run.to_json(), file_name="rlviz-live-run.json", mime="application/json",
+    on_click="ignore", key="dl_json", icon=":material/download:",
+)

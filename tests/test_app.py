@@ -1,0 +1,209 @@
+"""Every page through Streamlit's AppTest: no exception, real content, the language switch works."""
+
+from __future__ import annotations
+
+import json
+import os
+import math
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app_common import server_options
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
+from rlviz.i18n import t
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+TIMEOUT = 120
+
+
+def _app(**query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(query)
+    return at
+
+
+def _texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [e.value for e in at.title] + [e.value for e in at.subheader]
+    parts += [e.value for e in at.caption]
+    return "\n".join(parts)
+
+
+def _no_exception(at: AppTest):
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_home_english_by_default():
+    at = _app().run()
+    _no_exception(at)
+    assert at.session_state["lang"] == "en"
+    assert at.title[0].value == t("home.title", "en")
+    text = _texts(at)
+    for spec in ALGORITHMS.values():
+        assert f"### {spec.title}" in text
+        assert spec.summary["en"] in text
+        assert f"arxiv.org/abs/{spec.arxiv}" in text
+    assert len(at.get("latex")) == len(ALGORITHMS) == 9
+    assert at.get("plotly_chart"), "the family tree is missing"
+
+
+def test_language_switch_changes_text():
+    at = _app().run()
+    english = at.title[0].value
+    at.radio(key="lang").set_value("zh").run()
+    _no_exception(at)
+    assert at.title[0].value == t("home.title", "zh") != english
+    assert ALGORITHMS["gspo"].summary["zh"] in _texts(at)
+
+
+@pytest.mark.parametrize("value", ["zh", "中文"])
+def test_language_from_the_url(value):
+    at = _app(lang=value).run()
+    _no_exception(at)
+    assert at.session_state["lang"] == "zh"
+    assert at.title[0].value == t("home.title", "zh")
+    # AppTest keeps sidebar elements in the tree of the first run only (st.navigation apps)
+    assert at.number_input(key="seed").label == t("side.seed", "zh")
+
+
+def test_sidebar_state_for_pages():
+    at = _app().run()
+    for key in ("lang", "seed", "device", "model_dir"):
+        assert key in at.session_state, key
+    assert at.session_state["seed"] == 0
+    assert at.session_state["device"] == "auto"
+    assert at.session_state["model_dir"] == (os.environ.get("RLVIZ_MODEL_DIR") or None)
+    options = at.selectbox(key="device").options
+    assert options[0].startswith("auto")
+
+
+def test_server_options_from_argv_and_env():
+    opts = server_options(["--model-dir", "/m", "--device", "cpu", "--other", "x"], {})
+    assert (opts.model_dir, opts.device) == ("/m", "cpu")
+    opts = server_options([], {"RLVIZ_MODEL_DIR": "/env", "RLVIZ_DEVICE": "cuda"})
+    assert (opts.model_dir, opts.device) == ("/env", "cuda")
+    opts = server_options(["--device", "mps"], {"RLVIZ_DEVICE": "cuda"})
+    assert opts.device == "mps"  # the command line wins over the environment
+    assert server_options([], {}) == type(opts)(model_dir=None, device="auto")
+
+
+def test_unavailable_server_device_is_a_warning_not_a_crash(monkeypatch):
+    monkeypatch.setenv("RLVIZ_DEVICE", "xpu")
+    at = _app().run()
+    assert not at.exception
+    assert at.warning and "xpu" in at.warning[0].value
+    assert at.session_state["device"] == "auto"
+
+
+# ---------------------------------------------------------------------------------------- live page
+LIVE = "app_pages/live.py"
+
+
+def _live(**query) -> AppTest:
+    at = _app(**query).run()
+    return at.switch_page(LIVE).run()
+
+
+def _small(at: AppTest, algorithms=("grpo", "gspo"), steps=2) -> AppTest:
+    at.multiselect(key="algos").set_value(list(algorithms))
+    at.number_input(key="steps").set_value(steps)
+    at.number_input(key="prompts").set_value(4)
+    at.number_input(key="G").set_value(4)
+    at.number_input(key="heldout").set_value(1)
+    return at.run()
+
+
+def _figure(at: AppTest, index: int = 0) -> dict:
+    return json.loads(at.get("plotly_chart")[index].proto.spec)
+
+
+def test_live_page_first_load():
+    at = _live()
+    _no_exception(at)
+    assert at.title[0].value == t("live.title", "en")
+    assert at.multiselect(key="algos").value == list(DEFAULT_ALGORITHMS)
+    assert [e.label for e in at.expander if "settings" in e.label][-4:] == [
+        t("live.algo_settings", "en", title=ALGORITHMS[n].title) for n in DEFAULT_ALGORITHMS
+    ]
+    # every algorithm setting defaults to the registry value
+    for name in DEFAULT_ALGORITHMS:
+        for s in ALGORITHMS[name].loss_settings:
+            widget = at.get("text_input") + at.get("selectbox") + at.get("checkbox")
+            values = {w.key: w.value for w in widget if w.key}
+            expected = "" if s.default is None else (f"{s.default:g}" if isinstance(s.default, float) else s.default)
+            assert values[f"{name}.{s.name}"] == expected, (name, s.name)
+    assert at.info and "Run" in at.info[0].value
+
+
+def test_live_page_in_chinese():
+    at = _live(lang="zh")
+    _no_exception(at)
+    assert at.title[0].value == t("live.title", "zh")
+    assert at.button(key="run_btn").label == t("live.run", "zh")
+
+
+def test_live_run_through_the_ui():
+    at = _small(_live())
+    at.button(key="run_btn").click().run()
+    _no_exception(at)
+    run = at.session_state["live_run"]
+    assert run.done and run.progress == {"grpo": 2, "gspo": 2}
+    assert at.session_state["live_running"] is False
+    # the curves, read back from the figure JSON: both algorithms, real numbers, no NaN
+    curves = _figure(at, 0)
+    names = {tr["name"] for tr in curves["data"]}
+    assert names == {"GRPO", "GSPO"}
+    for trace in curves["data"]:
+        assert trace["x"] and all(isinstance(v, (int, float)) and math.isfinite(v) for v in trace["y"]), trace["name"]
+    reward = [tr for tr in curves["data"] if tr["yaxis"] in ("y", "y1")]
+    assert reward and all(-2.0 <= v <= 1.0 for tr in reward for v in tr["y"])
+    frame = run.metrics_frame()
+    grpo_entropy = frame[frame.algorithm == "grpo"]["entropy"].tolist()
+    assert any(tr["name"] == "GRPO" and tr["y"] == pytest.approx(grpo_entropy) for tr in curves["data"])
+    # ratio histogram, token views, final table, downloads
+    assert len(at.get("plotly_chart")) >= 2
+    table = at.dataframe[-1].value
+    assert len(table) == 2
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == [t("live.download_csv", "en"), t("live.download_json", "en")]
+    assert at.success and "2" in at.success[0].value
+
+
+def test_bad_setting_is_an_error_message_not_a_traceback():
+    at = _small(_live())
+    at.text_input(key="gspo.epsilon_high").set_value("abc").run()
+    at.button(key="run_btn").click().run()
+    assert not at.exception
+    assert at.error and "epsilon_high" in at.error[0].value
+    assert "live_run" not in at.session_state
+
+
+def test_out_of_range_value_from_rlviz_is_an_error_message():
+    at = _small(_live())
+    at.text_input(key="grpo.epsilon_low").set_value("-0.5").run()
+    at.button(key="run_btn").click().run()
+    assert not at.exception
+    assert at.error and "epsilon_low" in at.error[0].value
+
+
+def test_stopped_run_keeps_results_and_continues():
+    at = _small(_live(), algorithms=("grpo", "sapo"), steps=3)
+    config = LiveConfig(algorithms=("grpo", "sapo"), steps=3, prompts_per_step=4, group_size=4, heldout_samples=1,
+                        model_dir=at.session_state["model_dir"])
+    run = LiveRun(config)
+    run.step()  # as if Stop was clicked after the first step
+    at.session_state["live_run"] = run
+    at.session_state["live_running"] = False
+    at.run()
+    _no_exception(at)
+    assert at.warning and "1" in at.warning[0].value  # "stopped after 1 of 3 steps"
+    assert _figure(at, 0)["data"], "partial results are shown"
+    at.button(key="continue_btn").click().run()
+    _no_exception(at)
+    assert at.session_state["live_run"] is run and run.done
+    assert {tr["name"] for tr in _figure(at, 0)["data"]} == {"GRPO", "SAPO"}
+    at.button(key="reset_btn").click().run()
+    assert "live_run" not in at.session_state
