@@ -18,8 +18,12 @@ METRICS = (
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+def _fields(text: str) -> set[str] | None:
+    """The format fields of a text; None for a literal text with LaTeX braces (never formatted)."""
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    except ValueError:
+        return None
 
 
 def test_languages():
