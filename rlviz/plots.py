@@ -211,6 +211,9 @@ def live_metrics_figure(
         last_row = max(r for r in range(rows) if r * cols + c < n) if n > c else rows - 1
         fig.update_xaxes(title_text=x_title, row=last_row + 1, col=c + 1, showticklabels=True)
     fig.update_annotations(font={"size": 13})
+    steps = pd.to_numeric(df["step"], errors="coerce") if "step" in df.columns else pd.Series(dtype=float)
+    if steps.notna().any() and steps.max() - steps.min() < 10:
+        fig.update_xaxes(dtick=1)  # whole steps only
     return fig
 
 

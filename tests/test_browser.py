@@ -1,0 +1,174 @@
+"""The real thing: `streamlit run app.py` driven by headless chromium (Playwright).
+
+Opens every page in both languages, fails on any exception element, saves a full-page screenshot
+of each under $RLVIZ_ARTIFACTS (default /tmp/rlviz-screens), and runs a small live comparison
+through the UI. Skips only when /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(os.environ.get("RLVIZ_ARTIFACTS", "/tmp/rlviz-screens"))
+IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log_path = ARTIFACTS / "streamlit.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"streamlit did not become healthy (exit code {proc.poll()}): {log_path.read_text()[-2000:]}")
+        time.sleep(0.5)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def _settle(pg, timeout_ms: int = 90_000) -> None:
+    pg.wait_for_selector("h1", timeout=timeout_ms)
+    pg.wait_for_selector(IDLE, timeout=timeout_ms)
+    pg.wait_for_timeout(800)  # let plotly and katex draw
+    pg.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
+def _check_and_shoot(pg, name: str) -> None:
+    exceptions = pg.locator("[data-testid=stException]")
+    assert exceptions.count() == 0, exceptions.first.inner_text()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    height = pg.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+    pg.set_viewport_size({"width": 1400, "height": max(1000, min(int(height) + 40, 12000))})
+    pg.wait_for_timeout(500)
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    pg.set_viewport_size({"width": 1400, "height": 1000})
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("path", ["", "live"])
+def test_every_page_renders(server, page, path, lang):
+    page.goto(f"{server}/{path}?lang={lang}")
+    _settle(page)
+    _check_and_shoot(page, f"{path or 'home'}-{lang}")
+    title = page.locator("h1").first.inner_text()
+    assert title.strip()
+    if lang == "zh":
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in title), title
+    # the sidebar (language, seed, device) is on every page
+    assert page.get_by_text("Seed" if lang == "en" else "随机种子").count() >= 1
+
+
+LIVE_SMALL = "live?algos=GRPO&algos=SAPO&steps={steps}&prompts=4&G=4&heldout=1"
+
+
+def _wait_idle_after_click(pg, timeout_ms: int = 300_000) -> None:
+    pg.wait_for_timeout(1000)
+    pg.wait_for_selector(IDLE, timeout=timeout_ms)
+    pg.wait_for_timeout(1000)
+    pg.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
+def test_live_run_in_the_browser(server, page):
+    page.goto(f"{server}/{LIVE_SMALL.format(steps=2)}")
+    _settle(page)
+    assert "steps=2" in page.url and "GRPO" in page.url  # the settings live in the URL
+    page.locator(".st-key-run_btn button").click()
+    page.get_by_text("Finished: 2 steps per algorithm.").wait_for(timeout=300_000)
+    _wait_idle_after_click(page)
+    # curves, ratio histogram and one token heatmap per algorithm
+    assert page.locator(".js-plotly-plot").count() >= 4
+    assert page.get_by_text("GRPO: step 2 / 2").count() == 1
+    assert page.get_by_role("button", name="Download metrics (CSV)").count() == 1
+    _check_and_shoot(page, "live-run-en")
+
+
+def test_live_stop_keeps_partial_results(server, page):
+    page.goto(f"{server}/{LIVE_SMALL.format(steps=200)}")
+    _settle(page)
+    page.locator(".st-key-run_btn button").click()
+    page.locator(".st-key-stop_btn button").wait_for(timeout=60_000)
+    page.get_by_text("GRPO: step 2 / 200").wait_for(timeout=120_000)
+    page.locator(".st-key-stop_btn button").click()
+    page.locator(".st-key-continue_btn button").wait_for(timeout=120_000)
+    _wait_idle_after_click(page)
+    assert page.get_by_text("Stopped after").count() == 1
+    assert page.locator(".js-plotly-plot").count() >= 2  # the partial results are there
+    _check_and_shoot(page, "live-stopped-en")
+    page.locator(".st-key-reset_btn button").click()
+    page.get_by_text("Choose the settings and press").wait_for(timeout=60_000)
+
+
+def test_home_has_the_map_and_formulas(server, page):
+    page.goto(server)
+    _settle(page)
+    assert page.locator(".js-plotly-plot").count() >= 1
+    assert page.locator(".katex").count() >= 9
+    # switching the language in the sidebar rewrites the page and the URL
+    page.get_by_text("中文", exact=True).click()
+    page.wait_for_function("document.querySelector('h1') && /[\\u4e00-\\u9fff]/.test(document.querySelector('h1').innerText)")
+    _settle(page)
+    assert "lang=" in page.url
