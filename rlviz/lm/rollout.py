@@ -13,9 +13,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from .task import Problem, reward
+from .task import DEFAULT_MAX_NEW_TOKENS, Problem, reward
 
-__all__ = ["RolloutBatch", "sample_rollouts", "response_log_probs", "evaluate_pass_at_1", "EOS_DISPLAY"]
+__all__ = ["RolloutBatch", "sample_rollouts", "response_log_probs", "evaluate_pass_at_1", "EOS_DISPLAY", "DEFAULT_MAX_NEW_TOKENS"]
 
 EOS_DISPLAY = "⏎"  # how EOS is shown among the response tokens
 

@@ -34,6 +34,7 @@ from .tokenizer import FILLER
 __all__ = [
     "Problem",
     "LEVEL_WEIGHTS",
+    "DEFAULT_MAX_NEW_TOKENS",
     "HELDOUT_SIZE",
     "reward",
     "make_problem",
@@ -43,6 +44,7 @@ __all__ = [
     "heldout_problems",
 ]
 
+DEFAULT_MAX_NEW_TOKENS = 16  # response length limit (tokens, EOS included)
 LEVEL_WEIGHTS = {1: 0.25, 2: 0.30, 3: 0.25, 4: 0.20}  # share of each difficulty level
 HELDOUT_SIZE = 96  # prompts in the fixed held-out set
 # operand digit counts per level (level 2 also appears with its operands swapped)

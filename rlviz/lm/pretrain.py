@@ -1,0 +1,163 @@
+"""Build the shipped tiny LM: tokenizer + Llama from a seed, warm-started by a short supervised run.
+
+    python -m rlviz.lm.pretrain [--seed 0] [--out DIR] [--steps N]
+
+The supervised targets are deliberately imperfect so that RL has something to improve:
+- level 1 (1+1 digits) targets are clean, so those prompts end up almost always right;
+- levels 2-4 targets have one answer digit changed with probability ``NOISE`` (the model learns to be
+  right only some of the time: groups are mixed, and GRPO can sharpen them);
+- level 4 (3+3 digits) is rarely seen, so those prompts stay almost always wrong;
+- a random number of filler characters ``.`` precedes the answer (lengths vary), and a small share
+  ``LONG_SHARE`` of level 2-4 targets have filler running past the response limit (so some samples truncate,
+  which DAPO's overlong shaping acts on).
+
+Deterministic given the seed on the same machine (a fixed number of steps, one generator for data).
+Writes model (safetensors), tokenizer, generation config and ``rlviz_card.json`` (measured figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from transformers import GenerationConfig
+
+from .model import DEFAULT_MODEL_DIR, build_model
+from .rollout import evaluate_pass_at_1
+from .task import DEFAULT_MAX_NEW_TOKENS, Problem, heldout_problems, sample_problems
+from .tokenizer import FILLER, build_tokenizer
+
+PRETRAIN_LEVELS = {1: 0.25, 2: 0.35, 3: 0.35, 4: 0.05}  # level mix of the supervised data
+NOISE = {1: 0.0, 2: 0.4, 3: 0.4, 4: 0.4}  # chance that one answer digit is changed
+FILLER_NONE = 0.5  # share of targets without filler
+FILLER_MAX = 6  # otherwise 1..FILLER_MAX filler characters ...
+LONG_SHARE = 0.04  # ... or, for this share, a filler run past the response limit
+STEPS, BATCH, LR, WARMUP = 1500, 128, 1e-3, 50
+
+
+def _target(p: Problem, g: torch.Generator) -> str:
+    """A (possibly noisy) response text for ``p``: filler + reversed digits (EOS added by the caller)."""
+    r = lambda hi: int(torch.randint(0, hi, (1,), generator=g))  # noqa: E731
+    ans = list(p.answer)
+    if torch.rand(1, generator=g).item() < NOISE[p.level]:
+        i = r(len(ans))
+        ans[i] = str((int(ans[i]) + 1 + r(9)) % 10)  # a different digit
+    u = torch.rand(1, generator=g).item()
+    long_share = LONG_SHARE if p.level > 1 else 0.0  # easy prompts never ramble
+    if u < long_share:
+        n_fill = DEFAULT_MAX_NEW_TOKENS - 2 + r(8)  # 14..21: mostly no EOS within the limit
+    elif u < long_share + FILLER_NONE:
+        n_fill = 0
+    else:
+        n_fill = 1 + r(FILLER_MAX)
+    return FILLER * n_fill + "".join(ans)
+
+
+def make_batch(tokenizer, n: int, g: torch.Generator):
+    """(input_ids, attention_mask, labels), each (n, L), right-padded; labels -100 off the response."""
+    problems = sample_problems(n, g, PRETRAIN_LEVELS)
+    rows, labels = [], []
+    for p in problems:
+        prompt = tokenizer(p.prompt)["input_ids"]  # [BOS, ...prompt]
+        resp = tokenizer(_target(p, g), add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+        resp = resp[:DEFAULT_MAX_NEW_TOKENS]  # nothing past the response limit is ever sampled
+        rows.append(prompt + resp)
+        labels.append([-100] * len(prompt) + resp)
+    L = max(map(len, rows))
+    pad = tokenizer.pad_token_id
+    ids = torch.tensor([r + [pad] * (L - len(r)) for r in rows])  # (n, L)
+    mask = torch.tensor([[1] * len(r) + [0] * (L - len(r)) for r in rows])  # (n, L)
+    lab = torch.tensor([r + [-100] * (L - len(r)) for r in labels])  # (n, L)
+    return ids, mask, lab
+
+
+def pretrain(seed: int = 0, steps: int = STEPS, log_every: int = 250):
+    """Supervised warm start; returns ``(model, tokenizer)`` (model in eval mode, on CPU)."""
+    torch.manual_seed(seed)
+    tokenizer = build_tokenizer()
+    model = build_model(tokenizer, seed)
+    g = torch.Generator().manual_seed(seed + 1)
+    opt = torch.optim.AdamW(model.parameters(), lr=LR, betas=(0.9, 0.98), weight_decay=0.01)
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / WARMUP) * (0.1 + 0.9 * 0.5 * (1 + torch.cos(torch.tensor(s / steps * 3.14159265)).item()))
+    )
+    model.train()
+    t0 = time.time()
+    for step in range(steps):
+        ids, mask, lab = make_batch(tokenizer, BATCH, g)
+        logits = model(input_ids=ids, attention_mask=mask).logits  # (n, L, V)
+        loss = F.cross_entropy(logits[:, :-1].flatten(0, 1), lab[:, 1:].flatten(), ignore_index=-100)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        if log_every and (step % log_every == 0 or step == steps - 1):
+            print(f"step {step:5d}  loss {loss.item():.3f}  {time.time() - t0:6.1f}s", flush=True)
+    model.eval()
+    return model, tokenizer
+
+
+def measure(model, tokenizer, seed: int = 0, group_size: int = 8) -> dict:
+    """pass@1 etc. on the held-out set and on as many train prompts, G samples each, temperature 1."""
+    out = {}
+    g = torch.Generator().manual_seed(seed + 2)
+    held = heldout_problems()
+    train = sample_problems(len(held), torch.Generator().manual_seed(seed + 3))
+    for name, probs in (("heldout", held), ("train", train)):
+        m = evaluate_pass_at_1(model, tokenizer, probs, group_size, DEFAULT_MAX_NEW_TOKENS, 1.0, g)
+        per_level = {}
+        for lvl in sorted({p.level for p in probs}):
+            rates = [r for p, r in zip(probs, m["per_prompt"]) if p.level == lvl]
+            per_level[str(lvl)] = round(sum(rates) / len(rates), 3)
+        m.pop("per_prompt")
+        out[name] = {k: round(v, 4) if isinstance(v, float) else v for k, v in m.items()} | {"per_level": per_level}
+    return out
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--steps", type=int, default=STEPS)
+    ap.add_argument("--out", default=DEFAULT_MODEL_DIR)
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    model, tokenizer = pretrain(args.seed, args.steps)
+    train_s = time.time() - t0
+    figures = measure(model, tokenizer, args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    model.generation_config = GenerationConfig(
+        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id, do_sample=True, temperature=1.0,
+        max_new_tokens=DEFAULT_MAX_NEW_TOKENS,
+    )  # fmt: skip
+    model.save_pretrained(out, safe_serialization=True)
+    tokenizer.save_pretrained(out)
+    card = {
+        "seed": args.seed,
+        "steps": args.steps,
+        "batch_size": BATCH,
+        "lr": LR,
+        "pretrain_levels": PRETRAIN_LEVELS,
+        "noise": NOISE,
+        "long_filler_share": LONG_SHARE,
+        "max_new_tokens": DEFAULT_MAX_NEW_TOKENS,
+        "eval": "G=8 samples per prompt, temperature 1, 96 held-out prompts and 96 train prompts",
+        "figures": figures,
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "safetensors_bytes": (out / "model.safetensors").stat().st_size,
+        "pretrain_seconds": round(train_s, 1),
+        "torch": torch.__version__,
+    }
+    (out / "rlviz_card.json").write_text(json.dumps(card, indent=2) + "\n")
+    print(json.dumps(card, indent=2))
+    return card
+
+
+if __name__ == "__main__":
+    main()
