@@ -99,7 +99,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "home.pages_header": {"en": "What each page demonstrates", "zh": "各页面演示的内容"},
     "home.live_claims": {
         "en": "- Train several algorithms side by side on the same prompts and watch reward, "
-        "held-out pass@1, length, entropy, KL and clip fraction step by step.\n"
+        "pass@1, length, entropy, KL and clip fraction step by step, and held-out pass@1 before and after.\n"
         "- Groups whose answers are all right or all wrong have zero advantage: they cost "
         "compute and teach nothing (the zero-advantage share).\n"
         "- GSPO clips whole sequences — a far larger clip fraction — and still learns.\n"
@@ -107,14 +107,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "on tokens outside the trust region.\n"
         "- The per-token view shows how each objective spreads the gradient over one group's "
         "answers: token by token (GRPO) or one weight per response (GSPO).\n"
-        "- Turn the learning rate up until the policy collapses and read the symptoms: KL and "
-        "ratio spread jump, entropy falls, answers run to the length limit.",
-        "zh": "- 在同一批问题上并排训练几个算法，逐步观察奖励、留出集 pass@1、回答长度、熵、KL 和裁剪比例。\n"
+        "- Turn the learning rate up until the policy collapses and read the symptoms: KL jumps, "
+        "answers run to the length limit and the reward falls to zero.",
+        "zh": "- 在同一批问题上并排训练几个算法，逐步观察奖励、pass@1、回答长度、熵、KL 和裁剪比例，并比较训练前后的留出集 pass@1。\n"
         "- 全对或全错的组优势为零：白白花了算力却什么也学不到（见“零优势组占比”）。\n"
         "- GSPO 按整条序列裁剪，裁剪比例大得多，却照样能学。\n"
         "- SAPO 的软门控从不把 token 完全截断；CISPO 对信任域之外的 token 仍保留有界的梯度。\n"
         "- 逐 token 视图显示每个目标函数怎样把梯度分配到一组回答上：GRPO 逐个 token 不同，GSPO 每条回答一个权重。\n"
-        "- 把学习率调大直到策略崩溃，再看症状：KL 和比率的离散程度飙升、熵下降、回答一直写到长度上限。",
+        "- 把学习率调大直到策略崩溃，再看症状：KL 飙升，回答一直写到长度上限，奖励跌到零。",
     },
     "home.open_live": {"en": "Open the live policy update", "zh": "打开实时策略更新"},
     "home.settings": {"en": "Settings and where their defaults come from", "zh": "参数设置及默认值出处"},
@@ -141,14 +141,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "所以第 1 步看到的是同样的问题和同样的回答；之后各自沿着自己的策略走下去。",
     },
     "live.tips": {
-        "en": "**Things to try.** Raise the learning rate to 5e-3 or 1e-2 and watch a collapse: KL and "
-        "the gradient norm jump, entropy drops, answers run to the length limit and the reward "
-        "falls. Set μ to 1 (one update per batch, fully on-policy) and the ratio stays at 1, so "
-        "nothing is clipped. Compare GSPO's clip fraction with GRPO's, and watch the share of "
-        "zero-advantage groups: those groups teach nothing.",
-        "zh": "**可以试试：** 把学习率调到 5e-3 或 1e-2，看策略崩溃：KL 和梯度范数飙升，熵下降，"
-        "回答一路写到长度上限，奖励下跌。把 μ 设为 1（每批数据只更新一次，完全在策略上），比率始终为 1，"
-        "也就不会有任何裁剪。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。",
+        "en": "**Things to try.** Raise the learning rate to 1e-2 and watch a collapse within a dozen "
+        "steps: KL to the reference jumps, answers run to the length limit and the reward falls to "
+        "zero. Set μ and the mini-batches (under *More settings*) to 1: every update is then fully "
+        "on-policy, the ratio stays at 1 and nothing is clipped. Compare GSPO's clip fraction with "
+        "GRPO's, and watch the share of zero-advantage groups: those groups teach nothing.",
+        "zh": "**可以试试：** 把学习率调到 1e-2，十几步之内就能看到策略崩溃：与参考模型的 KL 飙升，"
+        "回答一路写到长度上限，奖励跌到零。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
+        "比率始终为 1，也就不会有任何裁剪。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。",
     },
     "live.settings": {"en": "Run settings", "zh": "训练设置"},
     "live.algorithms": {"en": "Algorithms", "zh": "算法"},
@@ -174,8 +174,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "live.lr": {"en": "Learning rate", "zh": "学习率"},
     "live.lr_help": {
-        "en": "AdamW learning rate of the policy. Around 1e-4 learns; 5e-3 and above usually collapses.",
-        "zh": "策略的 AdamW 学习率。1e-4 左右能学到东西；5e-3 以上通常会崩溃。",
+        "en": "AdamW learning rate of the policy. Small values learn slowly; 1e-2 collapses the policy.",
+        "zh": "策略的 AdamW 学习率。取值小学得慢；1e-2 会让策略崩溃。",
     },
     "live.mu": {"en": "Updates per batch μ", "zh": "每批更新次数 μ"},
     "live.mu_help": {
@@ -219,9 +219,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.reset": {"en": "Reset", "zh": "清除结果"},
     "live.bad_input": {"en": "Cannot start this run: {error}", "zh": "无法开始训练：{error}"},
     "live.no_run": {
-        "en": "Choose the settings and press **Run**. The default run (4 algorithms × 30 steps) takes "
-        "about a minute or two on a laptop CPU.",
-        "zh": "选好设置后点击 **开始训练**。默认设置（4 个算法 × 30 步）在笔记本 CPU 上大约需要一两分钟。",
+        "en": "Choose the settings and press **Run**. On a CPU the default run (4 algorithms × 30 steps) "
+        "takes a few minutes; a bar per algorithm shows how far it is, and **Stop** keeps what is done.",
+        "zh": "选好设置后点击 **开始训练**。在 CPU 上，默认设置（4 个算法 × 30 步）需要几分钟；"
+        "每个算法有一个进度条，点 **停止** 会保留已完成的部分。",
     },
     "live.progress": {"en": "{title}: step {done} / {total}", "zh": "{title}：第 {done} / {total} 步"},
     "live.running": {
@@ -277,10 +278,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "One group (the G answers to one prompt) of each algorithm at the chosen step. Colour "
         "is the push each token's log-probability gets from one gradient-descent step, "
         "−∂loss/∂log π: orange pushed up, purple pushed down, white no gradient. All heatmaps share "
-        "one colour scale. At step 1 every algorithm sees the same group, so the rows compare directly.",
+        "one colour scale. At step 1 all algorithms start from the same samples, so their rows usually "
+        "show the same group side by side (DAPO's dynamic sampling may pick another).",
         "zh": "在所选的步中，每个算法的一个组（同一问题的 G 条回答）。颜色表示一次梯度下降给每个 token 的对数概率的推动量 "
         "−∂loss/∂log π：橙色往上推，紫色往下压，白色没有梯度。所有热力图使用同一个颜色刻度。"
-        "第 1 步所有算法看到的是同一个组，可以直接逐行比较。",
+        "第 1 步所有算法从同样的样本出发，通常展示的是同一个组，可以逐行对比（DAPO 的动态采样可能会选到别的组）。",
     },
     "live.tokens_algos": {"en": "Show", "zh": "显示"},
     "live.prompt_line": {
