@@ -242,10 +242,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.panels": {"en": "Panels", "zh": "显示的指标"},
     "live.curves_caption": {
         "en": "One panel per metric, shared step axis; click a legend entry to hide an algorithm "
-        "everywhere. Missing points mean the metric does not apply (e.g. a clip fraction for "
-        "SAPO, which has no hard clip) or the step made no update.",
+        "everywhere. Missing points mean the metric does not apply (the gate weight exists only "
+        "for SAPO, whose soft gate clips nothing) or the step made no update.",
         "zh": "每个指标一张小图，横轴都是步数；点击图例可以在所有小图中隐藏某个算法。"
-        "缺少的点表示该指标不适用（例如没有硬裁剪的 SAPO 没有裁剪比例），或者这一步没有更新。",
+        "缺少的点表示该指标不适用（门控权重只有 SAPO 才有，它的软门控不做任何裁剪），或者这一步没有更新。",
     },
     "live.metric_notes": {
         "en": r"**How the numbers are computed.** Reward: the verifier's 1 or 0 (plus DAPO's overlong "
