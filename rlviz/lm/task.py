@@ -143,32 +143,26 @@ def train_problems(seed: int, n: int = 256) -> list[Problem]:
     return sample_problems(n, torch.Generator().manual_seed(seed))
 
 
-def _all_prompts(level: int) -> list[Problem]:
-    da, db = _DIGITS[level]
-    rng = lambda d: range(0 if d == 1 else 10 ** (d - 1), 10**d)  # noqa: E731
-    probs = [make_problem(a, b, level) for a in rng(da) for b in rng(db)]
-    if da != db:
-        probs += [make_problem(b, a, level) for a in rng(da) for b in rng(db)]
-    return probs
-
-
 _HELDOUT: list[Problem] | None = None
 
 
 def heldout_problems() -> list[Problem]:
     """The fixed held-out set: ``HELDOUT_SIZE`` (96) distinct prompts, none in the train split.
 
-    Per level, ``round(HELDOUT_SIZE * LEVEL_WEIGHTS[level])`` prompts (24 / 29 / 24 / 19), the first
-    of that level's held-out prompts ordered by md5; the same list on every machine and every call.
+    Per level, ``round(HELDOUT_SIZE * LEVEL_WEIGHTS[level])`` prompts (24 / 29 / 24 / 19): the first
+    distinct held-out-split prompts met when drawing that level as the train sampler does, from a
+    generator seeded with 0; the same list on every machine and every call.
     """
     global _HELDOUT
     if _HELDOUT is None:
+        g = torch.Generator().manual_seed(0)
         out = []
         for level, w in sorted(LEVEL_WEIGHTS.items()):
-            pool = [p for p in _all_prompts(level) if is_heldout(p.prompt)]
-            pool.sort(key=lambda p: hashlib.md5(p.prompt.encode()).hexdigest())
-            k = round(HELDOUT_SIZE * w)
-            assert len(pool) >= k, f"level {level}: only {len(pool)} held-out prompts, need {k}"
-            out += pool[:k]
+            k, seen = round(HELDOUT_SIZE * w), {}
+            while len(seen) < k:  # level 1 has 25 held-out prompts in all, so this ends
+                p = _draw(level, g)
+                if is_heldout(p.prompt):
+                    seen.setdefault(p.prompt, p)
+            out += list(seen.values())
         _HELDOUT = out
     return list(_HELDOUT)
