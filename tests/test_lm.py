@@ -155,7 +155,8 @@ def test_rollout_shapes_masks_and_rewards(policy, mixed_problems):
         else:
             assert row.index(eos) == n - 1 and b.tokens[i][-1] == EOS_DISPLAY
         assert len(b.tokens[i]) == n
-        assert b.rewards[i] == reward(b.problems[i], b.texts[i], not bool(b.truncated[i]))
+        clean = not ({pad, tok.bos_token_id} & set(row[:n]))  # no hidden special token sampled
+        assert b.rewards[i] == reward(b.problems[i], b.texts[i], not bool(b.truncated[i]) and clean)
         assert b.texts[i] == tok.decode(row[:n], skip_special_tokens=True)
     assert (b.old_log_prob[b.response_mask == 0] == 0).all()
     assert (b.old_log_prob[b.response_mask == 1] <= 0).all() and b.old_log_prob.sum() < 0

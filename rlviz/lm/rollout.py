@@ -95,6 +95,8 @@ def sample_rollouts(
 
     Deterministic given ``generator`` (a CPU or device generator; the global RNG is never used).
     The model is put in eval mode for sampling and its previous train/eval mode is restored.
+    ``rewards`` come from ``task.reward`` on the decoded text; a response containing a special token
+    other than EOS (a sampled pad or BOS, which decoding would hide) gets 0.
 
     Args:
         problems: n prompts; row ``i * G + j`` of the batch is sample j of problem i.
@@ -162,7 +164,10 @@ def sample_rollouts(
         real = row[:n]
         texts.append(tokenizer.decode(real, skip_special_tokens=True))
         tokens.append([EOS_DISPLAY if t == eos_id else tokenizer.convert_ids_to_tokens(t) for t in real])
-    fin = finished.cpu().tolist()
+    # a response holding another special token (pad/BOS sampled mid-way) is never right: its decoded
+    # text would hide that token, so it is scored as unfinished
+    special = set(tokenizer.all_special_ids) - {eos_id}
+    fin = [f and not special.intersection(row[:n]) for f, row, n in zip(finished.cpu().tolist(), ids_cpu, len_cpu)]
     rewards = torch.tensor([reward(p, t, f) for p, t, f in zip(rows, texts, fin)], dtype=torch.float32)
     return RolloutBatch(
         problems=rows, group_size=group_size, input_ids=input_ids, attention_mask=attention_mask,
