@@ -83,9 +83,12 @@ def pretrain(seed: int = 0, steps: int = STEPS, log_every: int = 250):
     model = build_model(tokenizer, seed)
     g = torch.Generator().manual_seed(seed + 1)
     opt = torch.optim.AdamW(model.parameters(), lr=LR, betas=(0.9, 0.98), weight_decay=0.01)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min(1.0, (s + 1) / WARMUP) * (0.1 + 0.9 * 0.5 * (1 + torch.cos(torch.tensor(s / steps * 3.14159265)).item()))
-    )
+
+    def lr_factor(s: int) -> float:  # linear warm-up, then cosine from 1 down to 0.1
+        cosine = 0.5 * (1 + torch.cos(torch.tensor(s / steps * 3.14159265)).item())
+        return min(1.0, (s + 1) / WARMUP) * (0.1 + 0.9 * cosine)
+
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_factor)
     model.train()
     t0 = time.time()
     for step in range(steps):
