@@ -23,21 +23,18 @@ st.set_page_config(page_title="rlviz", page_icon=":material/insights:", layout="
 options = server_options()
 st.session_state["model_dir"] = options.model_dir
 
-# ?lang=zh / ?lang=en on a first visit (the bound widget itself writes ?lang=中文 / English)
-if "lang" not in st.session_state and st.query_params.get("lang") in LANGS:
-    st.session_state["lang"] = st.query_params["lang"]
+# The language lives in ?lang=zh|en (kept in sync by hand rather than with bind=, so the URL
+# carries the language code and a language taken from the URL on a first visit stays in it).
+if "lang" not in st.session_state:
+    st.session_state["lang"] = st.query_params.get("lang") if st.query_params.get("lang") in LANGS else DEFAULT_LANG
 
 with st.sidebar:
     # The language switch comes first; it is bound to ?lang= so a shared link keeps the language.
-    st.radio(
-        "Language / 语言",
-        list(LANGS),
-        index=list(LANGS).index(DEFAULT_LANG),
-        format_func=LANGS.get,
-        horizontal=True,
-        key="lang",
-        bind="query-params",
-    )
+    st.radio("Language / 语言", list(LANGS), format_func=LANGS.get, horizontal=True, key="lang")
+    if st.session_state["lang"] == DEFAULT_LANG:
+        st.query_params.pop("lang", None)
+    else:
+        st.query_params["lang"] = st.session_state["lang"]
     st.number_input(
         tr("side.seed"),
         min_value=0,

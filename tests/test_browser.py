@@ -97,6 +97,13 @@ def _settle(pg, timeout_ms: int = 90_000) -> None:
     pg.wait_for_selector(IDLE, timeout=timeout_ms)
 
 
+def _wait_count(pg, selector: str, at_least: int, timeout_ms: int = 60_000) -> None:
+    """Wait until ``selector`` matches at least ``at_least`` elements (charts render lazily)."""
+    pg.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(sel).length >= n", arg=[selector, at_least], timeout=timeout_ms
+    )
+
+
 def _check_and_shoot(pg, name: str) -> None:
     exceptions = pg.locator("[data-testid=stException]")
     assert exceptions.count() == 0, exceptions.first.inner_text()
@@ -117,6 +124,7 @@ def test_every_page_renders(server, page, path, lang):
     title = page.locator("h1").first.inner_text()
     assert title.strip()
     if lang == "zh":
+        assert "lang=zh" in page.url  # a copied link keeps the language
         assert any("\u4e00" <= ch <= "\u9fff" for ch in title), title
     # the sidebar (language, seed, device) is on every page
     assert page.get_by_text("Seed" if lang == "en" else "随机种子").count() >= 1
@@ -140,7 +148,7 @@ def test_live_run_in_the_browser(server, page):
     page.get_by_text("Finished: 2 steps per algorithm.").wait_for(timeout=300_000)
     _wait_idle_after_click(page)
     # curves, ratio histogram and one token heatmap per algorithm
-    assert page.locator(".js-plotly-plot").count() >= 4
+    _wait_count(page, ".js-plotly-plot", 4)
     assert page.get_by_text("GRPO: step 2 / 2").count() == 1
     assert page.get_by_role("button", name="Download metrics (CSV)").count() == 1
     _check_and_shoot(page, "live-run-en")
@@ -156,7 +164,7 @@ def test_live_stop_keeps_partial_results(server, page):
     page.locator(".st-key-continue_btn button").wait_for(timeout=120_000)
     _wait_idle_after_click(page)
     assert page.get_by_text("Stopped after").count() == 1
-    assert page.locator(".js-plotly-plot").count() >= 2  # the partial results are there
+    _wait_count(page, ".js-plotly-plot", 2)  # the partial results are there
     _check_and_shoot(page, "live-stopped-en")
     page.locator(".st-key-reset_btn button").click()
     page.get_by_text("Choose the settings and press").wait_for(timeout=60_000)
@@ -165,10 +173,16 @@ def test_live_stop_keeps_partial_results(server, page):
 def test_home_has_the_map_and_formulas(server, page):
     page.goto(server)
     _settle(page)
-    assert page.locator(".js-plotly-plot").count() >= 1
-    assert page.locator(".katex").count() >= 9
+    _wait_count(page, ".js-plotly-plot", 1)
+    _wait_count(page, ".katex-display", 9)
     # switching the language in the sidebar rewrites the page and the URL
     page.get_by_text("中文", exact=True).click()
     page.wait_for_function("document.querySelector('h1') && /[\\u4e00-\\u9fff]/.test(document.querySelector('h1').innerText)")
     _settle(page)
-    assert "lang=" in page.url
+    assert "lang=zh" in page.url
+    # the language (and the seed) survive moving to another page
+    page.get_by_role("link", name="实时策略更新").first.click()
+    page.wait_for_url("**/live?**")
+    _settle(page)
+    assert "lang=zh" in page.url and page.locator("h1").first.inner_text() == "实时策略更新"
+    assert page.locator("[data-testid=stException]").count() == 0
