@@ -33,6 +33,11 @@ def server_options(argv: list[str] | None = None, environ: dict[str, str] | None
     return ServerOptions(model_dir=model_dir, device=device)
 
 
+def formula(latex: str) -> None:
+    """``st.latex`` with one line per ``,\\quad``-separated part, so long objectives fit a column."""
+    st.latex(r"\begin{gathered}" + latex.replace(r",\quad ", r",\\ ") + r"\end{gathered}")
+
+
 def lang() -> str:
     """The language of this session ("en" or "zh")."""
     value = st.session_state.get("lang", DEFAULT_LANG)

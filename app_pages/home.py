@@ -11,7 +11,7 @@ import textwrap
 import pandas as pd
 import streamlit as st
 
-from app_common import lang, tr
+from app_common import formula, lang, tr
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.plots import ALGORITHM_ORDER, lineage_figure
 
@@ -48,8 +48,7 @@ for name in names:
         parent = tr("home.parent", parent=ALGORITHMS[spec.parent].title) if spec.parent else tr("home.root")
         level = tr(f"level.{spec.ratio_level}")
         st.caption(f"{parent} · {tr('home.ratio_level', level=level)}")
-        # one line per ",\quad"-separated part, so long formulas fit the column
-        st.latex(r"\begin{gathered}" + spec.latex.replace(r",\quad ", r",\\ ") + r"\end{gathered}")
+        formula(spec.latex)
         left, right = st.columns(2, gap="large")
         with left:
             st.markdown(f"**{spec.summary[L]}**")

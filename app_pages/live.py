@@ -12,7 +12,7 @@ import math
 
 import streamlit as st
 
-from app_common import lang, tr
+from app_common import formula, lang, tr
 from rlviz.core.advantages import ADVANTAGE_SCALES
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
@@ -135,7 +135,7 @@ st.caption(tr("live.algo_settings_caption"))
 for algo in algorithms:
     spec = ALGORITHMS[algo]
     with st.expander(tr("live.algo_settings", title=spec.title)):
-        st.latex(r"\begin{gathered}" + spec.latex.replace(r",\quad ", r",\\ ") + r"\end{gathered}")
+        formula(spec.latex)
         cols = st.columns(3)
         raw_settings[algo] = {}
         for k, s in enumerate(spec.loss_settings + spec.train_settings):
