@@ -108,13 +108,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "- The per-token view shows how each objective spreads the gradient over one group's "
         "answers: token by token (GRPO) or one weight per response (GSPO).\n"
         "- Turn the learning rate up until the policy collapses and read the symptoms: KL jumps, "
-        "answers run to the length limit and the reward falls to zero.",
+        "the reward falls to zero, answers turn into noise that often runs to the length limit.",
         "zh": "- 在同一批问题上并排训练几个算法，逐步观察奖励、pass@1、回答长度、熵、KL 和裁剪比例，并比较训练前后的留出集 pass@1。\n"
         "- 全对或全错的组优势为零：白白花了算力却什么也学不到（见“零优势组占比”）。\n"
         "- GSPO 按整条序列裁剪，裁剪比例大得多，却照样能学。\n"
         "- SAPO 的软门控从不把 token 完全截断；CISPO 对信任域之外的 token 仍保留有界的梯度。\n"
         "- 逐 token 视图显示每个目标函数怎样把梯度分配到一组回答上：GRPO 逐个 token 不同，GSPO 每条回答一个权重。\n"
-        "- 把学习率调大直到策略崩溃，再看症状：KL 飙升，回答一直写到长度上限，奖励跌到零。",
+        "- 把学习率调大直到策略崩溃，再看症状：KL 飙升，奖励跌到零，回答变成乱码，常常写到长度上限。",
     },
     "home.open_live": {"en": "Open the live policy update", "zh": "打开实时策略更新"},
     "home.settings": {"en": "Settings and where their defaults come from", "zh": "参数设置及默认值出处"},
@@ -141,13 +141,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "所以第 1 步看到的是同样的问题和同样的回答；之后各自沿着自己的策略走下去。",
     },
     "live.tips": {
-        "en": "**Things to try.** Raise the learning rate to 1e-2 and watch a collapse within a dozen "
-        "steps: KL to the reference jumps, answers run to the length limit and the reward falls to "
-        "zero. Set μ and the mini-batches (under *More settings*) to 1: every update is then fully "
+        "en": "**Things to try.** Raise the learning rate to 1e-2 and watch the policy collapse within a "
+        "few steps: KL to the reference jumps, the reward falls to zero and the answers turn into "
+        "noise whose length swings, often up to the limit. Set μ and the mini-batches (under *More settings*) to 1: every update is then fully "
         "on-policy, the ratio stays at 1 and nothing is clipped. Compare GSPO's clip fraction with "
         "GRPO's, and watch the share of zero-advantage groups: those groups teach nothing.",
-        "zh": "**可以试试：** 把学习率调到 1e-2，十几步之内就能看到策略崩溃：与参考模型的 KL 飙升，"
-        "回答一路写到长度上限，奖励跌到零。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
+        "zh": "**可以试试：** 把学习率调到 1e-2，几步之内就能看到策略崩溃：与参考模型的 KL 飙升，"
+        "奖励跌到零，回答变成乱码，长度忽长忽短，常常写到长度上限。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
         "比率始终为 1，也就不会有任何裁剪。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。",
     },
     "live.settings": {"en": "Run settings", "zh": "训练设置"},
