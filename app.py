@@ -1,9 +1,11 @@
 """rlviz: the Streamlit entry point (``streamlit run app.py`` / ``make run``).
 
-Shared controls live here (language, seed, device); each page is one file under ``app_pages/``.
-The folder is deliberately not called ``pages/``: Streamlit runs a ``pages/`` folder as an old-style
-multipage app on the first script run of a fresh server when that run asks for a page other than
-the main one (a shared ``/live`` link), bypassing ``app.py`` and its sidebar.
+Shared controls live here (language, seed, device); each page is one file under ``pages/``.
+Streamlit quirk: while a ``pages/`` folder exists, the first session of a freshly started server
+that opens a deep link (``/live``) runs that page file directly, as an old-style multipage app,
+until ``st.navigation`` has been called once in the process. Every page therefore starts with
+``app_common.ensure_shell()`` (and so does this file), which re-runs such a session through
+this file and ``st.navigation``.
 Server-start options, never typed in the browser:
 
     RLVIZ_MODEL_DIR=/path/to/hf-model RLVIZ_DEVICE=cuda make run
@@ -14,10 +16,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_common import server_options, tr
+from app_common import ensure_shell, server_options, tr
 from rlviz.device import available_devices, pick_device
 from rlviz.i18n import DEFAULT_LANG, LANGS
 
+ensure_shell()
 st.set_page_config(page_title="rlviz", page_icon=":material/insights:", layout="wide")
 
 options = server_options()
@@ -69,7 +72,7 @@ with st.sidebar:
     st.caption(tr("side.model", model=model_name), help=tr("side.model_help"))
 
 pages = [
-    st.Page("app_pages/home.py", title=tr("nav.home"), icon=":material/account_tree:", default=True),
-    st.Page("app_pages/live.py", title=tr("nav.live"), icon=":material/bolt:", url_path="live"),
+    st.Page("pages/home.py", title=tr("nav.home"), icon=":material/account_tree:", default=True),
+    st.Page("pages/live.py", title=tr("nav.live"), icon=":material/bolt:", url_path="live"),
 ]
 st.navigation(pages, position="sidebar").run()

@@ -33,6 +33,22 @@ def server_options(argv: list[str] | None = None, environ: dict[str, str] | None
     return ServerOptions(model_dir=model_dir, device=device)
 
 
+def ensure_shell() -> None:
+    """Leave Streamlit's legacy ``pages/`` mode, if this run is in it, by re-running the session.
+
+    While a ``pages/`` folder exists, Streamlit starts a fresh server in its old multipage mode: the
+    first session runs a deep link's page file alone (without ``app.py``'s sidebar) or nests
+    ``app.py`` inside an automatic page list, until ``st.navigation`` has been called once in the
+    process. Called first thing by ``app.py`` and by every page: it switches that mode off and
+    re-runs, so the session goes through ``app.py`` and ``st.navigation`` to the same page.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def formula(latex: str) -> None:
     """``st.latex`` with one line per ``,\\quad``-separated part, so long objectives fit a column."""
     st.latex(r"\begin{gathered}" + latex.replace(r",\quad ", r",\\ ") + r"\end{gathered}")

@@ -9,3 +9,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _server_past_its_first_session(monkeypatch):
+    """AppTest builds a new PagesManager for every ``run()``, as if each run were the first session
+    of a fresh server, which (with a ``pages/`` folder) starts in Streamlit's legacy multipage mode
+    and makes ``app_common.ensure_shell`` re-run, swallowing a button click. A real server leaves
+    that mode for good on its first ``st.navigation`` call; model that here. The fresh-server deep
+    link itself is tested in a real browser (tests/test_browser.py)."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)

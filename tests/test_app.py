@@ -106,7 +106,7 @@ def test_unavailable_server_device_is_a_warning_not_a_crash(monkeypatch):
 
 
 # ---------------------------------------------------------------------------------------- live page
-LIVE = "app_pages/live.py"
+LIVE = "pages/live.py"
 
 
 def _live(**query) -> AppTest:

@@ -7,6 +7,7 @@ through the UI. Skips only when /usr/bin/chromium is missing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -34,8 +35,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
+@contextlib.contextmanager
+def _serve():
+    """``streamlit run app.py`` on a free loopback port; yields its URL once healthy."""
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log_path = ARTIFACTS / "streamlit.log"
@@ -65,6 +67,12 @@ def server():
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    with _serve() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -186,3 +194,19 @@ def test_home_has_the_map_and_formulas(server, page):
     _settle(page)
     assert "lang=zh" in page.url and page.locator("h1").first.inner_text() == "实时策略更新"
     assert page.locator("[data-testid=stException]").count() == 0
+
+
+def test_deep_link_on_a_fresh_server_gets_the_app_shell(browser):
+    # The first session of a new server opens a shared /live link: Streamlit's legacy pages/ mode
+    # would run pages/live.py alone; app_common.ensure_shell sends it through app.py instead.
+    with _serve() as url:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        pg = context.new_page()
+        pg.goto(f"{url}/live?lang=zh")
+        _settle(pg)
+        assert pg.locator("h1").first.inner_text() == "实时策略更新"
+        assert pg.get_by_text("随机种子").count() >= 1  # app.py's sidebar is there
+        assert pg.get_by_text("Page not found").count() == 0
+        assert pg.locator("[data-testid=stException]").count() == 0
+        assert "lang=zh" in pg.url
+        context.close()

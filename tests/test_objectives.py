@@ -11,7 +11,15 @@ from rlviz.core.aggregation import aggregate, token_weights
 from rlviz.core.kl import kl_estimate
 from rlviz.core.objectives import ALGORITHMS, gradient_weights, policy_loss, resolve_settings
 
-torch.set_default_dtype(torch.float64)
+
+
+@pytest.fixture(autouse=True)
+def float64():
+    """Hand-computed values are checked in float64; restore the default afterwards."""
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    yield
+    torch.set_default_dtype(before)
 
 HARD_CLIP = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo"]
 

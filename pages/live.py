@@ -12,7 +12,7 @@ import math
 
 import streamlit as st
 
-from app_common import formula, lang, tr
+from app_common import ensure_shell, formula, lang, tr
 from rlviz.core.advantages import ADVANTAGE_SCALES
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
@@ -26,6 +26,7 @@ from rlviz.plots import (
     token_weight_figure,
 )
 
+ensure_shell()
 L = lang()
 D = LiveConfig()  # the experiment's own defaults
 LR_CHOICES = (1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2)

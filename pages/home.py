@@ -11,10 +11,11 @@ import textwrap
 import pandas as pd
 import streamlit as st
 
-from app_common import formula, lang, tr
+from app_common import ensure_shell, formula, lang, tr
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.plots import ALGORITHM_ORDER, lineage_figure
 
+ensure_shell()
 L = lang()
 names = [n for n in ALGORITHM_ORDER if n in ALGORITHMS]
 
@@ -32,7 +33,7 @@ st.plotly_chart(lineage_figure(parents, titles, hover), config={"displayModeBar"
 st.caption(tr("home.map_caption"))
 st.markdown(tr("home.notation"))
 
-st.page_link("app_pages/live.py", label=tr("home.open_live"), icon=":material/bolt:")
+st.page_link("pages/live.py", label=tr("home.open_live"), icon=":material/bolt:")
 
 st.subheader(tr("home.algos_header"))
 
@@ -70,5 +71,5 @@ for name in names:
                 st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 st.subheader(tr("home.pages_header"))
-st.page_link("app_pages/live.py", label=tr("nav.live"), icon=":material/bolt:")
+st.page_link("pages/live.py", label=tr("nav.live"), icon=":material/bolt:")
 st.markdown(tr("home.live_claims"))
