@@ -237,13 +237,18 @@ st.caption(tr("live.curves_caption"))
 
 if running:
     status.info(tr("live.running"))
-    while not run.done:
-        for name in run.config.algorithms:
-            run.step_algorithm(name)  # a Stop click interrupts at the next st call: this step is kept
-            _draw_progress()
-        _draw_curves()
-    state["live_running"] = False
-    st.rerun()
+    try:
+        while not run.done:
+            for name in run.config.algorithms:
+                run.step_algorithm(name)  # a Stop click interrupts at the next st call: this step is kept
+                _draw_progress()
+            _draw_curves()
+    except (ValueError, RuntimeError) as exc:  # e.g. out of memory with a large local model
+        state["live_running"] = False
+        st.error(tr("live.run_failed", error=exc))
+    else:
+        state["live_running"] = False
+        st.rerun()
 
 done_steps = min(run.progress.values())
 if run.done:

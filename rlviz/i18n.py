@@ -145,10 +145,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "few steps: KL to the reference jumps, the reward falls to zero and the answers turn into "
         "noise whose length swings, often up to the limit. Set μ and the mini-batches (under *More settings*) to 1: every update is then fully "
         "on-policy, the ratio stays at 1 and nothing is clipped. Compare GSPO's clip fraction with "
-        "GRPO's, and watch the share of zero-advantage groups: those groups teach nothing.",
+        "GRPO's, and watch the share of zero-advantage groups: those groups teach nothing. One notch "
+        "up, at learning rate 2e-4, SAPO drifts away (KL near 0.7, held-out pass@1 falls) while the "
+        "hard-clipped GRPO and DAPO still gain: its gate, tuned for tiny LLM-scale ratio moves, barely "
+        "damps the larger moves of this small model, above all on tokens pushed down (A < 0).",
         "zh": "**可以试试：** 把学习率调到 1e-2，几步之内就能看到策略崩溃：与参考模型的 KL 飙升，"
         "奖励跌到零，回答变成乱码，长度忽长忽短，常常写到长度上限。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
-        "比率始终为 1，也就不会有任何裁剪。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。",
+        "比率始终为 1，也就不会有任何裁剪。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。"
+        "把学习率只调高一档到 2e-4：SAPO 会越走越远（KL 接近 0.7，留出集 pass@1 下降），而带硬裁剪的 GRPO 和 DAPO 仍在进步——"
+        "它的门控是为大模型上极小的比率变化调的，对这个小模型较大的变化几乎不起抑制作用，被压低的 token（A < 0）尤其如此。",
     },
     "live.settings": {"en": "Run settings", "zh": "训练设置"},
     "live.algorithms": {"en": "Algorithms", "zh": "算法"},
@@ -218,6 +223,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.continue": {"en": "Continue", "zh": "继续"},
     "live.reset": {"en": "Reset", "zh": "清除结果"},
     "live.bad_input": {"en": "Cannot start this run: {error}", "zh": "无法开始训练：{error}"},
+    "live.run_failed": {
+        "en": "The run stopped with an error: {error}. The steps done so far are kept: press Continue or Reset.",
+        "zh": "训练因错误而停止：{error}。已完成的步骤都保留着：可以继续或重置。",
+    },
     "live.no_run": {
         "en": "Choose the settings and press **Run**. On a CPU the default run (4 algorithms × 30 steps) "
         "takes a few minutes; a bar per algorithm shows how far it is, and **Stop** keeps what is done.",

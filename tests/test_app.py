@@ -214,3 +214,21 @@ def test_stopped_run_keeps_results_and_continues():
     assert {tr["name"] for tr in _figure(at, 0)["data"]} == {"GRPO", "SAPO"}
     at.button(key="reset_btn").click().run()
     assert "live_run" not in at.session_state
+
+
+def test_error_during_a_run_is_a_message_and_keeps_the_steps(monkeypatch):
+    original = LiveRun.step_algorithm
+
+    def failing(self, name):
+        if self.progress[name] >= 1:
+            raise RuntimeError("simulated: out of memory")
+        return original(self, name)
+
+    monkeypatch.setattr(LiveRun, "step_algorithm", failing)
+    at = _small(_live(), algorithms=("grpo",), steps=3)
+    at.button(key="run_btn").click().run()
+    assert not at.exception
+    assert at.error and "simulated: out of memory" in at.error[0].value
+    run = at.session_state["live_run"]
+    assert run.progress == {"grpo": 1} and len(run.metrics_frame()) == 1
+    assert at.session_state["live_running"] is False

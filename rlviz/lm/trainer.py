@@ -77,7 +77,7 @@ class TrainConfig:
     prompts_per_step: int = 16
     group_size: int = 8
     temperature: float = 1.0
-    lr: float = 2e-4
+    lr: float = 1e-4
     mu: int = 2
     mini_batches: int = 2
     max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS
