@@ -146,13 +146,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "noise whose length swings, often up to the limit. Set μ and the mini-batches (under *More settings*) to 1: every update is then fully "
         "on-policy, the ratio stays at 1 and nothing is clipped. Compare GSPO's clip fraction with "
         "GRPO's, and watch the share of zero-advantage groups: those groups teach nothing. One notch "
-        "up, at learning rate 2e-4, SAPO drifts away (KL near 0.7, held-out pass@1 falls) while the "
+        "up, at learning rate 2e-4, SAPO drifts away (KL 0.7-0.8, held-out pass@1 falls) while the "
         "hard-clipped GRPO and DAPO still gain: its gate, tuned for tiny LLM-scale ratio moves, barely "
         "damps the larger moves of this small model, above all on tokens pushed down (A < 0).",
         "zh": "**可以试试：** 把学习率调到 1e-2，几步之内就能看到策略崩溃：与参考模型的 KL 飙升，"
         "奖励跌到零，回答变成乱码，长度忽长忽短，常常写到长度上限。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
         "比率始终为 1，也就不会有任何裁剪。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。"
-        "把学习率只调高一档到 2e-4：SAPO 会越走越远（KL 接近 0.7，留出集 pass@1 下降），而带硬裁剪的 GRPO 和 DAPO 仍在进步——"
+        "把学习率只调高一档到 2e-4：SAPO 会越走越远（KL 达到 0.7–0.8，留出集 pass@1 下降），而带硬裁剪的 GRPO 和 DAPO 仍在进步——"
         "它的门控是为大模型上极小的比率变化调的，对这个小模型较大的变化几乎不起抑制作用，被压低的 token（A < 0）尤其如此。",
     },
     "live.settings": {"en": "Run settings", "zh": "训练设置"},
@@ -285,12 +285,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.tokens_header": {"en": "Where the gradient goes, token by token", "zh": "梯度落在哪里：逐 token 查看"},
     "live.tokens_caption": {
         "en": "One group (the G answers to one prompt) of each algorithm at the chosen step. Colour "
-        "is the push each token's log-probability gets from one gradient-descent step, "
-        "−∂loss/∂log π: orange pushed up, purple pushed down, white no gradient. All heatmaps share "
+        "is the push each token's log-probability gets from one more gradient-descent step on this "
+        "batch, −∂loss/∂log π (autograd of the algorithm's own loss), with the ratio the step's "
+        "μ × mini-batch updates have reached: orange pushed up, purple pushed down, white no "
+        "gradient (clipped: under GSPO a whole response at once). All heatmaps share "
         "one colour scale. At step 1 all algorithms start from the same samples, so their rows usually "
         "show the same group side by side (DAPO's dynamic sampling may pick another).",
-        "zh": "在所选的步中，每个算法的一个组（同一问题的 G 条回答）。颜色表示一次梯度下降给每个 token 的对数概率的推动量 "
-        "−∂loss/∂log π：橙色往上推，紫色往下压，白色没有梯度。所有热力图使用同一个颜色刻度。"
+        "zh": "在所选的步中，每个算法的一个组（同一问题的 G 条回答）。颜色表示在这一批上再做一次梯度下降时每个 token 的对数概率受到的推动量 "
+        "−∂loss/∂log π（对该算法自身损失求自动微分），比率取本步 μ × 小批次更新之后达到的值："
+        "橙色往上推，紫色往下压，白色没有梯度（被裁剪；GSPO 会整条回答一起被裁掉）。所有热力图使用同一个颜色刻度。"
         "第 1 步所有算法从同样的样本出发，通常展示的是同一个组，可以逐行对比（DAPO 的动态采样可能会选到别的组）。",
     },
     "live.tokens_algos": {"en": "Show", "zh": "显示"},

@@ -210,3 +210,20 @@ def test_deep_link_on_a_fresh_server_gets_the_app_shell(browser):
         assert pg.locator("[data-testid=stException]").count() == 0
         assert "lang=zh" in pg.url
         context.close()
+
+
+def test_two_sessions_never_see_each_others_runs(server, browser):
+    # Each browser session owns its LiveRun (models, optimizers) in st.session_state.
+    first = browser.new_context(viewport={"width": 1400, "height": 1000})
+    second = browser.new_context(viewport={"width": 1400, "height": 1000})
+    a, b = first.new_page(), second.new_page()
+    a.goto(f"{server}/{LIVE_SMALL.format(steps=1)}")
+    _settle(a)
+    a.locator(".st-key-run_btn button").click()
+    a.get_by_text("Finished: 1 steps per algorithm.").wait_for(timeout=300_000)
+    b.goto(f"{server}/{LIVE_SMALL.format(steps=1)}")
+    _settle(b)
+    assert b.get_by_text("Choose the settings and press").count() == 1
+    assert b.get_by_text("Finished:").count() == 0 and b.locator(".js-plotly-plot").count() == 0
+    first.close()
+    second.close()
