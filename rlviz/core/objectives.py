@@ -251,6 +251,11 @@ def _eps(low, high, source, log_space=False):
     )
 
 
+def _dual(source):
+    return Setting("dual_clip_c", None, source, trl="delta", verl="actor.clip_ratio_c",
+                   help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"})
+
+
 def _agg(mode, source):
     return Setting("loss_agg_mode", mode, source, trl="loss_type", verl="actor.loss_agg_mode", help=_AGG_HELP)
 
@@ -300,6 +305,9 @@ _GMPO = "GMPO, arXiv 2507.20673"
 _SAPO = "SAPO, arXiv 2511.20347"
 _CISPO = "MiniMax-M1 (CISPO), arXiv 2506.13585, §3.1"
 
+_GSPO_LOSS = (*_eps(3e-4, 4e-4, _GSPO + " (3e-4, 4e-4)"), _agg("seq-mean-token-mean", _GSPO), *_kl(0.0, _GSPO + " (β = 0)"))
+_GSPO_TRAIN = (*_adv("group", "group", _GSPO), *_shaping(False, False, False, "not in GSPO"))
+
 _SPECS = [
     AlgorithmSpec(
         name="ppo", title="PPO", paper="Schulman et al. 2017, Proximal Policy Optimization", arxiv="1707.06347",
@@ -311,9 +319,7 @@ _SPECS = [
         latex=_PPO_TEX + r",\ \text{dual clip }(A<0):\ \min(\lambda,\,-cA)", ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.2, "PPO arXiv 1707.06347 §6 (ε = 0.2)"),
-            Setting("dual_clip_c", None, "Ye et al. arXiv 1912.09729 (c = 3 in verl; off in TRL)", trl="delta",
-                    verl="actor.clip_ratio_c", help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）",
-                                                     "en": "dual clip c (A<0 only; None = off)"}),
+            _dual("Ye et al. arXiv 1912.09729 (c = 3 in verl; off in TRL)"),
             _agg("token-mean", "verl default loss_agg_mode"),
             *_kl(0.0, "verl default use_kl_loss = False"),
         ),
@@ -337,8 +343,7 @@ _SPECS = [
         latex=_PPO_TEX + r",\quad A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)}", ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.2, _DS + " (ε = 0.2)"),
-            Setting("dual_clip_c", None, "off in the GRPO paper", trl="delta", verl="actor.clip_ratio_c",
-                    help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"}),
+            _dual("off in the GRPO paper"),
             _agg("seq-mean-token-mean", _DS + " (1/G Σ 1/|o_i| Σ_t)"),
             *_kl(0.04, "DeepSeekMath arXiv 2402.03300 §4.2 (β = 0.04)"),
         ),
@@ -356,8 +361,7 @@ _SPECS = [
         ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.2, _DR),
-            Setting("dual_clip_c", None, "off", trl="delta", verl="actor.clip_ratio_c",
-                    help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"}),
+            _dual("off in the Dr.GRPO paper"),
             _agg("seq-mean-token-sum-norm", _DR + " (TRL loss_type = dr_grpo)"),
             Setting("norm_length", None, _DR + " (the generation budget; None = padded width)",
                     trl="max_completion_length", verl="actor.loss_scale_factor",
@@ -377,9 +381,7 @@ _SPECS = [
         latex=_PPO_TEX + r",\quad \mathcal L=\frac{1}{\sum_i|o_i|}\sum_i\sum_t\lambda_{i,t}", ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.28, _DAPO + ".1 Clip-Higher (ε_low = 0.2, ε_high = 0.28)"),
-            Setting("dual_clip_c", None, "off in the DAPO paper (the verl recipe sets 10)", trl="delta",
-                    verl="actor.clip_ratio_c", help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）",
-                                                     "en": "dual clip c (A<0 only; None = off)"}),
+            _dual("off in the DAPO paper (the verl recipe sets 10)"),
             _agg("token-mean", _DAPO + ".3 Token-Level Policy Gradient Loss"),
             *_kl(0.0, _DAPO + " (KL removed)"),
         ),
@@ -395,9 +397,8 @@ _SPECS = [
                  "en": "Token ratio replaced by a sequence ratio; ε ≈ 3e-4; clips far more tokens yet trains more stably."},
         latex=r"\lambda_i=-\min\big(s_iA_i,\ \operatorname{clip}(s_i,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A_i\big),\quad s_i=\Big(\prod_t r_{i,t}\Big)^{1/|y_i|}",
         ratio_level="sequence",
-        loss_settings=(*_eps(3e-4, 4e-4, _GSPO + " (3e-4, 4e-4)"), _agg("seq-mean-token-mean", _GSPO),
-                       *_kl(0.0, _GSPO + " (β = 0)")),
-        train_settings=(*_adv("group", "group", _GSPO), *_shaping(False, False, False, "not in GSPO")),
+        loss_settings=_GSPO_LOSS,
+        train_settings=_GSPO_TRAIN,
         surrogate=_gspo,
     ),
     AlgorithmSpec(
@@ -408,9 +409,8 @@ _SPECS = [
         changes={"zh": "优势沿序列恒定时与 GSPO 完全相同。", "en": "Identical to GSPO when the advantage is constant along the response."},
         latex=r"s_{i,t}=\operatorname{sg}[s_i]\,\frac{\pi_\theta(y_{i,t})}{\operatorname{sg}[\pi_\theta(y_{i,t})]},\quad \lambda_{i,t}=-\min\big(s_{i,t}A_{i,t},\ \operatorname{clip}(s_{i,t})A_{i,t}\big)",
         ratio_level="sequence",
-        loss_settings=(*_eps(3e-4, 4e-4, _GSPO + " (3e-4, 4e-4)"), _agg("seq-mean-token-mean", _GSPO),
-                       *_kl(0.0, _GSPO + " (β = 0)")),
-        train_settings=(*_adv("group", "group", _GSPO), *_shaping(False, False, False, "not in GSPO")),
+        loss_settings=_GSPO_LOSS,
+        train_settings=_GSPO_TRAIN,
         surrogate=_gspo_token,
     ),
     AlgorithmSpec(

@@ -20,7 +20,7 @@ import torch
 from rlviz.core.objectives import get_algorithm
 from rlviz.lm.model import load_policy
 from rlviz.lm.rollout import evaluate_pass_at_1
-from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, heldout_problems
+from rlviz.lm.task import heldout_problems
 from rlviz.lm.trainer import METRICS, RATIO_BIN_EDGES, TrainConfig, Trainer
 
 __all__ = ["DEFAULT_ALGORITHMS", "LiveConfig", "LiveRun"]
@@ -44,15 +44,16 @@ class LiveConfig:
 
     algorithms: tuple[str, ...] = DEFAULT_ALGORITHMS
     steps: int = 30
-    prompts_per_step: int = 16
-    group_size: int = 8
-    temperature: float = 1.0
-    lr: float = 1e-4
-    mu: int = 2
-    mini_batches: int = 2
-    max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS
-    overlong_buffer_length: int = 4
-    seed: int = 0
+    # the trainer's defaults, stated once in TrainConfig
+    prompts_per_step: int = TrainConfig.prompts_per_step
+    group_size: int = TrainConfig.group_size
+    temperature: float = TrainConfig.temperature
+    lr: float = TrainConfig.lr
+    mu: int = TrainConfig.mu
+    mini_batches: int = TrainConfig.mini_batches
+    max_new_tokens: int = TrainConfig.max_new_tokens
+    overlong_buffer_length: int = TrainConfig.overlong_buffer_length
+    seed: int = TrainConfig.seed
     device: str | None = None
     model_dir: str | None = None
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)
