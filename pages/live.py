@@ -97,6 +97,15 @@ with st.expander(tr("live.advanced")):
         tr("live.heldout"), 0, 64, D.heldout_samples, key="heldout", help=tr("live.heldout_help"),
         bind="query-params", disabled=running,
     )
+    c1, c2, _, _ = st.columns(4)
+    entropy_coef = c1.number_input(
+        tr("live.entropy_coef"), 0.0, 1.0, float(D.entropy_coef), 0.001, format="%.3f", key="ent",
+        help=tr("live.entropy_coef_help"), bind="query-params", disabled=running,
+    )
+    kl_in_reward = c2.checkbox(
+        tr("live.kl_in_reward"), value=D.kl_in_reward, key="kl_rew", help=tr("live.kl_in_reward_help"),
+        bind="query-params", disabled=running,
+    )
 
 
 def _setting_widget(algo: str, s) -> object:
@@ -157,7 +166,7 @@ def _config() -> LiveConfig:
         temperature=float(temperature), lr=float(lr), mu=int(mu), mini_batches=int(mini_batches),
         max_new_tokens=int(max_new_tokens), overlong_buffer_length=int(overlong_buffer), seed=int(state.get("seed", 0)),
         device=state.get("device", "auto"), model_dir=state.get("model_dir"), settings=settings,
-        heldout_samples=int(heldout),
+        heldout_samples=int(heldout), entropy_coef=float(entropy_coef), kl_in_reward=bool(kl_in_reward),
     )  # fmt: skip
 
 

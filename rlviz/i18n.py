@@ -222,6 +222,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.stop": {"en": "Stop", "zh": "停止"},
     "live.continue": {"en": "Continue", "zh": "继续"},
     "live.reset": {"en": "Reset", "zh": "清除结果"},
+    "live.entropy_coef": {"en": "Entropy bonus", "zh": "熵奖励系数"},
+    "live.entropy_coef_help": {
+        "en": "Adds −coef × entropy to every algorithm's loss, aggregated like the loss (verl "
+        "actor.entropy_coeff, TRL entropy_coef; default 0). Raising it keeps the policy exploring.",
+        "zh": "给每个算法的损失加上 −系数 × 熵，聚合方式与损失相同（verl 的 actor.entropy_coeff，"
+        "TRL 的 entropy_coef；默认 0）。调大它能让策略保持探索。",
+    },
+    "live.kl_in_reward": {"en": "KL in the reward", "zh": "KL 放进奖励"},
+    "live.kl_in_reward_help": {
+        "en": "Subtract β × KL(old ‖ reference) from each response's reward instead of adding β × KL "
+        "to the loss (verl algorithm.use_kl_in_reward). Only matters for algorithms with β > 0 "
+        "(GRPO's default is 0.04).",
+        "zh": "把 β × KL(旧策略 ‖ 参考策略) 从每条回答的奖励里减掉，而不是把 β × KL 加到损失上"
+        "（verl 的 algorithm.use_kl_in_reward）。只对 β > 0 的算法起作用（GRPO 默认 0.04）。",
+    },
     "live.bad_input": {"en": "Cannot start this run: {error}", "zh": "无法开始训练：{error}"},
     "live.run_failed": {
         "en": "The run stopped with an error: {error}. The steps done so far are kept: press Continue or Reset.",

@@ -161,3 +161,24 @@ def test_cli_compare_writes_json(tmp_path, capsys):
     assert cli_main(["compare", "--algorithms", "grpo", "--group-size", "0"]) == 2
     assert parse_setting("ppo.dual_clip_c=none") == ("ppo", "dual_clip_c", None)
     assert parse_setting("dapo.dynamic_sampling=False") == ("dapo", "dynamic_sampling", False)
+
+
+def test_entropy_bonus_keeps_entropy_up(policy):
+    # Same first rollouts; after one step the run with a large entropy bonus has a more uncertain
+    # policy, which the next step's entropy (measured before its updates) shows.
+    plain = make(policy, "grpo", seed=5)
+    bonus = make(policy, "grpo", seed=5, entropy_coef=0.5)
+    for t in (plain, bonus):
+        t.step()
+        t.step()
+    assert bonus.history[0]["pass_at_1"] == plain.history[0]["pass_at_1"]  # same first rollouts
+    assert bonus.history[1]["entropy"] > plain.history[1]["entropy"] + 0.02
+
+
+def test_kl_in_reward_moves_beta_out_of_the_loss(policy):
+    t = make(policy, "grpo", kl_in_reward=True, settings={"beta": 0.5})
+    for _ in range(2):
+        m = t.step()
+    assert math.isfinite(m["loss"]) and math.isfinite(m["kl_ref"])
+    with pytest.raises(ValueError, match="entropy_coef"):
+        make(policy, "grpo", entropy_coef=-1.0)

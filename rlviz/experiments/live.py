@@ -36,6 +36,8 @@ class LiveConfig:
         algorithms: registry names to compare, each once.
         steps: RL steps per algorithm.
         settings: per algorithm, the settings to override (``{"dapo": {"epsilon_high": 0.3}}``).
+        kl_in_reward: beta x KL goes into the reward instead of the loss (verl ``use_kl_in_reward``).
+        entropy_coef: entropy bonus coefficient (verl ``actor.entropy_coeff``).
         heldout_samples: samples per held-out prompt for pass@1 before and after training
             (96 prompts x 8 = 768 samples by default); 0 to skip the evaluation.
         device: ``None``/``"auto"`` or a device name; ``model_dir``: ``None`` for the shipped tiny LM
@@ -54,6 +56,8 @@ class LiveConfig:
     max_new_tokens: int = TrainConfig.max_new_tokens
     overlong_buffer_length: int = TrainConfig.overlong_buffer_length
     seed: int = TrainConfig.seed
+    kl_in_reward: bool = TrainConfig.kl_in_reward
+    entropy_coef: float = TrainConfig.entropy_coef
     device: str | None = None
     model_dir: str | None = None
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -65,7 +69,8 @@ class LiveConfig:
             algorithm=algorithm, prompts_per_step=self.prompts_per_step, group_size=self.group_size,
             temperature=self.temperature, lr=self.lr, mu=self.mu, mini_batches=self.mini_batches,
             max_new_tokens=self.max_new_tokens, overlong_buffer_length=self.overlong_buffer_length,
-            seed=self.seed, settings=dict(self.settings.get(algorithm, {})),
+            seed=self.seed, settings=dict(self.settings.get(algorithm, {})), kl_in_reward=self.kl_in_reward,
+            entropy_coef=self.entropy_coef,
         )  # fmt: skip
 
     def validate(self) -> None:

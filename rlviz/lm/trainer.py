@@ -18,7 +18,7 @@ from typing import Any
 import torch
 
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
-from rlviz.core.aggregation import masked_mean
+from rlviz.core.aggregation import aggregate, masked_mean
 from rlviz.core.kl import kl_estimate
 from rlviz.core.objectives import get_algorithm, gradient_weights, policy_loss, resolve_settings
 from rlviz.core.sampling import informative_groups
@@ -71,6 +71,8 @@ class TrainConfig:
         kl_in_reward: put beta x KL(old || ref) into the reward instead of the loss (verl
             ``algorithm.use_kl_in_reward``).
         value_lr: learning rate of PPO's critic.
+        entropy_coef: entropy bonus, ``loss -= entropy_coef * agg(H)`` with the algorithm's
+            ``loss_agg_mode`` (verl ``actor.entropy_coeff``, default 0; TRL ``entropy_coef``).
     """
 
     algorithm: str = "grpo"
@@ -89,6 +91,7 @@ class TrainConfig:
     max_resample_rounds: int = 3
     kl_in_reward: bool = False
     value_lr: float = 1e-3
+    entropy_coef: float = 0.0
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the first parameter out of range."""
@@ -104,6 +107,8 @@ class TrainConfig:
             raise ValueError(f"mini_batches: {self.mini_batches} is more than the {self.prompts_per_step * self.group_size} responses per step")
         if not 0 <= self.overlong_buffer_length <= self.max_new_tokens:
             raise ValueError(f"overlong_buffer_length: must be in [0, max_new_tokens={self.max_new_tokens}], got {self.overlong_buffer_length}")
+        if not (math.isfinite(self.entropy_coef) and self.entropy_coef >= 0):
+            raise ValueError(f"entropy_coef: must be >= 0, got {self.entropy_coef}")
         if not (math.isfinite(self.overlong_penalty_factor) and self.overlong_penalty_factor >= 0):
             raise ValueError(f"overlong_penalty_factor: must be >= 0, got {self.overlong_penalty_factor}")
         split_settings(self.algorithm, self.settings)
@@ -318,12 +323,16 @@ class Trainer:
                     continue
                 log_prob, ent = response_log_probs(model, batch.input_ids[idx], batch.attention_mask[idx],
                                                    batch.position_ids[idx], batch.prompt_width, c.temperature,
-                                                   with_entropy=epoch == 0)
+                                                   with_entropy=epoch == 0 or c.entropy_coef > 0)
                 log_prob.retain_grad()
                 out = policy_loss(self.spec.name, log_prob, old[idx], adv[idx], mb_mask,
                                   ref_log_prob=None if ref is None else ref[idx], **loss_params)
+                loss = out.loss
+                if c.entropy_coef > 0:  # entropy bonus, aggregated like the policy loss (verl)
+                    loss = loss - c.entropy_coef * aggregate(ent, mb_mask, loss_params["loss_agg_mode"],
+                                                             loss_params.get("norm_length"))
                 self.optimizer.zero_grad(set_to_none=True)
-                out.loss.backward()
+                loss.backward()
                 norm = torch.nn.utils.clip_grad_norm_(model.parameters(), c.grad_clip)
                 self.optimizer.step()
                 real = mb_mask > 0
@@ -342,7 +351,7 @@ class Trainer:
                     acc["gate"].append(float(out.gate_weight[real].mean()))
                 acc["grad_tok"].append(float((log_prob.grad[real] != 0).float().mean()))
                 acc["grad_norm"].append(float(norm))
-                if ent is not None:
+                if ent is not None and epoch == 0:
                     ent_sum += float((ent.detach() * mb_mask).sum())
                     ent_n += float(mb_mask.sum())
                 if self.critic is not None:
