@@ -95,7 +95,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "home.parent": {"en": "Builds on {parent}", "zh": "基于 {parent}"},
     "home.root": {"en": "The starting point", "zh": "出发点"},
-    "home.changed": {"en": "*What changed:* {text}", "zh": "*改动：*{text}"},
+    "home.changed": {"en": "*What changed:* {text}", "zh": "*改动*：{text}"},
     "home.pages_header": {"en": "What each page demonstrates", "zh": "各页面演示的内容"},
     "home.live_claims": {
         "en": "- Train several algorithms side by side on the same prompts and watch reward, "
