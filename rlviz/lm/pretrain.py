@@ -124,6 +124,8 @@ def measure(model, tokenizer, seed: int = 0, group_size: int = 8) -> dict:
 
 
 def main(argv=None) -> dict:
+    """``python -m rlviz.lm.pretrain [--seed 0] [--steps N] [--out DIR]``: build, warm-start, save
+    the checkpoint and its card (``rlviz_card.json``); returns the card as a dict."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--steps", type=int, default=STEPS)
