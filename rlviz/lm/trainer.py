@@ -281,7 +281,7 @@ class Trainer:
         # GAE: the score on the last real token, KL penalty per token if asked
         token_r = torch.zeros_like(old)
         last = (batch.response_lengths - 1).clamp(min=0)
-        token_r[torch.arange(len(last)), last] = shaped.to(old)
+        token_r[torch.arange(len(last), device=last.device), last] = shaped.to(old)
         if kl_pen is not None:
             token_r = token_r - kl_pen
         with torch.no_grad():
