@@ -121,6 +121,8 @@ def _setting_widget(algo: str, s) -> object:
         return st.checkbox(s.name, value=s.default, **common)
     if s.name in CHOICES:
         options = list(CHOICES[s.name])
+        if s.name == "advantage" and "lam" not in ALGORITHMS[algo].train_defaults:
+            options = ["group"]  # GAE needs a value model: only PPO has one
         return st.selectbox(s.name, options, index=options.index(s.default), **common)
     placeholder = tr("live.empty_means_none") if s.default is None else None
     return st.text_input(s.name, value="" if s.default is None else f"{s.default:g}", placeholder=placeholder, **common)
@@ -131,7 +133,7 @@ def _parse(algo: str, s, value: object) -> object:
     if not isinstance(value, str) or isinstance(s.default, str):
         return value
     text = value.strip()
-    if text == "" and s.default is None:
+    if s.default is None and text.lower() in ("", "none", "off"):
         return None
     try:
         number = float(text)
@@ -228,10 +230,13 @@ status = st.empty()
 
 st.subheader(tr("live.curves"))
 labels = {m: tr(f"metric.{m}") for m in ALL_METRICS}
+# The multiselect's browser-side value is its (translated) labels, so it is one widget per language;
+# the chosen metric keys carry over from one language to the other.
 panels = st.multiselect(
-    tr("live.panels"), list(ALL_METRICS), default=list(PANELS), format_func=labels.get, key="panels",
-    bind="query-params",
+    tr("live.panels"), list(ALL_METRICS), default=state.get("live_panels", list(PANELS)), format_func=labels.get,
+    key=f"panels_{L}",
 )
+state["live_panels"] = panels
 chart = st.empty()
 
 
@@ -252,9 +257,9 @@ if running:
                 run.step_algorithm(name)  # a Stop click interrupts at the next st call: this step is kept
                 _draw_progress()
             _draw_curves()
-    except (ValueError, RuntimeError) as exc:  # e.g. out of memory with a large local model
+    except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
         state["live_running"] = False
-        st.error(tr("live.run_failed", error=exc))
+        st.error(tr("live.run_failed", error=f"{type(exc).__name__}: {exc}"))
     else:
         state["live_running"] = False
         st.rerun()

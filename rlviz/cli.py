@@ -12,7 +12,8 @@ __all__ = ["main", "parse_setting"]
 
 def parse_setting(text: str) -> tuple[str, str, object]:
     """Parse ``ALGO.NAME=VALUE`` (e.g. ``dapo.epsilon_high=0.3``, ``ppo.dual_clip_c=none``,
-    ``dapo.dynamic_sampling=false``). Values are JSON where they parse, else strings; ``none`` is None.
+    ``dapo.dynamic_sampling=false``). ``none`` is None; true/yes/on and false/no/off are booleans;
+    numbers are numbers; anything else is a string (a named choice). Types are checked by the run.
 
     Raises:
         ValueError: not of the form ``ALGO.NAME=VALUE``.
@@ -21,12 +22,20 @@ def parse_setting(text: str) -> tuple[str, str, object]:
     algo, dot, name = key.partition(".")
     if not (sep and dot and algo and name):
         raise ValueError(f"--set: expected ALGO.NAME=VALUE, got {text!r}")
-    if raw.lower() in ("none", "null"):
+    low = raw.strip().lower()
+    if low in ("none", "null"):
         return algo, name, None
+    if low in ("true", "yes", "on"):
+        return algo, name, True
+    if low in ("false", "no", "off"):
+        return algo, name, False
     try:
-        value = json.loads(raw.lower() if raw.lower() in ("true", "false") else raw)
+        value = json.loads(raw)
     except json.JSONDecodeError:
-        value = raw
+        try:
+            value = float(raw)  # nan, inf, 1e-3 ... (rejected later where out of range)
+        except ValueError:
+            value = raw  # a named choice such as token-mean
     return algo, name, value
 
 
@@ -85,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    interrupted = False
     with tqdm(total=config.steps * len(config.algorithms), unit="step", file=sys.stderr) as bar:
         try:
             while not run.done:
@@ -94,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
                         bar.set_postfix_str(f"{name} step {m['step']}: pass@1 {m['pass_at_1']:.2f}")
                         bar.update(1)
         except KeyboardInterrupt:
+            interrupted = True
             print("\ninterrupted: writing what has been measured so far", file=sys.stderr)
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
         print(run.summary_frame().to_string(index=False))
@@ -103,4 +114,4 @@ def main(argv: list[str] | None = None) -> int:
     if args.csv:
         run.metrics_frame().to_csv(args.csv, index=False)
         print(f"wrote {args.csv}")
-    return 0
+    return 130 if interrupted else 0

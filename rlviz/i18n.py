@@ -108,13 +108,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "- The per-token view shows how each objective spreads the gradient over one group's "
         "answers: token by token (GRPO) or one weight per response (GSPO).\n"
         "- Turn the learning rate up until the policy collapses and read the symptoms: KL jumps, "
-        "the reward falls to zero, answers turn into noise that often runs to the length limit.",
+        "the reward falls to zero (to −1 under DAPO's overlong penalty), answers turn into noise that often runs to the length limit.",
         "zh": "- 在同一批问题上并排训练几个算法，逐步观察奖励、pass@1、回答长度、熵、KL 和裁剪比例，并比较训练前后的留出集 pass@1。\n"
         "- 全对或全错的组优势为零：白白花了算力却什么也学不到（见“零优势组占比”）。\n"
         "- GSPO 按整条序列裁剪，裁剪比例大得多，却照样能学。\n"
         "- SAPO 的软门控从不把 token 完全截断；CISPO 对信任域之外的 token 仍保留有界的梯度。\n"
         "- 逐 token 视图显示每个目标函数怎样把梯度分配到一组回答上：GRPO 逐个 token 不同，GSPO 每条回答一个权重。\n"
-        "- 把学习率调大直到策略崩溃，再看症状：KL 飙升，奖励跌到零，回答变成乱码，常常写到长度上限。",
+        "- 把学习率调大直到策略崩溃，再看症状：KL 飙升，奖励跌到零（DAPO 因超长惩罚会跌到 −1），回答变成乱码，常常写到长度上限。",
     },
     "home.open_live": {"en": "Open the live policy update", "zh": "打开实时策略更新"},
     "home.settings": {"en": "Settings and where their defaults come from", "zh": "参数设置及默认值出处"},
@@ -142,16 +142,18 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "live.tips": {
         "en": "**Things to try.** Raise the learning rate to 1e-2 and watch the policy collapse within a "
-        "few steps: KL to the reference jumps, the reward falls to zero and the answers turn into "
+        "few steps: KL to the reference jumps, the reward falls to zero (to −1 under DAPO's overlong "
+        "penalty, and DAPO, finding no mixed group, stops updating) and the answers turn into "
         "noise whose length swings, often up to the limit. Set μ and the mini-batches (under *More settings*) to 1: every update is then fully "
-        "on-policy, the ratio stays at 1 and nothing is clipped. Compare GSPO's clip fraction with "
+        "on-policy: the ratio the update sees stays at 1 and nothing is clipped (the per-token view, "
+        "computed after the update, already shows the moved ratio the next update would start from). Compare GSPO's clip fraction with "
         "GRPO's, and watch the share of zero-advantage groups: those groups teach nothing. One notch "
         "up, at learning rate 2e-4, SAPO drifts away (KL 0.7-0.8, held-out pass@1 falls) while the "
         "hard-clipped GRPO and DAPO still gain: its gate, tuned for tiny LLM-scale ratio moves, barely "
         "damps the larger moves of this small model, above all on tokens pushed down (A < 0).",
         "zh": "**可以试试：** 把学习率调到 1e-2，几步之内就能看到策略崩溃：与参考模型的 KL 飙升，"
-        "奖励跌到零，回答变成乱码，长度忽长忽短，常常写到长度上限。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
-        "比率始终为 1，也就不会有任何裁剪。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。"
+        "奖励跌到零（DAPO 因超长惩罚跌到 −1，且找不到有信号的组而停止更新），回答变成乱码，长度忽长忽短，常常写到长度上限。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
+        "更新时看到的比率始终为 1，也就不会有任何裁剪（逐 token 视图是在更新之后算的，显示的是下一次更新的起点，比率已经变了）。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。"
         "把学习率只调高一档到 2e-4：SAPO 会越走越远（KL 达到 0.7–0.8，留出集 pass@1 下降），而带硬裁剪的 GRPO 和 DAPO 仍在进步——"
         "它的门控是为大模型上极小的比率变化调的，对这个小模型较大的变化几乎不起抑制作用，被压低的 token（A < 0）尤其如此。",
     },
@@ -277,12 +279,13 @@ STRINGS: dict[str, dict[str, str]] = {
         r"KL to the frozen starting model uses the k3 estimator "
         r"$\frac{\pi_{ref}}{\pi_\theta} - \log\frac{\pi_{ref}}{\pi_\theta} - 1$, averaged over tokens. "
         r"Entropy: $-\sum_v \pi_\theta(v)\log\pi_\theta(v)$ per generated token. Clip fraction: the "
-        r"share of tokens whose gradient the clip sets to zero. A group has zero advantage when all "
+        r"share of tokens the clip acted on: their gradient is zero under a hard clip, while CISPO only "
+        r"caps their weight and GSPO clips whole responses. A group has zero advantage when all "
         r"its G rewards are equal.",
         "zh": r"**这些数字怎么算：** 奖励是验证器给出的 1 或 0（开启时再加上 DAPO 的超长惩罚）；"
         r"pass@1 是训练样本中答对的比例。与冻结初始模型之间的 KL 用 k3 估计器 "
         r"$\frac{\pi_{ref}}{\pi_\theta} - \log\frac{\pi_{ref}}{\pi_\theta} - 1$，按 token 取平均。"
-        r"熵是每个生成 token 的 $-\sum_v \pi_\theta(v)\log\pi_\theta(v)$。裁剪比例是梯度被裁剪置零的 token 所占的比例。"
+        r"熵是每个生成 token 的 $-\sum_v \pi_\theta(v)\log\pi_\theta(v)$。裁剪比例是被裁剪作用到的 token 所占的比例：硬裁剪下它们的梯度为零，CISPO 只是给权重封顶，GSPO 则整条回答一起裁剪。"
         r"一个组的 G 个奖励全部相同时，它的优势为零。",
     },
     "live.ratio_header": {"en": "Importance ratios at one step", "zh": "某一步的重要性比率分布"},

@@ -232,3 +232,26 @@ def test_error_during_a_run_is_a_message_and_keeps_the_steps(monkeypatch):
     run = at.session_state["live_run"]
     assert run.progress == {"grpo": 1} and len(run.metrics_frame()) == 1
     assert at.session_state["live_running"] is False
+
+
+def test_language_switch_after_a_run_keeps_the_page_working():
+    at = _small(_live(), algorithms=("grpo",), steps=1)
+    at.button(key="run_btn").click().run()
+    at.multiselect(key="panels_en").set_value(["pass_at_1", "kl_ref"]).run()
+    panels = ["pass_at_1", "kl_ref"]
+    for lang in ("zh", "en", "zh"):
+        at.radio(key="lang").set_value(lang).run()
+        _no_exception(at)
+        assert at.title[0].value == t("live.title", lang)
+        assert list(at.multiselect(key=f"panels_{lang}").value) == panels  # carried across languages
+        assert "panels" not in at.query_params
+        assert at.get("plotly_chart")
+
+
+def test_gae_is_offered_only_where_there_is_a_value_model():
+    at = _live()
+    at.multiselect(key="algos").set_value(["ppo", "grpo"]).run()
+    assert at.selectbox(key="ppo.advantage").options == ["group", "gae"]
+    assert at.selectbox(key="grpo.advantage").options == ["group"]
+    at.text_input(key="ppo.dual_clip_c").set_value("none").run()
+    _no_exception(at)

@@ -227,3 +227,19 @@ def test_two_sessions_never_see_each_others_runs(server, browser):
     assert b.get_by_text("Finished:").count() == 0 and b.locator(".js-plotly-plot").count() == 0
     first.close()
     second.close()
+
+
+def test_language_switch_after_a_run(server, page):
+    page.goto(f"{server}/{LIVE_SMALL.format(steps=1)}")
+    _settle(page)
+    page.locator(".st-key-run_btn button").click()
+    page.get_by_text("Finished: 1 steps per algorithm.").wait_for(timeout=300_000)
+    _wait_idle_after_click(page)
+    for label, title in (("中文", "实时策略更新"), ("English", "Live policy update"), ("中文", "实时策略更新")):
+        page.get_by_text(label, exact=True).click()
+        page.wait_for_function("t => document.querySelector('h1') && document.querySelector('h1').innerText === t", arg=title)
+        _wait_idle_after_click(page)
+        exceptions = page.locator("[data-testid=stException]")
+        assert exceptions.count() == 0, exceptions.first.inner_text()
+        assert "panels" not in page.url
+        _wait_count(page, ".js-plotly-plot", 2)

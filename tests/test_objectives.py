@@ -200,6 +200,8 @@ def test_kl_estimators_and_kl_in_loss():
     assert float(kl_estimate(lp, ref, "k1")) == pytest.approx(0.5)  # x
     assert float(kl_estimate(lp, ref, "k2")) == pytest.approx(0.125)  # x^2 / 2
     assert float(kl_estimate(lp, ref, "k3")) == pytest.approx(math.exp(-0.5) + 0.5 - 1)  # e^-x + x - 1
+    # k3 is clamped at 10 (verl, SkyRL): x = -15 gives e^15 - 16 > 10
+    assert float(kl_estimate(torch.tensor([[-15.0]]), ref, "k3")) == 10.0
     # GRPO on-policy, A = 0: the loss is beta * k3 alone
     out = policy_loss("grpo", lp, lp, torch.tensor([0.0]), torch.ones(1, 1), ref_log_prob=ref, beta=0.04)
     assert out.loss.item() == pytest.approx(0.04 * (math.exp(-0.5) - 0.5))

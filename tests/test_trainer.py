@@ -121,7 +121,13 @@ def test_overlong_filtering_masks_truncated_responses(policy):
         ({"group_size": 0}, "group_size"),
         ({"temperature": -1.0}, "temperature"),
         ({"lr": float("nan")}, "lr"),
-        ({"overlong_buffer_length": 99}, "overlong_buffer_length"),
+        ({"overlong_buffer_length": 99, "settings": {"overlong_shaping": True}}, "overlong_buffer_length"),
+        ({"group_size": 1}, "group_size"),
+        ({"settings": {"advantage": "gae"}}, "advantage"),
+        ({"settings": {"dynamic_sampling": "no"}}, "dynamic_sampling"),
+        ({"settings": {"epsilon_high": "abc"}}, "epsilon_high"),
+        ({"settings": {"epsilon_low": True}}, "epsilon_low"),
+        ({"settings": {"beta": float("nan")}}, "beta"),
         ({"settings": {"epsilon_low": -0.1}}, "epsilon_low"),
         ({"settings": {"tau_pos": 1.0}}, "tau_pos"),
     ],
@@ -129,6 +135,35 @@ def test_overlong_filtering_masks_truncated_responses(policy):
 def test_bad_config_raises_value_error(policy, kw, param):
     with pytest.raises(ValueError, match=param):
         make(policy, "grpo", **kw)
+
+
+def test_settings_of_other_algorithms_do_not_block_a_run(policy):
+    # the overlong buffer only matters where overlong shaping is on (DAPO by default)
+    make(policy, "grpo", max_new_tokens=2)
+    with pytest.raises(ValueError, match="overlong_buffer_length"):
+        make(policy, "dapo", max_new_tokens=2)
+    with pytest.raises(ValueError, match="lam"):
+        make(policy, "ppo", settings={"lam": -0.5})
+    make(policy, "ppo", group_size=1)  # GAE needs no group
+
+
+def test_dr_grpo_constant_is_the_generation_budget(policy):
+    t = make(policy, "dr_grpo", max_new_tokens=12)
+    assert t.loss_params["norm_length"] == 12
+    t.step()
+    _, _, _, _, mask = t._last
+    from rlviz.core.aggregation import token_weights
+
+    w = token_weights(mask, "seq-mean-token-sum-norm", 12)
+    assert torch.allclose(w[mask > 0], torch.full_like(w[mask > 0], 1 / (mask.shape[0] * 12)))
+
+
+def test_a_step_without_update_still_observes_the_policy(policy):
+    # near-greedy sampling of 4 prompts x G=4: every group all-equal, so DAPO makes no update
+    t = make(policy, "dapo", temperature=0.01, max_resample_rounds=1)
+    m = t.step()
+    assert m["kept_groups"] == 0 and math.isnan(m["grad_norm"])
+    assert math.isfinite(m["entropy"]) and m["kl_ref"] == 0.0  # the policy is still the reference
 
 
 def test_live_run_and_exports(policy):

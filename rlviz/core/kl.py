@@ -26,8 +26,9 @@ def kl_estimate(log_prob: torch.Tensor, ref_log_prob: torch.Tensor, estimator: s
         estimator: ``"k1"``, ``"k2"`` or ``"k3"``.
 
     Returns:
-        [B, T] estimate in nats. x is clamped to [-20, 20] before ``exp`` (as verl does) so the
-        result is finite for finite inputs.
+        [B, T] estimate in nats. x is clamped to [-20, 20] before ``exp`` and k3 to [-10, 10] (as
+        verl and SkyRL do: a saturated token then has zero gradient), so one wild token cannot blow
+        up the loss.
 
     Raises:
         ValueError: unknown ``estimator``.
@@ -39,4 +40,4 @@ def kl_estimate(log_prob: torch.Tensor, ref_log_prob: torch.Tensor, estimator: s
         return x
     if estimator == "k2":
         return 0.5 * x * x
-    return torch.exp(-x) + x - 1.0
+    return (torch.exp(-x) + x - 1.0).clamp(-10.0, 10.0)

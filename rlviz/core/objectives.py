@@ -13,6 +13,7 @@ and the papers cited in each spec.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -340,7 +341,9 @@ _SPECS = [
                  "en": "No value head: the G responses to one prompt are each other's baseline; advantage = group-normalised reward."},
         changes={"zh": "优势改为组内相对（减均值、除标准差），KL 直接加在损失里，按回答求平均。",
                  "en": "Group-relative advantages (minus mean, over std), KL in the loss, mean per response."},
-        latex=_PPO_TEX + r",\quad A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)}", ratio_level="token",
+        latex=_PPO_TEX + r",\quad A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)},\quad "
+              r"\mathcal L=\frac1G\sum_i\frac{1}{|o_i|}\sum_t\big(\lambda_{i,t}+\beta\,\mathbb D_\text{KL}^{k3}\big)",
+        ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.2, _DS + " (ε = 0.2)"),
             _dual("off in the GRPO paper"),
@@ -357,7 +360,7 @@ _SPECS = [
                  "en": "Removes GRPO's two biases: no division by response length (a constant instead), no division by the group std."},
         changes={"zh": "长度偏置与难度偏置消失：错误回答不再被鼓励变长。",
                  "en": "Length and difficulty biases gone: wrong answers are no longer pushed to grow longer."},
-        latex=_PPO_TEX + r",\quad A_i=R_i-\operatorname{mean}(R),\quad \mathcal L=\frac{1}{G\,L_\text{max}}\sum_i\sum_t\lambda_{i,t}",
+        latex=_PPO_TEX + r",\quad A_i=R_i-\operatorname{mean}(R),\quad \mathcal L=\frac{1}{B\,L_\text{max}}\sum_i\sum_t\lambda_{i,t}",
         ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.2, _DR),
@@ -475,6 +478,24 @@ def get_algorithm(name: str) -> AlgorithmSpec:
         raise ValueError(f"name: unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}") from None
 
 
+def check_types(defaults: dict[str, Any], values: dict[str, Any]) -> None:
+    """Each value must have its default's type: a finite number for a number (or ``None`` where the
+    default is ``None``), a bool for a bool, a string for a string. Raises ``ValueError`` naming it."""
+    for key, value in values.items():
+        default = defaults[key]
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"{key}: must be true or false, got {value!r}")
+        elif isinstance(default, str):
+            if not isinstance(value, str):
+                raise ValueError(f"{key}: must be one of the named choices, got {value!r}")
+        elif value is not None or default is not None:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"{key}: must be a number, got {value!r}")
+            if not math.isfinite(value):
+                raise ValueError(f"{key}: must be finite, got {value}")
+
+
 def resolve_settings(name: str, **overrides) -> dict[str, Any]:
     """The loss settings of ``name`` with ``overrides`` applied and checked.
 
@@ -489,10 +510,7 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
         if key not in params:
             raise ValueError(f"{key}: not a setting of {name} (settings: {', '.join(params)})")
         params[key] = value
-    for key, value in params.items():
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            if not torch.isfinite(torch.tensor(float(value))):
-                raise ValueError(f"{key}: must be finite, got {value}")
+    check_types(spec.defaults, params)
     for key in ("epsilon_low", "epsilon_high"):
         if key in params and params[key] < 0:
             raise ValueError(f"{key}: must be >= 0, got {params[key]}")

@@ -20,7 +20,7 @@ import torch
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import aggregate, masked_mean
 from rlviz.core.kl import kl_estimate
-from rlviz.core.objectives import get_algorithm, gradient_weights, policy_loss, resolve_settings
+from rlviz.core.objectives import check_types, get_algorithm, gradient_weights, policy_loss, resolve_settings
 from rlviz.core.sampling import informative_groups
 from rlviz.core.shaping import overlong_filter_mask, overlong_penalty
 
@@ -105,13 +105,15 @@ class TrainConfig:
                 raise ValueError(f"{name}: must be a finite number > 0, got {value}")
         if self.mini_batches > self.prompts_per_step * self.group_size:
             raise ValueError(f"mini_batches: {self.mini_batches} is more than the {self.prompts_per_step * self.group_size} responses per step")
-        if not 0 <= self.overlong_buffer_length <= self.max_new_tokens:
+        _, train = split_settings(self.algorithm, self.settings)
+        if train["overlong_shaping"] and not 0 <= self.overlong_buffer_length <= self.max_new_tokens:
             raise ValueError(f"overlong_buffer_length: must be in [0, max_new_tokens={self.max_new_tokens}], got {self.overlong_buffer_length}")
+        if train["advantage"] == "group" and self.group_size < 2:
+            raise ValueError("group_size: group-relative advantages need G >= 2 (a group of one has no baseline)")
         if not (math.isfinite(self.entropy_coef) and self.entropy_coef >= 0):
             raise ValueError(f"entropy_coef: must be >= 0, got {self.entropy_coef}")
         if not (math.isfinite(self.overlong_penalty_factor) and self.overlong_penalty_factor >= 0):
             raise ValueError(f"overlong_penalty_factor: must be >= 0, got {self.overlong_penalty_factor}")
-        split_settings(self.algorithm, self.settings)
 
 
 def split_settings(algorithm: str, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -129,10 +131,16 @@ def split_settings(algorithm: str, settings: dict[str, Any]) -> tuple[dict[str, 
         if key not in train:
             raise ValueError(f"{key}: not a setting of {algorithm}")
         train[key] = value
+    check_types(spec.train_defaults, train)
     if train["scale_rewards"] not in ADVANTAGE_SCALES:
         raise ValueError(f"scale_rewards: {train['scale_rewards']!r} is not one of {', '.join(ADVANTAGE_SCALES)}")
     if train["advantage"] not in ("group", "gae"):
         raise ValueError(f"advantage: {train['advantage']!r} is not 'group' or 'gae'")
+    if train["advantage"] == "gae" and "lam" not in train:
+        raise ValueError(f"advantage: 'gae' needs a value model, which only ppo has; {algorithm} uses 'group'")
+    for key in ("gamma", "lam"):
+        if key in train and not 0.0 <= train[key] <= 1.0:
+            raise ValueError(f"{key}: must be in [0, 1], got {train[key]}")
     return resolve_settings(algorithm, **loss_over), train
 
 
@@ -171,6 +179,10 @@ class Trainer:
         self.config = config
         self.spec = get_algorithm(config.algorithm)
         self.loss_params, self.train_params = split_settings(config.algorithm, config.settings)
+        if "norm_length" in self.loss_params and self.loss_params["norm_length"] is None:
+            # Dr.GRPO's constant is the generation budget L_max (TRL max_completion_length), the
+            # same every step, not the width of this step's longest response.
+            self.loss_params["norm_length"] = config.max_new_tokens
         self.model, self.tokenizer, self.ref_model = model, tokenizer, ref_model
         self.device = next(model.parameters()).device
         self.generator = torch.Generator().manual_seed(int(config.seed))
@@ -216,6 +228,7 @@ class Trainer:
             stats["shaped"].append(self._shaped_rewards(batch).cpu())
             stats["lengths"].append(batch.response_lengths.cpu())
             stats["truncated"].append(batch.truncated.cpu())
+            stats["last_batch"] = batch
             if not self.train_params["dynamic_sampling"]:
                 return batch, stats
             rows = [g * G + j for g in torch.nonzero(mixed).flatten().tolist() for j in range(G)]
@@ -261,6 +274,8 @@ class Trainer:
         if batch is not None:
             m.update(self._update(batch, hist))
             view = self._token_view(batch)
+        else:  # dynamic sampling found no mixed group: no update, but the policy is still observed
+            m.update(self._observe(stats["last_batch"]))
         m["seconds"] = time.perf_counter() - t0
         self.step_count += 1
         self.history.append(m)
@@ -316,7 +331,7 @@ class Trainer:
         model.train()
         for epoch in range(c.mu):
             perm = torch.randperm(B, generator=self.generator)
-            for rows in perm.chunk(c.mini_batches):
+            for rows in torch.tensor_split(perm, c.mini_batches):  # exactly mini_batches pieces
                 idx = rows.to(self.device)
                 mb_mask = mask[idx]
                 if float(mb_mask.sum()) == 0:
@@ -370,6 +385,19 @@ class Trainer:
             "ratio_mean": r_sum / r_n if r_n else float("nan"),
             "ratio_min": r_min if r_n else float("nan"), "ratio_max": r_max if r_n else float("nan"),
         }  # fmt: skip
+
+    @torch.no_grad()
+    def _observe(self, batch: RolloutBatch) -> dict[str, float]:
+        """Entropy and KL to the reference of the sampling policy on ``batch`` (no update)."""
+        c = self.config
+        lp, ent = response_log_probs(self.model, batch.input_ids, batch.attention_mask, batch.position_ids,
+                                     batch.prompt_width, c.temperature, with_entropy=True)
+        out = {"entropy": float(masked_mean(ent, batch.response_mask))}
+        if self.ref_model is not None:
+            ref, _ = response_log_probs(self.ref_model, batch.input_ids, batch.attention_mask, batch.position_ids,
+                                        batch.prompt_width, c.temperature)
+            out["kl_ref"] = float(masked_mean(kl_estimate(lp, ref, "k3"), batch.response_mask))
+        return out
 
     def _critic_update(self, batch, idx, returns, old_values, mb_mask, clip_value=0.5) -> float:
         """Clipped value loss 0.5 max((V - G)^2, (clip(V, V_old +- c) - G)^2), token mean (verl)."""
