@@ -97,7 +97,11 @@ with st.expander(tr("live.advanced")):
         tr("live.heldout"), 0, 64, D.heldout_samples, key="heldout", help=tr("live.heldout_help"),
         bind="query-params", disabled=running,
     )
-    c1, c2, _, _ = st.columns(4)
+    c1, c2, c3, _ = st.columns(4)
+    penalty_factor = c3.number_input(
+        tr("live.overlong_penalty"), 0.0, 10.0, float(D.overlong_penalty_factor), 0.1, key="Lpen",
+        help=tr("live.overlong_penalty_help"), bind="query-params", disabled=running,
+    )
     entropy_coef = c1.number_input(
         tr("live.entropy_coef"), 0.0, 1.0, float(D.entropy_coef), 0.001, format="%.3f", key="ent",
         help=tr("live.entropy_coef_help"), bind="query-params", disabled=running,
@@ -166,7 +170,8 @@ def _config() -> LiveConfig:
     return LiveConfig(
         algorithms=tuple(algorithms), steps=int(steps), prompts_per_step=int(prompts), group_size=int(group_size),
         temperature=float(temperature), lr=float(lr), mu=int(mu), mini_batches=int(mini_batches),
-        max_new_tokens=int(max_new_tokens), overlong_buffer_length=int(overlong_buffer), seed=int(state.get("seed", 0)),
+        max_new_tokens=int(max_new_tokens), overlong_buffer_length=int(overlong_buffer),
+        overlong_penalty_factor=float(penalty_factor), seed=int(state.get("seed", 0)),
         device=state.get("device", "auto"), model_dir=state.get("model_dir"), settings=settings,
         heldout_samples=int(heldout), entropy_coef=float(entropy_coef), kl_in_reward=bool(kl_in_reward),
     )  # fmt: skip
@@ -241,7 +246,10 @@ chart = st.empty()
 
 
 def _draw_curves() -> None:
-    fig = live_metrics_figure(run.metrics_frame(), panels, labels, cols=3, x_title=tr("word.step"), algorithm_labels=titles)
+    frame = run.metrics_frame()
+    # a panel no chosen algorithm measures (e.g. SAPO's gate weight without SAPO) is left out
+    shown = [m for m in panels if frame.empty or frame[m].notna().any()]
+    fig = live_metrics_figure(frame, shown, labels, cols=3, x_title=tr("word.step"), algorithm_labels=titles)
     # a fresh key per redraw: the chart is redrawn several times in one script run
     chart.plotly_chart(fig, config={"displaylogo": False}, key=f"curves_{sum(run.progress.values())}")
 

@@ -61,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--temperature", type=float, default=d.temperature)
     c.add_argument("--max-new-tokens", type=int, default=d.max_new_tokens)
     c.add_argument("--overlong-buffer", type=int, default=d.overlong_buffer_length, help="DAPO L_cache in tokens")
+    c.add_argument("--overlong-penalty-factor", type=float, default=d.overlong_penalty_factor,
+                   help="DAPO penalty at the length limit (verl overlong_buffer.penalty_factor)")
     c.add_argument("--kl-in-reward", action="store_true", help="beta x KL in the reward instead of the loss")
     c.add_argument("--entropy-coef", type=float, default=d.entropy_coef, help="entropy bonus (verl entropy_coeff)")
     c.add_argument("--heldout-samples", type=int, default=d.heldout_samples, help="samples per held-out prompt (0: skip)")
@@ -86,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
             algorithms=tuple(a.strip() for a in args.algorithms.split(",") if a.strip()), steps=args.steps,
             prompts_per_step=args.prompts_per_step, group_size=args.group_size, temperature=args.temperature,
             lr=args.lr, mu=args.mu, mini_batches=args.mini_batches, max_new_tokens=args.max_new_tokens,
-            overlong_buffer_length=args.overlong_buffer, seed=args.seed, device=args.device,
+            overlong_buffer_length=args.overlong_buffer, overlong_penalty_factor=args.overlong_penalty_factor,
+            seed=args.seed, device=args.device,
             model_dir=args.model_dir, settings=settings, heldout_samples=args.heldout_samples,
             kl_in_reward=args.kl_in_reward, entropy_coef=args.entropy_coef,
         )  # fmt: skip

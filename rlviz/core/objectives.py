@@ -366,9 +366,11 @@ _SPECS = [
             *_eps(0.2, 0.2, _DR),
             _dual("off in the Dr.GRPO paper"),
             _agg("seq-mean-token-sum-norm", _DR + " (TRL loss_type = dr_grpo)"),
-            Setting("norm_length", None, _DR + " (the generation budget; None = padded width)",
+            Setting("norm_length", None, _DR + " (the generation budget L_max; None = the run's length "
+                    "limit in training, the padded width in a bare policy_loss call)",
                     trl="max_completion_length", verl="actor.loss_scale_factor",
-                    help={"zh": "常数长度（None 表示用填充宽度）", "en": "constant length (None = padded width)"}),
+                    help={"zh": "常数长度 L_max（留空表示用本次训练的回答长度上限）",
+                          "en": "constant length L_max (empty = the run's response length limit)"}),
             *_kl(0.0, _DR + " (β = 0)"),
         ),
         train_settings=(*_adv("group", "none", _DR + " (no std)"), *_shaping(False, False, False, "not in Dr.GRPO")),

@@ -55,6 +55,7 @@ class LiveConfig:
     mini_batches: int = TrainConfig.mini_batches
     max_new_tokens: int = TrainConfig.max_new_tokens
     overlong_buffer_length: int = TrainConfig.overlong_buffer_length
+    overlong_penalty_factor: float = TrainConfig.overlong_penalty_factor
     seed: int = TrainConfig.seed
     kl_in_reward: bool = TrainConfig.kl_in_reward
     entropy_coef: float = TrainConfig.entropy_coef
@@ -69,6 +70,7 @@ class LiveConfig:
             algorithm=algorithm, prompts_per_step=self.prompts_per_step, group_size=self.group_size,
             temperature=self.temperature, lr=self.lr, mu=self.mu, mini_batches=self.mini_batches,
             max_new_tokens=self.max_new_tokens, overlong_buffer_length=self.overlong_buffer_length,
+            overlong_penalty_factor=self.overlong_penalty_factor,
             seed=self.seed, settings=dict(self.settings.get(algorithm, {})), kl_in_reward=self.kl_in_reward,
             entropy_coef=self.entropy_coef,
         )  # fmt: skip
