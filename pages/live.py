@@ -312,7 +312,13 @@ shown = st.multiselect(
 )
 st.caption(tr("live.tokens_caption"))
 views = {name: run.token_view(token_step, name) for name in shown if token_step <= run.progress[name]}
-frames = {name: token_view_frame(view) for name, view in views.items()}
+WHEN = ["weight_first", "weight"]
+when = st.radio(  # one widget per language, as the panel picker (its browser-side value is its label)
+    tr("live.tokens_when"), WHEN, index=WHEN.index(state.get("live_token_when", WHEN[0])),
+    format_func={k: tr(f"live.tokens_{k}") for k in WHEN}.get, horizontal=True, key=f"token_when_{L}",
+)
+state["live_token_when"] = when
+frames = {name: token_view_frame(view, when) for name, view in views.items()}
 weights = [abs(w) for f in frames.values() for w in f["weight"] if math.isfinite(w)]
 zmax = max(weights) if weights else None
 for name, view in views.items():

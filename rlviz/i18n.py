@@ -308,16 +308,25 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.step_select": {"en": "Step", "zh": "步"},
     "live.share": {"en": "share of tokens", "zh": "token 占比"},
     "live.tokens_header": {"en": "Where the gradient goes, token by token", "zh": "梯度落在哪里：逐 token 查看"},
+    "live.tokens_when": {"en": "Weights at", "zh": "权重取自"},
+    "live.tokens_weight_first": {
+        "en": "the step's first update (ratio 1: pure token vs sequence weighting)",
+        "zh": "本步第一次更新（比率为 1：单纯的 token 级与序列级加权）",
+    },
+    "live.tokens_weight": {
+        "en": "after the step's updates (ratios moved: clipping shows)",
+        "zh": "本步各次更新之后（比率已变：能看到裁剪）",
+    },
     "live.tokens_caption": {
         "en": "One group (the G answers to one prompt) of each algorithm at the chosen step. Colour "
-        "is the push each token's log-probability gets from one more gradient-descent step on this "
-        "batch, −∂loss/∂log π (autograd of the algorithm's own loss), with the ratio the step's "
-        "μ × mini-batch updates have reached: orange pushed up, purple pushed down, white no "
-        "gradient (clipped: under GSPO a whole response at once). All heatmaps share "
+        "is the push each token's log-probability gets from a gradient-descent step on this batch, "
+        "−∂loss/∂log π (autograd of the algorithm's own loss), either at the step's first, on-policy "
+        "update or with the ratio the step's μ × mini-batch updates have reached: orange pushed up, "
+        "purple pushed down, white no gradient (clipped: under GSPO a whole response at once). All heatmaps share "
         "one colour scale. At step 1 all algorithms start from the same samples, so their rows usually "
         "show the same group side by side (DAPO's dynamic sampling may pick another).",
-        "zh": "在所选的步中，每个算法的一个组（同一问题的 G 条回答）。颜色表示在这一批上再做一次梯度下降时每个 token 的对数概率受到的推动量 "
-        "−∂loss/∂log π（对该算法自身损失求自动微分），比率取本步 μ × 小批次更新之后达到的值："
+        "zh": "在所选的步中，每个算法的一个组（同一问题的 G 条回答）。颜色表示在这一批上做一次梯度下降时每个 token 的对数概率受到的推动量 "
+        "−∂loss/∂log π（对该算法自身损失求自动微分），可以取本步第一次（在策略上的）更新，也可以取本步 μ × 小批次更新之后比率已变的状态："
         "橙色往上推，紫色往下压，白色没有梯度（被裁剪；GSPO 会整条回答一起被裁掉）。所有热力图使用同一个颜色刻度。"
         "第 1 步所有算法从同样的样本出发，通常展示的是同一个组，可以逐行对比（DAPO 的动态采样可能会选到别的组）。",
     },

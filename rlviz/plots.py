@@ -371,20 +371,22 @@ def token_weight_figure(
     return fig
 
 
-def token_view_frame(view: Mapping | None) -> pd.DataFrame:
+def token_view_frame(view: Mapping | None, weight_key: str = "weight") -> pd.DataFrame:
     """A group's token view (``rlviz.experiments.live.LiveRun.token_view``) as the long frame
     :func:`token_weight_figure` takes: one row per response token with ``response, position, token,
     weight, advantage, reward, in_loss``.
 
     ``weight`` is the *push* on each token's log-probability, −∂loss/∂log π (positive: one
-    gradient-descent step raises it). An empty frame for ``None`` (a step without an update).
+    gradient-descent step raises it), read from each row's ``weight_key`` (``"weight"``: after
+    the step's updates; ``"weight_first"``: at its first, on-policy update). An empty frame for
+    ``None`` (a step without an update).
     """
     columns = ["response", "position", "token", "weight", "advantage", "reward", "in_loss"]
     if not view:
         return pd.DataFrame(columns=columns)
     rows = []
     for i, row in enumerate(view.get("rows", [])):
-        for j, (token, weight) in enumerate(zip(row["tokens"], row["weight"])):
+        for j, (token, weight) in enumerate(zip(row["tokens"], row[weight_key])):
             rows.append({
                 "response": i, "position": j, "token": token,
                 "weight": -float(weight) if weight is not None else math.nan,

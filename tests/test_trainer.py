@@ -85,9 +85,14 @@ def test_gspo_weighs_every_token_of_a_response_alike_on_real_text(policy):
     t.step()
     view = t.token_views[-1]
     assert view is not None
+    B = SMALL["prompts_per_step"] * SMALL["group_size"]
     for row in view["rows"]:
         w = torch.tensor(row["weight"])
         assert torch.allclose(w, w[0].expand_as(w), atol=1e-9)
+        # at the step's first (on-policy) update s = 1: every token gets exactly -A / (B |y|)
+        first = torch.tensor(row["weight_first"])
+        expected = -row["advantage"] / (B * len(row["tokens"]))
+        assert torch.allclose(first, torch.full_like(first, expected), atol=1e-7)
 
 
 def test_dynamic_sampling_is_bounded_and_filters(policy):

@@ -419,10 +419,12 @@ class Trainer:
         return lp
 
     def _token_view(self, batch: RolloutBatch) -> dict[str, Any]:
-        """Per-token gradient weights d loss / d log pi for one group, after this step's updates.
+        """Per-token gradient weights d loss / d log pi for one group of this step.
 
         Autograd through ``policy_loss`` on the whole step batch (so the aggregation is the one that
-        trained), with the ratio the policy has now. The first group with a learning signal is shown.
+        trained): ``weight`` with the ratio the policy has after the step's updates (what one more
+        update would do, clipping included), ``weight_first`` at the step's first update (ratio 1).
+        The first group with a learning signal is shown.
         """
         _, old, ref, adv, mask = self._last
         lp = self._current_log_prob(batch)
@@ -430,6 +432,8 @@ class Trainer:
         if self.config.kl_in_reward or ref is None:
             params["beta"] = 0.0
         weights, out = gradient_weights(self.spec.name, lp, old, adv, mask, ref_log_prob=ref, **params)
+        # the same at the step's first update, on-policy (ratio 1): the pure token / sequence weighting
+        first, _ = gradient_weights(self.spec.name, old, old, adv, mask, ref_log_prob=ref, **params)
         G = self.config.group_size
         adv_rows = adv if adv.dim() == 1 else masked_mean(adv, mask, dim=-1)
         signal = [g for g in range(len(batch.problems) // G) if bool((adv_rows[g * G:(g + 1) * G] != 0).any())]
@@ -444,6 +448,7 @@ class Trainer:
                     "text": batch.texts[i],
                     "tokens": batch.tokens[i],
                     "weight": weights[i, : len(batch.tokens[i])].tolist(),
+                    "weight_first": first[i, : len(batch.tokens[i])].tolist(),
                     "ratio": out.ratio[i, : len(batch.tokens[i])].tolist(),
                     "clipped": out.clipped[i, : len(batch.tokens[i])].tolist(),
                     "in_loss": bool(mask[i].sum() > 0),
