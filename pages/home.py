@@ -56,19 +56,19 @@ for name in names:
             st.markdown(tr("home.changed", text=spec.changes[L]))
         with right:
             st.markdown(tr("home.paper", paper=spec.paper, arxiv=spec.arxiv, where=spec.equation))
-            with st.expander(tr("home.settings")):
-                rows = [
-                    {
-                        tr("col.setting"): s.name,
-                        tr("col.default"): _fmt(s.default),
-                        tr("col.meaning"): s.help.get(L, ""),
-                        tr("col.source"): s.source,
-                        tr("col.trl"): _fmt(s.trl),
-                        tr("col.verl"): _fmt(s.verl),
-                    }
-                    for s in spec.loss_settings + spec.train_settings
-                ]
-                st.dataframe(pd.DataFrame(rows), hide_index=True)
+        with st.expander(tr("home.settings")):  # full width: six columns of text
+            rows = [
+                {
+                    tr("col.setting"): s.name,
+                    tr("col.default"): _fmt(s.default),
+                    tr("col.meaning"): s.help.get(L, ""),
+                    tr("col.source"): s.source,
+                    tr("col.trl"): _fmt(s.trl),
+                    tr("col.verl"): _fmt(s.verl),
+                }
+                for s in spec.loss_settings + spec.train_settings
+            ]
+            st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 st.subheader(tr("home.pages_header"))
 st.page_link("pages/live.py", label=tr("nav.live"), icon=":material/bolt:")

@@ -342,8 +342,9 @@ for name, view in views.items():
 st.subheader(tr("live.summary_header"))
 summary = run.summary_frame()
 st.dataframe(
-    summary.rename(columns={c: tr(f"sum.{c}") for c in summary.columns}).round(3), hide_index=True,
-)
+    summary.rename(columns={c: tr(f"sum.{c}") for c in summary.columns}).round(3).astype(object).fillna("—"),
+    hide_index=True,
+)  # "—": not measured yet (held-out pass@1 after training is measured when an algorithm finishes)
 st.caption(tr("live.summary_caption"))
 downloads = st.container(horizontal=True)
 downloads.download_button(

@@ -343,9 +343,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.masked": {"en": "masked", "zh": "已屏蔽"},
     "live.summary_header": {"en": "Final table", "zh": "结果汇总"},
     "live.summary_caption": {
-        "en": "Held-out pass@1 on 96 fixed prompts the model never trains on, before and after; the "
-        "other columns summarise the last steps.",
-        "zh": "留出集 pass@1 在 96 道训练中从未见过的固定题目上测量（训练前后各一次）；其余列汇总了最后几步。",
+        "en": "Held-out pass@1 on 96 fixed prompts the model never trains on, before and after (— until "
+        "an algorithm finishes its steps); the other columns summarise the last steps.",
+        "zh": "留出集 pass@1 在 96 道训练中从未见过的固定题目上测量（训练前后各一次；算法跑完全部步数之前显示 —）；"
+        "其余列汇总了最后几步。",
     },
     "live.download_csv": {"en": "Download metrics (CSV)", "zh": "下载指标（CSV）"},
     "live.download_json": {"en": "Download everything (JSON)", "zh": "下载全部结果（JSON）"},
