@@ -227,7 +227,7 @@ def ratio_histogram_figure(
     trust_region: tuple[float, float] | None = None,
     value: str = "count",
 ) -> go.Figure:
-    """Histogram of importance ratios, one overlaid trace per algorithm.
+    """Histogram of importance ratios, one trace per algorithm (a step curve for pre-binned counts).
 
     Args:
         hist_df: either raw values (columns ``algorithm``, ``ratio``) or pre-binned counts
@@ -250,16 +250,15 @@ def ratio_histogram_figure(
             if part.empty:
                 continue
             centre = (part["bin_left"] + part["bin_right"]) / 2
-            width = part["bin_right"] - part["bin_left"]
+            # one outlined step curve per algorithm (its colour and dash): overlaid bars hide each other
             fig.add_trace(
-                go.Bar(
+                go.Scatter(
                     x=centre.tolist(),
                     y=part[value].tolist(),
-                    width=width.tolist(),
+                    mode="lines",
+                    line={"color": style["color"], "dash": style["dash"], "shape": "hvh", "width": 2},
                     name=name,
                     legendgroup=algo,
-                    marker={"color": style["color"], "line": {"width": 0}},
-                    opacity=0.55,
                     customdata=np.stack([part["bin_left"], part["bin_right"]], axis=1).tolist(),
                     hovertemplate=f"{name}<br>[%{{customdata[0]:.4g}}, %{{customdata[1]:.4g}}): %{{y:.4g}}<extra></extra>",
                 )

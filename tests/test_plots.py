@@ -146,7 +146,8 @@ def test_ratio_histogram_raw_and_binned():
         {"algorithm": ["sapo", "sapo"], "bin_left": [0.9, 1.0], "bin_right": [1.0, 1.1], "count": [3, np.nan]}
     )
     spec = _no_nan(ratio_histogram_figure(binned))
-    assert spec["data"][0]["type"] == "bar" and spec["data"][0]["y"] == [3.0]
+    assert spec["data"][0]["type"] == "scatter" and spec["data"][0]["y"] == [3.0]
+    assert spec["data"][0]["line"]["shape"] == "hvh"
     assert len(ratio_histogram_figure(pd.DataFrame(columns=["algorithm", "ratio"])).data) == 0
 
 
