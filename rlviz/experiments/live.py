@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import pandas as pd
@@ -66,14 +66,11 @@ class LiveConfig:
 
     def train_config(self, algorithm: str) -> TrainConfig:
         """The :class:`TrainConfig` of one algorithm in this run."""
+        shared = {f.name for f in fields(TrainConfig)} & {f.name for f in fields(self)} - {"settings"}
         return TrainConfig(
-            algorithm=algorithm, prompts_per_step=self.prompts_per_step, group_size=self.group_size,
-            temperature=self.temperature, lr=self.lr, mu=self.mu, mini_batches=self.mini_batches,
-            max_new_tokens=self.max_new_tokens, overlong_buffer_length=self.overlong_buffer_length,
-            overlong_penalty_factor=self.overlong_penalty_factor,
-            seed=self.seed, settings=dict(self.settings.get(algorithm, {})), kl_in_reward=self.kl_in_reward,
-            entropy_coef=self.entropy_coef,
-        )  # fmt: skip
+            algorithm=algorithm, settings=dict(self.settings.get(algorithm, {})),
+            **{name: getattr(self, name) for name in shared},
+        )
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the first bad parameter (checks every algorithm's config)."""
