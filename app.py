@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_common import ensure_shell, server_options, tr
+from app_common import IMAGE_FORMATS, ensure_shell, server_options, tr
 from rlviz.device import available_devices, pick_device
 from rlviz.i18n import DEFAULT_LANG, LANGS
 
@@ -68,11 +68,19 @@ with st.sidebar:
         help=tr("side.device_help"),
         bind="query-params",
     )
+    st.radio(
+        tr("side.image_format"), IMAGE_FORMATS, format_func=str.upper, horizontal=True, key="img_format",
+        help=tr("side.image_format_help"),
+    )
     model_name = options.model_dir or tr("side.model_tiny")
     st.caption(tr("side.model", model=model_name), help=tr("side.model_help"))
 
 pages = [
     st.Page("pages/home.py", title=tr("nav.home"), icon=":material/account_tree:", default=True),
+    st.Page("pages/curves.py", title=tr("nav.curves"), icon=":material/show_chart:", url_path="curves"),
+    st.Page("pages/weighting.py", title=tr("nav.weighting"), icon=":material/bar_chart:", url_path="weighting"),
+    st.Page("pages/length.py", title=tr("nav.length"), icon=":material/straighten:", url_path="length"),
+    st.Page("pages/sampling.py", title=tr("nav.sampling"), icon=":material/filter_alt:", url_path="sampling"),
     st.Page("pages/live.py", title=tr("nav.live"), icon=":material/bolt:", url_path="live"),
 ]
 st.navigation(pages, position="sidebar").run()

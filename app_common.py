@@ -63,3 +63,30 @@ def lang() -> str:
 def tr(key: str, **fmt: object) -> str:
     """``rlviz.i18n.t`` in the session's language."""
     return t(key, lang(), **fmt)
+
+
+IMAGE_FORMATS = ("svg", "png")
+
+
+def chart(fig, key: str) -> None:
+    """``st.plotly_chart`` with the app's toolbar: the camera button saves the figure in the format
+    chosen in the sidebar (SVG or PNG), named after ``key``; no Plotly logo."""
+    fmt = st.session_state.get("img_format", IMAGE_FORMATS[0])
+    fmt = fmt if fmt in IMAGE_FORMATS else IMAGE_FORMATS[0]
+    config = {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": fmt, "filename": f"rlviz-{key}", "scale": 2 if fmt == "png" else 1},
+    }
+    st.plotly_chart(fig, config=config, key=key)
+
+
+def csv_download(df, name: str, key: str, label: str | None = None) -> None:
+    """A download button for ``df`` as CSV (UTF-8 with BOM, so spreadsheet apps read 中文 right)."""
+    st.download_button(
+        label or tr("common.download_csv"),
+        df.to_csv(index=False).encode("utf-8-sig"),
+        file_name=f"rlviz-{name}.csv",
+        mime="text/csv",
+        key=key,
+        icon=":material/download:",
+    )

@@ -22,6 +22,17 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "nav.home": {"en": "Home", "zh": "首页"},
     "nav.live": {"en": "Live policy update", "zh": "实时策略更新"},
+    "nav.curves": {"en": "Objective & gradient vs ratio", "zh": "目标与梯度随比率变化"},
+    "nav.weighting": {"en": "Token vs sequence weighting", "zh": "token 级与序列级加权"},
+    "nav.length": {"en": "Length penalties", "zh": "长度惩罚"},
+    "nav.sampling": {"en": "Dynamic sampling", "zh": "动态采样"},
+    "side.image_format": {"en": "Chart download format", "zh": "图表下载格式"},
+    "side.image_format_help": {
+        "en": "What the camera button in each chart's toolbar saves: SVG (vector, for slides and papers) or PNG.",
+        "zh": "每张图工具栏里相机按钮保存的格式：SVG（矢量，适合幻灯片和论文）或 PNG。",
+    },
+    "common.bad_input": {"en": "Please check the settings: {error}", "zh": "请检查设置：{error}"},
+    "common.download_csv": {"en": "Download the numbers (CSV)", "zh": "下载数据（CSV）"},
     "side.language": {"en": "Language / 语言", "zh": "语言 / Language"},
     "side.seed": {"en": "Seed", "zh": "随机种子"},
     "side.seed_help": {
@@ -387,6 +398,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "metric.loss": {"en": "loss", "zh": "损失"},
     "metric.value_loss": {"en": "critic loss (PPO)", "zh": "评论家损失（PPO）"},
 }
+
+
+def _merge_page_tables() -> None:
+    """Add each page's strings (``rlviz/locale/<page>.py``) to :data:`STRINGS`; a key twice is a bug."""
+    from rlviz.locale import curves, length, sampling, weighting
+
+    for module in (curves, weighting, length, sampling):
+        clash = STRINGS.keys() & module.STRINGS.keys()
+        if clash:
+            raise RuntimeError(f"{module.__name__}: keys already defined: {sorted(clash)}")
+        STRINGS.update(module.STRINGS)
+
+
+_merge_page_tables()
 
 
 def t(key: str, lang: str, **fmt: object) -> str:

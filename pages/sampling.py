@@ -1,0 +1,10 @@
+"""TODO: the sampling page (issue 3)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_common import ensure_shell, tr
+
+ensure_shell()
+st.title(tr("sampling.title"))

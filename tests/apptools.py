@@ -1,0 +1,84 @@
+"""Helpers for AppTest page tests: open a page through app.py, read figures back from their JSON."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Iterator
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+TIMEOUT = 120
+
+
+def open_page(page: str, **query: Any) -> AppTest:
+    """Run app.py, then switch to ``page`` (e.g. ``"pages/curves.py"``) with ``query`` in the URL."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({k: v for k, v in query.items()})
+    at.run()
+    return at.switch_page(page).run()
+
+
+def no_exception(at: AppTest) -> None:
+    """No exception element and no st.error on the page."""
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def figures(at: AppTest) -> list[dict]:
+    """Every Plotly figure on the page, as its JSON spec (``{"data": [...], "layout": {...}}``)."""
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def _numbers(value: Any, gaps: bool) -> Iterator[float]:
+    if value is None:
+        # plotly writes a NaN in a Python list as null: count it as NaN unless gaps are allowed
+        if not gaps:
+            yield math.nan
+        return
+    if isinstance(value, bool):
+        return
+    if isinstance(value, (int, float)):
+        yield float(value)
+    elif isinstance(value, str):
+        if value.lower() in ("nan", "inf", "-inf", "infinity", "-infinity"):
+            yield float(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _numbers(v, gaps)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _numbers(v, gaps)
+
+
+def trace_values(trace: dict, axis: str) -> list:
+    """The ``x`` / ``y`` / ``z`` values of a trace, decoding Plotly's typed-array form
+    (``{"dtype": "f8", "bdata": ...}``) when present."""
+    value = trace.get(axis)
+    if isinstance(value, dict) and "bdata" in value:
+        import base64
+
+        import numpy as np
+
+        arr = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        if "shape" in value:
+            arr = arr.reshape([int(n) for n in str(value["shape"]).split(",")])
+        return arr.tolist()
+    return [] if value is None else value
+
+
+def assert_finite_figures(at: AppTest, at_least: int = 1, gaps: bool = False) -> list[dict]:
+    """At least ``at_least`` figures, and no NaN / inf in any plotted x, y or z (typed arrays
+    decoded; plotly writes NaN in a list as null, so null counts as NaN unless ``gaps`` allows
+    deliberate gaps, e.g. padding cells of a heatmap); returns the figures."""
+    figs = figures(at)
+    assert len(figs) >= at_least, f"expected at least {at_least} figures, found {len(figs)}"
+    for i, fig in enumerate(figs):
+        for j, trace in enumerate(fig.get("data", [])):
+            for axis in ("x", "y", "z"):
+                values = trace_values(trace, axis)
+                bad = [v for v in _numbers(values, gaps) if not math.isfinite(v)]
+                assert not bad, f"figure {i} trace {j} ({trace.get('name')}) {axis}: {bad[:5]}"
+    return figs
