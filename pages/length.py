@@ -1,10 +1,247 @@
-"""TODO: the length page (issue 3)."""
+"""Length penalties: DAPO's soft overlong punishment and overlong filtering beside the Kimi k1.5 and
+cosine length rewards, as curves and on real rollouts of the tiny LM.
+
+Widgets -> ``rlviz.experiments.length`` (curves, one cached rollout sample, its analysis and sweep)
+-> ``rlviz.plots.length`` figures. Moving L_max, L_cache or the factor re-scores the cached rollouts.
+"""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
-from app_common import ensure_shell, tr
+from app_common import chart, csv_download, ensure_shell, formula, lang, tr
+from rlviz.experiments.length import (
+    SAMPLE_LIMIT,
+    CosineParams,
+    ShapingSettings,
+    analyse,
+    kimi_curve,
+    penalty_curves,
+    sample_length_rollouts,
+    sweep,
+)
+from rlviz.plots.length import filter_figure, group_figure, length_histogram_figure, penalty_curves_figure, sweep_figure
 
 ensure_shell()
+L = lang()
+state = st.session_state
+D = ShapingSettings()
+C = CosineParams()
+OTHERS = {"kimi": "Kimi k1.5", "cosine": "Cosine (Yeo et al.)"}  # language-neutral labels
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _rollouts(seed: int, n_prompts: int, group_size: int, limit: int, temperature: float, model_dir, device):
+    """Sampled once per input; the function loads the model itself and returns plain data."""
+    return sample_length_rollouts(seed, n_prompts, group_size, limit, temperature, model_dir, device)
+
+
+def _labels(*keys: str, **extra: str) -> dict[str, str]:
+    return {k: tr(f"length.{k}") for k in keys} | extra
+
+
 st.title(tr("length.title"))
+st.markdown(tr("length.intro"))
+
+# ---------------------------------------------------------------------------------------- settings
+st.subheader(tr("length.controls"))
+c1, c2, c3 = st.columns(3)
+lmax = c1.slider(
+    tr("length.lmax"), 1, SAMPLE_LIMIT, D.max_length, key="l_max", help=tr("length.lmax_help", limit=SAMPLE_LIMIT),
+    bind="query-params",
+)
+lcache = c2.slider(
+    tr("length.lcache"), 0, SAMPLE_LIMIT, D.buffer_length, key="l_cache", help=tr("length.lcache_help"),
+    bind="query-params",
+)
+factor = c3.slider(
+    tr("length.factor"), 0.0, 3.0, float(D.penalty_factor), 0.1, key="l_pen", help=tr("length.factor_help"),
+    bind="query-params",
+)
+others = st.multiselect(
+    tr("length.others"), list(OTHERS), default=list(OTHERS), format_func=OTHERS.get, key="l_other",
+    help=tr("length.others_help"), bind="query-params",
+)
+with st.expander(tr("length.other_params")):
+    k1, k2, k3, k4, k5, k6 = st.columns(6)
+    kimi_weight = k1.number_input(
+        tr("length.kimi_weight"), 0.0, 10.0, float(D.kimi_weight), 0.1, key="l_kw", help=tr("length.kimi_weight_help"),
+        bind="query-params",
+    )
+    cos_help = tr("length.cos_help")
+    cos = [
+        col.number_input(tr(f"length.{name}"), -20.0, 20.0, float(default), 0.5, key=key, help=cos_help,
+                         bind="query-params")
+        for col, name, key, default in (
+            (k2, "cos_r0c", "l_c0", C.r0_correct), (k3, "cos_rlc", "l_cl", C.rl_correct),
+            (k4, "cos_r0w", "l_w0", C.r0_wrong), (k5, "cos_rlw", "l_wl", C.rl_wrong),
+            (k6, "cos_exceed", "l_ex", C.exceed_penalty),
+        )
+    ]  # fmt: skip
+with st.expander(tr("length.rollout_settings")):
+    st.caption(tr("length.rollout_help"))
+    r1, r2, r3 = st.columns(3)
+    n_prompts = r1.number_input(tr("length.n_prompts"), 2, 48, 32, key="l_n", bind="query-params")
+    group_size = r2.number_input(tr("length.group_size"), 2, 16, 8, key="l_g", bind="query-params")
+    temperature = r3.slider(tr("length.temperature"), 0.3, 2.0, 1.0, 0.05, key="l_temp", bind="query-params")
+
+settings = ShapingSettings(int(lmax), int(lcache), float(factor), float(kimi_weight), CosineParams(*map(float, cos)))
+try:
+    curves = penalty_curves(settings)
+    kimi = kimi_curve(1, max(int(lmax), 1), float(kimi_weight))
+except ValueError as exc:
+    st.error(tr("common.bad_input", error=exc))
+    st.stop()
+
+# ---------------------------------------------------------------------------------------- curves
+st.subheader(tr("length.curves_header"))
+left, right = st.columns([3, 2], gap="large")
+curve_labels = _labels(
+    "panel_dapo", "panel_kimi", "panel_cosine", "penalty", "right", "wrong", "length", "reward", "hover_zero",
+    "hover_ramp", "hover_full",
+)
+with left:
+    chart(penalty_curves_figure(curves, kimi, int(lmax), int(lcache), curve_labels, show=others), "length-curves")
+    csv_download(curves, "length-curves", key="l_csv_curves")
+with right:
+    formula(
+        r"R_\text{length}(L)=\begin{cases}0 & L\le L_\text{max}-L_\text{cache}\\"
+        r"-f\,\dfrac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}} & L_\text{max}-L_\text{cache}<L\le L_\text{max}\\"
+        r"-f & L>L_\text{max}\end{cases}"
+    )
+    st.markdown(tr("length.curves_text", start=int(lmax) - int(lcache), lmax=int(lmax), factor=f"{factor:g}"))
+    st.caption(tr("length.dapo_source"))
+if others:
+    cols = st.columns(len(others), gap="large")
+    for col, name in zip(cols, others):
+        with col:
+            if name == "kimi":
+                formula(
+                    r"\lambda_i=0.5-\frac{|y_i|-\min_j|y_j|}{\max_j|y_j|-\min_j|y_j|},\quad "
+                    r"R_i=R^\text{task}_i+w\cdot\begin{cases}\lambda_i & c_i=1\\ \min(0,\lambda_i) & c_i=0\end{cases}"
+                )
+                st.markdown(tr("length.kimi_text"))
+            else:
+                formula(
+                    r"\operatorname{CosFn}(t,T,r_0,r_L)=r_L+\tfrac12(r_0-r_L)\big(1+\cos\tfrac{t\pi}{T}\big),\quad "
+                    r"R(t)=\begin{cases}\operatorname{CosFn}(t,L_\text{max},r_0^c,r_L^c) & c=1,\ t<L_\text{max}\\"
+                    r"\operatorname{CosFn}(t,L_\text{max},r_0^w,r_L^w) & c=0,\ t<L_\text{max}\\ r_e & t\ge L_\text{max}\end{cases}"
+                )
+                st.markdown(tr("length.cosine_text"))
+
+# ---------------------------------------------------------------------------------------- rollouts
+st.subheader(tr("length.rollouts_header"))
+seed, device, model_dir = int(state.get("seed", 0)), state.get("device", "auto"), state.get("model_dir")
+try:
+    with st.spinner(tr("length.sampling", n=int(n_prompts), g=int(group_size))):
+        rollouts = _rollouts(seed, int(n_prompts), int(group_size), SAMPLE_LIMIT, float(temperature), model_dir, device)
+    result = analyse(rollouts, settings)
+    sweep_frame = sweep(rollouts, settings, limit=SAMPLE_LIMIT)
+except ValueError as exc:
+    st.error(tr("common.bad_input", error=exc))
+    st.stop()
+resp, summary = result.responses, result.summary
+schemes = result.schemes.set_index("scheme")
+
+st.markdown(tr("length.rollouts_text", n=int(n_prompts), g=int(group_size), temp=f"{temperature:g}",
+               limit=SAMPLE_LIMIT, lmax=int(lmax)))  # fmt: skip
+m1, m2, m3, m4 = st.columns(4)
+m1.metric(
+    tr("length.metric_reward"), f"{summary['mean_reward_task']:.3f} → {summary['mean_reward_dapo']:.3f}",
+    delta=f"{summary['mean_reward_dapo'] - summary['mean_reward_task']:+.3f}",
+)
+m2.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
+m3.metric(tr("length.metric_penalised"), f"{summary['penalised_share']:.1%}")
+m4.metric(
+    tr("length.metric_signal"), f"{schemes.loc['task', 'signal_groups']:.0%} → {schemes.loc['dapo', 'signal_groups']:.0%}",
+    help=tr("length.metric_signal_help"),
+)
+hist_labels = _labels(
+    "right", "wrong", "truncated", "penalty", "length", "count", "penalty_axis", "hover_count",
+    sampled=tr("length.sampled", limit=SAMPLE_LIMIT),
+)
+chart(length_histogram_figure(resp, curves, int(lmax), int(lcache), hist_labels), "length-histogram")
+csv_download(resp, "length-rollouts", key="l_csv_rollouts")
+
+st.markdown(f"**{tr('length.schemes_header')}**")
+st.caption(tr("length.schemes_text"))
+shown = ["task", "dapo", *others]
+table = pd.DataFrame({
+    tr("length.col_scheme"): [tr(f"length.scheme_{k}") for k in shown],
+    tr("length.col_mean_reward"): [schemes.loc[k, "mean_reward"] for k in shown],
+    tr("length.col_signal"): [schemes.loc[k, "signal_groups"] for k in shown],
+    tr("length.col_corr"): [schemes.loc[k, "length_adv_corr"] for k in shown],
+})  # fmt: skip
+st.dataframe(table, hide_index=True, column_config={
+    tr("length.col_mean_reward"): st.column_config.NumberColumn(format="%.3f"),
+    tr("length.col_signal"): st.column_config.NumberColumn(format="percent"),
+    tr("length.col_corr"): st.column_config.NumberColumn(format="%.2f"),
+})  # fmt: skip
+
+# ---------------------------------------------------------------------------------------- one group
+st.subheader(tr("length.group_header"))
+order = result.groups.sort_values(["effect", "group"], ascending=[False, True])
+# the label is what a shared URL carries, so it holds only what the rollouts fix (not the settings)
+group_names = {int(r.group): f"#{int(r.group)} · {r.prompt}" for r in order.itertuples()}
+options = [int(g) for g in order["group"]]
+if state.get("l_group") not in options:
+    state["l_group"] = options[0]  # first load, or fewer prompts than before: the most affected group
+chosen = st.selectbox(tr("length.group_pick"), options, format_func=group_names.get, key="l_group", bind="query-params")
+rows = resp[resp["group"] == chosen]
+info = result.groups.set_index("group").loc[chosen]
+st.markdown(tr(
+    "length.group_text", prompt=f"`{info['prompt']}`", right=int(info["n_right"]), g=int(group_size),
+    cut=int(info["n_truncated"]), reversed=int(info["pairs_reversed"]), broken=int(info["ties_broken"]),
+))  # fmt: skip
+group_labels = _labels(
+    "advantage", "response", "right", "wrong", "truncated", "length", "reward",
+    **{f"scheme_{k}": tr(f"length.scheme_{k}") for k in ("task", "dapo", "kimi", "cosine")},
+)
+left, right = st.columns([3, 2], gap="large")
+with left:
+    chart(group_figure(rows, group_labels, schemes=shown), "length-group")
+with right:
+    formula(r"A_i=\frac{R_i-\operatorname{mean}(R_1,\dots,R_G)}{\operatorname{std}(R_1,\dots,R_G)+\epsilon}")
+    note = "length.factor_note" if factor <= 1 else "length.factor_note_high"
+    st.caption(tr(note, reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
+columns = {
+    "sample": "col_sample", "response": "col_response", "length": "col_length", "outcome": "col_outcome",
+    "reward_task": "col_task", "penalty": "col_penalty", "reward_dapo": "col_reward_dapo", "adv_task": "col_adv_task",
+    "adv_dapo": "col_adv_dapo", "adv_kimi": "col_adv_kimi", "adv_cosine": "col_adv_cosine", "grad": "col_grad",
+    "grad_filtered": "col_grad_filtered",
+}  # fmt: skip
+view = rows.sort_values(["length", "sample"])
+view = view.assign(outcome=[
+    tr("length.truncated") if t else tr("length.right") if c else tr("length.wrong")
+    for t, c in zip(view["truncated"], view["correct"])
+])  # fmt: skip
+keep = [c for c in columns if not (c.startswith("adv_") and c[4:] not in shown)]
+view = view[keep].rename(columns={c: tr(f"length.{columns[c]}") for c in keep})
+st.dataframe(view, hide_index=True)
+csv_download(view, f"length-group-{chosen}", key="l_csv_group")
+
+# ---------------------------------------------------------------------------------------- filtering
+st.subheader(tr("length.filter_header"))
+st.markdown(tr("length.filter_text"))
+f1, f2 = st.columns([1, 3], gap="large")
+f1.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
+f1.metric(tr("length.metric_masked_tokens"), f"{summary['masked_token_share']:.1%}")
+f1.metric(tr("length.metric_grad_truncated"), f"{summary['grad_share_truncated']:.1%} → 0%")
+with f2:
+    filter_labels = _labels("right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
+    chart(filter_figure(resp, filter_labels), "length-filter")
+
+# ---------------------------------------------------------------------------------------- sweep
+st.subheader(tr("length.sweep_header"))
+st.markdown(tr("length.sweep_text", lcache=int(lcache), lmax=int(lmax)))
+sweep_labels = {
+    "panel_lmax": tr("length.panel_lmax"), "panel_lcache": tr("length.panel_lcache"), "lmax": tr("length.lmax_axis"),
+    "lcache": tr("length.lcache_axis"), "value": tr("length.value"),
+    **{k: tr(f"length.s_{k}") for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task",
+                                         "signal_dapo")},
+}  # fmt: skip
+chart(sweep_figure(sweep_frame, int(lmax), int(lcache), sweep_labels), "length-sweep")
+csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
+st.info(tr("length.bias_note"), icon=":material/balance:")
+st.page_link("pages/weighting.py", label=tr("nav.weighting"), icon=":material/bar_chart:")

@@ -1,10 +1,376 @@
-"""TODO: the sampling page (issue 3)."""
+"""Dynamic sampling: which groups carry a signal, what filling a batch with them costs, and a live
+GRPO vs GRPO + dynamic sampling run.
+
+Widgets -> ``rlviz.experiments.sampling`` -> ``rlviz.plots.sampling`` -> ``app_common.chart``.
+The measured pass rates are cached by their inputs (the cached function loads the model itself);
+the live run lives in ``st.session_state`` and advances one step at a time, like the live page.
+"""
 
 from __future__ import annotations
 
-import streamlit as st
+import dataclasses
 
-from app_common import ensure_shell, tr
+import pandas as pd
+import streamlit as st
+import torch
+
+from app_common import chart, csv_download, ensure_shell, formula, lang, tr
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.sampling import fill_cost
+from rlviz.experiments.sampling import (
+    ARMS,
+    DynamicSamplingConfig,
+    DynamicSamplingRun,
+    PassRateDistribution,
+    advantage_mass_curves,
+    beta_density,
+    fill_cost_frame,
+    measure_pass_rates,
+    signal_curves,
+    simulate_fill,
+)
+from rlviz.plots.sampling import (
+    advantage_mass_figure,
+    beta_density_figure,
+    fill_cost_figure,
+    live_sampling_figure,
+    pass_rate_figure,
+    signal_probability_figure,
+)
 
 ensure_shell()
+L = lang()
+state = st.session_state
+seed = int(state.get("seed", 0))
+G_CHOICES = [1, 2, 4, 8, 16, 32, 64]
+LR_CHOICES = (1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3)
+D = DynamicSamplingConfig()
+arm_labels = {arm: tr(f"sampling.arm_{arm}") for arm in ARMS}
+
 st.title(tr("sampling.title"))
+st.markdown(tr("sampling.intro"))
+
+# ---------------------------------------------------------------------------------------- 1. signal
+st.subheader(tr("sampling.signal_header"))
+st.markdown(tr("sampling.signal_text"))
+
+
+@st.fragment
+def signal_section() -> None:
+    sizes = st.multiselect(
+        tr("sampling.group_sizes"), G_CHOICES, default=[2, 4, 8, 16], key="s_Gs", help=tr("sampling.group_sizes_help"),
+        bind="query-params",
+    )  # fmt: skip
+    left, right = st.columns([3, 2])
+    with right:
+        # k = right answers among the G: k ~ Binomial(G, p)
+        formula(r"P(k = G) = p^G,\quad P(k = 0) = (1-p)^G,\quad P(0 < k < G) = 1 - p^G - (1-p)^G")
+        st.latex(r"r_1 = \dots = r_G \;\Rightarrow\; A_i = \frac{r_i - \bar r}{\operatorname{std}(r) + \epsilon} = 0")
+    if not sizes:
+        left.error(tr("common.bad_input", error=tr("sampling.need_group_size")))
+        return
+    try:
+        df = signal_curves(sizes)
+    except ValueError as exc:
+        left.error(tr("common.bad_input", error=exc))
+        return
+    with left:
+        fig = signal_probability_figure(
+            df, x_title=tr("sampling.pass_rate"), y_title=tr("sampling.signal_axis"),
+            mixed_label=tr("sampling.mixed_hover"), equal_label=tr("sampling.equal_hover"),
+        )  # fmt: skip
+        chart(fig, "sampling-signal")
+    st.caption(tr("sampling.signal_caption"))
+    csv_download(df, "sampling-signal", key="s_dl_signal")
+
+
+signal_section()
+
+st.markdown(f"#### {tr('sampling.bias_header')}")
+st.markdown(tr("sampling.bias_text"))
+
+
+@st.fragment
+def bias_section() -> None:
+    bias_G = st.slider(tr("sampling.bias_group_size"), 2, 64, 8, key="s_bG", bind="query-params")
+    df = advantage_mass_curves(int(bias_G))
+    left, right = st.columns([3, 2])
+    with left:
+        fig = advantage_mass_figure(
+            df, x_title=tr("sampling.pass_rate"), y_title=tr("sampling.bias_axis"), mass_label=tr("sampling.bias_mass"),
+            algorithm_labels={a: ALGORITHMS[a].title for a in ("grpo", "dr_grpo")},
+        )  # fmt: skip
+        chart(fig, "sampling-difficulty-bias")
+    with right:
+        formula(r"\text{GRPO: } A_i = \frac{r_i - \bar r}{\operatorname{std}(r) + \epsilon},\quad "
+                r"\text{Dr.GRPO: } A_i = r_i - \bar r,\quad "
+                r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k} \sum_i |A_i(k)|")
+    st.caption(tr("sampling.bias_caption"))
+    csv_download(df, "sampling-difficulty-bias", key="s_dl_bias")
+
+
+bias_section()
+
+
+# ---------------------------------------------------------------------------------------- 2. measured
+@st.cache_data(show_spinner=False, max_entries=32)
+def _measure(seed: int, n_prompts: int, group_size: int, temperature: float, model_dir: str | None, device: str):
+    """Plain data: the cached function loads the model itself (rlviz never imports Streamlit)."""
+    return measure_pass_rates(seed, n_prompts, group_size, temperature, model_dir=model_dir, device=device)
+
+
+st.subheader(tr("sampling.measured_header"))
+st.markdown(tr("sampling.measured_text"))
+c1, c2, c3 = st.columns(3)
+n_prompts = c1.number_input(
+    tr("sampling.n_prompts"), 4, 256, 64, key="s_np", help=tr("sampling.n_prompts_help"), bind="query-params"
+)
+m_G = c2.number_input(tr("sampling.measure_group_size"), 2, 32, 8, key="s_mG", bind="query-params")
+m_temp = c3.slider(
+    tr("sampling.temperature"), 0.1, 2.0, 1.0, 0.05, key="s_temp", help=tr("sampling.temperature_help"),
+    bind="query-params",
+)  # fmt: skip
+measurement = None
+try:
+    with st.spinner(tr("sampling.measuring", n=int(n_prompts), G=int(m_G))):
+        measurement = _measure(seed, int(n_prompts), int(m_G), float(m_temp), state.get("model_dir"),
+                               state.get("device", "auto"))
+except ValueError as exc:
+    st.error(tr("common.bad_input", error=exc))
+if measurement is not None:
+    cols = st.columns(4)
+    cols[0].metric(tr("sampling.zero_share"), f"{measurement.zero_advantage_fraction:.0%}")
+    cols[1].metric(tr("sampling.all_wrong_share"), f"{measurement.all_wrong_fraction:.0%}")
+    cols[2].metric(tr("sampling.all_correct_share"), f"{measurement.all_correct_fraction:.0%}")
+    cols[3].metric(tr("sampling.mixed_share"), f"{1 - measurement.zero_advantage_fraction:.0%}")
+    outcome_labels = {o: tr(f"sampling.{k}") for o, k in
+                      (("all_wrong", "all_wrong_share"), ("mixed", "mixed_share"), ("all_correct", "all_correct_share"))}
+    left, right = st.columns([3, 1])
+    with left:
+        fig = pass_rate_figure(
+            measurement.histogram(), measurement.outcomes_by_level(),
+            titles=(tr("sampling.hist_title"), tr("sampling.outcome_title")), x_title=tr("sampling.measured_rate"),
+            y_title=tr("sampling.prompts_axis"), share_title=tr("sampling.share_axis"), level_label=tr("sampling.level"),
+            overall_label=tr("sampling.all_levels"), outcome_labels=outcome_labels, zero_label=tr("sampling.zero_band"),
+        )  # fmt: skip
+        chart(fig, "sampling-measured")
+    with right:
+        st.latex(r"\hat p = k / G")
+        st.latex(r"A_1 = \dots = A_G = 0 \iff k \in \{0, G\}")
+    st.caption(tr(
+        "sampling.measured_caption", zero=measurement.zero_advantage_fraction, n=len(measurement.frame),
+        wrong=measurement.all_wrong_fraction, right=measurement.all_correct_fraction,
+    ))  # fmt: skip
+    csv_download(measurement.frame, "sampling-measured", key="s_dl_measured")
+
+# ---------------------------------------------------------------------------------------- 3. cost
+st.subheader(tr("sampling.cost_header"))
+st.markdown(tr("sampling.cost_text"))
+
+
+@st.fragment
+def cost_section() -> None:
+    c1, c2, c3, c4 = st.columns(4)
+    N = c1.number_input(tr("sampling.target"), 1, 512, 16, key="s_N", help=tr("sampling.target_help"), bind="query-params")
+    n = c2.number_input(
+        tr("sampling.per_round"), 1, 1024, 16, key="s_n", help=tr("sampling.per_round_help"), bind="query-params"
+    )
+    G = c3.number_input(tr("sampling.cost_group_size"), 2, 64, 8, key="s_G", bind="query-params")
+    K = c4.number_input(tr("sampling.cap"), 1, 50, 3, key="s_K", help=tr("sampling.cap_help"), bind="query-params")
+    c1, c2, c3 = st.columns([1, 1, 2])
+    a = c1.slider(tr("sampling.beta_a"), 0.1, 10.0, 0.3, 0.1, key="s_a", help=tr("sampling.beta_help"), bind="query-params")
+    b = c2.slider(tr("sampling.beta_b"), 0.1, 10.0, 0.5, 0.1, key="s_b", help=tr("sampling.beta_help"), bind="query-params")
+    try:
+        beta = PassRateDistribution.beta(a, b)
+        dists = {"beta": beta}
+        if measurement is not None:
+            dists["measured"] = measurement.distribution()
+        max_caps = max(10, int(K))
+        df = fill_cost_frame(dists, int(n), int(N), int(G), max_caps)
+    except ValueError as exc:
+        st.error(tr("common.bad_input", error=exc))
+        return
+    dist_labels = {"beta": tr("sampling.beta_name", a=a, b=b), "measured": tr("sampling.measured_name")}
+    with c3:
+        fig = beta_density_figure(
+            beta_density(a, b), beta.mean, x_title=tr("sampling.pass_rate"), y_title=tr("sampling.density"),
+            name=dist_labels["beta"], mean_label=tr("sampling.mean"), height=220,
+        )  # fmt: skip
+        chart(fig, "sampling-beta")
+    left, right = st.columns([3, 1])
+    with left:
+        fig = fill_cost_figure(
+            df, int(K), int(N),
+            titles=(tr("sampling.cost_groups"), tr("sampling.cost_full"), tr("sampling.cost_rollouts")),
+            x_title=tr("sampling.cap_axis"), distribution_labels=dist_labels, plain_label=tr("sampling.plain"),
+            target_label=tr("sampling.target_line"), chosen_label=tr("sampling.chosen"),
+        )  # fmt: skip
+        chart(fig, "sampling-cost")
+    with right:
+        formula(r"q = \mathbb{E}_{p}\big[1 - p^G - (1-p)^G\big],\quad S_r \sim \operatorname{Bin}(r\,n,\ q),\quad "
+                r"\mathbb{E}[R] = \sum_{r=0}^{K-1} P(S_r < N),\quad n\,G\,\mathbb{E}[R],\quad "
+                r"\mathbb{E}[\min(S_K, N)],\quad P(S_K \ge N)")
+        st.latex(r"\text{Beta: } \mathbb{E}[p^G] = \prod_{j=0}^{G-1} \frac{a+j}{a+b+j}")
+        st.caption(tr("sampling.cost_legend"))
+    st.caption(tr("sampling.cost_caption"))
+    at_k = df[df["K"] == int(K)]
+    table = pd.DataFrame({
+        tr("sampling.col_distribution"): [dist_labels[d] for d in at_k["distribution"]],
+        tr("sampling.col_q"): at_k["signal_probability"].round(3).tolist(),
+        tr("sampling.col_rounds"): at_k["expected_rounds"].round(2).tolist(),
+        tr("sampling.col_rollouts"): at_k["expected_rollouts"].round(1).tolist(),
+        tr("sampling.col_groups"): at_k["expected_groups"].round(2).tolist(),
+        tr("sampling.col_full"): at_k["full_batch_probability"].round(3).tolist(),
+        tr("sampling.col_per_group"): [f"{v:.1f}" if v != float("inf") else "∞" for v in at_k["rollouts_per_group"]],
+        tr("sampling.col_plain_groups"): at_k["plain_groups"].round(2).tolist(),
+        tr("sampling.col_plain_rollouts"): at_k["plain_rollouts"].tolist(),
+    })  # fmt: skip
+    st.dataframe(table, hide_index=True)
+    st.caption(tr("sampling.table_caption"))
+    csv_download(df, "sampling-cost", key="s_dl_cost")
+    with st.expander(tr("sampling.mc_header")):
+        exact = fill_cost(beta.signal_probability(int(G)), int(n), int(N), int(G), int(K))
+        # about two million simulated answers at most, so the check stays quick at any setting
+        trials = int(min(2000, max(100, 2e6 / (int(n) * int(G) * exact.expected_rounds))))
+        sim = simulate_fill(beta, int(n), int(N), int(G), int(K), trials, torch.Generator().manual_seed(seed))
+        st.markdown(tr("sampling.mc_text", trials=trials))
+        names = ("col_q", "col_rounds", "col_rollouts", "col_groups", "col_full")
+        fields = ("signal_probability", "expected_rounds", "expected_rollouts", "expected_groups", "full_batch_probability")
+        st.dataframe(pd.DataFrame({
+            tr("sampling.col_quantity"): [tr(f"sampling.{k}") for k in names],
+            tr("sampling.col_formula"): [f"{getattr(exact, f):.4g}" for f in fields],
+            tr("sampling.col_simulation"): [f"{getattr(sim, f):.4g} ± {getattr(sim, f + '_se'):.2g}" for f in fields],
+        }), hide_index=True)  # fmt: skip
+
+
+cost_section()
+
+# ---------------------------------------------------------------------------------------- 4. live
+st.subheader(tr("sampling.live_header"))
+st.markdown(tr("sampling.live_text"))
+state.setdefault("sampling_running", False)
+running = bool(state["sampling_running"]) and "sampling_run" in state
+c1, c2, c3, c4 = st.columns(4)
+steps = c1.number_input(tr("sampling.steps"), 1, 200, D.steps, key="s_steps", bind="query-params", disabled=running)
+live_N = c2.number_input(tr("sampling.live_prompts"), 1, 64, D.prompts_per_step, key="s_lp", bind="query-params",
+                         disabled=running)
+live_G = c3.number_input(tr("sampling.live_group_size"), 2, 32, D.group_size, key="s_lG", bind="query-params",
+                         disabled=running)
+rounds = c4.number_input(tr("sampling.rounds"), 1, 10, D.max_resample_rounds, key="s_rounds", help=tr("sampling.cap_help"),
+                         bind="query-params", disabled=running)
+c1, c2, c3 = st.columns(3)
+lr = c1.select_slider(tr("sampling.lr"), LR_CHOICES, value=D.lr, format_func="{:g}".format, key="s_lr",
+                      bind="query-params", disabled=running)
+live_temp = c2.slider(tr("sampling.temperature"), 0.1, 2.0, float(D.temperature), 0.05, key="s_ltemp",
+                      help=tr("sampling.temperature_help"), bind="query-params", disabled=running)
+heldout = c3.number_input(tr("sampling.heldout"), 0, 32, D.heldout_samples, key="s_heldout",
+                          help=tr("sampling.heldout_help"), bind="query-params", disabled=running)
+
+
+def _config() -> DynamicSamplingConfig:
+    return DynamicSamplingConfig(
+        steps=int(steps), prompts_per_step=int(live_N), group_size=int(live_G), max_resample_rounds=int(rounds),
+        temperature=float(live_temp), lr=float(lr), seed=seed, heldout_samples=int(heldout),
+        device=state.get("device", "auto"), model_dir=state.get("model_dir"),
+    )  # fmt: skip
+
+
+def _stop() -> None:
+    state["sampling_running"] = False
+
+
+def _continue() -> None:
+    state["sampling_running"] = "sampling_run" in state
+
+
+def _reset() -> None:
+    state.pop("sampling_run", None)
+    state["sampling_running"] = False
+
+
+controls = st.container(horizontal=True)
+if controls.button(tr("sampling.run"), type="primary", key="s_run", disabled=running, icon=":material/play_arrow:"):
+    try:
+        new_run = DynamicSamplingRun(_config())  # loads the model
+    except ValueError as exc:
+        st.error(tr("common.bad_input", error=exc))
+    else:
+        state["sampling_run"] = new_run
+        state["sampling_running"] = running = True
+if running:
+    controls.button(tr("sampling.stop"), key="s_stop", on_click=_stop, icon=":material/stop:")
+elif "sampling_run" in state and not state["sampling_run"].done:
+    controls.button(tr("sampling.continue"), key="s_continue", on_click=_continue, icon=":material/resume:")
+if "sampling_run" in state and not running:
+    controls.button(tr("sampling.reset"), key="s_reset", on_click=_reset, icon=":material/delete:")
+
+run: DynamicSamplingRun | None = state.get("sampling_run")
+if run is None:
+    st.info(tr("sampling.no_run"))
+else:
+    if not running and dataclasses.asdict(_config()) != dataclasses.asdict(run.config):
+        st.caption(tr("sampling.settings_changed"))
+    total = run.config.steps
+    bars = {arm: st.empty() for arm in ARMS}
+
+    def _draw_progress() -> None:
+        for arm, done in run.progress.items():
+            bars[arm].progress(done / total, text=tr("sampling.progress", arm=arm_labels[arm], done=done, total=total))
+
+    _draw_progress()
+    status = st.empty()
+    live_chart = st.empty()
+    titles = (tr("sampling.live_signal"), tr("sampling.live_rollouts"), tr("sampling.live_reward"),
+              tr("sampling.live_reward_vs"))
+
+    def _draw_curves() -> None:
+        fig = live_sampling_figure(
+            run.metrics_frame(), run.config.prompts_per_step, titles=titles, step_title=tr("word.step"),
+            rollouts_title=tr("sampling.live_rollouts"), arm_labels=arm_labels, target_label=tr("sampling.target_line"),
+        )  # fmt: skip
+        with live_chart:  # a fresh key per redraw: the chart is redrawn several times in one script run
+            chart(fig, f"sampling-live-{sum(run.progress.values())}")
+
+    if running:
+        status.info(tr("sampling.running"))
+        try:
+            while not run.done:
+                run.step()  # a Stop click interrupts at the next st call: this step is kept
+                _draw_progress()
+                _draw_curves()
+        except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
+            state["sampling_running"] = False
+            st.error(tr("sampling.run_failed", error=f"{type(exc).__name__}: {exc}"))
+        else:
+            state["sampling_running"] = False
+            st.rerun()
+    else:
+        done_steps = min(run.progress.values())
+        if run.done:
+            status.success(tr("sampling.finished", total=total))
+        else:
+            status.warning(tr("sampling.stopped", done=done_steps, total=total))
+        with live_chart.container():
+            fig = live_sampling_figure(
+                run.metrics_frame(), run.config.prompts_per_step, titles=titles, step_title=tr("word.step"),
+                rollouts_title=tr("sampling.live_rollouts"), arm_labels=arm_labels,
+                target_label=tr("sampling.target_line"),
+            )  # fmt: skip
+            chart(fig, "sampling-live")
+        st.caption(tr("sampling.live_caption"))
+        summary = run.summary_frame()
+        summary["arm"] = summary["arm"].map(arm_labels)
+        cols = {"arm": "col_arm", "steps": "col_steps", "rollouts_total": "col_rollouts_total",
+                "signal_groups_mean": "col_signal_mean", "signal_groups_total": "col_signal_total",
+                "rollouts_per_signal_group": "col_per_signal", "train_pass_at_1_last5": "col_train_last5",
+                "heldout_start": "col_heldout_start", "heldout_end": "col_heldout_end"}
+        st.dataframe(
+            summary.rename(columns={c: tr(f"sampling.{k}") for c, k in cols.items()}).round(3).astype(object).fillna("—"),
+            hide_index=True,
+        )  # fmt: skip
+        st.caption(tr("sampling.summary_caption"))
+        csv_download(run.metrics_frame(), "sampling-live", key="s_dl_live")
+
+# ---------------------------------------------------------------------------------------- 5. symptoms
+st.subheader(tr("sampling.symptoms_header"))
+st.markdown(tr("sampling.symptoms"))

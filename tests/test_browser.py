@@ -123,8 +123,11 @@ def _check_and_shoot(pg, name: str) -> None:
     pg.set_viewport_size({"width": 1400, "height": 1000})
 
 
+PAGES = ["", "curves", "weighting", "length", "sampling", "live"]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("path", ["", "live"])
+@pytest.mark.parametrize("path", PAGES)
 def test_every_page_renders(server, page, path, lang):
     page.goto(f"{server}/{path}?lang={lang}")
     _settle(page)

@@ -1,13 +1,17 @@
-"""Length shaping: DAPO's soft overlong punishment and overlong filtering.
+"""Length shaping: DAPO's soft overlong punishment and overlong filtering, and two other published
+length rewards (Kimi k1.5's group-relative length reward, the cosine length-scaled reward).
 
-Legend: B responses. Lengths are counted in tokens (EOS included).
+Legend: B responses, n groups (prompts), G responses per group. Lengths are counted in tokens (EOS
+included). ``correct``: bool, True where the verifier accepted the answer.
 """
 
 from __future__ import annotations
 
+import math
+
 import torch
 
-__all__ = ["overlong_filter_mask", "overlong_penalty"]
+__all__ = ["cosine_length_reward", "kimi_length_reward", "overlong_filter_mask", "overlong_penalty"]
 
 
 def overlong_penalty(
@@ -65,3 +69,109 @@ def overlong_filter_mask(truncated: torch.Tensor) -> torch.Tensor:
         [B, 1] float, 0 for truncated rows and 1 otherwise.
     """
     return (~truncated.bool()).to(torch.get_default_dtype())[:, None]
+
+
+def _check_lengths(lengths: torch.Tensor) -> torch.Tensor:
+    lengths = torch.as_tensor(lengths, dtype=torch.get_default_dtype())
+    if not bool(torch.isfinite(lengths).all()) or bool((lengths < 0).any()):
+        raise ValueError("lengths: must be finite and >= 0")
+    return lengths
+
+
+def kimi_length_reward(lengths: torch.Tensor, correct: torch.Tensor) -> torch.Tensor:
+    """Kimi k1.5 length reward, group-relative (Kimi Team, arXiv 2501.12599, §2.3.3 "Length Penalty").
+
+    Within each group of G sampled responses to one prompt, with ``min_len`` / ``max_len`` the
+    group's shortest and longest response::
+
+        lambda_i = 0.5 - (len_i - min_len) / (max_len - min_len)      in [-0.5, 0.5]
+        len_reward_i = lambda_i            if response i is correct
+                       min(0, lambda_i)    otherwise
+
+    The shortest right answer gains +0.5, the longest loses 0.5; a wrong answer is never rewarded
+    for being short, only punished for being long. The report adds it to the task reward with a
+    weight and warms it up. When all lengths in a group are equal ``max_len - min_len = 0``: rlviz
+    gives the whole group 0 (nothing to compare), as Hugging Face open-r1's ``len_reward`` does.
+    (open-r1 counts characters; rlviz counts tokens.)
+
+    Args:
+        lengths: [n, G] response lengths in tokens.
+        correct: [n, G] bool (or 0/1), the verifier's verdict.
+
+    Returns:
+        [n, G] float length rewards in [-0.5, 0.5].
+
+    Raises:
+        ValueError: ``lengths`` not 2-D, empty, NaN / inf or negative; ``correct`` of another shape.
+    """
+    lengths = _check_lengths(lengths)
+    if lengths.dim() != 2 or lengths.numel() == 0:
+        raise ValueError(f"lengths: expected shape [n_groups, G] with n_groups, G >= 1, got {tuple(lengths.shape)}")
+    correct = torch.as_tensor(correct)
+    if correct.shape != lengths.shape:
+        raise ValueError(f"correct: expected shape {tuple(lengths.shape)}, got {tuple(correct.shape)}")
+    lo = lengths.min(dim=1, keepdim=True).values  # (n, 1)
+    hi = lengths.max(dim=1, keepdim=True).values  # (n, 1)
+    span = hi - lo  # (n, 1)
+    lam = 0.5 - (lengths - lo) / span.clamp(min=1e-12)  # (n, G)
+    lam = torch.where(span > 0, lam, torch.zeros_like(lam))  # all-equal group: 0
+    return torch.where(correct.bool(), lam, lam.clamp(max=0.0))
+
+
+def cosine_length_reward(
+    lengths: torch.Tensor,
+    correct: torch.Tensor,
+    max_length: int,
+    r0_correct: float = 2.0,
+    rl_correct: float = 1.0,
+    r0_wrong: float = -10.0,
+    rl_wrong: float = 0.0,
+    exceed_penalty: float = -10.0,
+) -> torch.Tensor:
+    """Cosine length-scaled reward (Yeo et al., "Demystifying Long Chain-of-Thought Reasoning in
+    LLMs", arXiv 2502.03373, §4.2 "Active scaling of CoT length", the CosFn reward; section as
+    numbered in the preprint and in its code's script names. It replaces the 0/1 task reward).
+
+    ``CosFn(t, T, r0, rL) = rL + (r0 - rL) (1 + cos(t pi / T)) / 2`` goes from ``r0`` at length
+    t = 0 to ``rL`` at t = T = ``max_length``. A right answer gets ``CosFn(t, T, r0_correct,
+    rl_correct)`` (shorter is better), a wrong one ``CosFn(t, T, r0_wrong, rl_wrong)`` (longer is
+    less bad: more thinking is encouraged when the answer is still wrong), and a response that
+    reaches the length limit (t >= T) gets ``exceed_penalty`` whatever it says.
+
+    Defaults are the paper's (r0_c, rL_c, r0_w, rL_w, r_e) = (2, 1, -10, 0, -10), as in its code
+    (``math_rule_cosine_scale_*`` and ``math_rule_common_exceed_length``; that code applies r_e a
+    small margin before the limit). Hugging Face open-r1's ``get_cosine_scaled_reward`` uses the
+    same curve with defaults (0.5..1 right, -1..-0.5 wrong, T = 1000 characters) and no exceed
+    penalty; TRL's ``trl.rewards`` has no cosine reward (it has ``get_soft_overlong_punishment``).
+
+    Args:
+        lengths: [B] response lengths in tokens.
+        correct: [B] bool (or 0/1).
+        max_length: T = L_max in tokens, >= 1.
+        r0_correct, rl_correct: reward of a right answer at length 0 and at T.
+        r0_wrong, rl_wrong: reward of a wrong answer at length 0 and at T.
+        exceed_penalty: reward at and beyond T.
+
+    Returns:
+        [B] float rewards.
+
+    Raises:
+        ValueError: ``max_length`` < 1; a reward value NaN or inf (named); ``lengths`` NaN, inf or
+            negative; ``correct`` of another shape.
+    """
+    if not max_length >= 1:
+        raise ValueError(f"max_length: must be >= 1, got {max_length}")
+    params = dict(r0_correct=r0_correct, rl_correct=rl_correct, r0_wrong=r0_wrong, rl_wrong=rl_wrong,
+                  exceed_penalty=exceed_penalty)  # fmt: skip
+    for name, value in params.items():
+        if not math.isfinite(float(value)):
+            raise ValueError(f"{name}: must be a finite number, got {value}")
+    lengths = _check_lengths(lengths)
+    correct = torch.as_tensor(correct)
+    if correct.shape != lengths.shape:
+        raise ValueError(f"correct: expected shape {tuple(lengths.shape)}, got {tuple(correct.shape)}")
+    half_cos = 0.5 * (1.0 + torch.cos(lengths.clamp(max=max_length) * math.pi / max_length))  # (B,) 1 -> 0
+    right = rl_correct + (r0_correct - rl_correct) * half_cos
+    wrong = rl_wrong + (r0_wrong - rl_wrong) * half_cos
+    reward = torch.where(correct.bool(), right, wrong)
+    return torch.where(lengths >= max_length, torch.full_like(reward, float(exceed_penalty)), reward)

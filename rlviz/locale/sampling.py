@@ -4,5 +4,303 @@ Merged into :data:`rlviz.i18n.STRINGS`; the same completeness rules apply (tests
 """
 
 STRINGS: dict[str, dict[str, str]] = {
-    "sampling.title": {"en": "TODO", "zh": "TODO"},
+    "sampling.title": {
+        "en": "Dynamic sampling: a batch full of groups that teach",
+        "zh": "动态采样：让批次里装满有学习信号的组",
+    },
+    "sampling.intro": {
+        "en": "GRPO learns from differences inside a group: each answer's advantage is its reward minus the "
+        "group's mean. When all G answers to a prompt are right, or all are wrong, every advantage is exactly "
+        "zero: the group was paid for in sampling and teaches nothing. DAPO's dynamic sampling drops such groups "
+        "and samples more prompts until the batch holds only groups with mixed outcomes. That is **not** a "
+        "data-loading speed-up: it spends *more* rollouts per step, and what it buys is a full, steady batch of "
+        "learning signal focused on the prompts the model solves only sometimes.",
+        "zh": "GRPO 从组内的差异中学习：每条回答的优势等于它的奖励减去组内平均奖励。如果一个问题的 G 条回答"
+        "全对或全错，所有优势都恰好为零：这一组的采样算力花掉了，却什么也学不到。DAPO 的动态采样（dynamic "
+        "sampling）丢掉这样的组，继续采样新问题，直到批次里全是结果有对有错的组。它**不是**数据加载的加速技巧："
+        "每一步反而要花*更多*的 rollout，换来的是一个满满当当、大小稳定的学习信号批次，而且集中在模型时对时错的问题上。",
+    },
+    # ------------------------------------------------------------------ 1. signal probability
+    "sampling.signal_header": {"en": "1 · When does a group carry a signal?", "zh": "1 · 一个组什么时候有学习信号？"},
+    "sampling.signal_text": {
+        "en": "Take a prompt the model answers correctly with probability p (its pass rate) and sample G answers. "
+        "The group is all right with chance p^G and all wrong with chance (1−p)^G; only the rest has a non-zero "
+        "advantage. Easy prompts (p near 1) and hard ones (p near 0) are mostly wasted; a larger G rescues more "
+        "of them, at G times the sampling cost.",
+        "zh": "设模型答对某个问题的概率为 p（该问题的通过率），对它采样 G 条回答。整组全对的概率是 p^G，全错的概率是 "
+        "(1−p)^G，只有剩下的情况优势才不为零。太容易（p 接近 1）和太难（p 接近 0）的问题大多白白浪费；增大 G 能挽回"
+        "其中一部分，但采样成本也变成 G 倍。",
+    },
+    "sampling.group_sizes": {"en": "Group sizes G", "zh": "组大小 G"},
+    "sampling.group_sizes_help": {
+        "en": "Responses sampled per prompt (TRL num_generations; verl rollout.n). Choose one or more.",
+        "zh": "每个问题采样的回答数（TRL：num_generations；verl：rollout.n）。可以选一个或多个。",
+    },
+    "sampling.pass_rate": {"en": "pass rate p", "zh": "通过率 p"},
+    "sampling.signal_axis": {"en": "chance the group is mixed", "zh": "组内有对有错的概率"},
+    "sampling.mixed_hover": {"en": "mixed (signal)", "zh": "有对有错（有信号）"},
+    "sampling.equal_hover": {"en": "all equal (zero advantage)", "zh": "全部相同（优势为零）"},
+    "sampling.signal_caption": {
+        "en": "Each curve is rlviz.core.sampling.signal_probability, the rule the trainer's group filter "
+        "(informative_groups) applies in expectation. At G = 8 a prompt solved 10% of the time gives a "
+        "learning signal in only 57% of its groups.",
+        "zh": "每条曲线都由 rlviz.core.sampling.signal_probability 算出，也就是训练器的组过滤（informative_groups）"
+        "在期望意义下的结果。G = 8 时，一个只有 10% 通过率的问题，只有 57% 的组带有学习信号。",
+    },
+    "sampling.need_group_size": {
+        "en": "group_size: choose at least one group size",
+        "zh": "group_size：请至少选择一个组大小",
+    },
+    # ------------------------------------------------------------------ 1b. difficulty bias
+    "sampling.bias_header": {
+        "en": "Which prompts weigh most: GRPO's std versus Dr.GRPO",
+        "zh": "哪些问题权重最大：GRPO 的标准差归一化与 Dr.GRPO 对比",
+    },
+    "sampling.bias_text": {
+        "en": "Once a group has a signal, how hard does it push? GRPO divides the centred rewards by the group's "
+        "standard deviation, which is small when almost every answer is right or almost every answer is wrong, "
+        "so those groups get large advantages. Dr.GRPO drops the division. The curves average the group's total "
+        "|advantage| over the number of right answers, using the trainer's own group_advantages; each curve is "
+        "scaled to its own maximum so the shapes compare.",
+        "zh": "一个组有了信号之后，它推动参数的力度有多大？GRPO 会把中心化后的奖励除以组内标准差；当几乎全对或几乎全错时，"
+        "标准差很小，这些组的优势就被放大。Dr.GRPO 去掉了这一除法。曲线对答对条数取期望，给出整组 |优势| 之和，"
+        "优势由训练器自己的 group_advantages 计算；每条曲线按各自的最大值归一化，便于比较形状。",
+    },
+    "sampling.bias_group_size": {"en": "Group size G (this view)", "zh": "组大小 G（本图）"},
+    "sampling.bias_axis": {"en": "E[Σ|A|] / its maximum", "zh": "E[Σ|A|] / 其最大值"},
+    "sampling.bias_mass": {"en": "E[Σ|A|]", "zh": "E[Σ|A|]"},
+    "sampling.bias_caption": {
+        "en": "With the std (GRPO) the curve is flatter: prompts solved rarely or almost always weigh nearly as "
+        "much as those solved half the time (the difficulty bias). Without it (Dr.GRPO) the weight follows how "
+        "spread out the rewards are. Both are zero at p = 0 and p = 1, where no group has a signal.",
+        "zh": "带标准差归一化（GRPO）时曲线更平：很少答对或几乎总答对的问题，权重与一半时间答对的问题相差无几（即难度偏差）。"
+        "去掉它（Dr.GRPO）后，权重取决于组内奖励的离散程度。两者在 p = 0 和 p = 1 处都为零，因为这时没有任何组有信号。",
+    },
+    # ------------------------------------------------------------------ 2. measured
+    "sampling.measured_header": {"en": "2 · Measured on the tiny LM", "zh": "2 · 在微型语言模型上实测"},
+    "sampling.measured_text": {
+        "en": "The shipped model answers addition prompts of four difficulty levels. Sample G answers to each of "
+        "n prompts, score them with the verifier and count the groups whose rewards are all equal. Lower the "
+        "temperature and watch the zero-advantage share grow: the answers become less diverse, so groups agree "
+        "more often.",
+        "zh": "自带的模型回答四个难度等级的加法题。对 n 个问题各采样 G 条回答，用验证器打分，再统计奖励全部相同的组。"
+        "把温度调低，零优势组的占比就会上升：回答越来越单一，组内结果也就越容易一致。",
+    },
+    "sampling.n_prompts": {"en": "Prompts n", "zh": "问题数 n"},
+    "sampling.n_prompts_help": {
+        "en": "Prompts drawn from the training split, each answered G times.",
+        "zh": "从训练集中抽取的问题数，每个问题回答 G 次。",
+    },
+    "sampling.measure_group_size": {"en": "Samples per prompt G", "zh": "每题采样数 G"},
+    "sampling.temperature": {"en": "Sampling temperature", "zh": "采样温度"},
+    "sampling.temperature_help": {
+        "en": "Lower means less diverse answers and more all-equal groups; training that stalls with many "
+        "all-wrong groups is a classic symptom of too low a temperature.",
+        "zh": "温度越低，回答越单一，全对或全错的组越多；训练停滞、全错组大量出现，是温度过低的典型症状。",
+    },
+    "sampling.measuring": {"en": "Sampling {n} prompts × {G} answers…", "zh": "正在采样 {n} 个问题 × {G} 条回答……"},
+    "sampling.zero_share": {"en": "zero-advantage groups", "zh": "零优势组"},
+    "sampling.all_wrong_share": {"en": "all wrong", "zh": "全错"},
+    "sampling.all_correct_share": {"en": "all right", "zh": "全对"},
+    "sampling.mixed_share": {"en": "mixed (signal)", "zh": "有对有错（有信号）"},
+    "sampling.hist_title": {"en": "Prompts per measured pass rate", "zh": "各实测通过率下的问题数"},
+    "sampling.outcome_title": {"en": "Groups by outcome", "zh": "按结果划分的组"},
+    "sampling.measured_rate": {"en": "measured pass rate k/G", "zh": "实测通过率 k/G"},
+    "sampling.prompts_axis": {"en": "prompts", "zh": "问题数"},
+    "sampling.share_axis": {"en": "share of groups", "zh": "组的占比"},
+    "sampling.level": {"en": "level", "zh": "难度"},
+    "sampling.all_levels": {"en": "all levels", "zh": "全部难度"},
+    "sampling.zero_band": {
+        "en": "shaded: zero advantage (k = 0 or k = G)",
+        "zh": "阴影：优势为零（k = 0 或 k = G）",
+    },
+    "sampling.measured_caption": {
+        "en": "{zero:.0%} of the {n} groups carry no signal ({wrong:.0%} all wrong, {right:.0%} all right). "
+        "With the shipped model at temperature 1, level 1 (one-digit sums) is nearly always right and level 4 (three digits) nearly always wrong: "
+        "dynamic sampling would drop most of both and train on levels 2 and 3.",
+        "zh": "{n} 个组中有 {zero:.0%} 没有学习信号（{wrong:.0%} 全错，{right:.0%} 全对）。对自带模型在温度 1 下采样时，难度 1（一位数相加）几乎总是答对，"
+        "难度 4（三位数相加）几乎总是答错：动态采样会把这两类大多丢掉，集中在难度 2 和 3 上训练。",
+    },
+    # ------------------------------------------------------------------ 3. cost
+    "sampling.cost_header": {"en": "3 · What a full batch costs", "zh": "3 · 填满一个批次要花多少"},
+    "sampling.cost_text": {
+        "en": "Each generation round draws n prompts and samples G answers to each; a group survives the filter "
+        "with chance q, the average of the curve above over the prompts' pass rates. Rounds continue until N "
+        "groups survive or the cap K is reached (verl: max_num_gen_batches); surplus groups of the last round "
+        "are dropped, and a capped step may train on a partly empty batch. Two pass-rate distributions are "
+        "compared: a Beta(a, b) you set, and the one measured above.",
+        "zh": "每一轮生成抽取 n 个问题，每个问题采样 G 条回答；一个组以概率 q 通过过滤，q 就是上面那条曲线在问题通过率分布上的平均值。"
+        "一轮接一轮地采样，直到攒够 N 个组或达到轮数上限 K（verl：max_num_gen_batches）；最后一轮多出来的组被丢弃，"
+        "而被上限截停的一步可能只能用一个没装满的批次训练。这里比较两种通过率分布：你设定的 Beta(a, b)，以及上面实测得到的分布。",
+    },
+    "sampling.cost_legend": {
+        "en": "R: rounds in a step; S_r: groups with a signal after r rounds; n·G·E[R]: responses sampled per "
+        "step; E[min(S_K, N)]: groups with a signal in the batch; P(S_K ≥ N): chance the batch is full.",
+        "zh": "R：一步中的生成轮数；S_r：前 r 轮累计的有信号组数；n·G·E[R]：每步采样的回答数；"
+        "E[min(S_K, N)]：批次中有信号的组数；P(S_K ≥ N)：批次装满的概率。",
+    },
+    "sampling.target": {"en": "Groups wanted per step N", "zh": "每步需要的组数 N"},
+    "sampling.target_help": {
+        "en": "The training batch, in groups (verl data.train_batch_size; rlviz prompts per step).",
+        "zh": "训练批次的大小，以组计（verl：data.train_batch_size；rlviz：每步问题数）。",
+    },
+    "sampling.per_round": {"en": "Prompts per round n", "zh": "每轮问题数 n"},
+    "sampling.per_round_help": {
+        "en": "Prompts generated per round (verl data.gen_batch_size; rlviz's trainer uses n = N).",
+        "zh": "每轮生成的问题数（verl：data.gen_batch_size；rlviz 的训练器取 n = N）。",
+    },
+    "sampling.cost_group_size": {"en": "Group size G", "zh": "组大小 G"},
+    "sampling.cap": {"en": "Cap on rounds K", "zh": "轮数上限 K"},
+    "sampling.cap_help": {
+        "en": "At most K rounds per step (verl recipe max_num_gen_batches, 10 in the DAPO recipe; rlviz "
+        "max_resample_rounds, default 3). K = 1 is plain GRPO with the filter.",
+        "zh": "每步最多生成 K 轮（verl recipe 中的 max_num_gen_batches，DAPO 配方取 10；rlviz 中的 max_resample_rounds，"
+        "默认 3）。K = 1 相当于只加过滤、不再补采样的 GRPO。",
+    },
+    "sampling.beta_a": {"en": "Beta a", "zh": "Beta 参数 a"},
+    "sampling.beta_b": {"en": "Beta b", "zh": "Beta 参数 b"},
+    "sampling.beta_help": {
+        "en": "Pass rates ~ Beta(a, b), mean a/(a+b). a, b < 1 gives a U shape: many prompts nearly always right "
+        "or nearly always wrong.",
+        "zh": "通过率服从 Beta(a, b)，均值为 a/(a+b)。a、b 都小于 1 时分布呈 U 形：很多问题几乎总对或几乎总错。",
+    },
+    "sampling.beta_name": {"en": "Beta({a:g}, {b:g})", "zh": "Beta({a:g}, {b:g})"},
+    "sampling.measured_name": {"en": "measured (tiny LM)", "zh": "实测（微型模型）"},
+    "sampling.density": {"en": "density", "zh": "概率密度"},
+    "sampling.mean": {"en": "mean", "zh": "均值"},
+    "sampling.cost_groups": {"en": "groups with signal in the batch", "zh": "批次中有信号的组数"},
+    "sampling.cost_full": {"en": "chance the batch is full", "zh": "批次装满的概率"},
+    "sampling.cost_rollouts": {"en": "responses sampled per step", "zh": "每步采样的回答数"},
+    "sampling.cap_axis": {"en": "cap on rounds K", "zh": "轮数上限 K"},
+    "sampling.plain": {"en": "no dynamic sampling", "zh": "不用动态采样"},
+    "sampling.target_line": {"en": "N wanted", "zh": "需要 N 组"},
+    "sampling.chosen": {"en": "chosen K", "zh": "所选 K"},
+    "sampling.cost_caption": {
+        "en": "Dotted lines: plain GRPO, one round of n prompts, nothing re-sampled: on average n·q groups carry "
+        "a signal for n·G responses. Dynamic sampling fills the batch by paying for more rounds. Per group "
+        "with a signal the price is about the same (G/q responses) — slightly more, because the last round's "
+        "surplus is thrown away; what changes is that every step gets the full batch.",
+        "zh": "点线：普通 GRPO，只生成一轮 n 个问题、不补采样：平均只有 n·q 个组有信号，却花了 n·G 条回答。动态采样靠多付几轮采样来填满批次。"
+        "折算到每个有信号的组，代价大致相同（约 G/q 条回答），还略高一些，因为最后一轮多出的组被扔掉了；真正改变的是每一步都能拿到满批次。",
+    },
+    "sampling.table_caption": {
+        "en": "At the chosen K. q: chance one group has a signal; rounds, responses and groups are expectations "
+        "per step (exact binomial sums).",
+        "zh": "在所选 K 下。q：单个组有信号的概率；轮数、回答数和组数都是每步的期望值（精确的二项分布求和）。",
+    },
+    "sampling.col_distribution": {"en": "pass rates", "zh": "通过率分布"},
+    "sampling.col_q": {"en": "q", "zh": "q"},
+    "sampling.col_rounds": {"en": "rounds", "zh": "轮数"},
+    "sampling.col_rollouts": {"en": "responses", "zh": "回答数"},
+    "sampling.col_groups": {"en": "groups with signal", "zh": "有信号的组"},
+    "sampling.col_full": {"en": "P(full batch)", "zh": "P(批次装满)"},
+    "sampling.col_per_group": {"en": "responses per signal group", "zh": "每个有信号组的回答数"},
+    "sampling.col_plain_groups": {"en": "groups, no dynamic sampling", "zh": "不用动态采样时的组数"},
+    "sampling.col_plain_rollouts": {"en": "responses, no dynamic sampling", "zh": "不用动态采样时的回答数"},
+    "sampling.mc_header": {"en": "Check by simulation", "zh": "用模拟来验证"},
+    "sampling.mc_text": {
+        "en": "{trials} simulated steps with the same settings (Beta pass rates, 0/1 rewards, the trainer's group "
+        "filter), against the formulas. ± is one standard error.",
+        "zh": "用同样的设置模拟 {trials} 步（Beta 分布的通过率、0/1 奖励、训练器的组过滤），与公式对比。± 为一个标准误。",
+    },
+    "sampling.col_quantity": {"en": "quantity", "zh": "量"},
+    "sampling.col_formula": {"en": "formula", "zh": "公式"},
+    "sampling.col_simulation": {"en": "simulation", "zh": "模拟"},
+    # ------------------------------------------------------------------ 4. live
+    "sampling.live_header": {
+        "en": "4 · Live: GRPO versus GRPO + dynamic sampling",
+        "zh": "4 · 实时对比：GRPO 与 GRPO + 动态采样",
+    },
+    "sampling.live_text": {
+        "en": "Two copies of the tiny LM start from the same weights and the same seed and train with GRPO; one "
+        "of them filters all-equal groups and re-samples up to K rounds per step. Watch the effective batch "
+        "(groups with a signal that entered the loss), the responses spent and the training reward, and at "
+        "the end the held-out pass@1 of each.",
+        "zh": "两份微型模型从相同的权重、相同的种子出发，都用 GRPO 训练；其中一份过滤掉结果全相同的组，每步最多补采样 K 轮。"
+        "观察有效批次（进入损失、带信号的组数）、花掉的回答数和训练奖励，训练结束时再比较两者在留出集上的 pass@1。",
+    },
+    "sampling.steps": {"en": "Steps", "zh": "训练步数"},
+    "sampling.live_prompts": {"en": "Prompts per step N", "zh": "每步问题数 N"},
+    "sampling.live_group_size": {"en": "Group size G", "zh": "组大小 G"},
+    "sampling.rounds": {"en": "Cap on rounds K", "zh": "轮数上限 K"},
+    "sampling.lr": {"en": "Learning rate", "zh": "学习率"},
+    "sampling.heldout": {"en": "Held-out samples per prompt", "zh": "留出集每题采样数"},
+    "sampling.heldout_help": {
+        "en": "Held-out pass@1 before training and after each arm's last step (96 fixed prompts × this many "
+        "samples); 0 skips it.",
+        "zh": "训练前以及每个分支最后一步之后的留出集 pass@1（96 道固定题 × 每题这么多次采样）；0 表示跳过。",
+    },
+    "sampling.run": {"en": "Run", "zh": "开始训练"},
+    "sampling.stop": {"en": "Stop", "zh": "停止"},
+    "sampling.continue": {"en": "Continue", "zh": "继续"},
+    "sampling.reset": {"en": "Reset", "zh": "清除结果"},
+    "sampling.no_run": {
+        "en": "Press **Run**. The default run (2 × 15 steps of 8 prompts × 8 answers) takes about 15–30 s on a "
+        "CPU; **Stop** keeps what is done.",
+        "zh": "点击 **开始训练**。默认设置（2 × 15 步，每步 8 个问题 × 8 条回答）在 CPU 上大约需要 15–30 秒；点 **停止** 会保留已完成的部分。",
+    },
+    "sampling.progress": {"en": "{arm}: step {done} / {total}", "zh": "{arm}：第 {done} / {total} 步"},
+    "sampling.running": {
+        "en": "Training… results are kept after every step.",
+        "zh": "训练中……每一步的结果都会保存。",
+    },
+    "sampling.stopped": {
+        "en": "Stopped after {done} of {total} steps. **Continue** picks up where it stopped.",
+        "zh": "已在第 {done} / {total} 步停止。点 **继续** 可以从停下的地方接着训练。",
+    },
+    "sampling.finished": {"en": "Finished {total} steps.", "zh": "已完成 {total} 步。"},
+    "sampling.run_failed": {
+        "en": "The run stopped with an error: {error}. The steps done so far are kept.",
+        "zh": "训练因错误而停止：{error}。已完成的步骤都保留着。",
+    },
+    "sampling.settings_changed": {
+        "en": "The settings above differ from the run shown: press **Reset**, then **Run**, to use them.",
+        "zh": "上面的设置与当前显示的训练不同：先点 **清除结果**，再点 **开始训练**，新设置才会生效。",
+    },
+    "sampling.arm_grpo": {"en": "GRPO", "zh": "GRPO"},
+    "sampling.arm_grpo_ds": {"en": "GRPO + dynamic sampling", "zh": "GRPO + 动态采样"},
+    "sampling.live_signal": {"en": "groups with signal in the loss", "zh": "进入损失的有信号组数"},
+    "sampling.live_rollouts": {"en": "responses sampled so far", "zh": "累计采样的回答数"},
+    "sampling.live_reward": {"en": "training pass@1", "zh": "训练 pass@1"},
+    "sampling.live_reward_vs": {"en": "training pass@1 vs responses", "zh": "训练 pass@1 与回答数"},
+    "sampling.live_caption": {
+        "en": "Top left: plain GRPO's effective batch shrinks and jumps with the share of all-equal groups, while "
+        "dynamic sampling keeps it at N unless the cap stops it. Top right: the price, in responses generated. "
+        "Training pass@1 is measured on every response sampled in the step, filtered or not; it is noisy "
+        "because easy and hard prompts are mixed, so judge learning on the held-out pass@1 below.",
+        "zh": "左上：普通 GRPO 的有效批次随零优势组的比例时大时小，而动态采样除非被轮数上限截停，始终保持 N 组。"
+        "右上：代价，即生成的回答数。训练 pass@1 按这一步采样的全部回答计算（无论是否被过滤）；由于难易问题混在一起，它波动较大，"
+        "判断是否真正学到东西要看下方的留出集 pass@1。",
+    },
+    "sampling.summary_caption": {
+        "en": "Held-out pass@1 is measured on 96 fixed prompts never used in training (— : not measured).",
+        "zh": "留出集 pass@1 在 96 道从未用于训练的固定题目上测量（—：未测量）。",
+    },
+    "sampling.col_arm": {"en": "run", "zh": "分支"},
+    "sampling.col_steps": {"en": "steps", "zh": "步数"},
+    "sampling.col_rollouts_total": {"en": "responses sampled", "zh": "采样的回答数"},
+    "sampling.col_signal_mean": {"en": "mean groups with signal", "zh": "平均有信号组数"},
+    "sampling.col_signal_total": {"en": "groups with signal, total", "zh": "有信号组总数"},
+    "sampling.col_per_signal": {"en": "responses per signal group", "zh": "每个有信号组的回答数"},
+    "sampling.col_train_last5": {"en": "training pass@1 (last 5 steps)", "zh": "训练 pass@1（最后 5 步）"},
+    "sampling.col_heldout_start": {"en": "held-out pass@1, start", "zh": "留出集 pass@1（开始）"},
+    "sampling.col_heldout_end": {"en": "held-out pass@1, end", "zh": "留出集 pass@1（结束）"},
+    # ------------------------------------------------------------------ 5. symptoms
+    "sampling.symptoms_header": {"en": "Reading the symptoms", "zh": "如何解读训练症状"},
+    "sampling.symptoms": {
+        "en": "- **The share of zero-advantage groups** is worth a panel of its own: a reward curve can look fine "
+        "while most groups teach nothing.\n"
+        "- **Training stalls after a few dozen steps** with many *all-wrong* groups: the prompts are too hard or "
+        "exploration has collapsed (entropy down, temperature too low). Dynamic sampling then spends round after "
+        "round finding few mixed groups — the cap K stops it, and the batch stays partly empty.\n"
+        "- **Many *all-right* groups** mean the model has outgrown the data: dynamic sampling hides this by "
+        "filtering, at a rising cost in rollouts; harder prompts would help more.\n"
+        "- **Rollouts per step climbing** under dynamic sampling is the signal q falling, not a bug: the filter "
+        "is doing its job, and its bill grows as 1/q.",
+        "zh": "- **零优势组占比**值得单独一个面板：奖励曲线看起来正常时，可能大多数组其实什么也没教。\n"
+        "- **训练几十步后停滞**、*全错*组很多：题目太难，或者探索已经塌缩（熵下降、温度过低）。这时动态采样一轮又一轮地采，"
+        "也找不到几个有对有错的组——最终被轮数上限 K 截停，批次依旧装不满。\n"
+        "- ***全对*组很多**说明模型已经超出了这批数据的难度：动态采样用过滤把这一点掩盖了，代价是 rollout 越来越多；换更难的题目更有用。\n"
+        "- 动态采样下**每步 rollout 数不断上升**，是信号比例 q 在下降，而不是程序出错：过滤器在正常工作，它的账单按 1/q 增长。",
+    },
 }

@@ -1,0 +1,410 @@
+"""Length penalties: DAPO's soft overlong punishment and overlong filtering, the Kimi k1.5 length
+reward and the cosine length-scaled reward, as curves and on real rollouts of the tiny LM.
+
+What the Length page asks for, as plain functions returning DataFrames / dataclasses. Every
+penalty comes from :mod:`rlviz.core.shaping`, every advantage from
+:func:`rlviz.core.advantages.group_advantages`, every gradient weight from autograd through
+:func:`rlviz.core.objectives.policy_loss` (:func:`~rlviz.core.objectives.gradient_weights`).
+
+Rollouts are sampled once at a generous limit (``SAMPLE_LIMIT`` tokens). For a maximum length
+L_max below it, a longer response is what generation with limit L_max would have produced: its
+first L_max tokens, without EOS (truncated), scored again by the verifier on that text.
+
+Legend: n groups (prompts), G responses per group, B = n * G responses, T = L_max response width.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import torch
+
+from rlviz.core.advantages import group_advantages
+from rlviz.core.objectives import gradient_weights
+from rlviz.core.sampling import informative_groups
+from rlviz.core.shaping import cosine_length_reward, kimi_length_reward, overlong_filter_mask, overlong_penalty
+from rlviz.lm.task import Problem, reward
+
+__all__ = [
+    "SAMPLE_LIMIT",
+    "SCHEMES",
+    "CosineParams",
+    "LengthAnalysis",
+    "ShapingSettings",
+    "analyse",
+    "apply_max_length",
+    "kimi_curve",
+    "penalty_curves",
+    "sample_length_rollouts",
+    "sweep",
+]
+
+SAMPLE_LIMIT = 32  # tokens: the generation limit rollouts are sampled at (EOS included)
+SCHEMES = ("task", "dapo", "kimi", "cosine")  # reward schemes compared on the rollouts
+
+
+@dataclass(frozen=True)
+class CosineParams:
+    """The cosine length-scaled reward's values (Yeo et al., arXiv 2502.03373; paper defaults)."""
+
+    r0_correct: float = 2.0  # a right answer at length 0
+    rl_correct: float = 1.0  # a right answer at length L_max
+    r0_wrong: float = -10.0  # a wrong answer at length 0
+    rl_wrong: float = 0.0  # a wrong answer at length L_max
+    exceed_penalty: float = -10.0  # any response that reaches L_max
+
+
+@dataclass(frozen=True)
+class ShapingSettings:
+    """What the user sets on the page."""
+
+    max_length: int = 8  # L_max, tokens (verl data.max_response_length); the generation limit
+    buffer_length: int = 4  # L_cache, tokens (verl reward_model.overlong_buffer.len)
+    penalty_factor: float = 1.0  # DAPO penalty at L_max (verl overlong_buffer.penalty_factor)
+    kimi_weight: float = 1.0  # weight of the Kimi length reward added to the task reward
+    cosine: CosineParams = field(default_factory=CosineParams)  # cosine reward values
+
+
+# ---------------------------------------------------------------------------------------- curves
+def penalty_curves(s: ShapingSettings, points: int = 401) -> pd.DataFrame:
+    """DAPO's penalty and total rewards, and the cosine reward, on a fine grid of lengths.
+
+    Lengths run from 0 to ``1.25 * L_max`` (at least L_max + 2) with the breakpoints
+    ``L_max - L_cache`` and ``L_max`` included exactly.
+
+    Returns:
+        DataFrame with columns ``length`` (tokens), ``dapo_penalty``, ``dapo_right`` (= 1 +
+        penalty, a right answer), ``dapo_wrong`` (= 0 + penalty), ``cosine_right``,
+        ``cosine_wrong``.
+
+    Raises:
+        ValueError: as :func:`~rlviz.core.shaping.overlong_penalty` and
+            :func:`~rlviz.core.shaping.cosine_length_reward` (the message names the parameter).
+    """
+    top = max(1.25 * s.max_length, s.max_length + 2.0)
+    grid = np.unique(np.concatenate([np.linspace(0.0, top, points), [s.max_length - s.buffer_length, s.max_length]]))
+    lengths = torch.tensor(grid, dtype=torch.float64)  # (N,)
+    pen = overlong_penalty(lengths, s.max_length, s.buffer_length, s.penalty_factor).double()  # (N,)
+    c = s.cosine
+    kw = dict(r0_correct=c.r0_correct, rl_correct=c.rl_correct, r0_wrong=c.r0_wrong, rl_wrong=c.rl_wrong,
+              exceed_penalty=c.exceed_penalty)  # fmt: skip
+    ones, zeros = torch.ones_like(lengths, dtype=torch.bool), torch.zeros_like(lengths, dtype=torch.bool)
+    return pd.DataFrame({
+        "length": grid,
+        "dapo_penalty": pen.numpy(),
+        "dapo_right": (1.0 + pen).numpy(),
+        "dapo_wrong": (0.0 + pen).numpy(),
+        "cosine_right": cosine_length_reward(lengths, ones, s.max_length, **kw).double().numpy(),
+        "cosine_wrong": cosine_length_reward(lengths, zeros, s.max_length, **kw).double().numpy(),
+    })  # fmt: skip
+
+
+def kimi_curve(min_length: int, max_length: int, weight: float = 1.0) -> pd.DataFrame:
+    """The Kimi k1.5 length reward across one group whose lengths span ``[min_length, max_length]``.
+
+    The grid itself is the group (its shortest and longest members are the endpoints), evaluated
+    with :func:`~rlviz.core.shaping.kimi_length_reward` once as if all were right and once as if
+    all were wrong, times ``weight``.
+
+    Returns:
+        DataFrame with columns ``length``, ``kimi_right``, ``kimi_wrong``.
+
+    Raises:
+        ValueError: ``min_length`` < 0 or ``max_length`` < ``min_length`` (named).
+    """
+    if not min_length >= 0:
+        raise ValueError(f"min_length: must be >= 0, got {min_length}")
+    if not max_length >= min_length:
+        raise ValueError(f"max_length: must be >= min_length={min_length}, got {max_length}")
+    grid = np.linspace(min_length, max_length, 101) if max_length > min_length else np.array([float(min_length)])
+    lengths = torch.tensor(grid, dtype=torch.float64)[None]  # (1, N): one group
+    right = kimi_length_reward(lengths, torch.ones_like(lengths, dtype=torch.bool))[0]
+    wrong = kimi_length_reward(lengths, torch.zeros_like(lengths, dtype=torch.bool))[0]
+    return pd.DataFrame({"length": grid, "kimi_right": weight * right.double().numpy(),
+                         "kimi_wrong": weight * wrong.double().numpy()})  # fmt: skip
+
+
+# -------------------------------------------------------------------------------------- rollouts
+def sample_length_rollouts(
+    seed: int,
+    n_prompts: int = 32,
+    group_size: int = 8,
+    limit: int = SAMPLE_LIMIT,
+    temperature: float = 1.0,
+    model_dir: str | None = None,
+    device: str | None = "auto",
+) -> pd.DataFrame:
+    """Load the policy and sample ``group_size`` responses to each of ``n_prompts`` train prompts.
+
+    Deterministic given ``seed`` (one CPU ``torch.Generator`` draws the prompts and the tokens).
+
+    Returns:
+        One row per response (B rows, groups contiguous) with columns ``group``, ``sample``,
+        ``prompt``, ``answer``, ``level``, ``length`` (tokens, EOS included), ``finished`` (EOS
+        within ``limit``), ``reward`` (the verifier's 0/1) and ``tokens`` (tuple of display
+        strings, EOS shown as ⏎).
+
+    Raises:
+        ValueError: ``n_prompts`` < 1, or as :func:`rlviz.lm.rollout.sample_rollouts` /
+            :func:`rlviz.lm.model.load_policy` (``group_size``, ``temperature``, ``model_dir``,
+            ``device``).
+    """
+    from rlviz.lm.model import load_policy
+    from rlviz.lm.rollout import sample_rollouts
+    from rlviz.lm.task import sample_problems
+
+    if not n_prompts >= 1:
+        raise ValueError(f"n_prompts: must be >= 1, got {n_prompts}")
+    model, tokenizer = load_policy(model_dir, None if device in (None, "auto") else device)
+    gen = torch.Generator().manual_seed(int(seed))
+    problems = sample_problems(int(n_prompts), gen)
+    batch = sample_rollouts(model, tokenizer, problems, int(group_size), int(limit), float(temperature), gen)
+    B = len(batch.problems)
+    return pd.DataFrame({
+        "group": np.arange(B) // group_size,
+        "sample": np.arange(B) % group_size,
+        "prompt": [p.prompt for p in batch.problems],
+        "answer": [p.answer for p in batch.problems],
+        "level": [p.level for p in batch.problems],
+        "length": batch.response_lengths.cpu().numpy().astype(int),
+        "finished": (~batch.truncated).cpu().numpy(),
+        "reward": batch.rewards.cpu().numpy().astype(float),
+        "tokens": [tuple(t) for t in batch.tokens],
+    })  # fmt: skip
+
+
+def apply_max_length(rollouts: pd.DataFrame, max_length: int) -> pd.DataFrame:
+    """What generation with limit ``max_length`` would have produced from these rollouts.
+
+    A response longer than ``max_length`` keeps its first ``max_length`` tokens, has no EOS, is
+    ``truncated`` and is scored again by the verifier (:func:`rlviz.lm.task.reward`) on that text;
+    a response that never finished is truncated too. Others are unchanged.
+
+    Returns:
+        A copy with ``length_sampled`` (the original length), ``length`` (<= ``max_length``),
+        ``truncated`` (bool), ``reward`` (re-scored), ``correct`` (reward > 0) and ``response``
+        (the text as the verifier sees it, EOS shown as ⏎).
+
+    Raises:
+        ValueError: ``max_length`` < 1 or above the longest length the rollouts could reach
+            (named ``max_length``).
+    """
+    if not max_length >= 1:
+        raise ValueError(f"max_length: must be >= 1, got {max_length}")
+    limit = int(rollouts["length"].max()) if len(rollouts) else 0
+    if not rollouts["finished"].all() and max_length > limit:
+        raise ValueError(f"max_length: must be <= the sampling limit {limit}, got {max_length}")
+    out = rollouts.copy()
+    cut = out["length"] > max_length  # (B,) longer than the new limit
+    out["length_sampled"] = out["length"]
+    out["length"] = np.minimum(out["length"], max_length)
+    out["truncated"] = cut | ~out["finished"]
+    toks = [t[:max_length] if c else t for t, c in zip(out["tokens"], cut)]
+    out["response"] = ["".join(t) for t in toks]
+    rescored = [
+        reward(Problem(p, a, lv), "".join(t), finished=False)
+        for p, a, lv, t, c in zip(out["prompt"], out["answer"], out["level"], toks, cut) if c
+    ]  # fmt: skip
+    rew = out["reward"].to_numpy(dtype=float).copy()
+    rew[cut.to_numpy()] = rescored
+    out["reward"] = rew
+    out["correct"] = out["reward"] > 0
+    return out.drop(columns=["tokens"])
+
+
+@dataclass
+class LengthAnalysis:
+    """The rollouts under one setting of L_max, L_cache and the penalty factor."""
+
+    responses: pd.DataFrame  # one row per response (see :func:`analyse`)
+    groups: pd.DataFrame  # one row per group (see :func:`analyse`)
+    summary: dict[str, float]  # see :func:`analyse`
+    schemes: pd.DataFrame  # one row per reward scheme in SCHEMES (see :func:`analyse`)
+
+
+def _rewards(frame: pd.DataFrame, s: ShapingSettings, n: int, g: int) -> dict[str, torch.Tensor]:
+    """[n, G] rewards of every scheme for responses already cut at ``s.max_length``."""
+    lengths = torch.tensor(frame["length"].to_numpy(), dtype=torch.float64)  # (B,)
+    correct = torch.tensor(frame["correct"].to_numpy(), dtype=torch.bool)  # (B,)
+    task = torch.tensor(frame["reward"].to_numpy(), dtype=torch.float64)  # (B,)
+    pen = overlong_penalty(lengths, s.max_length, s.buffer_length, s.penalty_factor).double()  # (B,)
+    kimi = kimi_length_reward(lengths.view(n, g), correct.view(n, g)).double()  # (n, G)
+    c = s.cosine
+    cos = cosine_length_reward(lengths, correct, s.max_length, c.r0_correct, c.rl_correct, c.r0_wrong,
+                               c.rl_wrong, c.exceed_penalty).double()  # (B,)
+    return {
+        "task": task.view(n, g),
+        "penalty": pen.view(n, g),
+        "dapo": (task + pen).view(n, g),
+        "kimi_term": kimi,
+        "kimi": task.view(n, g) + s.kimi_weight * kimi,
+        "cosine": cos.view(n, g),
+    }
+
+
+def _dense_rank(adv: torch.Tensor) -> torch.Tensor:
+    """[n, G] rank of each advantage inside its group, 1 = highest, ties share the best rank."""
+    a = adv.round(decimals=9)
+    return (a[:, None, :] > a[:, :, None]).sum(-1) + 1  # (n, G): 1 + number strictly above
+
+
+def _pair_changes(before: torch.Tensor, after: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per group, response pairs whose order flips (A_i > A_j before, A_i < A_j after) and pairs
+    tied before but not after. Both [n] int, each unordered pair counted once."""
+    b, a = before.round(decimals=9), after.round(decimals=9)
+    db = torch.sign(b[:, :, None] - b[:, None, :])  # (n, G, G)
+    da = torch.sign(a[:, :, None] - a[:, None, :])  # (n, G, G)
+    reversed_ = ((db * da) < 0).sum(dim=(1, 2)) // 2  # (n,)
+    broken = ((db == 0) & (da != 0)).sum(dim=(1, 2)) // 2  # (n,)
+    return reversed_, broken
+
+
+def _check_settings(s: ShapingSettings) -> None:
+    if not (math.isfinite(s.kimi_weight) and s.kimi_weight >= 0):
+        raise ValueError(f"kimi_weight: must be a finite number >= 0, got {s.kimi_weight}")
+    if not math.isfinite(s.penalty_factor):
+        raise ValueError(f"penalty_factor: must be a finite number >= 0, got {s.penalty_factor}")
+
+
+def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") -> LengthAnalysis:
+    """Cut the rollouts at L_max, shape their rewards and compute group advantages and the share of
+    the DAPO loss gradient each response carries, with and without overlong filtering.
+
+    Advantages: :func:`~rlviz.core.advantages.group_advantages` with ``scale`` for every scheme.
+    Gradient weights: ``-d loss / d log pi`` from :func:`~rlviz.core.objectives.gradient_weights`
+    of DAPO's loss (token-mean) at ratio 1 (the first, on-policy update), with the DAPO-shaped
+    advantages; overlong filtering multiplies the response mask by
+    :func:`~rlviz.core.shaping.overlong_filter_mask` (truncated responses leave the loss).
+
+    Returns:
+        :class:`LengthAnalysis` with
+
+        - ``responses``: the columns of :func:`apply_max_length` plus ``penalty`` (DAPO),
+          ``reward_<scheme>`` and ``adv_<scheme>`` for each scheme in ``SCHEMES``, ``kimi_term``
+          (the unweighted Kimi length reward), ``rank_task`` / ``rank_dapo`` (1 = highest
+          advantage in its group), ``masked`` (overlong filtering drops it), ``grad`` /
+          ``grad_filtered`` (the response's summed gradient weight without / with filtering).
+        - ``groups``: ``group``, ``prompt``, ``n_right``, ``n_truncated``, ``pairs_reversed``
+          (response pairs whose advantage order DAPO shaping flips), ``ties_broken`` (pairs tied
+          on the task reward that shaping separates), ``effect`` (sum of |A_dapo - A_task|).
+        - ``summary``: ``mean_reward_task``, ``mean_reward_dapo``, ``truncated_share``,
+          ``penalised_share`` (penalty < 0), ``masked_token_share`` (response tokens the filter
+          removes), ``grad_share_truncated`` (share of the summed |gradient weight| on truncated
+          responses without filtering; 0 with it), ``rank_changed_share`` (of groups).
+        - ``schemes``: per scheme ``mean_reward``, ``signal_groups`` (share of groups whose
+          rewards differ, i.e. nonzero advantages), ``length_adv_corr`` (correlation of length
+          and advantage over responses in groups with a signal; NaN-free, 0 when undefined).
+
+    Raises:
+        ValueError: a setting out of range (named: ``max_length``, ``buffer_length``,
+            ``penalty_factor``, ``kimi_weight``, a cosine value), or as ``group_advantages``.
+    """
+    _check_settings(s)
+    if len(rollouts) == 0:
+        raise ValueError("rollouts: empty")
+    g = int(rollouts["sample"].max()) + 1
+    n = len(rollouts) // g
+    frame = apply_max_length(rollouts, s.max_length)
+    r = _rewards(frame, s, n, g)
+    adv = {k: group_advantages(r[k], scale) for k in SCHEMES}  # (n, G) each
+    frame["penalty"] = r["penalty"].reshape(-1).numpy()
+    frame["kimi_term"] = r["kimi_term"].reshape(-1).numpy()
+    for k in SCHEMES:
+        frame[f"reward_{k}"] = r[k].reshape(-1).numpy()
+        frame[f"adv_{k}"] = adv[k].reshape(-1).numpy()
+    rank_task, rank_dapo = _dense_rank(adv["task"]), _dense_rank(adv["dapo"])
+    reversed_, broken = _pair_changes(adv["task"], adv["dapo"])  # (n,) each
+    frame["rank_task"] = rank_task.reshape(-1).numpy()
+    frame["rank_dapo"] = rank_dapo.reshape(-1).numpy()
+
+    # DAPO's loss at ratio 1: which responses the gradient reaches, with and without filtering
+    lengths = torch.tensor(frame["length"].to_numpy())  # (B,)
+    truncated = torch.tensor(frame["truncated"].to_numpy())  # (B,)
+    T = max(int(lengths.max()), 1)
+    mask = (torch.arange(T)[None, :] < lengths[:, None]).double()  # (B, T)
+    zeros = torch.zeros_like(mask)  # log pi = log pi_old: ratio 1
+    a = adv["dapo"].reshape(-1)  # (B,)
+    grad, _ = gradient_weights("dapo", zeros, zeros, a, mask)  # (B, T) d loss / d log pi
+    filtered = mask * overlong_filter_mask(truncated).double()  # (B, T)
+    grad_f, _ = gradient_weights("dapo", zeros, zeros, a, filtered)
+    frame["masked"] = truncated.numpy()
+    frame["grad"] = (-grad).sum(-1).numpy()  # (B,) summed gradient weight -dloss/dlog pi
+    frame["grad_filtered"] = (-grad_f).sum(-1).numpy()
+
+    total_abs = float(grad.abs().sum())
+    grp = frame.groupby("group", sort=True)
+    groups = pd.DataFrame({
+        "group": np.arange(n),
+        "prompt": grp["prompt"].first().to_numpy(),
+        "n_right": grp["correct"].sum().to_numpy().astype(int),
+        "n_truncated": grp["truncated"].sum().to_numpy().astype(int),
+        "pairs_reversed": reversed_.numpy().astype(int),
+        "ties_broken": broken.numpy().astype(int),
+        "effect": (adv["dapo"] - adv["task"]).abs().sum(dim=1).numpy(),
+    })  # fmt: skip
+    summary = {
+        "mean_reward_task": float(r["task"].mean()),
+        "mean_reward_dapo": float(r["dapo"].mean()),
+        "truncated_share": float(truncated.double().mean()),
+        "penalised_share": float((r["penalty"] < 0).double().mean()),
+        "masked_token_share": float((mask - filtered).sum() / mask.sum().clamp(min=1.0)),
+        "grad_share_truncated": float(grad[truncated].abs().sum()) / total_abs if total_abs > 0 else 0.0,
+        "pairs_reversed": int(reversed_.sum()),
+        "ties_broken": int(broken.sum()),
+    }
+    rows = []
+    length_np = frame["length"].to_numpy(dtype=float)
+    for k in SCHEMES:
+        signal = informative_groups(r[k])  # (n,)
+        keep = signal.repeat_interleave(g).numpy()  # (B,)
+        x, y = length_np[keep], adv[k].reshape(-1).numpy()[keep]
+        corr = float(np.corrcoef(x, y)[0, 1]) if len(x) > 2 and x.std() > 0 and y.std() > 0 else 0.0
+        rows.append({"scheme": k, "mean_reward": float(r[k].mean()), "signal_groups": float(signal.double().mean()),
+                     "length_adv_corr": corr})  # fmt: skip
+    return LengthAnalysis(responses=frame, groups=groups, summary=summary, schemes=pd.DataFrame(rows))
+
+
+def _summary_only(rollouts: pd.DataFrame, s: ShapingSettings) -> dict[str, float]:
+    """The sweep's numbers for one setting, without gradients."""
+    g = int(rollouts["sample"].max()) + 1
+    n = len(rollouts) // g
+    frame = apply_max_length(rollouts, s.max_length)
+    r = _rewards(frame, s, n, g)
+    return {
+        "mean_reward_task": float(r["task"].mean()),
+        "mean_reward_dapo": float(r["dapo"].mean()),
+        "truncated_share": float(frame["truncated"].mean()),
+        "penalised_share": float((r["penalty"] < 0).double().mean()),
+        "signal_task": float(informative_groups(r["task"]).double().mean()),
+        "signal_dapo": float(informative_groups(r["dapo"]).double().mean()),
+    }
+
+
+def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) -> pd.DataFrame:
+    """The rollouts' numbers as L_max moves (L_cache held, capped at L_max) and as L_cache moves
+    (L_max held), everything else as ``s``.
+
+    Returns:
+        DataFrame with columns ``axis`` ("max_length" or "buffer_length"), ``value`` (tokens),
+        ``max_length``, ``buffer_length`` and the keys of the summary: ``mean_reward_task``,
+        ``mean_reward_dapo``, ``truncated_share``, ``penalised_share``, ``signal_task``,
+        ``signal_dapo`` (shares of groups with nonzero advantages).
+
+    Raises:
+        ValueError: as :func:`analyse`.
+    """
+    _check_settings(s)
+    limit = int(rollouts["length"].max()) if limit is None else int(limit)
+    rows = []
+    for lmax in range(1, limit + 1):
+        t = ShapingSettings(lmax, min(s.buffer_length, lmax), s.penalty_factor, s.kimi_weight, s.cosine)
+        rows.append({"axis": "max_length", "value": lmax, "max_length": lmax, "buffer_length": t.buffer_length,
+                     **_summary_only(rollouts, t)})  # fmt: skip
+    for lcache in range(0, s.max_length + 1):
+        t = ShapingSettings(s.max_length, lcache, s.penalty_factor, s.kimi_weight, s.cosine)
+        rows.append({"axis": "buffer_length", "value": lcache, "max_length": s.max_length, "buffer_length": lcache,
+                     **_summary_only(rollouts, t)})  # fmt: skip
+    return pd.DataFrame(rows)

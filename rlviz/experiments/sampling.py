@@ -1,0 +1,524 @@
+"""Dynamic sampling: which groups carry a signal, what filling a batch with them costs, and a live
+GRPO vs GRPO + dynamic sampling run on the tiny LM.
+
+Everything here is computed by ``rlviz.core.sampling`` (the analytic formulas and the group filter
+the trainer uses), ``rlviz.core.advantages`` and ``rlviz.lm`` (the model, its rollouts, the
+trainer); this module only lays the numbers out as data frames for the page, and adds Monte-Carlo
+versions of the analytic results (seeded ``torch.Generator``, never the global RNG) to check them.
+
+Legend: p pass rate, G group size, n prompts per generation round, N informative groups wanted per
+step, K cap on rounds, q chance that one group is informative, T Monte-Carlo trials.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, field
+
+import pandas as pd
+import torch
+
+from rlviz.core.sampling import (
+    beta_signal_probability,
+    expected_advantage_mass,
+    fill_cost,
+    informative_groups,
+    mixture_signal_probability,
+    signal_probability,
+)
+
+__all__ = [
+    "ARMS",
+    "DynamicSamplingConfig",
+    "DynamicSamplingRun",
+    "FillSimulation",
+    "PassRateDistribution",
+    "PassRateMeasurement",
+    "advantage_mass_curves",
+    "beta_density",
+    "fill_cost_frame",
+    "measure_pass_rates",
+    "sample_gamma",
+    "signal_curves",
+    "simulate_fill",
+]
+
+ARMS = ("grpo", "grpo_ds")  # plain GRPO, GRPO + dynamic sampling
+
+
+# ------------------------------------------------------------------------------------ analytic views
+def signal_curves(group_sizes, points: int = 201) -> pd.DataFrame:
+    """1 - p^G - (1-p)^G over a grid of pass rates, for each G (``core.sampling.signal_probability``).
+
+    Returns columns ``G, pass_rate, signal_probability, zero_advantage_probability`` (the chance the
+    group is all right or all wrong, 1 - signal). Raises ``ValueError`` for G < 1 or ``points`` < 2.
+    """
+    if int(points) < 2:
+        raise ValueError(f"points: must be >= 2, got {points}")
+    sizes = [int(g) for g in group_sizes]
+    if not sizes:
+        raise ValueError("group_size: choose at least one group size")
+    p = torch.linspace(0.0, 1.0, int(points), dtype=torch.float64)
+    frames = []
+    for G in sizes:
+        s = signal_probability(p, G)
+        frames.append(pd.DataFrame({"G": G, "pass_rate": p.numpy(), "signal_probability": s.numpy(),
+                                    "zero_advantage_probability": (1.0 - s).numpy()}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def advantage_mass_curves(group_size: int, points: int = 201) -> pd.DataFrame:
+    """Expected sum of |A_i| of a group vs its prompt's pass rate, GRPO (std-scaled) vs Dr.GRPO.
+
+    From ``core.sampling.expected_advantage_mass`` (which calls ``group_advantages``). Columns:
+    ``algorithm`` (``grpo`` / ``dr_grpo``), ``pass_rate``, ``mass``, ``relative`` (mass / its
+    maximum over p, so the two shapes compare on one axis).
+    """
+    p = torch.linspace(0.0, 1.0, int(points), dtype=torch.float64)
+    frames = []
+    for algo, scale in (("grpo", "group"), ("dr_grpo", "none")):
+        mass = expected_advantage_mass(p, group_size, scale)
+        top = float(mass.max())
+        frames.append(pd.DataFrame({"algorithm": algo, "pass_rate": p.numpy(), "mass": mass.numpy(),
+                                    "relative": (mass / top).numpy() if top > 0 else mass.numpy()}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def sample_gamma(shape: float, size: int, generator: torch.Generator) -> torch.Tensor:
+    """``size`` draws of Gamma(shape, 1) with a seeded generator (Marsaglia & Tsang 2000, ACM TOMS 26(3);
+    for shape < 1 the boost Gamma(shape + 1) * U^(1/shape)). float64, shape [size].
+
+    torch.distributions cannot take a generator, so this small sampler keeps the Monte Carlo seeded.
+    """
+    alpha = float(shape)
+    if not (math.isfinite(alpha) and alpha > 0):
+        raise ValueError(f"shape: must be a finite number > 0, got {shape}")
+    boost = alpha < 1
+    d = (alpha + 1 if boost else alpha) - 1.0 / 3.0
+    c = 1.0 / math.sqrt(9.0 * d)
+    out = torch.empty(0, dtype=torch.float64)
+    while out.numel() < size:
+        m = 2 * (size - out.numel()) + 16
+        x = torch.randn(m, generator=generator, dtype=torch.float64)
+        v = (1.0 + c * x) ** 3
+        u = torch.rand(m, generator=generator, dtype=torch.float64)
+        ok = (v > 0) & (torch.log(u) < 0.5 * x**2 + d - d * v + d * torch.log(v.clamp(min=1e-300)))
+        out = torch.cat([out, d * v[ok]])
+    out = out[:size]
+    if boost:
+        out = out * torch.rand(size, generator=generator, dtype=torch.float64) ** (1.0 / alpha)
+    return out
+
+
+@dataclass(frozen=True)
+class PassRateDistribution:
+    """Where prompts' pass rates come from: Beta(a, b) or a discrete histogram (values, weights).
+
+    Attributes:
+        kind: ``"beta"`` or ``"discrete"``.
+        a, b: Beta shape parameters (kind ``"beta"``).
+        values, weights: pass rates in [0, 1] and their weights (kind ``"discrete"``, e.g. the
+            measured per-prompt pass rates k/G with their counts).
+    """
+
+    kind: str
+    a: float = 1.0
+    b: float = 1.0
+    values: tuple[float, ...] = ()
+    weights: tuple[float, ...] = ()
+
+    @classmethod
+    def beta(cls, a: float, b: float) -> PassRateDistribution:
+        """Beta(a, b); raises ``ValueError`` naming ``a`` / ``b`` unless both are finite and > 0."""
+        beta_signal_probability(a, b, 1)  # validates a and b
+        return cls("beta", a=float(a), b=float(b))
+
+    @classmethod
+    def discrete(cls, values, weights) -> PassRateDistribution:
+        """A histogram; raises ``ValueError`` for pass rates outside [0, 1] or bad weights."""
+        dist = cls("discrete", values=tuple(float(v) for v in values), weights=tuple(float(w) for w in weights))
+        mixture_signal_probability(dist.values, dist.weights, 1)  # validates
+        return dist
+
+    @property
+    def mean(self) -> float:
+        """Mean pass rate."""
+        if self.kind == "beta":
+            return self.a / (self.a + self.b)
+        return sum(v * w for v, w in zip(self.values, self.weights)) / sum(self.weights)
+
+    def signal_probability(self, group_size: int) -> float:
+        """q = E_p[1 - p^G - (1-p)^G] (exact for Beta; plug-in for a histogram)."""
+        if self.kind == "beta":
+            return beta_signal_probability(self.a, self.b, group_size)
+        return mixture_signal_probability(self.values, self.weights, group_size)
+
+    def sample(self, size: int, generator: torch.Generator) -> torch.Tensor:
+        """``size`` pass rates drawn i.i.d., float64 [size] (Beta via two Gamma draws)."""
+        if self.kind == "beta":
+            x, y = sample_gamma(self.a, size, generator), sample_gamma(self.b, size, generator)
+            return x / (x + y)
+        idx = torch.multinomial(torch.tensor(self.weights, dtype=torch.float64), size, replacement=True,
+                                generator=generator)
+        return torch.tensor(self.values, dtype=torch.float64)[idx]
+
+
+def beta_density(a: float, b: float, points: int = 199) -> pd.DataFrame:
+    """The Beta(a, b) density of pass rates on an open grid (0.005 .. 0.995): ``pass_rate, density``.
+
+    ``torch.distributions.Beta``; the grid avoids the ends, where the density is infinite for a or
+    b < 1. Raises ``ValueError`` naming ``a`` / ``b`` unless both are finite and > 0.
+    """
+    PassRateDistribution.beta(a, b)
+    p = torch.linspace(0.005, 0.995, int(points), dtype=torch.float64)
+    dens = torch.distributions.Beta(torch.tensor(float(a), dtype=torch.float64),
+                                    torch.tensor(float(b), dtype=torch.float64)).log_prob(p).exp()
+    return pd.DataFrame({"pass_rate": p.numpy(), "density": dens.numpy()})
+
+
+def fill_cost_frame(distributions: dict[str, PassRateDistribution], prompts_per_round: int, target_groups: int,
+                    group_size: int, max_caps: int) -> pd.DataFrame:
+    """The expected cost of dynamic sampling for caps K = 1..``max_caps`` and each distribution.
+
+    Columns: ``distribution`` (the dict key), ``K``, ``signal_probability`` (q), ``expected_rounds``,
+    ``expected_rollouts``, ``expected_groups``, ``full_batch_probability``, ``rollouts_per_group``,
+    and the no-dynamic-sampling baseline (one round of n prompts, nothing re-sampled):
+    ``plain_groups`` = n q, ``plain_rollouts`` = n G. All from ``core.sampling.fill_cost``.
+
+    Raises:
+        ValueError: as :func:`rlviz.core.sampling.fill_cost`; ``max_caps`` < 1.
+    """
+    if int(max_caps) < 1:
+        raise ValueError(f"max_rounds: must be >= 1, got {max_caps}")
+    rows = []
+    for name, dist in distributions.items():
+        q = dist.signal_probability(group_size)
+        for K in range(1, int(max_caps) + 1):
+            c = fill_cost(q, prompts_per_round, target_groups, group_size, K)
+            rows.append({
+                "distribution": name, "K": K, "signal_probability": q, "expected_rounds": c.expected_rounds,
+                "expected_rollouts": c.expected_rollouts, "expected_groups": c.expected_groups,
+                "full_batch_probability": c.full_batch_probability, "rollouts_per_group": c.rollouts_per_group,
+                "plain_groups": prompts_per_round * q, "plain_rollouts": prompts_per_round * group_size,
+            })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class FillSimulation:
+    """Monte-Carlo estimates of :class:`rlviz.core.sampling.FillCost`, each with its standard error."""
+
+    trials: int
+    signal_probability: float
+    signal_probability_se: float
+    expected_rounds: float
+    expected_rounds_se: float
+    expected_rollouts: float
+    expected_rollouts_se: float
+    expected_groups: float
+    expected_groups_se: float
+    full_batch_probability: float
+    full_batch_probability_se: float
+
+
+def simulate_fill(dist: PassRateDistribution, prompts_per_round: int, target_groups: int, group_size: int,
+                  max_rounds: int | None, trials: int, generator: torch.Generator,
+                  round_limit: int = 10_000) -> FillSimulation:
+    """Play dynamic sampling ``trials`` times: each round draws n pass rates from ``dist``, G 0/1
+    rewards per prompt, keeps the groups ``core.sampling.informative_groups`` keeps (the trainer's
+    filter) and stops at N kept groups or after K rounds.
+
+    Raises:
+        ValueError: ``trials`` < 2, bad sizes (named), or no cap and a trial still short after
+        ``round_limit`` rounds.
+    """
+    if int(trials) < 2:
+        raise ValueError(f"trials: must be >= 2, got {trials}")
+    fill_cost(0.5, prompts_per_round, target_groups, group_size, max_rounds)  # validates the sizes
+    T, n, N, G = int(trials), int(prompts_per_round), int(target_groups), int(group_size)
+    kept = torch.zeros(T, dtype=torch.long)  # (T,) informative groups so far
+    rounds = torch.zeros(T, dtype=torch.long)  # (T,)
+    seen = torch.zeros(T, dtype=torch.long)  # (T,) groups generated
+    mixed_total = torch.zeros(T, dtype=torch.long)  # (T,) informative groups generated
+    r = 0
+    while True:
+        active = kept < N  # (T,)
+        if not bool(active.any()) or (max_rounds is not None and r >= max_rounds):
+            break
+        if r >= round_limit:
+            raise ValueError(f"max_rounds: without a cap some trials were still short after {round_limit} rounds")
+        p = dist.sample(T * n, generator).reshape(T * n, 1)  # (T n, 1)
+        rewards = torch.bernoulli(p.expand(T * n, G), generator=generator)  # (T n, G)
+        mixed = informative_groups(rewards).reshape(T, n).sum(dim=1)  # (T,)
+        kept += torch.where(active, mixed, torch.zeros_like(mixed))
+        rounds += active.long()
+        seen += active.long() * n
+        mixed_total += torch.where(active, mixed, torch.zeros_like(mixed))
+        r += 1
+    groups = kept.clamp(max=N).double()
+    full = (kept >= N).double()
+    rnd = rounds.double()
+    q_hat = float(mixed_total.sum()) / float(seen.sum())
+
+    def mean_se(x: torch.Tensor) -> tuple[float, float]:
+        return float(x.mean()), float(x.std(unbiased=True) / math.sqrt(T))
+
+    (m_r, s_r), (m_g, s_g), (m_f, s_f) = mean_se(rnd), mean_se(groups), mean_se(full)
+    return FillSimulation(
+        trials=T, signal_probability=q_hat, signal_probability_se=math.sqrt(max(q_hat * (1 - q_hat), 1e-12) / float(seen.sum())),
+        expected_rounds=m_r, expected_rounds_se=s_r, expected_rollouts=m_r * n * G, expected_rollouts_se=s_r * n * G,
+        expected_groups=m_g, expected_groups_se=s_g, full_batch_probability=m_f, full_batch_probability_se=s_f,
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------ measured
+@dataclass
+class PassRateMeasurement:
+    """Per-prompt pass rates of the tiny LM: G samples for each of n prompts.
+
+    Attributes:
+        frame: one row per prompt: ``prompt, answer, level, correct`` (k of G), ``samples`` (G),
+            ``pass_rate`` (k / G), ``outcome`` (``all_wrong`` / ``mixed`` / ``all_correct``).
+        group_size: G.
+        temperature: the sampling temperature.
+    """
+
+    frame: pd.DataFrame
+    group_size: int
+    temperature: float
+
+    @property
+    def all_correct_fraction(self) -> float:
+        """Share of groups whose answers are all right (zero advantage)."""
+        return float((self.frame["outcome"] == "all_correct").mean())
+
+    @property
+    def all_wrong_fraction(self) -> float:
+        """Share of groups whose answers are all wrong (zero advantage)."""
+        return float((self.frame["outcome"] == "all_wrong").mean())
+
+    @property
+    def zero_advantage_fraction(self) -> float:
+        """Share of groups with all-equal rewards: no learning signal."""
+        return self.all_correct_fraction + self.all_wrong_fraction
+
+    def histogram(self) -> pd.DataFrame:
+        """Counts of prompts per (pass rate k/G, level): ``correct, pass_rate, level, prompts, share``,
+        every k in 0..G and every level present (zero counts included)."""
+        G = self.group_size
+        levels = sorted(self.frame["level"].unique().tolist())
+        counts = self.frame.groupby(["correct", "level"]).size()
+        rows = [{"correct": k, "pass_rate": k / G, "level": lv, "prompts": int(counts.get((k, lv), 0))}
+                for k in range(G + 1) for lv in levels]
+        out = pd.DataFrame(rows, columns=["correct", "pass_rate", "level", "prompts"])
+        out["share"] = out["prompts"] / max(len(self.frame), 1)
+        return out
+
+    def outcomes_by_level(self) -> pd.DataFrame:
+        """Share of groups all wrong / mixed / all correct, per level and overall (``level`` = 0):
+        ``level, outcome, groups, share``."""
+        rows = []
+        parts = [(lv, self.frame[self.frame["level"] == lv]) for lv in sorted(self.frame["level"].unique())]
+        for lv, part in [(0, self.frame), *parts]:
+            for outcome in ("all_wrong", "mixed", "all_correct"):
+                k = int((part["outcome"] == outcome).sum())
+                rows.append({"level": int(lv), "outcome": outcome, "groups": k, "share": k / max(len(part), 1)})
+        return pd.DataFrame(rows)
+
+    def distribution(self) -> PassRateDistribution:
+        """The measured pass rates k/G as a discrete distribution (for the analytic view)."""
+        counts = self.frame["correct"].value_counts()
+        values = sorted(counts.index.tolist())
+        return PassRateDistribution.discrete([k / self.group_size for k in values], [int(counts[k]) for k in values])
+
+
+def measure_pass_rates(seed: int, n_prompts: int, group_size: int, temperature: float,
+                       model_dir: str | None = None, device: str | None = None,
+                       max_new_tokens: int | None = None, policy=None) -> PassRateMeasurement:
+    """Sample ``group_size`` answers to each of ``n_prompts`` train prompts and score them.
+
+    Loads the model itself (``rlviz.lm.model.load_policy``) unless ``policy=(model, tokenizer)``
+    is given, so a cache keyed by the arguments holds plain data only. Deterministic given ``seed``
+    (its own ``torch.Generator``).
+
+    Raises:
+        ValueError: ``n_prompts`` < 1, ``group_size`` < 2, bad ``temperature`` / ``model_dir`` / ``device``.
+    """
+    from rlviz.lm.model import load_policy
+    from rlviz.lm.rollout import sample_rollouts
+    from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, sample_problems
+
+    if int(n_prompts) < 1:
+        raise ValueError(f"n_prompts: must be >= 1, got {n_prompts}")
+    if int(group_size) < 2:
+        raise ValueError(f"group_size: a group needs G >= 2 to be mixed, got {group_size}")
+    if not (math.isfinite(float(temperature)) and float(temperature) > 0):
+        raise ValueError(f"temperature: must be a finite number > 0, got {temperature}")
+    model, tokenizer = policy if policy is not None else load_policy(model_dir, device)
+    gen = torch.Generator().manual_seed(int(seed))
+    problems = sample_problems(int(n_prompts), gen)
+    batch = sample_rollouts(model, tokenizer, problems, int(group_size), max_new_tokens or DEFAULT_MAX_NEW_TOKENS,
+                            float(temperature), gen)
+    rewards = batch.rewards.view(-1, int(group_size)).cpu()  # (n, G)
+    correct = rewards.sum(dim=1).round().long()  # (n,)
+    mixed = informative_groups(rewards)  # (n,) the trainer's filter
+    G = int(group_size)
+    outcome = ["mixed" if m else ("all_correct" if int(k) == G else "all_wrong") for m, k in zip(mixed.tolist(), correct)]
+    frame = pd.DataFrame({
+        "prompt": [p.prompt for p in problems], "answer": [p.answer for p in problems],
+        "level": [p.level for p in problems], "correct": correct.tolist(), "samples": G,
+        "pass_rate": (correct.double() / G).tolist(), "outcome": outcome,
+    })  # fmt: skip
+    return PassRateMeasurement(frame=frame, group_size=G, temperature=float(temperature))
+
+
+# ------------------------------------------------------------------------------------ live run
+@dataclass
+class DynamicSamplingConfig:
+    """A GRPO vs GRPO + dynamic sampling run. Fields as :class:`rlviz.lm.trainer.TrainConfig`.
+
+    Attributes:
+        steps: RL steps per arm.
+        prompts_per_step: n = N, prompts drawn per round and informative groups wanted per step.
+        group_size: G.
+        max_resample_rounds: K, the cap on generation rounds of the dynamic-sampling arm (verl
+            recipe ``max_num_gen_batches``).
+        heldout_samples: samples per held-out prompt for pass@1 at the start and after each arm's
+            last step (96 prompts); 0 skips it.
+        settings: GRPO settings to override for both arms (e.g. ``{"beta": 0.0}``).
+    """
+
+    steps: int = 15
+    prompts_per_step: int = 8
+    group_size: int = 8
+    max_resample_rounds: int = 3
+    temperature: float = 1.0
+    lr: float = 1e-4
+    mu: int = 2
+    mini_batches: int = 2
+    seed: int = 0
+    heldout_samples: int = 4
+    device: str | None = None
+    model_dir: str | None = None
+    settings: dict = field(default_factory=dict)
+
+    def train_config(self, arm: str):
+        """The :class:`TrainConfig` of one arm (``"grpo"`` or ``"grpo_ds"``)."""
+        from rlviz.lm.trainer import TrainConfig
+
+        if arm not in ARMS:
+            raise ValueError(f"arm: {arm!r} is not one of {', '.join(ARMS)}")
+        return TrainConfig(
+            algorithm="grpo", prompts_per_step=self.prompts_per_step, group_size=self.group_size,
+            temperature=self.temperature, lr=self.lr, mu=self.mu, mini_batches=self.mini_batches, seed=self.seed,
+            max_resample_rounds=self.max_resample_rounds,
+            settings={**self.settings, "dynamic_sampling": arm == "grpo_ds"},
+        )  # fmt: skip
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` naming the first bad parameter."""
+        if not isinstance(self.steps, int) or self.steps < 1:
+            raise ValueError(f"steps: must be a whole number >= 1, got {self.steps!r}")
+        if not isinstance(self.heldout_samples, int) or self.heldout_samples < 0:
+            raise ValueError(f"heldout_samples: must be a whole number >= 0, got {self.heldout_samples!r}")
+        for arm in ARMS:
+            self.train_config(arm).validate()
+
+
+class DynamicSamplingRun:
+    """Two GRPO trainers from the same checkpoint and seed, one with dynamic sampling, advanced one
+    step at a time (keep one per session; never cache it).
+
+    Args:
+        config: a :class:`DynamicSamplingConfig` (validated here).
+        policy: optionally ``(model, tokenizer)`` to start from (copied, never trained).
+
+    Raises:
+        ValueError: a bad setting (named), or a bad ``model_dir`` / ``device``.
+    """
+
+    def __init__(self, config: DynamicSamplingConfig, policy=None):
+        from rlviz.lm.model import load_policy
+        from rlviz.lm.trainer import Trainer
+
+        config.validate()
+        self.config = config
+        model, tokenizer = policy if policy is not None else load_policy(config.model_dir, config.device)
+        self.tokenizer = tokenizer
+        self.ref_model = copy.deepcopy(model).eval().requires_grad_(False)  # the frozen start
+        self.trainers = {arm: Trainer(config.train_config(arm), copy.deepcopy(model), tokenizer, self.ref_model)
+                         for arm in ARMS}
+        self.heldout: dict[str, float] = {}
+
+    @property
+    def progress(self) -> dict[str, int]:
+        """Steps done per arm."""
+        return {arm: t.step_count for arm, t in self.trainers.items()}
+
+    @property
+    def done(self) -> bool:
+        """True once both arms have run ``config.steps`` steps."""
+        return all(v >= self.config.steps for v in self.progress.values())
+
+    def _evaluate(self, model) -> float:
+        from rlviz.lm.rollout import evaluate_pass_at_1
+        from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, heldout_problems
+
+        gen = torch.Generator().manual_seed(10_000 + self.config.seed)  # the same draws for every model
+        return evaluate_pass_at_1(model, self.tokenizer, heldout_problems(), self.config.heldout_samples,
+                                  DEFAULT_MAX_NEW_TOKENS, self.config.temperature, gen)["pass_at_1"]
+
+    def step(self) -> None:
+        """One step of each unfinished arm; held-out pass@1 before the first step and after each
+        arm's last step, when asked for."""
+        for arm, trainer in self.trainers.items():
+            if trainer.step_count >= self.config.steps:
+                continue
+            if self.config.heldout_samples and "start" not in self.heldout:
+                self.heldout["start"] = self._evaluate(self.ref_model)
+            trainer.step()
+            if trainer.step_count == self.config.steps and self.config.heldout_samples:
+                self.heldout[arm] = self._evaluate(trainer.model)
+
+    def metrics_frame(self) -> pd.DataFrame:
+        """One row per (arm, step): ``arm, step, signal_groups`` (groups with a non-zero advantage
+        that entered the loss: the effective batch), ``kept_groups``, ``rollouts``,
+        ``rollouts_cum``, ``rounds``, ``zero_adv_group_fraction`` (over every group generated),
+        ``reward_mean``, ``pass_at_1`` (training reward), ``kl_ref``, ``entropy``, ``seconds``."""
+        G = self.config.group_size
+        rows = []
+        for arm, t in self.trainers.items():
+            total = 0
+            for m in t.history:
+                rollouts = int(m["rollouts"])
+                total += rollouts
+                seen = rollouts // G
+                zero = round(m["zero_adv_group_fraction"] * seen)
+                signal = m["kept_groups"] if arm == "grpo_ds" else m["kept_groups"] - zero
+                rows.append({
+                    "arm": arm, "step": m["step"], "signal_groups": int(signal), "kept_groups": int(m["kept_groups"]),
+                    "rollouts": rollouts, "rollouts_cum": total, "rounds": seen // self.config.prompts_per_step,
+                    "zero_adv_group_fraction": m["zero_adv_group_fraction"], "reward_mean": m["reward_mean"],
+                    "pass_at_1": m["pass_at_1"], "kl_ref": m["kl_ref"], "entropy": m["entropy"], "seconds": m["seconds"],
+                })  # fmt: skip
+        cols = ["arm", "step", "signal_groups", "kept_groups", "rollouts", "rollouts_cum", "rounds",
+                "zero_adv_group_fraction", "reward_mean", "pass_at_1", "kl_ref", "entropy", "seconds"]
+        return pd.DataFrame(rows, columns=cols)
+
+    def summary_frame(self) -> pd.DataFrame:
+        """One row per arm: ``arm, steps, rollouts_total, signal_groups_mean, signal_groups_total,
+        rollouts_per_signal_group, train_pass_at_1_last5, heldout_start, heldout_end``."""
+        df = self.metrics_frame()
+        rows = []
+        for arm in ARMS:
+            d = df[df["arm"] == arm]
+            total, signal = float(d["rollouts"].sum()), float(d["signal_groups"].sum())
+            rows.append({
+                "arm": arm, "steps": len(d), "rollouts_total": int(total),
+                "signal_groups_mean": float(d["signal_groups"].mean()) if len(d) else math.nan,
+                "signal_groups_total": int(signal), "rollouts_per_signal_group": total / signal if signal else math.nan,
+                "train_pass_at_1_last5": float(d["pass_at_1"].tail(5).mean()) if len(d) else math.nan,
+                "heldout_start": self.heldout.get("start", math.nan), "heldout_end": self.heldout.get(arm, math.nan),
+            })  # fmt: skip
+        return pd.DataFrame(rows)

@@ -1,0 +1,289 @@
+"""Figures of the Length penalties page (no Streamlit here).
+
+Every builder takes the DataFrames of :mod:`rlviz.experiments.length` and a ``labels`` mapping of
+already-translated texts (the keys each builder reads are listed in its docstring; a missing key
+shows the key itself). Outcomes have fixed colours: right = bluish green, wrong = vermillion,
+truncated = grey; DAPO's penalty is drawn in DAPO's colour, the other schemes in their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from . import OKABE_ITO, algorithm_style, base_layout
+
+__all__ = [
+    "OUTCOME_COLORS",
+    "SCHEME_STYLES",
+    "filter_figure",
+    "group_figure",
+    "length_histogram_figure",
+    "penalty_curves_figure",
+    "sweep_figure",
+]
+
+OUTCOME_COLORS = {"right": OKABE_ITO["bluish_green"], "wrong": OKABE_ITO["vermillion"], "truncated": OKABE_ITO["grey"]}
+SCHEME_STYLES = {
+    "task": {"color": OKABE_ITO["black"], "dash": "dot", "symbol": "circle-open"},
+    "dapo": {**algorithm_style("dapo"), "symbol": "diamond"},
+    "kimi": {"color": OKABE_ITO["blue"], "dash": "dash", "symbol": "square"},
+    "cosine": {"color": OKABE_ITO["reddish_purple"], "dash": "dashdot", "symbol": "triangle-up"},
+}
+_BAND = {"fillcolor": OKABE_ITO["orange"], "opacity": 0.12, "line_width": 0, "layer": "below"}
+
+
+def _l(labels: Mapping[str, str], key: str) -> str:
+    return labels.get(key, key)
+
+
+def _outcome(frame: pd.DataFrame) -> np.ndarray:
+    """"truncated" / "right" / "wrong" per response."""
+    return np.where(frame["truncated"], "truncated", np.where(frame["correct"], "right", "wrong"))
+
+
+def _limits(fig: go.Figure, max_length: int, buffer_length: int, labels: Mapping[str, str], row=None, col=None) -> None:
+    """The overlong buffer as a band and L_max as a dashed line."""
+    kw = {} if row is None else {"row": row, "col": col}
+    if buffer_length > 0:
+        fig.add_vrect(x0=max_length - buffer_length, x1=max_length, **_BAND, **kw)
+    fig.add_vline(x=max_length, line_dash="dash", line_color=OKABE_ITO["black"], line_width=1, **kw)
+
+
+def _titled_subplots(fig: go.Figure) -> go.Figure:
+    """Room for the legend above the subplot titles."""
+    fig.update_layout(margin={"t": 90}, legend={"y": 1.14})
+    return fig
+
+
+def penalty_curves_figure(
+    curves: pd.DataFrame,
+    kimi: pd.DataFrame | None,
+    max_length: int,
+    buffer_length: int,
+    labels: Mapping[str, str],
+    show: Sequence[str] = ("kimi", "cosine"),
+) -> go.Figure:
+    """DAPO's penalty and the total reward of a right and a wrong answer vs length, beside the
+    Kimi and cosine length rewards (small multiples, shared x title).
+
+    Args:
+        curves: :func:`rlviz.experiments.length.penalty_curves`.
+        kimi: :func:`rlviz.experiments.length.kimi_curve` (used when ``"kimi"`` is in ``show``).
+        max_length, buffer_length: L_max and L_cache (band and line).
+        labels: ``panel_dapo``, ``panel_kimi``, ``panel_cosine``, ``penalty``, ``right``,
+            ``wrong``, ``length``, ``reward``, ``hover_zero``, ``hover_ramp``, ``hover_full``.
+        show: which other penalties get a panel.
+    """
+    panels = ["dapo"] + [k for k in ("kimi", "cosine") if k in show and (k != "kimi" or kimi is not None)]
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[_l(labels, f"panel_{p}") for p in panels],
+                        horizontal_spacing=0.07)  # fmt: skip
+    x = curves["length"].to_numpy()
+    start = max_length - buffer_length
+    zone = np.where(x <= start, _l(labels, "hover_zero"), np.where(x <= max_length, _l(labels, "hover_ramp"),
+                                                                     _l(labels, "hover_full")))  # fmt: skip
+    first = True
+    for col, panel in enumerate(panels, start=1):
+        if panel == "dapo":
+            series = [("dapo_right", "right", OUTCOME_COLORS["right"], "solid"),
+                      ("dapo_wrong", "wrong", OUTCOME_COLORS["wrong"], "solid"),
+                      ("dapo_penalty", "penalty", algorithm_style("dapo")["color"], "dot")]  # fmt: skip
+            xs, custom = x, zone
+        elif panel == "kimi":
+            series = [("kimi_right", "right", OUTCOME_COLORS["right"], "dash"),
+                      ("kimi_wrong", "wrong", OUTCOME_COLORS["wrong"], "dash")]  # fmt: skip
+            xs, custom = kimi["length"].to_numpy(), None
+        else:
+            series = [("cosine_right", "right", OUTCOME_COLORS["right"], "dashdot"),
+                      ("cosine_wrong", "wrong", OUTCOME_COLORS["wrong"], "dashdot")]  # fmt: skip
+            xs, custom = x, None
+        frame = kimi if panel == "kimi" else curves
+        for column, name, color, dash in series:
+            hover = f"{_l(labels, name)}<br>{_l(labels, 'length')} %{{x:.3g}}<br>{_l(labels, 'reward')} %{{y:.3g}}"
+            if custom is not None:
+                hover += "<br>%{customdata}"
+            fig.add_trace(
+                go.Scatter(
+                    x=xs, y=frame[column].to_numpy(), mode="lines", name=_l(labels, name),
+                    legendgroup=name, showlegend=first or (panel == "dapo" and name == "penalty"),
+                    line={"color": color, "dash": dash, "width": 2.5 if name != "penalty" else 2},
+                    customdata=custom, hovertemplate=hover + "<extra></extra>",
+                ),
+                row=1, col=col,
+            )  # fmt: skip
+        first = False
+        if panel in ("dapo", "cosine"):
+            _limits(fig, max_length, buffer_length if panel == "dapo" else 0, labels, row=1, col=col)
+        fig.update_xaxes(title_text=_l(labels, "length"), row=1, col=col)
+    fig.update_yaxes(title_text=_l(labels, "reward"), row=1, col=1)
+    return _titled_subplots(base_layout(fig, height=400))
+
+
+def length_histogram_figure(
+    responses: pd.DataFrame,
+    curves: pd.DataFrame,
+    max_length: int,
+    buffer_length: int,
+    labels: Mapping[str, str],
+) -> go.Figure:
+    """How many responses end at each length (after cutting at L_max), stacked by outcome, the
+    lengths as sampled at the generous limit as a step line, and DAPO's penalty on a second axis.
+
+    Args:
+        responses: ``LengthAnalysis.responses``.
+        curves: :func:`rlviz.experiments.length.penalty_curves`.
+        labels: ``right``, ``wrong``, ``truncated``, ``sampled``, ``penalty``, ``length``,
+            ``count``, ``penalty_axis``, ``hover_count``.
+    """
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    outcome = _outcome(responses)
+    top = int(max(responses["length_sampled"].max(), max_length)) + 1
+    bins = np.arange(0, top + 1)
+    for name in ("right", "wrong", "truncated"):
+        lengths = responses.loc[outcome == name, "length"].to_numpy()
+        counts = np.bincount(lengths.astype(int), minlength=len(bins))[: len(bins)]
+        fig.add_trace(
+            go.Bar(
+                x=bins, y=counts, name=_l(labels, name), marker_color=OUTCOME_COLORS[name],
+                hovertemplate=f"{_l(labels, name)}<br>{_l(labels, 'hover_count')}<extra></extra>",
+            ),
+            secondary_y=False,
+        )  # fmt: skip
+    sampled = np.bincount(responses["length_sampled"].to_numpy().astype(int), minlength=len(bins))[: len(bins)]
+    fig.add_trace(
+        go.Scatter(
+            x=bins, y=sampled, mode="lines", line_shape="hvh", name=_l(labels, "sampled"),
+            line={"color": OKABE_ITO["black"], "dash": "dot", "width": 1.5},
+            hovertemplate=f"{_l(labels, 'sampled')}<br>{_l(labels, 'hover_count')}<extra></extra>",
+        ),
+        secondary_y=False,
+    )  # fmt: skip
+    keep = curves["length"] <= top
+    px = np.append(curves.loc[keep, "length"].to_numpy(), top + 0.5)  # flat beyond the curve's grid
+    py = np.append(curves.loc[keep, "dapo_penalty"].to_numpy(), curves["dapo_penalty"].iloc[-1])
+    fig.add_trace(
+        go.Scatter(
+            x=px, y=py, mode="lines",
+            name=_l(labels, "penalty"), line={"color": algorithm_style("dapo")["color"], "width": 3},
+            hovertemplate=f"{_l(labels, 'penalty')}<br>{_l(labels, 'length')} %{{x:.3g}}: %{{y:.3g}}<extra></extra>",
+        ),
+        secondary_y=True,
+    )  # fmt: skip
+    _limits(fig, max_length, buffer_length, labels)
+    fig.update_layout(barmode="stack", bargap=0.1)
+    fig.update_xaxes(title_text=_l(labels, "length"), range=[-0.5, top + 0.5])
+    fig.update_yaxes(title_text=_l(labels, "count"), secondary_y=False)
+    lo = float(curves["dapo_penalty"].min())
+    lo = lo if lo < 0 else -1.0  # factor 0: keep a readable axis
+    ticks = np.linspace(lo, 0.0, 5)
+    fig.update_yaxes(title_text=_l(labels, "penalty_axis"), secondary_y=True, range=[1.05 * lo, -0.05 * lo],
+                     tickvals=ticks, ticktext=[f"{v:.2g}" for v in ticks], showgrid=False)  # fmt: skip
+    return base_layout(fig, height=400)
+
+
+def group_figure(group: pd.DataFrame, labels: Mapping[str, str], schemes: Sequence[str] = ("task", "dapo")) -> go.Figure:
+    """Each response of one group (sorted by length) with its advantage under each reward scheme.
+
+    Args:
+        group: the group's rows of ``LengthAnalysis.responses``.
+        labels: ``scheme_<name>`` for each scheme, ``advantage``, ``response``, ``right``,
+            ``wrong``, ``truncated``, ``length``, ``reward``.
+        schemes: which advantages to draw (``task`` first is the reference).
+    """
+    g = group.sort_values(["length", "sample"]).reset_index(drop=True)
+    outcome = _outcome(g)
+    mark = {"right": "✓", "wrong": "✗", "truncated": "✂"}
+    xs = [f"#{int(s)} · {int(n)} {mark[o]}" for s, n, o in zip(g["sample"], g["length"], outcome)]
+    fig = go.Figure()
+    for scheme in schemes:
+        sty = SCHEME_STYLES[scheme]
+        custom = np.stack([g["response"], [_l(labels, o) for o in outcome], g[f"reward_{scheme}"]], axis=1)
+        fig.add_trace(
+            go.Scatter(
+                x=xs, y=g[f"adv_{scheme}"], mode="markers+lines" if scheme != "task" else "markers",
+                name=_l(labels, f"scheme_{scheme}"),
+                marker={"color": sty["color"], "symbol": sty["symbol"], "size": 12 if scheme == "task" else 10,
+                        "line": {"width": 2, "color": sty["color"]}},
+                line={"color": sty["color"], "dash": sty["dash"], "width": 1},
+                customdata=custom,
+                hovertemplate=(f"{_l(labels, f'scheme_{scheme}')}<br>%{{customdata[0]}} (%{{customdata[1]}})<br>"
+                               f"{_l(labels, 'reward')} %{{customdata[2]:.3g}}<br>{_l(labels, 'advantage')} "
+                               "%{y:.3g}<extra></extra>"),
+            )
+        )  # fmt: skip
+    fig.add_hline(y=0, line_color=OKABE_ITO["grey"], line_width=1)
+    return base_layout(fig, height=380, x_title=_l(labels, "response"), y_title=_l(labels, "advantage"))
+
+
+def filter_figure(responses: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
+    """Where DAPO's loss gradient goes, by outcome, without and with overlong filtering: each bar
+    is the share of the summed |gradient weight| that right, wrong and truncated responses get.
+
+    Args:
+        responses: ``LengthAnalysis.responses`` (columns ``grad``, ``grad_filtered``).
+        labels: ``right``, ``wrong``, ``truncated``, ``no_filter``, ``with_filter``, ``grad_share``.
+    """
+    outcome = _outcome(responses)
+    bars = [("grad", _l(labels, "no_filter")), ("grad_filtered", _l(labels, "with_filter"))]
+    fig = go.Figure()
+    for name in ("right", "wrong", "truncated"):
+        shares = []
+        for column, _ in bars:
+            w = responses[column].abs().to_numpy()
+            total = w.sum()
+            shares.append(float(w[outcome == name].sum() / total) if total > 0 else 0.0)
+        fig.add_trace(
+            go.Bar(
+                y=[b for _, b in bars], x=shares, orientation="h", name=_l(labels, name),
+                marker_color=OUTCOME_COLORS[name], text=[f"{s:.0%}" for s in shares], textposition="inside",
+                hovertemplate=f"{_l(labels, name)}: %{{x:.1%}}<extra></extra>",
+            )
+        )  # fmt: skip
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(range=[0, 1], tickformat=".0%")
+    fig.update_yaxes(autorange="reversed")  # "no filtering" on top
+    return base_layout(fig, height=220, x_title=_l(labels, "grad_share"))
+
+
+_SWEEP_SERIES = (
+    ("mean_reward_task", "task", "solid"),
+    ("mean_reward_dapo", "dapo", "solid"),
+    ("truncated_share", "truncated", "dot"),
+    ("signal_task", "task", "dash"),
+    ("signal_dapo", "dapo", "dash"),
+)
+
+
+def sweep_figure(sweep: pd.DataFrame, max_length: int, buffer_length: int, labels: Mapping[str, str]) -> go.Figure:
+    """The rollouts' mean reward, truncated share and share of groups with a signal as L_max moves
+    (left, L_cache held) and as L_cache moves (right, L_max held); the current values marked.
+
+    Args:
+        sweep: :func:`rlviz.experiments.length.sweep`.
+        labels: ``panel_lmax``, ``panel_lcache``, ``lmax``, ``lcache``, ``value``, and one per
+            series: ``mean_reward_task``, ``mean_reward_dapo``, ``truncated_share``,
+            ``signal_task``, ``signal_dapo``.
+    """
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[_l(labels, "panel_lmax"), _l(labels, "panel_lcache")],
+                        shared_yaxes=True, horizontal_spacing=0.06)  # fmt: skip
+    for col, axis, current, title in ((1, "max_length", max_length, "lmax"), (2, "buffer_length", buffer_length, "lcache")):
+        part = sweep[sweep["axis"] == axis]
+        for column, scheme, dash in _SWEEP_SERIES:
+            color = OUTCOME_COLORS["truncated"] if column == "truncated_share" else SCHEME_STYLES[scheme]["color"]
+            name = _l(labels, column)
+            fig.add_trace(
+                go.Scatter(
+                    x=part["value"], y=part[column], mode="lines+markers", name=name, legendgroup=column,
+                    showlegend=col == 1, line={"color": color, "dash": dash, "width": 2}, marker={"size": 5},
+                    hovertemplate=f"{name}<br>{_l(labels, title)} %{{x}}: %{{y:.3g}}<extra></extra>",
+                ),
+                row=1, col=col,
+            )  # fmt: skip
+        fig.add_vline(x=current, line_dash="dash", line_color=OKABE_ITO["black"], line_width=1, row=1, col=col)
+        fig.update_xaxes(title_text=_l(labels, title), row=1, col=col)
+    fig.update_yaxes(title_text=_l(labels, "value"), row=1, col=1)
+    return _titled_subplots(base_layout(fig, height=420))

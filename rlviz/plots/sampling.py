@@ -1,0 +1,258 @@
+"""Figures of the Dynamic sampling page (plotly, no Streamlit).
+
+Every builder takes data frames from :mod:`rlviz.experiments.sampling` and the (translated) labels
+it shows; NaN / inf values are dropped, never drawn. Algorithm lines use ``algorithm_style``; the
+GRPO + dynamic-sampling arm of the live run takes DAPO's colour (dynamic sampling is DAPO's
+component) with a dashed line, so it never looks like DAPO itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
+from plotly.subplots import make_subplots
+
+from . import OKABE_ITO, algorithm_style, base_layout
+
+__all__ = [
+    "ARM_STYLES",
+    "DISTRIBUTION_STYLES",
+    "OUTCOME_COLORS",
+    "advantage_mass_figure",
+    "beta_density_figure",
+    "fill_cost_figure",
+    "live_sampling_figure",
+    "pass_rate_figure",
+    "signal_probability_figure",
+]
+
+ARM_STYLES: dict[str, dict[str, str]] = {
+    "grpo": algorithm_style("grpo"),
+    "grpo_ds": {"color": algorithm_style("dapo")["color"], "dash": "dash"},
+}
+DISTRIBUTION_STYLES: dict[str, dict[str, str]] = {
+    "beta": {"color": OKABE_ITO["black"], "dash": "solid"},
+    "measured": {"color": OKABE_ITO["grey"], "dash": "dash"},
+}
+# all wrong / all right: light purple / light orange (no signal); mixed: green (signal)
+OUTCOME_COLORS: dict[str, str] = {"all_wrong": "#998ec3", "mixed": OKABE_ITO["bluish_green"], "all_correct": "#f1a340"}
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+
+
+def _finite(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
+    part = df[list(cols)].apply(pd.to_numeric, errors="coerce")
+    return df[np.isfinite(part).all(axis=1)]
+
+
+def signal_probability_figure(df: pd.DataFrame, *, x_title: str, y_title: str, mixed_label: str,
+                              equal_label: str, height: int = 380) -> go.Figure:
+    """1 - p^G - (1-p)^G against the pass rate p, one line per G (viridis, light to dark = larger G).
+
+    Args:
+        df: ``signal_curves`` frame (``G, pass_rate, signal_probability, zero_advantage_probability``).
+        mixed_label / equal_label: hover words for "group with signal" / "all equal, zero advantage".
+    """
+    fig = go.Figure()
+    sizes = sorted(df["G"].unique().tolist()) if not df.empty else []
+    colours = sample_colorscale("Viridis", [0.85 * (1 - i / max(len(sizes) - 1, 1)) for i in range(len(sizes))])
+    for i, G in enumerate(sizes):
+        part = _finite(df[df["G"] == G], ["pass_rate", "signal_probability"])
+        fig.add_trace(go.Scatter(
+            x=part["pass_rate"].tolist(), y=part["signal_probability"].tolist(), mode="lines", name=f"G = {G}",
+            line={"color": colours[i], "dash": _DASHES[i % len(_DASHES)], "width": 2.5},
+            customdata=part["zero_advantage_probability"].tolist(),
+            hovertemplate=f"G = {G}<br>{x_title}: %{{x:.2f}}<br>{mixed_label}: %{{y:.1%}}"
+                          f"<br>{equal_label}: %{{customdata:.1%}}<extra></extra>",
+        ))  # fmt: skip
+    base_layout(fig, height=height, x_title=x_title, y_title=y_title)
+    fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
+    fig.update_xaxes(range=[0, 1])
+    return fig
+
+
+def advantage_mass_figure(df: pd.DataFrame, *, x_title: str, y_title: str, mass_label: str,
+                          algorithm_labels: Mapping[str, str] | None = None, height: int = 380) -> go.Figure:
+    """Expected sum of |A| per group vs pass rate, each algorithm scaled to its own maximum.
+
+    Args:
+        df: ``advantage_mass_curves`` frame (``algorithm, pass_rate, mass, relative``).
+        mass_label: hover word for the unscaled value E[Σ|A|].
+    """
+    labels = dict(algorithm_labels or {})
+    fig = go.Figure()
+    for algo in [a for a in ("grpo", "dr_grpo") if a in set(df["algorithm"])]:
+        part = _finite(df[df["algorithm"] == algo], ["pass_rate", "relative", "mass"])
+        style = algorithm_style(algo)
+        name = labels.get(algo, algo)
+        fig.add_trace(go.Scatter(
+            x=part["pass_rate"].tolist(), y=part["relative"].tolist(), mode="lines", name=name,
+            line={"color": style["color"], "dash": style["dash"], "width": 2.5}, customdata=part["mass"].tolist(),
+            hovertemplate=f"{name}<br>{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.2f}}<br>{mass_label}: "
+                          f"%{{customdata:.3f}}<extra></extra>",
+        ))  # fmt: skip
+    base_layout(fig, height=height, x_title=x_title, y_title=y_title)
+    fig.update_yaxes(range=[0, 1.05])
+    fig.update_xaxes(range=[0, 1])
+    return fig
+
+
+def pass_rate_figure(hist: pd.DataFrame, outcomes: pd.DataFrame, *, titles: tuple[str, str], x_title: str,
+                     y_title: str, share_title: str, level_label: str, overall_label: str,
+                     outcome_labels: Mapping[str, str], zero_label: str, height: int = 420) -> go.Figure:
+    """Left: prompts per measured pass rate k/G, stacked by difficulty level, the all-wrong and
+    all-correct bars shaded (zero advantage). Right: share of groups all wrong / mixed / all correct,
+    overall and per level.
+
+    Args:
+        hist: ``PassRateMeasurement.histogram()`` (``correct, pass_rate, level, prompts, share``).
+        outcomes: ``PassRateMeasurement.outcomes_by_level()`` (``level, outcome, groups, share``;
+            level 0 = all levels).
+    """
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], subplot_titles=list(titles), horizontal_spacing=0.12)
+    levels = sorted(hist["level"].unique().tolist()) if not hist.empty else []
+    blues = sample_colorscale("Blues", [0.35 + 0.6 * i / max(len(levels) - 1, 1) for i in range(len(levels))])
+    G = int(hist["correct"].max()) if not hist.empty else 1
+    width = 0.8 / G
+    for i, lv in enumerate(levels):
+        part = _finite(hist[hist["level"] == lv], ["pass_rate", "prompts"])
+        fig.add_trace(go.Bar(
+            x=part["pass_rate"].tolist(), y=part["prompts"].tolist(), width=width, name=f"{level_label} {lv}",
+            marker={"color": blues[i]}, legendgroup="levels", customdata=part["correct"].tolist(),
+            hovertemplate=f"{level_label} {lv}<br>%{{customdata}}/{G} · {x_title} %{{x:.2f}}<br>{y_title}: %{{y}}<extra></extra>",
+        ), row=1, col=1)  # fmt: skip
+    for x0 in (0.0, 1.0):
+        fig.add_vrect(x0=x0 - width * 0.7, x1=x0 + width * 0.7, fillcolor=OKABE_ITO["grey"], opacity=0.18,
+                      line_width=0, row=1, col=1)
+    fig.add_annotation(x=0.5, y=1.0, xref="x domain", yref="y domain", text=zero_label, showarrow=False,
+                       font={"size": 12, "color": "#555555"}, row=1, col=1)
+    fig.update_layout(barmode="stack")
+    names = [overall_label] + [f"{level_label} {lv}" for lv in levels]
+    for outcome in ("all_wrong", "mixed", "all_correct"):
+        part = outcomes[outcomes["outcome"] == outcome].sort_values("level")
+        part = _finite(part, ["share", "groups"])
+        fig.add_trace(go.Bar(
+            y=[names[0] if lv == 0 else f"{level_label} {lv}" for lv in part["level"]], x=part["share"].tolist(),
+            orientation="h", name=outcome_labels.get(outcome, outcome), marker={"color": OUTCOME_COLORS[outcome]},
+            customdata=part["groups"].tolist(), legendgroup="outcomes",
+            hovertemplate=f"%{{y}}<br>{outcome_labels.get(outcome, outcome)}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
+        ), row=1, col=2)  # fmt: skip
+    base_layout(fig, height=height)
+    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+    fig.update_xaxes(title_text=x_title, range=[-0.1, 1.1], row=1, col=1)
+    fig.update_yaxes(title_text=y_title, row=1, col=1)
+    fig.update_xaxes(title_text=share_title, tickformat=".0%", range=[0, 1], row=1, col=2)
+    fig.update_yaxes(categoryorder="array", categoryarray=names[::-1], row=1, col=2)
+    return fig
+
+
+def beta_density_figure(df: pd.DataFrame, mean: float, *, x_title: str, y_title: str, name: str,
+                        mean_label: str, height: int = 260) -> go.Figure:
+    """The Beta density of pass rates (``beta_density`` frame) with its mean marked."""
+    part = _finite(df, ["pass_rate", "density"])
+    style = DISTRIBUTION_STYLES["beta"]
+    fig = go.Figure(go.Scatter(
+        x=part["pass_rate"].tolist(), y=part["density"].tolist(), mode="lines", name=name, fill="tozeroy",
+        line={"color": style["color"], "width": 2}, fillcolor="rgba(0,0,0,0.08)",
+        hovertemplate=f"{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.3g}}<extra></extra>",
+    ))  # fmt: skip
+    fig.add_vline(x=mean, line_dash="dot", line_color=OKABE_ITO["grey"], annotation_text=f"{mean_label} {mean:.2f}",
+                  annotation_position="top")
+    base_layout(fig, height=height, x_title=x_title, y_title=y_title)
+    fig.update_xaxes(range=[0, 1])
+    top = float(part["density"].quantile(0.97)) if not part.empty else 1.0
+    fig.update_yaxes(range=[0, max(top * 1.15, 0.1)])  # the infinite ends of a U-shaped Beta would flatten the rest
+    fig.update_layout(showlegend=False, margin={"t": 30})
+    return fig
+
+
+def fill_cost_figure(df: pd.DataFrame, chosen_K: int, target_groups: int, *, titles: Sequence[str],
+                     x_title: str, distribution_labels: Mapping[str, str], plain_label: str,
+                     target_label: str, chosen_label: str, height: int = 400) -> go.Figure:
+    """Expected cost of dynamic sampling against the cap K, one line per distribution: informative
+    groups in the batch (dotted: without dynamic sampling, n q; grey line: the target N), the chance
+    the batch is full, and the rollouts spent per step (grey line: n G without dynamic sampling).
+
+    Args:
+        df: ``fill_cost_frame`` output.
+        titles: three panel titles.
+    """
+    fig = make_subplots(rows=1, cols=3, subplot_titles=list(titles), horizontal_spacing=0.08)
+    panels = ("expected_groups", "full_batch_probability", "expected_rollouts")
+    for name in dict.fromkeys(df["distribution"]) if not df.empty else []:
+        part = df[df["distribution"] == name].sort_values("K")
+        style = DISTRIBUTION_STYLES.get(name, {"color": OKABE_ITO["blue"], "dash": "solid"})
+        label = distribution_labels.get(name, name)
+        for col, metric in enumerate(panels, start=1):
+            p = _finite(part, ["K", metric])
+            fmt = ".1%" if metric == "full_batch_probability" else ".2f"
+            fig.add_trace(go.Scatter(
+                x=p["K"].tolist(), y=p[metric].tolist(), mode="lines+markers", name=label, legendgroup=name,
+                showlegend=col == 1, line={"color": style["color"], "dash": style["dash"], "width": 2},
+                marker={"size": 5, "color": style["color"]},
+                hovertemplate=f"{label}<br>K = %{{x}}<br>{titles[col - 1]}: %{{y:{fmt}}}<extra></extra>",
+            ), row=1, col=col)  # fmt: skip
+        p = _finite(part, ["K", "plain_groups"])
+        fig.add_trace(go.Scatter(
+            x=p["K"].tolist(), y=p["plain_groups"].tolist(), mode="lines", name=f"{label} · {plain_label}",
+            legendgroup=name, line={"color": style["color"], "dash": "dot", "width": 1.5},
+            hovertemplate=f"{label} · {plain_label}<br>{titles[0]}: %{{y:.2f}}<extra></extra>",
+        ), row=1, col=1)  # fmt: skip
+    fig.add_hline(y=target_groups, line_color=OKABE_ITO["grey"], line_width=1, annotation_text=target_label,
+                  annotation_position="bottom right", row=1, col=1)
+    if not df.empty:
+        fig.add_hline(y=float(df["plain_rollouts"].iloc[0]), line_color=OKABE_ITO["grey"], line_width=1,
+                      annotation_text=plain_label, annotation_position="bottom right", row=1, col=3)
+    for col in (1, 2, 3):
+        fig.add_vline(x=chosen_K, line_dash="dot", line_color=OKABE_ITO["vermillion"], row=1, col=col)
+    fig.add_annotation(x=chosen_K, y=0.02, xref="x2", yref="y2 domain", text=f" {chosen_label}", showarrow=False,
+                       xanchor="left", yanchor="bottom", font={"size": 11, "color": OKABE_ITO["vermillion"]})
+    base_layout(fig, height=height)
+    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 85})
+    fig.update_xaxes(title_text=x_title, dtick=1 if (df["K"].max() if not df.empty else 1) <= 12 else None)
+    fig.update_yaxes(rangemode="tozero")
+    fig.update_yaxes(range=[0, 1.05], tickformat=".0%", row=1, col=2)
+    return fig
+
+
+def live_sampling_figure(df: pd.DataFrame, target_groups: int, *, titles: Sequence[str], step_title: str,
+                         rollouts_title: str, arm_labels: Mapping[str, str], target_label: str,
+                         height: int = 560) -> go.Figure:
+    """The live comparison, 2 x 2: groups with signal in the loss (effective batch) per step, rollouts
+    spent so far per step, training reward per step, and training reward against rollouts spent.
+
+    Args:
+        df: ``DynamicSamplingRun.metrics_frame()``.
+        titles: four panel titles.
+    """
+    fig = make_subplots(rows=2, cols=2, subplot_titles=list(titles), vertical_spacing=0.22, horizontal_spacing=0.1)
+    panels = (("step", "signal_groups", 1, 1), ("step", "rollouts_cum", 1, 2), ("step", "pass_at_1", 2, 1),
+              ("rollouts_cum", "pass_at_1", 2, 2))
+    for arm in [a for a in ARM_STYLES if not df.empty and a in set(df["arm"])]:
+        part = df[df["arm"] == arm].sort_values("step")
+        style = ARM_STYLES[arm]
+        label = arm_labels.get(arm, arm)
+        for i, (x, y, row, col) in enumerate(panels):
+            p = _finite(part, [x, y])
+            xt = step_title if x == "step" else rollouts_title
+            fig.add_trace(go.Scatter(
+                x=p[x].tolist(), y=p[y].astype(float).tolist(), mode="lines+markers", name=label, legendgroup=arm,
+                showlegend=i == 0, line={"color": style["color"], "dash": style["dash"], "width": 2},
+                marker={"size": 5, "color": style["color"]},
+                hovertemplate=f"{label}<br>{xt}: %{{x}}<br>{titles[i]}: %{{y:.3g}}<extra></extra>",
+            ), row=row, col=col)  # fmt: skip
+    fig.add_hline(y=target_groups, line_color=OKABE_ITO["grey"], line_width=1, annotation_text=target_label,
+                  annotation_position="bottom right", row=1, col=1)
+    base_layout(fig, height=height)
+    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+    for row, col in ((1, 1), (1, 2), (2, 1)):
+        fig.update_xaxes(title_text=step_title, row=row, col=col)
+    fig.update_xaxes(title_text=rollouts_title, row=2, col=2)
+    fig.update_yaxes(rangemode="tozero", row=1, col=1)
+    fig.update_yaxes(rangemode="tozero", row=1, col=2)
+    fig.update_yaxes(range=[0, 1.02], row=2, col=1)
+    fig.update_yaxes(range=[0, 1.02], row=2, col=2)
+    return fig

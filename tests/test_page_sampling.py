@@ -1,0 +1,156 @@
+"""The Dynamic sampling page through AppTest: defaults, extreme widget values, both languages, a bad
+input shown as a message, the URL holding the settings, and a tiny live run."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from apptools import assert_finite_figures, figures, no_exception, open_page
+
+from rlviz.i18n import t
+
+PAGE = "pages/sampling.py"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _one_thread():
+    """One torch thread (see tests/test_sampling.py): fast and steady on a shared 2-core machine."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def _texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [s.value for s in at.subheader]
+    return "\n".join(parts)
+
+
+def test_defaults_show_every_section():
+    at = open_page(PAGE)
+    no_exception(at)
+    assert at.title[0].value == t("sampling.title", "en")
+    figs = assert_finite_figures(at, at_least=5)  # signal, difficulty bias, measured, Beta, cost
+    assert len(at.get("latex")) >= 5
+    text = _texts(at)
+    for key in ("sampling.signal_header", "sampling.measured_header", "sampling.cost_header", "sampling.live_header"):
+        assert t(key, "en") in text
+    # the measured zero-advantage share is a real number between 0 and 100 %
+    zero = at.metric[0].value
+    assert zero.endswith("%") and 0 <= int(zero[:-1]) <= 100
+    # the cost figure has one trace per distribution and panel (Beta and measured) plus baselines
+    cost = [f for f in figs if len(f["data"]) == 8]
+    assert cost, "the cost figure with both distributions is missing"
+    assert len(at.dataframe) >= 2  # the table at the chosen K and the simulation check
+    assert at.info and t("sampling.run", "en") in [b.label for b in at.button]
+
+
+def test_chinese():
+    at = open_page(PAGE, lang="zh")
+    no_exception(at)
+    assert at.title[0].value == t("sampling.title", "zh")
+    assert t("sampling.cost_caption", "zh") in _texts(at)
+    assert_finite_figures(at, at_least=5)
+
+
+def test_extreme_widget_values_low():
+    at = open_page(PAGE)
+    at.multiselect(key="s_Gs").set_value([1])
+    at.slider(key="s_bG").set_value(2)
+    at.number_input(key="s_np").set_value(4)
+    at.number_input(key="s_mG").set_value(2)
+    at.slider(key="s_temp").set_value(0.1)
+    at.number_input(key="s_N").set_value(1)
+    at.number_input(key="s_n").set_value(1)
+    at.number_input(key="s_G").set_value(2)
+    at.number_input(key="s_K").set_value(1)
+    at.slider(key="s_a").set_value(0.1)
+    at.slider(key="s_b").set_value(0.1)
+    at.run()
+    no_exception(at)
+    assert_finite_figures(at, at_least=5)
+
+
+def test_extreme_widget_values_high():
+    at = open_page(PAGE)
+    at.multiselect(key="s_Gs").set_value([1, 2, 4, 8, 16, 32, 64])
+    at.slider(key="s_bG").set_value(64)
+    at.number_input(key="s_np").set_value(4)
+    at.number_input(key="s_mG").set_value(32)
+    at.slider(key="s_temp").set_value(2.0)
+    at.number_input(key="s_N").set_value(512)
+    at.number_input(key="s_n").set_value(1024)
+    at.number_input(key="s_G").set_value(64)
+    at.number_input(key="s_K").set_value(50)
+    at.slider(key="s_a").set_value(10.0)
+    at.slider(key="s_b").set_value(10.0)
+    at.run()
+    no_exception(at)
+    assert_finite_figures(at, at_least=5)
+    # the other corner: one prompt per round cannot fill 512 groups in 50 rounds
+    at.number_input(key="s_n").set_value(1).run()
+    no_exception(at)
+    assert_finite_figures(at, at_least=5)
+
+
+def test_many_prompts_measured():
+    at = open_page(PAGE)
+    at.number_input(key="s_np").set_value(256)
+    at.number_input(key="s_mG").set_value(2)
+    at.run()
+    no_exception(at)
+    assert_finite_figures(at, at_least=5)
+
+
+def test_no_group_size_is_a_message_not_a_crash():
+    at = open_page(PAGE)
+    at.multiselect(key="s_Gs").set_value([]).run()
+    assert not at.exception
+    assert at.error and "group_size" in at.error[0].value
+    assert_finite_figures(at, at_least=4)  # the rest of the page still draws
+
+
+def test_url_holds_the_settings():
+    # AppTest does not write the URL back (the browser does); every bound widget must read it
+    shared = {
+        "s_Gs": ["2", "64"], "s_bG": "16", "s_np": "8", "s_mG": "4", "s_temp": "0.5", "s_N": "32", "s_n": "64",
+        "s_G": "16", "s_K": "7", "s_a": "2.0", "s_b": "3.0", "s_steps": "3", "s_lp": "4", "s_lG": "4",
+        "s_rounds": "5", "s_lr": "0.0002", "s_ltemp": "0.8", "s_heldout": "0",
+    }
+    at = open_page(PAGE, **shared)
+    no_exception(at)
+    assert at.multiselect(key="s_Gs").value == [2, 64]
+    for key in ("s_bG", "s_temp", "s_a", "s_b", "s_ltemp"):
+        assert at.slider(key=key).value == float(shared[key]), key
+    for key in ("s_np", "s_mG", "s_N", "s_n", "s_G", "s_K", "s_steps", "s_lp", "s_lG", "s_rounds", "s_heldout"):
+        assert at.number_input(key=key).value == int(shared[key]), key
+    assert at.select_slider(key="s_lr").value == 2e-4
+    assert at.metric[0].value.endswith("%")  # the measurement ran with the shared settings
+    assert_finite_figures(at, at_least=5)
+
+
+def test_tiny_live_run():
+    at = open_page(PAGE)
+    at.number_input(key="s_steps").set_value(2)
+    at.number_input(key="s_lp").set_value(2)
+    at.number_input(key="s_lG").set_value(2)
+    at.number_input(key="s_rounds").set_value(10)
+    at.number_input(key="s_heldout").set_value(0)
+    n_before = len(figures(at))
+    at.button(key="s_run").click().run()
+    no_exception(at)
+    assert at.success and at.success[0].value == t("sampling.finished", "en", total=2)
+    figs = assert_finite_figures(at, at_least=n_before + 1)
+    live = figs[-1]
+    names = {tr["name"] for tr in live["data"]}
+    assert names == {t("sampling.arm_grpo", "en"), t("sampling.arm_grpo_ds", "en")}
+    summary = at.dataframe[-1].value
+    assert len(summary) == 2
+    # switching the language keeps the run and relabels it
+    at.radio(key="lang").set_value("zh").run()
+    no_exception(at)
+    assert {tr["name"] for tr in figures(at)[-1]["data"]} == {t("sampling.arm_grpo", "zh"), t("sampling.arm_grpo_ds", "zh")}
+    # Reset clears the run
+    at.button(key="s_reset").click().run()
+    no_exception(at)
+    assert len(figures(at)) == n_before and at.info
