@@ -23,6 +23,9 @@ from rlviz.i18n import DEFAULT_LANG, LANGS
 ensure_shell()
 st.set_page_config(page_title="rlviz", page_icon=":material/insights:", layout="wide")
 
+# A formula wider than its column scrolls instead of being cut off.
+st.html("<style>.katex-display{overflow-x:auto;overflow-y:hidden}</style>")
+
 options = server_options()
 st.session_state["model_dir"] = options.model_dir
 

@@ -96,39 +96,37 @@ except ValueError as exc:
 
 # ---------------------------------------------------------------------------------------- curves
 st.subheader(tr("length.curves_header"))
-left, right = st.columns([3, 2], gap="large")
 curve_labels = _labels(
     "panel_dapo", "panel_kimi", "panel_cosine", "penalty", "right", "wrong", "length", "reward", "hover_zero",
     "hover_ramp", "hover_full",
 )
-with left:
-    chart(penalty_curves_figure(curves, kimi, int(lmax), int(lcache), curve_labels, show=others), "length-curves")
-    csv_download(curves, "length-curves", key="l_csv_curves")
-with right:
+# the panels at full width, each formula and its reading underneath its own panel
+chart(penalty_curves_figure(curves, kimi, int(lmax), int(lcache), curve_labels, show=others), "length-curves")
+csv_download(curves, "length-curves", key="l_csv_curves")
+cols = st.columns(1 + len(others), gap="large")
+with cols[0]:
     formula(
         r"R_\text{length}(L)=\begin{cases}0 & L\le L_\text{max}-L_\text{cache}\\"
-        r"-f\,\dfrac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}} & L_\text{max}-L_\text{cache}<L\le L_\text{max}\\"
+        r"-f\,\dfrac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}} & L\le L_\text{max}\\"
         r"-f & L>L_\text{max}\end{cases}"
     )
     st.markdown(tr("length.curves_text", start=int(lmax) - int(lcache), lmax=int(lmax), factor=f"{factor:g}"))
     st.caption(tr("length.dapo_source"))
-if others:
-    cols = st.columns(len(others), gap="large")
-    for col, name in zip(cols, others):
-        with col:
-            if name == "kimi":
-                formula(
-                    r"\lambda_i=0.5-\frac{|y_i|-\min_j|y_j|}{\max_j|y_j|-\min_j|y_j|},\quad "
-                    r"R_i=R^\text{task}_i+w\cdot\begin{cases}\lambda_i & c_i=1\\ \min(0,\lambda_i) & c_i=0\end{cases}"
-                )
-                st.markdown(tr("length.kimi_text"))
-            else:
-                formula(
-                    r"\operatorname{CosFn}(t,T,r_0,r_L)=r_L+\tfrac12(r_0-r_L)\big(1+\cos\tfrac{t\pi}{T}\big),\quad "
-                    r"R(t)=\begin{cases}\operatorname{CosFn}(t,L_\text{max},r_0^c,r_L^c) & c=1,\ t<L_\text{max}\\"
-                    r"\operatorname{CosFn}(t,L_\text{max},r_0^w,r_L^w) & c=0,\ t<L_\text{max}\\ r_e & t\ge L_\text{max}\end{cases}"
-                )
-                st.markdown(tr("length.cosine_text"))
+for col, name in zip(cols[1:], others):
+    with col:
+        if name == "kimi":
+            formula(
+                r"\lambda_i=0.5-\frac{|y_i|-\min_j|y_j|}{\max_j|y_j|-\min_j|y_j|},\quad "
+                r"R_i=R^\text{task}_i+w\cdot\begin{cases}\lambda_i & c_i=1\\ \min(0,\lambda_i) & c_i=0\end{cases}"
+            )
+            st.markdown(tr("length.kimi_text"))
+        else:
+            formula(
+                r"\operatorname{CosFn}(t,T,r_0,r_L)=r_L+\tfrac12(r_0-r_L)\big(1+\cos\tfrac{t\pi}{T}\big),\quad "
+                r"R(t)=\begin{cases}\operatorname{CosFn}(t,L_\text{max},r_0^c,r_L^c) & c=1,\ t<L_\text{max}\\"
+                r"\operatorname{CosFn}(t,L_\text{max},r_0^w,r_L^w) & c=0,\ t<L_\text{max}\\ r_e & t\ge L_\text{max}\end{cases}"
+            )
+            st.markdown(tr("length.cosine_text"))
 
 # ---------------------------------------------------------------------------------------- rollouts
 st.subheader(tr("length.rollouts_header"))
@@ -227,7 +225,10 @@ st.markdown(tr("length.filter_text"))
 f1, f2 = st.columns([1, 3], gap="large")
 f1.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
 f1.metric(tr("length.metric_masked_tokens"), f"{summary['masked_token_share']:.1%}")
-f1.metric(tr("length.metric_grad_truncated"), f"{summary['grad_share_truncated']:.1%} → 0%")
+f1.metric(
+    tr("length.metric_grad_truncated"), f"{summary['grad_share_truncated']:.1%} → 0%",
+    help=tr("length.metric_grad_truncated_help"),
+)
 with f2:
     filter_labels = _labels("right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
     chart(filter_figure(resp, filter_labels), "length-filter")

@@ -104,7 +104,8 @@ def bias_section() -> None:
     with right:
         formula(r"\text{GRPO: } A_i = \frac{r_i - \bar r}{\operatorname{std}(r) + \epsilon},\quad "
                 r"\text{Dr.GRPO: } A_i = r_i - \bar r,\quad "
-                r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k} \sum_i |A_i(k)|")
+                r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k}\,a(k),\quad "
+                r"a(k) = \sum_i |A_i| \text{ with } k \text{ right}")
     st.caption(tr("sampling.bias_caption"))
     csv_download(df, "sampling-difficulty-bias", key="s_dl_bias")
 
@@ -156,7 +157,7 @@ if measurement is not None:
         chart(fig, "sampling-measured")
     with right:
         st.latex(r"\hat p = k / G")
-        st.latex(r"A_1 = \dots = A_G = 0 \iff k \in \{0, G\}")
+        formula(r"A_1 = \dots = A_G = 0,\quad \iff k \in \{0, G\}")
     st.caption(tr(
         "sampling.measured_caption", zero=measurement.zero_advantage_fraction, n=len(measurement.frame),
         wrong=measurement.all_wrong_fraction, right=measurement.all_correct_fraction,

@@ -1,10 +1,305 @@
-"""TODO: the weighting page (issue 3)."""
+"""Token vs sequence weighting: how each objective spreads one group's gradient over its tokens.
+
+Four sections, each a fragment (its widgets rerun only its part): a hand-made group under the four
+aggregation modes and the nine objectives (on-policy); one response with a few off-policy tokens;
+token-ratio noise vs GSPO's sequence ratio as length grows; a real group from the tiny LM after one
+optimizer step. Widgets -> one call into ``rlviz.experiments.weighting`` -> figure builders in
+``rlviz.plots.weighting`` (and ``rlviz.plots.token_weight_figure``).
+"""
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
-from app_common import ensure_shell, tr
+from app_common import chart, csv_download, ensure_shell, formula, lang, tr
+from rlviz.core.aggregation import LOSS_AGG_MODES
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments import weighting as W
+from rlviz.plots import ALGORITHM_ORDER, token_weight_figure
+from rlviz.plots.weighting import aggregation_figure, noise_figure, offpolicy_figure
 
 ensure_shell()
+L = lang()
+state = st.session_state
+titles = {n: ALGORITHMS[n].title for n in ALGORITHMS}
+SEED = int(state.get("seed", 0))
+SIGMAS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
+SAMPLES = (200, 500, 1000, 2000, 5000)
+LRS = (1e-5, 2e-5, 3e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3)
+SIGNS = {1: "A = +1", -1: "A = −1"}
+
 st.title(tr("weighting.title"))
+st.markdown(tr("weighting.intro"))
+
+
+def _bad(exc: Exception) -> None:
+    st.error(tr("common.bad_input", error=exc))
+
+
+# ---------------------------------------------------------------------------------------- 1. aggregation
+@st.fragment
+def aggregation_section() -> None:
+    st.subheader(tr("weighting.agg_header"))
+    st.markdown(tr("weighting.agg_intro"))
+    c1, c2, c3 = st.columns([2, 2, 1])
+    lengths_text = c1.text_input(tr("weighting.lengths"), "200, 10", key="wt_len", help=tr("weighting.lengths_help"),
+                                 bind="query-params")
+    adv_text = c2.text_input(tr("weighting.advantages"), "-1, 1", key="wt_adv", help=tr("weighting.advantages_help"),
+                             bind="query-params")
+    lmax = c3.number_input(tr("weighting.lmax"), 1, W.MAX_LENGTH, 256, key="wt_lmax", help=tr("weighting.lmax_help"),
+                           bind="query-params")
+    try:
+        lengths, advantages = W.parse_group(lengths_text, adv_text)
+        table = W.aggregation_table(lengths, advantages, int(lmax))
+    except ValueError as exc:
+        _bad(exc)
+        return
+    B, N = len(lengths), sum(lengths)
+    labels = {i: tr("weighting.response_label", i=i, n=n, adv=f"{a:+g}") for i, (n, a) in enumerate(zip(lengths, advantages))}
+    modes = table[table["kind"] == "mode"]
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        fig = aggregation_figure(
+            table, "mode", response_labels=labels, per_token_title=tr("weighting.per_token"),
+            total_title=tr("weighting.per_response"), push_label=tr("word.grad_weight"),
+            advantage_label=tr("word.advantage"),
+        )  # fmt: skip
+        chart(fig, "wt_modes_chart")
+    with right:
+        st.latex(
+            r"\begin{aligned}"
+            r"\text{token-mean:}\quad & w_{i,t}=\frac{1}{\sum_j L_j}\\"
+            r"\text{seq-mean-token-mean:}\quad & w_{i,t}=\frac{1}{B\,L_i}\\"
+            r"\text{seq-mean-token-sum:}\quad & w_{i,t}=\frac{1}{B}\\"
+            r"\text{seq-mean-token-sum-norm:}\quad & w_{i,t}=\frac{1}{B\,L_\text{max}}"
+            r"\end{aligned}"
+        )
+        st.latex(r"\mathcal L=\sum_{i,t} w_{i,t}\,\lambda_{i,t},\qquad -\frac{\partial\mathcal L}{\partial\log\pi_{i,t}}\Big|_{r=1}=A_i\,w_{i,t}")
+        st.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
+    # the per-token weights as a table: responses x modes (the numbers of the left panel)
+    pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
+    pivot.index = [labels[i] for i in pivot.index]
+    st.dataframe(pivot.map(lambda v: f"{v:.4g}"))
+    smtm = modes[modes["name"] == "seq-mean-token-mean"]
+    tm = float(modes.loc[modes["name"] == "token-mean", "token_weight"].iloc[0])
+    per_response = "; ".join(
+        f"#{int(r.response)}: (1/{int(r.length)})·(1/{B}) = {r.token_weight:.3g}" for r in smtm.itertuples()
+    )
+    st.markdown(tr("weighting.claim5", per_response=per_response, N=N, tm=f"{tm:.3g}"))
+    st.markdown(tr("weighting.length_bias"))
+
+    st.markdown(tr("weighting.algos_intro"))
+    fig = aggregation_figure(
+        table, "algorithm", name_labels=titles, response_labels=labels, per_token_title=tr("weighting.per_token"),
+        total_title=tr("weighting.per_response"), push_label=tr("word.grad_weight"),
+        advantage_label=tr("word.advantage"), show_text=False,
+    )  # fmt: skip
+    chart(fig, "wt_algos_chart")
+    st.caption(tr("weighting.algos_caption"))
+    csv_download(table, "weighting-aggregation", key="wt_agg_csv")
+
+
+# ---------------------------------------------------------------------------------------- 2. off-policy tokens
+@st.fragment
+def offpolicy_section() -> None:
+    st.subheader(tr("weighting.off_header"))
+    st.markdown(tr("weighting.off_intro"))
+    c1, c2, c3, c4 = st.columns(4)
+    length = c1.slider(tr("weighting.length"), 2, 400, 50, key="wt_L", bind="query-params")
+    k = c2.number_input(tr("weighting.n_outliers"), 0, 400, 2, key="wt_k", help=tr("weighting.n_outliers_help"),
+                        bind="query-params")
+    ratio = c3.slider(tr("weighting.outlier_ratio"), 0.1, 5.0, 0.5, 0.05, key="wt_r",
+                      help=tr("weighting.outlier_ratio_help"), bind="query-params")
+    sign = c4.radio(tr("weighting.sign"), list(SIGNS), index=1, format_func=SIGNS.get, horizontal=True, key="wt_A",
+                    help=tr("weighting.sign_help"), bind="query-params")
+    c1, c2, c3 = st.columns([1, 1, 2])
+    noise = c1.slider(tr("weighting.noise"), 0.0, 0.2, 0.0, 0.005, format="%.3f", key="wt_noise",
+                      help=tr("weighting.noise_help"), bind="query-params")
+    clip = c2.toggle(tr("weighting.clip"), value=True, key="wt_clip", help=tr("weighting.clip_help"), bind="query-params")
+    algos = c3.multiselect(tr("weighting.algorithms"), list(ALGORITHM_ORDER), default=list(W.OFFPOLICY_ALGORITHMS),
+                           format_func=titles.get, key="wt_algos", bind="query-params")
+    if not algos:
+        st.info(tr("weighting.pick_algorithm"))
+        return
+    try:
+        df = W.offpolicy_response(int(length), int(k), float(ratio), float(sign), float(noise), SEED, bool(clip), tuple(algos))
+    except ValueError as exc:
+        _bad(exc)
+        return
+    summary = W.offpolicy_summary(df)
+    notes = {
+        r.algorithm: tr("weighting.panel_note", clip=f"{r.clip_fraction:.0%}", grad=f"{r.grad_tokens:.0%}",
+                        total=f"{r.total_relative:.2f}")
+        for r in summary.itertuples()
+    }  # fmt: skip
+    states = {s: tr(f"weighting.state_{s}") for s in ("active", "clipped", "capped", "damped")}
+    left, right = st.columns([3, 1], gap="medium")
+    with left:
+        fig = offpolicy_figure(
+            df, algorithm_labels=titles, panel_notes=notes, state_labels=states, y_title=tr("weighting.relative"),
+            x_title=tr("word.position"), used_label=tr("weighting.ratio_used"), push_label=tr("word.grad_weight"),
+        )  # fmt: skip
+        chart(fig, "wt_off_chart")
+    with right:
+        st.latex(r"r_t=\frac{\pi_\theta(y_t)}{\pi_\text{old}(y_t)}")
+        st.latex(r"s=\Big(\prod_t r_t\Big)^{1/|y|}")
+        st.latex(r"\text{GRPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,r_t}{|y|}")
+        st.latex(r"\text{GSPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,s}{|y|}")
+        formula(r"\text{SAPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,f'_\tau(r_t)\,r_t}{|y|},\quad f'_\tau(r)=4\sigma\big(\tau(r-1)\big)\big(1-\sigma(\tau(r-1))\big)")
+        st.caption(tr("weighting.off_formula_caption"))
+    st.markdown(_offpolicy_reading(df, summary, int(length), int(k)))
+    st.markdown(tr("weighting.off_try"))
+    table = summary.assign(algorithm=summary["algorithm"].map(titles))
+    st.dataframe(
+        table.rename(columns={c: tr(f"weighting.col_{c}") for c in table.columns}).round(4), hide_index=True,
+    )  # fmt: skip
+    csv_download(df, "weighting-offpolicy", key="wt_off_csv")
+
+
+def _offpolicy_reading(df, summary, length: int, k: int) -> str:
+    """What the numbers say, sentence by sentence, for the algorithms on screen."""
+    by = {r.algorithm: r for r in summary.itertuples()}
+    lines = []
+    if "gspo" in by:
+        g = by["gspo"]
+        key = "weighting.read_gspo_clipped" if g.clip_fraction == 1.0 else "weighting.read_gspo_kept"
+        s = float(df.loc[df["algorithm"] == "gspo", "ratio_used"].iloc[0])
+        lines.append(tr(key, s=f"{s:.4f}", k=k, rest=length - k))
+    if "sapo" in by:
+        s = by["sapo"]
+        gate = df.loc[df["algorithm"] == "sapo", "gate"]
+        key = "weighting.read_sapo" if k else "weighting.read_sapo_none"
+        lines.append(tr(key, out=f"{s.outlier_relative:.2f}", other=f"{s.other_relative:.2f}",
+                        gmin=f"{gate.min():.3f}", gmax=f"{gate.max():.3f}"))
+    if "grpo" in by and k:
+        g = by["grpo"]
+        lines.append(tr("weighting.read_grpo", out=f"{g.outlier_relative:.2f}", other=f"{g.other_relative:.2f}"))
+    if "gspo" in by and "gspo_token" in by:
+        a = df.loc[df["algorithm"] == "gspo", "push"].to_numpy()
+        b = df.loc[df["algorithm"] == "gspo_token", "push"].to_numpy()
+        lines.append(tr("weighting.read_gspo_token", diff=f"{float(abs(a - b).max()):.1e}"))
+    return "\n".join(f"- {line}" for line in lines)
+
+
+# ---------------------------------------------------------------------------------------- 3. noise vs length
+@st.cache_data(show_spinner=False, max_entries=64)
+def _noise(sigma: float, n: int, seed: int):
+    return W.noise_sweep(sigma, n, W.NOISE_LENGTHS, seed)
+
+
+@st.fragment
+def noise_section() -> None:
+    st.subheader(tr("weighting.noise_header"))
+    st.markdown(tr("weighting.noise_intro"))
+    c1, c2 = st.columns(2)
+    sigma = c1.select_slider(tr("weighting.sigma"), SIGMAS, value=0.02, format_func="{:g}".format, key="wt_sigma",
+                             help=tr("weighting.sigma_help"), bind="query-params")
+    n = c2.select_slider(tr("weighting.n_samples"), SAMPLES, value=1000, key="wt_n", help=tr("weighting.n_samples_help"),
+                         bind="query-params")
+    try:
+        with st.spinner(tr("weighting.noise_running")):
+            df = _noise(float(sigma), int(n), SEED)
+    except ValueError as exc:
+        _bad(exc)
+        return
+    left, right = st.columns([3, 1], gap="medium")
+    with left:
+        fig = noise_figure(
+            df, variance_title=tr("weighting.var_title"), clip_title=tr("weighting.clip_title"),
+            x_title=tr("weighting.length_axis"), var_s_label=tr("weighting.var_s"),
+            var_product_label=tr("weighting.var_product"), gspo_clip_label=tr("weighting.gspo_clip", eps=f"{df.gspo_epsilon_high.iloc[0]:g}"),
+            grpo_clip_label=tr("weighting.grpo_clip", eps=f"{df.grpo_epsilon_high.iloc[0]:g}"),
+        )  # fmt: skip
+        chart(fig, "wt_noise_chart")
+    with right:
+        st.latex(r"\log s=\frac{1}{|y|}\sum_t\log r_t")
+        st.latex(r"\log\prod_t r_t=\sum_t\log r_t=|y|\,\log s")
+        st.latex(r"\log r_t\sim\mathcal N(0,\sigma^2)\ \text{i.i.d.}")
+    last = df.iloc[-1]
+    st.markdown(tr(
+        "weighting.noise_reading", slope=f"{W.fitted_slope(df):.2f}", varl=f"{df['var_log_s_times_length'].mean():.2g}",
+        sigma2=f"{sigma ** 2:.2g}", L=int(last.length), std=f"{math.sqrt(last.var_log_s):.1e}",
+        gspo=f"{last.gspo_clip_fraction:.0%}", grpo=f"{last.grpo_clip_fraction:.2%}",
+        eps_gspo=f"{last.gspo_epsilon_high:g}", eps_grpo=f"{last.grpo_epsilon_high:g}",
+        product=f"{math.sqrt(last.var_log_product):.2g}",
+    ))  # fmt: skip
+    st.caption(tr("weighting.noise_caption"))
+    csv_download(df, "weighting-noise", key="wt_noise_csv")
+
+
+# ---------------------------------------------------------------------------------------- 4. a real group
+@st.cache_data(show_spinner=False, max_entries=16)
+def _real_group(seed: int, prompt: str, group_size: int, lr: float, model_dir: str | None, device: str):
+    # loads its own model copy and returns plain arrays: nothing mutable is shared between sessions
+    return W.real_group(seed, prompt, group_size, lr, model_dir, device)
+
+
+@st.fragment
+def real_section() -> None:
+    st.subheader(tr("weighting.real_header"))
+    st.markdown(tr("weighting.real_intro"))
+    c1, c2, c3 = st.columns([2, 1, 2])
+    prompt = c1.text_input(tr("weighting.prompt"), "", placeholder=tr("weighting.prompt_auto"), key="wt_prompt",
+                           help=tr("weighting.prompt_help"), bind="query-params")
+    group_size = c2.number_input(tr("weighting.group_size"), 2, 16, 8, key="wt_G", bind="query-params")
+    lr = c3.select_slider(tr("weighting.lr"), LRS, value=3e-5, format_func="{:g}".format, key="wt_lr",
+                          help=tr("weighting.lr_help"), bind="query-params")
+    c1, c2 = st.columns([3, 1])
+    algos = c1.multiselect(tr("weighting.algorithms"), list(ALGORITHM_ORDER), default=list(W.REAL_ALGORITHMS),
+                           format_func=titles.get, key="wt_ralgos", bind="query-params")
+    after = c2.toggle(tr("weighting.after"), value=True, key="wt_after", help=tr("weighting.after_help"),
+                      bind="query-params")
+    try:
+        W.parse_prompt(prompt)  # a typo is a message before any model is loaded
+        with st.spinner(tr("weighting.sampling")):
+            group = _real_group(SEED, prompt.strip(), int(group_size), float(lr), state.get("model_dir"),
+                                state.get("device", "auto"))
+    except ValueError as exc:
+        _bad(exc)
+        return
+    except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
+        st.error(tr("weighting.real_failed", error=f"{type(exc).__name__}: {exc}"))
+        return
+    right = int(group.rewards.sum())
+    st.markdown(tr(
+        "weighting.real_prompt", prompt=group.prompt, answer=group.answer, right=right, G=len(group.rewards),
+        auto=tr("weighting.auto_note") if group.auto_prompt else "", lr=f"{group.lr:g}",
+        sigma=f"{group.log_ratio_std:.3f}",
+    ))  # fmt: skip
+    if not (group.advantages != 0).any():
+        st.info(tr("weighting.no_signal"))
+    if not algos:
+        st.info(tr("weighting.pick_algorithm"))
+        return
+    weights = W.real_group_weights(group, tuple(algos), bool(after))
+    summary = W.real_group_summary(group, tuple(algos)).set_index("algorithm")
+    finite = weights["weight"].abs()
+    zmax = float(finite.max()) if len(finite) and float(finite.max()) > 0 else None
+    for algo in algos:
+        frame = weights[weights["algorithm"] == algo]
+        row_labels = {}
+        for i in range(len(group.tokens)):
+            row = frame[frame["response"] == i]
+            label = tr("weighting.row_label", i=i, mark="✓" if group.rewards[i] > 0 else "✗",
+                       adv=f"{group.advantages[i]:+.2f}")
+            if ALGORITHMS[algo].ratio_level == "sequence" and len(row):
+                label += f" · s={row['ratio_used'].iloc[0]:.4f}"
+            row_labels[i] = label
+        note = tr("weighting.real_note", clip=f"{summary.loc[algo, 'clip_fraction']:.0%}",
+                  grad=f"{summary.loc[algo, 'grad_tokens']:.0%}") if after else tr("weighting.real_note_first")
+        st.markdown(f"**{titles[algo]}** · {note}")
+        fig = token_weight_figure(
+            frame, row_labels=row_labels, zmax=zmax, weight_label=tr("word.grad_weight"),
+            advantage_label=tr("word.advantage"), token_label=tr("word.token"), x_title=tr("word.position"),
+        )  # fmt: skip
+        chart(fig, f"wt_real_{algo}")
+    st.caption(tr("weighting.real_caption"))
+    csv_download(weights, "weighting-real-group", key="wt_real_csv")
+
+
+aggregation_section()
+offpolicy_section()
+noise_section()
+real_section()

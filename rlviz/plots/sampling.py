@@ -141,7 +141,9 @@ def pass_rate_figure(hist: pd.DataFrame, outcomes: pd.DataFrame, *, titles: tupl
             hovertemplate=f"%{{y}}<br>{outcome_labels.get(outcome, outcome)}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
         ), row=1, col=2)  # fmt: skip
     base_layout(fig, height=height)
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+    # seven entries: a column to the right, clear of the subplot titles
+    fig.update_layout(legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"},
+                      margin={"t": 50, "r": 10})
     fig.update_xaxes(title_text=x_title, range=[-0.1, 1.1], row=1, col=1)
     fig.update_yaxes(title_text=y_title, row=1, col=1)
     fig.update_xaxes(title_text=share_title, tickformat=".0%", range=[0, 1], row=1, col=2)
@@ -247,7 +249,9 @@ def live_sampling_figure(df: pd.DataFrame, target_groups: int, *, titles: Sequen
     fig.add_hline(y=target_groups, line_color=OKABE_ITO["grey"], line_width=1, annotation_text=target_label,
                   annotation_position="bottom right", row=1, col=1)
     base_layout(fig, height=height)
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+    # seven entries: a column to the right, clear of the subplot titles
+    fig.update_layout(legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"},
+                      margin={"t": 50, "r": 10})
     for row, col in ((1, 1), (1, 2), (2, 1)):
         fig.update_xaxes(title_text=step_title, row=row, col=col)
     fig.update_xaxes(title_text=rollouts_title, row=2, col=2)

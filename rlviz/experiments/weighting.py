@@ -1,0 +1,560 @@
+"""Token vs sequence weighting: how each objective spreads a group's gradient over its tokens.
+
+Four experiments, one per section of the page, each evaluating ``rlviz.core.objectives.policy_loss``
+and differentiating it with autograd (``gradient_weights``); nothing here re-derives a loss:
+
+- :func:`aggregation_table`: one group at r = 1 (on-policy); the weight each token gets under each
+  ``loss_agg_mode`` and under each algorithm's own aggregation (teaching claims 5 and 18).
+- :func:`offpolicy_response`: one response with a few off-policy tokens; per-token gradient weights
+  of GRPO, GSPO, GSPO-token, GMPO, SAPO, CISPO (claims 9, 10, 15, 16, 23).
+- :func:`noise_sweep`: i.i.d. token log-ratio noise and the variance of GSPO's log s vs length;
+  the share GSPO clips vs the share GRPO clips (claims 8, 11).
+- :func:`real_group` + :func:`real_group_weights`: one group sampled from the tiny LM, one real
+  optimizer step, the per-token weights of each algorithm on the moved policy.
+
+Legend: B responses, T padded width (the longest response), L (or L_i) a response's length, k
+off-policy ("outlier") tokens, N sampled responses per length, G group size. "push" is
+−∂loss/∂log π of a token: positive means a gradient-descent step raises its log-probability.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from rlviz.core.advantages import group_advantages
+from rlviz.core.aggregation import LOSS_AGG_MODES
+from rlviz.core.objectives import ALGORITHMS, get_algorithm, gradient_weights, policy_loss
+
+__all__ = [
+    "MAX_LENGTH",
+    "MAX_RESPONSES",
+    "NOISE_LENGTHS",
+    "OFFPOLICY_ALGORITHMS",
+    "REAL_ALGORITHMS",
+    "RealGroup",
+    "aggregation_table",
+    "fitted_slope",
+    "group_tensors",
+    "noise_sweep",
+    "offpolicy_response",
+    "offpolicy_summary",
+    "parse_numbers",
+    "parse_group",
+    "parse_prompt",
+    "real_group",
+    "real_group_summary",
+    "real_group_weights",
+]
+
+MAX_RESPONSES = 16  # responses in the hand-made group
+MAX_LENGTH = 8192  # tokens per hand-made response
+OFFPOLICY_ALGORITHMS = ("grpo", "gspo", "gspo_token", "gmpo", "sapo", "cispo")
+REAL_ALGORITHMS = ("grpo", "gspo", "sapo")
+NOISE_LENGTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+NO_CLIP = 1e6  # an ε so wide that no ratio reaches it ("without clipping")
+
+
+# ---------------------------------------------------------------------------------------- inputs
+
+
+def parse_numbers(text: str, field: str, integer: bool = False) -> list[float]:
+    """Numbers from a comma- or space-separated text, e.g. ``"200, 10"``.
+
+    Raises:
+        ValueError: naming ``field``: empty text, an entry that is not a number, NaN or inf, a
+            non-whole number where ``integer``, more than ``MAX_RESPONSES`` entries.
+    """
+    parts = [p for p in re.split(r"[,\s;，；]+", str(text).strip()) if p]
+    if not parts:
+        raise ValueError(f"{field}: empty; give numbers separated by commas, e.g. 200, 10")
+    if len(parts) > MAX_RESPONSES:
+        raise ValueError(f"{field}: at most {MAX_RESPONSES} responses, got {len(parts)}")
+    values = []
+    for p in parts:
+        try:
+            v = float(p.replace("−", "-"))
+        except ValueError:
+            raise ValueError(f"{field}: {p!r} is not a number") from None
+        if not math.isfinite(v):
+            raise ValueError(f"{field}: {p!r} is not a finite number")
+        if integer and not v.is_integer():
+            raise ValueError(f"{field}: {p!r} is not a whole number")
+        values.append(int(v) if integer else v)
+    return values
+
+
+def parse_group(lengths_text: str, advantages_text: str) -> tuple[list[int], list[float]]:
+    """Response lengths and advantages of a hand-made group, from text (``"200, 10"``, ``"-1, 1"``).
+
+    Raises:
+        ValueError: as :func:`parse_numbers` (field ``lengths`` or ``advantages``), a length below
+            1 or above ``MAX_LENGTH``, or different counts of lengths and advantages.
+    """
+    lengths = parse_numbers(lengths_text, "lengths", integer=True)
+    advantages = parse_numbers(advantages_text, "advantages")
+    for n in lengths:
+        if not 1 <= n <= MAX_LENGTH:
+            raise ValueError(f"lengths: each length must be in [1, {MAX_LENGTH}], got {n}")
+    if len(lengths) != len(advantages):
+        raise ValueError(f"advantages: {len(advantages)} values for {len(lengths)} lengths; give one advantage per response")
+    return lengths, advantages
+
+
+def group_tensors(lengths, advantages, log_ratio: torch.Tensor | None = None, dtype=torch.float64):
+    """A right-padded batch for ``policy_loss``: ``(log_prob, old_log_prob, advantages, mask)``.
+
+    Args:
+        lengths: B response lengths (>= 1).
+        advantages: B advantages, one per response.
+        log_ratio: optional [B, T] log π − log π_old (T = max length); ``None``: on-policy (r = 1).
+
+    Returns:
+        ``log_prob`` [B, T] (= old + log_ratio at real tokens), ``old_log_prob`` [B, T] (log 0.5,
+        an arbitrary real log-probability), ``advantages`` [B], ``response_mask`` [B, T] (1 on the
+        first L_i positions of row i).
+    """
+    T = max(lengths)
+    mask = (torch.arange(T)[None, :] < torch.tensor(lengths)[:, None]).to(dtype)  # (B, T)
+    old = torch.full((len(lengths), T), math.log(0.5), dtype=dtype) * mask  # (B, T)
+    lr = torch.zeros_like(old) if log_ratio is None else log_ratio.to(dtype) * mask
+    return old + lr, old, torch.tensor(advantages, dtype=dtype), mask
+
+
+def _overrides(name: str, norm_length: float | None = None, clip: bool = True) -> dict:
+    """Settings passed to ``policy_loss``: β = 0 (no reference model here), Dr.GRPO's constant,
+    and very wide ε when ``clip`` is off."""
+    params = get_algorithm(name).defaults
+    out: dict = {"beta": 0.0}
+    if "norm_length" in params and norm_length is not None:
+        out["norm_length"] = float(norm_length)
+    if not clip and "epsilon_low" in params:
+        out["epsilon_low"] = out["epsilon_high"] = NO_CLIP
+    return out
+
+
+# ---------------------------------------------------------------------------------------- 1. aggregation
+
+
+def aggregation_table(lengths, advantages, norm_length: float) -> pd.DataFrame:
+    """Per response: the weight of each of its tokens and its total weight, at r = 1 (on-policy).
+
+    Two kinds of rows: ``kind == "mode"``, the PPO/GRPO clipped surrogate under each of the four
+    ``loss_agg_mode`` values; ``kind == "algorithm"``, each of the nine algorithms with its own
+    default aggregation (Dr.GRPO with ``norm_length``). At r = 1 every surrogate's push is
+    A × (aggregation weight), so the rows differ only by how they average.
+
+    Args:
+        lengths: B lengths L_i (tokens, >= 1); advantages: B advantages A_i.
+        norm_length: L_max, the constant of ``seq-mean-token-sum-norm`` (Dr.GRPO; TRL
+            ``max_completion_length``), in tokens; at least the longest response.
+
+    Returns:
+        DataFrame, one row per (kind, name, response): ``kind, name, mode, response, length,
+        advantage, token_weight`` (w_{i,t} from ``PolicyLossOutput.token_weight``), ``weight_total``
+        (Σ_t w_{i,t}), ``push_token`` (−∂loss/∂log π of each token, autograd; equal along the
+        row), ``push_total`` (Σ_t push).
+
+    Raises:
+        ValueError: ``norm_length`` not finite or shorter than the longest response; bad lengths /
+            advantages (see :func:`parse_group`).
+
+    Sources: DAPO arXiv 2503.14476 §3.3 (token-level loss, the 200/10-token example in spirit);
+    Dr.GRPO arXiv 2503.20783 §3.1 (length bias, constant L_max); verl ``agg_loss``.
+    """
+    if not lengths:
+        raise ValueError("lengths: empty; give at least one response")
+    if len(lengths) != len(advantages):
+        raise ValueError(f"advantages: {len(advantages)} values for {len(lengths)} lengths; give one advantage per response")
+    if any(int(n) < 1 for n in lengths):
+        raise ValueError(f"lengths: each length must be >= 1, got {list(lengths)}")
+    if not (isinstance(norm_length, (int, float)) and math.isfinite(norm_length)):
+        raise ValueError(f"norm_length: must be a finite number, got {norm_length!r}")
+    if norm_length < max(lengths):
+        raise ValueError(f"norm_length: L_max = {norm_length:g} is shorter than the longest response "
+                         f"({max(lengths)} tokens); the generation budget bounds every response")
+    lp, old, adv, mask = group_tensors(lengths, advantages)
+    # the clipped surrogate of GRPO (Dr.GRPO's spec: the one that accepts norm_length)
+    cases = [("mode", mode, "dr_grpo", {"loss_agg_mode": mode, "norm_length": float(norm_length)}) for mode in LOSS_AGG_MODES]
+    cases += [("algorithm", name, name, _overrides(name, norm_length)) for name in ALGORITHMS]
+    rows = []
+    for kind, label, algo, extra in cases:
+        extra = {"beta": 0.0, **extra}
+        grad, out = gradient_weights(algo, lp, old, adv, mask, **extra)
+        push = -grad + 0.0  # (B, T); + 0.0 turns -0.0 into 0.0
+        w = out.token_weight  # (B, T)
+        mode = extra.get("loss_agg_mode", get_algorithm(algo).defaults["loss_agg_mode"])
+        for i, n in enumerate(lengths):
+            rows.append({
+                "kind": kind, "name": label, "mode": mode, "response": i, "length": int(n),
+                "advantage": float(adv[i]), "token_weight": float(w[i, :n].mean()),
+                "weight_total": float(w[i, :n].sum()), "push_token": float(push[i, :n].mean()),
+                "push_total": float(push[i, :n].sum()),
+            })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------- 2. off-policy tokens
+
+
+def _outlier_positions(length: int, n_outliers: int) -> list[int]:
+    """k positions spread evenly over the response (the centres of k equal slices)."""
+    return sorted({min(length - 1, int((j + 0.5) * length / n_outliers)) for j in range(n_outliers)})
+
+
+def offpolicy_response(
+    length: int = 50,
+    n_outliers: int = 2,
+    outlier_ratio: float = 0.5,
+    advantage: float = -1.0,
+    noise_std: float = 0.0,
+    seed: int = 0,
+    clip: bool = True,
+    algorithms=OFFPOLICY_ALGORITHMS,
+) -> pd.DataFrame:
+    """One response of ``length`` tokens, ``n_outliers`` of them at ratio ``outlier_ratio``, the
+    rest at r = 1 (times optional noise); each algorithm's push per token.
+
+    Args:
+        length: L >= 1 tokens.
+        n_outliers: k in [0, L] off-policy tokens, spread evenly.
+        outlier_ratio: their importance ratio r = π/π_old (> 0); "how far" from on-policy.
+        advantage: A of the response (finite, not 0).
+        noise_std: σ >= 0 of extra N(0, σ²) noise on every token's log-ratio, drawn from a
+            ``torch.Generator`` seeded with ``seed``.
+        clip: False replaces every ε by a very wide one (the objectives without clipping).
+        algorithms: registry names.
+
+    Returns:
+        DataFrame, one row per (algorithm, position): ``algorithm, position, outlier, log_ratio,
+        token_ratio`` (r_t), ``ratio_used`` (the ratio the algorithm's clip or gate sees: r_t, or
+        GSPO's s, or GMPO's geometric mean), ``push`` (−∂loss/∂log π, autograd), ``push_on_policy``
+        (the same at r = 1), ``relative`` (push / push_on_policy), ``clipped`` (the clip acted),
+        ``gate`` (SAPO's f'(r), else NaN), ``state`` (``active`` / ``clipped`` (zero gradient) /
+        ``capped`` (CISPO: bounded, not zero) / ``damped`` (SAPO gate below 0.99)).
+
+    Raises:
+        ValueError: naming ``length``, ``n_outliers``, ``outlier_ratio``, ``advantage`` or
+            ``noise_std`` when out of range; an unknown algorithm.
+
+    Sources: GRPO arXiv 2402.03300 eq. 3; GSPO arXiv 2507.18071 eq. 5-7 and §4.3; GMPO arXiv
+    2507.20673; SAPO arXiv 2511.20347; CISPO arXiv 2506.13585 §3.1.
+    """
+    if not (isinstance(length, int) and length >= 1):
+        raise ValueError(f"length: must be a whole number >= 1, got {length!r}")
+    if not (isinstance(n_outliers, int) and 0 <= n_outliers <= length):
+        raise ValueError(f"n_outliers: must be a whole number in [0, length = {length}], got {n_outliers!r}")
+    if not (math.isfinite(outlier_ratio) and outlier_ratio > 0):
+        raise ValueError(f"outlier_ratio: must be a finite number > 0, got {outlier_ratio}")
+    if not (math.isfinite(advantage) and advantage != 0):
+        raise ValueError(f"advantage: must be a finite number other than 0, got {advantage}")
+    if not (math.isfinite(noise_std) and noise_std >= 0):
+        raise ValueError(f"noise_std: must be a finite number >= 0, got {noise_std}")
+    for name in algorithms:
+        get_algorithm(name)
+    positions = _outlier_positions(length, n_outliers) if n_outliers else []
+    log_ratio = torch.zeros(1, length, dtype=torch.float64)  # (1, L)
+    if noise_std > 0:
+        gen = torch.Generator().manual_seed(int(seed))
+        log_ratio += noise_std * torch.randn(1, length, generator=gen, dtype=torch.float64)
+    log_ratio[0, positions] = math.log(outlier_ratio)
+    lp, old, adv, mask = group_tensors([length], [advantage], log_ratio)
+    outlier = np.zeros(length, dtype=bool)
+    outlier[positions] = True
+    frames = []
+    for name in algorithms:
+        extra = _overrides(name, clip=clip)
+        grad, out = gradient_weights(name, lp, old, adv, mask, **extra)
+        grad0, _ = gradient_weights(name, old, old, adv, mask, **extra)  # r = 1 everywhere
+        push, push0 = -grad[0].numpy() + 0.0, -grad0[0].numpy() + 0.0  # (L,); + 0.0 turns -0.0 into 0.0
+        clipped = out.clipped[0].numpy().astype(bool)
+        gate = out.gate_weight[0].numpy() if out.gate_weight is not None else np.full(length, np.nan)
+        if name == "cispo":
+            state = np.where(clipped, "capped", "active")
+        elif out.gate_weight is not None:
+            state = np.where(gate < 0.99, "damped", "active")
+        else:
+            state = np.where(clipped, "clipped", "active")
+        frames.append(pd.DataFrame({
+            "algorithm": name, "position": np.arange(length), "outlier": outlier,
+            "log_ratio": log_ratio[0].numpy(), "token_ratio": np.exp(log_ratio[0].numpy()),
+            "ratio_used": out.ratio[0].numpy(), "push": push, "push_on_policy": push0,
+            "relative": push / push0, "clipped": clipped, "gate": gate, "state": state,
+        }))  # fmt: skip
+    return pd.concat(frames, ignore_index=True)
+
+
+def offpolicy_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """Per algorithm of an :func:`offpolicy_response` frame: ``algorithm, ratio_min, ratio_max``
+    (the ratio its clip or gate sees), ``clip_fraction`` (share of tokens the clip acted on),
+    ``grad_tokens`` (share of tokens with a non-zero push), ``total_relative`` (Σ push / Σ push at
+    r = 1: the response's whole update relative to on-policy), ``outlier_relative`` and
+    ``other_relative`` (mean relative push of the outliers / of the other tokens; NaN if none)."""
+    rows = []
+    for name, d in df.groupby("algorithm", sort=False):
+        out, rest = d[d.outlier], d[~d.outlier]
+        rows.append({
+            "algorithm": name, "ratio_min": d.ratio_used.min(), "ratio_max": d.ratio_used.max(),
+            "clip_fraction": d.clipped.mean(), "grad_tokens": (d.push != 0).mean(),
+            "total_relative": d.push.sum() / d.push_on_policy.sum(),
+            "outlier_relative": out.relative.mean() if len(out) else math.nan,
+            "other_relative": rest.relative.mean() if len(rest) else math.nan,
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------- 3. noise vs length
+
+
+def noise_sweep(
+    sigma: float = 0.02,
+    n_responses: int = 1000,
+    lengths=NOISE_LENGTHS,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """How i.i.d. token log-ratio noise averages out in GSPO's sequence ratio as length grows.
+
+    For each length L: N responses whose token log-ratios are N(0, σ²) (a ``torch.Generator``
+    seeded with ``seed``), advantages alternating +1 / −1 (so both clip sides count). GSPO's
+    ``policy_loss`` gives s_i (its ``ratio``) and the share of responses it clips (its
+    ``clip_fraction``; all responses have length L, so the share of tokens equals the share of
+    responses); GRPO's ``policy_loss`` on the same batch gives the share of tokens it clips.
+
+    Returns:
+        DataFrame, one row per L: ``length, var_log_s`` (sample variance of log s over the N
+        responses), ``var_log_product`` (of log Π_t r_t = L log s: the ratio without the 1/|y|),
+        ``var_log_s_times_length``, ``gspo_clip_fraction``, ``grpo_clip_fraction``, ``sigma``,
+        ``n_responses``, ``gspo_epsilon_high``, ``grpo_epsilon_high`` (the defaults used).
+
+    Raises:
+        ValueError: ``sigma`` not in (0, 1]; ``n_responses`` not in [2, 20000]; a length < 1.
+
+    Source: GSPO arXiv 2507.18071 eq. 7 (s = geometric mean of token ratios) and §5.1 (ε ~ 3e-4
+    vs GRPO's 0.2; GSPO clips far more tokens).
+    """
+    if not (math.isfinite(sigma) and 0 < sigma <= 1):
+        raise ValueError(f"sigma: must be in (0, 1], got {sigma}")
+    if not (isinstance(n_responses, int) and 2 <= n_responses <= 20000):
+        raise ValueError(f"n_responses: must be a whole number in [2, 20000], got {n_responses!r}")
+    if not lengths or any(int(n) < 1 for n in lengths):
+        raise ValueError(f"lengths: each length must be >= 1, got {list(lengths)}")
+    gen = torch.Generator().manual_seed(int(seed))
+    adv = torch.ones(n_responses, dtype=torch.float64)
+    adv[1::2] = -1.0  # (N,) half A>0, half A<0
+    rows = []
+    for n in lengths:
+        n = int(n)
+        log_ratio = sigma * torch.randn(n_responses, n, generator=gen, dtype=torch.float64)  # (N, L)
+        mask = torch.ones_like(log_ratio)
+        old = torch.zeros_like(log_ratio)
+        gspo = policy_loss("gspo", log_ratio, old, adv, mask, beta=0.0)
+        grpo = policy_loss("grpo", log_ratio, old, adv, mask, beta=0.0)
+        log_s = gspo.ratio[:, 0].log()  # (N,)
+        var = float(log_s.var())
+        rows.append({
+            "length": n, "var_log_s": var, "var_log_product": float((n * log_s).var()),
+            "var_log_s_times_length": var * n, "gspo_clip_fraction": gspo.clip_fraction,
+            "grpo_clip_fraction": grpo.clip_fraction, "sigma": sigma, "n_responses": n_responses,
+            "gspo_epsilon_high": ALGORITHMS["gspo"].defaults["epsilon_high"],
+            "grpo_epsilon_high": ALGORITHMS["grpo"].defaults["epsilon_high"],
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def fitted_slope(df: pd.DataFrame) -> float:
+    """Least-squares slope of log var(log s) against log L in a :func:`noise_sweep` frame
+    (−1 means var ∝ 1/L). NaN with fewer than two lengths."""
+    if len(df) < 2:
+        return math.nan
+    return float(np.polyfit(np.log(df["length"]), np.log(df["var_log_s"]), 1)[0])
+
+
+# ---------------------------------------------------------------------------------------- 4. real group
+
+_PROMPT = re.compile(r"^\s*(\d{1,3})\s*\+\s*(\d{1,3})\s*=?\s*$")
+
+
+def parse_prompt(text: str | None):
+    """A task prompt typed by the user (``"37+5="``), as a ``rlviz.lm.task.Problem``; ``None`` for
+    an empty text (let :func:`real_group` choose). Raises ``ValueError`` naming ``prompt``."""
+    from rlviz.lm.task import make_problem
+
+    if text is None or not str(text).strip():
+        return None
+    m = _PROMPT.match(str(text))
+    if not m:
+        raise ValueError(f"prompt: {text!r} is not an addition such as 37+5= (two numbers of up to 3 digits)")
+    a, b = int(m.group(1)), int(m.group(2))
+    digits = sorted((len(str(a)), len(str(b))))
+    level = {(1, 1): 1, (1, 2): 2, (2, 2): 3}.get(tuple(digits), 4)
+    return make_problem(a, b, level)
+
+
+@dataclass
+class RealGroup:
+    """One group sampled from the tiny LM and moved by one real optimizer step (plain arrays).
+
+    Attributes:
+        prompt, answer: the task prompt and the expected (reversed) answer.
+        tokens: G lists of display tokens (EOS shown as ⏎).
+        texts: G decoded responses.
+        rewards: [G] verifier rewards (1 right, 0 wrong).
+        advantages: [G] group-relative advantages (GRPO, std-normalised).
+        old_log_prob: [G, T] log π_old of the sampled tokens (the sampling policy).
+        new_log_prob: [G, T] the same after the update; 0 at padding.
+        mask: [G, T] 1.0 on real response tokens.
+        lr: learning rate of the one AdamW step; ``update_algorithm``: whose loss made it.
+        max_new_tokens: the response length limit (Dr.GRPO's constant L_max).
+        auto_prompt: True when the prompt was chosen automatically.
+    """
+
+    prompt: str
+    answer: str
+    tokens: list[list[str]]
+    texts: list[str]
+    rewards: np.ndarray
+    advantages: np.ndarray
+    old_log_prob: np.ndarray
+    new_log_prob: np.ndarray
+    mask: np.ndarray
+    lr: float
+    update_algorithm: str
+    max_new_tokens: int
+    auto_prompt: bool
+
+    @property
+    def log_ratio_std(self) -> float:
+        """Standard deviation of the token log-ratios log π_new − log π_old over real tokens."""
+        real = self.mask > 0
+        return float(np.std((self.new_log_prob - self.old_log_prob)[real], ddof=1)) if real.sum() > 1 else 0.0
+
+
+def real_group(
+    seed: int = 0,
+    prompt: str | None = None,
+    group_size: int = 8,
+    lr: float = 3e-5,
+    model_dir: str | None = None,
+    device: str | None = None,
+    update_algorithm: str = "grpo",
+    max_new_tokens: int = 16,
+    temperature: float = 1.0,
+) -> RealGroup:
+    """Sample G responses to one prompt, score them, take one optimizer step, recompute log-probs.
+
+    Loads its own copy of the policy (``load_policy``), so nothing is shared between callers.
+    With ``prompt`` empty, 8 prompts of levels 2-3 are drawn and the first whose group has mixed
+    rewards is used (or the first, if none has). The update is one AdamW step on that group with
+    ``update_algorithm``'s loss (β = 0); ``new_log_prob`` is then recomputed, so the ratios are
+    those a second update on the same samples would see.
+
+    Args:
+        seed: seeds the one ``torch.Generator`` (prompts and samples).
+        prompt: ``"a+b="`` (see :func:`parse_prompt`) or ``None`` / ``""``.
+        group_size: G in [2, 64].
+        lr: AdamW learning rate, finite and > 0 (this tiny model: 1e-5 moves log-ratios by ~0.02,
+            1e-3 by ~2 nats).
+        model_dir, device: as ``rlviz.lm.model.load_policy``.
+
+    Raises:
+        ValueError: naming ``prompt``, ``group_size``, ``lr``, ``model_dir`` or ``device``.
+    """
+    from rlviz.lm.model import load_policy
+    from rlviz.lm.rollout import response_log_probs, sample_rollouts
+    from rlviz.lm.task import sample_problems
+
+    problem = parse_prompt(prompt)
+    if not (isinstance(group_size, int) and 2 <= group_size <= 64):
+        raise ValueError(f"group_size: must be a whole number in [2, 64], got {group_size!r}")
+    if not (math.isfinite(lr) and lr > 0):
+        raise ValueError(f"lr: must be a finite number > 0, got {lr}")
+    get_algorithm(update_algorithm)
+    model, tokenizer = load_policy(model_dir, device)
+    gen = torch.Generator().manual_seed(int(seed))
+    problems = [problem] if problem is not None else sample_problems(8, gen, levels={2: 1.0, 3: 1.0})
+    batch = sample_rollouts(model, tokenizer, problems, group_size, max_new_tokens, temperature, gen)
+    groups = batch.rewards.view(len(problems), group_size).cpu()  # (n, G)
+    mixed = [g for g in range(len(problems)) if bool((groups[g] != groups[g, 0]).any())]
+    g = mixed[0] if mixed else 0
+    rows = torch.arange(g * group_size, (g + 1) * group_size)
+    dev_rows = rows.to(batch.input_ids.device)
+    T = int(batch.response_lengths[dev_rows].max())
+    ids, attn, pos = (x[dev_rows] for x in (batch.input_ids, batch.attention_mask, batch.position_ids))
+    ids, attn, pos = (x[:, : batch.prompt_width + T] for x in (ids, attn, pos))
+    mask = batch.response_mask[dev_rows][:, :T]  # (G, T)
+    old = batch.old_log_prob[dev_rows][:, :T]  # (G, T)
+    adv = group_advantages(groups[g : g + 1]).reshape(-1).to(old)  # (G,)
+
+    model.train()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    log_prob, _ = response_log_probs(model, ids, attn, pos, batch.prompt_width, temperature)  # (G, T)
+    loss = policy_loss(update_algorithm, log_prob, old, adv, mask, **_overrides(update_algorithm, max_new_tokens)).loss
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    optimizer.step()
+    model.eval()
+    with torch.no_grad():
+        new, _ = response_log_probs(model, ids, attn, pos, batch.prompt_width, temperature)  # (G, T)
+    return RealGroup(
+        prompt=problems[g].prompt, answer=problems[g].answer,
+        tokens=[batch.tokens[int(i)] for i in rows], texts=[batch.texts[int(i)] for i in rows],
+        rewards=groups[g].numpy().astype(float), advantages=adv.cpu().numpy().astype(float),
+        old_log_prob=(old * mask).cpu().numpy().astype(float), new_log_prob=(new * mask).cpu().numpy().astype(float),
+        mask=mask.cpu().numpy().astype(float), lr=float(lr), update_algorithm=update_algorithm,
+        max_new_tokens=int(max_new_tokens), auto_prompt=problem is None,
+    )  # fmt: skip
+
+
+def real_group_weights(group: RealGroup, algorithms=REAL_ALGORITHMS, after_update: bool = True) -> pd.DataFrame:
+    """Each algorithm's push per token on a :class:`RealGroup` (autograd of ``policy_loss``).
+
+    Args:
+        algorithms: registry names.
+        after_update: True: the ratios after the group's update (π_new / π_old); False: r = 1
+            (the first, on-policy update: only the aggregation shows).
+
+    Returns:
+        Long DataFrame, one row per (algorithm, response, position) over real tokens:
+        ``algorithm, response, position, token, weight`` (the push −∂loss/∂log π, the column
+        ``rlviz.plots.token_weight_figure`` colours), ``advantage, reward, token_ratio,
+        ratio_used, clipped``.
+    """
+    old = torch.tensor(group.old_log_prob, dtype=torch.float64)
+    new = torch.tensor(group.new_log_prob, dtype=torch.float64) if after_update else old
+    adv = torch.tensor(group.advantages, dtype=torch.float64)
+    mask = torch.tensor(group.mask, dtype=torch.float64)
+    token_ratio = torch.exp((new - old) * mask)
+    rows = []
+    for name in algorithms:
+        grad, out = gradient_weights(name, new, old, adv, mask, **_overrides(name, group.max_new_tokens))
+        for i, toks in enumerate(group.tokens):
+            for j, tok in enumerate(toks):
+                rows.append({
+                    "algorithm": name, "response": i, "position": j, "token": tok,
+                    "weight": -float(grad[i, j]) + 0.0, "advantage": float(adv[i]), "reward": float(group.rewards[i]),
+                    "token_ratio": float(token_ratio[i, j]), "ratio_used": float(out.ratio[i, j]),
+                    "clipped": bool(out.clipped[i, j]),
+                })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def real_group_summary(group: RealGroup, algorithms=REAL_ALGORITHMS) -> pd.DataFrame:
+    """Per algorithm, after the update: ``algorithm, clip_fraction`` (``policy_loss``),
+    ``grad_tokens`` (share of real tokens with a non-zero push), ``push_abs_mean`` (mean |push|)."""
+    old = torch.tensor(group.old_log_prob, dtype=torch.float64)
+    new = torch.tensor(group.new_log_prob, dtype=torch.float64)
+    adv = torch.tensor(group.advantages, dtype=torch.float64)
+    mask = torch.tensor(group.mask, dtype=torch.float64)
+    real = mask > 0
+    rows = []
+    for name in algorithms:
+        grad, out = gradient_weights(name, new, old, adv, mask, **_overrides(name, group.max_new_tokens))
+        rows.append({"algorithm": name, "clip_fraction": out.clip_fraction,
+                     "grad_tokens": float((grad[real] != 0).double().mean()),
+                     "push_abs_mean": float(grad[real].abs().mean())})
+    return pd.DataFrame(rows)

@@ -1,0 +1,253 @@
+"""Figures of the token vs sequence weighting page (no Streamlit here).
+
+Builders take the frames of :mod:`rlviz.experiments.weighting` and plot them as they are; each
+algorithm keeps its colour and dash from :func:`rlviz.plots.algorithm_style`. An aggregation mode
+takes the colour of the algorithm that made it known (token-mean: DAPO, seq-mean-token-mean: GRPO,
+seq-mean-token-sum-norm: Dr.GRPO; seq-mean-token-sum: black) plus a bar pattern as a second cue.
+The real-group heatmaps reuse :func:`rlviz.plots.token_weight_figure`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from rlviz.plots import ALGORITHM_ORDER, OKABE_ITO, algorithm_style, base_layout
+
+__all__ = ["MODE_STYLES", "aggregation_figure", "noise_figure", "offpolicy_figure"]
+
+MODE_STYLES: dict[str, dict[str, str]] = {
+    "token-mean": {"color": algorithm_style("dapo")["color"], "pattern": ""},
+    "seq-mean-token-mean": {"color": algorithm_style("grpo")["color"], "pattern": "/"},
+    "seq-mean-token-sum": {"color": OKABE_ITO["black"], "pattern": "x"},
+    "seq-mean-token-sum-norm": {"color": algorithm_style("dr_grpo")["color"], "pattern": "."},
+}
+
+
+def _style(kind: str, name: str) -> dict[str, str]:
+    if kind == "mode":
+        return dict(MODE_STYLES.get(name, {"color": OKABE_ITO["grey"], "pattern": ""}))
+    try:
+        return {"color": algorithm_style(name)["color"], "pattern": ""}
+    except ValueError:
+        return {"color": OKABE_ITO["grey"], "pattern": ""}
+
+
+def aggregation_figure(
+    df: pd.DataFrame,
+    kind: str,
+    *,
+    name_labels: Mapping[str, str] | None = None,
+    response_labels: Mapping[int, str] | None = None,
+    per_token_title: str = "weight of each token w",
+    total_title: str = "total weight of the response Σ w",
+    push_label: str = "push −∂loss/∂log π",
+    advantage_label: str = "A",
+    show_text: bool = True,
+) -> go.Figure:
+    """Bars of an ``aggregation_table`` frame, rows of one ``kind`` (``"mode"`` or ``"algorithm"``).
+
+    Two panels, both on a log axis (the modes differ by orders of magnitude): left, the weight
+    ``token_weight`` of each token of a response; right, its total ``weight_total``. The x axis
+    holds the responses, one bar per mode / algorithm in its colour. Hover gives the signed push
+    per token and per response (autograd) and A. Bar text shows the value (3 significant digits).
+    """
+    name_labels = dict(name_labels or {})
+    response_labels = dict(response_labels or {})
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[per_token_title, total_title], horizontal_spacing=0.1)
+    part = df[df["kind"] == kind] if "kind" in df.columns else df.iloc[0:0]
+    names = list(dict.fromkeys(part["name"])) if not part.empty else []
+    if kind == "algorithm":
+        names = [n for n in ALGORITHM_ORDER if n in names] + [n for n in names if n not in ALGORITHM_ORDER]
+    for name in names:
+        d = part[part["name"] == name].sort_values("response")
+        d = d[np.isfinite(d["token_weight"]) & np.isfinite(d["weight_total"]) & (d["token_weight"] > 0)]
+        if d.empty:
+            continue
+        style = _style(kind, name)
+        label = name_labels.get(name, name)
+        x = [response_labels.get(int(r), f"#{int(r)}") for r in d["response"]]
+        custom = np.stack([d["push_token"], d["push_total"], d["advantage"]], axis=1).tolist()
+        for col, column, push_index in ((1, "token_weight", 0), (2, "weight_total", 1)):
+            fig.add_trace(
+                go.Bar(
+                    x=x,
+                    y=d[column].astype(float).tolist(),
+                    name=label,
+                    legendgroup=name,
+                    showlegend=col == 1,
+                    marker={"color": style["color"], "pattern": {"shape": style["pattern"], "fgcolor": "#ffffff"},
+                            "line": {"color": "#333333", "width": 0.5}},
+                    text=[f"{v:.3g}" for v in d[column]] if show_text else None,
+                    textposition="outside" if show_text else None,
+                    cliponaxis=False,
+                    customdata=custom,
+                    hovertemplate=(
+                        f"{label}<br>%{{x}}<br>w: %{{y:.4g}}<br>{push_label}: %{{customdata[{push_index}]:.4g}}"
+                        f"<br>{advantage_label} = %{{customdata[2]:+.3g}}<extra></extra>"
+                    ),
+                ),
+                row=1,
+                col=col,
+            )
+    base_layout(fig, height=420)
+    fig.update_yaxes(type="log")
+    for col, column in ((1, "token_weight"), (2, "weight_total")):
+        values = part[column][np.isfinite(part[column]) & (part[column] > 0)] if not part.empty else part[column]
+        if len(values):  # headroom above the tallest bar for its label, a decade below the lowest
+            lo, hi = float(np.log10(values.min())), float(np.log10(values.max()))
+            fig.update_yaxes(range=[lo - 0.5, hi + 0.35], row=1, col=col)
+    fig.update_layout(barmode="group", legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+    fig.update_annotations(font={"size": 13})
+    return fig
+
+
+MAX_BANDS = 60  # beyond this many separate outlier runs the hatch pattern alone marks them
+
+
+def _runs(positions: list[int]) -> list[tuple[int, int]]:
+    """Sorted positions grouped into runs of consecutive integers, as (first, last) pairs."""
+    runs: list[tuple[int, int]] = []
+    for p in positions:
+        if runs and p == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], p)
+        else:
+            runs.append((p, p))
+    return runs
+
+
+def offpolicy_figure(
+    df: pd.DataFrame,
+    *,
+    algorithm_labels: Mapping[str, str] | None = None,
+    panel_notes: Mapping[str, str] | None = None,
+    state_labels: Mapping[str, str] | None = None,
+    y_title: str = "push ÷ push at r = 1",
+    x_title: str = "position",
+    ratio_label: str = "r<sub>t</sub>",
+    used_label: str = "ratio used",
+    push_label: str = "push −∂loss/∂log π",
+) -> go.Figure:
+    """Small multiples of an ``offpolicy_response`` frame: one row per algorithm, one bar per token.
+
+    Bar height is ``relative`` (the token's push divided by its push at r = 1: 1 = untouched,
+    0 = no gradient); outlier tokens carry a hatch pattern and (up to ``MAX_BANDS`` separate runs)
+    a grey band; a dotted line marks 1.
+    ``panel_notes`` adds a short text after each algorithm's title (e.g. its clip fraction).
+    Hover: position, r_t, the ratio the algorithm uses, the push and the state (active / clipped /
+    capped / damped, through ``state_labels``).
+    """
+    algorithm_labels = dict(algorithm_labels or {})
+    panel_notes = dict(panel_notes or {})
+    state_labels = dict(state_labels or {})
+    present = list(dict.fromkeys(df["algorithm"])) if "algorithm" in df.columns else []
+    algos = [a for a in ALGORITHM_ORDER if a in present] + [a for a in present if a not in ALGORITHM_ORDER]
+    n = max(len(algos), 1)
+    titles = [f"{algorithm_labels.get(a, a)}  ·  {panel_notes[a]}" if a in panel_notes else algorithm_labels.get(a, a)
+              for a in algos]  # fmt: skip
+    fig = make_subplots(rows=n, cols=1, shared_xaxes=True, shared_yaxes="all", subplot_titles=titles or None,
+                        vertical_spacing=min(0.08, 0.3 / n))
+    for k, algo in enumerate(algos):
+        d = df[df["algorithm"] == algo].sort_values("position")
+        d = d[np.isfinite(d["relative"])]
+        style = algorithm_style(algo) if algo in ALGORITHM_ORDER else {"color": OKABE_ITO["grey"]}
+        label = algorithm_labels.get(algo, algo)
+        states = [state_labels.get(s, s) for s in d["state"]]
+        custom = [[r, u, p, s] for r, u, p, s in zip(d["token_ratio"], d["ratio_used"], d["push"], states)]
+        fig.add_trace(
+            go.Bar(
+                x=d["position"].astype(int).tolist(),
+                y=d["relative"].astype(float).tolist(),
+                name=label,
+                showlegend=False,
+                marker={
+                    "color": style["color"],
+                    "pattern": {"shape": ["/" if o else "" for o in d["outlier"]], "fgcolor": "#ffffff"},
+                    "line": {"color": style["color"], "width": 0.5},
+                },
+                customdata=custom,
+                hovertemplate=(
+                    f"{label}<br>{x_title} %{{x}}<br>{ratio_label} = %{{customdata[0]:.4g}}"
+                    f"<br>{used_label} = %{{customdata[1]:.5g}}<br>{push_label}: %{{customdata[2]:.4g}}"
+                    f"<br>÷ r=1: %{{y:.3g}}<br>%{{customdata[3]}}<extra></extra>"
+                ),
+            ),
+            row=k + 1,
+            col=1,
+        )
+        fig.add_hline(y=1.0, line={"color": "#000000", "dash": "dot", "width": 1}, row=k + 1, col=1)
+    if algos and "position" in df.columns:
+        # grey bands behind the outliers: one per run of adjacent outlier positions, in every panel,
+        # added in one layout update (add_vrect per band and panel is quadratic in plotly)
+        first = df[df["algorithm"] == algos[0]]
+        runs = _runs(sorted(int(p) for p in first.loc[first["outlier"], "position"]))
+        if len(runs) <= MAX_BANDS:
+            shapes = [
+                {"type": "rect", "xref": f"x{k + 1 if k else ''}", "yref": f"y{k + 1 if k else ''} domain",
+                 "x0": a - 0.5, "x1": b + 0.5, "y0": 0, "y1": 1, "fillcolor": "#999999", "opacity": 0.18,
+                 "line": {"width": 0}, "layer": "below"}
+                for k in range(n) for a, b in runs
+            ]  # fmt: skip
+            fig.update_layout(shapes=list(fig.layout.shapes) + shapes)
+    base_layout(fig, height=max(260, 130 * n + 90))
+    fig.update_xaxes(title_text=x_title, row=n, col=1)
+    fig.update_yaxes(rangemode="tozero")
+    fig.update_yaxes(title_text=y_title, row=(n + 1) // 2, col=1)
+    fig.update_layout(bargap=0.15)
+    fig.update_annotations(font={"size": 13})
+    return fig
+
+
+def noise_figure(
+    df: pd.DataFrame,
+    *,
+    variance_title: str = "variance vs length",
+    clip_title: str = "share clipped vs length",
+    x_title: str = "response length L (tokens)",
+    var_s_label: str = "var(log s)",
+    var_product_label: str = "var(log Π r<sub>t</sub>)",
+    gspo_clip_label: str = "GSPO: responses clipped",
+    grpo_clip_label: str = "GRPO: tokens clipped",
+) -> go.Figure:
+    """Two panels of a ``noise_sweep`` frame, both against length on a log axis.
+
+    Left (log-log): the measured variance of GSPO's log s (GSPO's colour) and of the log of the
+    plain product of token ratios (grey, dashed). Right: the share of responses GSPO clips and the
+    share of tokens GRPO clips at their default ε (each in its algorithm's colour and dash).
+    """
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[variance_title, clip_title], horizontal_spacing=0.12)
+    needed = {"length", "var_log_s", "var_log_product", "gspo_clip_fraction", "grpo_clip_fraction"}
+    if df.empty or not needed.issubset(df.columns):
+        return base_layout(fig, height=380)
+    d = df[list(needed)].apply(pd.to_numeric, errors="coerce")
+    d = d[np.isfinite(d).all(axis=1) & (d["var_log_s"] > 0) & (d["var_log_product"] > 0)].sort_values("length")
+    x = d["length"].astype(int).tolist()
+    gspo, grpo = algorithm_style("gspo"), algorithm_style("grpo")
+    lines = [
+        (1, "var_log_s", var_s_label, gspo["color"], gspo["dash"], ".3g"),
+        (1, "var_log_product", var_product_label, OKABE_ITO["grey"], "dash", ".3g"),
+        (2, "gspo_clip_fraction", gspo_clip_label, gspo["color"], gspo["dash"], ".1%"),
+        (2, "grpo_clip_fraction", grpo_clip_label, grpo["color"], grpo["dash"], ".2%"),
+    ]
+    for col, column, name, color, dash, fmt in lines:
+        fig.add_trace(
+            go.Scatter(
+                x=x, y=d[column].astype(float).tolist(), name=name, mode="lines+markers",
+                line={"color": color, "dash": dash, "width": 2}, marker={"size": 6, "color": color},
+                hovertemplate=f"{name}<br>L = %{{x}}<br>%{{y:{fmt}}}<extra></extra>",
+            ),
+            row=1, col=col,
+        )  # fmt: skip
+    base_layout(fig, height=400)
+    fig.update_xaxes(type="log", title_text=x_title)
+    fig.update_yaxes(type="log", row=1, col=1)
+    top = float(d[["gspo_clip_fraction", "grpo_clip_fraction"]].to_numpy().max()) if len(d) else 1.0
+    fig.update_yaxes(tickformat=".0%", range=[0, max(0.05, min(1.0, top * 1.15))], row=1, col=2)
+    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+    fig.update_annotations(font={"size": 13})
+    return fig
+

@@ -1,0 +1,371 @@
+"""Token vs sequence weighting: hand-computed weights, autograd and finite differences of
+policy_loss, noise statistics, the real group, and the figure builders."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rlviz.core.aggregation import LOSS_AGG_MODES
+from rlviz.core.objectives import ALGORITHMS, gradient_weights, policy_loss
+from rlviz.experiments import weighting as W
+from rlviz.plots.weighting import aggregation_figure, noise_figure, offpolicy_figure
+
+
+def _finite_fig(fig) -> dict:
+    spec = json.loads(fig.to_json())
+    for trace in spec["data"]:
+        for axis in ("x", "y"):
+            values = trace.get(axis) or []
+            assert all(v is not None and (not isinstance(v, float) or math.isfinite(v)) for v in values), trace.get("name")
+    return spec
+
+
+# ---------------------------------------------------------------------------------------- parsing
+
+
+def test_parse_group_reads_commas_spaces_and_minus_signs():
+    assert W.parse_group("200, 10", "-1, 1") == ([200, 10], [-1.0, 1.0])
+    assert W.parse_group("5 7；3", "1 −0.5 0") == ([5, 7, 3], [1.0, -0.5, 0.0])
+
+
+@pytest.mark.parametrize(
+    "lengths, advantages, field",
+    [
+        ("", "1", "lengths"),
+        ("200, ten", "1, 1", "lengths"),
+        ("200, nan", "1, 1", "lengths"),
+        ("0, 10", "1, 1", "lengths"),
+        ("2.5", "1", "lengths"),
+        ("9000", "1", "lengths"),
+        (", ".join(["3"] * 17), ", ".join(["1"] * 17), "lengths"),
+        ("200, 10", "", "advantages"),
+        ("200, 10", "1", "advantages"),
+        ("200, 10", "1, inf", "advantages"),
+        ("200, 10", "1, x", "advantages"),
+    ],
+)
+def test_parse_group_errors_name_the_field(lengths, advantages, field):
+    with pytest.raises(ValueError, match=f"^{field}:"):
+        W.parse_group(lengths, advantages)
+
+
+def test_parse_prompt():
+    assert W.parse_prompt("") is None and W.parse_prompt("   ") is None
+    p = W.parse_prompt(" 37 + 5 = ")
+    assert (p.prompt, p.answer, p.level) == ("37+5=", "24", 2)  # 42 reversed
+    assert W.parse_prompt("123+456").answer == "975"  # 579 reversed
+    for bad in ("hello", "1234+1=", "3*4=", "-1+2="):
+        with pytest.raises(ValueError, match="^prompt:"):
+            W.parse_prompt(bad)
+
+
+# ---------------------------------------------------------------------------------------- 1. aggregation
+
+
+def test_claim5_numbers_for_200_and_10_tokens():
+    t = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
+    modes = t[t.kind == "mode"].set_index(["name", "response"])
+    w = modes["token_weight"]
+    # seq-mean-token-mean: (1/L_i)(1/B) = (1/200)(1/2) = 0.0025 and (1/10)(1/2) = 0.05
+    assert w["seq-mean-token-mean", 0] == pytest.approx(0.0025)
+    assert w["seq-mean-token-mean", 1] == pytest.approx(0.05)
+    # token-mean: 1/(200 + 10) = 1/210 ~ 0.00476 for every token
+    assert w["token-mean", 0] == pytest.approx(1 / 210) == w["token-mean", 1]
+    assert round(1 / 210, 5) == 0.00476
+    # seq-mean-token-sum: 1/B = 0.5; seq-mean-token-sum-norm: 1/(B L_max) = 1/512
+    assert w["seq-mean-token-sum", 0] == pytest.approx(0.5)
+    assert w["seq-mean-token-sum-norm", 1] == pytest.approx(1 / 512)
+    # totals: per-response mean gives both responses 1/2; token mean 200/210 and 10/210
+    total = modes["weight_total"]
+    assert total["seq-mean-token-mean", 0] == pytest.approx(0.5) == total["seq-mean-token-mean", 1]
+    assert total["token-mean", 0] == pytest.approx(200 / 210)
+    assert total["seq-mean-token-sum", 0] == pytest.approx(100.0)
+    # on-policy push = A * w, with A = -1 for the long response: pushed down by 0.0025 per token
+    assert modes.loc[("seq-mean-token-mean", 0), "push_token"] == pytest.approx(-0.0025)
+    assert modes.loc[("seq-mean-token-mean", 1), "push_total"] == pytest.approx(0.5)
+
+
+def test_every_weight_is_autograd_of_policy_loss_token_by_token():
+    lengths, adv = [7, 3, 5], [1.5, -0.5, 0.25]
+    t = W.aggregation_table(lengths, adv, norm_length=9)
+    lp, old, a, mask = W.group_tensors(lengths, adv)
+    for name in ALGORITHMS:
+        grad, out = gradient_weights(name, lp, old, a, mask, beta=0.0,
+                                     **({"norm_length": 9.0} if name == "dr_grpo" else {}))
+        rows = t[(t.kind == "algorithm") & (t.name == name)].sort_values("response")
+        for i, n in enumerate(lengths):
+            # every token of a response has the same push on-policy, and the table holds it
+            assert torch.allclose(-grad[i, :n], torch.full((n,), rows.push_token.iloc[i], dtype=grad.dtype)), name
+            assert float(out.token_weight[i, :n].sum()) == pytest.approx(rows.weight_total.iloc[i])
+            assert float(grad[i, n:].abs().sum()) == 0.0  # padding gets nothing
+
+
+def test_each_algorithm_matches_its_aggregation_mode_on_policy():
+    t = W.aggregation_table([12, 4], [1.0, -2.0], norm_length=16)
+    modes = t[t.kind == "mode"].set_index(["name", "response"])
+    for name, spec in ALGORITHMS.items():
+        mode = spec.defaults["loss_agg_mode"]
+        rows = t[(t.kind == "algorithm") & (t.name == name)]
+        for r in rows.itertuples():
+            assert r.mode == mode
+            assert r.push_token == pytest.approx(modes.loc[(mode, r.response), "push_token"]), name
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.integers(1, 60), min_size=1, max_size=5),
+    st.data(),
+)
+def test_aggregation_invariants(lengths, data):
+    adv = data.draw(st.lists(st.floats(-3, 3, allow_nan=False).filter(lambda x: abs(x) > 1e-3),
+                             min_size=len(lengths), max_size=len(lengths)))
+    t = W.aggregation_table(lengths, adv, norm_length=max(lengths) + 5)
+    modes = t[t.kind == "mode"]
+    for mode in ("token-mean", "seq-mean-token-mean"):
+        # both are means: the weights of all tokens sum to 1
+        assert modes[modes.name == mode].weight_total.sum() == pytest.approx(1.0)
+    # at r = 1 the push of every token is A x w (autograd of policy_loss)
+    assert np.allclose(t.push_token, t.advantage * t.token_weight, rtol=1e-9, atol=1e-15)
+    smtm = modes[modes.name == "seq-mean-token-mean"]
+    assert np.allclose(smtm.weight_total, 1 / len(lengths))  # each response the same share
+
+
+def test_aggregation_rejects_an_lmax_below_the_longest_response():
+    with pytest.raises(ValueError, match="^norm_length:"):
+        W.aggregation_table([200, 10], [1.0, -1.0], norm_length=100)
+    with pytest.raises(ValueError, match="^norm_length:"):
+        W.aggregation_table([20], [1.0], norm_length=float("nan"))
+
+
+# ---------------------------------------------------------------------------------------- 2. off-policy tokens
+
+
+def test_offpolicy_default_hand_computed():
+    # L = 50, k = 2 tokens at r = 0.5, the rest at r = 1, A = -1
+    df = W.offpolicy_response(50, 2, 0.5, -1.0)
+    s = W.offpolicy_summary(df).set_index("algorithm")
+    on = df.set_index(["algorithm", "position"])
+    outliers = sorted(df.loc[df.outlier, "position"].unique())
+    assert outliers == [12, 37]  # centres of two equal halves: int(12.5), int(37.5)
+    # on-policy push of each token: A / L = -1/50 (seq-mean-token-mean and token-mean agree for one response)
+    assert np.allclose(df.push_on_policy, -0.02)
+    # GRPO: A<0 and r = 0.5 < 1 - 0.2: those two tokens are clipped (zero), the others untouched
+    assert s.loc["grpo", "outlier_relative"] == 0.0 and s.loc["grpo", "other_relative"] == pytest.approx(1.0)
+    assert s.loc["grpo", "clip_fraction"] == pytest.approx(2 / 50)
+    # GSPO: s = 0.5^(2/50) = 0.97265 < 1 - 3e-4 with A<0: the whole response is clipped
+    assert on.loc[("gspo", 0), "ratio_used"] == pytest.approx(0.5 ** (2 / 50))
+    assert s.loc["gspo", "clip_fraction"] == 1.0 and s.loc["gspo", "grad_tokens"] == 0.0
+    # GSPO-token = GSPO exactly (constant advantage)
+    assert np.array_equal(df[df.algorithm == "gspo"].push.to_numpy(), df[df.algorithm == "gspo_token"].push.to_numpy())
+    # GMPO: log r = -0.693 < -0.4 with A<0 -> held at -0.4 (no gradient); rho = exp(2 * -0.4 / 50)
+    assert s.loc["gmpo", "outlier_relative"] == 0.0
+    assert s.loc["gmpo", "other_relative"] == pytest.approx(math.exp(-0.8 / 50))
+    # SAPO (tau_neg = 1.05): push / on-policy push = f'(r) r = 4 sig (1 - sig) * 0.5, sig = sigmoid(1.05 * -0.5)
+    sig = 1 / (1 + math.exp(0.525))
+    assert s.loc["sapo", "outlier_relative"] == pytest.approx(4 * sig * (1 - sig) * 0.5)
+    assert s.loc["sapo", "other_relative"] == pytest.approx(1.0)
+    assert (df[(df.algorithm == "sapo") & df.outlier].state == "damped").all()
+    # CISPO: weight sg[clip(r, 1 - 1, 1 + 0.2)] = 0.5: a bounded gradient, half of on-policy
+    assert s.loc["cispo", "outlier_relative"] == pytest.approx(0.5)
+
+
+def test_without_clipping_gspo_gives_every_token_s_a_over_length():
+    # claim 9: push = s A / |y| for every token, s = geometric mean of the token ratios
+    df = W.offpolicy_response(20, 4, 1.5, 1.0, noise_std=0.05, seed=3, clip=False, algorithms=("gspo", "grpo"))
+    g, r = df[df.algorithm == "gspo"], df[df.algorithm == "grpo"]
+    s = math.exp(g.log_ratio.mean())
+    assert np.allclose(g.push, s * 1.0 / 20)
+    # GRPO without its clip: each token its own r_t A / |y|
+    assert np.allclose(r.push, r.token_ratio / 20)
+    assert r.push.std() > 0 and g.push.std() < 1e-15
+
+
+@pytest.mark.parametrize("name", [n for n in W.OFFPOLICY_ALGORITHMS if n != "cispo"])
+def test_offpolicy_push_matches_finite_differences_of_policy_loss(name):
+    # independent of autograd: central differences of policy_loss in log pi at every token.
+    # (Not CISPO: its loss value holds a stop-gradient, sg[clip(r)], by design; only autograd
+    # defines its gradient, checked by hand in test_offpolicy_default_hand_computed.)
+    length, seed = 12, 5
+    df = W.offpolicy_response(length, 2, 1.3, 1.0, noise_std=0.05, seed=seed, clip=True, algorithms=(name,))
+    log_ratio = torch.tensor(df.log_ratio.to_numpy())[None, :]
+    lp, old, adv, mask = W.group_tensors([length], [1.0], log_ratio)
+    h = 1e-6
+    for t in range(length):
+        up, down = lp.clone(), lp.clone()
+        up[0, t] += h
+        down[0, t] -= h
+        fd = (policy_loss(name, up, old, adv, mask, beta=0.0).loss - policy_loss(name, down, old, adv, mask, beta=0.0).loss) / (2 * h)
+        assert -float(fd) == pytest.approx(df.push.iloc[t], abs=1e-8), (name, t)
+
+
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        ({"length": 0}, "length"),
+        ({"length": 5, "n_outliers": 6}, "n_outliers"),
+        ({"outlier_ratio": 0.0}, "outlier_ratio"),
+        ({"outlier_ratio": float("nan")}, "outlier_ratio"),
+        ({"advantage": 0.0}, "advantage"),
+        ({"noise_std": -0.1}, "noise_std"),
+        ({"algorithms": ("nope",)}, "name"),
+    ],
+)
+def test_offpolicy_errors_name_the_parameter(kwargs, field):
+    with pytest.raises(ValueError, match=f"^{field}:"):
+        W.offpolicy_response(**kwargs)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 80), st.data(), st.floats(0.2, 4.0), st.sampled_from([1.0, -1.0]), st.booleans())
+def test_offpolicy_invariants(length, data, ratio, sign, clip):
+    k = data.draw(st.integers(0, length))
+    df = W.offpolicy_response(length, k, ratio, sign, clip=clip)
+    assert np.isfinite(df.relative).all()
+    assert int(df[df.algorithm == "grpo"].outlier.sum()) == k
+    # GSPO: one weight for the whole response (claim 9 / 23)
+    for name in ("gspo", "gspo_token", "gmpo"):
+        push = df[(df.algorithm == name) & ~df.outlier].push
+        assert push.nunique() <= 1 or np.ptp(push) < 1e-15
+    # SAPO never cuts a token to exactly zero (claim 13); a hard clip only ever zeroes a push
+    assert (df[df.algorithm == "sapo"].push != 0).all()
+    assert (df[df.clipped & (df.algorithm != "cispo")].push == 0).all()
+
+
+# ---------------------------------------------------------------------------------------- 3. noise vs length
+
+
+def test_noise_sweep_variance_falls_as_one_over_length():
+    df = W.noise_sweep(sigma=0.02, n_responses=1000, seed=0)
+    assert list(df.length) == list(W.NOISE_LENGTHS)
+    assert W.fitted_slope(df) == pytest.approx(-1.0, abs=0.05)
+    # var(log s) * L stays at sigma^2 = 4e-4 (sampling error of a variance over 1000 draws: ~5%)
+    assert np.allclose(df.var_log_s_times_length, 0.02**2, rtol=0.15)
+    # without 1/|y| the log of the product grows with L instead: var = L^2 var(log s) ~ L sigma^2
+    assert df.var_log_product.is_monotonic_increasing
+    # claim 11: GSPO clips far more than GRPO; at most about half (only the side A pushes toward)
+    last = df.iloc[-1]
+    assert last.gspo_clip_fraction > 0.1 > last.grpo_clip_fraction
+    assert (df.gspo_clip_fraction <= 0.55).all()
+    assert df.gspo_clip_fraction.iloc[-1] < df.gspo_clip_fraction.iloc[0]  # longer: less noisy s
+
+
+def test_noise_sweep_log_s_is_the_mean_of_the_sampled_log_ratios():
+    # redraw the same numbers from the same seed: policy_loss's s must be their geometric mean
+    df = W.noise_sweep(sigma=0.1, n_responses=50, lengths=(3, 17), seed=11)
+    gen = torch.Generator().manual_seed(11)
+    for n, row in zip((3, 17), df.itertuples()):
+        x = 0.1 * torch.randn(50, n, generator=gen, dtype=torch.float64)
+        assert row.var_log_s == pytest.approx(float(x.mean(dim=1).var()), rel=1e-9)
+        # GRPO's clip fraction: A>0 (even rows) above 1.2, A<0 (odd rows) below 0.8, over all tokens
+        r = x.exp()
+        clipped = torch.cat([(r[0::2] > 1.2), (r[1::2] < 0.8)]).double().mean()
+        assert row.grpo_clip_fraction == pytest.approx(float(clipped))
+
+
+def test_noise_sweep_is_seeded_and_checks_its_inputs():
+    a = W.noise_sweep(0.05, 100, (4, 8), seed=1)
+    pd.testing.assert_frame_equal(a, W.noise_sweep(0.05, 100, (4, 8), seed=1))
+    assert not a.equals(W.noise_sweep(0.05, 100, (4, 8), seed=2))
+    for kwargs, field in (({"sigma": 0.0}, "sigma"), ({"n_responses": 1}, "n_responses"), ({"lengths": (0,)}, "lengths")):
+        with pytest.raises(ValueError, match=f"^{field}:"):
+            W.noise_sweep(**kwargs)
+
+
+# ---------------------------------------------------------------------------------------- 4. real group
+
+
+@pytest.fixture(scope="module")
+def group():
+    return W.real_group(seed=0, group_size=6, lr=3e-5)
+
+
+def test_real_group_is_a_mixed_group_with_moved_ratios(group):
+    G = 6
+    assert len(group.tokens) == G and group.rewards.shape == (G,) and group.advantages.shape == (G,)
+    assert set(group.rewards.tolist()) == {0.0, 1.0}  # the automatic prompt has mixed outcomes
+    assert group.auto_prompt and group.prompt.endswith("=")
+    assert np.isfinite(group.new_log_prob).all() and np.isfinite(group.old_log_prob).all()
+    assert [len(t) for t in group.tokens] == group.mask.sum(axis=1).astype(int).tolist()
+    assert 0.0 < group.log_ratio_std < 1.0  # one small step: ratios moved, not exploded
+    again = W.real_group(seed=0, group_size=6, lr=3e-5)
+    assert np.array_equal(again.new_log_prob, group.new_log_prob)  # deterministic given the seed
+
+
+def test_real_group_weights_on_policy_are_a_over_g_times_length(group):
+    df = W.real_group_weights(group, ("grpo", "dapo"), after_update=False)
+    G, N = len(group.tokens), int(group.mask.sum())
+    for r in df.itertuples():
+        L_i = len(group.tokens[r.response])
+        # GRPO (seq-mean-token-mean): A_i / (G L_i); DAPO (token-mean): A_i / N
+        expected = r.advantage / (G * L_i) if r.algorithm == "grpo" else r.advantage / N
+        assert r.weight == pytest.approx(expected, abs=1e-12)
+
+
+def test_real_group_weights_after_the_update(group):
+    df = W.real_group_weights(group, ("grpo", "gspo", "sapo"))
+    old, new = torch.tensor(group.old_log_prob), torch.tensor(group.new_log_prob)
+    adv, mask = torch.tensor(group.advantages), torch.tensor(group.mask)
+    grad, _ = gradient_weights("grpo", new, old, adv, mask, beta=0.0)
+    grpo = df[df.algorithm == "grpo"]
+    for r in grpo.itertuples():
+        assert r.weight == pytest.approx(-float(grad[r.response, r.position]), abs=1e-15)
+    # GSPO: one push for all tokens of a response (zero if its s left the trust region)
+    for _, row in df[df.algorithm == "gspo"].groupby("response"):
+        assert np.ptp(row.weight) < 1e-12
+    summary = W.real_group_summary(group, ("grpo", "gspo")).set_index("algorithm")
+    assert summary.loc["gspo", "clip_fraction"] > summary.loc["grpo", "clip_fraction"]  # claim 11 on real data
+
+
+def test_real_group_with_a_typed_prompt_and_bad_inputs():
+    g = W.real_group(seed=1, prompt="2+3=", group_size=2, lr=1e-5)
+    assert (g.prompt, g.answer, g.auto_prompt) == ("2+3=", "5", False)
+    for kwargs, field in (({"prompt": "two"}, "prompt"), ({"group_size": 1}, "group_size"),
+                          ({"lr": 0.0}, "lr"), ({"device": "nodevice"}, "device")):
+        with pytest.raises(ValueError, match=f"^{field}:"):
+            W.real_group(**kwargs)
+
+
+# ---------------------------------------------------------------------------------------- figures
+
+
+def test_aggregation_figure_plots_the_table():
+    t = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
+    spec = _finite_fig(aggregation_figure(t, "mode", response_labels={0: "long", 1: "short"}))
+    bars = [tr for tr in spec["data"] if tr["type"] == "bar"]
+    assert len(bars) == 2 * len(LOSS_AGG_MODES)  # per-token and per-response panels
+    smtm = [tr for tr in bars if tr["name"] == "seq-mean-token-mean" and tr["xaxis"] == "x"][0]
+    assert smtm["x"] == ["long", "short"] and smtm["y"] == pytest.approx([0.0025, 0.05])
+    assert smtm["text"] == ["0.0025", "0.05"]
+    spec = _finite_fig(aggregation_figure(t, "algorithm", show_text=False))
+    assert {tr["name"] for tr in spec["data"]} == set(ALGORITHMS)
+    assert spec["layout"]["yaxis"]["type"] == "log"
+    empty = _finite_fig(aggregation_figure(t.iloc[0:0], "mode"))
+    assert empty["data"] == []
+
+
+def test_offpolicy_figure_one_panel_per_algorithm():
+    df = W.offpolicy_response(30, 3, 2.0, -1.0)
+    spec = _finite_fig(offpolicy_figure(df, panel_notes={"gspo": "note"}))
+    bars = [tr for tr in spec["data"] if tr["type"] == "bar"]
+    assert [tr["name"] for tr in bars] == list(W.OFFPOLICY_ALGORITHMS)
+    assert bars[0]["y"] == pytest.approx(df[df.algorithm == "grpo"].relative.tolist())
+    bands = [s for s in spec["layout"]["shapes"] if s["type"] == "rect"]
+    assert len(bands) == 3 * len(W.OFFPOLICY_ALGORITHMS)  # one grey band per outlier, in each panel
+    assert any("note" in a["text"] for a in spec["layout"]["annotations"])
+
+
+def test_noise_figure_four_curves_on_log_axes():
+    df = W.noise_sweep(0.02, 200, (1, 10, 100), seed=0)
+    spec = _finite_fig(noise_figure(df))
+    assert len(spec["data"]) == 4
+    assert spec["data"][0]["y"] == pytest.approx(df.var_log_s.tolist())
+    assert spec["layout"]["xaxis"]["type"] == "log" and spec["layout"]["yaxis"]["type"] == "log"
+    assert _finite_fig(noise_figure(df.iloc[0:0]))["data"] == []
