@@ -135,7 +135,7 @@ def offpolicy_section() -> None:
         for r in summary.itertuples()
     }  # fmt: skip
     states = {s: tr(f"weighting.state_{s}") for s in ("active", "clipped", "capped", "damped")}
-    left, right = st.columns([3, 1], gap="medium")
+    left, right = st.columns([2, 1], gap="medium")
     with left:
         fig = offpolicy_figure(
             df, algorithm_labels=titles, panel_notes=notes, state_labels=states, y_title=tr("weighting.relative"),
@@ -204,7 +204,7 @@ def noise_section() -> None:
     except ValueError as exc:
         _bad(exc)
         return
-    left, right = st.columns([3, 1], gap="medium")
+    left, right = st.columns([2, 1], gap="medium")
     with left:
         fig = noise_figure(
             df, variance_title=tr("weighting.var_title"), clip_title=tr("weighting.clip_title"),

@@ -94,7 +94,9 @@ def aggregation_figure(
                 row=1,
                 col=col,
             )
-    base_layout(fig, height=420)
+    base_layout(fig, height=460)
+    # the legend (two rows in a narrow column) sits above the subplot titles, not on them
+    fig.update_layout(legend={"y": 1.12, "yanchor": "bottom"}, margin={"t": 110})
     fig.update_yaxes(type="log")
     for col, column in ((1, "token_weight"), (2, "weight_total")):
         values = part[column][np.isfinite(part[column]) & (part[column] > 0)] if not part.empty else part[column]
