@@ -71,5 +71,12 @@ for name in names:
             st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 st.subheader(tr("home.pages_header"))
-st.page_link("pages/live.py", label=tr("nav.live"), icon=":material/bolt:")
-st.markdown(tr("home.live_claims"))
+for page, icon, claims in (
+    ("curves", ":material/show_chart:", "home.curves_claims"),
+    ("weighting", ":material/bar_chart:", "home.weighting_claims"),
+    ("length", ":material/straighten:", "home.length_claims"),
+    ("sampling", ":material/filter_alt:", "home.sampling_claims"),
+    ("live", ":material/bolt:", "home.live_claims"),
+):
+    st.page_link(f"pages/{page}.py", label=tr(f"nav.{page}"), icon=icon)
+    st.markdown(tr(claims))

@@ -127,6 +127,52 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 逐 token 视图显示每个目标函数怎样把梯度分配到一组回答上：GRPO 逐个 token 不同，GSPO 每条回答一个权重。\n"
         "- 把学习率调大直到策略崩溃，再看症状：KL 飙升，奖励跌到零（DAPO 因超长惩罚会跌到 −1），回答变成乱码，常常写到长度上限。",
     },
+    "home.curves_claims": {
+        "en": "- PPO's clip: for A>0 the gradient is exactly zero once r > 1+ε, for A<0 once r < 1−ε; "
+        "the six cases of the clip in one table.\n"
+        "- Clip-higher: a token at π_old = 0.2 can only rise to 0.24 (ε = 0.2) or 0.256 (ε_high = 0.28) "
+        "before its gradient stops, so rare tokens barely grow.\n"
+        "- Dual clip, CISPO's capped weight (never zero), SAPO's soft gate (τ_pos vs τ_neg), GMPO's log-space "
+        "clip and GSPO's ε of order 1e-4, on one axis.",
+        "zh": "- PPO 的裁剪：A>0 时一旦 r > 1+ε 梯度恰好为零，A<0 时一旦 r < 1−ε 梯度为零；一张表列出裁剪的六种情形。\n"
+        "- Clip-higher：π_old = 0.2 的 token 在梯度消失前最多只能升到 0.24（ε = 0.2）或 0.256（ε_high = 0.28），"
+        "低概率 token 几乎长不大。\n"
+        "- 双重裁剪、CISPO 的截断权重（梯度永不为零）、SAPO 的软门控（τ_pos 与 τ_neg）、GMPO 的对数空间裁剪和 GSPO "
+        "约 1e-4 的 ε，放在同一坐标轴上对比。",
+    },
+    "home.weighting_claims": {
+        "en": "- One 200-token and one 10-token response: (1/200)(1/2) and (1/10)(1/2) per token under the "
+        "per-response mean, 1/210 for every token under the token mean; Dr.GRPO's length bias.\n"
+        "- A few off-policy tokens: GRPO cuts only those tokens, GSPO clips the whole response, SAPO damps only "
+        "the outliers; GSPO-token equals GSPO when the advantage is constant.\n"
+        "- Why GSPO's ε is ~1e-4: the variance of log s falls as 1/L. The same view on a real group of the tiny LM.",
+        "zh": "- 一条 200 token、一条 10 token 的回答：按回答平均时每个 token 的权重分别为 (1/200)(1/2) 和 (1/10)(1/2)，"
+        "按 token 平均时都是 1/210；Dr.GRPO 指出的长度偏置。\n"
+        "- 少数偏离策略的 token：GRPO 只截断这几个 token，GSPO 把整条回答裁掉，SAPO 只衰减离群的 token；"
+        "优势沿序列恒定时 GSPO-token 与 GSPO 完全相同。\n"
+        "- 为什么 GSPO 的 ε 只有约 1e-4：log s 的方差按 1/L 下降。并在微型模型的一组真实回答上看同样的视图。",
+    },
+    "home.length_claims": {
+        "en": "- DAPO's soft overlong punishment: nothing up to L_max − L_cache, a linear ramp to −1 at L_max, −1 "
+        "beyond; beside it the Kimi k1.5 length reward and a cosine length-scaled reward.\n"
+        "- Overlong filtering: truncated responses leave the loss instead of counting as failures.\n"
+        "- On real rollouts: move L_max and L_cache and watch the mean reward, the advantages inside a group and "
+        "the share of masked samples change.",
+        "zh": "- DAPO 的软超长惩罚：长度不超过 L_max − L_cache 时不罚，之后线性降到 L_max 处的 −1，超出后恒为 −1；"
+        "旁边是 Kimi k1.5 的长度奖励和余弦长度缩放奖励。\n"
+        "- 超长过滤：被截断的回答不再当作失败计分，而是直接移出损失。\n"
+        "- 在真实采样上拖动 L_max 和 L_cache，观察平均奖励、组内优势和被屏蔽样本占比如何变化。",
+    },
+    "home.sampling_claims": {
+        "en": "- A group carries a signal with chance 1 − p^G − (1−p)^G; all-right and all-wrong groups have zero "
+        "advantage and teach nothing.\n"
+        "- What filling a batch with informative groups costs in rollouts, and what a cap on re-sampling rounds "
+        "does; measured pass rates of the tiny LM.\n"
+        "- A live GRPO vs GRPO + dynamic sampling run: effective batch size, rollouts spent, reward.",
+        "zh": "- 一组回答带有学习信号的概率是 1 − p^G − (1−p)^G；全对和全错的组优势为零，什么也学不到。\n"
+        "- 用有信号的组填满一个批次要多花多少次采样，限制补采轮数会怎样；以及微型模型实测的通过率分布。\n"
+        "- 实时对比 GRPO 与 GRPO + 动态采样：有效批大小、花掉的采样数和奖励。",
+    },
     "home.open_live": {"en": "Open the live policy update", "zh": "打开实时策略更新"},
     "home.settings": {"en": "Settings and where their defaults come from", "zh": "参数设置及默认值出处"},
     "col.setting": {"en": "setting", "zh": "参数"},

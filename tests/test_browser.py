@@ -246,3 +246,34 @@ def test_language_switch_after_a_run(server, page):
         assert exceptions.count() == 0, exceptions.first.inner_text()
         assert "panels" not in page.url
         _wait_count(page, ".js-plotly-plot", 2)
+
+
+def test_shared_curves_link_reopens_the_view(server, page):
+    # A teacher's link: ε_high = 0.3 and the marker at π_old = 0.5 -> ceiling 0.5 * 1.3 = 0.65
+    # (symmetric clip) vs DAPO's 0.5 * 1.28 = 0.64, both read off the loss's gradient.
+    page.goto(f"{server}/curves?c_eps_high=0.3&c_pi=0.5")
+    _settle(page)
+    _wait_count(page, ".js-plotly-plot", 3)
+    # the claim's own token (π_old = 0.2) is always spelled out, then the marked one
+    texts = page.locator("[data-testid=stMarkdownContainer]", has_text="can reach at most").all_inner_texts()
+    assert len(texts) == 2, texts
+    assert "π_old = 0.20" in texts[0] and "0.260" in texts[0] and "0.256" in texts[0], texts[0]
+    assert "π_old = 0.50" in texts[1] and "0.650" in texts[1] and "0.640" in texts[1], texts[1]
+    # moving a slider writes the URL, so the link can be copied
+    slider = page.locator(".st-key-c_pi input[type=range]")
+    slider.focus()
+    slider.press("ArrowRight")
+    _wait_idle_after_click(page)
+    assert "c_pi=0.51" in page.url and "c_eps_high=0.3" in page.url, page.url
+    assert page.get_by_text("A token at π_old = 0.51 can reach at most").count() == 1
+    _check_and_shoot(page, "curves-shared-link")
+
+
+def test_dynamic_sampling_run_in_the_browser(server, page):
+    page.goto(f"{server}/sampling?s_steps=2&s_lp=4&s_lG=4&s_heldout=1")
+    _settle(page)
+    page.locator(".st-key-s_run button").click()
+    page.get_by_text("Finished 2 steps.").wait_for(timeout=300_000)
+    _wait_idle_after_click(page)
+    assert page.get_by_role("button", name="Download the numbers (CSV)").count() >= 4
+    _check_and_shoot(page, "sampling-run-en")
