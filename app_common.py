@@ -90,3 +90,17 @@ def csv_download(df, name: str, key: str, label: str | None = None) -> None:
         key=key,
         icon=":material/download:",
     )
+
+
+def show_bad_input(exc: Exception, fields: dict[str, str] | None = None, where=None) -> None:
+    """Show a library ``ValueError`` as a message in the page, never a traceback.
+
+    rlviz errors start with the parameter's name (``"buffer_length: must be ..."``); when ``fields``
+    maps that name to the widget's label (in the session's language), the message names the widget
+    the user has to change, followed by the library's own detail.
+    """
+    message = str(exc)
+    name = message.split(":", 1)[0].strip()
+    label = (fields or {}).get(name)
+    text = tr("common.bad_field", field=label, error=message) if label else tr("common.bad_input", error=message)
+    (where or st).error(text, icon=":material/error:")

@@ -32,6 +32,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每张图工具栏里相机按钮保存的格式：SVG（矢量，适合幻灯片和论文）或 PNG。",
     },
     "common.bad_input": {"en": "Please check the settings: {error}", "zh": "请检查设置：{error}"},
+    "common.bad_field": {
+        "en": "Please check **{field}**. Details: {error}",
+        "zh": "请检查“**{field}**”。详细信息：{error}",
+    },
     "common.download_csv": {"en": "Download the numbers (CSV)", "zh": "下载数据（CSV）"},
     "side.language": {"en": "Language / 语言", "zh": "语言 / Language"},
     "side.seed": {"en": "Seed", "zh": "随机种子"},
