@@ -12,7 +12,7 @@ from dataclasses import asdict
 
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, lang, tr
+from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, tr
 from rlviz.experiments.curves import (
     DEFAULT_VARIANTS,
     VARIANTS,
@@ -117,10 +117,18 @@ settings = CurveSettings(
     gspo_epsilon_low=float(gspo_low), gspo_epsilon_high=float(gspo_high),
 )  # fmt: skip
 key = tuple(asdict(settings).items())
+# CurveSettings field -> the slider that sets it, for error messages
+FIELDS = {
+    "epsilon_low": tr("curves.eps_low"), "epsilon_high": tr("curves.eps_high"), "dual_clip_c": tr("curves.dual_c"),
+    "dapo_epsilon_high": tr("curves.dapo_high"), "gmpo_epsilon": tr("curves.gmpo_eps"),
+    "tau_pos": tr("curves.tau_pos"), "tau_neg": tr("curves.tau_neg"), "cispo_epsilon_low": tr("curves.cispo_low"),
+    "cispo_epsilon_high": tr("curves.cispo_high"), "gspo_epsilon_low": tr("curves.gspo_low"),
+    "gspo_epsilon_high": tr("curves.gspo_high"),
+}  # fmt: skip
 try:
     res = _compute(tuple(variants), key, bool(zoom))
 except ValueError as exc:
-    st.error(tr("common.bad_input", error=exc))
+    show_bad_input(exc, FIELDS)
     st.stop()
 
 x_range = res.x_range
@@ -185,7 +193,7 @@ def probability_section() -> None:
     try:
         prob, ceilings = _probability(key, marks)
     except ValueError as exc:
-        st.error(tr("common.bad_input", error=exc))
+        show_bad_input(exc, FIELDS)
         return
     eps_of = {"grpo": settings.epsilon_high, "dapo": settings.dapo_epsilon_high}
     names = {v: tr("curves.prob_name", title=titles[v], eps=f"{eps_of[v]:.2f}") for v in eps_of}

@@ -255,3 +255,25 @@ def test_gae_is_offered_only_where_there_is_a_value_model():
     assert at.selectbox(key="grpo.advantage").options == ["group"]
     at.text_input(key="ppo.dual_clip_c").set_value("none").run()
     _no_exception(at)
+
+
+def _bad_input_script():
+    import streamlit as st
+
+    from app_common import show_bad_input
+
+    st.session_state["lang"] = st.session_state.get("want", "en")
+    show_bad_input(ValueError("buffer_length: must be in [0, max_length=3], got 4"), {"buffer_length": "L_cache 缓冲"})
+    show_bad_input(ValueError("mystery: unmapped"), {"buffer_length": "L_cache 缓冲"})
+
+
+@pytest.mark.parametrize("lang, prefix", [("en", "Please check **L_cache 缓冲**"), ("zh", "请检查“**L_cache 缓冲**”")])
+def test_show_bad_input_names_the_widget(lang, prefix):
+    # the parameter before the first colon is looked up; an unmapped one falls back to the generic text
+    at = AppTest.from_function(_bad_input_script, default_timeout=TIMEOUT)
+    at.session_state["want"] = lang
+    at.run()
+    assert not at.exception
+    first, second = (e.value for e in at.error)
+    assert first.startswith(prefix) and "buffer_length: must be in [0, max_length=3], got 4" in first
+    assert second == t("common.bad_input", lang, error="mystery: unmapped")

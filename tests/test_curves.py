@@ -375,3 +375,13 @@ def test_variant_styles():
     assert variant_style("ppo_dual")["color"] == variant_style("ppo")["color"]
     assert variant_style("ppo_dual")["dash"] != variant_style("ppo")["dash"]
     assert len({(variant_style(v)["color"], variant_style(v)["dash"]) for v in VARIANTS}) == len(VARIANTS)
+
+
+@pytest.mark.parametrize("tau", [1.0, 10.0])
+def test_sapo_gradient_never_exactly_zero_on_the_scan(tau):
+    # SAPO: w = A·4σ(x)σ(−x)·r with x = τ(r − 1): tiny far out (≈ 4·e^(−190)·20 at τ = 10, r = 20) but
+    # never an exact 0, so the support table says "every r" at any temperature the sliders allow.
+    settings = CurveSettings(tau_pos=tau, tau_neg=tau)
+    for sign in (1.0, -1.0):
+        lo, hi = gradient_support("sapo", sign, settings)
+        assert lo is None and hi is None

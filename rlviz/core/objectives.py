@@ -212,9 +212,13 @@ def _sapo(log_ratio, adv, mask, p):
     # SAPO (arXiv 2511.20347): soft gate f(r) = (4/tau) sigmoid(tau (r - 1)), tau by sign of A.
     ratio = torch.exp(log_ratio)
     tau = torch.where(adv > 0, torch.full_like(ratio, p["tau_pos"]), torch.full_like(ratio, p["tau_neg"]))
-    sig = torch.sigmoid(tau * (ratio - 1.0))
+    x = tau * (ratio - 1.0)  # (B, T)
+    # sigma(x) for x > 0 written as 1 - sigma(-x): the same value, but its autograd derivative
+    # sigma(-x)(1 - sigma(-x)) stays > 0 far out (sigmoid's own backward, y(1 - y), is exactly 0 once
+    # y rounds to 1, at x ~ 37 in float64), so the gate's gradient never becomes an exact 0 early.
+    sig = torch.where(x > 0, 1.0 - torch.sigmoid(-x), torch.sigmoid(x))
     loss = -adv * (4.0 / tau) * sig
-    gate = (4.0 * sig * (1.0 - sig)).detach()  # f'(r): 1 at r = 1, smooth decay, never 0
+    gate = (4.0 * torch.sigmoid(x) * torch.sigmoid(-x)).detach()  # f'(r): 1 at r = 1, smooth decay, never 0
     none = torch.zeros_like(ratio, dtype=torch.bool)
     return loss, ratio, none, none, none, gate
 

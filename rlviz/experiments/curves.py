@@ -59,8 +59,8 @@ DEFAULT_VARIANTS: tuple[str, ...] = ("grpo", "dapo", "ppo_dual", "cispo", "sapo"
 _PPO_CLIP = ("ppo", "grpo", "dr_grpo", "ppo_dual")  # share the ε_low / ε_high sliders
 STATES = ("active", "capped", "gated", "zero")
 R_MIN, R_MAX = 0.02, 3.5  # the ratio axis ("about 0 to 3"; 3.5 shows the dual clip at its c = 3)
-# Where gradient_support looks. Above ~20 the sigmoid of SAPO saturates in floating point (float64
-# from r ≈ 37 at τ = 1) and its gradient underflows to an exact 0 that the maths does not have.
+# Where gradient_support looks: ratios from 1e-3 to 20 (beyond any ratio a sane update produces).
+# SAPO's gate is computed so its gradient stays > 0 there even at τ = 10 (about 1e-81 at r = 20).
 SCAN = (1e-3, 20.0)
 
 

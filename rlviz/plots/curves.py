@@ -281,7 +281,9 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
                         marker={"color": style["color"], "size": 9}, showlegend=False, legendgroup=v,
                         text=[f"{p:.2f} → {q:.3f}" if col == 1 else f"+{d:.3f}"
                               for p, q, d in zip(marked["pi_old"], marked["pi_new_max"], marked["room"])],
-                        textposition="top right" if v == "dapo" else "bottom right", hoverinfo="skip",
+                        # above-left of the upper line and below-right of the lower: both clear of the lines
+                        textposition="top left" if v == "dapo" else "bottom right", hoverinfo="skip",
+                        cliponaxis=False,
                         textfont={"color": style["color"], "size": 12},
                     ),
                     row=1, col=col,
