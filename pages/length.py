@@ -3,6 +3,7 @@ cosine length rewards, as curves and on real rollouts of the tiny LM.
 
 Widgets -> ``rlviz.experiments.length`` (curves, one cached rollout sample, its analysis and sweep)
 -> ``rlviz.plots.length`` figures. Moving L_max, L_cache or the factor re-scores the cached rollouts.
+An L_cache above L_max is held at L_max (with a note), so a shared link never empties the page.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, formula, lang, tr
+from app_common import chart, csv_download, ensure_shell, formula, lang, show_bad_input, tr
 from rlviz.experiments.length import (
     SAMPLE_LIMIT,
     CosineParams,
@@ -86,12 +87,27 @@ with st.expander(tr("length.rollout_settings")):
     group_size = r2.number_input(tr("length.group_size"), 2, 16, 8, key="l_g", bind="query-params")
     temperature = r3.slider(tr("length.temperature"), 0.3, 2.0, 1.0, 0.05, key="l_temp", bind="query-params")
 
-settings = ShapingSettings(int(lmax), int(lcache), float(factor), float(kimi_weight), CosineParams(*map(float, cos)))
+# library parameter -> the widget (or server option) that sets it, for error messages
+FIELDS = {
+    "max_length": tr("length.lmax"), "buffer_length": tr("length.lcache"), "penalty_factor": tr("length.factor"),
+    "kimi_weight": tr("length.kimi_weight"), "r0_correct": tr("length.cos_r0c"), "rl_correct": tr("length.cos_rlc"),
+    "r0_wrong": tr("length.cos_r0w"), "rl_wrong": tr("length.cos_rlw"), "exceed_penalty": tr("length.cos_exceed"),
+    "n_prompts": tr("length.n_prompts"), "group_size": tr("length.group_size"),
+    "temperature": tr("length.temperature"), "device": tr("side.device"), "model_dir": tr("length.model_dir"),
+}  # fmt: skip
+
+lmax, lcache_set = int(lmax), int(lcache)
+# the buffer cannot be longer than the maximum length: hold it at L_max (the slider keeps its value)
+lcache = min(lcache_set, lmax)
+if lcache_set > lmax:
+    st.warning(tr("length.lcache_held", lcache=lcache_set, lmax=lmax), icon=":material/info:")
+factor = float(factor)
+settings = ShapingSettings(lmax, lcache, factor, float(kimi_weight), CosineParams(*map(float, cos)))
 try:
     curves = penalty_curves(settings)
-    kimi = kimi_curve(1, max(int(lmax), 1), float(kimi_weight))
+    kimi = kimi_curve(1, lmax, float(kimi_weight))
 except ValueError as exc:
-    st.error(tr("common.bad_input", error=exc))
+    show_bad_input(exc, FIELDS)
     st.stop()
 
 # ---------------------------------------------------------------------------------------- curves
@@ -100,33 +116,43 @@ curve_labels = _labels(
     "panel_dapo", "panel_kimi", "panel_cosine", "penalty", "right", "wrong", "length", "reward", "hover_zero",
     "hover_ramp", "hover_full",
 )
-# the panels at full width, each formula and its reading underneath its own panel
-chart(penalty_curves_figure(curves, kimi, int(lmax), int(lcache), curve_labels, show=others), "length-curves")
+# the panels at full width; below, one row per penalty: its formula beside its reading
+chart(penalty_curves_figure(curves, kimi, lmax, lcache, curve_labels, show=others), "length-curves")
 csv_download(curves, "length-curves", key="l_csv_curves")
-cols = st.columns(1 + len(others), gap="large")
-with cols[0]:
+FORMULA_WIDTHS = [3, 2]
+left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
+with left:
     formula(
-        r"R_\text{length}(L)=\begin{cases}0 & L\le L_\text{max}-L_\text{cache}\\"
-        r"-f\,\dfrac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}} & L\le L_\text{max}\\"
-        r"-f & L>L_\text{max}\end{cases}"
+        r"R_\text{length}(L)=-f\cdot\operatorname{clip}\!\left("
+        r"\frac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}},\ 0,\ 1\right)"
     )
-    st.markdown(tr("length.curves_text", start=int(lmax) - int(lcache), lmax=int(lmax), factor=f"{factor:g}"))
+with right:
+    if factor == 0:
+        st.markdown(tr("length.curves_text_zero"))
+    elif lcache == 0:
+        st.markdown(tr("length.curves_text_step", lmax=lmax, factor=f"{factor:g}"))
+    else:
+        st.markdown(tr("length.curves_text", start=lmax - lcache, lmax=lmax, factor=f"{factor:g}",
+                       edge=f"{1 - factor:g}".replace("-", "−")))  # fmt: skip
     st.caption(tr("length.dapo_source"))
-for col, name in zip(cols[1:], others):
-    with col:
-        if name == "kimi":
+for name in others:
+    left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
+    if name == "kimi":
+        with left:
             formula(
                 r"\lambda_i=0.5-\frac{|y_i|-\min_j|y_j|}{\max_j|y_j|-\min_j|y_j|},\quad "
                 r"R_i=R^\text{task}_i+w\cdot\begin{cases}\lambda_i & c_i=1\\ \min(0,\lambda_i) & c_i=0\end{cases}"
             )
-            st.markdown(tr("length.kimi_text"))
-        else:
+        right.markdown(tr("length.kimi_text"))
+    else:
+        with left:
             formula(
-                r"\operatorname{CosFn}(t,T,r_0,r_L)=r_L+\tfrac12(r_0-r_L)\big(1+\cos\tfrac{t\pi}{T}\big),\quad "
-                r"R(t)=\begin{cases}\operatorname{CosFn}(t,L_\text{max},r_0^c,r_L^c) & c=1,\ t<L_\text{max}\\"
-                r"\operatorname{CosFn}(t,L_\text{max},r_0^w,r_L^w) & c=0,\ t<L_\text{max}\\ r_e & t\ge L_\text{max}\end{cases}"
+                r"\operatorname{CosFn}(t,r_0,r_L)=r_L+\tfrac12(r_0-r_L)"
+                r"\Big(1+\cos\frac{\pi t}{L_\text{max}}\Big),\quad "
+                r"R(t)=\begin{cases}\operatorname{CosFn}(t,r_0^c,r_L^c) & c=1,\ t<L_\text{max}\\"
+                r"\operatorname{CosFn}(t,r_0^w,r_L^w) & c=0,\ t<L_\text{max}\\ r_e & t\ge L_\text{max}\end{cases}"
             )
-            st.markdown(tr("length.cosine_text"))
+        right.markdown(tr("length.cosine_text"))
 
 # ---------------------------------------------------------------------------------------- rollouts
 st.subheader(tr("length.rollouts_header"))
@@ -137,13 +163,20 @@ try:
     result = analyse(rollouts, settings)
     sweep_frame = sweep(rollouts, settings, limit=SAMPLE_LIMIT)
 except ValueError as exc:
-    st.error(tr("common.bad_input", error=exc))
+    show_bad_input(exc, FIELDS)
     st.stop()
 resp, summary = result.responses, result.summary
 schemes = result.schemes.set_index("scheme")
 
+# a sentence about the penalty's effect only where there is one
+if summary["penalised_share"] > 0:
+    effect = tr("length.rollouts_penalised", share=f"{summary['penalised_share']:.0%}")
+elif factor == 0:
+    effect = tr("length.rollouts_no_penalty_zero")
+else:
+    effect = tr("length.rollouts_no_penalty", start=lmax - lcache)
 st.markdown(tr("length.rollouts_text", n=int(n_prompts), g=int(group_size), temp=f"{temperature:g}",
-               limit=SAMPLE_LIMIT, lmax=int(lmax)))  # fmt: skip
+               limit=SAMPLE_LIMIT, lmax=lmax) + " " + effect)  # fmt: skip
 m1, m2, m3, m4 = st.columns(4)
 m1.metric(
     tr("length.metric_reward"), f"{summary['mean_reward_task']:.3f} → {summary['mean_reward_dapo']:.3f}",
@@ -159,7 +192,7 @@ hist_labels = _labels(
     "right", "wrong", "truncated", "penalty", "length", "count", "penalty_axis", "hover_count",
     sampled=tr("length.sampled", limit=SAMPLE_LIMIT),
 )
-chart(length_histogram_figure(resp, curves, int(lmax), int(lcache), hist_labels), "length-histogram")
+chart(length_histogram_figure(resp, curves, lmax, lcache, hist_labels), "length-histogram")
 csv_download(resp, "length-rollouts", key="l_csv_rollouts")
 
 st.markdown(f"**{tr('length.schemes_header')}**")
@@ -188,10 +221,16 @@ if state.get("l_group") not in options:
 chosen = st.selectbox(tr("length.group_pick"), options, format_func=group_names.get, key="l_group", bind="query-params")
 rows = resp[resp["group"] == chosen]
 info = result.groups.set_index("group").loc[chosen]
+if factor == 0:
+    group_effect = tr("length.group_no_effect_zero")
+elif info["pairs_reversed"] + info["ties_broken"] > 0:
+    group_effect = tr("length.group_effect", reversed=int(info["pairs_reversed"]), broken=int(info["ties_broken"]))
+else:
+    group_effect = tr("length.group_no_effect")
 st.markdown(tr(
     "length.group_text", prompt=f"`{info['prompt']}`", right=int(info["n_right"]), g=int(group_size),
-    cut=int(info["n_truncated"]), reversed=int(info["pairs_reversed"]), broken=int(info["ties_broken"]),
-))  # fmt: skip
+    cut=int(info["n_truncated"]),
+) + " " + group_effect)  # fmt: skip
 group_labels = _labels(
     "advantage", "response", "right", "wrong", "truncated", "length", "reward",
     **{f"scheme_{k}": tr(f"length.scheme_{k}") for k in ("task", "dapo", "kimi", "cosine")},
@@ -201,8 +240,8 @@ with left:
     chart(group_figure(rows, group_labels, schemes=shown), "length-group")
 with right:
     formula(r"A_i=\frac{R_i-\operatorname{mean}(R_1,\dots,R_G)}{\operatorname{std}(R_1,\dots,R_G)+\epsilon}")
-    note = "length.factor_note" if factor <= 1 else "length.factor_note_high"
-    st.caption(tr(note, reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
+    note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
+    st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
 columns = {
     "sample": "col_sample", "response": "col_response", "length": "col_length", "outcome": "col_outcome",
     "reward_task": "col_task", "penalty": "col_penalty", "reward_dapo": "col_reward_dapo", "adv_task": "col_adv_task",
@@ -221,7 +260,9 @@ csv_download(view, f"length-group-{chosen}", key="l_csv_group")
 
 # ---------------------------------------------------------------------------------------- filtering
 st.subheader(tr("length.filter_header"))
-st.markdown(tr("length.filter_text"))
+# a truncated response is exactly L_max long: DAPO takes the full factor off it only with a buffer
+extra = tr("length.filter_penalty", factor=f"{factor:g}") if factor > 0 and lcache > 0 else ""
+st.markdown(tr("length.filter_text", penalty=extra))
 f1, f2 = st.columns([1, 3], gap="large")
 f1.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
 f1.metric(tr("length.metric_masked_tokens"), f"{summary['masked_token_share']:.1%}")
@@ -235,14 +276,14 @@ with f2:
 
 # ---------------------------------------------------------------------------------------- sweep
 st.subheader(tr("length.sweep_header"))
-st.markdown(tr("length.sweep_text", lcache=int(lcache), lmax=int(lmax)))
+st.markdown(tr("length.sweep_text_zero" if factor == 0 else "length.sweep_text", lcache=lcache, lmax=lmax))
 sweep_labels = {
     "panel_lmax": tr("length.panel_lmax"), "panel_lcache": tr("length.panel_lcache"), "lmax": tr("length.lmax_axis"),
     "lcache": tr("length.lcache_axis"), "value": tr("length.value"),
     **{k: tr(f"length.s_{k}") for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task",
                                          "signal_dapo")},
 }  # fmt: skip
-chart(sweep_figure(sweep_frame, int(lmax), int(lcache), sweep_labels), "length-sweep")
+chart(sweep_figure(sweep_frame, lmax, lcache, sweep_labels), "length-sweep")
 csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
 st.info(tr("length.bias_note"), icon=":material/balance:")
 st.page_link("pages/weighting.py", label=tr("nav.weighting"), icon=":material/bar_chart:")

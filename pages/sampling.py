@@ -9,12 +9,13 @@ the live run lives in ``st.session_state`` and advances one step at a time, like
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pandas as pd
 import streamlit as st
 import torch
 
-from app_common import chart, csv_download, ensure_shell, formula, lang, tr
+from app_common import chart, csv_download, ensure_shell, formula, lang, show_bad_input, tr
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.core.sampling import fill_cost
 from rlviz.experiments.sampling import (
@@ -46,6 +47,8 @@ G_CHOICES = [1, 2, 4, 8, 16, 32, 64]
 LR_CHOICES = (1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3)
 D = DynamicSamplingConfig()
 arm_labels = {arm: tr(f"sampling.arm_{arm}") for arm in ARMS}
+# the parameter a library error names (the text before its first colon) -> the widget to change
+SIDEBAR_FIELDS = {"device": tr("side.device")}
 
 st.title(tr("sampling.title"))
 st.markdown(tr("sampling.intro"))
@@ -66,13 +69,12 @@ def signal_section() -> None:
         # k = right answers among the G: k ~ Binomial(G, p)
         formula(r"P(k = G) = p^G,\quad P(k = 0) = (1-p)^G,\quad P(0 < k < G) = 1 - p^G - (1-p)^G")
         st.latex(r"r_1 = \dots = r_G \;\Rightarrow\; A_i = \frac{r_i - \bar r}{\operatorname{std}(r) + \epsilon} = 0")
-    if not sizes:
-        left.error(tr("common.bad_input", error=tr("sampling.need_group_size")))
-        return
     try:
+        if not sizes:
+            raise ValueError(f"group_size: {tr('sampling.need_group_size')}")
         df = signal_curves(sizes)
     except ValueError as exc:
-        left.error(tr("common.bad_input", error=exc))
+        show_bad_input(exc, {"group_size": tr("sampling.group_sizes")}, where=left)
         return
     with left:
         fig = signal_probability_figure(
@@ -93,7 +95,11 @@ st.markdown(tr("sampling.bias_text"))
 @st.fragment
 def bias_section() -> None:
     bias_G = st.slider(tr("sampling.bias_group_size"), 2, 64, 8, key="s_bG", bind="query-params")
-    df = advantage_mass_curves(int(bias_G))
+    try:
+        df = advantage_mass_curves(int(bias_G))
+    except ValueError as exc:
+        show_bad_input(exc, {"group_size": tr("sampling.bias_group_size")})
+        return
     left, right = st.columns([3, 2])
     with left:
         fig = advantage_mass_figure(
@@ -137,7 +143,8 @@ try:
         measurement = _measure(seed, int(n_prompts), int(m_G), float(m_temp), state.get("model_dir"),
                                state.get("device", "auto"))
 except ValueError as exc:
-    st.error(tr("common.bad_input", error=exc))
+    show_bad_input(exc, {"n_prompts": tr("sampling.n_prompts"), "group_size": tr("sampling.measure_group_size"),
+                         "temperature": tr("sampling.temperature"), **SIDEBAR_FIELDS})
 if measurement is not None:
     cols = st.columns(4)
     cols[0].metric(tr("sampling.zero_share"), f"{measurement.zero_advantage_fraction:.0%}")
@@ -157,7 +164,7 @@ if measurement is not None:
         chart(fig, "sampling-measured")
     with right:
         st.latex(r"\hat p = k / G")
-        formula(r"A_1 = \dots = A_G = 0,\quad \iff k \in \{0, G\}")
+        st.latex(r"\begin{gathered} A_1 = \dots = A_G = 0 \\ \iff k \in \{0, G\} \end{gathered}")
     st.caption(tr(
         "sampling.measured_caption", zero=measurement.zero_advantage_fraction, n=len(measurement.frame),
         wrong=measurement.all_wrong_fraction, right=measurement.all_correct_fraction,
@@ -181,6 +188,11 @@ def cost_section() -> None:
     c1, c2, c3 = st.columns([1, 1, 2])
     a = c1.slider(tr("sampling.beta_a"), 0.1, 10.0, 0.3, 0.1, key="s_a", help=tr("sampling.beta_help"), bind="query-params")
     b = c2.slider(tr("sampling.beta_b"), 0.1, 10.0, 0.5, 0.1, key="s_b", help=tr("sampling.beta_help"), bind="query-params")
+    cost_fields = {
+        "a": tr("sampling.beta_a"), "b": tr("sampling.beta_b"), "prompts_per_round": tr("sampling.per_round"),
+        "target_groups": tr("sampling.target"), "group_size": tr("sampling.cost_group_size"),
+        "max_rounds": tr("sampling.cap"),
+    }  # fmt: skip
     try:
         beta = PassRateDistribution.beta(a, b)
         dists = {"beta": beta}
@@ -189,7 +201,7 @@ def cost_section() -> None:
         max_caps = max(10, int(K))
         df = fill_cost_frame(dists, int(n), int(N), int(G), max_caps)
     except ValueError as exc:
-        st.error(tr("common.bad_input", error=exc))
+        show_bad_input(exc, cost_fields)
         return
     dist_labels = {"beta": tr("sampling.beta_name", a=a, b=b), "measured": tr("sampling.measured_name")}
     with c3:
@@ -230,10 +242,14 @@ def cost_section() -> None:
     st.caption(tr("sampling.table_caption"))
     csv_download(df, "sampling-cost", key="s_dl_cost")
     with st.expander(tr("sampling.mc_header")):
-        exact = fill_cost(beta.signal_probability(int(G)), int(n), int(N), int(G), int(K))
-        # about two million simulated answers at most, so the check stays quick at any setting
-        trials = int(min(2000, max(100, 2e6 / (int(n) * int(G) * exact.expected_rounds))))
-        sim = simulate_fill(beta, int(n), int(N), int(G), int(K), trials, torch.Generator().manual_seed(seed))
+        try:
+            exact = fill_cost(beta.signal_probability(int(G)), int(n), int(N), int(G), int(K))
+            # about two million simulated answers at most, so the check stays quick at any setting
+            trials = int(min(2000, max(100, 2e6 / (int(n) * int(G) * exact.expected_rounds))))
+            sim = simulate_fill(beta, int(n), int(N), int(G), int(K), trials, torch.Generator().manual_seed(seed))
+        except ValueError as exc:
+            show_bad_input(exc, cost_fields)
+            return
         st.markdown(tr("sampling.mc_text", trials=trials))
         names = ("col_q", "col_rounds", "col_rollouts", "col_groups", "col_full")
         fields = ("signal_probability", "expected_rounds", "expected_rollouts", "expected_groups", "full_batch_probability")
@@ -268,6 +284,14 @@ heldout = c3.number_input(tr("sampling.heldout"), 0, 32, D.heldout_samples, key=
                           help=tr("sampling.heldout_help"), bind="query-params", disabled=running)
 
 
+LIVE_FIELDS = {
+    "steps": tr("sampling.steps"), "prompts_per_step": tr("sampling.live_prompts"),
+    "group_size": tr("sampling.live_group_size"), "max_resample_rounds": tr("sampling.rounds"),
+    "lr": tr("sampling.lr"), "temperature": tr("sampling.temperature"), "heldout_samples": tr("sampling.heldout"),
+    **SIDEBAR_FIELDS,
+}  # fmt: skip
+
+
 def _config() -> DynamicSamplingConfig:
     return DynamicSamplingConfig(
         steps=int(steps), prompts_per_step=int(live_N), group_size=int(live_G), max_resample_rounds=int(rounds),
@@ -294,7 +318,7 @@ if controls.button(tr("sampling.run"), type="primary", key="s_run", disabled=run
     try:
         new_run = DynamicSamplingRun(_config())  # loads the model
     except ValueError as exc:
-        st.error(tr("common.bad_input", error=exc))
+        show_bad_input(exc, LIVE_FIELDS)
     else:
         state["sampling_run"] = new_run
         state["sampling_running"] = running = True
@@ -304,6 +328,27 @@ elif "sampling_run" in state and not state["sampling_run"].done:
     controls.button(tr("sampling.continue"), key="s_continue", on_click=_continue, icon=":material/resume:")
 if "sampling_run" in state and not running:
     controls.button(tr("sampling.reset"), key="s_reset", on_click=_reset, icon=":material/delete:")
+
+
+def _number(value: float, digits: int) -> str:
+    return f"{value:.{digits}f}" if value is not None and math.isfinite(value) else "—"
+
+
+def _summary_table(run: DynamicSamplingRun) -> pd.DataFrame:
+    """One row per arm, the key result first: held-out pass@1 start -> end (— : not measured)."""
+    summary = run.summary_frame()
+    return pd.DataFrame({
+        tr("sampling.col_arm"): summary["arm"].map(arm_labels),
+        tr("sampling.col_heldout"): [f"{_number(a, 3)} → {_number(b, 3)}"
+                                     for a, b in zip(summary["heldout_start"], summary["heldout_end"])],
+        tr("sampling.col_train_last5"): [_number(v, 3) for v in summary["train_pass_at_1_last5"]],
+        tr("sampling.col_rollouts_total"): [str(int(v)) for v in summary["rollouts_total"]],
+        tr("sampling.col_signal_mean"): [_number(v, 2) for v in summary["signal_groups_mean"]],
+        tr("sampling.col_per_signal"): [_number(v, 1) for v in summary["rollouts_per_signal_group"]],
+        tr("sampling.col_signal_total"): [str(int(v)) for v in summary["signal_groups_total"]],
+        tr("sampling.col_steps"): [str(int(v)) for v in summary["steps"]],
+    })  # fmt: skip
+
 
 run: DynamicSamplingRun | None = state.get("sampling_run")
 if run is None:
@@ -346,11 +391,14 @@ else:
             state["sampling_running"] = False
             st.rerun()
     else:
-        done_steps = min(run.progress.values())
+        progress = run.progress  # waits for a step still running in a stopped script run
         if run.done:
             status.success(tr("sampling.finished", total=total))
-        else:
-            status.warning(tr("sampling.stopped", done=done_steps, total=total))
+        elif len(set(progress.values())) == 1:
+            status.warning(tr("sampling.stopped", done=min(progress.values()), total=total))
+        else:  # an arm ahead of the other (a step that failed part-way): say both
+            steps_text = ", ".join(f"{arm_labels[arm]} {done}" for arm, done in progress.items())
+            status.warning(tr("sampling.stopped_arms", steps=steps_text, total=total))
         with live_chart.container():
             fig = live_sampling_figure(
                 run.metrics_frame(), run.config.prompts_per_step, titles=titles, step_title=tr("word.step"),
@@ -359,16 +407,7 @@ else:
             )  # fmt: skip
             chart(fig, "sampling-live")
         st.caption(tr("sampling.live_caption"))
-        summary = run.summary_frame()
-        summary["arm"] = summary["arm"].map(arm_labels)
-        cols = {"arm": "col_arm", "steps": "col_steps", "rollouts_total": "col_rollouts_total",
-                "signal_groups_mean": "col_signal_mean", "signal_groups_total": "col_signal_total",
-                "rollouts_per_signal_group": "col_per_signal", "train_pass_at_1_last5": "col_train_last5",
-                "heldout_start": "col_heldout_start", "heldout_end": "col_heldout_end"}
-        st.dataframe(
-            summary.rename(columns={c: tr(f"sampling.{k}") for c, k in cols.items()}).round(3).astype(object).fillna("—"),
-            hide_index=True,
-        )  # fmt: skip
+        st.dataframe(_summary_table(run), hide_index=True)
         st.caption(tr("sampling.summary_caption"))
         csv_download(run.metrics_frame(), "sampling-live", key="s_dl_live")
 

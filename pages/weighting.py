@@ -13,12 +13,12 @@ import math
 
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, formula, lang, tr
+from app_common import chart, csv_download, ensure_shell, formula, lang, show_bad_input, tr
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments import weighting as W
 from rlviz.plots import ALGORITHM_ORDER, token_weight_figure
-from rlviz.plots.weighting import aggregation_figure, noise_figure, offpolicy_figure
+from rlviz.plots.weighting import aggregation_figure, format_number, noise_figure, offpolicy_figure
 
 ensure_shell()
 L = lang()
@@ -34,8 +34,16 @@ st.title(tr("weighting.title"))
 st.markdown(tr("weighting.intro"))
 
 
-def _bad(exc: Exception) -> None:
-    st.error(tr("common.bad_input", error=exc))
+# the parameter each library error starts with -> the label of the widget that sets it, per section
+AGG_FIELDS = {"lengths": tr("weighting.lengths"), "advantages": tr("weighting.advantages"),
+              "norm_length": tr("weighting.lmax")}
+OFF_FIELDS = {"length": tr("weighting.length"), "n_outliers": tr("weighting.n_outliers"),
+              "outlier_ratio": tr("weighting.outlier_ratio"), "advantage": tr("weighting.sign"),
+              "noise_std": tr("weighting.noise")}
+NOISE_FIELDS = {"sigma": tr("weighting.sigma"), "n_responses": tr("weighting.n_samples")}
+REAL_FIELDS = {"prompt": tr("weighting.prompt"), "group_size": tr("weighting.group_size"), "lr": tr("weighting.lr"),
+               "device": tr("side.device"),
+               "model_dir": tr("side.model", model=state.get("model_dir") or tr("side.model_tiny"))}
 
 
 # ---------------------------------------------------------------------------------------- 1. aggregation
@@ -54,20 +62,20 @@ def aggregation_section() -> None:
         lengths, advantages = W.parse_group(lengths_text, adv_text)
         table = W.aggregation_table(lengths, advantages, int(lmax))
     except ValueError as exc:
-        _bad(exc)
+        show_bad_input(exc, AGG_FIELDS)
         return
     B, N = len(lengths), sum(lengths)
-    labels = {i: tr("weighting.response_label", i=i, n=n, adv=f"{a:+g}") for i, (n, a) in enumerate(zip(lengths, advantages))}
+    labels = {i: tr("weighting.response_label", i=i, n=n, adv=format_number(a, "+g"))
+              for i, (n, a) in enumerate(zip(lengths, advantages))}
     modes = table[table["kind"] == "mode"]
-    left, right = st.columns([3, 2], gap="medium")
+    fig = aggregation_figure(
+        table, "mode", response_labels=labels, per_token_title=tr("weighting.per_token"),
+        total_title=tr("weighting.per_response"), push_label=tr("word.grad_weight"),
+        advantage_label=tr("word.advantage"),
+    )  # fmt: skip
+    chart(fig, "wt_modes_chart")
+    left, right = st.columns(2, gap="medium")
     with left:
-        fig = aggregation_figure(
-            table, "mode", response_labels=labels, per_token_title=tr("weighting.per_token"),
-            total_title=tr("weighting.per_response"), push_label=tr("word.grad_weight"),
-            advantage_label=tr("word.advantage"),
-        )  # fmt: skip
-        chart(fig, "wt_modes_chart")
-    with right:
         st.latex(
             r"\begin{aligned}"
             r"\text{token-mean:}\quad & w_{i,t}=\frac{1}{\sum_j L_j}\\"
@@ -76,12 +84,13 @@ def aggregation_section() -> None:
             r"\text{seq-mean-token-sum-norm:}\quad & w_{i,t}=\frac{1}{B\,L_\text{max}}"
             r"\end{aligned}"
         )
-        st.latex(r"\mathcal L=\sum_{i,t} w_{i,t}\,\lambda_{i,t},\qquad -\frac{\partial\mathcal L}{\partial\log\pi_{i,t}}\Big|_{r=1}=A_i\,w_{i,t}")
+    with right:
+        formula(r"\mathcal L=\sum_{i,t} w_{i,t}\,\lambda_{i,t},\quad -\frac{\partial\mathcal L}{\partial\log\pi_{i,t}}\Big|_{r=1}=A_i\,w_{i,t}")
         st.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
-    # the per-token weights as a table: responses x modes (the numbers of the left panel)
+    # the per-token weights as a table: responses x modes (the numbers of the upper panel)
     pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
     pivot.index = [labels[i] for i in pivot.index]
-    st.dataframe(pivot.map(lambda v: f"{v:.4g}"))
+    st.dataframe(pivot.map(lambda v: format_number(v, ".4g")))
     smtm = modes[modes["name"] == "seq-mean-token-mean"]
     tm = float(modes.loc[modes["name"] == "token-mean", "token_weight"].iloc[0])
     per_response = "; ".join(
@@ -126,16 +135,16 @@ def offpolicy_section() -> None:
     try:
         df = W.offpolicy_response(int(length), int(k), float(ratio), float(sign), float(noise), SEED, bool(clip), tuple(algos))
     except ValueError as exc:
-        _bad(exc)
+        show_bad_input(exc, OFF_FIELDS)
         return
     summary = W.offpolicy_summary(df)
     notes = {
         r.algorithm: tr("weighting.panel_note", clip=f"{r.clip_fraction:.0%}", grad=f"{r.grad_tokens:.0%}",
-                        total=f"{r.total_relative:.2f}")
+                        total=format_number(r.total_relative, ".2f"))
         for r in summary.itertuples()
     }  # fmt: skip
     states = {s: tr(f"weighting.state_{s}") for s in ("active", "clipped", "capped", "damped")}
-    left, right = st.columns([2, 1], gap="medium")
+    left, right = st.columns([5, 3], gap="medium")
     with left:
         fig = offpolicy_figure(
             df, algorithm_labels=titles, panel_notes=notes, state_labels=states, y_title=tr("weighting.relative"),
@@ -147,13 +156,17 @@ def offpolicy_section() -> None:
         st.latex(r"s=\Big(\prod_t r_t\Big)^{1/|y|}")
         st.latex(r"\text{GRPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,r_t}{|y|}")
         st.latex(r"\text{GSPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,s}{|y|}")
-        formula(r"\text{SAPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,f'_\tau(r_t)\,r_t}{|y|},\quad f'_\tau(r)=4\sigma\big(\tau(r-1)\big)\big(1-\sigma(\tau(r-1))\big)")
+        formula(
+            r"\text{SAPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,f'_\tau(r_t)\,r_t}{|y|},\quad "
+            r"f'_\tau(r)=4\,\sigma_\tau(r)\big(1-\sigma_\tau(r)\big),\quad \sigma_\tau(r)=\sigma\big(\tau(r-1)\big)"
+        )
         st.caption(tr("weighting.off_formula_caption"))
     st.markdown(_offpolicy_reading(df, summary, int(length), int(k)))
     st.markdown(tr("weighting.off_try"))
     table = summary.assign(algorithm=summary["algorithm"].map(titles))
     st.dataframe(
-        table.rename(columns={c: tr(f"weighting.col_{c}") for c in table.columns}).round(4), hide_index=True,
+        W.no_negative_zero(table.round(4)).rename(columns={c: tr(f"weighting.col_{c}") for c in table.columns}),
+        hide_index=True,
     )  # fmt: skip
     csv_download(df, "weighting-offpolicy", key="wt_off_csv")
 
@@ -171,11 +184,12 @@ def _offpolicy_reading(df, summary, length: int, k: int) -> str:
         s = by["sapo"]
         gate = df.loc[df["algorithm"] == "sapo", "gate"]
         key = "weighting.read_sapo" if k else "weighting.read_sapo_none"
-        lines.append(tr(key, out=f"{s.outlier_relative:.2f}", other=f"{s.other_relative:.2f}",
+        lines.append(tr(key, out=format_number(s.outlier_relative, ".2f"), other=format_number(s.other_relative, ".2f"),
                         gmin=f"{gate.min():.3f}", gmax=f"{gate.max():.3f}"))
     if "grpo" in by and k:
         g = by["grpo"]
-        lines.append(tr("weighting.read_grpo", out=f"{g.outlier_relative:.2f}", other=f"{g.other_relative:.2f}"))
+        lines.append(tr("weighting.read_grpo", out=format_number(g.outlier_relative, ".2f"),
+                        other=format_number(g.other_relative, ".2f")))
     if "gspo" in by and "gspo_token" in by:
         a = df.loc[df["algorithm"] == "gspo", "push"].to_numpy()
         b = df.loc[df["algorithm"] == "gspo_token", "push"].to_numpy()
@@ -202,7 +216,7 @@ def noise_section() -> None:
         with st.spinner(tr("weighting.noise_running")):
             df = _noise(float(sigma), int(n), SEED)
     except ValueError as exc:
-        _bad(exc)
+        show_bad_input(exc, NOISE_FIELDS)
         return
     left, right = st.columns([2, 1], gap="medium")
     with left:
@@ -257,7 +271,7 @@ def real_section() -> None:
             group = _real_group(SEED, prompt.strip(), int(group_size), float(lr), state.get("model_dir"),
                                 state.get("device", "auto"))
     except ValueError as exc:
-        _bad(exc)
+        show_bad_input(exc, REAL_FIELDS)
         return
     except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
         st.error(tr("weighting.real_failed", error=f"{type(exc).__name__}: {exc}"))
@@ -283,7 +297,7 @@ def real_section() -> None:
         for i in range(len(group.tokens)):
             row = frame[frame["response"] == i]
             label = tr("weighting.row_label", i=i, mark="✓" if group.rewards[i] > 0 else "✗",
-                       adv=f"{group.advantages[i]:+.2f}")
+                       adv=format_number(group.advantages[i], "+.2f"))
             if ALGORITHMS[algo].ratio_level == "sequence" and len(row):
                 label += f" · s={row['ratio_used'].iloc[0]:.4f}"
             row_labels[i] = label

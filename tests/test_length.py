@@ -4,6 +4,7 @@ figures (finite, complete)."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -255,6 +256,34 @@ def test_analyse_errors():
         analyse(f, ShapingSettings(4, 2, penalty_factor=float("nan")))
     with pytest.raises(ValueError, match="rollouts"):
         analyse(f.iloc[:0], ShapingSettings())
+
+
+def _negative_zeros(frame: pd.DataFrame) -> list[str]:
+    """Float columns of ``frame`` holding a -0.0."""
+    return [c for c in frame.select_dtypes("floating").columns
+            if (np.signbit(frame[c].to_numpy()) & (frame[c].to_numpy() == 0)).any()]  # fmt: skip
+
+
+def test_no_negative_zero_in_exported_frames():
+    # -f * 0 is -0.0 in IEEE arithmetic (the penalty before the buffer, -grad of a zero weight); a CSV
+    # would show "-0.0". Every frame the page plots or exports has 0.0 there instead.
+    assert math.copysign(1.0, float(-1.0 * torch.zeros(1))) == -1.0  # the raw arithmetic does give -0.0
+    s = ShapingSettings(8, 4, 1.0)
+    curves = penalty_curves(s)
+    assert (curves["length"] < 4).any() and _negative_zeros(curves) == []
+    assert not re.search(r"(^|,)-0(\.0*)?(,|$)", curves.to_csv(index=False), re.M)  # no "-0.0" cell
+    assert _negative_zeros(kimi_curve(1, 9, weight=2.0)) == []
+    f = _frame([
+        [("5", True), (".5", True), ("....5", True), ("......5", True)],
+        [("5", True), ("....9", True), ("........", False), ("9", True)],
+    ], limit=8)  # fmt: skip
+    a = analyse(f, s)
+    for frame in (a.responses, a.groups, a.schemes, sweep(f, s, limit=8)):
+        assert _negative_zeros(frame) == []
+    assert not any(isinstance(v, float) and v == 0 and math.copysign(1.0, v) < 0 for v in a.summary.values())
+    # factor 0: every penalty is -0 * ramp
+    zero = analyse(f, ShapingSettings(8, 4, 0.0))
+    assert (zero.responses["penalty"] == 0).all() and _negative_zeros(zero.responses) == []
 
 
 # ------------------------------------------------------------------------------------ real rollouts

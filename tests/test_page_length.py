@@ -3,6 +3,10 @@ input as st.error, settings in the URL."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
+import pytest
 from apptools import assert_finite_figures, figures, no_exception, open_page, trace_values
 
 from rlviz.i18n import t
@@ -87,11 +91,87 @@ def test_rollout_settings_at_their_bounds():
     assert sum(sum(trace_values(b, "y")) for b in bars) == 48 * 2  # every response in the histogram
 
 
-def test_buffer_longer_than_max_is_an_error_message():
-    at = open_page(PAGE)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_buffer_longer_than_max_is_held_at_max(lang):
+    # a shared link with L_max 3 below the default L_cache 4: the page keeps working with L_cache = 3
+    at = open_page(PAGE, lang=lang, l_max="3")
+    no_exception(at)
+    assert [w.value for w in at.warning] == [t("length.lcache_held", lang, lcache=4, lmax=3)]
+    assert at.slider(key="l_cache").value == 4  # the widget (and the URL) keep what the user set
+    figs = assert_finite_figures(at, at_least=5)
+    assert len(figs) == 5
+    # the buffer band of the curves runs from L_max - L_cache = 0 to L_max = 3
+    bands = [(sh["x0"], sh["x1"]) for sh in figs[0]["layout"]["shapes"] if sh["type"] == "rect"]
+    assert bands and set(bands) == {(0, 3)}
+    text = _texts(at)
+    assert t("length.sweep_text", lang, lcache=3, lmax=3) in text
+    # moving the slider past L_max from the page does the same
+    at = open_page(PAGE, lang=lang)
     at.slider(key="l_cache").set_value(12).run()  # L_max stays 8
+    no_exception(at)
+    assert [w.value for w in at.warning] == [t("length.lcache_held", lang, lcache=12, lmax=8)]
+    assert_finite_figures(at, at_least=5)
+    at.slider(key="l_cache").set_value(8).run()  # equal is allowed: no message
+    no_exception(at)
+    assert not at.warning
+
+
+def test_no_penalty_says_so():
+    # factor 0 with the whole range as buffer: no text claims that responses lose reward
+    at = open_page(PAGE, l_pen="0", l_max="32", l_cache="32")
+    no_exception(at)
+    assert_finite_figures(at, at_least=5)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[t("length.metric_penalised", "en")] == "0.0%"
+    text = _texts(at)
+    for key in ("curves_text_zero", "rollouts_no_penalty_zero", "group_no_effect_zero"):
+        assert t(f"length.{key}", "en") in text, key
+    assert t("length.sweep_text_zero", "en", lcache=32, lmax=32) in text
+    assert t("length.factor_note_zero", "en", reversed=0, broken=0) in text
+    assert t("length.rollouts_penalised", "en").split("{")[0].split(":")[0] not in text
+    assert "on top" not in text  # the filtering text does not add a penalty either
+    # a nonzero factor but L_cache = 0: responses cut at L_max are exactly L_max long, none is penalised
+    at = open_page(PAGE, l_cache="0")
+    no_exception(at)
+    assert {m.label: m.value for m in at.metric}[t("length.metric_penalised", "en")] == "0.0%"
+    text = _texts(at)
+    assert t("length.rollouts_no_penalty", "en", start=8) in text
+    assert t("length.curves_text_step", "en", lmax=8, factor="1") in text
+    # at the defaults the effect is there and said
+    text = _texts(open_page(PAGE))
+    assert t("length.rollouts_penalised", "en").split("{")[0] in text
+
+
+def test_tables_hold_no_negative_zero():
+    at = open_page(PAGE)
+    no_exception(at)
+    for frame in (d.value for d in at.dataframe):
+        numbers = frame.select_dtypes("number").to_numpy(dtype=float)
+        assert not (np.signbit(numbers) & (numbers == 0)).any()
+
+
+def test_bad_model_dir_names_it_in_chinese(monkeypatch, tmp_path):
+    # the one bad input left that no widget range excludes: a server started with a wrong model path
+    monkeypatch.setenv("RLVIZ_MODEL_DIR", str(tmp_path / "missing"))
+    at = open_page(PAGE, lang="zh")
     assert not at.exception
-    assert at.error and "buffer_length" in at.error[0].value
+    assert len(at.error) == 1
+    message = at.error[0].value
+    assert message.startswith("请检查") and t("length.model_dir", "zh") in message and "model_dir:" in message
+    assert len(figures(at)) == 1  # the curves need no model and stay
+
+
+def test_library_error_names_the_widget_in_chinese(monkeypatch):
+    # widget ranges (and the L_cache hold) keep bad settings away from the library, so hand the real
+    # core function a buffer longer than the maximum length to see its message reach the page
+    import rlviz.experiments.length as length
+
+    real = length.penalty_curves
+    monkeypatch.setattr(length, "penalty_curves", lambda s: real(replace(s, buffer_length=s.max_length + 1)))
+    at = open_page(PAGE, lang="zh")
+    assert not at.exception
+    message = at.error[0].value
+    assert message.startswith("请检查") and t("length.lcache", "zh") in message and "buffer_length:" in message
     assert not figures(at)
 
 

@@ -110,6 +110,56 @@ def test_no_group_size_is_a_message_not_a_crash():
     assert_finite_figures(at, at_least=4)  # the rest of the page still draws
 
 
+def test_bad_input_in_chinese_names_the_widget():
+    at = open_page(PAGE, lang="zh")
+    at.multiselect(key="s_Gs").set_value([]).run()
+    assert not at.exception
+    message = at.error[0].value
+    # show_bad_input: the widget's Chinese label, then the library's parameter and detail
+    assert t("sampling.group_sizes", "zh") in message and message.startswith("请检查")
+    assert "group_size: " + t("sampling.need_group_size", "zh") in message
+
+
+def _stopped_run(grpo_steps: int, ds_steps: int):
+    from rlviz.experiments.sampling import DynamicSamplingConfig, DynamicSamplingRun
+    from rlviz.lm.model import load_policy
+
+    run = DynamicSamplingRun(DynamicSamplingConfig(steps=3, prompts_per_step=2, group_size=2, heldout_samples=0),
+                             policy=load_policy(None, "cpu"))
+    for arm, n in (("grpo", grpo_steps), ("grpo_ds", ds_steps)):
+        for _ in range(n):
+            run.trainers[arm].step()
+    return run
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_stopped_message_agrees_with_the_progress_bars(lang):
+    # a run stopped after one step of both arms: the bars and the message say the same
+    at = open_page(PAGE, lang=lang)
+    at.session_state["sampling_run"] = _stopped_run(1, 1)
+    at.run()
+    assert not at.exception
+    bars = [b.proto.text for b in at.get("progress")]
+    arms = [t(f"sampling.arm_{a}", lang) for a in ("grpo", "grpo_ds")]
+    assert bars == [t("sampling.progress", lang, arm=a, done=1, total=3) for a in arms]
+    assert at.warning[0].value == t("sampling.stopped", lang, done=1, total=3)
+    assert t("sampling.continue", lang) in [b.label for b in at.button]
+
+
+def test_stopped_message_names_both_arms_when_they_differ():
+    at = open_page(PAGE)
+    at.session_state["sampling_run"] = _stopped_run(2, 1)
+    at.run()
+    assert not at.exception
+    steps = f"{t('sampling.arm_grpo', 'en')} 2, {t('sampling.arm_grpo_ds', 'en')} 1"
+    assert at.warning[0].value == t("sampling.stopped_arms", "en", steps=steps, total=3)
+    # Continue brings the arm behind up first: both at 2, and the plain message again
+    at.button(key="s_continue").click().run()
+    assert not at.exception
+    assert at.session_state["sampling_run"].progress == {"grpo": 3, "grpo_ds": 3}
+    assert at.success
+
+
 def test_url_holds_the_settings():
     # AppTest does not write the URL back (the browser does); every bound widget must read it
     shared = {
@@ -146,6 +196,11 @@ def test_tiny_live_run():
     assert names == {t("sampling.arm_grpo", "en"), t("sampling.arm_grpo_ds", "en")}
     summary = at.dataframe[-1].value
     assert len(summary) == 2
+    # the key result first, visible without scrolling sideways: the run, then held-out pass@1 start -> end
+    assert list(summary.columns[:3]) == [t("sampling.col_arm", "en"), t("sampling.col_heldout", "en"),
+                                         t("sampling.col_train_last5", "en")]
+    assert summary.iloc[:, 1].tolist() == ["— → —", "— → —"]  # held-out pass@1 skipped (0 samples)
+    assert at.success  # finished: no stopped warning
     # switching the language keeps the run and relabels it
     at.radio(key="lang").set_value("zh").run()
     no_exception(at)

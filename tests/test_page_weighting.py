@@ -3,6 +3,11 @@ as a message, the settings in the URL."""
 
 from __future__ import annotations
 
+import ast
+import re
+from pathlib import Path
+
+import numpy as np
 from apptools import assert_finite_figures, figures, no_exception, open_page
 
 from rlviz.i18n import t
@@ -144,3 +149,62 @@ def test_every_setting_is_bound_to_the_url_and_a_link_restores_it():
     assert shared.select_slider(key="wt_sigma").value == 0.05
     assert shared.toggle(key="wt_clip").value is False
     assert "#2 · 5 tokens · A=+0.5" in figures(shared)[0]["data"][0]["x"]
+
+
+def test_bad_input_in_chinese_names_the_widget():
+    at = open_page(PAGE, lang="zh")
+    at.text_input(key="wt_len").set_value("abc").run()
+    assert not at.exception
+    assert t("weighting.lengths", "zh") in at.error[0].value and "lengths:" in at.error[0].value
+    at.text_input(key="wt_len").set_value("200, 10")
+    at.number_input(key="wt_lmax").set_value(100).run()
+    assert t("weighting.lmax", "zh") in at.error[0].value
+    at.number_input(key="wt_lmax").set_value(256)
+    at.slider(key="wt_L").set_value(2)
+    at.number_input(key="wt_k").set_value(3).run()
+    assert len(at.error) == 1 and t("weighting.n_outliers", "zh") in at.error[0].value
+    at.number_input(key="wt_k").set_value(0)
+    at.text_input(key="wt_prompt").set_value("hello").run()
+    assert len(at.error) == 1 and t("weighting.prompt", "zh") in at.error[0].value
+
+
+def _page_field_names() -> set[str]:
+    """Keys of the page's ``*_FIELDS`` dicts (parameter name -> widget label)."""
+    tree = ast.parse(Path(PAGE).read_text(encoding="utf-8"))
+    keys = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(x, ast.Name) and x.id.endswith("_FIELDS") for x in node.targets):
+            keys |= {k.value for k in node.value.keys}
+    return keys
+
+
+def test_every_parameter_the_library_names_maps_to_a_widget():
+    raised = set()
+    for path in ("rlviz/experiments/weighting.py", "rlviz/lm/model.py", "rlviz/device.py"):
+        raised |= set(re.findall(r'ValueError\(\s*f?"(\w+):', Path(path).read_text(encoding="utf-8")))
+    assert {"lengths", "advantages", "norm_length", "n_outliers", "prompt", "device"} <= raised
+    assert raised - _page_field_names() == set()
+
+
+def test_no_negative_zero_on_screen():
+    at = open_page(PAGE)  # default: GSPO clips the whole response, its push is exactly 0
+    off = figures(at)[2]
+    gspo = [a["text"] for a in off["layout"]["annotations"] if a["text"].startswith("GSPO ")][0]
+    assert gspo.endswith("r=1: 0.00")
+    shown = "\n".join([a["text"] for f in figures(at) for a in f["layout"].get("annotations", [])] + [_text(at)])
+    assert not re.search(r"-0(\.0+)?(?![.\d])", shown.replace("−", "-")), "a negative zero is displayed"
+    summary = at.dataframe[1].value
+    floats = summary.select_dtypes("float")
+    assert not (np.signbit(floats) & (floats == 0)).any().any()
+
+
+def test_formulas_fit_their_columns():
+    at = open_page(PAGE)
+    latex = [x.value for x in at.latex]
+    sapo = [x for x in latex if "SAPO" in x][0]
+    # three short lines (objective, gate derivative, σ_τ) instead of one long one
+    assert r"\begin{gathered}" in sapo and sapo.count(r"\\") == 2 and r"\sigma_\tau(r)=" in sapo
+    loss = [x for x in latex if r"\mathcal L=\sum" in x][0]
+    assert loss.count(r"\\") == 1  # the loss and its gradient on two lines
+    modes = figures(at)[0]["layout"]
+    assert modes["xaxis"]["domain"] == [0.0, 1.0]  # the labelled bar chart gets the page's full width

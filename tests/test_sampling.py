@@ -381,3 +381,127 @@ def test_informative_groups_is_the_filter_used():
     # the Monte Carlo and the measurement call the trainer's filter: a sanity check of its rule
     r = torch.tensor([[1.0, 1.0, 1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 1.0]])
     assert informative_groups(r).tolist() == [False, False, True]
+
+
+# ---------------------------------------------------------------------------------------- fix round
+def test_step_brings_an_arm_behind_up_to_the_other(policy):
+    # a step that failed part-way leaves GRPO one step ahead; the next step() moves only the arm behind
+    cfg = DynamicSamplingConfig(steps=3, prompts_per_step=2, group_size=2, heldout_samples=0)
+    run = DynamicSamplingRun(cfg, policy=policy)
+    run.trainers["grpo"].step()
+    assert run.progress == {"grpo": 1, "grpo_ds": 0}
+    run.step()
+    assert run.progress == {"grpo": 1, "grpo_ds": 1}
+    run.step()
+    assert run.progress == {"grpo": 2, "grpo_ds": 2}
+
+
+def test_progress_waits_for_a_step_in_flight(policy):
+    # Streamlit's Stop starts the next script run while the stopped one is still inside step():
+    # a reader must see the step done for both arms, never GRPO at n + 1 and the other arm at n
+    import threading
+
+    cfg = DynamicSamplingConfig(steps=2, prompts_per_step=2, group_size=2, heldout_samples=0)
+    run = DynamicSamplingRun(cfg, policy=policy)
+    ds = run.trainers["grpo_ds"]
+    plain_done, release = threading.Event(), threading.Event()
+    original = ds.step
+
+    def slow_step():
+        plain_done.set()  # the GRPO arm has stepped; the dynamic-sampling arm is about to
+        release.wait(10)
+        return original()
+
+    ds.step = slow_step
+    worker = threading.Thread(target=run.step)
+    worker.start()
+    assert plain_done.wait(30)
+    assert run.trainers["grpo"].step_count == 1 and ds.step_count == 0  # mid-step, unlocked view
+    seen: dict = {}
+    reader = threading.Thread(target=lambda: seen.update(run.progress))
+    reader.start()
+    reader.join(0.3)
+    assert reader.is_alive()  # progress waits for the step in flight ...
+    release.set()
+    worker.join(30)
+    reader.join(30)
+    assert seen == {"grpo": 1, "grpo_ds": 1}  # ... and then sees both arms at the same step
+    assert len(run.metrics_frame()) == 2
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("steps", 0), ("prompts_per_step", 0), ("group_size", 1), ("max_resample_rounds", 0), ("lr", 0.0),
+    ("temperature", 0.0), ("heldout_samples", -1),
+])  # fmt: skip
+def test_live_config_errors_name_the_field(field, value):
+    # the page maps exactly these names to its widgets (pages/sampling.py LIVE_FIELDS)
+    with pytest.raises(ValueError, match=rf"^{field}:"):
+        DynamicSamplingConfig(**{field: value}).validate()
+
+
+def _annotation(fig, text):
+    found = [a for a in fig.layout.annotations if (a.text or "").strip() == text]
+    assert len(found) == 1, [a.text for a in fig.layout.annotations]
+    return found[0]
+
+
+def test_cost_figure_labels_stay_inside_at_extreme_settings():
+    # /sampling?s_N=512&s_n=1&s_G=64&s_K=50&s_a=10&s_b=0.1: the review's case
+    df = fill_cost_frame({"beta": PassRateDistribution.beta(10, 0.1)}, 1, 512, 64, 50)
+    fig = fill_cost_figure(df, 50, 512, titles=("a", "b", "c"), x_title="K", distribution_labels={},
+                           plain_label="plain", target_label="N wanted", chosen_label="chosen K")
+    # one K range for the three panels (the chosen-K label no longer stretches the middle one)
+    ranges = [tuple(fig.layout[f"xaxis{s}"].range) for s in ("", "2", "3")]
+    assert ranges == [(0.5, 50.5)] * 3
+    # the chosen-K label at the right end of the range reads leftwards, inside the plot
+    assert _annotation(fig, "chosen K").xanchor == "right"
+    # n G = 64 responses vs up to 3200 with dynamic sampling: the baseline sits low, its label above it
+    plain = _annotation(fig, "plain")
+    assert plain.yref == "y3" and plain.y == 64 and plain.yanchor == "bottom" and plain.xanchor == "right"
+    assert tuple(fig.layout.yaxis3.range)[1] >= df["expected_rollouts"].max()
+    # N = 512 is the top of the groups panel: its label hangs below the line, under the title
+    target = _annotation(fig, "N wanted")
+    assert target.yref == "y" and target.yanchor == "top"
+    # small K range: the chosen-K label at K = 2 of 10 reads rightwards
+    df = fill_cost_frame({"beta": PassRateDistribution.beta(0.3, 0.5)}, 16, 16, 8, 10)
+    fig = fill_cost_figure(df, 2, 16, titles=("a", "b", "c"), x_title="K", distribution_labels={},
+                           plain_label="plain", target_label="N wanted", chosen_label="chosen K")
+    assert [tuple(fig.layout[f"xaxis{s}"].range) for s in ("", "2", "3")] == [(0.5, 10.5)] * 3
+    assert _annotation(fig, "chosen K").xanchor == "left"
+
+
+@pytest.mark.parametrize(("a", "b", "anchor"), [(10, 0.1, "right"), (0.1, 10, "left"), (1, 1, "center")])
+def test_beta_mean_label_is_not_cut_at_an_edge(a, b, anchor):
+    # mean a/(a+b): 0.99 is drawn leftwards from the line, 0.01 rightwards, 0.5 centred
+    dist = PassRateDistribution.beta(a, b)
+    fig = beta_density_figure(beta_density(a, b), dist.mean, x_title="p", y_title="d", name="B", mean_label="mean")
+    label = _annotation(fig, f"mean {dist.mean:.2f}")
+    assert label.xanchor == anchor and label.x == pytest.approx(dist.mean)
+
+
+def test_reference_labels_end_before_the_chosen_k_line():
+    # K = 50 of 50: the chosen-K line runs along the right edge, so the labels end left of it
+    df = fill_cost_frame({"beta": PassRateDistribution.beta(10, 0.1)}, 1, 512, 64, 50)
+    fig = fill_cost_figure(df, 50, 512, titles=("a", "b", "c"), x_title="K", distribution_labels={},
+                           plain_label="plain", target_label="N wanted", chosen_label="chosen K")
+    for text in ("plain", "N wanted"):
+        label = _annotation(fig, text)
+        assert label.x == 50 and label.xanchor == "right" and label.xshift < 0
+    # K = 3 of 10: the line is out of the way, the labels end at the right edge of the panel
+    df = fill_cost_frame({"beta": PassRateDistribution.beta(0.3, 0.5)}, 16, 16, 8, 10)
+    fig = fill_cost_figure(df, 3, 16, titles=("a", "b", "c"), x_title="K", distribution_labels={},
+                           plain_label="plain", target_label="N wanted", chosen_label="chosen K")
+    assert _annotation(fig, "plain").x == pytest.approx(10.5 - 0.1)
+
+
+def test_histogram_note_sits_above_the_tallest_bar():
+    # G = 2, one level: 5 prompts all wrong, 0 mixed, 9 all right; the note hangs from the top of an
+    # axis that runs 15 % above the tallest stack (9), so it never covers the k = G bar
+    hist = pd.DataFrame({"correct": [0, 1, 2], "pass_rate": [0.0, 0.5, 1.0], "level": [1, 1, 1], "prompts": [5, 0, 9]})
+    hist["share"] = hist["prompts"] / 14
+    outcomes = pd.DataFrame({"level": [0, 0, 0], "outcome": ["all_wrong", "mixed", "all_correct"],
+                             "groups": [5, 0, 9], "share": [5 / 14, 0.0, 9 / 14]})
+    fig = pass_rate_figure(hist, outcomes, titles=("a", "b"), x_title="k/G", y_title="n", share_title="s",
+                           level_label="level", overall_label="all", outcome_labels={}, zero_label="zero")
+    assert tuple(fig.layout.yaxis.range) == pytest.approx((0.0, 9 * 1.15))
+    assert _annotation(fig, "zero").yanchor == "top"

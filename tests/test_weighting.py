@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS, gradient_weights, policy_loss
 from rlviz.experiments import weighting as W
-from rlviz.plots.weighting import aggregation_figure, noise_figure, offpolicy_figure
+from rlviz.plots.weighting import BAR_TEXT_MIN, aggregation_figure, format_number, noise_figure, offpolicy_figure
 
 
 def _finite_fig(fig) -> dict:
@@ -369,3 +369,60 @@ def test_noise_figure_four_curves_on_log_axes():
     assert spec["data"][0]["y"] == pytest.approx(df.var_log_s.tolist())
     assert spec["layout"]["xaxis"]["type"] == "log" and spec["layout"]["yaxis"]["type"] == "log"
     assert _finite_fig(noise_figure(df.iloc[0:0]))["data"] == []
+
+
+def test_aggregation_figure_with_labels_stacks_full_width_panels_with_readable_text():
+    t = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
+    spec = _finite_fig(aggregation_figure(t, "mode", per_token_title="per token", total_title="per response"))
+    layout = spec["layout"]
+    # one panel above the other, each over the whole width: titles and labels get the full width
+    assert layout["xaxis"]["domain"] == layout["xaxis2"]["domain"] == [0.0, 1.0]
+    assert layout["yaxis"]["domain"][0] > layout["yaxis2"]["domain"][1]
+    titles = {a["text"]: a for a in layout["annotations"]}
+    assert titles["per token"]["y"] > titles["per response"]["y"] + 0.2  # never on the same line
+    # value labels at a readable size; a label that would have to shrink further is hidden, not shrunk
+    bars = [tr for tr in spec["data"] if tr["type"] == "bar"]
+    assert all(tr["textfont"]["size"] >= BAR_TEXT_MIN >= 11 for tr in bars)
+    assert layout["uniformtext"] == {"minsize": BAR_TEXT_MIN, "mode": "hide"}
+    # the token-weight panel leaves at least half a decade above the tallest bar (0.5) for its label
+    assert layout["yaxis"]["range"][1] >= math.log10(0.5) + 0.5
+    # the nine-algorithm figure has no labels: its two panels sit side by side
+    side = _finite_fig(aggregation_figure(t, "algorithm", show_text=False))["layout"]
+    assert side["xaxis"]["domain"][1] < side["xaxis2"]["domain"][0]
+    assert "uniformtext" not in side or not side["uniformtext"].get("minsize")
+
+
+@pytest.mark.parametrize(
+    "value, spec, text",
+    [
+        (-0.0, ".2f", "0.00"),  # negative zero
+        (-0.001, ".2f", "0.00"),  # a small negative that rounds to zero
+        (-0.004, ".0%", "0%"),
+        (-0.0, "+.2f", "+0.00"),
+        (-0.0, ".3g", "0"),
+        (-0.5, ".2f", "-0.50"),  # real negatives keep their sign
+        (-1e-5, ".3g", "-1e-05"),
+        (0.00476190, ".3g", "0.00476"),
+        (0.25, "+g", "+0.25"),
+    ],
+)
+def test_format_number_drops_the_sign_of_a_displayed_zero(value, spec, text):
+    assert format_number(value, spec) == text
+
+
+def _negative_zeros(df: pd.DataFrame) -> list[str]:
+    floats = df.select_dtypes("float")
+    return [c for c in floats.columns if bool((np.signbit(floats[c]) & (floats[c] == 0)).any())]
+
+
+def test_frames_hold_no_negative_zero():
+    # GSPO clips the whole response at the default (s = 0.9727 < 1 - 3e-4 with A < 0): its pushes are
+    # 0 and push / push(r=1) = 0 / -0.02 would be -0.0 in IEEE arithmetic
+    df = W.offpolicy_response(50, 2, 0.5, -1.0)
+    summary = W.offpolicy_summary(df)
+    assert _negative_zeros(df) == [] and _negative_zeros(summary) == []
+    gspo = summary.set_index("algorithm").loc["gspo"]
+    assert gspo.total_relative == 0.0 and format(gspo.total_relative, ".2f") == "0.00"
+    assert _negative_zeros(W.aggregation_table([3, 5], [0.0, -1.0], 8)) == []
+    assert W.parse_numbers("-0, 1", "advantages") == [0.0, 1.0]
+    assert not np.signbit(W.parse_numbers("-0", "advantages")[0])

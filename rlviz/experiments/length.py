@@ -68,6 +68,14 @@ class ShapingSettings:
     cosine: CosineParams = field(default_factory=CosineParams)  # cosine reward values
 
 
+def _no_negative_zero(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every float column plus 0.0, so a −0.0 (e.g. ``-f * 0``) reads 0 in a table or
+    a CSV. Changes no value: −0.0 == 0.0."""
+    floats = frame.select_dtypes("floating").columns
+    frame[floats] = frame[floats] + 0.0
+    return frame
+
+
 # ---------------------------------------------------------------------------------------- curves
 def penalty_curves(s: ShapingSettings, points: int = 401) -> pd.DataFrame:
     """DAPO's penalty and total rewards, and the cosine reward, on a fine grid of lengths.
@@ -92,14 +100,14 @@ def penalty_curves(s: ShapingSettings, points: int = 401) -> pd.DataFrame:
     kw = dict(r0_correct=c.r0_correct, rl_correct=c.rl_correct, r0_wrong=c.r0_wrong, rl_wrong=c.rl_wrong,
               exceed_penalty=c.exceed_penalty)  # fmt: skip
     ones, zeros = torch.ones_like(lengths, dtype=torch.bool), torch.zeros_like(lengths, dtype=torch.bool)
-    return pd.DataFrame({
+    return _no_negative_zero(pd.DataFrame({
         "length": grid,
         "dapo_penalty": pen.numpy(),
         "dapo_right": (1.0 + pen).numpy(),
         "dapo_wrong": (0.0 + pen).numpy(),
         "cosine_right": cosine_length_reward(lengths, ones, s.max_length, **kw).double().numpy(),
         "cosine_wrong": cosine_length_reward(lengths, zeros, s.max_length, **kw).double().numpy(),
-    })  # fmt: skip
+    }))  # fmt: skip
 
 
 def kimi_curve(min_length: int, max_length: int, weight: float = 1.0) -> pd.DataFrame:
@@ -123,8 +131,8 @@ def kimi_curve(min_length: int, max_length: int, weight: float = 1.0) -> pd.Data
     lengths = torch.tensor(grid, dtype=torch.float64)[None]  # (1, N): one group
     right = kimi_length_reward(lengths, torch.ones_like(lengths, dtype=torch.bool))[0]
     wrong = kimi_length_reward(lengths, torch.zeros_like(lengths, dtype=torch.bool))[0]
-    return pd.DataFrame({"length": grid, "kimi_right": weight * right.double().numpy(),
-                         "kimi_wrong": weight * wrong.double().numpy()})  # fmt: skip
+    return _no_negative_zero(pd.DataFrame({"length": grid, "kimi_right": weight * right.double().numpy(),
+                                           "kimi_wrong": weight * wrong.double().numpy()}))  # fmt: skip
 
 
 # -------------------------------------------------------------------------------------- rollouts
@@ -364,7 +372,9 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
         corr = float(np.corrcoef(x, y)[0, 1]) if len(x) > 2 and x.std() > 0 and y.std() > 0 else 0.0
         rows.append({"scheme": k, "mean_reward": float(r[k].mean()), "signal_groups": float(signal.double().mean()),
                      "length_adv_corr": corr})  # fmt: skip
-    return LengthAnalysis(responses=frame, groups=groups, summary=summary, schemes=pd.DataFrame(rows))
+    summary = {k: v + 0 for k, v in summary.items()}  # no -0.0 (int stays int)
+    return LengthAnalysis(responses=_no_negative_zero(frame), groups=_no_negative_zero(groups), summary=summary,
+                          schemes=_no_negative_zero(pd.DataFrame(rows)))
 
 
 def _summary_only(rollouts: pd.DataFrame, s: ShapingSettings) -> dict[str, float]:
@@ -407,4 +417,4 @@ def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) 
         t = ShapingSettings(s.max_length, lcache, s.penalty_factor, s.kimi_weight, s.cosine)
         rows.append({"axis": "buffer_length", "value": lcache, "max_length": s.max_length, "buffer_length": lcache,
                      **_summary_only(rollouts, t)})  # fmt: skip
-    return pd.DataFrame(rows)
+    return _no_negative_zero(pd.DataFrame(rows))

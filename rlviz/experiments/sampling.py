@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import math
+import threading
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -430,6 +431,11 @@ class DynamicSamplingRun:
     """Two GRPO trainers from the same checkpoint and seed, one with dynamic sampling, advanced one
     step at a time (keep one per session; never cache it).
 
+    Thread-safe: :meth:`step` holds a lock, and :attr:`progress`, :attr:`done` and the frames wait
+    for it. A Streamlit Stop click starts the next script run while the stopped one may still be
+    inside a step (the old run only stops at its next Streamlit call); with the lock the new run
+    sees that step finished for both arms, never one arm ahead of the other.
+
     Args:
         config: a :class:`DynamicSamplingConfig` (validated here).
         policy: optionally ``(model, tokenizer)`` to start from (copied, never trained).
@@ -450,11 +456,13 @@ class DynamicSamplingRun:
         self.trainers = {arm: Trainer(config.train_config(arm), copy.deepcopy(model), tokenizer, self.ref_model)
                          for arm in ARMS}
         self.heldout: dict[str, float] = {}
+        self._lock = threading.RLock()  # one step at a time; readers wait for a step in flight
 
     @property
     def progress(self) -> dict[str, int]:
-        """Steps done per arm."""
-        return {arm: t.step_count for arm, t in self.trainers.items()}
+        """Steps done per arm (waits for a step in progress in another thread)."""
+        with self._lock:
+            return {arm: t.step_count for arm, t in self.trainers.items()}
 
     @property
     def done(self) -> bool:
@@ -471,15 +479,21 @@ class DynamicSamplingRun:
 
     def step(self) -> None:
         """One step of each unfinished arm; held-out pass@1 before the first step and after each
-        arm's last step, when asked for."""
-        for arm, trainer in self.trainers.items():
-            if trainer.step_count >= self.config.steps:
-                continue
-            if self.config.heldout_samples and "start" not in self.heldout:
-                self.heldout["start"] = self._evaluate(self.ref_model)
-            trainer.step()
-            if trainer.step_count == self.config.steps and self.config.heldout_samples:
-                self.heldout[arm] = self._evaluate(trainer.model)
+        arm's last step, when asked for.
+
+        If an arm is behind the other (a step that failed part-way, after one arm had stepped),
+        only the arms behind step, so both arms always end a call with the same step count.
+        """
+        with self._lock:
+            target = min(min(t.step_count for t in self.trainers.values()) + 1, self.config.steps)
+            for arm, trainer in self.trainers.items():
+                if trainer.step_count >= target:
+                    continue
+                if self.config.heldout_samples and "start" not in self.heldout:
+                    self.heldout["start"] = self._evaluate(self.ref_model)
+                trainer.step()
+                if trainer.step_count == self.config.steps and self.config.heldout_samples:
+                    self.heldout[arm] = self._evaluate(trainer.model)
 
     def metrics_frame(self) -> pd.DataFrame:
         """One row per (arm, step): ``arm, step, signal_groups`` (groups with a non-zero advantage
@@ -488,9 +502,11 @@ class DynamicSamplingRun:
         ``reward_mean``, ``pass_at_1`` (training reward), ``kl_ref``, ``entropy``, ``seconds``."""
         G = self.config.group_size
         rows = []
-        for arm, t in self.trainers.items():
+        with self._lock:
+            histories = {arm: list(t.history) for arm, t in self.trainers.items()}
+        for arm, history in histories.items():
             total = 0
-            for m in t.history:
+            for m in history:
                 rollouts = int(m["rollouts"])
                 total += rollouts
                 seen = rollouts // G
@@ -509,7 +525,9 @@ class DynamicSamplingRun:
     def summary_frame(self) -> pd.DataFrame:
         """One row per arm: ``arm, steps, rollouts_total, signal_groups_mean, signal_groups_total,
         rollouts_per_signal_group, train_pass_at_1_last5, heldout_start, heldout_end``."""
-        df = self.metrics_frame()
+        with self._lock:
+            df = self.metrics_frame()
+            heldout = dict(self.heldout)
         rows = []
         for arm in ARMS:
             d = df[df["arm"] == arm]
@@ -519,6 +537,6 @@ class DynamicSamplingRun:
                 "signal_groups_mean": float(d["signal_groups"].mean()) if len(d) else math.nan,
                 "signal_groups_total": int(signal), "rollouts_per_signal_group": total / signal if signal else math.nan,
                 "train_pass_at_1_last5": float(d["pass_at_1"].tail(5).mean()) if len(d) else math.nan,
-                "heldout_start": self.heldout.get("start", math.nan), "heldout_end": self.heldout.get(arm, math.nan),
+                "heldout_start": heldout.get("start", math.nan), "heldout_end": heldout.get(arm, math.nan),
             })  # fmt: skip
         return pd.DataFrame(rows)

@@ -41,6 +41,7 @@ __all__ = [
     "aggregation_table",
     "fitted_slope",
     "group_tensors",
+    "no_negative_zero",
     "noise_sweep",
     "offpolicy_response",
     "offpolicy_summary",
@@ -61,6 +62,15 @@ NO_CLIP = 1e6  # an ε so wide that no ratio reaches it ("without clipping")
 
 
 # ---------------------------------------------------------------------------------------- inputs
+
+
+def no_negative_zero(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with every -0.0 in its float columns turned into 0.0 (in place; returned), so tables,
+    CSV exports and labels never read "-0"."""
+    for column in df.columns:
+        if df[column].dtype.kind == "f":
+            df[column] = df[column] + 0.0  # IEEE: -0.0 + 0.0 == +0.0; every other value unchanged
+    return df
 
 
 def parse_numbers(text: str, field: str, integer: bool = False) -> list[float]:
@@ -85,7 +95,7 @@ def parse_numbers(text: str, field: str, integer: bool = False) -> list[float]:
             raise ValueError(f"{field}: {p!r} is not a finite number")
         if integer and not v.is_integer():
             raise ValueError(f"{field}: {p!r} is not a whole number")
-        values.append(int(v) if integer else v)
+        values.append(int(v) if integer else v + 0.0)  # + 0.0: "-0" reads as 0
     return values
 
 
@@ -196,7 +206,7 @@ def aggregation_table(lengths, advantages, norm_length: float) -> pd.DataFrame:
                 "weight_total": float(w[i, :n].sum()), "push_token": float(push[i, :n].mean()),
                 "push_total": float(push[i, :n].sum()),
             })  # fmt: skip
-    return pd.DataFrame(rows)
+    return no_negative_zero(pd.DataFrame(rows))
 
 
 # ---------------------------------------------------------------------------------------- 2. off-policy tokens
@@ -286,7 +296,7 @@ def offpolicy_response(
             "ratio_used": out.ratio[0].numpy(), "push": push, "push_on_policy": push0,
             "relative": push / push0, "clipped": clipped, "gate": gate, "state": state,
         }))  # fmt: skip
-    return pd.concat(frames, ignore_index=True)
+    return no_negative_zero(pd.concat(frames, ignore_index=True))
 
 
 def offpolicy_summary(df: pd.DataFrame) -> pd.DataFrame:
@@ -305,7 +315,7 @@ def offpolicy_summary(df: pd.DataFrame) -> pd.DataFrame:
             "outlier_relative": out.relative.mean() if len(out) else math.nan,
             "other_relative": rest.relative.mean() if len(rest) else math.nan,
         })  # fmt: skip
-    return pd.DataFrame(rows)
+    return no_negative_zero(pd.DataFrame(rows))
 
 
 # ---------------------------------------------------------------------------------------- 3. noise vs length
@@ -363,7 +373,7 @@ def noise_sweep(
             "gspo_epsilon_high": ALGORITHMS["gspo"].defaults["epsilon_high"],
             "grpo_epsilon_high": ALGORITHMS["grpo"].defaults["epsilon_high"],
         })  # fmt: skip
-    return pd.DataFrame(rows)
+    return no_negative_zero(pd.DataFrame(rows))
 
 
 def fitted_slope(df: pd.DataFrame) -> float:
@@ -503,7 +513,7 @@ def real_group(
     return RealGroup(
         prompt=problems[g].prompt, answer=problems[g].answer,
         tokens=[batch.tokens[int(i)] for i in rows], texts=[batch.texts[int(i)] for i in rows],
-        rewards=groups[g].numpy().astype(float), advantages=adv.cpu().numpy().astype(float),
+        rewards=groups[g].numpy().astype(float), advantages=adv.cpu().numpy().astype(float) + 0.0,
         old_log_prob=(old * mask).cpu().numpy().astype(float), new_log_prob=(new * mask).cpu().numpy().astype(float),
         mask=mask.cpu().numpy().astype(float), lr=float(lr), update_algorithm=update_algorithm,
         max_new_tokens=int(max_new_tokens), auto_prompt=problem is None,
@@ -540,7 +550,7 @@ def real_group_weights(group: RealGroup, algorithms=REAL_ALGORITHMS, after_updat
                     "token_ratio": float(token_ratio[i, j]), "ratio_used": float(out.ratio[i, j]),
                     "clipped": bool(out.clipped[i, j]),
                 })  # fmt: skip
-    return pd.DataFrame(rows)
+    return no_negative_zero(pd.DataFrame(rows))
 
 
 def real_group_summary(group: RealGroup, algorithms=REAL_ALGORITHMS) -> pd.DataFrame:
@@ -557,4 +567,4 @@ def real_group_summary(group: RealGroup, algorithms=REAL_ALGORITHMS) -> pd.DataF
         rows.append({"algorithm": name, "clip_fraction": out.clip_fraction,
                      "grad_tokens": float((grad[real] != 0).double().mean()),
                      "push_abs_mean": float(grad[real].abs().mean())})
-    return pd.DataFrame(rows)
+    return no_negative_zero(pd.DataFrame(rows))

@@ -34,9 +34,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "length.lcache": {"en": "Overlong buffer L_cache (tokens)", "zh": "超长缓冲区 L_cache（token）"},
     "length.lcache_help": {
         "en": "Length of the ramp before L_max (verl reward_model.overlong_buffer.len, TRL soft_punish_cache). "
-        "0 means no ramp: only responses at or past L_max are penalised. It must not exceed L_max.",
+        "0 means no ramp: only responses longer than L_max are penalised. The buffer cannot be longer than "
+        "L_max: a larger value is held at L_max.",
         "zh": "L_max 之前惩罚线性爬升的区间长度（verl 的 reward_model.overlong_buffer.len，TRL 的 "
-        "soft_punish_cache）。设为 0 表示没有缓冲：只惩罚达到或超过 L_max 的回答。不能大于 L_max。",
+        "soft_punish_cache）。设为 0 表示没有缓冲：只惩罚长度超过 L_max 的回答。缓冲区不能比 L_max 更长：取值更大时按 "
+        "L_max 计算。",
+    },
+    "length.lcache_held": {
+        "en": "L_cache = {lcache} is longer than L_max = {lmax}. The buffer cannot be longer than the maximum "
+        "length, so L_cache is held at L_max = {lmax} below.",
+        "zh": "L_cache = {lcache} 超过了 L_max = {lmax}。缓冲区不能比最大长度更长，因此下文按 L_cache = L_max = "
+        "{lmax} 计算。",
+    },
+    "length.model_dir": {
+        "en": "the model directory (chosen when the server starts, RLVIZ_MODEL_DIR)",
+        "zh": "模型目录（在启动服务时指定，RLVIZ_MODEL_DIR）",
     },
     "length.factor": {"en": "Penalty factor", "zh": "惩罚系数"},
     "length.factor_help": {
@@ -78,13 +90,35 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- section 1: curves
     "length.curves_header": {"en": "The penalties as curves", "zh": "惩罚曲线"},
     "length.curves_text": {
-        "en": "Left: DAPO's penalty (dotted) and the total reward of a right and of a wrong answer. Up to "
-        "$L_{{max}}$ − $L_{{cache}}$ = {start} tokens nothing happens; inside the shaded buffer the "
-        "reward falls linearly, reaching −{factor} at $L_{{max}}$ = {lmax} and staying there beyond. A "
-        "right answer that only just fits scores like a short wrong one; at equal length a right answer is always worth 1 more.",
-        "zh": "左图：DAPO 的惩罚（点线），以及正确回答与错误回答的总奖励。长度不超过 $L_{{max}}$ − "
-        "$L_{{cache}}$ = {start} 个 token 时不受影响；进入阴影缓冲区后奖励线性下降，到 $L_{{max}}$ = "
-        "{lmax} 时降到 −{factor}，之后保持不变。一个刚好在上限内写完的正确回答，得分与一个简短的错误回答相当；不过在相同长度下，正确回答始终比错误回答多 1 分。",
+        "en": "**DAPO soft overlong punishment**, added to the task reward; left panel: the penalty (dotted) and "
+        "the total reward of a right and of a wrong answer. Up to $L_{{max}}$ − $L_{{cache}}$ = {start} tokens "
+        "nothing happens; inside the shaded buffer the reward falls linearly, reaching −{factor} at "
+        "$L_{{max}}$ = {lmax} and staying there beyond. A right answer that ends exactly at $L_{{max}}$ "
+        "scores 1 − {factor} = {edge}, a short wrong one 0; at equal length a right answer is always worth 1 "
+        "more. With $L_{{cache}}$ = 0 there is no ramp: only a response longer than $L_{{max}}$ loses f.",
+        "zh": "**DAPO 软超长惩罚**，加在任务奖励上；左图：惩罚（点线），以及正确回答与错误回答的总奖励。长度不超过 "
+        "$L_{{max}}$ − $L_{{cache}}$ = {start} 个 token 时不受影响；进入阴影缓冲区后奖励线性下降，到 "
+        "$L_{{max}}$ = {lmax} 时降到 −{factor}，之后保持不变。恰好在 $L_{{max}}$ 处结束的正确回答得 "
+        "1 − {factor} = {edge} 分，简短的错误回答得 0 分；在相同长度下，正确回答始终比错误回答多 1 分。"
+        "$L_{{cache}}$ = 0 时没有线性下降段：只有长度超过 $L_{{max}}$ 的回答才被扣 f。",
+    },
+    "length.curves_text_step": {
+        "en": "**DAPO soft overlong punishment**, added to the task reward; left panel: the penalty (dotted) and "
+        "the total reward of a right and of a wrong answer. With $L_{{cache}}$ = 0 there is no buffer and no "
+        "ramp (the formula's fraction is not used): nothing happens up to $L_{{max}}$ = {lmax}, and only a "
+        "response longer than $L_{{max}}$ loses {factor}. A response cut off at the limit is exactly "
+        "$L_{{max}}$ tokens long, so it escapes the penalty.",
+        "zh": "**DAPO 软超长惩罚**，加在任务奖励上；左图：惩罚（点线），以及正确回答与错误回答的总奖励。"
+        "$L_{{cache}}$ = 0 时没有缓冲区，也没有线性下降段（不使用公式中的分式）：长度不超过 $L_{{max}}$ = {lmax} "
+        "时不受影响，只有长度超过 $L_{{max}}$ 的回答才被扣 {factor} 分。在上限处被截断的回答长度恰好是 "
+        "$L_{{max}}$，因此不会受罚。",
+    },
+    "length.curves_text_zero": {
+        "en": "**DAPO soft overlong punishment**, added to the task reward; left panel: the penalty (dotted) and "
+        "the total reward of a right and of a wrong answer. The penalty factor f is 0, so there is no penalty: "
+        "a right answer scores 1 and a wrong one 0 at every length, whatever $L_{max}$ and $L_{cache}$ are.",
+        "zh": "**DAPO 软超长惩罚**，加在任务奖励上；左图：惩罚（点线），以及正确回答与错误回答的总奖励。惩罚系数 f 为 0，"
+        "因此没有任何惩罚：无论 $L_{max}$ 和 $L_{cache}$ 取多少，正确回答在任何长度下都得 1 分，错误回答都得 0 分。",
     },
     "length.kimi_text": {
         "en": "**Kimi k1.5 length reward** (Kimi Team, [arXiv 2501.12599](https://arxiv.org/abs/2501.12599), "
@@ -131,12 +165,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{n} prompts × G = {g} responses, sampled at temperature {temp} with a limit of {limit} tokens and "
         "cut at $L_{{max}}$ = {lmax}. The tiny LM writes a few filler dots before its answer, so lengths vary. "
         "Bars: where responses end (right, wrong, truncated); dotted step: the lengths as sampled before the cut "
-        "(everything longer piles up at $L_{{max}}$ as truncated); orange line, right axis: DAPO's penalty. "
-        "Every response in the shaded buffer loses reward, right or wrong.",
+        "(everything longer piles up at $L_{{max}}$ as truncated); orange line, right axis: DAPO's penalty.",
         "zh": "{n} 个 prompt × G = {g} 条回答，采样温度 {temp}，采样上限 {limit} 个 token，再按 $L_{{max}}$ = "
         "{lmax} 截断。微型语言模型会在答案前写几个填充的点号，所以回答长短不一。柱子：回答在哪个长度结束（正确、错误、"
         "被截断）；点线阶梯：截断前的采样长度（更长的回答都堆到 $L_{{max}}$ 处，成为截断样本）；橙色线（右轴）："
-        "DAPO 的惩罚。落在阴影缓冲区里的回答，无论对错都会被扣分。",
+        "DAPO 的惩罚。",
+    },
+    "length.rollouts_penalised": {
+        "en": "Every response in the shaded buffer loses reward, right or wrong: here {share} of them.",
+        "zh": "落在阴影缓冲区里的回答，无论对错都会被扣分：这里占 {share}。",
+    },
+    "length.rollouts_no_penalty_zero": {
+        "en": "The penalty factor is 0, so no response loses reward.",
+        "zh": "惩罚系数为 0，因此没有回答被扣分。",
+    },
+    "length.rollouts_no_penalty": {
+        "en": "No response here is longer than $L_{{max}}$ − $L_{{cache}}$ = {start} tokens, so none loses reward.",
+        "zh": "这里没有回答长于 $L_{{max}}$ − $L_{{cache}}$ = {start} 个 token，因此没有回答被扣分。",
     },
     "length.metric_reward": {"en": "Mean reward: task → with penalty", "zh": "平均奖励：任务奖励 → 加惩罚后"},
     "length.metric_truncated": {"en": "Truncated (= masked by filtering)", "zh": "被截断（= 被过滤屏蔽）"},
@@ -155,9 +200,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "length.schemes_text": {
         "en": "Mean reward is on each scheme's own scale (the cosine reward runs from −10 to 2). The correlation "
         "of length and advantage, over groups with a signal, says how hard a scheme pushes towards short "
-        "responses: near 0 for the task reward alone, clearly negative once length enters the reward.",
+        "responses: near 0 for the task reward alone, clearly negative once length enters the reward (with a nonzero "
+        "factor or weight).",
         "zh": "平均奖励按各方案自身的量纲计算（余弦奖励的范围是 −10 到 2）。长度与优势的相关系数（只统计有学习信号的组）"
-        "反映一个方案把模型推向短回答的力度：只用任务奖励时接近 0，奖励中一旦加入长度项就明显为负。",
+        "反映一个方案把模型推向短回答的力度：只用任务奖励时接近 0，奖励中一旦加入长度项（系数或权重不为 0）就明显为负。",
     },
     "length.col_scheme": {"en": "reward scheme", "zh": "奖励方案"},
     "length.col_mean_reward": {"en": "mean reward", "zh": "平均奖励"},
@@ -173,11 +219,23 @@ STRINGS: dict[str, dict[str, str]] = {
     "length.group_text": {
         "en": "Group {prompt}: {right} of {g} right, {cut} truncated at $L_{{max}}$. Each response, shortest first (✓ right, ✗ wrong, ✂ truncated), with its group-relative "
         "advantage A = (R − mean) / std under the task reward alone (open circles) and with the length "
-        "penalties. Responses that tied on the task reward are pulled apart by length: the shorter one now "
-        "gets the larger advantage. In this group {reversed} pair(s) swap order and {broken} tie(s) are broken.",
+        "penalties.",
         "zh": "题目 {prompt}：{g} 条回答中 {right} 条正确，{cut} 条在 $L_{{max}}$ 处被截断。该组的每条回答按长度从短到长排列（✓ 正确，✗ 错误，✂ 被截断），纵轴是组内相对优势 A = (R − 均值) / "
-        "标准差：空心圆只用任务奖励，其他标记加入了长度惩罚。任务奖励相同的回答会按长度拉开：更短的那条获得更大的优势。"
-        "本组有 {reversed} 对回答的先后顺序发生了对调，{broken} 对原本并列的回答被拉开。",
+        "标准差：空心圆只用任务奖励，其他标记加入了长度惩罚。",
+    },
+    "length.group_effect": {
+        "en": "DAPO's penalty reorders this group by length: {reversed} pair(s) swap order and {broken} tie(s) on "
+        "the task reward are broken, the shorter response getting the larger advantage.",
+        "zh": "DAPO 的惩罚按长度重新排列了这一组：{reversed} 对回答的先后顺序发生对调，{broken} 对原本在任务奖励上"
+        "并列的回答被拉开，更短的那条获得更大的优势。",
+    },
+    "length.group_no_effect": {
+        "en": "DAPO's penalty changes no order in this group: no pair swaps and no tie is broken.",
+        "zh": "DAPO 的惩罚没有改变这一组的排序：没有回答对调，也没有并列被拉开。",
+    },
+    "length.group_no_effect_zero": {
+        "en": "The penalty factor is 0: DAPO's reward is the task reward, so its advantages are the task ones.",
+        "zh": "惩罚系数为 0：DAPO 的奖励就是任务奖励，因此它的优势与只用任务奖励时完全相同。",
     },
     "length.factor_note": {
         "en": "With a penalty factor of at most 1, a right answer (1 + penalty ≥ 0) never ranks below a wrong one "
@@ -185,6 +243,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "broken tie(s). Raise the factor above 1 to see right and wrong swap.",
         "zh": "惩罚系数不超过 1 时，正确回答（1 + 惩罚 ≥ 0）永远不会排在错误回答（0 + 惩罚 ≤ 0）之后：塑形只负责打破并列。"
         "所有组合计：{reversed} 对顺序对调，{broken} 对并列被拉开。把系数调到 1 以上，就能看到正确与错误回答互换位置。",
+    },
+    "length.factor_note_zero": {
+        "en": "With a penalty factor of 0 the DAPO reward equals the task reward: across all groups {reversed} "
+        "reversed pair(s), {broken} broken tie(s). Raise the factor to see the penalty act.",
+        "zh": "惩罚系数为 0 时，DAPO 的奖励与任务奖励相同：所有组合计 {reversed} 对顺序对调，{broken} 对并列被拉开。"
+        "把系数调大，才能看到惩罚的作用。",
     },
     "length.factor_note_high": {
         "en": "With a penalty factor above 1, a long right answer can score below a short wrong one. Across all "
@@ -210,17 +274,18 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- section 4: filtering
     "length.filter_header": {"en": "Overlong filtering: what leaves the loss", "zh": "超长过滤：哪些内容离开了 loss"},
     "length.filter_text": {
-        "en": "A truncated response is wrong only because it ran out of room, so its 0 reward (and DAPO's −1 on top) "
+        "en": "A truncated response is wrong only because it ran out of room, so its 0 reward{penalty} "
         "is noise about the answer. Overlong filtering (TRL `mask_truncated_completions=True`) sets its loss mask "
         "to 0. The bars split the summed gradient weight −∂loss/∂log π of DAPO's loss (token-mean, first on-policy "
         "update, computed by autograd through the same loss used for training) between right, wrong and "
         "truncated responses, without and with the filter. The advantages are the same in both: the truncated "
         "responses still count in their group's mean and std, they just get no gradient.",
-        "zh": "被截断的回答之所以算错，只是因为篇幅用完了，所以它的 0 分（再加上 DAPO 的 −1）对于答案本身是噪声。超长过滤"
+        "zh": "被截断的回答之所以算错，只是因为篇幅用完了，所以它的 0 分{penalty}对于答案本身是噪声。超长过滤"
         "（TRL 中 `mask_truncated_completions=True`）把它的 loss mask 置为 0。柱状图把 DAPO loss（token-mean，第一次"
         " on-policy 更新，用训练时同一个 loss 经 autograd 求得）的梯度权重 −∂loss/∂log π 之和，按正确、错误、被截断三类"
         "回答拆分，分别展示过滤前后。两种情况下优势完全相同：截断样本仍计入所在组的均值和标准差，只是不再产生梯度。",
     },
+    "length.filter_penalty": {"en": " (and DAPO's −{factor} on top)", "zh": "（再加上 DAPO 的 −{factor}）"},
     "length.metric_masked_tokens": {"en": "Response tokens masked", "zh": "被屏蔽的回答 token"},
     "length.metric_grad_truncated_help": {
         "en": "Share of the summed |gradient weight| that falls on truncated responses: without filtering → with it.",
@@ -245,6 +310,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "$L_{{max}}$）和每个 $L_{{cache}}$（右图，$L_{{max}}$ 固定为 {lmax}）下重新打分。上限越紧，被截断"
         "的回答越多，任务奖励随之下降；缓冲区越长，受罚的回答越多，塑形后的奖励比任务奖励低得越多。惩罚还会让原本没有"
         "学习信号的组（全对或全错、但长度不同）产生信号：在这些组里它只教模型“写短一点”，与答案对错无关。",
+    },
+    "length.sweep_text_zero": {
+        "en": "The same rollouts re-scored for every $L_{{max}}$ (left, $L_{{cache}}$ held at {lcache}, capped "
+        "at $L_{{max}}$) and every $L_{{cache}}$ (right, $L_{{max}}$ held at {lmax}). A tight limit "
+        "truncates many responses and drags the task reward down. The penalty factor is 0, so the shaped "
+        "reward is the task reward at every setting and moving $L_{{cache}}$ changes nothing.",
+        "zh": "同一批 rollout 在每个 $L_{{max}}$（左图，$L_{{cache}}$ 固定为 {lcache}，且不超过 "
+        "$L_{{max}}$）和每个 $L_{{cache}}$（右图，$L_{{max}}$ 固定为 {lmax}）下重新打分。上限越紧，被截断"
+        "的回答越多，任务奖励随之下降。惩罚系数为 0，所以在任何设置下塑形后的奖励都等于任务奖励，移动 $L_{{cache}}$ "
+        "不会带来任何变化。",
     },
     "length.panel_lmax": {"en": "vs L<sub>max</sub>", "zh": "随 L<sub>max</sub> 变化"},
     "length.panel_lcache": {"en": "vs L<sub>cache</sub>", "zh": "随 L<sub>cache</sub> 变化"},

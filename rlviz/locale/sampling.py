@@ -48,8 +48,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "在期望意义下的结果。G = 8 时，一个只有 10% 通过率的问题，只有 57% 的组带有学习信号。",
     },
     "sampling.need_group_size": {
-        "en": "group_size: choose at least one group size",
-        "zh": "group_size：请至少选择一个组大小",
+        "en": "choose at least one group size",
+        "zh": "请至少选择一个组大小",
     },
     # ------------------------------------------------------------------ 1b. difficulty bias
     "sampling.bias_header": {
@@ -245,8 +245,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "训练中……每一步的结果都会保存。",
     },
     "sampling.stopped": {
-        "en": "Stopped after {done} of {total} steps. **Continue** picks up where it stopped.",
-        "zh": "已在第 {done} / {total} 步停止。点 **继续** 可以从停下的地方接着训练。",
+        "en": "Stopped: both arms have done {done} of {total} steps. **Continue** picks up where they stopped.",
+        "zh": "已停止：两个分支都完成了 {done} / {total} 步。点 **继续** 可以从停下的地方接着训练。",
+    },
+    "sampling.stopped_arms": {
+        "en": "Stopped with the arms at different steps ({steps} of {total}). **Continue** first brings the arm "
+        "behind up to the other.",
+        "zh": "停止时两个分支的步数不同（{steps}，共 {total} 步）。点 **继续** 会先让落后的分支追上另一个。",
     },
     "sampling.finished": {"en": "Finished {total} steps.", "zh": "已完成 {total} 步。"},
     "sampling.run_failed": {
@@ -273,8 +278,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "判断是否真正学到东西要看下方的留出集 pass@1。",
     },
     "sampling.summary_caption": {
-        "en": "Held-out pass@1 is measured on 96 fixed prompts never used in training (— : not measured).",
-        "zh": "留出集 pass@1 在 96 道从未用于训练的固定题目上测量（—：未测量）。",
+        "en": "Held-out pass@1 is measured on 96 fixed prompts never used in training, before the first step "
+        "and after an arm's last step (— : not measured, or not yet).",
+        "zh": "留出集 pass@1 在 96 道从未用于训练的固定题目上测量，分别在第一步之前和每个分支最后一步之后（—：未测量或尚未测量）。",
     },
     "sampling.col_arm": {"en": "run", "zh": "分支"},
     "sampling.col_steps": {"en": "steps", "zh": "步数"},
@@ -283,8 +289,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sampling.col_signal_total": {"en": "groups with signal, total", "zh": "有信号组总数"},
     "sampling.col_per_signal": {"en": "responses per signal group", "zh": "每个有信号组的回答数"},
     "sampling.col_train_last5": {"en": "training pass@1 (last 5 steps)", "zh": "训练 pass@1（最后 5 步）"},
-    "sampling.col_heldout_start": {"en": "held-out pass@1, start", "zh": "留出集 pass@1（开始）"},
-    "sampling.col_heldout_end": {"en": "held-out pass@1, end", "zh": "留出集 pass@1（结束）"},
+    "sampling.col_heldout": {"en": "held-out pass@1, start → end", "zh": "留出集 pass@1（开始 → 结束）"},
     # ------------------------------------------------------------------ 5. symptoms
     "sampling.symptoms_header": {"en": "Reading the symptoms", "zh": "如何解读训练症状"},
     "sampling.symptoms": {

@@ -127,8 +127,10 @@ def pass_rate_figure(hist: pd.DataFrame, outcomes: pd.DataFrame, *, titles: tupl
     for x0 in (0.0, 1.0):
         fig.add_vrect(x0=x0 - width * 0.7, x1=x0 + width * 0.7, fillcolor=OKABE_ITO["grey"], opacity=0.18,
                       line_width=0, row=1, col=1)
+    # headroom above the tallest stack, so the note at the top never sits on a bar
+    tallest = float(hist.groupby("pass_rate")["prompts"].sum().max()) if not hist.empty else 0.0
     fig.add_annotation(x=0.5, y=1.0, xref="x domain", yref="y domain", text=zero_label, showarrow=False,
-                       font={"size": 12, "color": "#555555"}, row=1, col=1)
+                       yanchor="top", font={"size": 12, "color": "#555555"}, row=1, col=1)
     fig.update_layout(barmode="stack")
     names = [overall_label] + [f"{level_label} {lv}" for lv in levels]
     for outcome in ("all_wrong", "mixed", "all_correct"):
@@ -145,7 +147,7 @@ def pass_rate_figure(hist: pd.DataFrame, outcomes: pd.DataFrame, *, titles: tupl
     fig.update_layout(legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"},
                       margin={"t": 50, "r": 10})
     fig.update_xaxes(title_text=x_title, range=[-0.1, 1.1], row=1, col=1)
-    fig.update_yaxes(title_text=y_title, row=1, col=1)
+    fig.update_yaxes(title_text=y_title, range=[0, max(tallest, 1.0) * 1.15], row=1, col=1)
     fig.update_xaxes(title_text=share_title, tickformat=".0%", range=[0, 1], row=1, col=2)
     fig.update_yaxes(categoryorder="array", categoryarray=names[::-1], row=1, col=2)
     return fig
@@ -161,8 +163,11 @@ def beta_density_figure(df: pd.DataFrame, mean: float, *, x_title: str, y_title:
         line={"color": style["color"], "width": 2}, fillcolor="rgba(0,0,0,0.08)",
         hovertemplate=f"{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.3g}}<extra></extra>",
     ))  # fmt: skip
-    fig.add_vline(x=mean, line_dash="dot", line_color=OKABE_ITO["grey"], annotation_text=f"{mean_label} {mean:.2f}",
-                  annotation_position="top")
+    fig.add_vline(x=mean, line_dash="dot", line_color=OKABE_ITO["grey"])
+    # the label sits above the plot, on the side of the line away from a near edge, never cut off
+    side = "right" if mean > 0.75 else ("left" if mean < 0.25 else "center")
+    fig.add_annotation(x=mean, y=1.0, xref="x", yref="y domain", text=f"{mean_label} {mean:.2f}", showarrow=False,
+                       xanchor=side, yanchor="bottom", font={"size": 11, "color": "#555555"})
     base_layout(fig, height=height, x_title=x_title, y_title=y_title)
     fig.update_xaxes(range=[0, 1])
     top = float(part["density"].quantile(0.97)) if not part.empty else 1.0
@@ -203,21 +208,54 @@ def fill_cost_figure(df: pd.DataFrame, chosen_K: int, target_groups: int, *, tit
             legendgroup=name, line={"color": style["color"], "dash": "dot", "width": 1.5},
             hovertemplate=f"{label} · {plain_label}<br>{titles[0]}: %{{y:.2f}}<extra></extra>",
         ), row=1, col=1)  # fmt: skip
-    fig.add_hline(y=target_groups, line_color=OKABE_ITO["grey"], line_width=1, annotation_text=target_label,
-                  annotation_position="bottom right", row=1, col=1)
+    # every label anchored inside its panel: away from the x ticks, the titles and the right edge
+    top_groups = max([float(target_groups)] + _finite_max(df, ["expected_groups", "plain_groups"]))
+    top_rollouts = max([1.0] + _finite_max(df, ["expected_rollouts", "plain_rollouts"]))
+    max_K = int(df["K"].max()) if not df.empty else max(int(chosen_K), 1)
+    x_range = [0.5, max(max_K, int(chosen_K)) + 0.5]  # one K range shared by the three panels
+    # a label ends just left of the chosen-K line when that line is near the right edge
+    width = x_range[1] - x_range[0]
+    label_end = chosen_K if chosen_K > x_range[0] + 0.85 * width else x_range[1] - 0.01 * width
+    _hline_label(fig, target_groups, top_groups, target_label, 1, label_end)
     if not df.empty:
-        fig.add_hline(y=float(df["plain_rollouts"].iloc[0]), line_color=OKABE_ITO["grey"], line_width=1,
-                      annotation_text=plain_label, annotation_position="bottom right", row=1, col=3)
+        _hline_label(fig, float(df["plain_rollouts"].iloc[0]), top_rollouts, plain_label, 3, label_end)
     for col in (1, 2, 3):
         fig.add_vline(x=chosen_K, line_dash="dot", line_color=OKABE_ITO["vermillion"], row=1, col=col)
-    fig.add_annotation(x=chosen_K, y=0.02, xref="x2", yref="y2 domain", text=f" {chosen_label}", showarrow=False,
-                       xanchor="left", yanchor="bottom", font={"size": 11, "color": OKABE_ITO["vermillion"]})
+    right_half = chosen_K > (x_range[0] + x_range[1]) / 2
+    fig.add_annotation(x=chosen_K, y=0.02, xref="x2", yref="y2 domain", text=f" {chosen_label} ", showarrow=False,
+                       xanchor="right" if right_half else "left", yanchor="bottom",
+                       font={"size": 11, "color": OKABE_ITO["vermillion"]})
     base_layout(fig, height=height)
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 85})
-    fig.update_xaxes(title_text=x_title, dtick=1 if (df["K"].max() if not df.empty else 1) <= 12 else None)
-    fig.update_yaxes(rangemode="tozero")
+    fig.update_xaxes(title_text=x_title, range=x_range, dtick=1 if max_K <= 12 else None)
+    fig.update_yaxes(range=[0, top_groups * 1.06], row=1, col=1)
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%", row=1, col=2)
+    fig.update_yaxes(range=[0, top_rollouts * 1.06], row=1, col=3)
     return fig
+
+
+def _finite_max(df: pd.DataFrame, cols: Sequence[str]) -> list[float]:
+    """The largest finite value of each column present (empty list when none)."""
+    out = []
+    for c in cols:
+        if c in df:
+            v = pd.to_numeric(df[c], errors="coerce")
+            v = v[np.isfinite(v)]
+            if not v.empty:
+                out.append(float(v.max()))
+    return out
+
+
+def _hline_label(fig: go.Figure, y: float, top: float, text: str, col: int, x_end: float) -> None:
+    """A grey reference line at ``y`` in panel ``col`` of row 1, its label ending at ``x_end`` (data
+    units) inside the plot: above the line in the lower half of the axis (clear of the x tick labels),
+    below it in the upper half (clear of the panel title). ``top``: the panel's y maximum (the axis
+    runs to 1.06 top)."""
+    fig.add_hline(y=y, line_color=OKABE_ITO["grey"], line_width=1, row=1, col=col)
+    axis = "" if col == 1 else str(col)
+    fig.add_annotation(x=x_end, y=y, xref=f"x{axis}", yref=f"y{axis}", text=text, showarrow=False, xshift=-3,
+                       xanchor="right", yanchor="bottom" if y < 0.5 * top * 1.06 else "top",
+                       font={"size": 11, "color": "#555555"})
 
 
 def live_sampling_figure(df: pd.DataFrame, target_groups: int, *, titles: Sequence[str], step_title: str,

@@ -9,6 +9,7 @@ The real-group heatmaps reuse :func:`rlviz.plots.token_weight_figure`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -18,7 +19,10 @@ from plotly.subplots import make_subplots
 
 from rlviz.plots import ALGORITHM_ORDER, OKABE_ITO, algorithm_style, base_layout
 
-__all__ = ["MODE_STYLES", "aggregation_figure", "noise_figure", "offpolicy_figure"]
+__all__ = ["MODE_STYLES", "aggregation_figure", "format_number", "noise_figure", "offpolicy_figure"]
+
+BAR_TEXT_SIZE = 12  # px, value labels above the bars
+BAR_TEXT_MIN = 11  # px; a label that would need to shrink below this is left to the hover
 
 MODE_STYLES: dict[str, dict[str, str]] = {
     "token-mean": {"color": algorithm_style("dapo")["color"], "pattern": ""},
@@ -26,6 +30,20 @@ MODE_STYLES: dict[str, dict[str, str]] = {
     "seq-mean-token-sum": {"color": OKABE_ITO["black"], "pattern": "x"},
     "seq-mean-token-sum-norm": {"color": algorithm_style("dr_grpo")["color"], "pattern": "."},
 }
+
+
+def format_number(value: float, spec: str = ".3g") -> str:
+    """``format(value, spec)`` without a minus sign on a number that displays as zero.
+
+    ``-0.0`` and small negatives rounded away (``-0.001`` with ``".2f"``) would read "-0.00";
+    they read "0.00". Other values format as ``format`` does (``format_number(-0.5, ".2f")`` is
+    "-0.50"); with a ``+`` in ``spec`` a zero reads "+0.00".
+    """
+    text = format(float(value), spec)
+    mantissa = re.split(r"[eE]", text, maxsplit=1)[0]
+    if text.startswith("-") and not any(c in "123456789" for c in mantissa):
+        return ("+" if "+" in spec else "") + text[1:]
+    return text
 
 
 def _style(kind: str, name: str) -> dict[str, str]:
@@ -48,17 +66,27 @@ def aggregation_figure(
     push_label: str = "push −∂loss/∂log π",
     advantage_label: str = "A",
     show_text: bool = True,
+    stacked: bool | None = None,
 ) -> go.Figure:
     """Bars of an ``aggregation_table`` frame, rows of one ``kind`` (``"mode"`` or ``"algorithm"``).
 
-    Two panels, both on a log axis (the modes differ by orders of magnitude): left, the weight
-    ``token_weight`` of each token of a response; right, its total ``weight_total``. The x axis
+    Two panels, both on a log axis (the modes differ by orders of magnitude): the weight
+    ``token_weight`` of each token of a response, and its total ``weight_total``. The x axis
     holds the responses, one bar per mode / algorithm in its colour. Hover gives the signed push
-    per token and per response (autograd) and A. Bar text shows the value (3 significant digits).
+    per token and per response (autograd) and A. With ``show_text`` each bar carries its value
+    (3 significant digits, at least ``BAR_TEXT_MIN`` px; a label too wide for its bar is hidden and
+    left to the hover). ``stacked`` puts the panels one above the other, each at full width (the
+    default when ``show_text``: the labels need wide bars), else side by side.
     """
     name_labels = dict(name_labels or {})
     response_labels = dict(response_labels or {})
-    fig = make_subplots(rows=1, cols=2, subplot_titles=[per_token_title, total_title], horizontal_spacing=0.1)
+    stacked = show_text if stacked is None else stacked
+    if stacked:
+        fig = make_subplots(rows=2, cols=1, subplot_titles=[per_token_title, total_title], vertical_spacing=0.2)
+        cells = ((1, 1), (2, 1))
+    else:
+        fig = make_subplots(rows=1, cols=2, subplot_titles=[per_token_title, total_title], horizontal_spacing=0.1)
+        cells = ((1, 1), (1, 2))
     part = df[df["kind"] == kind] if "kind" in df.columns else df.iloc[0:0]
     names = list(dict.fromkeys(part["name"])) if not part.empty else []
     if kind == "algorithm":
@@ -72,18 +100,19 @@ def aggregation_figure(
         label = name_labels.get(name, name)
         x = [response_labels.get(int(r), f"#{int(r)}") for r in d["response"]]
         custom = np.stack([d["push_token"], d["push_total"], d["advantage"]], axis=1).tolist()
-        for col, column, push_index in ((1, "token_weight", 0), (2, "weight_total", 1)):
+        for (row, col), column, push_index in zip(cells, ("token_weight", "weight_total"), (0, 1)):
             fig.add_trace(
                 go.Bar(
                     x=x,
                     y=d[column].astype(float).tolist(),
                     name=label,
                     legendgroup=name,
-                    showlegend=col == 1,
+                    showlegend=push_index == 0,
                     marker={"color": style["color"], "pattern": {"shape": style["pattern"], "fgcolor": "#ffffff"},
                             "line": {"color": "#333333", "width": 0.5}},
-                    text=[f"{v:.3g}" for v in d[column]] if show_text else None,
+                    text=[format_number(v) for v in d[column]] if show_text else None,
                     textposition="outside" if show_text else None,
+                    textfont={"size": BAR_TEXT_SIZE} if show_text else None,
                     cliponaxis=False,
                     customdata=custom,
                     hovertemplate=(
@@ -91,19 +120,21 @@ def aggregation_figure(
                         f"<br>{advantage_label} = %{{customdata[2]:+.3g}}<extra></extra>"
                     ),
                 ),
-                row=1,
+                row=row,
                 col=col,
             )
-    base_layout(fig, height=460)
-    # the legend (two rows in a narrow column) sits above the subplot titles, not on them
-    fig.update_layout(legend={"y": 1.12, "yanchor": "bottom"}, margin={"t": 110})
+    base_layout(fig, height=650 if stacked else 460)
     fig.update_yaxes(type="log")
-    for col, column in ((1, "token_weight"), (2, "weight_total")):
+    for (row, col), column in zip(cells, ("token_weight", "weight_total")):
         values = part[column][np.isfinite(part[column]) & (part[column] > 0)] if not part.empty else part[column]
         if len(values):  # headroom above the tallest bar for its label, a decade below the lowest
             lo, hi = float(np.log10(values.min())), float(np.log10(values.max()))
-            fig.update_yaxes(range=[lo - 0.5, hi + 0.35], row=1, col=col)
-    fig.update_layout(barmode="group", legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+            fig.update_yaxes(range=[lo - 0.5, hi + (0.5 if show_text else 0.35)], row=row, col=col)
+    # the legend sits at the top of the figure, above the subplot titles, not on them
+    fig.update_layout(barmode="group", legend={"yref": "container", "y": 1.0, "yanchor": "top"},
+                      margin={"t": 90 if stacked else 80})  # fmt: skip
+    if show_text:  # labels never shrink below a readable size: one that cannot fit is hidden (hover has it)
+        fig.update_layout(uniformtext={"minsize": BAR_TEXT_MIN, "mode": "hide"})
     fig.update_annotations(font={"size": 13})
     return fig
 
