@@ -8,6 +8,8 @@ component) with a dashed line, so it never looks like DAPO itself.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -287,11 +289,13 @@ def live_sampling_figure(df: pd.DataFrame, target_groups: int, *, titles: Sequen
     fig.add_hline(y=target_groups, line_color=OKABE_ITO["grey"], line_width=1, annotation_text=target_label,
                   annotation_position="bottom right", row=1, col=1)
     base_layout(fig, height=height)
-    # seven entries: a column to the right, clear of the subplot titles
+    # the two arms: a column to the right, clear of the subplot titles
     fig.update_layout(legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"},
                       margin={"t": 50, "r": 10})
+    last_step = int(df["step"].max()) if len(df) else 1
     for row, col in ((1, 1), (1, 2), (2, 1)):
-        fig.update_xaxes(title_text=step_title, row=row, col=col)
+        # steps are whole numbers: ticks at 1, 2, ... (every k-th step for long runs), never 1.5
+        fig.update_xaxes(title_text=step_title, tick0=1, dtick=max(1, math.ceil(last_step / 10)), row=row, col=col)
     fig.update_xaxes(title_text=rollouts_title, row=2, col=2)
     fig.update_yaxes(rangemode="tozero", row=1, col=1)
     fig.update_yaxes(rangemode="tozero", row=1, col=2)
