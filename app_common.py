@@ -104,3 +104,53 @@ def show_bad_input(exc: Exception, fields: dict[str, str] | None = None, where=N
     label = (fields or {}).get(name)
     text = tr("common.bad_field", field=label, error=message) if label else tr("common.bad_input", error=message)
     (where or st).error(text, icon=":material/error:")
+
+
+def run_controls(
+    run_key: str,
+    flag_key: str,
+    make_run,
+    labels: tuple[str, str, str, str],
+    keys: tuple[str, str, str, str],
+    on_error,
+) -> bool:
+    """Run / Stop / Continue / Reset for a step-wise experiment kept in this session.
+
+    The run object lives in ``st.session_state[run_key]`` (never cached across sessions); it must
+    have a ``done`` property. ``st.session_state[flag_key]`` says whether the page keeps advancing it,
+    one step per script run. ``make_run()`` builds a new run when Run is pressed; a ``ValueError`` it
+    raises goes to ``on_error(exc)`` (a message in the page). ``labels`` and ``keys`` are those of the
+    Run, Stop, Continue and Reset buttons. Stop and Reset act in callbacks, so the step in progress is
+    kept and nothing is lost. Returns whether the run is advancing after this call.
+    """
+    state = st.session_state
+    running = bool(state.get(flag_key)) and run_key in state
+
+    def _stop() -> None:
+        state[flag_key] = False
+
+    def _continue() -> None:
+        state[flag_key] = run_key in state
+
+    def _reset() -> None:
+        state.pop(run_key, None)
+        state[flag_key] = False
+
+    run_label, stop_label, continue_label, reset_label = labels
+    run_btn, stop_btn, continue_btn, reset_btn = keys
+    controls = st.container(horizontal=True)
+    if controls.button(run_label, type="primary", key=run_btn, disabled=running, icon=":material/play_arrow:"):
+        try:
+            new_run = make_run()
+        except ValueError as exc:
+            on_error(exc)
+        else:
+            state[run_key] = new_run
+            state[flag_key] = running = True
+    if running:
+        controls.button(stop_label, key=stop_btn, on_click=_stop, icon=":material/stop:")
+    elif run_key in state and not state[run_key].done:
+        controls.button(continue_label, key=continue_btn, on_click=_continue, icon=":material/resume:")
+    if run_key in state and not running:
+        controls.button(reset_label, key=reset_btn, on_click=_reset, icon=":material/delete:")
+    return running

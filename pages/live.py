@@ -12,7 +12,7 @@ import math
 
 import streamlit as st
 
-from app_common import ensure_shell, formula, lang, tr
+from app_common import ensure_shell, formula, lang, run_controls, tr
 from rlviz.core.advantages import ADVANTAGE_SCALES
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
@@ -178,34 +178,12 @@ def _config() -> LiveConfig:
 
 
 # ---------------------------------------------------------------------------------------- controls
-def _stop() -> None:
-    state["live_running"] = False
-
-
-def _continue() -> None:
-    state["live_running"] = "live_run" in state
-
-
-def _reset() -> None:
-    state.pop("live_run", None)
-    state["live_running"] = False
-
-
-controls = st.container(horizontal=True)
-if controls.button(tr("live.run"), type="primary", key="run_btn", disabled=running, icon=":material/play_arrow:"):
-    try:
-        new_run = LiveRun(_config())  # loads the model: the one call into rlviz
-    except ValueError as exc:
-        st.error(tr("live.bad_input", error=exc))
-    else:
-        state["live_run"] = new_run
-        state["live_running"] = running = True
-if running:
-    controls.button(tr("live.stop"), key="stop_btn", on_click=_stop, icon=":material/stop:")
-elif "live_run" in state and not state["live_run"].done:
-    controls.button(tr("live.continue"), key="continue_btn", on_click=_continue, icon=":material/resume:")
-if "live_run" in state and not running:
-    controls.button(tr("live.reset"), key="reset_btn", on_click=_reset, icon=":material/delete:")
+running = run_controls(
+    "live_run", "live_running", lambda: LiveRun(_config()),  # loads the model: the one call into rlviz
+    labels=(tr("live.run"), tr("live.stop"), tr("live.continue"), tr("live.reset")),
+    keys=("run_btn", "stop_btn", "continue_btn", "reset_btn"),
+    on_error=lambda exc: st.error(tr("live.bad_input", error=exc)),
+)
 
 run: LiveRun | None = state.get("live_run")
 if run is None:

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from app_common import chart, csv_download, ensure_shell, formula, lang, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, formula, lang, run_controls, show_bad_input, tr
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.core.sampling import fill_cost
 from rlviz.experiments.sampling import (
@@ -300,34 +300,12 @@ def _config() -> DynamicSamplingConfig:
     )  # fmt: skip
 
 
-def _stop() -> None:
-    state["sampling_running"] = False
-
-
-def _continue() -> None:
-    state["sampling_running"] = "sampling_run" in state
-
-
-def _reset() -> None:
-    state.pop("sampling_run", None)
-    state["sampling_running"] = False
-
-
-controls = st.container(horizontal=True)
-if controls.button(tr("sampling.run"), type="primary", key="s_run", disabled=running, icon=":material/play_arrow:"):
-    try:
-        new_run = DynamicSamplingRun(_config())  # loads the model
-    except ValueError as exc:
-        show_bad_input(exc, LIVE_FIELDS)
-    else:
-        state["sampling_run"] = new_run
-        state["sampling_running"] = running = True
-if running:
-    controls.button(tr("sampling.stop"), key="s_stop", on_click=_stop, icon=":material/stop:")
-elif "sampling_run" in state and not state["sampling_run"].done:
-    controls.button(tr("sampling.continue"), key="s_continue", on_click=_continue, icon=":material/resume:")
-if "sampling_run" in state and not running:
-    controls.button(tr("sampling.reset"), key="s_reset", on_click=_reset, icon=":material/delete:")
+running = run_controls(
+    "sampling_run", "sampling_running", lambda: DynamicSamplingRun(_config()),  # loads the model
+    labels=(tr("sampling.run"), tr("sampling.stop"), tr("sampling.continue"), tr("sampling.reset")),
+    keys=("s_run", "s_stop", "s_continue", "s_reset"),
+    on_error=lambda exc: show_bad_input(exc, LIVE_FIELDS),
+)
 
 
 def _number(value: float, digits: int) -> str:
