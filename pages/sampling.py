@@ -68,7 +68,7 @@ def signal_section() -> None:
     with right:
         # k = right answers among the G: k ~ Binomial(G, p)
         formula(r"P(k = G) = p^G,\quad P(k = 0) = (1-p)^G,\quad P(0 < k < G) = 1 - p^G - (1-p)^G")
-        st.latex(r"r_1 = \dots = r_G \;\Rightarrow\; A_i = \frac{r_i - \bar r}{\operatorname{std}(r) + \epsilon} = 0")
+        st.latex(r"R_1 = \dots = R_G \;\Rightarrow\; A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon} = 0")
     try:
         if not sizes:
             raise ValueError(f"group_size: {tr('sampling.need_group_size')}")
@@ -108,8 +108,8 @@ def bias_section() -> None:
         )  # fmt: skip
         chart(fig, "sampling-difficulty-bias")
     with right:
-        formula(r"\text{GRPO: } A_i = \frac{r_i - \bar r}{\operatorname{std}(r) + \epsilon},\quad "
-                r"\text{Dr.GRPO: } A_i = r_i - \bar r,\quad "
+        formula(r"\text{GRPO: } A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon},\quad "
+                r"\text{Dr.GRPO: } A_i = R_i - \bar R,\quad "
                 r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k}\,a(k),\quad "
                 r"a(k) = \sum_i |A_i| \text{ with } k \text{ right}")
     st.caption(tr("sampling.bias_caption"))
@@ -165,10 +165,20 @@ if measurement is not None:
     with right:
         st.latex(r"\hat p = k / G")
         st.latex(r"\begin{gathered} A_1 = \dots = A_G = 0 \\ \iff k \in \{0, G\} \end{gathered}")
-    st.caption(tr(
+    caption = tr(
         "sampling.measured_caption", zero=measurement.zero_advantage_fraction, n=len(measurement.frame),
         wrong=measurement.all_wrong_fraction, right=measurement.all_correct_fraction,
-    ))  # fmt: skip
+    )  # fmt: skip
+    # which levels the filter would drop, read from this measurement (not assumed)
+    by_level = measurement.outcomes_by_level()
+    by_level = by_level[by_level["level"] > 0].pivot(index="level", columns="outcome", values="share")
+    if by_level["all_correct"].max() > 0 and by_level["all_wrong"].max() > 0:
+        caption += tr(
+            "sampling.measured_levels", lv_right=int(by_level["all_correct"].idxmax()),
+            right=float(by_level["all_correct"].max()), lv_wrong=int(by_level["all_wrong"].idxmax()),
+            wrong=float(by_level["all_wrong"].max()),
+        )  # fmt: skip
+    st.caption(caption)
     csv_download(measurement.frame, "sampling-measured", key="s_dl_measured")
 
 # ---------------------------------------------------------------------------------------- 3. cost

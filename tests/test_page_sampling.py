@@ -209,3 +209,24 @@ def test_tiny_live_run():
     at.button(key="s_reset").click().run()
     no_exception(at)
     assert len(figures(at)) == n_before and at.info
+
+
+@pytest.mark.parametrize("seed, temperature", [(0, 1.0), (7, 2.0)])
+def test_measured_caption_names_the_levels_this_measurement_shows(seed, temperature):
+    # The sentence about which levels dynamic sampling drops is read from the measurement itself:
+    # the level with the largest all-right share and the one with the largest all-wrong share.
+    from rlviz.experiments.sampling import measure_pass_rates
+
+    at = open_page(PAGE, seed=seed, s_temp=temperature)
+    no_exception(at)
+    m = measure_pass_rates(seed, 64, 8, temperature, device="cpu")
+    share = m.outcomes_by_level()
+    share = share[share["level"] > 0].pivot(index="level", columns="outcome", values="share")
+    captions = "\n".join(c.value for c in at.caption)
+    if share["all_correct"].max() > 0 and share["all_wrong"].max() > 0:
+        expected = t("sampling.measured_levels", "en", lv_right=int(share["all_correct"].idxmax()),
+                     right=float(share["all_correct"].max()), lv_wrong=int(share["all_wrong"].idxmax()),
+                     wrong=float(share["all_wrong"].max()))
+        assert expected.strip() in captions
+    else:
+        assert "are most common at level" not in captions

@@ -115,11 +115,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "阴影：优势为零（k = 0 或 k = G）",
     },
     "sampling.measured_caption": {
-        "en": "{zero:.0%} of the {n} groups carry no signal ({wrong:.0%} all wrong, {right:.0%} all right). "
-        "With the shipped model at temperature 1, level 1 (one-digit sums) is nearly always right and level 4 (three digits) nearly always wrong: "
-        "dynamic sampling would drop most of both and train on levels 2 and 3.",
-        "zh": "{n} 个组中有 {zero:.0%} 没有学习信号（{wrong:.0%} 全错，{right:.0%} 全对）。对自带模型在温度 1 下采样时，难度 1（一位数相加）几乎总是答对，"
-        "难度 4（三位数相加）几乎总是答错：动态采样会把这两类大多丢掉，集中在难度 2 和 3 上训练。",
+        "en": "{zero:.0%} of the {n} groups carry no signal ({wrong:.0%} all wrong, {right:.0%} all right).",
+        "zh": "{n} 个组中有 {zero:.0%} 没有学习信号（{wrong:.0%} 全错，{right:.0%} 全对）。",
+    },
+    "sampling.measured_levels": {
+        "en": " All-right groups are most common at level {lv_right} ({right:.0%} of its groups) and all-wrong ones at "
+        "level {lv_wrong} ({wrong:.0%}): these are what dynamic sampling drops; it trains on the levels in between.",
+        "zh": " 全对的组在难度 {lv_right} 最多（占该难度的 {right:.0%}），全错的组在难度 {lv_wrong} 最多（{wrong:.0%}）："
+        "动态采样丢掉的主要就是这些组，训练集中在两者之间的难度上。",
     },
     # ------------------------------------------------------------------ 3. cost
     "sampling.cost_header": {"en": "3 · What a full batch costs", "zh": "3 · 填满一个批次要花多少"},
