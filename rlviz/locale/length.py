@@ -91,12 +91,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "length.curves_header": {"en": "The penalties as curves", "zh": "惩罚曲线"},
     "length.curves_text": {
         "en": "**DAPO soft overlong punishment**, added to the task reward; left panel: the penalty (dotted) and "
-        "the total reward of a right and of a wrong answer. Up to $L_{{max}}$ − $L_{{cache}}$ = {start} tokens "
+        "the total reward of a right and of a wrong answer (a wrong answer's task reward is 0, so its line is the penalty's). Up to $L_{{max}}$ − $L_{{cache}}$ = {start} tokens "
         "nothing happens; inside the shaded buffer the reward falls linearly, reaching −{factor} at "
         "$L_{{max}}$ = {lmax} and staying there beyond. A right answer that ends exactly at $L_{{max}}$ "
         "scores 1 − {factor} = {edge}, a short wrong one 0; at equal length a right answer is always worth 1 "
         "more. With $L_{{cache}}$ = 0 there is no ramp: only a response longer than $L_{{max}}$ loses f.",
-        "zh": "**DAPO 软超长惩罚**，加在任务奖励上；左图：惩罚（点线），以及正确回答与错误回答的总奖励。长度不超过 "
+        "zh": "**DAPO 软超长惩罚**，加在任务奖励上；左图：惩罚（点线），以及正确回答与错误回答的总奖励（错误回答的任务奖励为 0，所以它的曲线与惩罚重合）。长度不超过 "
         "$L_{{max}}$ − $L_{{cache}}$ = {start} 个 token 时不受影响；进入阴影缓冲区后奖励线性下降，到 "
         "$L_{{max}}$ = {lmax} 时降到 −{factor}，之后保持不变。恰好在 $L_{{max}}$ 处结束的正确回答得 "
         "1 − {factor} = {edge} 分，简短的错误回答得 0 分；在相同长度下，正确回答始终比错误回答多 1 分。"
@@ -104,20 +104,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "length.curves_text_step": {
         "en": "**DAPO soft overlong punishment**, added to the task reward; left panel: the penalty (dotted) and "
-        "the total reward of a right and of a wrong answer. With $L_{{cache}}$ = 0 there is no buffer and no "
+        "the total reward of a right and of a wrong answer (a wrong answer's task reward is 0, so its line is the penalty's). With $L_{{cache}}$ = 0 there is no buffer and no "
         "ramp (the formula's fraction is not used): nothing happens up to $L_{{max}}$ = {lmax}, and only a "
         "response longer than $L_{{max}}$ loses {factor}. A response cut off at the limit is exactly "
         "$L_{{max}}$ tokens long, so it escapes the penalty.",
-        "zh": "**DAPO 软超长惩罚**，加在任务奖励上；左图：惩罚（点线），以及正确回答与错误回答的总奖励。"
+        "zh": "**DAPO 软超长惩罚**，加在任务奖励上；左图：惩罚（点线），以及正确回答与错误回答的总奖励（错误回答的任务奖励为 0，所以它的曲线与惩罚重合）。"
         "$L_{{cache}}$ = 0 时没有缓冲区，也没有线性下降段（不使用公式中的分式）：长度不超过 $L_{{max}}$ = {lmax} "
         "时不受影响，只有长度超过 $L_{{max}}$ 的回答才被扣 {factor} 分。在上限处被截断的回答长度恰好是 "
         "$L_{{max}}$，因此不会受罚。",
     },
     "length.curves_text_zero": {
         "en": "**DAPO soft overlong punishment**, added to the task reward; left panel: the penalty (dotted) and "
-        "the total reward of a right and of a wrong answer. The penalty factor f is 0, so there is no penalty: "
+        "the total reward of a right and of a wrong answer (a wrong answer's task reward is 0, so its line is the penalty's). The penalty factor f is 0, so there is no penalty: "
         "a right answer scores 1 and a wrong one 0 at every length, whatever $L_{max}$ and $L_{cache}$ are.",
-        "zh": "**DAPO 软超长惩罚**，加在任务奖励上；左图：惩罚（点线），以及正确回答与错误回答的总奖励。惩罚系数 f 为 0，"
+        "zh": "**DAPO 软超长惩罚**，加在任务奖励上；左图：惩罚（点线），以及正确回答与错误回答的总奖励（错误回答的任务奖励为 0，所以它的曲线与惩罚重合）。惩罚系数 f 为 0，"
         "因此没有任何惩罚：无论 $L_{max}$ 和 $L_{cache}$ 取多少，正确回答在任何长度下都得 1 分，错误回答都得 0 分。",
     },
     "length.kimi_text": {
