@@ -23,8 +23,14 @@ from rlviz.i18n import DEFAULT_LANG, LANGS
 ensure_shell()
 st.set_page_config(page_title="rlviz", page_icon=":material/insights:", layout="wide")
 
-# A formula wider than its column scrolls instead of being cut off.
-st.html("<style>.katex-display{overflow-x:auto;overflow-y:hidden}</style>")
+# A formula wider than its column scrolls instead of being cut off; on a narrow window (a projector,
+# a laptop with the sidebar open) a column that would get narrower than 200 px wraps onto its own
+# row, so a formula column moves under its figure instead of being squeezed beside it.
+st.html(
+    "<style>.katex-display{overflow-x:auto;overflow-y:hidden}"
+    "[data-testid=stHorizontalBlock]{flex-wrap:wrap}"
+    "[data-testid=stColumn]{min-width:min(200px,100%)}</style>"
+)
 
 options = server_options()
 st.session_state["model_dir"] = options.model_dir
