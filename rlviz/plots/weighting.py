@@ -124,7 +124,7 @@ def aggregation_figure(
                 col=col,
             )
     base_layout(fig, height=650 if stacked else 460)
-    fig.update_yaxes(type="log")
+    fig.update_yaxes(type="log", dtick=1)  # decade labels only: minor-tick digits crowd a short axis
     for (row, col), column in zip(cells, ("token_weight", "weight_total")):
         values = part[column][np.isfinite(part[column]) & (part[column] > 0)] if not part.empty else part[column]
         if len(values):  # headroom above the tallest bar for its label, a decade below the lowest
@@ -276,8 +276,9 @@ def noise_figure(
             row=1, col=col,
         )  # fmt: skip
     base_layout(fig, height=400)
-    fig.update_xaxes(type="log", title_text=x_title)
-    fig.update_yaxes(type="log", row=1, col=1)
+    fig.update_xaxes(type="log", dtick=1, title_text=x_title)
+    # decades written 10⁻⁴ (as the text and GSPO's ε are), not SI "100μ"
+    fig.update_yaxes(type="log", dtick=1, exponentformat="power", row=1, col=1)
     top = float(d[["gspo_clip_fraction", "grpo_clip_fraction"]].to_numpy().max()) if len(d) else 1.0
     fig.update_yaxes(tickformat=".0%", range=[0, max(0.05, min(1.0, top * 1.15))], row=1, col=2)
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
