@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench pretrain
+.PHONY: run test bench pretrain lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -16,6 +16,8 @@ run: $(STAMP)
 	$(PY) -m streamlit run app.py
 
 test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest
 
 bench: $(STAMP)
@@ -23,3 +25,11 @@ bench: $(STAMP)
 
 pretrain: $(STAMP)
 	$(PY) -m rlviz.lm.pretrain
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .

@@ -78,7 +78,11 @@ with st.sidebar:
         bind="query-params",
     )
     st.radio(
-        tr("side.image_format"), IMAGE_FORMATS, format_func=str.upper, horizontal=True, key="img_format",
+        tr("side.image_format"),
+        IMAGE_FORMATS,
+        format_func=str.upper,
+        horizontal=True,
+        key="img_format",
         help=tr("side.image_format_help"),
     )
     model_name = options.model_dir or tr("side.model_tiny")

@@ -1,6 +1,6 @@
 """Seconds per RL step of each algorithm on the shipped tiny LM (measured here, never asserted in tests).
 
-    .venv/bin/python benchmarks/bench_step.py [--steps 5] [--device cpu]
+.venv/bin/python benchmarks/bench_step.py [--steps 5] [--device cpu]
 """
 
 import argparse

@@ -56,42 +56,132 @@ st.markdown(tr("curves.intro"))
 
 # ---------------------------------------------------------------------------------------- controls
 variants = st.multiselect(
-    tr("curves.algorithms"), list(VARIANTS), default=list(DEFAULT_VARIANTS), format_func=titles.get,
-    key="c_algos", help=tr("curves.algorithms_help"), bind="query-params",
-)  # fmt: skip
+    tr("curves.algorithms"),
+    list(VARIANTS),
+    default=list(DEFAULT_VARIANTS),
+    format_func=titles.get,
+    key="c_algos",
+    help=tr("curves.algorithms_help"),
+    bind="query-params",
+)
 with st.expander(tr("curves.settings"), expanded=True):
     c1, c2, c3, c4 = st.columns(4, gap="medium")
     with c1:
         st.markdown(tr("curves.group_ppo"))
-        eps_low = st.slider(tr("curves.eps_low"), 0.0, 0.9, D.epsilon_low, 0.01, key="c_eps_low",
-                            help=tr("curves.eps_low_help"), bind="query-params")  # fmt: skip
-        eps_high = st.slider(tr("curves.eps_high"), 0.0, 1.0, D.epsilon_high, 0.01, key="c_eps_high",
-                             help=tr("curves.eps_high_help"), bind="query-params")  # fmt: skip
-        dual_c = st.slider(tr("curves.dual_c"), 1.1, 10.0, D.dual_clip_c, 0.1, key="c_dual",
-                           help=tr("curves.dual_c_help"), bind="query-params")  # fmt: skip
+        eps_low = st.slider(
+            tr("curves.eps_low"),
+            0.0,
+            0.9,
+            D.epsilon_low,
+            0.01,
+            key="c_eps_low",
+            help=tr("curves.eps_low_help"),
+            bind="query-params",
+        )
+        eps_high = st.slider(
+            tr("curves.eps_high"),
+            0.0,
+            1.0,
+            D.epsilon_high,
+            0.01,
+            key="c_eps_high",
+            help=tr("curves.eps_high_help"),
+            bind="query-params",
+        )
+        dual_c = st.slider(
+            tr("curves.dual_c"),
+            1.1,
+            10.0,
+            D.dual_clip_c,
+            0.1,
+            key="c_dual",
+            help=tr("curves.dual_c_help"),
+            bind="query-params",
+        )
     with c2:
         st.markdown(tr("curves.group_dapo_gmpo"))
-        dapo_high = st.slider(tr("curves.dapo_high"), 0.0, 1.0, D.dapo_epsilon_high, 0.01, key="c_dapo_high",
-                              help=tr("curves.dapo_high_help"), bind="query-params")  # fmt: skip
-        gmpo_eps = st.slider(tr("curves.gmpo_eps"), 0.05, 1.5, D.gmpo_epsilon, 0.05, key="c_gmpo_eps",
-                             help=tr("curves.gmpo_eps_help"), bind="query-params")  # fmt: skip
+        dapo_high = st.slider(
+            tr("curves.dapo_high"),
+            0.0,
+            1.0,
+            D.dapo_epsilon_high,
+            0.01,
+            key="c_dapo_high",
+            help=tr("curves.dapo_high_help"),
+            bind="query-params",
+        )
+        gmpo_eps = st.slider(
+            tr("curves.gmpo_eps"),
+            0.05,
+            1.5,
+            D.gmpo_epsilon,
+            0.05,
+            key="c_gmpo_eps",
+            help=tr("curves.gmpo_eps_help"),
+            bind="query-params",
+        )
     with c3:
         st.markdown(tr("curves.group_sapo"))
-        tau_pos = st.slider(tr("curves.tau_pos"), 0.25, 10.0, D.tau_pos, 0.05, key="c_tau_pos",
-                            help=tr("curves.tau_help"), bind="query-params")  # fmt: skip
-        tau_neg = st.slider(tr("curves.tau_neg"), 0.25, 10.0, D.tau_neg, 0.05, key="c_tau_neg",
-                            help=tr("curves.tau_help"), bind="query-params")  # fmt: skip
+        tau_pos = st.slider(
+            tr("curves.tau_pos"),
+            0.25,
+            10.0,
+            D.tau_pos,
+            0.05,
+            key="c_tau_pos",
+            help=tr("curves.tau_help"),
+            bind="query-params",
+        )
+        tau_neg = st.slider(
+            tr("curves.tau_neg"),
+            0.25,
+            10.0,
+            D.tau_neg,
+            0.05,
+            key="c_tau_neg",
+            help=tr("curves.tau_help"),
+            bind="query-params",
+        )
     with c4:
         st.markdown(tr("curves.group_cispo_gspo"))
-        cispo_low = st.slider(tr("curves.cispo_low"), 0.0, 1.0, D.cispo_epsilon_low, 0.05, key="c_cispo_low",
-                              help=tr("curves.cispo_help"), bind="query-params")  # fmt: skip
-        cispo_high = st.slider(tr("curves.cispo_high"), 0.0, 4.0, D.cispo_epsilon_high, 0.05, key="c_cispo_high",
-                               help=tr("curves.cispo_help"), bind="query-params")  # fmt: skip
-        gspo_low = st.select_slider(tr("curves.gspo_low"), GSPO_EPS, value=D.gspo_epsilon_low, format_func="{:g}".format,
-                                    key="c_gspo_low", help=tr("curves.gspo_help"), bind="query-params")  # fmt: skip
-        gspo_high = st.select_slider(tr("curves.gspo_high"), GSPO_EPS, value=D.gspo_epsilon_high,
-                                     format_func="{:g}".format, key="c_gspo_high", help=tr("curves.gspo_help"),
-                                     bind="query-params")  # fmt: skip
+        cispo_low = st.slider(
+            tr("curves.cispo_low"),
+            0.0,
+            1.0,
+            D.cispo_epsilon_low,
+            0.05,
+            key="c_cispo_low",
+            help=tr("curves.cispo_help"),
+            bind="query-params",
+        )
+        cispo_high = st.slider(
+            tr("curves.cispo_high"),
+            0.0,
+            4.0,
+            D.cispo_epsilon_high,
+            0.05,
+            key="c_cispo_high",
+            help=tr("curves.cispo_help"),
+            bind="query-params",
+        )
+        gspo_low = st.select_slider(
+            tr("curves.gspo_low"),
+            GSPO_EPS,
+            value=D.gspo_epsilon_low,
+            format_func="{:g}".format,
+            key="c_gspo_low",
+            help=tr("curves.gspo_help"),
+            bind="query-params",
+        )
+        gspo_high = st.select_slider(
+            tr("curves.gspo_high"),
+            GSPO_EPS,
+            value=D.gspo_epsilon_high,
+            format_func="{:g}".format,
+            key="c_gspo_high",
+            help=tr("curves.gspo_help"),
+            bind="query-params",
+        )
 axis_row = st.container(horizontal=True)
 with axis_row:
     log_x = st.toggle(tr("curves.log_x"), value=False, key="c_logx", help=tr("curves.log_x_help"), bind="query-params")
@@ -111,20 +201,33 @@ def _probability(settings: tuple[tuple[str, float], ...], marks: tuple[float, ..
 
 
 settings = CurveSettings(
-    epsilon_low=float(eps_low), epsilon_high=float(eps_high), dapo_epsilon_high=float(dapo_high),
-    dual_clip_c=float(dual_c), tau_pos=float(tau_pos), tau_neg=float(tau_neg), gmpo_epsilon=float(gmpo_eps),
-    cispo_epsilon_low=float(cispo_low), cispo_epsilon_high=float(cispo_high),
-    gspo_epsilon_low=float(gspo_low), gspo_epsilon_high=float(gspo_high),
-)  # fmt: skip
+    epsilon_low=float(eps_low),
+    epsilon_high=float(eps_high),
+    dapo_epsilon_high=float(dapo_high),
+    dual_clip_c=float(dual_c),
+    tau_pos=float(tau_pos),
+    tau_neg=float(tau_neg),
+    gmpo_epsilon=float(gmpo_eps),
+    cispo_epsilon_low=float(cispo_low),
+    cispo_epsilon_high=float(cispo_high),
+    gspo_epsilon_low=float(gspo_low),
+    gspo_epsilon_high=float(gspo_high),
+)
 key = tuple(asdict(settings).items())
 # CurveSettings field -> the slider that sets it, for error messages
 FIELDS = {
-    "epsilon_low": tr("curves.eps_low"), "epsilon_high": tr("curves.eps_high"), "dual_clip_c": tr("curves.dual_c"),
-    "dapo_epsilon_high": tr("curves.dapo_high"), "gmpo_epsilon": tr("curves.gmpo_eps"),
-    "tau_pos": tr("curves.tau_pos"), "tau_neg": tr("curves.tau_neg"), "cispo_epsilon_low": tr("curves.cispo_low"),
-    "cispo_epsilon_high": tr("curves.cispo_high"), "gspo_epsilon_low": tr("curves.gspo_low"),
+    "epsilon_low": tr("curves.eps_low"),
+    "epsilon_high": tr("curves.eps_high"),
+    "dual_clip_c": tr("curves.dual_c"),
+    "dapo_epsilon_high": tr("curves.dapo_high"),
+    "gmpo_epsilon": tr("curves.gmpo_eps"),
+    "tau_pos": tr("curves.tau_pos"),
+    "tau_neg": tr("curves.tau_neg"),
+    "cispo_epsilon_low": tr("curves.cispo_low"),
+    "cispo_epsilon_high": tr("curves.cispo_high"),
+    "gspo_epsilon_low": tr("curves.gspo_low"),
     "gspo_epsilon_high": tr("curves.gspo_high"),
-}  # fmt: skip
+}
 try:
     res = _compute(tuple(variants), key, bool(zoom))
 except ValueError as exc:
@@ -143,8 +246,7 @@ if not res.variants:
 else:
     left, right = st.columns([5, 2], gap="medium")
     with left:
-        fig = curves_overlay_figure(res.curves, L, x_range=x_range, log_x=log_axis,
-                                    band=trust_region("grpo", settings))  # fmt: skip
+        fig = curves_overlay_figure(res.curves, L, x_range=x_range, log_x=log_axis, band=trust_region("grpo", settings))
         chart(fig, "c_overlay")
     with right:
         st.latex(FORMULAS)
@@ -154,15 +256,20 @@ else:
 
     # ------------------------------------------------------------------------------------ gallery
     st.subheader(tr("curves.gallery_header"))
-    fig = curves_gallery_figure(res.curves, L, bands=res.bands, x_range=x_range, log_x=log_axis,
-                                dual_clip_c=settings.dual_clip_c)  # fmt: skip
+    fig = curves_gallery_figure(
+        res.curves, L, bands=res.bands, x_range=x_range, log_x=log_axis, dual_clip_c=settings.dual_clip_c
+    )
     chart(fig, "c_gallery")
     st.caption(tr("curves.gallery_caption"))
     st.markdown(f"**{tr('curves.support_header')}**")
     st.dataframe(support_table(res.support, L), hide_index=True)
     st.caption(tr("curves.support_caption"))
-    csv_download(res.support.drop(columns=["title"]), "curves-gradient-range", key="c_csv_support",
-                 label=tr("curves.csv_support"))  # fmt: skip
+    csv_download(
+        res.support.drop(columns=["title"]),
+        "curves-gradient-range",
+        key="c_csv_support",
+        label=tr("curves.csv_support"),
+    )
     with st.expander(tr("curves.look_header"), expanded=True):
         st.markdown(tr("curves.look"))
 
@@ -170,7 +277,9 @@ else:
 st.subheader(tr("curves.cases_header"))
 left, right = st.columns(2, gap="medium")
 left.latex(r"J=\min\big(rA,\ \operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A\big)")
-right.latex(r"\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[\,rA\le\operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A\,\big]")
+right.latex(
+    r"\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[\,rA\le\operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A\,\big]"
+)
 st.dataframe(cases_table(res.cases, L), hide_index=True)
 st.caption(tr("curves.cases_caption"))
 csv_download(res.cases, "curves-ppo-cases", key="c_csv_cases", label=tr("curves.csv_cases"))
@@ -185,8 +294,16 @@ def probability_section() -> None:
     """The probability view; its slider reruns only this part."""
     left, right = st.columns([3, 1], gap="medium")
     with right:
-        mark = st.slider(tr("curves.prob_mark"), 0.01, 0.99, 0.2, 0.01, key="c_pi", help=tr("curves.prob_mark_help"),
-                         bind="query-params")  # fmt: skip
+        mark = st.slider(
+            tr("curves.prob_mark"),
+            0.01,
+            0.99,
+            0.2,
+            0.01,
+            key="c_pi",
+            help=tr("curves.prob_mark_help"),
+            bind="query-params",
+        )
         st.latex(r"\pi_\text{new}\le\min\big(1,\ \pi_\text{old}\,r^*\big)")
         st.latex(r"r^*=\max\{r:\ w(r)\ne0\}")
     marks = tuple(dict.fromkeys([0.2, round(float(mark), 4)]))
@@ -202,11 +319,19 @@ def probability_section() -> None:
     for p in marks:
         at = {v: prob[(prob["algorithm"] == v) & (prob["pi_old"] == p)].iloc[0] for v in eps_of}
         st.markdown(
-            tr("curves.prob_result", p=f"{p:.2f}", a=names["grpo"], b=names["dapo"],
-               pa=f"{at['grpo']['pi_new_max']:.3f}", pb=f"{at['dapo']['pi_new_max']:.3f}",
-               da=f"{at['grpo']['room']:.3f}", db=f"{at['dapo']['room']:.3f}",
-               ra=f"{ceilings['grpo']:.4g}", rb=f"{ceilings['dapo']:.4g}")
-        )  # fmt: skip
+            tr(
+                "curves.prob_result",
+                p=f"{p:.2f}",
+                a=names["grpo"],
+                b=names["dapo"],
+                pa=f"{at['grpo']['pi_new_max']:.3f}",
+                pb=f"{at['dapo']['pi_new_max']:.3f}",
+                da=f"{at['grpo']['room']:.3f}",
+                db=f"{at['dapo']['room']:.3f}",
+                ra=f"{ceilings['grpo']:.4g}",
+                rb=f"{ceilings['dapo']:.4g}",
+            )
+        )
     csv_download(prob, "curves-probability", key="c_csv_prob", label=tr("curves.csv_prob"))
 
 

@@ -49,37 +49,67 @@ st.markdown(tr("length.intro"))
 st.subheader(tr("length.controls"))
 c1, c2, c3 = st.columns(3)
 lmax = c1.slider(
-    tr("length.lmax"), 1, SAMPLE_LIMIT, D.max_length, key="l_max", help=tr("length.lmax_help", limit=SAMPLE_LIMIT),
+    tr("length.lmax"),
+    1,
+    SAMPLE_LIMIT,
+    D.max_length,
+    key="l_max",
+    help=tr("length.lmax_help", limit=SAMPLE_LIMIT),
     bind="query-params",
 )
 lcache = c2.slider(
-    tr("length.lcache"), 0, SAMPLE_LIMIT, D.buffer_length, key="l_cache", help=tr("length.lcache_help"),
+    tr("length.lcache"),
+    0,
+    SAMPLE_LIMIT,
+    D.buffer_length,
+    key="l_cache",
+    help=tr("length.lcache_help"),
     bind="query-params",
 )
 factor = c3.slider(
-    tr("length.factor"), 0.0, 3.0, float(D.penalty_factor), 0.1, key="l_pen", help=tr("length.factor_help"),
+    tr("length.factor"),
+    0.0,
+    3.0,
+    float(D.penalty_factor),
+    0.1,
+    key="l_pen",
+    help=tr("length.factor_help"),
     bind="query-params",
 )
 others = st.multiselect(
-    tr("length.others"), list(OTHERS), default=list(OTHERS), format_func=OTHERS.get, key="l_other",
-    help=tr("length.others_help"), bind="query-params",
+    tr("length.others"),
+    list(OTHERS),
+    default=list(OTHERS),
+    format_func=OTHERS.get,
+    key="l_other",
+    help=tr("length.others_help"),
+    bind="query-params",
 )
 with st.expander(tr("length.other_params")):
     k1, k2, k3, k4, k5, k6 = st.columns(6)
     kimi_weight = k1.number_input(
-        tr("length.kimi_weight"), 0.0, 10.0, float(D.kimi_weight), 0.1, key="l_kw", help=tr("length.kimi_weight_help"),
+        tr("length.kimi_weight"),
+        0.0,
+        10.0,
+        float(D.kimi_weight),
+        0.1,
+        key="l_kw",
+        help=tr("length.kimi_weight_help"),
         bind="query-params",
     )
     cos_help = tr("length.cos_help")
     cos = [
-        col.number_input(tr(f"length.{name}"), -20.0, 20.0, float(default), 0.5, key=key, help=cos_help,
-                         bind="query-params")
+        col.number_input(
+            tr(f"length.{name}"), -20.0, 20.0, float(default), 0.5, key=key, help=cos_help, bind="query-params"
+        )
         for col, name, key, default in (
-            (k2, "cos_r0c", "l_c0", C.r0_correct), (k3, "cos_rlc", "l_cl", C.rl_correct),
-            (k4, "cos_r0w", "l_w0", C.r0_wrong), (k5, "cos_rlw", "l_wl", C.rl_wrong),
+            (k2, "cos_r0c", "l_c0", C.r0_correct),
+            (k3, "cos_rlc", "l_cl", C.rl_correct),
+            (k4, "cos_r0w", "l_w0", C.r0_wrong),
+            (k5, "cos_rlw", "l_wl", C.rl_wrong),
             (k6, "cos_exceed", "l_ex", C.exceed_penalty),
         )
-    ]  # fmt: skip
+    ]
 with st.expander(tr("length.rollout_settings")):
     st.caption(tr("length.rollout_help"))
     r1, r2, r3 = st.columns(3)
@@ -89,12 +119,21 @@ with st.expander(tr("length.rollout_settings")):
 
 # library parameter -> the widget (or server option) that sets it, for error messages
 FIELDS = {
-    "max_length": tr("length.lmax"), "buffer_length": tr("length.lcache"), "penalty_factor": tr("length.factor"),
-    "kimi_weight": tr("length.kimi_weight"), "r0_correct": tr("length.cos_r0c"), "rl_correct": tr("length.cos_rlc"),
-    "r0_wrong": tr("length.cos_r0w"), "rl_wrong": tr("length.cos_rlw"), "exceed_penalty": tr("length.cos_exceed"),
-    "n_prompts": tr("length.n_prompts"), "group_size": tr("length.group_size"),
-    "temperature": tr("length.temperature"), "device": tr("side.device"), "model_dir": tr("length.model_dir"),
-}  # fmt: skip
+    "max_length": tr("length.lmax"),
+    "buffer_length": tr("length.lcache"),
+    "penalty_factor": tr("length.factor"),
+    "kimi_weight": tr("length.kimi_weight"),
+    "r0_correct": tr("length.cos_r0c"),
+    "rl_correct": tr("length.cos_rlc"),
+    "r0_wrong": tr("length.cos_r0w"),
+    "rl_wrong": tr("length.cos_rlw"),
+    "exceed_penalty": tr("length.cos_exceed"),
+    "n_prompts": tr("length.n_prompts"),
+    "group_size": tr("length.group_size"),
+    "temperature": tr("length.temperature"),
+    "device": tr("side.device"),
+    "model_dir": tr("length.model_dir"),
+}
 
 lmax, lcache_set = int(lmax), int(lcache)
 # the buffer cannot be longer than the maximum length: hold it at L_max (the slider keeps its value)
@@ -113,8 +152,17 @@ except ValueError as exc:
 # ---------------------------------------------------------------------------------------- curves
 st.subheader(tr("length.curves_header"))
 curve_labels = _labels(
-    "panel_dapo", "panel_kimi", "panel_cosine", "penalty", "right", "wrong", "length", "reward", "hover_zero",
-    "hover_ramp", "hover_full",
+    "panel_dapo",
+    "panel_kimi",
+    "panel_cosine",
+    "penalty",
+    "right",
+    "wrong",
+    "length",
+    "reward",
+    "hover_zero",
+    "hover_ramp",
+    "hover_full",
 )
 # the panels at full width; below, one row per penalty: its formula beside its reading
 chart(penalty_curves_figure(curves, kimi, lmax, lcache, curve_labels, show=others), "length-curves")
@@ -132,8 +180,15 @@ with right:
     elif lcache == 0:
         st.markdown(tr("length.curves_text_step", lmax=lmax, factor=f"{factor:g}"))
     else:
-        st.markdown(tr("length.curves_text", start=lmax - lcache, lmax=lmax, factor=f"{factor:g}",
-                       edge=f"{1 - factor:g}".replace("-", "−")))  # fmt: skip
+        st.markdown(
+            tr(
+                "length.curves_text",
+                start=lmax - lcache,
+                lmax=lmax,
+                factor=f"{factor:g}",
+                edge=f"{1 - factor:g}".replace("-", "−"),
+            )
+        )
     st.caption(tr("length.dapo_source"))
 for name in others:
     left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
@@ -175,21 +230,40 @@ elif factor == 0:
     effect = tr("length.rollouts_no_penalty_zero")
 else:
     effect = tr("length.rollouts_no_penalty", start=lmax - lcache)
-st.markdown(tr("length.rollouts_text", n=int(n_prompts), g=int(group_size), temp=f"{temperature:g}",
-               limit=SAMPLE_LIMIT, lmax=lmax) + " " + effect)  # fmt: skip
+st.markdown(
+    tr(
+        "length.rollouts_text",
+        n=int(n_prompts),
+        g=int(group_size),
+        temp=f"{temperature:g}",
+        limit=SAMPLE_LIMIT,
+        lmax=lmax,
+    )
+    + " "
+    + effect
+)
 m1, m2, m3, m4 = st.columns(4)
 m1.metric(
-    tr("length.metric_reward"), f"{summary['mean_reward_task']:.3f} → {summary['mean_reward_dapo']:.3f}",
+    tr("length.metric_reward"),
+    f"{summary['mean_reward_task']:.3f} → {summary['mean_reward_dapo']:.3f}",
     delta=f"{summary['mean_reward_dapo'] - summary['mean_reward_task']:+.3f}",
 )
 m2.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
 m3.metric(tr("length.metric_penalised"), f"{summary['penalised_share']:.1%}")
 m4.metric(
-    tr("length.metric_signal"), f"{schemes.loc['task', 'signal_groups']:.0%} → {schemes.loc['dapo', 'signal_groups']:.0%}",
+    tr("length.metric_signal"),
+    f"{schemes.loc['task', 'signal_groups']:.0%} → {schemes.loc['dapo', 'signal_groups']:.0%}",
     help=tr("length.metric_signal_help"),
 )
 hist_labels = _labels(
-    "right", "wrong", "truncated", "penalty", "length", "count", "penalty_axis", "hover_count",
+    "right",
+    "wrong",
+    "truncated",
+    "penalty",
+    "length",
+    "count",
+    "penalty_axis",
+    "hover_count",
     sampled=tr("length.sampled", limit=SAMPLE_LIMIT),
 )
 chart(length_histogram_figure(resp, curves, lmax, lcache, hist_labels), "length-histogram")
@@ -198,17 +272,23 @@ csv_download(resp, "length-rollouts", key="l_csv_rollouts")
 st.markdown(f"**{tr('length.schemes_header')}**")
 st.caption(tr("length.schemes_text"))
 shown = ["task", "dapo", *others]
-table = pd.DataFrame({
-    tr("length.col_scheme"): [tr(f"length.scheme_{k}") for k in shown],
-    tr("length.col_mean_reward"): [schemes.loc[k, "mean_reward"] for k in shown],
-    tr("length.col_signal"): [schemes.loc[k, "signal_groups"] for k in shown],
-    tr("length.col_corr"): [schemes.loc[k, "length_adv_corr"] for k in shown],
-})  # fmt: skip
-st.dataframe(table, hide_index=True, column_config={
-    tr("length.col_mean_reward"): st.column_config.NumberColumn(format="%.3f"),
-    tr("length.col_signal"): st.column_config.NumberColumn(format="percent"),
-    tr("length.col_corr"): st.column_config.NumberColumn(format="%.2f"),
-})  # fmt: skip
+table = pd.DataFrame(
+    {
+        tr("length.col_scheme"): [tr(f"length.scheme_{k}") for k in shown],
+        tr("length.col_mean_reward"): [schemes.loc[k, "mean_reward"] for k in shown],
+        tr("length.col_signal"): [schemes.loc[k, "signal_groups"] for k in shown],
+        tr("length.col_corr"): [schemes.loc[k, "length_adv_corr"] for k in shown],
+    }
+)
+st.dataframe(
+    table,
+    hide_index=True,
+    column_config={
+        tr("length.col_mean_reward"): st.column_config.NumberColumn(format="%.3f"),
+        tr("length.col_signal"): st.column_config.NumberColumn(format="percent"),
+        tr("length.col_corr"): st.column_config.NumberColumn(format="%.2f"),
+    },
+)
 
 # ---------------------------------------------------------------------------------------- one group
 st.subheader(tr("length.group_header"))
@@ -227,12 +307,25 @@ elif info["pairs_reversed"] + info["ties_broken"] > 0:
     group_effect = tr("length.group_effect", reversed=int(info["pairs_reversed"]), broken=int(info["ties_broken"]))
 else:
     group_effect = tr("length.group_no_effect")
-st.markdown(tr(
-    "length.group_text", prompt=f"`{info['prompt']}`", right=int(info["n_right"]), g=int(group_size),
-    cut=int(info["n_truncated"]),
-) + " " + group_effect)  # fmt: skip
+st.markdown(
+    tr(
+        "length.group_text",
+        prompt=f"`{info['prompt']}`",
+        right=int(info["n_right"]),
+        g=int(group_size),
+        cut=int(info["n_truncated"]),
+    )
+    + " "
+    + group_effect
+)
 group_labels = _labels(
-    "advantage", "response", "right", "wrong", "truncated", "length", "reward",
+    "advantage",
+    "response",
+    "right",
+    "wrong",
+    "truncated",
+    "length",
+    "reward",
     **{f"scheme_{k}": tr(f"length.scheme_{k}") for k in ("task", "dapo", "kimi", "cosine")},
 )
 left, right = st.columns([3, 2], gap="large")
@@ -243,16 +336,27 @@ with right:
     note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
     st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
 columns = {
-    "sample": "col_sample", "response": "col_response", "length": "col_length", "outcome": "col_outcome",
-    "reward_task": "col_task", "penalty": "col_penalty", "reward_dapo": "col_reward_dapo", "adv_task": "col_adv_task",
-    "adv_dapo": "col_adv_dapo", "adv_kimi": "col_adv_kimi", "adv_cosine": "col_adv_cosine", "grad": "col_grad",
+    "sample": "col_sample",
+    "response": "col_response",
+    "length": "col_length",
+    "outcome": "col_outcome",
+    "reward_task": "col_task",
+    "penalty": "col_penalty",
+    "reward_dapo": "col_reward_dapo",
+    "adv_task": "col_adv_task",
+    "adv_dapo": "col_adv_dapo",
+    "adv_kimi": "col_adv_kimi",
+    "adv_cosine": "col_adv_cosine",
+    "grad": "col_grad",
     "grad_filtered": "col_grad_filtered",
-}  # fmt: skip
+}
 view = rows.sort_values(["length", "sample"])
-view = view.assign(outcome=[
-    tr("length.truncated") if t else tr("length.right") if c else tr("length.wrong")
-    for t, c in zip(view["truncated"], view["correct"])
-])  # fmt: skip
+view = view.assign(
+    outcome=[
+        tr("length.truncated") if t else tr("length.right") if c else tr("length.wrong")
+        for t, c in zip(view["truncated"], view["correct"])
+    ]
+)
 keep = [c for c in columns if not (c.startswith("adv_") and c[4:] not in shown)]
 view = view[keep].rename(columns={c: tr(f"length.{columns[c]}") for c in keep})
 st.dataframe(view, hide_index=True)
@@ -267,7 +371,8 @@ f1, f2 = st.columns([1, 3], gap="large")
 f1.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
 f1.metric(tr("length.metric_masked_tokens"), f"{summary['masked_token_share']:.1%}")
 f1.metric(
-    tr("length.metric_grad_truncated"), f"{summary['grad_share_truncated']:.1%} → 0%",
+    tr("length.metric_grad_truncated"),
+    f"{summary['grad_share_truncated']:.1%} → 0%",
     help=tr("length.metric_grad_truncated_help"),
 )
 with f2:
@@ -278,11 +383,16 @@ with f2:
 st.subheader(tr("length.sweep_header"))
 st.markdown(tr("length.sweep_text_zero" if factor == 0 else "length.sweep_text", lcache=lcache, lmax=lmax))
 sweep_labels = {
-    "panel_lmax": tr("length.panel_lmax"), "panel_lcache": tr("length.panel_lcache"), "lmax": tr("length.lmax_axis"),
-    "lcache": tr("length.lcache_axis"), "value": tr("length.value"),
-    **{k: tr(f"length.s_{k}") for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task",
-                                         "signal_dapo")},
-}  # fmt: skip
+    "panel_lmax": tr("length.panel_lmax"),
+    "panel_lcache": tr("length.panel_lcache"),
+    "lmax": tr("length.lmax_axis"),
+    "lcache": tr("length.lcache_axis"),
+    "value": tr("length.value"),
+    **{
+        k: tr(f"length.s_{k}")
+        for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task", "signal_dapo")
+    },
+}
 chart(sweep_figure(sweep_frame, lmax, lcache, sweep_labels), "length-sweep")
 csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
 st.info(tr("length.bias_note"), icon=":material/balance:")

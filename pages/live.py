@@ -37,14 +37,30 @@ CHOICES = {
     "advantage": ("group", "gae"),
 }
 PANELS = (
-    "reward_mean", "pass_at_1", "response_length_mean", "clip_fraction", "gate_weight_mean",
-    "entropy", "kl_ref", "zero_adv_group_fraction", "grad_norm",
-)  # fmt: skip
+    "reward_mean",
+    "pass_at_1",
+    "response_length_mean",
+    "clip_fraction",
+    "gate_weight_mean",
+    "entropy",
+    "kl_ref",
+    "zero_adv_group_fraction",
+    "grad_norm",
+)
 ALL_METRICS = PANELS + (
-    "response_length_max", "overlong_fraction", "group_reward_std", "ratio_mean", "ratio_min",
-    "ratio_max", "clip_fraction_low", "clip_fraction_high", "grad_token_fraction", "seconds",
-    "rollouts", "kept_groups",
-)  # fmt: skip
+    "response_length_max",
+    "overlong_fraction",
+    "group_reward_std",
+    "ratio_mean",
+    "ratio_min",
+    "ratio_max",
+    "clip_fraction_low",
+    "clip_fraction_high",
+    "grad_token_fraction",
+    "seconds",
+    "rollouts",
+    "kept_groups",
+)
 titles = {n: ALGORITHMS[n].title for n in ALGORITHMS}
 state = st.session_state
 state.setdefault("live_running", False)
@@ -57,58 +73,128 @@ st.markdown(tr("live.tips"))
 # ---------------------------------------------------------------------------------------- settings
 st.subheader(tr("live.settings"))
 algorithms = st.multiselect(
-    tr("live.algorithms"), list(ALGORITHM_ORDER), default=list(DEFAULT_ALGORITHMS), format_func=titles.get,
-    key="algos", help=tr("live.algorithms_help"), bind="query-params", disabled=running,
+    tr("live.algorithms"),
+    list(ALGORITHM_ORDER),
+    default=list(DEFAULT_ALGORITHMS),
+    format_func=titles.get,
+    key="algos",
+    help=tr("live.algorithms_help"),
+    bind="query-params",
+    disabled=running,
 )
 c1, c2, c3, c4 = st.columns(4)
 steps = c1.number_input(tr("live.steps"), 1, 500, D.steps, key="steps", bind="query-params", disabled=running)
 prompts = c2.number_input(
-    tr("live.prompts"), 1, 128, D.prompts_per_step, key="prompts", help=tr("live.prompts_help"),
-    bind="query-params", disabled=running,
+    tr("live.prompts"),
+    1,
+    128,
+    D.prompts_per_step,
+    key="prompts",
+    help=tr("live.prompts_help"),
+    bind="query-params",
+    disabled=running,
 )
 group_size = c3.number_input(
-    tr("live.group_size"), 2, 64, D.group_size, key="G", help=tr("live.group_size_help"),
-    bind="query-params", disabled=running,
+    tr("live.group_size"),
+    2,
+    64,
+    D.group_size,
+    key="G",
+    help=tr("live.group_size_help"),
+    bind="query-params",
+    disabled=running,
 )
-mu = c4.number_input(tr("live.mu"), 1, 16, D.mu, key="mu", help=tr("live.mu_help"), bind="query-params", disabled=running)
+mu = c4.number_input(
+    tr("live.mu"), 1, 16, D.mu, key="mu", help=tr("live.mu_help"), bind="query-params", disabled=running
+)
 c1, c2 = st.columns(2)
 lr = c1.select_slider(
-    tr("live.lr"), LR_CHOICES, value=D.lr, format_func="{:g}".format, key="lr", help=tr("live.lr_help"),
-    bind="query-params", disabled=running,
+    tr("live.lr"),
+    LR_CHOICES,
+    value=D.lr,
+    format_func="{:g}".format,
+    key="lr",
+    help=tr("live.lr_help"),
+    bind="query-params",
+    disabled=running,
 )
 temperature = c2.slider(
-    tr("live.temperature"), 0.1, 2.0, float(D.temperature), 0.05, key="temp", help=tr("live.temperature_help"),
-    bind="query-params", disabled=running,
+    tr("live.temperature"),
+    0.1,
+    2.0,
+    float(D.temperature),
+    0.05,
+    key="temp",
+    help=tr("live.temperature_help"),
+    bind="query-params",
+    disabled=running,
 )
 with st.expander(tr("live.advanced")):
     c1, c2, c3, c4 = st.columns(4)
     mini_batches = c1.number_input(
-        tr("live.mini_batches"), 1, 64, D.mini_batches, key="mb", help=tr("live.mini_batches_help"),
-        bind="query-params", disabled=running,
+        tr("live.mini_batches"),
+        1,
+        64,
+        D.mini_batches,
+        key="mb",
+        help=tr("live.mini_batches_help"),
+        bind="query-params",
+        disabled=running,
     )
     max_new_tokens = c2.number_input(
         tr("live.max_new_tokens"), 2, 256, D.max_new_tokens, key="Lmax", bind="query-params", disabled=running
     )
     overlong_buffer = c3.number_input(
-        tr("live.overlong_buffer"), 0, 256, D.overlong_buffer_length, key="Lcache",
-        help=tr("live.overlong_buffer_help"), bind="query-params", disabled=running,
+        tr("live.overlong_buffer"),
+        0,
+        256,
+        D.overlong_buffer_length,
+        key="Lcache",
+        help=tr("live.overlong_buffer_help"),
+        bind="query-params",
+        disabled=running,
     )
     heldout = c4.number_input(
-        tr("live.heldout"), 0, 64, D.heldout_samples, key="heldout", help=tr("live.heldout_help"),
-        bind="query-params", disabled=running,
+        tr("live.heldout"),
+        0,
+        64,
+        D.heldout_samples,
+        key="heldout",
+        help=tr("live.heldout_help"),
+        bind="query-params",
+        disabled=running,
     )
     c1, c2, c3, _ = st.columns(4)
     penalty_factor = c3.number_input(
-        tr("live.overlong_penalty"), 0.0, 10.0, float(D.overlong_penalty_factor), 0.1, key="Lpen",
-        help=tr("live.overlong_penalty_help"), bind="query-params", disabled=running,
+        tr("live.overlong_penalty"),
+        0.0,
+        10.0,
+        float(D.overlong_penalty_factor),
+        0.1,
+        key="Lpen",
+        help=tr("live.overlong_penalty_help"),
+        bind="query-params",
+        disabled=running,
     )
     entropy_coef = c1.number_input(
-        tr("live.entropy_coef"), 0.0, 1.0, float(D.entropy_coef), 0.001, format="%.3f", key="ent",
-        help=tr("live.entropy_coef_help"), bind="query-params", disabled=running,
+        tr("live.entropy_coef"),
+        0.0,
+        1.0,
+        float(D.entropy_coef),
+        0.001,
+        format="%.3f",
+        key="ent",
+        help=tr("live.entropy_coef_help"),
+        bind="query-params",
+        disabled=running,
     )
     kl_in_reward = c2.checkbox(
-        tr("live.kl_in_reward"), value=D.kl_in_reward, key="kl_rew", help=tr("live.kl_in_reward_help"),
-        bind="query-params", disabled=running,
+        tr("live.kl_in_reward"),
+        value=D.kl_in_reward,
+        key="kl_rew",
+        help=tr("live.kl_in_reward_help"),
+        bind="query-params",
+        disabled=running,
     )
 
 
@@ -117,9 +203,13 @@ def _setting_widget(algo: str, s) -> object:
     (numbers as typed text: parsed and checked when the run starts)."""
     key = f"{algo}.{s.name}"
     help_ = tr(
-        "live.setting_help", meaning=s.help.get(L, s.name), default=s.default, source=s.source,
-        trl=s.trl or tr("word.none"), verl=s.verl or tr("word.none"),
-    )  # fmt: skip
+        "live.setting_help",
+        meaning=s.help.get(L, s.name),
+        default=s.default,
+        source=s.source,
+        trl=s.trl or tr("word.none"),
+        verl=s.verl or tr("word.none"),
+    )
     common = dict(key=key, help=help_, bind="query-params", disabled=running)
     if isinstance(s.default, bool):
         return st.checkbox(s.name, value=s.default, **common)
@@ -168,18 +258,32 @@ def _config() -> LiveConfig:
             if typed != s.default:
                 settings.setdefault(algo, {})[name] = typed
     return LiveConfig(
-        algorithms=tuple(algorithms), steps=int(steps), prompts_per_step=int(prompts), group_size=int(group_size),
-        temperature=float(temperature), lr=float(lr), mu=int(mu), mini_batches=int(mini_batches),
-        max_new_tokens=int(max_new_tokens), overlong_buffer_length=int(overlong_buffer),
-        overlong_penalty_factor=float(penalty_factor), seed=int(state.get("seed", 0)),
-        device=state.get("device", "auto"), model_dir=state.get("model_dir"), settings=settings,
-        heldout_samples=int(heldout), entropy_coef=float(entropy_coef), kl_in_reward=bool(kl_in_reward),
-    )  # fmt: skip
+        algorithms=tuple(algorithms),
+        steps=int(steps),
+        prompts_per_step=int(prompts),
+        group_size=int(group_size),
+        temperature=float(temperature),
+        lr=float(lr),
+        mu=int(mu),
+        mini_batches=int(mini_batches),
+        max_new_tokens=int(max_new_tokens),
+        overlong_buffer_length=int(overlong_buffer),
+        overlong_penalty_factor=float(penalty_factor),
+        seed=int(state.get("seed", 0)),
+        device=state.get("device", "auto"),
+        model_dir=state.get("model_dir"),
+        settings=settings,
+        heldout_samples=int(heldout),
+        entropy_coef=float(entropy_coef),
+        kl_in_reward=bool(kl_in_reward),
+    )
 
 
 # ---------------------------------------------------------------------------------------- controls
 running = run_controls(
-    "live_run", "live_running", lambda: LiveRun(_config()),  # loads the model: the one call into rlviz
+    "live_run",
+    "live_running",
+    lambda: LiveRun(_config()),  # loads the model: the one call into rlviz
     labels=(tr("live.run"), tr("live.stop"), tr("live.continue"), tr("live.reset")),
     keys=("run_btn", "stop_btn", "continue_btn", "reset_btn"),
     on_error=lambda exc: st.error(tr("live.bad_input", error=exc)),
@@ -216,7 +320,10 @@ labels = {m: tr(f"metric.{m}") for m in ALL_METRICS}
 # The multiselect's browser-side value is its (translated) labels, so it is one widget per language;
 # the chosen metric keys carry over from one language to the other.
 panels = st.multiselect(
-    tr("live.panels"), list(ALL_METRICS), default=state.get("live_panels", list(PANELS)), format_func=labels.get,
+    tr("live.panels"),
+    list(ALL_METRICS),
+    default=state.get("live_panels", list(PANELS)),
+    format_func=labels.get,
     key=f"panels_{L}",
 )
 state["live_panels"] = panels
@@ -273,8 +380,11 @@ hist_step = _step_picker("hist_step", max_step)
 left, right = st.columns([3, 1])
 with left:
     fig = ratio_histogram_figure(
-        run.ratio_histogram(hist_step), value="fraction", algorithm_labels=titles, y_title=tr("live.share"),
-    )  # fmt: skip
+        run.ratio_histogram(hist_step),
+        value="fraction",
+        algorithm_labels=titles,
+        y_title=tr("live.share"),
+    )
     st.plotly_chart(fig, config={"displaylogo": False}, key="ratio_hist")
 with right:
     st.latex(r"r_{i,t}=\frac{\pi_\theta(y_{i,t})}{\pi_{\theta_\text{old}}(y_{i,t})}")
@@ -285,15 +395,22 @@ st.caption(tr("live.ratio_caption"))
 st.subheader(tr("live.tokens_header"))
 token_step = _step_picker("token_step", 1)
 shown = st.multiselect(
-    tr("live.tokens_algos"), list(run.config.algorithms), default=list(run.config.algorithms),
-    format_func=titles.get, key="token_algos",
+    tr("live.tokens_algos"),
+    list(run.config.algorithms),
+    default=list(run.config.algorithms),
+    format_func=titles.get,
+    key="token_algos",
 )
 st.caption(tr("live.tokens_caption"))
 views = {name: run.token_view(token_step, name) for name in shown if token_step <= run.progress[name]}
 WHEN = ["weight_first", "weight"]
 when = st.radio(  # one widget per language, as the panel picker (its browser-side value is its label)
-    tr("live.tokens_when"), WHEN, index=WHEN.index(state.get("live_token_when", WHEN[0])),
-    format_func={k: tr(f"live.tokens_{k}") for k in WHEN}.get, horizontal=True, key=f"token_when_{L}",
+    tr("live.tokens_when"),
+    WHEN,
+    index=WHEN.index(state.get("live_token_when", WHEN[0])),
+    format_func={k: tr(f"live.tokens_{k}") for k in WHEN}.get,
+    horizontal=True,
+    key=f"token_when_{L}",
 )
 state["live_token_when"] = when
 frames = {name: token_view_frame(view, when) for name, view in views.items()}
@@ -305,15 +422,19 @@ for name, view in views.items():
         continue
     st.markdown(tr("live.prompt_line", title=titles[name], prompt=view["prompt"], answer=view["answer"]))
     row_labels = {
-        i: tr(
-            "live.row_label", i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}"
-        ) + ("" if row["in_loss"] else f" ({tr('live.masked')})")
+        i: tr("live.row_label", i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}")
+        + ("" if row["in_loss"] else f" ({tr('live.masked')})")
         for i, row in enumerate(view["rows"])
     }
     fig = token_weight_figure(
-        frames[name], row_labels=row_labels, zmax=zmax, weight_label=tr("word.grad_weight"),
-        advantage_label=tr("word.advantage"), token_label=tr("word.token"), x_title=tr("word.position"),
-    )  # fmt: skip
+        frames[name],
+        row_labels=row_labels,
+        zmax=zmax,
+        weight_label=tr("word.grad_weight"),
+        advantage_label=tr("word.advantage"),
+        token_label=tr("word.token"),
+        x_title=tr("word.position"),
+    )
     st.plotly_chart(fig, config={"displaylogo": False}, key=f"tokens_{name}")
 
 # ---------------------------------------------------------------------------------------- table
@@ -326,10 +447,20 @@ st.dataframe(
 st.caption(tr("live.summary_caption"))
 downloads = st.container(horizontal=True)
 downloads.download_button(
-    tr("live.download_csv"), run.metrics_frame().to_csv(index=False), file_name="rlviz-live-metrics.csv",
-    mime="text/csv", on_click="ignore", key="dl_csv", icon=":material/download:",
+    tr("live.download_csv"),
+    run.metrics_frame().to_csv(index=False),
+    file_name="rlviz-live-metrics.csv",
+    mime="text/csv",
+    on_click="ignore",
+    key="dl_csv",
+    icon=":material/download:",
 )
 downloads.download_button(
-    tr("live.download_json"), run.to_json(), file_name="rlviz-live-run.json", mime="application/json",
-    on_click="ignore", key="dl_json", icon=":material/download:",
+    tr("live.download_json"),
+    run.to_json(),
+    file_name="rlviz-live-run.json",
+    mime="application/json",
+    on_click="ignore",
+    key="dl_json",
+    icon=":material/download:",
 )

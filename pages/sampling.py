@@ -61,9 +61,13 @@ st.markdown(tr("sampling.signal_text"))
 @st.fragment
 def signal_section() -> None:
     sizes = st.multiselect(
-        tr("sampling.group_sizes"), G_CHOICES, default=[2, 4, 8, 16], key="s_Gs", help=tr("sampling.group_sizes_help"),
+        tr("sampling.group_sizes"),
+        G_CHOICES,
+        default=[2, 4, 8, 16],
+        key="s_Gs",
+        help=tr("sampling.group_sizes_help"),
         bind="query-params",
-    )  # fmt: skip
+    )
     left, right = st.columns([3, 2])
     with right:
         # k = right answers among the G: k ~ Binomial(G, p)
@@ -78,9 +82,12 @@ def signal_section() -> None:
         return
     with left:
         fig = signal_probability_figure(
-            df, x_title=tr("sampling.pass_rate"), y_title=tr("sampling.signal_axis"),
-            mixed_label=tr("sampling.mixed_hover"), equal_label=tr("sampling.equal_hover"),
-        )  # fmt: skip
+            df,
+            x_title=tr("sampling.pass_rate"),
+            y_title=tr("sampling.signal_axis"),
+            mixed_label=tr("sampling.mixed_hover"),
+            equal_label=tr("sampling.equal_hover"),
+        )
         chart(fig, "sampling-signal")
     st.caption(tr("sampling.signal_caption"))
     csv_download(df, "sampling-signal", key="s_dl_signal")
@@ -103,15 +110,20 @@ def bias_section() -> None:
     left, right = st.columns([3, 2])
     with left:
         fig = advantage_mass_figure(
-            df, x_title=tr("sampling.pass_rate"), y_title=tr("sampling.bias_axis"), mass_label=tr("sampling.bias_mass"),
+            df,
+            x_title=tr("sampling.pass_rate"),
+            y_title=tr("sampling.bias_axis"),
+            mass_label=tr("sampling.bias_mass"),
             algorithm_labels={a: ALGORITHMS[a].title for a in ("grpo", "dr_grpo")},
-        )  # fmt: skip
+        )
         chart(fig, "sampling-difficulty-bias")
     with right:
-        formula(r"\text{GRPO: } A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon},\quad "
-                r"\text{Dr.GRPO: } A_i = R_i - \bar R,\quad "
-                r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k}\,a(k),\quad "
-                r"a(k) = \sum_i |A_i| \text{ with } k \text{ right}")
+        formula(
+            r"\text{GRPO: } A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon},\quad "
+            r"\text{Dr.GRPO: } A_i = R_i - \bar R,\quad "
+            r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k}\,a(k),\quad "
+            r"a(k) = \sum_i |A_i| \text{ with } k \text{ right}"
+        )
     st.caption(tr("sampling.bias_caption"))
     csv_download(df, "sampling-difficulty-bias", key="s_dl_bias")
 
@@ -134,50 +146,77 @@ n_prompts = c1.number_input(
 )
 m_G = c2.number_input(tr("sampling.measure_group_size"), 2, 32, 8, key="s_mG", bind="query-params")
 m_temp = c3.slider(
-    tr("sampling.temperature"), 0.1, 2.0, 1.0, 0.05, key="s_temp", help=tr("sampling.temperature_help"),
+    tr("sampling.temperature"),
+    0.1,
+    2.0,
+    1.0,
+    0.05,
+    key="s_temp",
+    help=tr("sampling.temperature_help"),
     bind="query-params",
-)  # fmt: skip
+)
 measurement = None
 try:
     with st.spinner(tr("sampling.measuring", n=int(n_prompts), G=int(m_G))):
-        measurement = _measure(seed, int(n_prompts), int(m_G), float(m_temp), state.get("model_dir"),
-                               state.get("device", "auto"))
+        measurement = _measure(
+            seed, int(n_prompts), int(m_G), float(m_temp), state.get("model_dir"), state.get("device", "auto")
+        )
 except ValueError as exc:
-    show_bad_input(exc, {"n_prompts": tr("sampling.n_prompts"), "group_size": tr("sampling.measure_group_size"),
-                         "temperature": tr("sampling.temperature"), **SIDEBAR_FIELDS})
+    show_bad_input(
+        exc,
+        {
+            "n_prompts": tr("sampling.n_prompts"),
+            "group_size": tr("sampling.measure_group_size"),
+            "temperature": tr("sampling.temperature"),
+            **SIDEBAR_FIELDS,
+        },
+    )
 if measurement is not None:
     cols = st.columns(4)
     cols[0].metric(tr("sampling.zero_share"), f"{measurement.zero_advantage_fraction:.0%}")
     cols[1].metric(tr("sampling.all_wrong_share"), f"{measurement.all_wrong_fraction:.0%}")
     cols[2].metric(tr("sampling.all_correct_share"), f"{measurement.all_correct_fraction:.0%}")
     cols[3].metric(tr("sampling.mixed_share"), f"{1 - measurement.zero_advantage_fraction:.0%}")
-    outcome_labels = {o: tr(f"sampling.{k}") for o, k in
-                      (("all_wrong", "all_wrong_share"), ("mixed", "mixed_share"), ("all_correct", "all_correct_share"))}
+    outcome_labels = {
+        o: tr(f"sampling.{k}")
+        for o, k in (("all_wrong", "all_wrong_share"), ("mixed", "mixed_share"), ("all_correct", "all_correct_share"))
+    }
     left, right = st.columns([3, 1])
     with left:
         fig = pass_rate_figure(
-            measurement.histogram(), measurement.outcomes_by_level(),
-            titles=(tr("sampling.hist_title"), tr("sampling.outcome_title")), x_title=tr("sampling.measured_rate"),
-            y_title=tr("sampling.prompts_axis"), share_title=tr("sampling.share_axis"), level_label=tr("sampling.level"),
-            overall_label=tr("sampling.all_levels"), outcome_labels=outcome_labels, zero_label=tr("sampling.zero_band"),
-        )  # fmt: skip
+            measurement.histogram(),
+            measurement.outcomes_by_level(),
+            titles=(tr("sampling.hist_title"), tr("sampling.outcome_title")),
+            x_title=tr("sampling.measured_rate"),
+            y_title=tr("sampling.prompts_axis"),
+            share_title=tr("sampling.share_axis"),
+            level_label=tr("sampling.level"),
+            overall_label=tr("sampling.all_levels"),
+            outcome_labels=outcome_labels,
+            zero_label=tr("sampling.zero_band"),
+        )
         chart(fig, "sampling-measured")
     with right:
         st.latex(r"\hat p = k / G")
         st.latex(r"\begin{gathered} A_1 = \dots = A_G = 0 \\ \iff k \in \{0, G\} \end{gathered}")
     caption = tr(
-        "sampling.measured_caption", zero=measurement.zero_advantage_fraction, n=len(measurement.frame),
-        wrong=measurement.all_wrong_fraction, right=measurement.all_correct_fraction,
-    )  # fmt: skip
+        "sampling.measured_caption",
+        zero=measurement.zero_advantage_fraction,
+        n=len(measurement.frame),
+        wrong=measurement.all_wrong_fraction,
+        right=measurement.all_correct_fraction,
+    )
     # which levels the filter would drop, read from this measurement (not assumed)
     by_level = measurement.outcomes_by_level()
     by_level = by_level[by_level["level"] > 0].pivot(index="level", columns="outcome", values="share")
     if by_level["all_correct"].max() > 0 and by_level["all_wrong"].max() > 0:
         caption += tr(
-            "sampling.measured_levels", lv_right=int(by_level["all_correct"].idxmax()),
-            right=float(by_level["all_correct"].max()), lv_wrong=int(by_level["all_wrong"].idxmax()),
+            "sampling.measured_levels",
+            lv_right=int(by_level["all_correct"].idxmax()),
+            right=float(by_level["all_correct"].max()),
+            lv_wrong=int(by_level["all_wrong"].idxmax()),
             wrong=float(by_level["all_wrong"].max()),
-        )  # fmt: skip
+        )
     st.caption(caption)
     csv_download(measurement.frame, "sampling-measured", key="s_dl_measured")
 
@@ -189,20 +228,29 @@ st.markdown(tr("sampling.cost_text"))
 @st.fragment
 def cost_section() -> None:
     c1, c2, c3, c4 = st.columns(4)
-    N = c1.number_input(tr("sampling.target"), 1, 512, 16, key="s_N", help=tr("sampling.target_help"), bind="query-params")
+    N = c1.number_input(
+        tr("sampling.target"), 1, 512, 16, key="s_N", help=tr("sampling.target_help"), bind="query-params"
+    )
     n = c2.number_input(
         tr("sampling.per_round"), 1, 1024, 16, key="s_n", help=tr("sampling.per_round_help"), bind="query-params"
     )
     G = c3.number_input(tr("sampling.cost_group_size"), 2, 64, 8, key="s_G", bind="query-params")
     K = c4.number_input(tr("sampling.cap"), 1, 50, 3, key="s_K", help=tr("sampling.cap_help"), bind="query-params")
     c1, c2, c3 = st.columns([1, 1, 2])
-    a = c1.slider(tr("sampling.beta_a"), 0.1, 10.0, 0.3, 0.1, key="s_a", help=tr("sampling.beta_help"), bind="query-params")
-    b = c2.slider(tr("sampling.beta_b"), 0.1, 10.0, 0.5, 0.1, key="s_b", help=tr("sampling.beta_help"), bind="query-params")
+    a = c1.slider(
+        tr("sampling.beta_a"), 0.1, 10.0, 0.3, 0.1, key="s_a", help=tr("sampling.beta_help"), bind="query-params"
+    )
+    b = c2.slider(
+        tr("sampling.beta_b"), 0.1, 10.0, 0.5, 0.1, key="s_b", help=tr("sampling.beta_help"), bind="query-params"
+    )
     cost_fields = {
-        "a": tr("sampling.beta_a"), "b": tr("sampling.beta_b"), "prompts_per_round": tr("sampling.per_round"),
-        "target_groups": tr("sampling.target"), "group_size": tr("sampling.cost_group_size"),
+        "a": tr("sampling.beta_a"),
+        "b": tr("sampling.beta_b"),
+        "prompts_per_round": tr("sampling.per_round"),
+        "target_groups": tr("sampling.target"),
+        "group_size": tr("sampling.cost_group_size"),
         "max_rounds": tr("sampling.cap"),
-    }  # fmt: skip
+    }
     try:
         beta = PassRateDistribution.beta(a, b)
         dists = {"beta": beta}
@@ -216,38 +264,54 @@ def cost_section() -> None:
     dist_labels = {"beta": tr("sampling.beta_name", a=a, b=b), "measured": tr("sampling.measured_name")}
     with c3:
         fig = beta_density_figure(
-            beta_density(a, b), beta.mean, x_title=tr("sampling.pass_rate"), y_title=tr("sampling.density"),
-            name=dist_labels["beta"], mean_label=tr("sampling.mean"), height=220,
-        )  # fmt: skip
+            beta_density(a, b),
+            beta.mean,
+            x_title=tr("sampling.pass_rate"),
+            y_title=tr("sampling.density"),
+            name=dist_labels["beta"],
+            mean_label=tr("sampling.mean"),
+            height=220,
+        )
         chart(fig, "sampling-beta")
     left, right = st.columns([3, 1])
     with left:
         fig = fill_cost_figure(
-            df, int(K), int(N),
+            df,
+            int(K),
+            int(N),
             titles=(tr("sampling.cost_groups"), tr("sampling.cost_full"), tr("sampling.cost_rollouts")),
-            x_title=tr("sampling.cap_axis"), distribution_labels=dist_labels, plain_label=tr("sampling.plain"),
-            target_label=tr("sampling.target_line"), chosen_label=tr("sampling.chosen"),
-        )  # fmt: skip
+            x_title=tr("sampling.cap_axis"),
+            distribution_labels=dist_labels,
+            plain_label=tr("sampling.plain"),
+            target_label=tr("sampling.target_line"),
+            chosen_label=tr("sampling.chosen"),
+        )
         chart(fig, "sampling-cost")
     with right:
-        formula(r"q = \mathbb{E}_{p}\big[1 - p^G - (1-p)^G\big],\quad S_r \sim \operatorname{Bin}(r\,n,\ q),\quad "
-                r"\mathbb{E}[R] = \sum_{r=0}^{K-1} P(S_r < N),\quad n\,G\,\mathbb{E}[R],\quad "
-                r"\mathbb{E}[\min(S_K, N)],\quad P(S_K \ge N)")
+        formula(
+            r"q = \mathbb{E}_{p}\big[1 - p^G - (1-p)^G\big],\quad S_r \sim \operatorname{Bin}(r\,n,\ q),\quad "
+            r"\mathbb{E}[R] = \sum_{r=0}^{K-1} P(S_r < N),\quad n\,G\,\mathbb{E}[R],\quad "
+            r"\mathbb{E}[\min(S_K, N)],\quad P(S_K \ge N)"
+        )
         st.latex(r"\text{Beta: } \mathbb{E}[p^G] = \prod_{j=0}^{G-1} \frac{a+j}{a+b+j}")
         st.caption(tr("sampling.cost_legend"))
     st.caption(tr("sampling.cost_caption"))
     at_k = df[df["K"] == int(K)]
-    table = pd.DataFrame({
-        tr("sampling.col_distribution"): [dist_labels[d] for d in at_k["distribution"]],
-        tr("sampling.col_q"): at_k["signal_probability"].round(3).tolist(),
-        tr("sampling.col_rounds"): at_k["expected_rounds"].round(2).tolist(),
-        tr("sampling.col_rollouts"): at_k["expected_rollouts"].round(1).tolist(),
-        tr("sampling.col_groups"): at_k["expected_groups"].round(2).tolist(),
-        tr("sampling.col_full"): at_k["full_batch_probability"].round(3).tolist(),
-        tr("sampling.col_per_group"): [f"{v:.1f}" if v != float("inf") else "∞" for v in at_k["rollouts_per_group"]],
-        tr("sampling.col_plain_groups"): at_k["plain_groups"].round(2).tolist(),
-        tr("sampling.col_plain_rollouts"): at_k["plain_rollouts"].tolist(),
-    })  # fmt: skip
+    table = pd.DataFrame(
+        {
+            tr("sampling.col_distribution"): [dist_labels[d] for d in at_k["distribution"]],
+            tr("sampling.col_q"): at_k["signal_probability"].round(3).tolist(),
+            tr("sampling.col_rounds"): at_k["expected_rounds"].round(2).tolist(),
+            tr("sampling.col_rollouts"): at_k["expected_rollouts"].round(1).tolist(),
+            tr("sampling.col_groups"): at_k["expected_groups"].round(2).tolist(),
+            tr("sampling.col_full"): at_k["full_batch_probability"].round(3).tolist(),
+            tr("sampling.col_per_group"): [
+                f"{v:.1f}" if v != float("inf") else "∞" for v in at_k["rollouts_per_group"]
+            ],
+            tr("sampling.col_plain_groups"): at_k["plain_groups"].round(2).tolist(),
+            tr("sampling.col_plain_rollouts"): at_k["plain_rollouts"].tolist(),
+        }
+    )
     st.dataframe(table, hide_index=True)
     st.caption(tr("sampling.table_caption"))
     csv_download(df, "sampling-cost", key="s_dl_cost")
@@ -262,12 +326,25 @@ def cost_section() -> None:
             return
         st.markdown(tr("sampling.mc_text", trials=trials))
         names = ("col_q", "col_rounds", "col_rollouts", "col_groups", "col_full")
-        fields = ("signal_probability", "expected_rounds", "expected_rollouts", "expected_groups", "full_batch_probability")
-        st.dataframe(pd.DataFrame({
-            tr("sampling.col_quantity"): [tr(f"sampling.{k}") for k in names],
-            tr("sampling.col_formula"): [f"{getattr(exact, f):.4g}" for f in fields],
-            tr("sampling.col_simulation"): [f"{getattr(sim, f):.4g} ± {getattr(sim, f + '_se'):.2g}" for f in fields],
-        }), hide_index=True)  # fmt: skip
+        fields = (
+            "signal_probability",
+            "expected_rounds",
+            "expected_rollouts",
+            "expected_groups",
+            "full_batch_probability",
+        )
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    tr("sampling.col_quantity"): [tr(f"sampling.{k}") for k in names],
+                    tr("sampling.col_formula"): [f"{getattr(exact, f):.4g}" for f in fields],
+                    tr("sampling.col_simulation"): [
+                        f"{getattr(sim, f):.4g} ± {getattr(sim, f + '_se'):.2g}" for f in fields
+                    ],
+                }
+            ),
+            hide_index=True,
+        )
 
 
 cost_section()
@@ -279,39 +356,86 @@ state.setdefault("sampling_running", False)
 running = bool(state["sampling_running"]) and "sampling_run" in state
 c1, c2, c3, c4 = st.columns(4)
 steps = c1.number_input(tr("sampling.steps"), 1, 200, D.steps, key="s_steps", bind="query-params", disabled=running)
-live_N = c2.number_input(tr("sampling.live_prompts"), 1, 64, D.prompts_per_step, key="s_lp", bind="query-params",
-                         disabled=running)
-live_G = c3.number_input(tr("sampling.live_group_size"), 2, 32, D.group_size, key="s_lG", bind="query-params",
-                         disabled=running)
-rounds = c4.number_input(tr("sampling.rounds"), 1, 10, D.max_resample_rounds, key="s_rounds", help=tr("sampling.cap_help"),
-                         bind="query-params", disabled=running)
+live_N = c2.number_input(
+    tr("sampling.live_prompts"), 1, 64, D.prompts_per_step, key="s_lp", bind="query-params", disabled=running
+)
+live_G = c3.number_input(
+    tr("sampling.live_group_size"), 2, 32, D.group_size, key="s_lG", bind="query-params", disabled=running
+)
+rounds = c4.number_input(
+    tr("sampling.rounds"),
+    1,
+    10,
+    D.max_resample_rounds,
+    key="s_rounds",
+    help=tr("sampling.cap_help"),
+    bind="query-params",
+    disabled=running,
+)
 c1, c2, c3 = st.columns(3)
-lr = c1.select_slider(tr("sampling.lr"), LR_CHOICES, value=D.lr, format_func="{:g}".format, key="s_lr",
-                      bind="query-params", disabled=running)
-live_temp = c2.slider(tr("sampling.temperature"), 0.1, 2.0, float(D.temperature), 0.05, key="s_ltemp",
-                      help=tr("sampling.temperature_help"), bind="query-params", disabled=running)
-heldout = c3.number_input(tr("sampling.heldout"), 0, 32, D.heldout_samples, key="s_heldout",
-                          help=tr("sampling.heldout_help"), bind="query-params", disabled=running)
+lr = c1.select_slider(
+    tr("sampling.lr"),
+    LR_CHOICES,
+    value=D.lr,
+    format_func="{:g}".format,
+    key="s_lr",
+    bind="query-params",
+    disabled=running,
+)
+live_temp = c2.slider(
+    tr("sampling.temperature"),
+    0.1,
+    2.0,
+    float(D.temperature),
+    0.05,
+    key="s_ltemp",
+    help=tr("sampling.temperature_help"),
+    bind="query-params",
+    disabled=running,
+)
+heldout = c3.number_input(
+    tr("sampling.heldout"),
+    0,
+    32,
+    D.heldout_samples,
+    key="s_heldout",
+    help=tr("sampling.heldout_help"),
+    bind="query-params",
+    disabled=running,
+)
 
 
 LIVE_FIELDS = {
-    "steps": tr("sampling.steps"), "prompts_per_step": tr("sampling.live_prompts"),
-    "group_size": tr("sampling.live_group_size"), "max_resample_rounds": tr("sampling.rounds"),
-    "lr": tr("sampling.lr"), "temperature": tr("sampling.temperature"), "heldout_samples": tr("sampling.heldout"),
+    "steps": tr("sampling.steps"),
+    "prompts_per_step": tr("sampling.live_prompts"),
+    "group_size": tr("sampling.live_group_size"),
+    "max_resample_rounds": tr("sampling.rounds"),
+    "lr": tr("sampling.lr"),
+    "temperature": tr("sampling.temperature"),
+    "heldout_samples": tr("sampling.heldout"),
     **SIDEBAR_FIELDS,
-}  # fmt: skip
+}
 
 
 def _config() -> DynamicSamplingConfig:
     return DynamicSamplingConfig(
-        steps=int(steps), prompts_per_step=int(live_N), group_size=int(live_G), max_resample_rounds=int(rounds),
-        temperature=float(live_temp), lr=float(lr), seed=seed, heldout_samples=int(heldout),
-        device=state.get("device", "auto"), model_dir=state.get("model_dir"),
-    )  # fmt: skip
+        steps=int(steps),
+        prompts_per_step=int(live_N),
+        group_size=int(live_G),
+        max_resample_rounds=int(rounds),
+        temperature=float(live_temp),
+        lr=float(lr),
+        seed=seed,
+        heldout_samples=int(heldout),
+        device=state.get("device", "auto"),
+        model_dir=state.get("model_dir"),
+    )
 
 
 running = run_controls(
-    "sampling_run", "sampling_running", lambda: DynamicSamplingRun(_config()),  # loads the model
+    "sampling_run",
+    "sampling_running",
+    lambda: DynamicSamplingRun(_config()),  # loads the model
     labels=(tr("sampling.run"), tr("sampling.stop"), tr("sampling.continue"), tr("sampling.reset")),
     keys=("s_run", "s_stop", "s_continue", "s_reset"),
     on_error=lambda exc: show_bad_input(exc, LIVE_FIELDS),
@@ -325,17 +449,20 @@ def _number(value: float, digits: int) -> str:
 def _summary_table(run: DynamicSamplingRun) -> pd.DataFrame:
     """One row per arm, the key result first: held-out pass@1 start -> end (— : not measured)."""
     summary = run.summary_frame()
-    return pd.DataFrame({
-        tr("sampling.col_arm"): summary["arm"].map(arm_labels),
-        tr("sampling.col_heldout"): [f"{_number(a, 3)} → {_number(b, 3)}"
-                                     for a, b in zip(summary["heldout_start"], summary["heldout_end"])],
-        tr("sampling.col_train_last5"): [_number(v, 3) for v in summary["train_pass_at_1_last5"]],
-        tr("sampling.col_rollouts_total"): [str(int(v)) for v in summary["rollouts_total"]],
-        tr("sampling.col_signal_mean"): [_number(v, 2) for v in summary["signal_groups_mean"]],
-        tr("sampling.col_per_signal"): [_number(v, 1) for v in summary["rollouts_per_signal_group"]],
-        tr("sampling.col_signal_total"): [str(int(v)) for v in summary["signal_groups_total"]],
-        tr("sampling.col_steps"): [str(int(v)) for v in summary["steps"]],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            tr("sampling.col_arm"): summary["arm"].map(arm_labels),
+            tr("sampling.col_heldout"): [
+                f"{_number(a, 3)} → {_number(b, 3)}" for a, b in zip(summary["heldout_start"], summary["heldout_end"])
+            ],
+            tr("sampling.col_train_last5"): [_number(v, 3) for v in summary["train_pass_at_1_last5"]],
+            tr("sampling.col_rollouts_total"): [str(int(v)) for v in summary["rollouts_total"]],
+            tr("sampling.col_signal_mean"): [_number(v, 2) for v in summary["signal_groups_mean"]],
+            tr("sampling.col_per_signal"): [_number(v, 1) for v in summary["rollouts_per_signal_group"]],
+            tr("sampling.col_signal_total"): [str(int(v)) for v in summary["signal_groups_total"]],
+            tr("sampling.col_steps"): [str(int(v)) for v in summary["steps"]],
+        }
+    )
 
 
 run: DynamicSamplingRun | None = state.get("sampling_run")
@@ -354,14 +481,23 @@ else:
     _draw_progress()
     status = st.empty()
     live_chart = st.empty()
-    titles = (tr("sampling.live_signal"), tr("sampling.live_rollouts"), tr("sampling.live_reward"),
-              tr("sampling.live_reward_vs"))
+    titles = (
+        tr("sampling.live_signal"),
+        tr("sampling.live_rollouts"),
+        tr("sampling.live_reward"),
+        tr("sampling.live_reward_vs"),
+    )
 
     def _draw_curves() -> None:
         fig = live_sampling_figure(
-            run.metrics_frame(), run.config.prompts_per_step, titles=titles, step_title=tr("word.step"),
-            rollouts_title=tr("sampling.live_rollouts"), arm_labels=arm_labels, target_label=tr("sampling.target_line"),
-        )  # fmt: skip
+            run.metrics_frame(),
+            run.config.prompts_per_step,
+            titles=titles,
+            step_title=tr("word.step"),
+            rollouts_title=tr("sampling.live_rollouts"),
+            arm_labels=arm_labels,
+            target_label=tr("sampling.target_line"),
+        )
         with live_chart:  # a fresh key per redraw: the chart is redrawn several times in one script run
             chart(fig, f"sampling-live-{sum(run.progress.values())}")
 
@@ -389,10 +525,14 @@ else:
             status.warning(tr("sampling.stopped_arms", steps=steps_text, total=total))
         with live_chart.container():
             fig = live_sampling_figure(
-                run.metrics_frame(), run.config.prompts_per_step, titles=titles, step_title=tr("word.step"),
-                rollouts_title=tr("sampling.live_rollouts"), arm_labels=arm_labels,
+                run.metrics_frame(),
+                run.config.prompts_per_step,
+                titles=titles,
+                step_title=tr("word.step"),
+                rollouts_title=tr("sampling.live_rollouts"),
+                arm_labels=arm_labels,
                 target_label=tr("sampling.target_line"),
-            )  # fmt: skip
+            )
             chart(fig, "sampling-live")
         st.caption(tr("sampling.live_caption"))
         st.dataframe(_summary_table(run), hide_index=True)

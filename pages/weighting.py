@@ -35,15 +35,26 @@ st.markdown(tr("weighting.intro"))
 
 
 # the parameter each library error starts with -> the label of the widget that sets it, per section
-AGG_FIELDS = {"lengths": tr("weighting.lengths"), "advantages": tr("weighting.advantages"),
-              "norm_length": tr("weighting.lmax")}
-OFF_FIELDS = {"length": tr("weighting.length"), "n_outliers": tr("weighting.n_outliers"),
-              "outlier_ratio": tr("weighting.outlier_ratio"), "advantage": tr("weighting.sign"),
-              "noise_std": tr("weighting.noise")}
+AGG_FIELDS = {
+    "lengths": tr("weighting.lengths"),
+    "advantages": tr("weighting.advantages"),
+    "norm_length": tr("weighting.lmax"),
+}
+OFF_FIELDS = {
+    "length": tr("weighting.length"),
+    "n_outliers": tr("weighting.n_outliers"),
+    "outlier_ratio": tr("weighting.outlier_ratio"),
+    "advantage": tr("weighting.sign"),
+    "noise_std": tr("weighting.noise"),
+}
 NOISE_FIELDS = {"sigma": tr("weighting.sigma"), "n_responses": tr("weighting.n_samples")}
-REAL_FIELDS = {"prompt": tr("weighting.prompt"), "group_size": tr("weighting.group_size"), "lr": tr("weighting.lr"),
-               "device": tr("side.device"),
-               "model_dir": tr("side.model", model=state.get("model_dir") or tr("side.model_tiny"))}
+REAL_FIELDS = {
+    "prompt": tr("weighting.prompt"),
+    "group_size": tr("weighting.group_size"),
+    "lr": tr("weighting.lr"),
+    "device": tr("side.device"),
+    "model_dir": tr("side.model", model=state.get("model_dir") or tr("side.model_tiny")),
+}
 
 
 # ---------------------------------------------------------------------------------------- 1. aggregation
@@ -52,12 +63,15 @@ def aggregation_section() -> None:
     st.subheader(tr("weighting.agg_header"))
     st.markdown(tr("weighting.agg_intro"))
     c1, c2, c3 = st.columns([2, 2, 1])
-    lengths_text = c1.text_input(tr("weighting.lengths"), "200, 10", key="wt_len", help=tr("weighting.lengths_help"),
-                                 bind="query-params")
-    adv_text = c2.text_input(tr("weighting.advantages"), "-1, 1", key="wt_adv", help=tr("weighting.advantages_help"),
-                             bind="query-params")
-    lmax = c3.number_input(tr("weighting.lmax"), 1, W.MAX_LENGTH, 256, key="wt_lmax", help=tr("weighting.lmax_help"),
-                           bind="query-params")
+    lengths_text = c1.text_input(
+        tr("weighting.lengths"), "200, 10", key="wt_len", help=tr("weighting.lengths_help"), bind="query-params"
+    )
+    adv_text = c2.text_input(
+        tr("weighting.advantages"), "-1, 1", key="wt_adv", help=tr("weighting.advantages_help"), bind="query-params"
+    )
+    lmax = c3.number_input(
+        tr("weighting.lmax"), 1, W.MAX_LENGTH, 256, key="wt_lmax", help=tr("weighting.lmax_help"), bind="query-params"
+    )
     try:
         lengths, advantages = W.parse_group(lengths_text, adv_text)
         table = W.aggregation_table(lengths, advantages, int(lmax))
@@ -65,14 +79,20 @@ def aggregation_section() -> None:
         show_bad_input(exc, AGG_FIELDS)
         return
     B, N = len(lengths), sum(lengths)
-    labels = {i: tr("weighting.response_label", i=i, n=n, adv=format_number(a, "+g"))
-              for i, (n, a) in enumerate(zip(lengths, advantages))}
+    labels = {
+        i: tr("weighting.response_label", i=i, n=n, adv=format_number(a, "+g"))
+        for i, (n, a) in enumerate(zip(lengths, advantages))
+    }
     modes = table[table["kind"] == "mode"]
     fig = aggregation_figure(
-        table, "mode", response_labels=labels, per_token_title=tr("weighting.per_token"),
-        total_title=tr("weighting.per_response"), push_label=tr("word.grad_weight"),
+        table,
+        "mode",
+        response_labels=labels,
+        per_token_title=tr("weighting.per_token"),
+        total_title=tr("weighting.per_response"),
+        push_label=tr("word.grad_weight"),
         advantage_label=tr("word.advantage"),
-    )  # fmt: skip
+    )
     chart(fig, "wt_modes_chart")
     left, right = st.columns(2, gap="medium")
     with left:
@@ -85,7 +105,9 @@ def aggregation_section() -> None:
             r"\end{aligned}"
         )
     with right:
-        formula(r"\mathcal L=\sum_{i,t} w_{i,t}\,\lambda_{i,t},\quad -\frac{\partial\mathcal L}{\partial\log\pi_{i,t}}\Big|_{r=1}=A_i\,w_{i,t}")
+        formula(
+            r"\mathcal L=\sum_{i,t} w_{i,t}\,\lambda_{i,t},\quad -\frac{\partial\mathcal L}{\partial\log\pi_{i,t}}\Big|_{r=1}=A_i\,w_{i,t}"
+        )
         st.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
     # the per-token weights as a table: responses x modes (the numbers of the upper panel)
     pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
@@ -101,10 +123,16 @@ def aggregation_section() -> None:
 
     st.markdown(tr("weighting.algos_intro"))
     fig = aggregation_figure(
-        table, "algorithm", name_labels=titles, response_labels=labels, per_token_title=tr("weighting.per_token"),
-        total_title=tr("weighting.per_response"), push_label=tr("word.grad_weight"),
-        advantage_label=tr("word.advantage"), show_text=False,
-    )  # fmt: skip
+        table,
+        "algorithm",
+        name_labels=titles,
+        response_labels=labels,
+        per_token_title=tr("weighting.per_token"),
+        total_title=tr("weighting.per_response"),
+        push_label=tr("word.grad_weight"),
+        advantage_label=tr("word.advantage"),
+        show_text=False,
+    )
     chart(fig, "wt_algos_chart")
     st.caption(tr("weighting.algos_caption"))
     csv_download(table, "weighting-aggregation", key="wt_agg_csv")
@@ -117,39 +145,85 @@ def offpolicy_section() -> None:
     st.markdown(tr("weighting.off_intro"))
     c1, c2, c3, c4 = st.columns(4)
     length = c1.slider(tr("weighting.length"), 2, 400, 50, key="wt_L", bind="query-params")
-    k = c2.number_input(tr("weighting.n_outliers"), 0, 400, 2, key="wt_k", help=tr("weighting.n_outliers_help"),
-                        bind="query-params")
-    ratio = c3.slider(tr("weighting.outlier_ratio"), 0.1, 5.0, 0.5, 0.05, key="wt_r",
-                      help=tr("weighting.outlier_ratio_help"), bind="query-params")
-    sign = c4.radio(tr("weighting.sign"), list(SIGNS), index=1, format_func=SIGNS.get, horizontal=True, key="wt_A",
-                    help=tr("weighting.sign_help"), bind="query-params")
+    k = c2.number_input(
+        tr("weighting.n_outliers"), 0, 400, 2, key="wt_k", help=tr("weighting.n_outliers_help"), bind="query-params"
+    )
+    ratio = c3.slider(
+        tr("weighting.outlier_ratio"),
+        0.1,
+        5.0,
+        0.5,
+        0.05,
+        key="wt_r",
+        help=tr("weighting.outlier_ratio_help"),
+        bind="query-params",
+    )
+    sign = c4.radio(
+        tr("weighting.sign"),
+        list(SIGNS),
+        index=1,
+        format_func=SIGNS.get,
+        horizontal=True,
+        key="wt_A",
+        help=tr("weighting.sign_help"),
+        bind="query-params",
+    )
     c1, c2, c3 = st.columns([1, 1, 2])
-    noise = c1.slider(tr("weighting.noise"), 0.0, 0.2, 0.0, 0.005, format="%.3f", key="wt_noise",
-                      help=tr("weighting.noise_help"), bind="query-params")
-    clip = c2.toggle(tr("weighting.clip"), value=True, key="wt_clip", help=tr("weighting.clip_help"), bind="query-params")
-    algos = c3.multiselect(tr("weighting.algorithms"), list(ALGORITHM_ORDER), default=list(W.OFFPOLICY_ALGORITHMS),
-                           format_func=titles.get, key="wt_algos", bind="query-params")
+    noise = c1.slider(
+        tr("weighting.noise"),
+        0.0,
+        0.2,
+        0.0,
+        0.005,
+        format="%.3f",
+        key="wt_noise",
+        help=tr("weighting.noise_help"),
+        bind="query-params",
+    )
+    clip = c2.toggle(
+        tr("weighting.clip"), value=True, key="wt_clip", help=tr("weighting.clip_help"), bind="query-params"
+    )
+    algos = c3.multiselect(
+        tr("weighting.algorithms"),
+        list(ALGORITHM_ORDER),
+        default=list(W.OFFPOLICY_ALGORITHMS),
+        format_func=titles.get,
+        key="wt_algos",
+        bind="query-params",
+    )
     if not algos:
         st.info(tr("weighting.pick_algorithm"))
         return
     try:
-        df = W.offpolicy_response(int(length), int(k), float(ratio), float(sign), float(noise), SEED, bool(clip), tuple(algos))
+        df = W.offpolicy_response(
+            int(length), int(k), float(ratio), float(sign), float(noise), SEED, bool(clip), tuple(algos)
+        )
     except ValueError as exc:
         show_bad_input(exc, OFF_FIELDS)
         return
     summary = W.offpolicy_summary(df)
     notes = {
-        r.algorithm: tr("weighting.panel_note", clip=f"{r.clip_fraction:.0%}", grad=f"{r.grad_tokens:.0%}",
-                        total=format_number(r.total_relative, ".2f"))
+        r.algorithm: tr(
+            "weighting.panel_note",
+            clip=f"{r.clip_fraction:.0%}",
+            grad=f"{r.grad_tokens:.0%}",
+            total=format_number(r.total_relative, ".2f"),
+        )
         for r in summary.itertuples()
-    }  # fmt: skip
+    }
     states = {s: tr(f"weighting.state_{s}") for s in ("active", "clipped", "capped", "damped")}
     left, right = st.columns([5, 3], gap="medium")
     with left:
         fig = offpolicy_figure(
-            df, algorithm_labels=titles, panel_notes=notes, state_labels=states, y_title=tr("weighting.relative"),
-            x_title=tr("word.position"), used_label=tr("weighting.ratio_used"), push_label=tr("word.grad_weight"),
-        )  # fmt: skip
+            df,
+            algorithm_labels=titles,
+            panel_notes=notes,
+            state_labels=states,
+            y_title=tr("weighting.relative"),
+            x_title=tr("word.position"),
+            used_label=tr("weighting.ratio_used"),
+            push_label=tr("word.grad_weight"),
+        )
         chart(fig, "wt_off_chart")
     with right:
         st.latex(r"r_t=\frac{\pi_\theta(y_t)}{\pi_\text{old}(y_t)}")
@@ -167,7 +241,7 @@ def offpolicy_section() -> None:
     st.dataframe(
         W.no_negative_zero(table.round(4)).rename(columns={c: tr(f"weighting.col_{c}") for c in table.columns}),
         hide_index=True,
-    )  # fmt: skip
+    )
     csv_download(df, "weighting-offpolicy", key="wt_off_csv")
 
 
@@ -184,12 +258,24 @@ def _offpolicy_reading(df, summary, length: int, k: int) -> str:
         s = by["sapo"]
         gate = df.loc[df["algorithm"] == "sapo", "gate"]
         key = "weighting.read_sapo" if k else "weighting.read_sapo_none"
-        lines.append(tr(key, out=format_number(s.outlier_relative, ".2f"), other=format_number(s.other_relative, ".2f"),
-                        gmin=f"{gate.min():.3f}", gmax=f"{gate.max():.3f}"))
+        lines.append(
+            tr(
+                key,
+                out=format_number(s.outlier_relative, ".2f"),
+                other=format_number(s.other_relative, ".2f"),
+                gmin=f"{gate.min():.3f}",
+                gmax=f"{gate.max():.3f}",
+            )
+        )
     if "grpo" in by and k:
         g = by["grpo"]
-        lines.append(tr("weighting.read_grpo", out=format_number(g.outlier_relative, ".2f"),
-                        other=format_number(g.other_relative, ".2f")))
+        lines.append(
+            tr(
+                "weighting.read_grpo",
+                out=format_number(g.outlier_relative, ".2f"),
+                other=format_number(g.other_relative, ".2f"),
+            )
+        )
     if "gspo" in by and "gspo_token" in by:
         a = df.loc[df["algorithm"] == "gspo", "push"].to_numpy()
         b = df.loc[df["algorithm"] == "gspo_token", "push"].to_numpy()
@@ -208,10 +294,23 @@ def noise_section() -> None:
     st.subheader(tr("weighting.noise_header"))
     st.markdown(tr("weighting.noise_intro"))
     c1, c2 = st.columns(2)
-    sigma = c1.select_slider(tr("weighting.sigma"), SIGMAS, value=0.02, format_func="{:g}".format, key="wt_sigma",
-                             help=tr("weighting.sigma_help"), bind="query-params")
-    n = c2.select_slider(tr("weighting.n_samples"), SAMPLES, value=1000, key="wt_n", help=tr("weighting.n_samples_help"),
-                         bind="query-params")
+    sigma = c1.select_slider(
+        tr("weighting.sigma"),
+        SIGMAS,
+        value=0.02,
+        format_func="{:g}".format,
+        key="wt_sigma",
+        help=tr("weighting.sigma_help"),
+        bind="query-params",
+    )
+    n = c2.select_slider(
+        tr("weighting.n_samples"),
+        SAMPLES,
+        value=1000,
+        key="wt_n",
+        help=tr("weighting.n_samples_help"),
+        bind="query-params",
+    )
     try:
         with st.spinner(tr("weighting.noise_running")):
             df = _noise(float(sigma), int(n), SEED)
@@ -221,24 +320,36 @@ def noise_section() -> None:
     left, right = st.columns([2, 1], gap="medium")
     with left:
         fig = noise_figure(
-            df, variance_title=tr("weighting.var_title"), clip_title=tr("weighting.clip_title"),
-            x_title=tr("weighting.length_axis"), var_s_label=tr("weighting.var_s"),
-            var_product_label=tr("weighting.var_product"), gspo_clip_label=tr("weighting.gspo_clip", eps=f"{df.gspo_epsilon_high.iloc[0]:g}"),
+            df,
+            variance_title=tr("weighting.var_title"),
+            clip_title=tr("weighting.clip_title"),
+            x_title=tr("weighting.length_axis"),
+            var_s_label=tr("weighting.var_s"),
+            var_product_label=tr("weighting.var_product"),
+            gspo_clip_label=tr("weighting.gspo_clip", eps=f"{df.gspo_epsilon_high.iloc[0]:g}"),
             grpo_clip_label=tr("weighting.grpo_clip", eps=f"{df.grpo_epsilon_high.iloc[0]:g}"),
-        )  # fmt: skip
+        )
         chart(fig, "wt_noise_chart")
     with right:
         st.latex(r"\log s=\frac{1}{|y|}\sum_t\log r_t")
         st.latex(r"\log\prod_t r_t=\sum_t\log r_t=|y|\,\log s")
         st.latex(r"\log r_t\sim\mathcal N(0,\sigma^2)\ \text{i.i.d.}")
     last = df.iloc[-1]
-    st.markdown(tr(
-        "weighting.noise_reading", slope=f"{W.fitted_slope(df):.2f}", varl=f"{df['var_log_s_times_length'].mean():.2g}",
-        sigma2=f"{sigma ** 2:.2g}", L=int(last.length), std=f"{math.sqrt(last.var_log_s):.1e}",
-        gspo=f"{last.gspo_clip_fraction:.0%}", grpo=f"{last.grpo_clip_fraction:.2%}",
-        eps_gspo=f"{last.gspo_epsilon_high:g}", eps_grpo=f"{last.grpo_epsilon_high:g}",
-        product=f"{math.sqrt(last.var_log_product):.2g}",
-    ))  # fmt: skip
+    st.markdown(
+        tr(
+            "weighting.noise_reading",
+            slope=f"{W.fitted_slope(df):.2f}",
+            varl=f"{df['var_log_s_times_length'].mean():.2g}",
+            sigma2=f"{sigma**2:.2g}",
+            L=int(last.length),
+            std=f"{math.sqrt(last.var_log_s):.1e}",
+            gspo=f"{last.gspo_clip_fraction:.0%}",
+            grpo=f"{last.grpo_clip_fraction:.2%}",
+            eps_gspo=f"{last.gspo_epsilon_high:g}",
+            eps_grpo=f"{last.grpo_epsilon_high:g}",
+            product=f"{math.sqrt(last.var_log_product):.2g}",
+        )
+    )
     st.caption(tr("weighting.noise_caption"))
     csv_download(df, "weighting-noise", key="wt_noise_csv")
 
@@ -255,21 +366,42 @@ def real_section() -> None:
     st.subheader(tr("weighting.real_header"))
     st.markdown(tr("weighting.real_intro"))
     c1, c2, c3 = st.columns([2, 1, 2])
-    prompt = c1.text_input(tr("weighting.prompt"), "", placeholder=tr("weighting.prompt_auto"), key="wt_prompt",
-                           help=tr("weighting.prompt_help"), bind="query-params")
+    prompt = c1.text_input(
+        tr("weighting.prompt"),
+        "",
+        placeholder=tr("weighting.prompt_auto"),
+        key="wt_prompt",
+        help=tr("weighting.prompt_help"),
+        bind="query-params",
+    )
     group_size = c2.number_input(tr("weighting.group_size"), 2, 16, 8, key="wt_G", bind="query-params")
-    lr = c3.select_slider(tr("weighting.lr"), LRS, value=3e-5, format_func="{:g}".format, key="wt_lr",
-                          help=tr("weighting.lr_help"), bind="query-params")
+    lr = c3.select_slider(
+        tr("weighting.lr"),
+        LRS,
+        value=3e-5,
+        format_func="{:g}".format,
+        key="wt_lr",
+        help=tr("weighting.lr_help"),
+        bind="query-params",
+    )
     c1, c2 = st.columns([3, 1])
-    algos = c1.multiselect(tr("weighting.algorithms"), list(ALGORITHM_ORDER), default=list(W.REAL_ALGORITHMS),
-                           format_func=titles.get, key="wt_ralgos", bind="query-params")
-    after = c2.toggle(tr("weighting.after"), value=True, key="wt_after", help=tr("weighting.after_help"),
-                      bind="query-params")
+    algos = c1.multiselect(
+        tr("weighting.algorithms"),
+        list(ALGORITHM_ORDER),
+        default=list(W.REAL_ALGORITHMS),
+        format_func=titles.get,
+        key="wt_ralgos",
+        bind="query-params",
+    )
+    after = c2.toggle(
+        tr("weighting.after"), value=True, key="wt_after", help=tr("weighting.after_help"), bind="query-params"
+    )
     try:
         W.parse_prompt(prompt)  # a typo is a message before any model is loaded
         with st.spinner(tr("weighting.sampling")):
-            group = _real_group(SEED, prompt.strip(), int(group_size), float(lr), state.get("model_dir"),
-                                state.get("device", "auto"))
+            group = _real_group(
+                SEED, prompt.strip(), int(group_size), float(lr), state.get("model_dir"), state.get("device", "auto")
+            )
     except ValueError as exc:
         show_bad_input(exc, REAL_FIELDS)
         return
@@ -277,11 +409,18 @@ def real_section() -> None:
         st.error(tr("weighting.real_failed", error=f"{type(exc).__name__}: {exc}"))
         return
     right = int(group.rewards.sum())
-    st.markdown(tr(
-        "weighting.real_prompt", prompt=group.prompt, answer=group.answer, right=right, G=len(group.rewards),
-        auto=tr("weighting.auto_note") if group.auto_prompt else "", lr=f"{group.lr:g}",
-        sigma=f"{group.log_ratio_std:.3f}",
-    ))  # fmt: skip
+    st.markdown(
+        tr(
+            "weighting.real_prompt",
+            prompt=group.prompt,
+            answer=group.answer,
+            right=right,
+            G=len(group.rewards),
+            auto=tr("weighting.auto_note") if group.auto_prompt else "",
+            lr=f"{group.lr:g}",
+            sigma=f"{group.log_ratio_std:.3f}",
+        )
+    )
     if not (group.advantages != 0).any():
         st.info(tr("weighting.no_signal"))
     if not algos:
@@ -296,18 +435,34 @@ def real_section() -> None:
         row_labels = {}
         for i in range(len(group.tokens)):
             row = frame[frame["response"] == i]
-            label = tr("weighting.row_label", i=i, mark="✓" if group.rewards[i] > 0 else "✗",
-                       adv=format_number(group.advantages[i], "+.2f"))
+            label = tr(
+                "weighting.row_label",
+                i=i,
+                mark="✓" if group.rewards[i] > 0 else "✗",
+                adv=format_number(group.advantages[i], "+.2f"),
+            )
             if ALGORITHMS[algo].ratio_level == "sequence" and len(row):
                 label += f" · s={row['ratio_used'].iloc[0]:.4f}"
             row_labels[i] = label
-        note = tr("weighting.real_note", clip=f"{summary.loc[algo, 'clip_fraction']:.0%}",
-                  grad=f"{summary.loc[algo, 'grad_tokens']:.0%}") if after else tr("weighting.real_note_first")
+        note = (
+            tr(
+                "weighting.real_note",
+                clip=f"{summary.loc[algo, 'clip_fraction']:.0%}",
+                grad=f"{summary.loc[algo, 'grad_tokens']:.0%}",
+            )
+            if after
+            else tr("weighting.real_note_first")
+        )
         st.markdown(f"**{titles[algo]}** · {note}")
         fig = token_weight_figure(
-            frame, row_labels=row_labels, zmax=zmax, weight_label=tr("word.grad_weight"),
-            advantage_label=tr("word.advantage"), token_label=tr("word.token"), x_title=tr("word.position"),
-        )  # fmt: skip
+            frame,
+            row_labels=row_labels,
+            zmax=zmax,
+            weight_label=tr("word.grad_weight"),
+            advantage_label=tr("word.advantage"),
+            token_label=tr("word.token"),
+            x_title=tr("word.position"),
+        )
         chart(fig, f"wt_real_{algo}")
     st.caption(tr("weighting.real_caption"))
     csv_download(weights, "weighting-real-group", key="wt_real_csv")

@@ -52,7 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--out", type=Path, default=None, help="write every per-step metric to this JSON file")
     c.add_argument("--csv", type=Path, default=None, help="also write the per-step metrics as CSV")
     c.add_argument("--device", default=None, help="auto (default), cpu, cuda, cuda:1, mps")
-    c.add_argument("--model-dir", default=None, help="a local Hugging Face model directory (default: the shipped tiny LM)")
+    c.add_argument(
+        "--model-dir", default=None, help="a local Hugging Face model directory (default: the shipped tiny LM)"
+    )
     c.add_argument("--group-size", type=int, default=d.group_size, help="G, responses per prompt")
     c.add_argument("--prompts-per-step", type=int, default=d.prompts_per_step)
     c.add_argument("--lr", type=float, default=d.lr)
@@ -61,13 +63,24 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--temperature", type=float, default=d.temperature)
     c.add_argument("--max-new-tokens", type=int, default=d.max_new_tokens)
     c.add_argument("--overlong-buffer", type=int, default=d.overlong_buffer_length, help="DAPO L_cache in tokens")
-    c.add_argument("--overlong-penalty-factor", type=float, default=d.overlong_penalty_factor,
-                   help="DAPO penalty at the length limit (verl overlong_buffer.penalty_factor)")
+    c.add_argument(
+        "--overlong-penalty-factor",
+        type=float,
+        default=d.overlong_penalty_factor,
+        help="DAPO penalty at the length limit (verl overlong_buffer.penalty_factor)",
+    )
     c.add_argument("--kl-in-reward", action="store_true", help="beta x KL in the reward instead of the loss")
     c.add_argument("--entropy-coef", type=float, default=d.entropy_coef, help="entropy bonus (verl entropy_coeff)")
-    c.add_argument("--heldout-samples", type=int, default=d.heldout_samples, help="samples per held-out prompt (0: skip)")
-    c.add_argument("--set", action="append", default=[], metavar="ALGO.NAME=VALUE",
-                   help="an objective setting, e.g. dapo.epsilon_high=0.3 (repeatable)")
+    c.add_argument(
+        "--heldout-samples", type=int, default=d.heldout_samples, help="samples per held-out prompt (0: skip)"
+    )
+    c.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="ALGO.NAME=VALUE",
+        help="an objective setting, e.g. dapo.epsilon_high=0.3 (repeatable)",
+    )
     return p
 
 
@@ -85,14 +98,25 @@ def main(argv: list[str] | None = None) -> int:
             algo, name, value = parse_setting(text)
             settings.setdefault(algo, {})[name] = value
         config = LiveConfig(
-            algorithms=tuple(a.strip() for a in args.algorithms.split(",") if a.strip()), steps=args.steps,
-            prompts_per_step=args.prompts_per_step, group_size=args.group_size, temperature=args.temperature,
-            lr=args.lr, mu=args.mu, mini_batches=args.mini_batches, max_new_tokens=args.max_new_tokens,
-            overlong_buffer_length=args.overlong_buffer, overlong_penalty_factor=args.overlong_penalty_factor,
-            seed=args.seed, device=args.device,
-            model_dir=args.model_dir, settings=settings, heldout_samples=args.heldout_samples,
-            kl_in_reward=args.kl_in_reward, entropy_coef=args.entropy_coef,
-        )  # fmt: skip
+            algorithms=tuple(a.strip() for a in args.algorithms.split(",") if a.strip()),
+            steps=args.steps,
+            prompts_per_step=args.prompts_per_step,
+            group_size=args.group_size,
+            temperature=args.temperature,
+            lr=args.lr,
+            mu=args.mu,
+            mini_batches=args.mini_batches,
+            max_new_tokens=args.max_new_tokens,
+            overlong_buffer_length=args.overlong_buffer,
+            overlong_penalty_factor=args.overlong_penalty_factor,
+            seed=args.seed,
+            device=args.device,
+            model_dir=args.model_dir,
+            settings=settings,
+            heldout_samples=args.heldout_samples,
+            kl_in_reward=args.kl_in_reward,
+            entropy_coef=args.entropy_coef,
+        )
         run = LiveRun(config)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)

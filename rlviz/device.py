@@ -36,7 +36,5 @@ def pick_device(preferred: str | None = None) -> torch.device:
     except RuntimeError as exc:
         raise ValueError(f"device: {preferred!r} is not a torch device name") from exc
     if device.type not in available_devices():
-        raise ValueError(
-            f"device: {preferred!r} is not available here (available: {', '.join(available_devices())})"
-        )
+        raise ValueError(f"device: {preferred!r} is not available here (available: {', '.join(available_devices())})")
     return device

@@ -39,8 +39,11 @@ def test_degenerate_groups_give_zero():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=2, max_size=8), min_size=1, max_size=5)
-       .filter(lambda rows: len({len(r) for r in rows}) == 1))
+@given(
+    st.lists(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=2, max_size=8), min_size=1, max_size=5).filter(
+        lambda rows: len({len(r) for r in rows}) == 1
+    )
+)
 def test_group_advantages_sum_to_zero_and_are_finite(rows):
     a = group_advantages(torch.tensor(rows))
     assert torch.isfinite(a).all()

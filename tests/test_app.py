@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -198,8 +198,14 @@ def test_out_of_range_value_from_rlviz_is_an_error_message():
 
 def test_stopped_run_keeps_results_and_continues():
     at = _small(_live(), algorithms=("grpo", "sapo"), steps=3)
-    config = LiveConfig(algorithms=("grpo", "sapo"), steps=3, prompts_per_step=4, group_size=4, heldout_samples=1,
-                        model_dir=at.session_state["model_dir"])
+    config = LiveConfig(
+        algorithms=("grpo", "sapo"),
+        steps=3,
+        prompts_per_step=4,
+        group_size=4,
+        heldout_samples=1,
+        model_dir=at.session_state["model_dir"],
+    )
     run = LiveRun(config)
     run.step()  # as if Stop was clicked after the first step
     at.session_state["live_run"] = run

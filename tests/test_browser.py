@@ -43,9 +43,22 @@ def _serve():
     log_path = ARTIFACTS / "streamlit.log"
     log = open(log_path, "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
@@ -83,8 +96,14 @@ def browser():
         b = p.chromium.launch(
             executable_path=CHROMIUM,
             headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
         )
         yield b
         b.close()
@@ -188,7 +207,9 @@ def test_home_has_the_map_and_formulas(server, page):
     _wait_count(page, ".katex-display", 9)
     # switching the language in the sidebar rewrites the page and the URL
     page.get_by_text("中文", exact=True).click()
-    page.wait_for_function("document.querySelector('h1') && /[\\u4e00-\\u9fff]/.test(document.querySelector('h1').innerText)")
+    page.wait_for_function(
+        "document.querySelector('h1') && /[\\u4e00-\\u9fff]/.test(document.querySelector('h1').innerText)"
+    )
     _settle(page)
     assert "lang=zh" in page.url
     # the language (and the seed) survive moving to another page
@@ -240,7 +261,9 @@ def test_language_switch_after_a_run(server, page):
     _wait_idle_after_click(page)
     for label, title in (("中文", "实时策略更新"), ("English", "Live policy update"), ("中文", "实时策略更新")):
         page.get_by_text(label, exact=True).click()
-        page.wait_for_function("t => document.querySelector('h1') && document.querySelector('h1').innerText === t", arg=title)
+        page.wait_for_function(
+            "t => document.querySelector('h1') && document.querySelector('h1').innerText === t", arg=title
+        )
         _wait_idle_after_click(page)
         exceptions = page.locator("[data-testid=stException]")
         assert exceptions.count() == 0, exceptions.first.inner_text()

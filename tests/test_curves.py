@@ -47,8 +47,14 @@ def direct(variant: str, ratio: float, adv: float, s: CurveSettings = S) -> tupl
     """(J, dJ/d log pi) of ONE token by calling policy_loss and torch.autograd directly
     (a [1, 1] batch, so the aggregation weight is 1): an independent path to the same numbers."""
     lp = torch.tensor([[math.log(ratio)]], dtype=torch.float64, requires_grad=True)
-    out = policy_loss(variant_algorithm(variant), lp, torch.zeros_like(lp), torch.tensor([adv], dtype=torch.float64),
-                      torch.ones_like(lp), **variant_overrides(variant, s))  # fmt: skip
+    out = policy_loss(
+        variant_algorithm(variant),
+        lp,
+        torch.zeros_like(lp),
+        torch.tensor([adv], dtype=torch.float64),
+        torch.ones_like(lp),
+        **variant_overrides(variant, s),
+    )
     (g,) = torch.autograd.grad(-out.loss, lp)
     return -float(out.per_token_loss.detach()[0, 0]), float(g[0, 0])
 
@@ -179,7 +185,10 @@ def test_support_frame_columns_and_unbounded_as_nan():
 
 def test_ppo_six_cases_and_dual():
     df = ppo_cases_frame(S)
-    got = {(a, reg): (b, z) for a, reg, b, z in df[["advantage", "region", "branch", "zero_gradient"]].itertuples(index=False)}
+    got = {
+        (a, reg): (b, z)
+        for a, reg, b, z in df[["advantage", "region", "branch", "zero_gradient"]].itertuples(index=False)
+    }
     assert got == {
         (1, "below"): ("unclipped", False),
         (1, "inside"): ("equal", False),
@@ -223,11 +232,19 @@ def test_probability_view_follows_the_sliders():
 # ------------------------------------------------------------------------------- invariants
 _eps = st.floats(0.0, 0.9)
 settings_st = st.builds(
-    CurveSettings, epsilon_low=_eps, epsilon_high=_eps, dapo_epsilon_high=_eps,
-    dual_clip_c=st.floats(1.1, 10.0), tau_pos=st.floats(0.25, 10.0), tau_neg=st.floats(0.25, 10.0),
-    gmpo_epsilon=st.floats(0.05, 1.5), cispo_epsilon_low=st.floats(0.0, 1.0), cispo_epsilon_high=st.floats(0.0, 4.0),
-    gspo_epsilon_low=st.floats(0.0, 1e-2), gspo_epsilon_high=st.floats(0.0, 1e-2),
-)  # fmt: skip
+    CurveSettings,
+    epsilon_low=_eps,
+    epsilon_high=_eps,
+    dapo_epsilon_high=_eps,
+    dual_clip_c=st.floats(1.1, 10.0),
+    tau_pos=st.floats(0.25, 10.0),
+    tau_neg=st.floats(0.25, 10.0),
+    gmpo_epsilon=st.floats(0.05, 1.5),
+    cispo_epsilon_low=st.floats(0.0, 1.0),
+    cispo_epsilon_high=st.floats(0.0, 4.0),
+    gspo_epsilon_low=st.floats(0.0, 1e-2),
+    gspo_epsilon_high=st.floats(0.0, 1e-2),
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -365,7 +382,11 @@ def test_probability_figure_and_tables():
     table = support_table(support_frame(["grpo", "ppo_dual", "sapo"], S), "en")
     assert table.iloc[0].tolist() == ["GRPO", "[0.8, 1.2]", "r ≤ 1.2", "r ≥ 0.8"]
     assert table.iloc[1].tolist()[-1] == "0.8 ≤ r ≤ 3"
-    assert table.iloc[2].tolist()[1:] == ["no clip (soft gate)", "every r (never exactly 0)", "every r (never exactly 0)"]
+    assert table.iloc[2].tolist()[1:] == [
+        "no clip (soft gate)",
+        "every r (never exactly 0)",
+        "every r (never exactly 0)",
+    ]
     styler = cases_table(ppo_cases_frame(S), "zh")
     html = styler.to_html()
     assert "梯度为零？" in html and "rgba(213, 94, 0, 0.16)" in html

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
+from apptools import trace_values
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from apptools import trace_values
 from rlviz.core.shaping import cosine_length_reward, kimi_length_reward, overlong_penalty
 from rlviz.experiments.length import (
     CosineParams,
@@ -169,11 +169,19 @@ def _frame(groups: list[list[tuple[str, bool]]], prompt="1+4=", answer="5", limi
     for gi, group in enumerate(groups):
         for si, (text, finished) in enumerate(group):
             tokens = tuple(text) + ((EOS,) if finished else ())
-            rows.append({
-                "group": gi, "sample": si, "prompt": prompt, "answer": answer, "level": 1,
-                "length": len(tokens), "finished": finished,
-                "reward": float(finished and text.lstrip(".") == answer), "tokens": tokens,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "group": gi,
+                    "sample": si,
+                    "prompt": prompt,
+                    "answer": answer,
+                    "level": 1,
+                    "length": len(tokens),
+                    "finished": finished,
+                    "reward": float(finished and text.lstrip(".") == answer),
+                    "tokens": tokens,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -198,10 +206,13 @@ def test_analyse_by_hand():
     # one all-right group of lengths 2, 3, 6, 8 with L_max = 8, L_cache = 4, factor 1:
     # penalties 0, 0, -0.5, -1 -> rewards 1, 1, 0.5, 0 (mean 0.625); the task reward alone is
     # all 1 (no signal). Second group: "5⏎" right, "....9⏎" wrong (6), "........" truncated.
-    f = _frame([
-        [("5", True), (".5", True), ("....5", True), ("......5", True)],
-        [("5", True), ("....9", True), ("........", False), ("9", True)],
-    ], limit=8)  # fmt: skip
+    f = _frame(
+        [
+            [("5", True), (".5", True), ("....5", True), ("......5", True)],
+            [("5", True), ("....9", True), ("........", False), ("9", True)],
+        ],
+        limit=8,
+    )
     a = analyse(f, ShapingSettings(8, 4, 1.0))
     r = a.responses
     g0 = r[r["group"] == 0]
@@ -260,8 +271,11 @@ def test_analyse_errors():
 
 def _negative_zeros(frame: pd.DataFrame) -> list[str]:
     """Float columns of ``frame`` holding a -0.0."""
-    return [c for c in frame.select_dtypes("floating").columns
-            if (np.signbit(frame[c].to_numpy()) & (frame[c].to_numpy() == 0)).any()]  # fmt: skip
+    return [
+        c
+        for c in frame.select_dtypes("floating").columns
+        if (np.signbit(frame[c].to_numpy()) & (frame[c].to_numpy() == 0)).any()
+    ]
 
 
 def test_no_negative_zero_in_exported_frames():
@@ -273,10 +287,13 @@ def test_no_negative_zero_in_exported_frames():
     assert (curves["length"] < 4).any() and _negative_zeros(curves) == []
     assert not re.search(r"(^|,)-0(\.0*)?(,|$)", curves.to_csv(index=False), re.M)  # no "-0.0" cell
     assert _negative_zeros(kimi_curve(1, 9, weight=2.0)) == []
-    f = _frame([
-        [("5", True), (".5", True), ("....5", True), ("......5", True)],
-        [("5", True), ("....9", True), ("........", False), ("9", True)],
-    ], limit=8)  # fmt: skip
+    f = _frame(
+        [
+            [("5", True), (".5", True), ("....5", True), ("......5", True)],
+            [("5", True), ("....9", True), ("........", False), ("9", True)],
+        ],
+        limit=8,
+    )
     a = analyse(f, s)
     for frame in (a.responses, a.groups, a.schemes, sweep(f, s, limit=8)):
         assert _negative_zeros(frame) == []
@@ -324,8 +341,11 @@ def test_sweep_matches_analyse(rollouts):
 def _finite(fig) -> None:
     for trace in fig.to_plotly_json()["data"]:
         for axis in ("x", "y"):
-            vals = [v for v in np.ravel(np.asarray(trace_values(trace, axis), dtype=object))
-                    if isinstance(v, (int, float, np.floating, np.integer))]  # fmt: skip
+            vals = [
+                v
+                for v in np.ravel(np.asarray(trace_values(trace, axis), dtype=object))
+                if isinstance(v, (int, float, np.floating, np.integer))
+            ]
             assert np.isfinite(np.asarray(vals, dtype=float)).all(), (trace.get("name"), axis)
 
 

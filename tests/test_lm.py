@@ -25,7 +25,6 @@ from rlviz.lm.task import (
 from rlviz.lm.tokenizer import build_tokenizer
 
 
-
 @pytest.fixture(scope="module")
 def policy():
     return load_policy(device="cpu")
@@ -180,9 +179,7 @@ def test_old_log_prob_is_the_recompute_and_padding_invariant(policy, mixed_probl
         keep = b.attention_mask[i].bool()
         ids = b.input_ids[i][keep][None]  # (1, n_real)
         p_real = int(b.attention_mask[i, : b.prompt_width].sum())
-        alone, _ = response_log_probs(
-            model, ids, torch.ones_like(ids), torch.arange(ids.shape[1])[None], p_real, 0.7
-        )
+        alone, _ = response_log_probs(model, ids, torch.ones_like(ids), torch.arange(ids.shape[1])[None], p_real, 0.7)
         n = int(b.response_lengths[i])
         torch.testing.assert_close(alone[0, :n], b.old_log_prob[i, :n], atol=1e-5, rtol=0)
 

@@ -12,7 +12,6 @@ from rlviz.core.kl import kl_estimate
 from rlviz.core.objectives import ALGORITHMS, gradient_weights, policy_loss, resolve_settings
 
 
-
 @pytest.fixture(autouse=True)
 def float64():
     """Hand-computed values are checked in float64; restore the default afterwards."""
@@ -20,6 +19,7 @@ def float64():
     torch.set_default_dtype(torch.float64)
     yield
     torch.set_default_dtype(before)
+
 
 HARD_CLIP = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo"]
 
@@ -290,7 +290,7 @@ def test_padding_never_changes_the_loss(batch, name, extra):
     g2, out2 = gradient_weights(name, wide[0], wide[1], adv, mask_wide, ref_log_prob=wide[1], **kw)
     assert torch.allclose(out0.loss, out2.loss, atol=1e-12)
     assert torch.allclose(g0, g2[:, : lp.shape[1]], atol=1e-12)
-    assert torch.all(g2[:, lp.shape[1]:] == 0)
+    assert torch.all(g2[:, lp.shape[1] :] == 0)
 
 
 @settings(max_examples=40, deadline=None)

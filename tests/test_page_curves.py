@@ -8,8 +8,18 @@ from rlviz.experiments.curves import DEFAULT_VARIANTS
 from rlviz.i18n import t
 
 PAGE = "pages/curves.py"
-SLIDERS = ("c_eps_low", "c_eps_high", "c_dual", "c_dapo_high", "c_gmpo_eps", "c_tau_pos", "c_tau_neg",
-           "c_cispo_low", "c_cispo_high", "c_pi")  # fmt: skip
+SLIDERS = (
+    "c_eps_low",
+    "c_eps_high",
+    "c_dual",
+    "c_dapo_high",
+    "c_gmpo_eps",
+    "c_tau_pos",
+    "c_tau_neg",
+    "c_cispo_low",
+    "c_cispo_high",
+    "c_pi",
+)
 SELECT_SLIDERS = ("c_gspo_low", "c_gspo_high")
 
 
@@ -99,8 +109,9 @@ def test_settings_are_bound_to_the_url_and_a_shared_link_opens_the_same_view():
     text = _markdown(at)
     assert "**0.260**" in text and "**0.280**" in text
     # a shared link opens the same view
-    shared = open_page(PAGE, c_eps_high="0.3", c_algos=["GRPO", "Dual-clip PPO"], c_pi="0.5", c_logx="true",
-                       c_gspo_high="0.001")  # fmt: skip
+    shared = open_page(
+        PAGE, c_eps_high="0.3", c_algos=["GRPO", "Dual-clip PPO"], c_pi="0.5", c_logx="true", c_gspo_high="0.001"
+    )
     no_exception(shared)
     assert shared.slider(key="c_eps_high").value == 0.3
     assert shared.slider(key="c_pi").value == 0.5

@@ -65,7 +65,14 @@ def test_extreme_lengths_and_factor():
 
 def test_other_penalty_parameters_at_their_bounds():
     at = open_page(PAGE)
-    for key, value in (("l_kw", 10.0), ("l_c0", 20.0), ("l_cl", -20.0), ("l_w0", -20.0), ("l_wl", 20.0), ("l_ex", -20.0)):
+    for key, value in (
+        ("l_kw", 10.0),
+        ("l_c0", 20.0),
+        ("l_cl", -20.0),
+        ("l_w0", -20.0),
+        ("l_wl", 20.0),
+        ("l_ex", -20.0),
+    ):
         at.number_input(key=key).set_value(value)
     at.run()
     no_exception(at)

@@ -124,8 +124,10 @@ def _stopped_run(grpo_steps: int, ds_steps: int):
     from rlviz.experiments.sampling import DynamicSamplingConfig, DynamicSamplingRun
     from rlviz.lm.model import load_policy
 
-    run = DynamicSamplingRun(DynamicSamplingConfig(steps=3, prompts_per_step=2, group_size=2, heldout_samples=0),
-                             policy=load_policy(None, "cpu"))
+    run = DynamicSamplingRun(
+        DynamicSamplingConfig(steps=3, prompts_per_step=2, group_size=2, heldout_samples=0),
+        policy=load_policy(None, "cpu"),
+    )
     for arm, n in (("grpo", grpo_steps), ("grpo_ds", ds_steps)):
         for _ in range(n):
             run.trainers[arm].step()
@@ -163,9 +165,24 @@ def test_stopped_message_names_both_arms_when_they_differ():
 def test_url_holds_the_settings():
     # AppTest does not write the URL back (the browser does); every bound widget must read it
     shared = {
-        "s_Gs": ["2", "64"], "s_bG": "16", "s_np": "8", "s_mG": "4", "s_temp": "0.5", "s_N": "32", "s_n": "64",
-        "s_G": "16", "s_K": "7", "s_a": "2.0", "s_b": "3.0", "s_steps": "3", "s_lp": "4", "s_lG": "4",
-        "s_rounds": "5", "s_lr": "0.0002", "s_ltemp": "0.8", "s_heldout": "0",
+        "s_Gs": ["2", "64"],
+        "s_bG": "16",
+        "s_np": "8",
+        "s_mG": "4",
+        "s_temp": "0.5",
+        "s_N": "32",
+        "s_n": "64",
+        "s_G": "16",
+        "s_K": "7",
+        "s_a": "2.0",
+        "s_b": "3.0",
+        "s_steps": "3",
+        "s_lp": "4",
+        "s_lG": "4",
+        "s_rounds": "5",
+        "s_lr": "0.0002",
+        "s_ltemp": "0.8",
+        "s_heldout": "0",
     }
     at = open_page(PAGE, **shared)
     no_exception(at)
@@ -197,14 +214,20 @@ def test_tiny_live_run():
     summary = at.dataframe[-1].value
     assert len(summary) == 2
     # the key result first, visible without scrolling sideways: the run, then held-out pass@1 start -> end
-    assert list(summary.columns[:3]) == [t("sampling.col_arm", "en"), t("sampling.col_heldout", "en"),
-                                         t("sampling.col_train_last5", "en")]
+    assert list(summary.columns[:3]) == [
+        t("sampling.col_arm", "en"),
+        t("sampling.col_heldout", "en"),
+        t("sampling.col_train_last5", "en"),
+    ]
     assert summary.iloc[:, 1].tolist() == ["— → —", "— → —"]  # held-out pass@1 skipped (0 samples)
     assert at.success  # finished: no stopped warning
     # switching the language keeps the run and relabels it
     at.radio(key="lang").set_value("zh").run()
     no_exception(at)
-    assert {tr["name"] for tr in figures(at)[-1]["data"]} == {t("sampling.arm_grpo", "zh"), t("sampling.arm_grpo_ds", "zh")}
+    assert {tr["name"] for tr in figures(at)[-1]["data"]} == {
+        t("sampling.arm_grpo", "zh"),
+        t("sampling.arm_grpo_ds", "zh"),
+    }
     # Reset clears the run
     at.button(key="s_reset").click().run()
     no_exception(at)
@@ -224,9 +247,14 @@ def test_measured_caption_names_the_levels_this_measurement_shows(seed, temperat
     share = share[share["level"] > 0].pivot(index="level", columns="outcome", values="share")
     captions = "\n".join(c.value for c in at.caption)
     if share["all_correct"].max() > 0 and share["all_wrong"].max() > 0:
-        expected = t("sampling.measured_levels", "en", lv_right=int(share["all_correct"].idxmax()),
-                     right=float(share["all_correct"].max()), lv_wrong=int(share["all_wrong"].idxmax()),
-                     wrong=float(share["all_wrong"].max()))
+        expected = t(
+            "sampling.measured_levels",
+            "en",
+            lv_right=int(share["all_correct"].idxmax()),
+            right=float(share["all_correct"].max()),
+            lv_wrong=int(share["all_wrong"].idxmax()),
+            wrong=float(share["all_wrong"].max()),
+        )
         assert expected.strip() in captions
     else:
         assert "are most common at level" not in captions

@@ -132,8 +132,25 @@ def test_no_algorithm_chosen_is_a_hint():
     assert len(figures(at)) == 3  # modes, algorithms, noise
 
 
-KEYS = ("wt_len", "wt_adv", "wt_lmax", "wt_L", "wt_k", "wt_r", "wt_A", "wt_noise", "wt_clip", "wt_algos", "wt_sigma",
-        "wt_n", "wt_prompt", "wt_G", "wt_lr", "wt_ralgos", "wt_after")
+KEYS = (
+    "wt_len",
+    "wt_adv",
+    "wt_lmax",
+    "wt_L",
+    "wt_k",
+    "wt_r",
+    "wt_A",
+    "wt_noise",
+    "wt_clip",
+    "wt_algos",
+    "wt_sigma",
+    "wt_n",
+    "wt_prompt",
+    "wt_G",
+    "wt_lr",
+    "wt_ralgos",
+    "wt_after",
+)
 KINDS = ("text_input", "number_input", "slider", "select_slider", "radio", "toggle", "multiselect")
 
 
@@ -173,7 +190,9 @@ def _page_field_names() -> set[str]:
     tree = ast.parse(Path(PAGE).read_text(encoding="utf-8"))
     keys = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and any(isinstance(x, ast.Name) and x.id.endswith("_FIELDS") for x in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(x, ast.Name) and x.id.endswith("_FIELDS") for x in node.targets
+        ):
             keys |= {k.value for k in node.value.keys}
     return keys
 

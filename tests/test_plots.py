@@ -127,18 +127,13 @@ def test_live_metrics_empty_and_missing():
     algos=st.lists(st.sampled_from(NINE), min_size=1, max_size=4),
 )
 def test_live_metrics_never_draws_nan(values, algos):
-    rows = [
-        {"algorithm": algos[i % len(algos)], "step": i // len(algos), "entropy": v}
-        for i, v in enumerate(values)
-    ]
+    rows = [{"algorithm": algos[i % len(algos)], "step": i // len(algos), "entropy": v} for i, v in enumerate(values)]
     df = pd.DataFrame(rows, columns=["algorithm", "step", "entropy"])
     _no_nan(live_metrics_figure(df, ["entropy", "kl_ref"], {}))
 
 
 def test_ratio_histogram_raw_and_binned():
-    raw = pd.DataFrame(
-        {"algorithm": ["grpo"] * 4 + ["gspo"] * 3, "ratio": [0.9, 1.0, 1.1, np.nan, 1.0, np.inf, 1.0]}
-    )
+    raw = pd.DataFrame({"algorithm": ["grpo"] * 4 + ["gspo"] * 3, "ratio": [0.9, 1.0, 1.1, np.nan, 1.0, np.inf, 1.0]})
     spec = _no_nan(ratio_histogram_figure(raw, trust_region=(0.8, 1.28)))
     assert [tr["name"] for tr in spec["data"]] == ["grpo", "gspo"]
     assert len(spec["data"][0]["x"]) == 3

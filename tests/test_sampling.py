@@ -73,7 +73,11 @@ def test_beta_matches_quadrature_of_signal_probability(a, b, G):
     # midpoint rule of the Beta density times 1 - p^G - (1-p)^G (smooth integrand for a, b >= 1)
     m = 200_000
     p = (torch.arange(m, dtype=torch.float64) + 0.5) / m
-    dens = torch.distributions.Beta(torch.tensor(a, dtype=torch.float64), torch.tensor(b, dtype=torch.float64)).log_prob(p).exp()
+    dens = (
+        torch.distributions.Beta(torch.tensor(a, dtype=torch.float64), torch.tensor(b, dtype=torch.float64))
+        .log_prob(p)
+        .exp()
+    )
     quad = float((dens * signal_probability(p, G)).sum() / m)
     assert beta_signal_probability(a, b, G) == pytest.approx(quad, abs=1e-6)
 
@@ -208,10 +212,21 @@ def test_uncapped_is_the_limit_of_large_caps(q, n, N):
 def test_analytic_matches_monte_carlo(dist, n, N, G, K):
     sim = simulate_fill(dist, n, N, G, K, 3000, torch.Generator().manual_seed(123))
     exact = fill_cost(dist.signal_probability(G), n, N, G, K)
-    for name in ("signal_probability", "expected_rounds", "expected_rollouts", "expected_groups", "full_batch_probability"):
+    for name in (
+        "signal_probability",
+        "expected_rounds",
+        "expected_rollouts",
+        "expected_groups",
+        "full_batch_probability",
+    ):
         se = getattr(sim, name + "_se")
         # within 4 standard errors (plus a hair for quantities that are exact in every trial, se = 0)
-        assert abs(getattr(sim, name) - getattr(exact, name)) <= 4 * se + 1e-9, (name, getattr(sim, name), se, getattr(exact, name))
+        assert abs(getattr(sim, name) - getattr(exact, name)) <= 4 * se + 1e-9, (
+            name,
+            getattr(sim, name),
+            se,
+            getattr(exact, name),
+        )
 
 
 def test_gamma_sampler_moments():
@@ -350,30 +365,68 @@ def _finite_traces(fig) -> int:
 
 def test_figures_are_finite():
     labels = dict(x_title="p", y_title="y")
-    assert _finite_traces(signal_probability_figure(signal_curves([1, 2, 64]), mixed_label="m", equal_label="e", **labels)) == 3
+    assert (
+        _finite_traces(signal_probability_figure(signal_curves([1, 2, 64]), mixed_label="m", equal_label="e", **labels))
+        == 3
+    )
     assert _finite_traces(advantage_mass_figure(advantage_mass_curves(64), mass_label="m", **labels)) == 2
     fig = beta_density_figure(beta_density(0.1, 0.1), 0.5, name="B", mean_label="mean", **labels)
     assert _finite_traces(fig) == 1
     # a measured distribution with no signal at all (q = 0): everything stays finite
     dists = {"beta": PassRateDistribution.beta(10, 10), "measured": PassRateDistribution.discrete([0.0, 1.0], [3, 1])}
     df = fill_cost_frame(dists, 1, 512, 64, 50)
-    fig = fill_cost_figure(df, 50, 512, titles=("a", "b", "c"), x_title="K", distribution_labels={},
-                           plain_label="plain", target_label="N", chosen_label="K")
+    fig = fill_cost_figure(
+        df,
+        50,
+        512,
+        titles=("a", "b", "c"),
+        x_title="K",
+        distribution_labels={},
+        plain_label="plain",
+        target_label="N",
+        chosen_label="K",
+    )
     assert _finite_traces(fig) == 8  # 3 panels + baseline per distribution
 
 
 def test_measured_and_live_figures(policy):
     m = measure_pass_rates(1, 8, 4, 1.0, policy=policy)
-    fig = pass_rate_figure(m.histogram(), m.outcomes_by_level(), titles=("a", "b"), x_title="k/G", y_title="n",
-                           share_title="s", level_label="level", overall_label="all", outcome_labels={}, zero_label="z")
+    fig = pass_rate_figure(
+        m.histogram(),
+        m.outcomes_by_level(),
+        titles=("a", "b"),
+        x_title="k/G",
+        y_title="n",
+        share_title="s",
+        level_label="level",
+        overall_label="all",
+        outcome_labels={},
+        zero_label="z",
+    )
     assert _finite_traces(fig) >= 4
-    run = DynamicSamplingRun(DynamicSamplingConfig(steps=1, prompts_per_step=2, group_size=2, heldout_samples=0), policy=policy)
-    empty = live_sampling_figure(run.metrics_frame(), 2, titles=("a", "b", "c", "d"), step_title="s",
-                                 rollouts_title="r", arm_labels={}, target_label="N")
+    run = DynamicSamplingRun(
+        DynamicSamplingConfig(steps=1, prompts_per_step=2, group_size=2, heldout_samples=0), policy=policy
+    )
+    empty = live_sampling_figure(
+        run.metrics_frame(),
+        2,
+        titles=("a", "b", "c", "d"),
+        step_title="s",
+        rollouts_title="r",
+        arm_labels={},
+        target_label="N",
+    )
     assert _finite_traces(empty) == 0  # no step yet: a valid, empty figure
     run.step()
-    fig = live_sampling_figure(run.metrics_frame(), 2, titles=("a", "b", "c", "d"), step_title="s",
-                               rollouts_title="r", arm_labels={}, target_label="N")
+    fig = live_sampling_figure(
+        run.metrics_frame(),
+        2,
+        titles=("a", "b", "c", "d"),
+        step_title="s",
+        rollouts_title="r",
+        arm_labels={},
+        target_label="N",
+    )
     assert _finite_traces(fig) == 8  # 2 arms x 4 panels
 
 
@@ -429,10 +482,18 @@ def test_progress_waits_for_a_step_in_flight(policy):
     assert len(run.metrics_frame()) == 2
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("steps", 0), ("prompts_per_step", 0), ("group_size", 1), ("max_resample_rounds", 0), ("lr", 0.0),
-    ("temperature", 0.0), ("heldout_samples", -1),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("steps", 0),
+        ("prompts_per_step", 0),
+        ("group_size", 1),
+        ("max_resample_rounds", 0),
+        ("lr", 0.0),
+        ("temperature", 0.0),
+        ("heldout_samples", -1),
+    ],
+)
 def test_live_config_errors_name_the_field(field, value):
     # the page maps exactly these names to its widgets (pages/sampling.py LIVE_FIELDS)
     with pytest.raises(ValueError, match=rf"^{field}:"):
@@ -448,8 +509,17 @@ def _annotation(fig, text):
 def test_cost_figure_labels_stay_inside_at_extreme_settings():
     # /sampling?s_N=512&s_n=1&s_G=64&s_K=50&s_a=10&s_b=0.1: the review's case
     df = fill_cost_frame({"beta": PassRateDistribution.beta(10, 0.1)}, 1, 512, 64, 50)
-    fig = fill_cost_figure(df, 50, 512, titles=("a", "b", "c"), x_title="K", distribution_labels={},
-                           plain_label="plain", target_label="N wanted", chosen_label="chosen K")
+    fig = fill_cost_figure(
+        df,
+        50,
+        512,
+        titles=("a", "b", "c"),
+        x_title="K",
+        distribution_labels={},
+        plain_label="plain",
+        target_label="N wanted",
+        chosen_label="chosen K",
+    )
     # one K range for the three panels (the chosen-K label no longer stretches the middle one)
     ranges = [tuple(fig.layout[f"xaxis{s}"].range) for s in ("", "2", "3")]
     assert ranges == [(0.5, 50.5)] * 3
@@ -464,8 +534,17 @@ def test_cost_figure_labels_stay_inside_at_extreme_settings():
     assert target.yref == "y" and target.yanchor == "top"
     # small K range: the chosen-K label at K = 2 of 10 reads rightwards
     df = fill_cost_frame({"beta": PassRateDistribution.beta(0.3, 0.5)}, 16, 16, 8, 10)
-    fig = fill_cost_figure(df, 2, 16, titles=("a", "b", "c"), x_title="K", distribution_labels={},
-                           plain_label="plain", target_label="N wanted", chosen_label="chosen K")
+    fig = fill_cost_figure(
+        df,
+        2,
+        16,
+        titles=("a", "b", "c"),
+        x_title="K",
+        distribution_labels={},
+        plain_label="plain",
+        target_label="N wanted",
+        chosen_label="chosen K",
+    )
     assert [tuple(fig.layout[f"xaxis{s}"].range) for s in ("", "2", "3")] == [(0.5, 10.5)] * 3
     assert _annotation(fig, "chosen K").xanchor == "left"
 
@@ -482,15 +561,33 @@ def test_beta_mean_label_is_not_cut_at_an_edge(a, b, anchor):
 def test_reference_labels_end_before_the_chosen_k_line():
     # K = 50 of 50: the chosen-K line runs along the right edge, so the labels end left of it
     df = fill_cost_frame({"beta": PassRateDistribution.beta(10, 0.1)}, 1, 512, 64, 50)
-    fig = fill_cost_figure(df, 50, 512, titles=("a", "b", "c"), x_title="K", distribution_labels={},
-                           plain_label="plain", target_label="N wanted", chosen_label="chosen K")
+    fig = fill_cost_figure(
+        df,
+        50,
+        512,
+        titles=("a", "b", "c"),
+        x_title="K",
+        distribution_labels={},
+        plain_label="plain",
+        target_label="N wanted",
+        chosen_label="chosen K",
+    )
     for text in ("plain", "N wanted"):
         label = _annotation(fig, text)
         assert label.x == 50 and label.xanchor == "right" and label.xshift < 0
     # K = 3 of 10: the line is out of the way, the labels end at the right edge of the panel
     df = fill_cost_frame({"beta": PassRateDistribution.beta(0.3, 0.5)}, 16, 16, 8, 10)
-    fig = fill_cost_figure(df, 3, 16, titles=("a", "b", "c"), x_title="K", distribution_labels={},
-                           plain_label="plain", target_label="N wanted", chosen_label="chosen K")
+    fig = fill_cost_figure(
+        df,
+        3,
+        16,
+        titles=("a", "b", "c"),
+        x_title="K",
+        distribution_labels={},
+        plain_label="plain",
+        target_label="N wanted",
+        chosen_label="chosen K",
+    )
     assert _annotation(fig, "plain").x == pytest.approx(10.5 - 0.1)
 
 
@@ -499,9 +596,25 @@ def test_histogram_note_sits_above_the_tallest_bar():
     # axis that runs 15 % above the tallest stack (9), so it never covers the k = G bar
     hist = pd.DataFrame({"correct": [0, 1, 2], "pass_rate": [0.0, 0.5, 1.0], "level": [1, 1, 1], "prompts": [5, 0, 9]})
     hist["share"] = hist["prompts"] / 14
-    outcomes = pd.DataFrame({"level": [0, 0, 0], "outcome": ["all_wrong", "mixed", "all_correct"],
-                             "groups": [5, 0, 9], "share": [5 / 14, 0.0, 9 / 14]})
-    fig = pass_rate_figure(hist, outcomes, titles=("a", "b"), x_title="k/G", y_title="n", share_title="s",
-                           level_label="level", overall_label="all", outcome_labels={}, zero_label="zero")
+    outcomes = pd.DataFrame(
+        {
+            "level": [0, 0, 0],
+            "outcome": ["all_wrong", "mixed", "all_correct"],
+            "groups": [5, 0, 9],
+            "share": [5 / 14, 0.0, 9 / 14],
+        }
+    )
+    fig = pass_rate_figure(
+        hist,
+        outcomes,
+        titles=("a", "b"),
+        x_title="k/G",
+        y_title="n",
+        share_title="s",
+        level_label="level",
+        overall_label="all",
+        outcome_labels={},
+        zero_label="zero",
+    )
     assert tuple(fig.layout.yaxis.range) == pytest.approx((0.0, 9 * 1.15))
     assert _annotation(fig, "zero").yanchor == "top"

@@ -54,8 +54,9 @@ def test_ratio_is_one_before_the_first_update(policy):
     from rlviz.lm.rollout import response_log_probs
 
     with torch.no_grad():
-        lp, _ = response_log_probs(t.model, batch.input_ids, batch.attention_mask, batch.position_ids,
-                                   batch.prompt_width, t.config.temperature)
+        lp, _ = response_log_probs(
+            t.model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, t.config.temperature
+        )
     real = batch.response_mask > 0
     assert torch.equal(lp[real], batch.old_log_prob[real])
 
@@ -111,8 +112,13 @@ def test_dynamic_sampling_is_bounded_and_filters(policy):
 
 
 def test_overlong_filtering_masks_truncated_responses(policy):
-    t = make(policy, "dapo", max_new_tokens=3, overlong_buffer_length=1,
-             settings={"dynamic_sampling": False, "overlong_filtering": True})
+    t = make(
+        policy,
+        "dapo",
+        max_new_tokens=3,
+        overlong_buffer_length=1,
+        settings={"dynamic_sampling": False, "overlong_filtering": True},
+    )
     t.step()
     batch, _, _, _, mask = t._last
     assert bool(batch.truncated.any())
@@ -190,9 +196,27 @@ def test_live_run_and_exports(policy):
 
 def test_cli_compare_writes_json(tmp_path, capsys):
     out = tmp_path / "run.json"
-    code = cli_main(["compare", "--algorithms", "grpo,gspo", "--steps", "2", "--group-size", "4",
-                     "--prompts-per-step", "4", "--heldout-samples", "1", "--device", "cpu",
-                     "--set", "gspo.epsilon_high=0.001", "--out", str(out)])
+    code = cli_main(
+        [
+            "compare",
+            "--algorithms",
+            "grpo,gspo",
+            "--steps",
+            "2",
+            "--group-size",
+            "4",
+            "--prompts-per-step",
+            "4",
+            "--heldout-samples",
+            "1",
+            "--device",
+            "cpu",
+            "--set",
+            "gspo.epsilon_high=0.001",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     data = json.loads(out.read_text())
     assert [m["step"] for m in data["metrics"]["gspo"]] == [1, 2]

@@ -24,7 +24,9 @@ def _finite_fig(fig) -> dict:
     for trace in spec["data"]:
         for axis in ("x", "y"):
             values = trace.get(axis) or []
-            assert all(v is not None and (not isinstance(v, float) or math.isfinite(v)) for v in values), trace.get("name")
+            assert all(v is not None and (not isinstance(v, float) or math.isfinite(v)) for v in values), trace.get(
+                "name"
+            )
     return spec
 
 
@@ -98,8 +100,9 @@ def test_every_weight_is_autograd_of_policy_loss_token_by_token():
     t = W.aggregation_table(lengths, adv, norm_length=9)
     lp, old, a, mask = W.group_tensors(lengths, adv)
     for name in ALGORITHMS:
-        grad, out = gradient_weights(name, lp, old, a, mask, beta=0.0,
-                                     **({"norm_length": 9.0} if name == "dr_grpo" else {}))
+        grad, out = gradient_weights(
+            name, lp, old, a, mask, beta=0.0, **({"norm_length": 9.0} if name == "dr_grpo" else {})
+        )
         rows = t[(t.kind == "algorithm") & (t.name == name)].sort_values("response")
         for i, n in enumerate(lengths):
             # every token of a response has the same push on-policy, and the table holds it
@@ -125,8 +128,13 @@ def test_each_algorithm_matches_its_aggregation_mode_on_policy():
     st.data(),
 )
 def test_aggregation_invariants(lengths, data):
-    adv = data.draw(st.lists(st.floats(-3, 3, allow_nan=False).filter(lambda x: abs(x) > 1e-3),
-                             min_size=len(lengths), max_size=len(lengths)))
+    adv = data.draw(
+        st.lists(
+            st.floats(-3, 3, allow_nan=False).filter(lambda x: abs(x) > 1e-3),
+            min_size=len(lengths),
+            max_size=len(lengths),
+        )
+    )
     t = W.aggregation_table(lengths, adv, norm_length=max(lengths) + 5)
     modes = t[t.kind == "mode"]
     for mode in ("token-mean", "seq-mean-token-mean"):
@@ -202,7 +210,10 @@ def test_offpolicy_push_matches_finite_differences_of_policy_loss(name):
         up, down = lp.clone(), lp.clone()
         up[0, t] += h
         down[0, t] -= h
-        fd = (policy_loss(name, up, old, adv, mask, beta=0.0).loss - policy_loss(name, down, old, adv, mask, beta=0.0).loss) / (2 * h)
+        fd = (
+            policy_loss(name, up, old, adv, mask, beta=0.0).loss
+            - policy_loss(name, down, old, adv, mask, beta=0.0).loss
+        ) / (2 * h)
         assert -float(fd) == pytest.approx(df.push.iloc[t], abs=1e-8), (name, t)
 
 
@@ -274,7 +285,11 @@ def test_noise_sweep_is_seeded_and_checks_its_inputs():
     a = W.noise_sweep(0.05, 100, (4, 8), seed=1)
     pd.testing.assert_frame_equal(a, W.noise_sweep(0.05, 100, (4, 8), seed=1))
     assert not a.equals(W.noise_sweep(0.05, 100, (4, 8), seed=2))
-    for kwargs, field in (({"sigma": 0.0}, "sigma"), ({"n_responses": 1}, "n_responses"), ({"lengths": (0,)}, "lengths")):
+    for kwargs, field in (
+        ({"sigma": 0.0}, "sigma"),
+        ({"n_responses": 1}, "n_responses"),
+        ({"lengths": (0,)}, "lengths"),
+    ):
         with pytest.raises(ValueError, match=f"^{field}:"):
             W.noise_sweep(**kwargs)
 
@@ -327,8 +342,12 @@ def test_real_group_weights_after_the_update(group):
 def test_real_group_with_a_typed_prompt_and_bad_inputs():
     g = W.real_group(seed=1, prompt="2+3=", group_size=2, lr=1e-5)
     assert (g.prompt, g.answer, g.auto_prompt) == ("2+3=", "5", False)
-    for kwargs, field in (({"prompt": "two"}, "prompt"), ({"group_size": 1}, "group_size"),
-                          ({"lr": 0.0}, "lr"), ({"device": "nodevice"}, "device")):
+    for kwargs, field in (
+        ({"prompt": "two"}, "prompt"),
+        ({"group_size": 1}, "group_size"),
+        ({"lr": 0.0}, "lr"),
+        ({"device": "nodevice"}, "device"),
+    ):
         with pytest.raises(ValueError, match=f"^{field}:"):
             W.real_group(**kwargs)
 

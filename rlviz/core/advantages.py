@@ -85,8 +85,10 @@ def gae(
         ValueError: shapes differ, ``gamma`` or ``lam`` outside [0, 1], NaN / inf at real tokens.
     """
     if rewards.shape != values.shape or rewards.shape != response_mask.shape or rewards.dim() != 2:
-        raise ValueError(f"rewards: shapes of rewards, values, response_mask must all be [B, T]; got "
-                         f"{tuple(rewards.shape)}, {tuple(values.shape)}, {tuple(response_mask.shape)}")
+        raise ValueError(
+            f"rewards: shapes of rewards, values, response_mask must all be [B, T]; got "
+            f"{tuple(rewards.shape)}, {tuple(values.shape)}, {tuple(response_mask.shape)}"
+        )
     for label, x in (("gamma", gamma), ("lam", lam)):
         if not 0.0 <= x <= 1.0:
             raise ValueError(f"{label}: must be in [0, 1], got {x}")

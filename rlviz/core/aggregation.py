@@ -41,9 +41,7 @@ def masked_mean(x: torch.Tensor, mask: torch.Tensor, dim=None) -> torch.Tensor:
     return total / count.clamp(min=1.0)
 
 
-def token_weights(
-    response_mask: torch.Tensor, loss_agg_mode: str, norm_length: float | None = None
-) -> torch.Tensor:
+def token_weights(response_mask: torch.Tensor, loss_agg_mode: str, norm_length: float | None = None) -> torch.Tensor:
     """The weight each token's loss gets in the aggregate: ``loss = sum(w * per_token_loss)``.
 
     Args:
@@ -63,7 +61,9 @@ def token_weights(
     """
     if loss_agg_mode not in LOSS_AGG_MODES:
         raise ValueError(f"loss_agg_mode: {loss_agg_mode!r} is not one of {', '.join(LOSS_AGG_MODES)}")
-    m = (response_mask > 0).to(torch.get_default_dtype() if not response_mask.is_floating_point() else response_mask.dtype)
+    m = (response_mask > 0).to(
+        torch.get_default_dtype() if not response_mask.is_floating_point() else response_mask.dtype
+    )
     lengths = m.sum(dim=-1, keepdim=True)  # (B, 1)
     n_seq = (lengths > 0).sum().clamp(min=1).to(m.dtype)  # rows with at least one real token
     if loss_agg_mode == "token-mean":

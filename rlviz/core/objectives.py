@@ -14,8 +14,9 @@ and the papers cited in each spec.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
@@ -249,16 +250,40 @@ def _eps(low, high, source, log_space=False):
     what_zh = "对数空间" if log_space else "比率"
     what_en = "log-space" if log_space else "ratio"
     return (
-        Setting("epsilon_low", low, source, trl="epsilon", verl="actor.clip_ratio_low",
-                help={"zh": f"下界裁剪 ε_low（{what_zh}，相对 1 的偏移）", "en": f"lower clip ε_low ({what_en} offset from 1)"}),
-        Setting("epsilon_high", high, source, trl="epsilon_high", verl="actor.clip_ratio_high",
-                help={"zh": f"上界裁剪 ε_high（{what_zh}，相对 1 的偏移）", "en": f"upper clip ε_high ({what_en} offset from 1)"}),
+        Setting(
+            "epsilon_low",
+            low,
+            source,
+            trl="epsilon",
+            verl="actor.clip_ratio_low",
+            help={
+                "zh": f"下界裁剪 ε_low（{what_zh}，相对 1 的偏移）",
+                "en": f"lower clip ε_low ({what_en} offset from 1)",
+            },
+        ),
+        Setting(
+            "epsilon_high",
+            high,
+            source,
+            trl="epsilon_high",
+            verl="actor.clip_ratio_high",
+            help={
+                "zh": f"上界裁剪 ε_high（{what_zh}，相对 1 的偏移）",
+                "en": f"upper clip ε_high ({what_en} offset from 1)",
+            },
+        ),
     )
 
 
 def _dual(source):
-    return Setting("dual_clip_c", None, source, trl="delta", verl="actor.clip_ratio_c",
-                   help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"})
+    return Setting(
+        "dual_clip_c",
+        None,
+        source,
+        trl="delta",
+        verl="actor.clip_ratio_c",
+        help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"},
+    )
 
 
 def _agg(mode, source):
@@ -267,40 +292,95 @@ def _agg(mode, source):
 
 def _kl(beta, source, estimator="k3"):
     return (
-        Setting("beta", beta, source, trl="beta", verl="actor.kl_loss_coef (with use_kl_loss)",
-                help={"zh": "KL 惩罚系数 β（对参考策略，加在每个 token 的损失上）",
-                      "en": "KL coefficient β (to the reference policy, added per token to the loss)"}),
-        Setting("kl_estimator", estimator, "DeepSeekMath arXiv 2402.03300 eq. 4 (k3)", trl="(always k3)",
-                verl="actor.kl_loss_type (low_var_kl = k3)",
-                help={"zh": "KL 估计器 k1 / k2 / k3", "en": "KL estimator k1 / k2 / k3"}),
+        Setting(
+            "beta",
+            beta,
+            source,
+            trl="beta",
+            verl="actor.kl_loss_coef (with use_kl_loss)",
+            help={
+                "zh": "KL 惩罚系数 β（对参考策略，加在每个 token 的损失上）",
+                "en": "KL coefficient β (to the reference policy, added per token to the loss)",
+            },
+        ),
+        Setting(
+            "kl_estimator",
+            estimator,
+            "DeepSeekMath arXiv 2402.03300 eq. 4 (k3)",
+            trl="(always k3)",
+            verl="actor.kl_loss_type (low_var_kl = k3)",
+            help={"zh": "KL 估计器 k1 / k2 / k3", "en": "KL estimator k1 / k2 / k3"},
+        ),
     )
 
 
 def _adv(kind, scale, source):
     return (
-        Setting("advantage", kind, source, trl=None, verl="algorithm.adv_estimator",
-                help={"zh": "优势估计：group（组内相对）或 gae（价值网络）",
-                      "en": "advantage estimator: group (group-relative) or gae (value head)"}),
-        Setting("scale_rewards", scale, source, trl="scale_rewards", verl="algorithm.norm_adv_by_std_in_grpo",
-                help={"zh": "优势的标准差缩放：group / batch / none",
-                      "en": "std scaling of advantages: group / batch / none"}),
+        Setting(
+            "advantage",
+            kind,
+            source,
+            trl=None,
+            verl="algorithm.adv_estimator",
+            help={
+                "zh": "优势估计：group（组内相对）或 gae（价值网络）",
+                "en": "advantage estimator: group (group-relative) or gae (value head)",
+            },
+        ),
+        Setting(
+            "scale_rewards",
+            scale,
+            source,
+            trl="scale_rewards",
+            verl="algorithm.norm_adv_by_std_in_grpo",
+            help={
+                "zh": "优势的标准差缩放：group / batch / none",
+                "en": "std scaling of advantages: group / batch / none",
+            },
+        ),
     )
 
 
 def _shaping(overlong, filtering, dynamic, source):
     return (
-        Setting("overlong_shaping", overlong, source, trl="get_soft_overlong_punishment (reward fn)",
-                verl="reward_model.overlong_buffer.enable",
-                help={"zh": "DAPO 软超长惩罚", "en": "DAPO soft overlong punishment"}),
-        Setting("overlong_filtering", filtering, source, trl="mask_truncated_completions", verl=None,
-                help={"zh": "超长过滤：截断的回答不进入损失", "en": "overlong filtering: truncated responses leave the loss"}),
-        Setting("dynamic_sampling", dynamic, source, trl=None, verl="algorithm.filter_groups.enable (recipe)",
-                help={"zh": "动态采样：丢弃奖励全相同的组并补采", "en": "dynamic sampling: drop all-equal groups, re-sample"}),
+        Setting(
+            "overlong_shaping",
+            overlong,
+            source,
+            trl="get_soft_overlong_punishment (reward fn)",
+            verl="reward_model.overlong_buffer.enable",
+            help={"zh": "DAPO 软超长惩罚", "en": "DAPO soft overlong punishment"},
+        ),
+        Setting(
+            "overlong_filtering",
+            filtering,
+            source,
+            trl="mask_truncated_completions",
+            verl=None,
+            help={
+                "zh": "超长过滤：截断的回答不进入损失",
+                "en": "overlong filtering: truncated responses leave the loss",
+            },
+        ),
+        Setting(
+            "dynamic_sampling",
+            dynamic,
+            source,
+            trl=None,
+            verl="algorithm.filter_groups.enable (recipe)",
+            help={
+                "zh": "动态采样：丢弃奖励全相同的组并补采",
+                "en": "dynamic sampling: drop all-equal groups, re-sample",
+            },
+        ),
     )
 
 
 _R = r"r_{i,t}=\frac{\pi_\theta(y_{i,t})}{\pi_{\theta_\text{old}}(y_{i,t})}"
-_PPO_TEX = r"\lambda_{i,t}=-\min\big(r_{i,t}A_{i,t},\ \operatorname{clip}(r_{i,t},1-\varepsilon_\text{low},1+\varepsilon_\text{high})A_{i,t}\big),\quad " + _R
+_PPO_TEX = (
+    r"\lambda_{i,t}=-\min\big(r_{i,t}A_{i,t},\ \operatorname{clip}(r_{i,t},1-\varepsilon_\text{low},1+\varepsilon_\text{high})A_{i,t}\big),\quad "
+    + _R
+)
 
 _DS = "DeepSeekMath, arXiv 2402.03300, eq. 3"
 _DAPO = "DAPO, arXiv 2503.14476, §3"
@@ -310,18 +390,31 @@ _GMPO = "GMPO, arXiv 2507.20673"
 _SAPO = "SAPO, arXiv 2511.20347"
 _CISPO = "MiniMax-M1 (CISPO), arXiv 2506.13585, §3.1"
 
-_GSPO_LOSS = (*_eps(3e-4, 4e-4, _GSPO + " (3e-4, 4e-4)"), _agg("seq-mean-token-mean", _GSPO), *_kl(0.0, _GSPO + " (β = 0)"))
+_GSPO_LOSS = (
+    *_eps(3e-4, 4e-4, _GSPO + " (3e-4, 4e-4)"),
+    _agg("seq-mean-token-mean", _GSPO),
+    *_kl(0.0, _GSPO + " (β = 0)"),
+)
 _GSPO_TRAIN = (*_adv("group", "group", _GSPO), *_shaping(False, False, False, "not in GSPO"))
 
 _SPECS = [
     AlgorithmSpec(
-        name="ppo", title="PPO", paper="Schulman et al. 2017, Proximal Policy Optimization", arxiv="1707.06347",
-        equation="eq. 7 (clip); dual clip: Ye et al. 2020, arXiv 1912.09729", parent=None,
-        summary={"zh": "裁剪重要性比率的信赖域近似，配合价值网络与 GAE 估计优势。",
-                 "en": "Clipped importance ratio as a cheap trust region, with a value head and GAE advantages."},
-        changes={"zh": "起点：每个 token 一个比率，超出 [1−ε, 1+ε] 的一侧梯度为零。",
-                 "en": "The starting point: one ratio per token; past [1−ε, 1+ε] on the helpful side the gradient is zero."},
-        latex=_PPO_TEX + r",\ \text{dual clip }(A<0):\ \min(\lambda,\,-cA)", ratio_level="token",
+        name="ppo",
+        title="PPO",
+        paper="Schulman et al. 2017, Proximal Policy Optimization",
+        arxiv="1707.06347",
+        equation="eq. 7 (clip); dual clip: Ye et al. 2020, arXiv 1912.09729",
+        parent=None,
+        summary={
+            "zh": "裁剪重要性比率的信赖域近似，配合价值网络与 GAE 估计优势。",
+            "en": "Clipped importance ratio as a cheap trust region, with a value head and GAE advantages.",
+        },
+        changes={
+            "zh": "起点：每个 token 一个比率，超出 [1−ε, 1+ε] 的一侧梯度为零。",
+            "en": "The starting point: one ratio per token; past [1−ε, 1+ε] on the helpful side the gradient is zero.",
+        },
+        latex=_PPO_TEX + r",\ \text{dual clip }(A<0):\ \min(\lambda,\,-cA)",
+        ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.2, "PPO arXiv 1707.06347 §6 (ε = 0.2)"),
             _dual("Ye et al. arXiv 1912.09729 (c = 3 in verl; off in TRL)"),
@@ -330,23 +423,41 @@ _SPECS = [
         ),
         train_settings=(
             *_adv("gae", "none", "verl default adv_estimator = gae"),
-            Setting("gamma", 1.0, "verl algorithm.gamma default", verl="algorithm.gamma",
-                    help={"zh": "折扣因子 γ", "en": "discount γ"}),
-            Setting("lam", 0.95, "GAE, Schulman et al. arXiv 1506.02438 (λ = 0.95)", verl="algorithm.lam",
-                    help={"zh": "GAE 的 λ", "en": "GAE λ"}),
+            Setting(
+                "gamma",
+                1.0,
+                "verl algorithm.gamma default",
+                verl="algorithm.gamma",
+                help={"zh": "折扣因子 γ", "en": "discount γ"},
+            ),
+            Setting(
+                "lam",
+                0.95,
+                "GAE, Schulman et al. arXiv 1506.02438 (λ = 0.95)",
+                verl="algorithm.lam",
+                help={"zh": "GAE 的 λ", "en": "GAE λ"},
+            ),
             *_shaping(False, False, False, "off in PPO"),
         ),
         surrogate=_ppo_like,
     ),
     AlgorithmSpec(
-        name="grpo", title="GRPO", paper="Shao et al. 2024, DeepSeekMath", arxiv="2402.03300", equation="eq. 3",
+        name="grpo",
+        title="GRPO",
+        paper="Shao et al. 2024, DeepSeekMath",
+        arxiv="2402.03300",
+        equation="eq. 3",
         parent="ppo",
-        summary={"zh": "去掉价值网络：同一提示的 G 个回答互为基线，优势 = 组内标准化奖励。",
-                 "en": "No value head: the G responses to one prompt are each other's baseline; advantage = group-normalised reward."},
-        changes={"zh": "优势改为组内相对（减均值、除标准差），KL 直接加在损失里，按回答求平均。",
-                 "en": "Group-relative advantages (minus mean, over std), KL in the loss, mean per response."},
+        summary={
+            "zh": "去掉价值网络：同一提示的 G 个回答互为基线，优势 = 组内标准化奖励。",
+            "en": "No value head: the G responses to one prompt are each other's baseline; advantage = group-normalised reward.",
+        },
+        changes={
+            "zh": "优势改为组内相对（减均值、除标准差），KL 直接加在损失里，按回答求平均。",
+            "en": "Group-relative advantages (minus mean, over std), KL in the loss, mean per response.",
+        },
         latex=_PPO_TEX + r",\quad A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)},\quad "
-              r"\mathcal L=\frac1G\sum_i\frac{1}{|o_i|}\sum_t\big(\lambda_{i,t}+\beta\,\mathbb D_\text{KL}^{k3}\big)",
+        r"\mathcal L=\frac1G\sum_i\frac{1}{|o_i|}\sum_t\big(\lambda_{i,t}+\beta\,\mathbb D_\text{KL}^{k3}\big)",
         ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.2, _DS + " (ε = 0.2)"),
@@ -358,36 +469,61 @@ _SPECS = [
         surrogate=_ppo_like,
     ),
     AlgorithmSpec(
-        name="dr_grpo", title="Dr.GRPO", paper="Liu et al. 2025, Understanding R1-Zero-Like Training", arxiv="2503.20783",
-        equation="§3.1", parent="grpo",
-        summary={"zh": "去掉 GRPO 的两个偏置：不除以回答长度（改用常数），不除以组内标准差。",
-                 "en": "Removes GRPO's two biases: no division by response length (a constant instead), no division by the group std."},
-        changes={"zh": "长度偏置与难度偏置消失：错误回答不再被鼓励变长。",
-                 "en": "Length and difficulty biases gone: wrong answers are no longer pushed to grow longer."},
-        latex=_PPO_TEX + r",\quad A_i=R_i-\operatorname{mean}(R),\quad \mathcal L=\frac{1}{B\,L_\text{max}}\sum_i\sum_t\lambda_{i,t}",
+        name="dr_grpo",
+        title="Dr.GRPO",
+        paper="Liu et al. 2025, Understanding R1-Zero-Like Training",
+        arxiv="2503.20783",
+        equation="§3.1",
+        parent="grpo",
+        summary={
+            "zh": "去掉 GRPO 的两个偏置：不除以回答长度（改用常数），不除以组内标准差。",
+            "en": "Removes GRPO's two biases: no division by response length (a constant instead), no division by the group std.",
+        },
+        changes={
+            "zh": "长度偏置与难度偏置消失：错误回答不再被鼓励变长。",
+            "en": "Length and difficulty biases gone: wrong answers are no longer pushed to grow longer.",
+        },
+        latex=_PPO_TEX
+        + r",\quad A_i=R_i-\operatorname{mean}(R),\quad \mathcal L=\frac{1}{B\,L_\text{max}}\sum_i\sum_t\lambda_{i,t}",
         ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.2, _DR),
             _dual("off in the Dr.GRPO paper"),
             _agg("seq-mean-token-sum-norm", _DR + " (TRL loss_type = dr_grpo)"),
-            Setting("norm_length", None, _DR + " (the generation budget L_max; None = the run's length "
-                    "limit in training, the padded width in a bare policy_loss call)",
-                    trl="max_completion_length", verl="actor.loss_scale_factor",
-                    help={"zh": "常数长度 L_max（留空表示用本次训练的回答长度上限）",
-                          "en": "constant length L_max (empty = the run's response length limit)"}),
+            Setting(
+                "norm_length",
+                None,
+                _DR + " (the generation budget L_max; None = the run's length "
+                "limit in training, the padded width in a bare policy_loss call)",
+                trl="max_completion_length",
+                verl="actor.loss_scale_factor",
+                help={
+                    "zh": "常数长度 L_max（留空表示用本次训练的回答长度上限）",
+                    "en": "constant length L_max (empty = the run's response length limit)",
+                },
+            ),
             *_kl(0.0, _DR + " (β = 0)"),
         ),
         train_settings=(*_adv("group", "none", _DR + " (no std)"), *_shaping(False, False, False, "not in Dr.GRPO")),
         surrogate=_ppo_like,
     ),
     AlgorithmSpec(
-        name="dapo", title="DAPO", paper="Yu et al. 2025, DAPO", arxiv="2503.14476", equation="§3 (full objective)",
+        name="dapo",
+        title="DAPO",
+        paper="Yu et al. 2025, DAPO",
+        arxiv="2503.14476",
+        equation="§3 (full objective)",
         parent="grpo",
-        summary={"zh": "解耦裁剪（clip-higher）、动态采样、token 级损失与超长奖励整形。",
-                 "en": "Clip-higher, dynamic sampling, token-level loss and overlong reward shaping."},
-        changes={"zh": "ε_high 提高到 0.28 防熵坍缩；全对/全错组被过滤并补采；按 token 求平均；去掉 KL。",
-                 "en": "ε_high raised to 0.28 against entropy collapse; all-equal groups filtered and re-sampled; token mean; no KL."},
-        latex=_PPO_TEX + r",\quad \mathcal L=\frac{1}{\sum_i|o_i|}\sum_i\sum_t\lambda_{i,t}", ratio_level="token",
+        summary={
+            "zh": "解耦裁剪（clip-higher）、动态采样、token 级损失与超长奖励整形。",
+            "en": "Clip-higher, dynamic sampling, token-level loss and overlong reward shaping.",
+        },
+        changes={
+            "zh": "ε_high 提高到 0.28 防熵坍缩；全对/全错组被过滤并补采；按 token 求平均；去掉 KL。",
+            "en": "ε_high raised to 0.28 against entropy collapse; all-equal groups filtered and re-sampled; token mean; no KL.",
+        },
+        latex=_PPO_TEX + r",\quad \mathcal L=\frac{1}{\sum_i|o_i|}\sum_i\sum_t\lambda_{i,t}",
+        ratio_level="token",
         loss_settings=(
             *_eps(0.2, 0.28, _DAPO + ".1 Clip-Higher (ε_low = 0.2, ε_high = 0.28)"),
             _dual("off in the DAPO paper (the verl recipe sets 10)"),
@@ -398,12 +534,20 @@ _SPECS = [
         surrogate=_ppo_like,
     ),
     AlgorithmSpec(
-        name="gspo", title="GSPO", paper="Zheng et al. 2025, Group Sequence Policy Optimization", arxiv="2507.18071",
-        equation="eq. 5 (objective), eq. 7 (sequence ratio)", parent="grpo",
-        summary={"zh": "序列级重要性比率（token 比率的几何平均），整条回答一起裁剪。",
-                 "en": "A sequence-level importance ratio (geometric mean of token ratios), clipped per whole response."},
-        changes={"zh": "比率从 token 级改为序列级；ε 约 3e-4，裁掉的 token 多得多却更稳定。",
-                 "en": "Token ratio replaced by a sequence ratio; ε ≈ 3e-4; clips far more tokens yet trains more stably."},
+        name="gspo",
+        title="GSPO",
+        paper="Zheng et al. 2025, Group Sequence Policy Optimization",
+        arxiv="2507.18071",
+        equation="eq. 5 (objective), eq. 7 (sequence ratio)",
+        parent="grpo",
+        summary={
+            "zh": "序列级重要性比率（token 比率的几何平均），整条回答一起裁剪。",
+            "en": "A sequence-level importance ratio (geometric mean of token ratios), clipped per whole response.",
+        },
+        changes={
+            "zh": "比率从 token 级改为序列级；ε 约 3e-4，裁掉的 token 多得多却更稳定。",
+            "en": "Token ratio replaced by a sequence ratio; ε ≈ 3e-4; clips far more tokens yet trains more stably.",
+        },
         latex=r"\lambda_i=-\min\big(s_iA_i,\ \operatorname{clip}(s_i,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A_i\big),\quad s_i=\Big(\prod_t r_{i,t}\Big)^{1/|y_i|}",
         ratio_level="sequence",
         loss_settings=_GSPO_LOSS,
@@ -411,11 +555,20 @@ _SPECS = [
         surrogate=_gspo,
     ),
     AlgorithmSpec(
-        name="gspo_token", title="GSPO-token", paper="Zheng et al. 2025, GSPO", arxiv="2507.18071",
-        equation="§4.3 (GSPO-token)", parent="gspo",
-        summary={"zh": "GSPO 的 token 版：数值等于序列比率，梯度走各自 token，允许逐 token 优势。",
-                 "en": "GSPO per token: the value of the sequence ratio, each token's own gradient, per-token advantages allowed."},
-        changes={"zh": "优势沿序列恒定时与 GSPO 完全相同。", "en": "Identical to GSPO when the advantage is constant along the response."},
+        name="gspo_token",
+        title="GSPO-token",
+        paper="Zheng et al. 2025, GSPO",
+        arxiv="2507.18071",
+        equation="§4.3 (GSPO-token)",
+        parent="gspo",
+        summary={
+            "zh": "GSPO 的 token 版：数值等于序列比率，梯度走各自 token，允许逐 token 优势。",
+            "en": "GSPO per token: the value of the sequence ratio, each token's own gradient, per-token advantages allowed.",
+        },
+        changes={
+            "zh": "优势沿序列恒定时与 GSPO 完全相同。",
+            "en": "Identical to GSPO when the advantage is constant along the response.",
+        },
         latex=r"s_{i,t}=\operatorname{sg}[s_i]\,\frac{\pi_\theta(y_{i,t})}{\operatorname{sg}[\pi_\theta(y_{i,t})]},\quad \lambda_{i,t}=-\min\big(s_{i,t}A_{i,t},\ \operatorname{clip}(s_{i,t})A_{i,t}\big)",
         ratio_level="sequence",
         loss_settings=_GSPO_LOSS,
@@ -423,50 +576,91 @@ _SPECS = [
         surrogate=_gspo_token,
     ),
     AlgorithmSpec(
-        name="gmpo", title="GMPO", paper="Zhao et al. 2025, Geometric-Mean Policy Optimization", arxiv="2507.20673",
-        equation="GMPO objective (geometric mean of token terms)", parent="grpo",
-        summary={"zh": "最大化 token 级项的几何平均，并在对数空间裁剪（约 e^±0.4），对极端比率更稳健。",
-                 "en": "Maximises the geometric mean of token terms, clipped in log space (about e^±0.4): robust to extreme ratios."},
-        changes={"zh": "算术平均换成几何平均；裁剪范围放宽到对数空间 ±0.4。",
-                 "en": "Arithmetic mean replaced by a geometric mean; clip range widened to ±0.4 in log space."},
+        name="gmpo",
+        title="GMPO",
+        paper="Zhao et al. 2025, Geometric-Mean Policy Optimization",
+        arxiv="2507.20673",
+        equation="GMPO objective (geometric mean of token terms)",
+        parent="grpo",
+        summary={
+            "zh": "最大化 token 级项的几何平均，并在对数空间裁剪（约 e^±0.4），对极端比率更稳健。",
+            "en": "Maximises the geometric mean of token terms, clipped in log space (about e^±0.4): robust to extreme ratios.",
+        },
+        changes={
+            "zh": "算术平均换成几何平均；裁剪范围放宽到对数空间 ±0.4。",
+            "en": "Arithmetic mean replaced by a geometric mean; clip range widened to ±0.4 in log space.",
+        },
         latex=r"\lambda_i=-A_i\exp\Big(\frac{1}{|y_i|}\sum_t \tilde\ell_{i,t}\Big),\quad \tilde\ell=\begin{cases}\min(\ell,\operatorname{clip}(\ell,-\varepsilon_\text{low},\varepsilon_\text{high}))&A>0\\\max(\ell,\operatorname{clip}(\ell,-\varepsilon_\text{low},\varepsilon_\text{high}))&A<0\end{cases}",
         ratio_level="sequence",
-        loss_settings=(*_eps(0.4, 0.4, _GMPO + " (log-space range (e^-0.4, e^0.4))", log_space=True),
-                       _agg("seq-mean-token-mean", _GMPO + " (one term per response)"), *_kl(0.0, _GMPO + " (β = 0)")),
+        loss_settings=(
+            *_eps(0.4, 0.4, _GMPO + " (log-space range (e^-0.4, e^0.4))", log_space=True),
+            _agg("seq-mean-token-mean", _GMPO + " (one term per response)"),
+            *_kl(0.0, _GMPO + " (β = 0)"),
+        ),
         train_settings=(*_adv("group", "group", _GMPO), *_shaping(False, False, False, "not in GMPO")),
         surrogate=_gmpo,
     ),
     AlgorithmSpec(
-        name="sapo", title="SAPO", paper="Gao et al. 2025, Soft Adaptive Policy Optimization", arxiv="2511.20347",
-        equation="soft gate f(r) = (4/τ) σ(τ(r−1))", parent="gspo",
-        summary={"zh": "用平滑门控 f(r)=(4/τ)σ(τ(r−1)) 替代硬裁剪；负优势用更大的温度。",
-                 "en": "A smooth gate f(r) = (4/τ)σ(τ(r−1)) instead of a hard clip; a larger temperature for negative advantages."},
-        changes={"zh": "只衰减偏离的 token，其余照常学习；梯度权重 4σ(1−σ) 在 r=1 处为 1，永不为零。",
-                 "en": "Damps only the off-policy tokens; the weight 4σ(1−σ) is 1 at r = 1 and never exactly zero."},
+        name="sapo",
+        title="SAPO",
+        paper="Gao et al. 2025, Soft Adaptive Policy Optimization",
+        arxiv="2511.20347",
+        equation="soft gate f(r) = (4/τ) σ(τ(r−1))",
+        parent="gspo",
+        summary={
+            "zh": "用平滑门控 f(r)=(4/τ)σ(τ(r−1)) 替代硬裁剪；负优势用更大的温度。",
+            "en": "A smooth gate f(r) = (4/τ)σ(τ(r−1)) instead of a hard clip; a larger temperature for negative advantages.",
+        },
+        changes={
+            "zh": "只衰减偏离的 token，其余照常学习；梯度权重 4σ(1−σ) 在 r=1 处为 1，永不为零。",
+            "en": "Damps only the off-policy tokens; the weight 4σ(1−σ) is 1 at r = 1 and never exactly zero.",
+        },
         latex=r"\lambda_{i,t}=-\frac{4}{\tau}\,\sigma\big(\tau(r_{i,t}-1)\big)A_{i,t},\quad \tau=\begin{cases}\tau_\text{pos}&A>0\\\tau_\text{neg}&A\le0\end{cases}",
         ratio_level="token",
         loss_settings=(
-            Setting("tau_pos", 1.0, _SAPO + " (τ_pos = 1.0)", trl="sapo_temperature_pos", verl="actor.tau_pos",
-                    help={"zh": "正优势的门控温度 τ_pos", "en": "gate temperature for A>0, τ_pos"}),
-            Setting("tau_neg", 1.05, _SAPO + " (τ_neg = 1.05)", trl="sapo_temperature_neg", verl="actor.tau_neg",
-                    help={"zh": "负优势的门控温度 τ_neg", "en": "gate temperature for A≤0, τ_neg"}),
-            _agg("seq-mean-token-mean", _SAPO + " (TRL loss_type = sapo)"), *_kl(0.0, _SAPO + " (β = 0)"),
+            Setting(
+                "tau_pos",
+                1.0,
+                _SAPO + " (τ_pos = 1.0)",
+                trl="sapo_temperature_pos",
+                verl="actor.tau_pos",
+                help={"zh": "正优势的门控温度 τ_pos", "en": "gate temperature for A>0, τ_pos"},
+            ),
+            Setting(
+                "tau_neg",
+                1.05,
+                _SAPO + " (τ_neg = 1.05)",
+                trl="sapo_temperature_neg",
+                verl="actor.tau_neg",
+                help={"zh": "负优势的门控温度 τ_neg", "en": "gate temperature for A≤0, τ_neg"},
+            ),
+            _agg("seq-mean-token-mean", _SAPO + " (TRL loss_type = sapo)"),
+            *_kl(0.0, _SAPO + " (β = 0)"),
         ),
         train_settings=(*_adv("group", "group", _SAPO), *_shaping(False, False, False, "not in SAPO")),
         surrogate=_sapo,
     ),
     AlgorithmSpec(
-        name="cispo", title="CISPO", paper="MiniMax 2025, MiniMax-M1", arxiv="2506.13585", equation="§3.1 (CISPO)",
+        name="cispo",
+        title="CISPO",
+        paper="MiniMax 2025, MiniMax-M1",
+        arxiv="2506.13585",
+        equation="§3.1 (CISPO)",
         parent="grpo",
-        summary={"zh": "裁剪重要性采样权重而不是裁剪更新：越界的 token 仍有有界梯度。",
-                 "en": "Clips the importance-sampling weight, not the update: a token outside the trust region keeps a bounded gradient."},
-        changes={"zh": "保护罕见但关键的“分叉” token 的梯度；按 token 求平均。",
-                 "en": "Keeps the gradient of rare but important 'fork' tokens; token mean."},
+        summary={
+            "zh": "裁剪重要性采样权重而不是裁剪更新：越界的 token 仍有有界梯度。",
+            "en": "Clips the importance-sampling weight, not the update: a token outside the trust region keeps a bounded gradient.",
+        },
+        changes={
+            "zh": "保护罕见但关键的“分叉” token 的梯度；按 token 求平均。",
+            "en": "Keeps the gradient of rare but important 'fork' tokens; token mean.",
+        },
         latex=r"\lambda_{i,t}=-\operatorname{sg}\big[\operatorname{clip}(r_{i,t},1-\varepsilon_\text{low},1+\varepsilon_\text{high})\big]A_{i,t}\log\pi_\theta(y_{i,t})",
         ratio_level="token",
         loss_settings=(
             *_eps(1.0, 0.2, _CISPO + " (no lower bound; verl example cap 1 + 0.2)"),
-            _agg("token-mean", _CISPO + " (token-level loss)"), *_kl(0.0, _CISPO + " (β = 0)"),
+            _agg("token-mean", _CISPO + " (token-level loss)"),
+            *_kl(0.0, _CISPO + " (β = 0)"),
         ),
         train_settings=(*_adv("group", "group", _CISPO), *_shaping(False, False, False, "not in CISPO")),
         surrogate=_cispo,
@@ -546,7 +740,12 @@ def _check_inputs(log_prob, old_log_prob, advantages, response_mask, ref_log_pro
         raise ValueError(f"advantages: expected [B] or [B, T] = {tuple(log_prob.shape)}, got {tuple(advantages.shape)}")
     real = response_mask > 0
     adv = advantages[:, None].expand_as(log_prob) if advantages.dim() == 1 else advantages
-    for label, x in (("log_prob", log_prob), ("old_log_prob", old_log_prob), ("advantages", adv), ("ref_log_prob", ref_log_prob)):
+    for label, x in (
+        ("log_prob", log_prob),
+        ("old_log_prob", old_log_prob),
+        ("advantages", adv),
+        ("ref_log_prob", ref_log_prob),
+    ):
         if x is not None and not bool(torch.isfinite(x.detach()[real]).all()):
             raise ValueError(f"{label}: contains NaN or inf at response tokens")
     return real, adv
@@ -650,8 +849,15 @@ def gradient_weights(
     Raises ``ValueError`` as :func:`policy_loss`.
     """
     lp = log_prob.detach().clone().requires_grad_(True)
-    out = policy_loss(name, lp, old_log_prob.detach(), advantages.detach(), response_mask,
-                      None if ref_log_prob is None else ref_log_prob.detach(), **overrides)
+    out = policy_loss(
+        name,
+        lp,
+        old_log_prob.detach(),
+        advantages.detach(),
+        response_mask,
+        None if ref_log_prob is None else ref_log_prob.detach(),
+        **overrides,
+    )
     (grad,) = torch.autograd.grad(out.loss, lp, allow_unused=True)
     if grad is None:
         grad = torch.zeros_like(lp)

@@ -183,8 +183,13 @@ def binomial_cdf_below(trials: torch.Tensor, prob: float, below: int) -> torch.T
     q = torch.tensor(float(prob), dtype=_F64)
     valid = k <= m  # (R, N): C(m, k) = 0 for k > m
     kk = torch.minimum(k, m)
-    log_pmf = (torch.lgamma(m + 1) - torch.lgamma(kk + 1) - torch.lgamma(m - kk + 1)
-               + torch.xlogy(kk, q) + torch.xlogy(m - kk, 1 - q))  # (R, N)
+    log_pmf = (
+        torch.lgamma(m + 1)
+        - torch.lgamma(kk + 1)
+        - torch.lgamma(m - kk + 1)
+        + torch.xlogy(kk, q)
+        + torch.xlogy(m - kk, 1 - q)
+    )  # (R, N)
     pmf = torch.where(valid, log_pmf.exp(), torch.zeros_like(log_pmf))
     return pmf.sum(dim=1).clamp(0.0, 1.0)  # (R,)
 
@@ -213,8 +218,9 @@ class FillCost:
     round_probabilities: tuple[float, ...]
 
 
-def fill_cost(signal_prob: float, prompts_per_round: int, target_groups: int, group_size: int,
-              max_rounds: int | None) -> FillCost:
+def fill_cost(
+    signal_prob: float, prompts_per_round: int, target_groups: int, group_size: int, max_rounds: int | None
+) -> FillCost:
     """Expected rounds, rollouts and kept groups of dynamic sampling with an optional cap on rounds.
 
     Derivation (module comment above): with S_r ~ Binomial(r n, q),
@@ -248,7 +254,9 @@ def fill_cost(signal_prob: float, prompts_per_round: int, target_groups: int, gr
         if isinstance(value, bool) or int(value) != value or int(value) < 1:
             raise ValueError(f"{name}: must be a whole number >= 1, got {value!r}")
     n, N, G = int(prompts_per_round), int(target_groups), _check_group_size(group_size)
-    if max_rounds is not None and (isinstance(max_rounds, bool) or int(max_rounds) != max_rounds or int(max_rounds) < 1):
+    if max_rounds is not None and (
+        isinstance(max_rounds, bool) or int(max_rounds) != max_rounds or int(max_rounds) < 1
+    ):
         raise ValueError(f"max_rounds: must be a whole number >= 1 or None, got {max_rounds!r}")
 
     if max_rounds is not None:
@@ -266,7 +274,9 @@ def fill_cost(signal_prob: float, prompts_per_round: int, target_groups: int, gr
             if float(part[-1]) < 1e-15:
                 break
             if start > MAX_UNCAPPED_ROUNDS:
-                raise ValueError(f"pass_rate: signal probability q={q:.3g} is too small to fill the batch without a cap")
+                raise ValueError(
+                    f"pass_rate: signal probability q={q:.3g} is too small to fill the batch without a cap"
+                )
         tail = torch.cat(parts)
         tail = tail[: int((tail >= 1e-15).sum()) + 1]  # drop the vanishing end
         K = tail.numel()
@@ -279,10 +289,14 @@ def fill_cost(signal_prob: float, prompts_per_round: int, target_groups: int, gr
     round_p = tuple(float(x) for x in (tail - nxt).clamp(min=0.0))
     rollouts = n * G * rounds
     return FillCost(
-        signal_probability=q, expected_rounds=rounds, expected_rollouts=rollouts,
-        expected_groups=max(0.0, min(float(N), groups)), full_batch_probability=min(1.0, max(0.0, full)),
-        rollouts_per_group=rollouts / groups if groups > 0 else math.inf, round_probabilities=round_p,
-    )  # fmt: skip
+        signal_probability=q,
+        expected_rounds=rounds,
+        expected_rollouts=rollouts,
+        expected_groups=max(0.0, min(float(N), groups)),
+        full_batch_probability=min(1.0, max(0.0, full)),
+        rollouts_per_group=rollouts / groups if groups > 0 else math.inf,
+        round_probabilities=round_p,
+    )
 
 
 def binomial_pmf_upto(trials: int, prob: float, upto: int) -> torch.Tensor:
@@ -291,8 +305,13 @@ def binomial_pmf_upto(trials: int, prob: float, upto: int) -> torch.Tensor:
     k = torch.arange(max(int(upto), 0), dtype=_F64)  # (N,)
     q = torch.tensor(float(prob), dtype=_F64)
     kk = torch.minimum(k, m)
-    log_pmf = (torch.lgamma(m + 1) - torch.lgamma(kk + 1) - torch.lgamma(m - kk + 1)
-               + torch.xlogy(kk, q) + torch.xlogy(m - kk, 1 - q))
+    log_pmf = (
+        torch.lgamma(m + 1)
+        - torch.lgamma(kk + 1)
+        - torch.lgamma(m - kk + 1)
+        + torch.xlogy(kk, q)
+        + torch.xlogy(m - kk, 1 - q)
+    )
     return torch.where(k <= m, log_pmf.exp(), torch.zeros_like(log_pmf))
 
 

@@ -161,8 +161,13 @@ def cosine_length_reward(
     """
     if not max_length >= 1:
         raise ValueError(f"max_length: must be >= 1, got {max_length}")
-    params = dict(r0_correct=r0_correct, rl_correct=rl_correct, r0_wrong=r0_wrong, rl_wrong=rl_wrong,
-                  exceed_penalty=exceed_penalty)  # fmt: skip
+    params = dict(
+        r0_correct=r0_correct,
+        rl_correct=rl_correct,
+        r0_wrong=r0_wrong,
+        rl_wrong=rl_wrong,
+        exceed_penalty=exceed_penalty,
+    )
     for name, value in params.items():
         if not math.isfinite(float(value)):
             raise ValueError(f"{name}: must be a finite number, got {value}")

@@ -53,8 +53,17 @@ __all__ = [
 
 # What the page can draw: the nine registry algorithms plus PPO with the dual clip switched on.
 VARIANTS: tuple[str, ...] = (
-    "ppo", "grpo", "dr_grpo", "dapo", "ppo_dual", "gspo", "gspo_token", "gmpo", "sapo", "cispo",
-)  # fmt: skip
+    "ppo",
+    "grpo",
+    "dr_grpo",
+    "dapo",
+    "ppo_dual",
+    "gspo",
+    "gspo_token",
+    "gmpo",
+    "sapo",
+    "cispo",
+)
 DEFAULT_VARIANTS: tuple[str, ...] = ("grpo", "dapo", "ppo_dual", "cispo", "sapo", "gmpo", "gspo")
 _PPO_CLIP = ("ppo", "grpo", "dr_grpo", "ppo_dual")  # share the ε_low / ε_high sliders
 STATES = ("active", "capped", "gated", "zero")
@@ -203,8 +212,14 @@ def _evaluate(variant: str, r: np.ndarray, advantage: float, settings: CurveSett
     state = np.where(
         weight == 0.0, "zero", np.where(clipped, "capped", "gated" if out.gate_weight is not None else "active")
     )
-    return {"ratio": r, "objective": objective, "gradient_weight": weight, "clipped": clipped, "gate": gate,
-            "state": state}  # fmt: skip
+    return {
+        "ratio": r,
+        "objective": objective,
+        "gradient_weight": weight,
+        "clipped": clipped,
+        "gate": gate,
+        "state": state,
+    }
 
 
 def _check_ratios(ratios) -> np.ndarray:
@@ -325,9 +340,17 @@ def support_frame(variants, settings: CurveSettings) -> pd.DataFrame:
         band = trust_region(v, settings) or (math.nan, math.nan)
         for a in (1, -1):
             low, high = gradient_support(v, a, settings)
-            rows.append({"algorithm": v, "title": variant_title(v), "advantage": a,
-                         "low": math.nan if low is None else low, "high": math.nan if high is None else high,
-                         "band_low": band[0], "band_high": band[1]})  # fmt: skip
+            rows.append(
+                {
+                    "algorithm": v,
+                    "title": variant_title(v),
+                    "advantage": a,
+                    "low": math.nan if low is None else low,
+                    "high": math.nan if high is None else high,
+                    "band_low": band[0],
+                    "band_high": band[1],
+                }
+            )
     return pd.DataFrame(rows, columns=["algorithm", "title", "advantage", "low", "high", "band_low", "band_high"])
 
 
@@ -356,9 +379,17 @@ def ppo_cases_frame(settings: CurveSettings) -> pd.DataFrame:
             branch = "dual" if bool(row["clipped"]) else "unclipped"
         else:
             branch = "clipped" if bool(row["clipped"]) else "unclipped"
-        rows.append({"advantage": a, "region": region, "ratio": r, "branch": branch,
-                     "objective": float(row["objective"]), "gradient_weight": float(row["gradient_weight"]),
-                     "zero_gradient": bool(row["gradient_weight"] == 0.0)})  # fmt: skip
+        rows.append(
+            {
+                "advantage": a,
+                "region": region,
+                "ratio": r,
+                "branch": branch,
+                "objective": float(row["objective"]),
+                "gradient_weight": float(row["gradient_weight"]),
+                "zero_gradient": bool(row["gradient_weight"] == 0.0),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -387,9 +418,18 @@ def probability_frame(settings: CurveSettings, n: int = 197, marks=(0.2,)) -> tu
         r_star = math.inf if r_star is None or math.isnan(r_star) else r_star
         ceilings[v] = r_star
         pi_new = np.minimum(1.0, pi_old * r_star)
-        parts.append(pd.DataFrame({"algorithm": v, "title": variant_title(v), "pi_old": pi_old,
-                                   "pi_new_max": pi_new, "room": pi_new - pi_old,
-                                   "marked": np.isin(pi_old, marks)}))  # fmt: skip
+        parts.append(
+            pd.DataFrame(
+                {
+                    "algorithm": v,
+                    "title": variant_title(v),
+                    "pi_old": pi_old,
+                    "pi_new_max": pi_new,
+                    "room": pi_new - pi_old,
+                    "marked": np.isin(pi_old, marks),
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True), ceilings
 
 

@@ -97,17 +97,26 @@ def penalty_curves(s: ShapingSettings, points: int = 401) -> pd.DataFrame:
     lengths = torch.tensor(grid, dtype=torch.float64)  # (N,)
     pen = overlong_penalty(lengths, s.max_length, s.buffer_length, s.penalty_factor).double()  # (N,)
     c = s.cosine
-    kw = dict(r0_correct=c.r0_correct, rl_correct=c.rl_correct, r0_wrong=c.r0_wrong, rl_wrong=c.rl_wrong,
-              exceed_penalty=c.exceed_penalty)  # fmt: skip
+    kw = dict(
+        r0_correct=c.r0_correct,
+        rl_correct=c.rl_correct,
+        r0_wrong=c.r0_wrong,
+        rl_wrong=c.rl_wrong,
+        exceed_penalty=c.exceed_penalty,
+    )
     ones, zeros = torch.ones_like(lengths, dtype=torch.bool), torch.zeros_like(lengths, dtype=torch.bool)
-    return _no_negative_zero(pd.DataFrame({
-        "length": grid,
-        "dapo_penalty": pen.numpy(),
-        "dapo_right": (1.0 + pen).numpy(),
-        "dapo_wrong": (0.0 + pen).numpy(),
-        "cosine_right": cosine_length_reward(lengths, ones, s.max_length, **kw).double().numpy(),
-        "cosine_wrong": cosine_length_reward(lengths, zeros, s.max_length, **kw).double().numpy(),
-    }))  # fmt: skip
+    return _no_negative_zero(
+        pd.DataFrame(
+            {
+                "length": grid,
+                "dapo_penalty": pen.numpy(),
+                "dapo_right": (1.0 + pen).numpy(),
+                "dapo_wrong": (0.0 + pen).numpy(),
+                "cosine_right": cosine_length_reward(lengths, ones, s.max_length, **kw).double().numpy(),
+                "cosine_wrong": cosine_length_reward(lengths, zeros, s.max_length, **kw).double().numpy(),
+            }
+        )
+    )
 
 
 def kimi_curve(min_length: int, max_length: int, weight: float = 1.0) -> pd.DataFrame:
@@ -131,8 +140,15 @@ def kimi_curve(min_length: int, max_length: int, weight: float = 1.0) -> pd.Data
     lengths = torch.tensor(grid, dtype=torch.float64)[None]  # (1, N): one group
     right = kimi_length_reward(lengths, torch.ones_like(lengths, dtype=torch.bool))[0]
     wrong = kimi_length_reward(lengths, torch.zeros_like(lengths, dtype=torch.bool))[0]
-    return _no_negative_zero(pd.DataFrame({"length": grid, "kimi_right": weight * right.double().numpy(),
-                                           "kimi_wrong": weight * wrong.double().numpy()}))  # fmt: skip
+    return _no_negative_zero(
+        pd.DataFrame(
+            {
+                "length": grid,
+                "kimi_right": weight * right.double().numpy(),
+                "kimi_wrong": weight * wrong.double().numpy(),
+            }
+        )
+    )
 
 
 # -------------------------------------------------------------------------------------- rollouts
@@ -171,17 +187,19 @@ def sample_length_rollouts(
     problems = sample_problems(int(n_prompts), gen)
     batch = sample_rollouts(model, tokenizer, problems, int(group_size), int(limit), float(temperature), gen)
     B = len(batch.problems)
-    return pd.DataFrame({
-        "group": np.arange(B) // group_size,
-        "sample": np.arange(B) % group_size,
-        "prompt": [p.prompt for p in batch.problems],
-        "answer": [p.answer for p in batch.problems],
-        "level": [p.level for p in batch.problems],
-        "length": batch.response_lengths.cpu().numpy().astype(int),
-        "finished": (~batch.truncated).cpu().numpy(),
-        "reward": batch.rewards.cpu().numpy().astype(float),
-        "tokens": [tuple(t) for t in batch.tokens],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "group": np.arange(B) // group_size,
+            "sample": np.arange(B) % group_size,
+            "prompt": [p.prompt for p in batch.problems],
+            "answer": [p.answer for p in batch.problems],
+            "level": [p.level for p in batch.problems],
+            "length": batch.response_lengths.cpu().numpy().astype(int),
+            "finished": (~batch.truncated).cpu().numpy(),
+            "reward": batch.rewards.cpu().numpy().astype(float),
+            "tokens": [tuple(t) for t in batch.tokens],
+        }
+    )
 
 
 def apply_max_length(rollouts: pd.DataFrame, max_length: int) -> pd.DataFrame:
@@ -214,8 +232,9 @@ def apply_max_length(rollouts: pd.DataFrame, max_length: int) -> pd.DataFrame:
     out["response"] = ["".join(t) for t in toks]
     rescored = [
         reward(Problem(p, a, lv), "".join(t), finished=False)
-        for p, a, lv, t, c in zip(out["prompt"], out["answer"], out["level"], toks, cut) if c
-    ]  # fmt: skip
+        for p, a, lv, t, c in zip(out["prompt"], out["answer"], out["level"], toks, cut)
+        if c
+    ]
     rew = out["reward"].to_numpy(dtype=float).copy()
     rew[cut.to_numpy()] = rescored
     out["reward"] = rew
@@ -241,8 +260,9 @@ def _rewards(frame: pd.DataFrame, s: ShapingSettings, n: int, g: int) -> dict[st
     pen = overlong_penalty(lengths, s.max_length, s.buffer_length, s.penalty_factor).double()  # (B,)
     kimi = kimi_length_reward(lengths.view(n, g), correct.view(n, g)).double()  # (n, G)
     c = s.cosine
-    cos = cosine_length_reward(lengths, correct, s.max_length, c.r0_correct, c.rl_correct, c.r0_wrong,
-                               c.rl_wrong, c.exceed_penalty).double()  # (B,)
+    cos = cosine_length_reward(
+        lengths, correct, s.max_length, c.r0_correct, c.rl_correct, c.r0_wrong, c.rl_wrong, c.exceed_penalty
+    ).double()  # (B,)
     return {
         "task": task.view(n, g),
         "penalty": pen.view(n, g),
@@ -344,15 +364,17 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
 
     total_abs = float(grad.abs().sum())
     grp = frame.groupby("group", sort=True)
-    groups = pd.DataFrame({
-        "group": np.arange(n),
-        "prompt": grp["prompt"].first().to_numpy(),
-        "n_right": grp["correct"].sum().to_numpy().astype(int),
-        "n_truncated": grp["truncated"].sum().to_numpy().astype(int),
-        "pairs_reversed": reversed_.numpy().astype(int),
-        "ties_broken": broken.numpy().astype(int),
-        "effect": (adv["dapo"] - adv["task"]).abs().sum(dim=1).numpy(),
-    })  # fmt: skip
+    groups = pd.DataFrame(
+        {
+            "group": np.arange(n),
+            "prompt": grp["prompt"].first().to_numpy(),
+            "n_right": grp["correct"].sum().to_numpy().astype(int),
+            "n_truncated": grp["truncated"].sum().to_numpy().astype(int),
+            "pairs_reversed": reversed_.numpy().astype(int),
+            "ties_broken": broken.numpy().astype(int),
+            "effect": (adv["dapo"] - adv["task"]).abs().sum(dim=1).numpy(),
+        }
+    )
     summary = {
         "mean_reward_task": float(r["task"].mean()),
         "mean_reward_dapo": float(r["dapo"].mean()),
@@ -370,11 +392,21 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
         keep = signal.repeat_interleave(g).numpy()  # (B,)
         x, y = length_np[keep], adv[k].reshape(-1).numpy()[keep]
         corr = float(np.corrcoef(x, y)[0, 1]) if len(x) > 2 and x.std() > 0 and y.std() > 0 else 0.0
-        rows.append({"scheme": k, "mean_reward": float(r[k].mean()), "signal_groups": float(signal.double().mean()),
-                     "length_adv_corr": corr})  # fmt: skip
+        rows.append(
+            {
+                "scheme": k,
+                "mean_reward": float(r[k].mean()),
+                "signal_groups": float(signal.double().mean()),
+                "length_adv_corr": corr,
+            }
+        )
     summary = {k: v + 0 for k, v in summary.items()}  # no -0.0 (int stays int)
-    return LengthAnalysis(responses=_no_negative_zero(frame), groups=_no_negative_zero(groups), summary=summary,
-                          schemes=_no_negative_zero(pd.DataFrame(rows)))
+    return LengthAnalysis(
+        responses=_no_negative_zero(frame),
+        groups=_no_negative_zero(groups),
+        summary=summary,
+        schemes=_no_negative_zero(pd.DataFrame(rows)),
+    )
 
 
 def _summary_only(rollouts: pd.DataFrame, s: ShapingSettings) -> dict[str, float]:
@@ -411,10 +443,24 @@ def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) 
     rows = []
     for lmax in range(1, limit + 1):
         t = ShapingSettings(lmax, min(s.buffer_length, lmax), s.penalty_factor, s.kimi_weight, s.cosine)
-        rows.append({"axis": "max_length", "value": lmax, "max_length": lmax, "buffer_length": t.buffer_length,
-                     **_summary_only(rollouts, t)})  # fmt: skip
+        rows.append(
+            {
+                "axis": "max_length",
+                "value": lmax,
+                "max_length": lmax,
+                "buffer_length": t.buffer_length,
+                **_summary_only(rollouts, t),
+            }
+        )
     for lcache in range(0, s.max_length + 1):
         t = ShapingSettings(s.max_length, lcache, s.penalty_factor, s.kimi_weight, s.cosine)
-        rows.append({"axis": "buffer_length", "value": lcache, "max_length": s.max_length, "buffer_length": lcache,
-                     **_summary_only(rollouts, t)})  # fmt: skip
+        rows.append(
+            {
+                "axis": "buffer_length",
+                "value": lcache,
+                "max_length": s.max_length,
+                "buffer_length": lcache,
+                **_summary_only(rollouts, t),
+            }
+        )
     return _no_negative_zero(pd.DataFrame(rows))

@@ -68,7 +68,8 @@ class LiveConfig:
         """The :class:`TrainConfig` of one algorithm in this run."""
         shared = {f.name for f in fields(TrainConfig)} & {f.name for f in fields(self)} - {"settings"}
         return TrainConfig(
-            algorithm=algorithm, settings=dict(self.settings.get(algorithm, {})),
+            algorithm=algorithm,
+            settings=dict(self.settings.get(algorithm, {})),
             **{name: getattr(self, name) for name in shared},
         )
 
@@ -127,8 +128,9 @@ class LiveRun:
     def _evaluate(self, model) -> float:
         c = self.config
         gen = torch.Generator().manual_seed(10_000 + c.seed)  # the same draws for every model
-        return evaluate_pass_at_1(model, self.tokenizer, heldout_problems(), c.heldout_samples, c.max_new_tokens,
-                                  c.temperature, gen)["pass_at_1"]
+        return evaluate_pass_at_1(
+            model, self.tokenizer, heldout_problems(), c.heldout_samples, c.max_new_tokens, c.temperature, gen
+        )["pass_at_1"]
 
     def step_algorithm(self, name: str) -> dict[str, Any] | None:
         """One step of ``name`` (None if it has finished). Evaluates held-out pass@1 before the
@@ -168,14 +170,22 @@ class LiveRun:
             d = df[df.algorithm == name]
             tail = d.tail(5)
             start, end = self.heldout.get("start", math.nan), self.heldout.get(name, math.nan)
-            rows.append({
-                "algorithm": get_algorithm(name).title, "steps": len(d),
-                "heldout_pass_at_1_start": start, "heldout_pass_at_1_end": end, "heldout_gain": end - start,
-                "train_pass_at_1_last5": tail.pass_at_1.mean(), "response_length_last5": tail.response_length_mean.mean(),
-                "clip_fraction_mean": d.clip_fraction.mean(), "entropy_last": d.entropy.iloc[-1] if len(d) else math.nan,
-                "kl_ref_last": d.kl_ref.iloc[-1] if len(d) else math.nan, "rollouts_total": d.rollouts.sum(),
-                "seconds_total": d.seconds.sum(),
-            })  # fmt: skip
+            rows.append(
+                {
+                    "algorithm": get_algorithm(name).title,
+                    "steps": len(d),
+                    "heldout_pass_at_1_start": start,
+                    "heldout_pass_at_1_end": end,
+                    "heldout_gain": end - start,
+                    "train_pass_at_1_last5": tail.pass_at_1.mean(),
+                    "response_length_last5": tail.response_length_mean.mean(),
+                    "clip_fraction_mean": d.clip_fraction.mean(),
+                    "entropy_last": d.entropy.iloc[-1] if len(d) else math.nan,
+                    "kl_ref_last": d.kl_ref.iloc[-1] if len(d) else math.nan,
+                    "rollouts_total": d.rollouts.sum(),
+                    "seconds_total": d.seconds.sum(),
+                }
+            )
         return pd.DataFrame(rows)
 
     def token_view(self, step: int, algorithm: str) -> dict[str, Any] | None:
@@ -198,12 +208,20 @@ class LiveRun:
             counts = t.ratio_hists[step - 1]
             total = max(sum(counts), 1)
             for k, n in enumerate(counts):
-                rows.append({"algorithm": name, "bin_left": RATIO_BIN_EDGES[k], "bin_right": RATIO_BIN_EDGES[k + 1],
-                             "count": n, "fraction": n / total})
+                rows.append(
+                    {
+                        "algorithm": name,
+                        "bin_left": RATIO_BIN_EDGES[k],
+                        "bin_right": RATIO_BIN_EDGES[k + 1],
+                        "count": n,
+                        "fraction": n / total,
+                    }
+                )
         return pd.DataFrame(rows, columns=["algorithm", "bin_left", "bin_right", "count", "fraction"])
 
     def to_dict(self) -> dict[str, Any]:
         """Everything measured, as plain JSON-able data (NaN as ``None``)."""
+
         def clean(x):
             if isinstance(x, float):
                 return None if math.isnan(x) or math.isinf(x) else x
@@ -213,14 +231,16 @@ class LiveRun:
                 return [clean(v) for v in x]
             return x
 
-        return clean({
-            "config": asdict(self.config),
-            "heldout_pass_at_1": self.heldout,
-            "metrics": {name: t.history for name, t in self.trainers.items()},
-            "ratio_bin_edges": RATIO_BIN_EDGES,
-            "ratio_histograms": {name: t.ratio_hists for name, t in self.trainers.items()},
-            "token_views": {name: t.token_views for name, t in self.trainers.items()},
-        })  # fmt: skip
+        return clean(
+            {
+                "config": asdict(self.config),
+                "heldout_pass_at_1": self.heldout,
+                "metrics": {name: t.history for name, t in self.trainers.items()},
+                "ratio_bin_edges": RATIO_BIN_EDGES,
+                "ratio_histograms": {name: t.ratio_hists for name, t in self.trainers.items()},
+                "token_views": {name: t.token_views for name, t in self.trainers.items()},
+            }
+        )
 
     def to_json(self) -> str:
         """:meth:`to_dict` as a JSON string."""

@@ -64,8 +64,16 @@ def signal_curves(group_sizes, points: int = 201) -> pd.DataFrame:
     frames = []
     for G in sizes:
         s = signal_probability(p, G)
-        frames.append(pd.DataFrame({"G": G, "pass_rate": p.numpy(), "signal_probability": s.numpy(),
-                                    "zero_advantage_probability": (1.0 - s).numpy()}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "G": G,
+                    "pass_rate": p.numpy(),
+                    "signal_probability": s.numpy(),
+                    "zero_advantage_probability": (1.0 - s).numpy(),
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -81,8 +89,16 @@ def advantage_mass_curves(group_size: int, points: int = 201) -> pd.DataFrame:
     for algo, scale in (("grpo", "group"), ("dr_grpo", "none")):
         mass = expected_advantage_mass(p, group_size, scale)
         top = float(mass.max())
-        frames.append(pd.DataFrame({"algorithm": algo, "pass_rate": p.numpy(), "mass": mass.numpy(),
-                                    "relative": (mass / top).numpy() if top > 0 else mass.numpy()}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "algorithm": algo,
+                    "pass_rate": p.numpy(),
+                    "mass": mass.numpy(),
+                    "relative": (mass / top).numpy() if top > 0 else mass.numpy(),
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -160,8 +176,9 @@ class PassRateDistribution:
         if self.kind == "beta":
             x, y = sample_gamma(self.a, size, generator), sample_gamma(self.b, size, generator)
             return x / (x + y)
-        idx = torch.multinomial(torch.tensor(self.weights, dtype=torch.float64), size, replacement=True,
-                                generator=generator)
+        idx = torch.multinomial(
+            torch.tensor(self.weights, dtype=torch.float64), size, replacement=True, generator=generator
+        )
         return torch.tensor(self.values, dtype=torch.float64)[idx]
 
 
@@ -173,13 +190,23 @@ def beta_density(a: float, b: float, points: int = 199) -> pd.DataFrame:
     """
     PassRateDistribution.beta(a, b)
     p = torch.linspace(0.005, 0.995, int(points), dtype=torch.float64)
-    dens = torch.distributions.Beta(torch.tensor(float(a), dtype=torch.float64),
-                                    torch.tensor(float(b), dtype=torch.float64)).log_prob(p).exp()
+    dens = (
+        torch.distributions.Beta(
+            torch.tensor(float(a), dtype=torch.float64), torch.tensor(float(b), dtype=torch.float64)
+        )
+        .log_prob(p)
+        .exp()
+    )
     return pd.DataFrame({"pass_rate": p.numpy(), "density": dens.numpy()})
 
 
-def fill_cost_frame(distributions: dict[str, PassRateDistribution], prompts_per_round: int, target_groups: int,
-                    group_size: int, max_caps: int) -> pd.DataFrame:
+def fill_cost_frame(
+    distributions: dict[str, PassRateDistribution],
+    prompts_per_round: int,
+    target_groups: int,
+    group_size: int,
+    max_caps: int,
+) -> pd.DataFrame:
     """The expected cost of dynamic sampling for caps K = 1..``max_caps`` and each distribution.
 
     Columns: ``distribution`` (the dict key), ``K``, ``signal_probability`` (q), ``expected_rounds``,
@@ -197,12 +224,20 @@ def fill_cost_frame(distributions: dict[str, PassRateDistribution], prompts_per_
         q = dist.signal_probability(group_size)
         for K in range(1, int(max_caps) + 1):
             c = fill_cost(q, prompts_per_round, target_groups, group_size, K)
-            rows.append({
-                "distribution": name, "K": K, "signal_probability": q, "expected_rounds": c.expected_rounds,
-                "expected_rollouts": c.expected_rollouts, "expected_groups": c.expected_groups,
-                "full_batch_probability": c.full_batch_probability, "rollouts_per_group": c.rollouts_per_group,
-                "plain_groups": prompts_per_round * q, "plain_rollouts": prompts_per_round * group_size,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "distribution": name,
+                    "K": K,
+                    "signal_probability": q,
+                    "expected_rounds": c.expected_rounds,
+                    "expected_rollouts": c.expected_rollouts,
+                    "expected_groups": c.expected_groups,
+                    "full_batch_probability": c.full_batch_probability,
+                    "rollouts_per_group": c.rollouts_per_group,
+                    "plain_groups": prompts_per_round * q,
+                    "plain_rollouts": prompts_per_round * group_size,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -223,9 +258,16 @@ class FillSimulation:
     full_batch_probability_se: float
 
 
-def simulate_fill(dist: PassRateDistribution, prompts_per_round: int, target_groups: int, group_size: int,
-                  max_rounds: int | None, trials: int, generator: torch.Generator,
-                  round_limit: int = 10_000) -> FillSimulation:
+def simulate_fill(
+    dist: PassRateDistribution,
+    prompts_per_round: int,
+    target_groups: int,
+    group_size: int,
+    max_rounds: int | None,
+    trials: int,
+    generator: torch.Generator,
+    round_limit: int = 10_000,
+) -> FillSimulation:
     """Play dynamic sampling ``trials`` times: each round draws n pass rates from ``dist``, G 0/1
     rewards per prompt, keeps the groups ``core.sampling.informative_groups`` keeps (the trainer's
     filter) and stops at N kept groups or after K rounds.
@@ -267,10 +309,18 @@ def simulate_fill(dist: PassRateDistribution, prompts_per_round: int, target_gro
 
     (m_r, s_r), (m_g, s_g), (m_f, s_f) = mean_se(rnd), mean_se(groups), mean_se(full)
     return FillSimulation(
-        trials=T, signal_probability=q_hat, signal_probability_se=math.sqrt(max(q_hat * (1 - q_hat), 1e-12) / float(seen.sum())),
-        expected_rounds=m_r, expected_rounds_se=s_r, expected_rollouts=m_r * n * G, expected_rollouts_se=s_r * n * G,
-        expected_groups=m_g, expected_groups_se=s_g, full_batch_probability=m_f, full_batch_probability_se=s_f,
-    )  # fmt: skip
+        trials=T,
+        signal_probability=q_hat,
+        signal_probability_se=math.sqrt(max(q_hat * (1 - q_hat), 1e-12) / float(seen.sum())),
+        expected_rounds=m_r,
+        expected_rounds_se=s_r,
+        expected_rollouts=m_r * n * G,
+        expected_rollouts_se=s_r * n * G,
+        expected_groups=m_g,
+        expected_groups_se=s_g,
+        full_batch_probability=m_f,
+        full_batch_probability_se=s_f,
+    )
 
 
 # ------------------------------------------------------------------------------------ measured
@@ -310,8 +360,11 @@ class PassRateMeasurement:
         G = self.group_size
         levels = sorted(self.frame["level"].unique().tolist())
         counts = self.frame.groupby(["correct", "level"]).size()
-        rows = [{"correct": k, "pass_rate": k / G, "level": lv, "prompts": int(counts.get((k, lv), 0))}
-                for k in range(G + 1) for lv in levels]
+        rows = [
+            {"correct": k, "pass_rate": k / G, "level": lv, "prompts": int(counts.get((k, lv), 0))}
+            for k in range(G + 1)
+            for lv in levels
+        ]
         out = pd.DataFrame(rows, columns=["correct", "pass_rate", "level", "prompts"])
         out["share"] = out["prompts"] / max(len(self.frame), 1)
         return out
@@ -334,9 +387,16 @@ class PassRateMeasurement:
         return PassRateDistribution.discrete([k / self.group_size for k in values], [int(counts[k]) for k in values])
 
 
-def measure_pass_rates(seed: int, n_prompts: int, group_size: int, temperature: float,
-                       model_dir: str | None = None, device: str | None = None,
-                       max_new_tokens: int | None = None, policy=None) -> PassRateMeasurement:
+def measure_pass_rates(
+    seed: int,
+    n_prompts: int,
+    group_size: int,
+    temperature: float,
+    model_dir: str | None = None,
+    device: str | None = None,
+    max_new_tokens: int | None = None,
+    policy=None,
+) -> PassRateMeasurement:
     """Sample ``group_size`` answers to each of ``n_prompts`` train prompts and score them.
 
     Loads the model itself (``rlviz.lm.model.load_policy``) unless ``policy=(model, tokenizer)``
@@ -359,18 +419,27 @@ def measure_pass_rates(seed: int, n_prompts: int, group_size: int, temperature: 
     model, tokenizer = policy if policy is not None else load_policy(model_dir, device)
     gen = torch.Generator().manual_seed(int(seed))
     problems = sample_problems(int(n_prompts), gen)
-    batch = sample_rollouts(model, tokenizer, problems, int(group_size), max_new_tokens or DEFAULT_MAX_NEW_TOKENS,
-                            float(temperature), gen)
+    batch = sample_rollouts(
+        model, tokenizer, problems, int(group_size), max_new_tokens or DEFAULT_MAX_NEW_TOKENS, float(temperature), gen
+    )
     rewards = batch.rewards.view(-1, int(group_size)).cpu()  # (n, G)
     correct = rewards.sum(dim=1).round().long()  # (n,)
     mixed = informative_groups(rewards)  # (n,) the trainer's filter
     G = int(group_size)
-    outcome = ["mixed" if m else ("all_correct" if int(k) == G else "all_wrong") for m, k in zip(mixed.tolist(), correct)]
-    frame = pd.DataFrame({
-        "prompt": [p.prompt for p in problems], "answer": [p.answer for p in problems],
-        "level": [p.level for p in problems], "correct": correct.tolist(), "samples": G,
-        "pass_rate": (correct.double() / G).tolist(), "outcome": outcome,
-    })  # fmt: skip
+    outcome = [
+        "mixed" if m else ("all_correct" if int(k) == G else "all_wrong") for m, k in zip(mixed.tolist(), correct)
+    ]
+    frame = pd.DataFrame(
+        {
+            "prompt": [p.prompt for p in problems],
+            "answer": [p.answer for p in problems],
+            "level": [p.level for p in problems],
+            "correct": correct.tolist(),
+            "samples": G,
+            "pass_rate": (correct.double() / G).tolist(),
+            "outcome": outcome,
+        }
+    )
     return PassRateMeasurement(frame=frame, group_size=G, temperature=float(temperature))
 
 
@@ -411,11 +480,17 @@ class DynamicSamplingConfig:
         if arm not in ARMS:
             raise ValueError(f"arm: {arm!r} is not one of {', '.join(ARMS)}")
         return TrainConfig(
-            algorithm="grpo", prompts_per_step=self.prompts_per_step, group_size=self.group_size,
-            temperature=self.temperature, lr=self.lr, mu=self.mu, mini_batches=self.mini_batches, seed=self.seed,
+            algorithm="grpo",
+            prompts_per_step=self.prompts_per_step,
+            group_size=self.group_size,
+            temperature=self.temperature,
+            lr=self.lr,
+            mu=self.mu,
+            mini_batches=self.mini_batches,
+            seed=self.seed,
             max_resample_rounds=self.max_resample_rounds,
             settings={**self.settings, "dynamic_sampling": arm == "grpo_ds"},
-        )  # fmt: skip
+        )
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the first bad parameter."""
@@ -453,8 +528,9 @@ class DynamicSamplingRun:
         model, tokenizer = policy if policy is not None else load_policy(config.model_dir, config.device)
         self.tokenizer = tokenizer
         self.ref_model = copy.deepcopy(model).eval().requires_grad_(False)  # the frozen start
-        self.trainers = {arm: Trainer(config.train_config(arm), copy.deepcopy(model), tokenizer, self.ref_model)
-                         for arm in ARMS}
+        self.trainers = {
+            arm: Trainer(config.train_config(arm), copy.deepcopy(model), tokenizer, self.ref_model) for arm in ARMS
+        }
         self.heldout: dict[str, float] = {}
         self._lock = threading.RLock()  # one step at a time; readers wait for a step in flight
 
@@ -474,8 +550,15 @@ class DynamicSamplingRun:
         from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, heldout_problems
 
         gen = torch.Generator().manual_seed(10_000 + self.config.seed)  # the same draws for every model
-        return evaluate_pass_at_1(model, self.tokenizer, heldout_problems(), self.config.heldout_samples,
-                                  DEFAULT_MAX_NEW_TOKENS, self.config.temperature, gen)["pass_at_1"]
+        return evaluate_pass_at_1(
+            model,
+            self.tokenizer,
+            heldout_problems(),
+            self.config.heldout_samples,
+            DEFAULT_MAX_NEW_TOKENS,
+            self.config.temperature,
+            gen,
+        )["pass_at_1"]
 
     def step(self) -> None:
         """One step of each unfinished arm; held-out pass@1 before the first step and after each
@@ -512,14 +595,38 @@ class DynamicSamplingRun:
                 seen = rollouts // G
                 zero = round(m["zero_adv_group_fraction"] * seen)
                 signal = m["kept_groups"] if arm == "grpo_ds" else m["kept_groups"] - zero
-                rows.append({
-                    "arm": arm, "step": m["step"], "signal_groups": int(signal), "kept_groups": int(m["kept_groups"]),
-                    "rollouts": rollouts, "rollouts_cum": total, "rounds": seen // self.config.prompts_per_step,
-                    "zero_adv_group_fraction": m["zero_adv_group_fraction"], "reward_mean": m["reward_mean"],
-                    "pass_at_1": m["pass_at_1"], "kl_ref": m["kl_ref"], "entropy": m["entropy"], "seconds": m["seconds"],
-                })  # fmt: skip
-        cols = ["arm", "step", "signal_groups", "kept_groups", "rollouts", "rollouts_cum", "rounds",
-                "zero_adv_group_fraction", "reward_mean", "pass_at_1", "kl_ref", "entropy", "seconds"]
+                rows.append(
+                    {
+                        "arm": arm,
+                        "step": m["step"],
+                        "signal_groups": int(signal),
+                        "kept_groups": int(m["kept_groups"]),
+                        "rollouts": rollouts,
+                        "rollouts_cum": total,
+                        "rounds": seen // self.config.prompts_per_step,
+                        "zero_adv_group_fraction": m["zero_adv_group_fraction"],
+                        "reward_mean": m["reward_mean"],
+                        "pass_at_1": m["pass_at_1"],
+                        "kl_ref": m["kl_ref"],
+                        "entropy": m["entropy"],
+                        "seconds": m["seconds"],
+                    }
+                )
+        cols = [
+            "arm",
+            "step",
+            "signal_groups",
+            "kept_groups",
+            "rollouts",
+            "rollouts_cum",
+            "rounds",
+            "zero_adv_group_fraction",
+            "reward_mean",
+            "pass_at_1",
+            "kl_ref",
+            "entropy",
+            "seconds",
+        ]
         return pd.DataFrame(rows, columns=cols)
 
     def summary_frame(self) -> pd.DataFrame:
@@ -532,11 +639,17 @@ class DynamicSamplingRun:
         for arm in ARMS:
             d = df[df["arm"] == arm]
             total, signal = float(d["rollouts"].sum()), float(d["signal_groups"].sum())
-            rows.append({
-                "arm": arm, "steps": len(d), "rollouts_total": int(total),
-                "signal_groups_mean": float(d["signal_groups"].mean()) if len(d) else math.nan,
-                "signal_groups_total": int(signal), "rollouts_per_signal_group": total / signal if signal else math.nan,
-                "train_pass_at_1_last5": float(d["pass_at_1"].tail(5).mean()) if len(d) else math.nan,
-                "heldout_start": heldout.get("start", math.nan), "heldout_end": heldout.get(arm, math.nan),
-            })  # fmt: skip
+            rows.append(
+                {
+                    "arm": arm,
+                    "steps": len(d),
+                    "rollouts_total": int(total),
+                    "signal_groups_mean": float(d["signal_groups"].mean()) if len(d) else math.nan,
+                    "signal_groups_total": int(signal),
+                    "rollouts_per_signal_group": total / signal if signal else math.nan,
+                    "train_pass_at_1_last5": float(d["pass_at_1"].tail(5).mean()) if len(d) else math.nan,
+                    "heldout_start": heldout.get("start", math.nan),
+                    "heldout_end": heldout.get(arm, math.nan),
+                }
+            )
         return pd.DataFrame(rows)

@@ -112,7 +112,9 @@ def parse_group(lengths_text: str, advantages_text: str) -> tuple[list[int], lis
         if not 1 <= n <= MAX_LENGTH:
             raise ValueError(f"lengths: each length must be in [1, {MAX_LENGTH}], got {n}")
     if len(lengths) != len(advantages):
-        raise ValueError(f"advantages: {len(advantages)} values for {len(lengths)} lengths; give one advantage per response")
+        raise ValueError(
+            f"advantages: {len(advantages)} values for {len(lengths)} lengths; give one advantage per response"
+        )
     return lengths, advantages
 
 
@@ -180,17 +182,23 @@ def aggregation_table(lengths, advantages, norm_length: float) -> pd.DataFrame:
     if not lengths:
         raise ValueError("lengths: empty; give at least one response")
     if len(lengths) != len(advantages):
-        raise ValueError(f"advantages: {len(advantages)} values for {len(lengths)} lengths; give one advantage per response")
+        raise ValueError(
+            f"advantages: {len(advantages)} values for {len(lengths)} lengths; give one advantage per response"
+        )
     if any(int(n) < 1 for n in lengths):
         raise ValueError(f"lengths: each length must be >= 1, got {list(lengths)}")
     if not (isinstance(norm_length, (int, float)) and math.isfinite(norm_length)):
         raise ValueError(f"norm_length: must be a finite number, got {norm_length!r}")
     if norm_length < max(lengths):
-        raise ValueError(f"norm_length: L_max = {norm_length:g} is shorter than the longest response "
-                         f"({max(lengths)} tokens); the generation budget bounds every response")
+        raise ValueError(
+            f"norm_length: L_max = {norm_length:g} is shorter than the longest response "
+            f"({max(lengths)} tokens); the generation budget bounds every response"
+        )
     lp, old, adv, mask = group_tensors(lengths, advantages)
     # the clipped surrogate of GRPO (Dr.GRPO's spec: the one that accepts norm_length)
-    cases = [("mode", mode, "dr_grpo", {"loss_agg_mode": mode, "norm_length": float(norm_length)}) for mode in LOSS_AGG_MODES]
+    cases = [
+        ("mode", mode, "dr_grpo", {"loss_agg_mode": mode, "norm_length": float(norm_length)}) for mode in LOSS_AGG_MODES
+    ]
     cases += [("algorithm", name, name, _overrides(name, norm_length)) for name in ALGORITHMS]
     rows = []
     for kind, label, algo, extra in cases:
@@ -200,12 +208,20 @@ def aggregation_table(lengths, advantages, norm_length: float) -> pd.DataFrame:
         w = out.token_weight  # (B, T)
         mode = extra.get("loss_agg_mode", get_algorithm(algo).defaults["loss_agg_mode"])
         for i, n in enumerate(lengths):
-            rows.append({
-                "kind": kind, "name": label, "mode": mode, "response": i, "length": int(n),
-                "advantage": float(adv[i]), "token_weight": float(w[i, :n].mean()),
-                "weight_total": float(w[i, :n].sum()), "push_token": float(push[i, :n].mean()),
-                "push_total": float(push[i, :n].sum()),
-            })  # fmt: skip
+            rows.append(
+                {
+                    "kind": kind,
+                    "name": label,
+                    "mode": mode,
+                    "response": i,
+                    "length": int(n),
+                    "advantage": float(adv[i]),
+                    "token_weight": float(w[i, :n].mean()),
+                    "weight_total": float(w[i, :n].sum()),
+                    "push_token": float(push[i, :n].mean()),
+                    "push_total": float(push[i, :n].sum()),
+                }
+            )
     return no_negative_zero(pd.DataFrame(rows))
 
 
@@ -290,12 +306,24 @@ def offpolicy_response(
             state = np.where(gate < 0.99, "damped", "active")
         else:
             state = np.where(clipped, "clipped", "active")
-        frames.append(pd.DataFrame({
-            "algorithm": name, "position": np.arange(length), "outlier": outlier,
-            "log_ratio": log_ratio[0].numpy(), "token_ratio": np.exp(log_ratio[0].numpy()),
-            "ratio_used": out.ratio[0].numpy(), "push": push, "push_on_policy": push0,
-            "relative": push / push0, "clipped": clipped, "gate": gate, "state": state,
-        }))  # fmt: skip
+        frames.append(
+            pd.DataFrame(
+                {
+                    "algorithm": name,
+                    "position": np.arange(length),
+                    "outlier": outlier,
+                    "log_ratio": log_ratio[0].numpy(),
+                    "token_ratio": np.exp(log_ratio[0].numpy()),
+                    "ratio_used": out.ratio[0].numpy(),
+                    "push": push,
+                    "push_on_policy": push0,
+                    "relative": push / push0,
+                    "clipped": clipped,
+                    "gate": gate,
+                    "state": state,
+                }
+            )
+        )
     return no_negative_zero(pd.concat(frames, ignore_index=True))
 
 
@@ -308,13 +336,18 @@ def offpolicy_summary(df: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for name, d in df.groupby("algorithm", sort=False):
         out, rest = d[d.outlier], d[~d.outlier]
-        rows.append({
-            "algorithm": name, "ratio_min": d.ratio_used.min(), "ratio_max": d.ratio_used.max(),
-            "clip_fraction": d.clipped.mean(), "grad_tokens": (d.push != 0).mean(),
-            "total_relative": d.push.sum() / d.push_on_policy.sum(),
-            "outlier_relative": out.relative.mean() if len(out) else math.nan,
-            "other_relative": rest.relative.mean() if len(rest) else math.nan,
-        })  # fmt: skip
+        rows.append(
+            {
+                "algorithm": name,
+                "ratio_min": d.ratio_used.min(),
+                "ratio_max": d.ratio_used.max(),
+                "clip_fraction": d.clipped.mean(),
+                "grad_tokens": (d.push != 0).mean(),
+                "total_relative": d.push.sum() / d.push_on_policy.sum(),
+                "outlier_relative": out.relative.mean() if len(out) else math.nan,
+                "other_relative": rest.relative.mean() if len(rest) else math.nan,
+            }
+        )
     return no_negative_zero(pd.DataFrame(rows))
 
 
@@ -366,13 +399,20 @@ def noise_sweep(
         grpo = policy_loss("grpo", log_ratio, old, adv, mask, beta=0.0)
         log_s = gspo.ratio[:, 0].log()  # (N,)
         var = float(log_s.var())
-        rows.append({
-            "length": n, "var_log_s": var, "var_log_product": float((n * log_s).var()),
-            "var_log_s_times_length": var * n, "gspo_clip_fraction": gspo.clip_fraction,
-            "grpo_clip_fraction": grpo.clip_fraction, "sigma": sigma, "n_responses": n_responses,
-            "gspo_epsilon_high": ALGORITHMS["gspo"].defaults["epsilon_high"],
-            "grpo_epsilon_high": ALGORITHMS["grpo"].defaults["epsilon_high"],
-        })  # fmt: skip
+        rows.append(
+            {
+                "length": n,
+                "var_log_s": var,
+                "var_log_product": float((n * log_s).var()),
+                "var_log_s_times_length": var * n,
+                "gspo_clip_fraction": gspo.clip_fraction,
+                "grpo_clip_fraction": grpo.clip_fraction,
+                "sigma": sigma,
+                "n_responses": n_responses,
+                "gspo_epsilon_high": ALGORITHMS["gspo"].defaults["epsilon_high"],
+                "grpo_epsilon_high": ALGORITHMS["grpo"].defaults["epsilon_high"],
+            }
+        )
     return no_negative_zero(pd.DataFrame(rows))
 
 
@@ -511,13 +551,20 @@ def real_group(
     with torch.no_grad():
         new, _ = response_log_probs(model, ids, attn, pos, batch.prompt_width, temperature)  # (G, T)
     return RealGroup(
-        prompt=problems[g].prompt, answer=problems[g].answer,
-        tokens=[batch.tokens[int(i)] for i in rows], texts=[batch.texts[int(i)] for i in rows],
-        rewards=groups[g].numpy().astype(float), advantages=adv.cpu().numpy().astype(float) + 0.0,
-        old_log_prob=(old * mask).cpu().numpy().astype(float), new_log_prob=(new * mask).cpu().numpy().astype(float),
-        mask=mask.cpu().numpy().astype(float), lr=float(lr), update_algorithm=update_algorithm,
-        max_new_tokens=int(max_new_tokens), auto_prompt=problem is None,
-    )  # fmt: skip
+        prompt=problems[g].prompt,
+        answer=problems[g].answer,
+        tokens=[batch.tokens[int(i)] for i in rows],
+        texts=[batch.texts[int(i)] for i in rows],
+        rewards=groups[g].numpy().astype(float),
+        advantages=adv.cpu().numpy().astype(float) + 0.0,
+        old_log_prob=(old * mask).cpu().numpy().astype(float),
+        new_log_prob=(new * mask).cpu().numpy().astype(float),
+        mask=mask.cpu().numpy().astype(float),
+        lr=float(lr),
+        update_algorithm=update_algorithm,
+        max_new_tokens=int(max_new_tokens),
+        auto_prompt=problem is None,
+    )
 
 
 def real_group_weights(group: RealGroup, algorithms=REAL_ALGORITHMS, after_update: bool = True) -> pd.DataFrame:
@@ -544,12 +591,20 @@ def real_group_weights(group: RealGroup, algorithms=REAL_ALGORITHMS, after_updat
         grad, out = gradient_weights(name, new, old, adv, mask, **_overrides(name, group.max_new_tokens))
         for i, toks in enumerate(group.tokens):
             for j, tok in enumerate(toks):
-                rows.append({
-                    "algorithm": name, "response": i, "position": j, "token": tok,
-                    "weight": -float(grad[i, j]) + 0.0, "advantage": float(adv[i]), "reward": float(group.rewards[i]),
-                    "token_ratio": float(token_ratio[i, j]), "ratio_used": float(out.ratio[i, j]),
-                    "clipped": bool(out.clipped[i, j]),
-                })  # fmt: skip
+                rows.append(
+                    {
+                        "algorithm": name,
+                        "response": i,
+                        "position": j,
+                        "token": tok,
+                        "weight": -float(grad[i, j]) + 0.0,
+                        "advantage": float(adv[i]),
+                        "reward": float(group.rewards[i]),
+                        "token_ratio": float(token_ratio[i, j]),
+                        "ratio_used": float(out.ratio[i, j]),
+                        "clipped": bool(out.clipped[i, j]),
+                    }
+                )
     return no_negative_zero(pd.DataFrame(rows))
 
 
@@ -564,7 +619,12 @@ def real_group_summary(group: RealGroup, algorithms=REAL_ALGORITHMS) -> pd.DataF
     rows = []
     for name in algorithms:
         grad, out = gradient_weights(name, new, old, adv, mask, **_overrides(name, group.max_new_tokens))
-        rows.append({"algorithm": name, "clip_fraction": out.clip_fraction,
-                     "grad_tokens": float((grad[real] != 0).double().mean()),
-                     "push_abs_mean": float(grad[real].abs().mean())})
+        rows.append(
+            {
+                "algorithm": name,
+                "clip_fraction": out.clip_fraction,
+                "grad_tokens": float((grad[real] != 0).double().mean()),
+                "push_abs_mean": float(grad[real].abs().mean()),
+            }
+        )
     return no_negative_zero(pd.DataFrame(rows))

@@ -139,10 +139,13 @@ def main(argv=None) -> dict:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     model.generation_config = GenerationConfig(
-        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id, do_sample=True, temperature=1.0,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        do_sample=True,
+        temperature=1.0,
         max_new_tokens=DEFAULT_MAX_NEW_TOKENS,
-    )  # fmt: skip
+    )
     model.save_pretrained(out, safe_serialization=True)
     tokenizer.save_pretrained(out)
     card = {

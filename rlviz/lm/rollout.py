@@ -15,7 +15,14 @@ import torch.nn.functional as F
 
 from .task import DEFAULT_MAX_NEW_TOKENS, Problem, reward
 
-__all__ = ["RolloutBatch", "sample_rollouts", "response_log_probs", "evaluate_pass_at_1", "EOS_DISPLAY", "DEFAULT_MAX_NEW_TOKENS"]
+__all__ = [
+    "RolloutBatch",
+    "sample_rollouts",
+    "response_log_probs",
+    "evaluate_pass_at_1",
+    "EOS_DISPLAY",
+    "DEFAULT_MAX_NEW_TOKENS",
+]
 
 EOS_DISPLAY = "⏎"  # how EOS is shown among the response tokens
 
@@ -170,11 +177,21 @@ def sample_rollouts(
     fin = [f and not special.intersection(row[:n]) for f, row, n in zip(finished.cpu().tolist(), ids_cpu, len_cpu)]
     rewards = torch.tensor([reward(p, t, f) for p, t, f in zip(rows, texts, fin)], dtype=torch.float32)
     return RolloutBatch(
-        problems=rows, group_size=group_size, input_ids=input_ids, attention_mask=attention_mask,
-        position_ids=position_ids, prompt_width=P, response_ids=response_ids, response_mask=response_mask,
-        response_lengths=lengths, truncated=truncated, texts=texts, tokens=tokens,
-        old_log_prob=old_log_prob, rewards=rewards.to(device),
-    )  # fmt: skip
+        problems=rows,
+        group_size=group_size,
+        input_ids=input_ids,
+        attention_mask=attention_mask,
+        position_ids=position_ids,
+        prompt_width=P,
+        response_ids=response_ids,
+        response_mask=response_mask,
+        response_lengths=lengths,
+        truncated=truncated,
+        texts=texts,
+        tokens=tokens,
+        old_log_prob=old_log_prob,
+        rewards=rewards.to(device),
+    )
 
 
 def evaluate_pass_at_1(
@@ -204,7 +221,13 @@ def evaluate_pass_at_1(
     per_prompt, lengths, truncs = [], [], []
     for i in range(0, len(problems), chunk_prompts):
         batch = sample_rollouts(
-            model, tokenizer, problems[i : i + chunk_prompts], samples_per_prompt, max_new_tokens, temperature, generator
+            model,
+            tokenizer,
+            problems[i : i + chunk_prompts],
+            samples_per_prompt,
+            max_new_tokens,
+            temperature,
+            generator,
         )
         per_prompt += batch.rewards.view(-1, samples_per_prompt).mean(-1).cpu().tolist()
         lengths += batch.response_lengths.cpu().tolist()

@@ -106,9 +106,7 @@ def _draw(level: int, generator: torch.Generator) -> Problem:
     return make_problem(a, b, level)
 
 
-def sample_problems(
-    n: int, generator: torch.Generator, levels: dict[int, float] | None = None
-) -> list[Problem]:
+def sample_problems(n: int, generator: torch.Generator, levels: dict[int, float] | None = None) -> list[Problem]:
     """Draw ``n`` problems (with replacement) from the TRAIN split.
 
     Args:

@@ -35,11 +35,30 @@ __all__ = ["RATIO_BIN_EDGES", "METRICS", "TrainConfig", "Trainer", "split_settin
 RATIO_BIN_EDGES = torch.linspace(-0.5, 0.5, 41).exp().tolist()
 
 METRICS = (
-    "reward_mean", "pass_at_1", "response_length_mean", "response_length_max", "overlong_fraction",
-    "group_reward_std", "zero_adv_group_fraction", "entropy", "kl_ref", "ratio_mean", "ratio_min",
-    "ratio_max", "clip_fraction", "clip_fraction_low", "clip_fraction_high", "gate_weight_mean",
-    "grad_token_fraction", "grad_norm", "loss", "value_loss", "seconds", "rollouts", "kept_groups",
-)  # fmt: skip
+    "reward_mean",
+    "pass_at_1",
+    "response_length_mean",
+    "response_length_max",
+    "overlong_fraction",
+    "group_reward_std",
+    "zero_adv_group_fraction",
+    "entropy",
+    "kl_ref",
+    "ratio_mean",
+    "ratio_min",
+    "ratio_max",
+    "clip_fraction",
+    "clip_fraction_low",
+    "clip_fraction_high",
+    "gate_weight_mean",
+    "grad_token_fraction",
+    "grad_norm",
+    "loss",
+    "value_loss",
+    "seconds",
+    "rollouts",
+    "kept_groups",
+)
 
 
 @dataclass
@@ -104,10 +123,14 @@ class TrainConfig:
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name}: must be a finite number > 0, got {value}")
         if self.mini_batches > self.prompts_per_step * self.group_size:
-            raise ValueError(f"mini_batches: {self.mini_batches} is more than the {self.prompts_per_step * self.group_size} responses per step")
+            raise ValueError(
+                f"mini_batches: {self.mini_batches} is more than the {self.prompts_per_step * self.group_size} responses per step"
+            )
         _, train = split_settings(self.algorithm, self.settings)
         if train["overlong_shaping"] and not 0 <= self.overlong_buffer_length <= self.max_new_tokens:
-            raise ValueError(f"overlong_buffer_length: must be in [0, max_new_tokens={self.max_new_tokens}], got {self.overlong_buffer_length}")
+            raise ValueError(
+                f"overlong_buffer_length: must be in [0, max_new_tokens={self.max_new_tokens}], got {self.overlong_buffer_length}"
+            )
         if train["advantage"] == "group" and self.group_size < 2:
             raise ValueError("group_size: group-relative advantages need G >= 2 (a group of one has no baseline)")
         if not (math.isfinite(self.entropy_coef) and self.entropy_coef >= 0):
@@ -155,8 +178,9 @@ class _Critic(torch.nn.Module):
         torch.nn.init.zeros_(self.head.bias)
 
     def forward(self, batch: RolloutBatch) -> torch.Tensor:
-        hidden = self.trunk(input_ids=batch.input_ids, attention_mask=batch.attention_mask,
-                            position_ids=batch.position_ids).last_hidden_state  # (B, L, H)
+        hidden = self.trunk(
+            input_ids=batch.input_ids, attention_mask=batch.attention_mask, position_ids=batch.position_ids
+        ).last_hidden_state  # (B, L, H)
         P = batch.prompt_width
         return self.head(hidden[:, P - 1 : -1]).squeeze(-1).float()  # (B, T): V of the state before token t
 
@@ -201,20 +225,31 @@ class Trainer:
     def _rollout(self) -> RolloutBatch:
         c = self.config
         problems = sample_problems(c.prompts_per_step, self.generator)
-        return sample_rollouts(self.model, self.tokenizer, problems, c.group_size, c.max_new_tokens, c.temperature, self.generator)
+        return sample_rollouts(
+            self.model, self.tokenizer, problems, c.group_size, c.max_new_tokens, c.temperature, self.generator
+        )
 
     def _shaped_rewards(self, batch: RolloutBatch) -> torch.Tensor:
         r = batch.rewards.float()  # (B,)
         if self.train_params["overlong_shaping"]:
             c = self.config
-            r = r + overlong_penalty(batch.response_lengths.cpu(), c.max_new_tokens, c.overlong_buffer_length,
-                                     c.overlong_penalty_factor).to(r)
+            r = r + overlong_penalty(
+                batch.response_lengths.cpu(), c.max_new_tokens, c.overlong_buffer_length, c.overlong_penalty_factor
+            ).to(r)
         return r
 
     def _collect(self) -> tuple[RolloutBatch, dict[str, float]]:
         """Generate rollouts; with dynamic sampling keep only mixed groups and re-sample up to the bound."""
         c, G = self.config, self.config.group_size
-        stats = {"rollouts": 0, "groups_seen": 0, "zero_groups": 0, "rewards": [], "shaped": [], "lengths": [], "truncated": []}
+        stats = {
+            "rollouts": 0,
+            "groups_seen": 0,
+            "zero_groups": 0,
+            "rewards": [],
+            "shaped": [],
+            "lengths": [],
+            "truncated": [],
+        }
         kept: list[RolloutBatch] = []
         n_kept = 0
         for _ in range(c.max_resample_rounds if self.train_params["dynamic_sampling"] else 1):
@@ -252,7 +287,7 @@ class Trainer:
         update metrics are NaN (not plotted) and ``kept_groups`` is 0.
         """
         t0 = time.perf_counter()
-        c, G = self.config, self.config.group_size
+        G = self.config.group_size
         batch, stats = self._collect()
         rewards = torch.cat(stats["rewards"])
         lengths = torch.cat(stats["lengths"]).float()
@@ -312,12 +347,19 @@ class Trainer:
         with torch.no_grad():
             model.eval()
             # the training forward's old log-probs (same layout as the updates: ratio = 1 at first)
-            old, _ = response_log_probs(model, batch.input_ids, batch.attention_mask, batch.position_ids,
-                                        batch.prompt_width, c.temperature)
+            old, _ = response_log_probs(
+                model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, c.temperature
+            )
             ref = None
             if self.ref_model is not None:
-                ref, _ = response_log_probs(self.ref_model, batch.input_ids, batch.attention_mask,
-                                            batch.position_ids, batch.prompt_width, c.temperature)
+                ref, _ = response_log_probs(
+                    self.ref_model,
+                    batch.input_ids,
+                    batch.attention_mask,
+                    batch.position_ids,
+                    batch.prompt_width,
+                    c.temperature,
+                )
         adv, returns, old_values = self._advantages(batch, old, ref, mask)
         self._last = (batch, old, ref, adv, mask)
         loss_params = dict(self.loss_params)
@@ -336,16 +378,30 @@ class Trainer:
                 mb_mask = mask[idx]
                 if float(mb_mask.sum()) == 0:
                     continue
-                log_prob, ent = response_log_probs(model, batch.input_ids[idx], batch.attention_mask[idx],
-                                                   batch.position_ids[idx], batch.prompt_width, c.temperature,
-                                                   with_entropy=epoch == 0 or c.entropy_coef > 0)
+                log_prob, ent = response_log_probs(
+                    model,
+                    batch.input_ids[idx],
+                    batch.attention_mask[idx],
+                    batch.position_ids[idx],
+                    batch.prompt_width,
+                    c.temperature,
+                    with_entropy=epoch == 0 or c.entropy_coef > 0,
+                )
                 log_prob.retain_grad()
-                out = policy_loss(self.spec.name, log_prob, old[idx], adv[idx], mb_mask,
-                                  ref_log_prob=None if ref is None else ref[idx], **loss_params)
+                out = policy_loss(
+                    self.spec.name,
+                    log_prob,
+                    old[idx],
+                    adv[idx],
+                    mb_mask,
+                    ref_log_prob=None if ref is None else ref[idx],
+                    **loss_params,
+                )
                 loss = out.loss
                 if c.entropy_coef > 0:  # entropy bonus, aggregated like the policy loss (verl)
-                    loss = loss - c.entropy_coef * aggregate(ent, mb_mask, loss_params["loss_agg_mode"],
-                                                             loss_params.get("norm_length"))
+                    loss = loss - c.entropy_coef * aggregate(
+                        ent, mb_mask, loss_params["loss_agg_mode"], loss_params.get("norm_length")
+                    )
                 self.optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 norm = torch.nn.utils.clip_grad_norm_(model.parameters(), c.grad_clip)
@@ -354,8 +410,9 @@ class Trainer:
                 ratios = out.ratio[real]
                 r_sum, r_n = r_sum + float(ratios.sum()), r_n + ratios.numel()
                 r_min, r_max = min(r_min, float(ratios.min())), max(r_max, float(ratios.max()))
-                counts = torch.bucketize(ratios.log().clamp(-0.5, 0.5 - 1e-9).cpu(),
-                                         torch.tensor(RATIO_BIN_EDGES).log()[1:-1], right=True)
+                counts = torch.bucketize(
+                    ratios.log().clamp(-0.5, 0.5 - 1e-9).cpu(), torch.tensor(RATIO_BIN_EDGES).log()[1:-1], right=True
+                )
                 for k, v in zip(*torch.unique(counts, return_counts=True)):
                     hist[int(k)] += int(v)
                 acc["loss"].append(out.loss.item())
@@ -378,24 +435,44 @@ class Trainer:
 
         kl_ref = float(masked_mean(kl_estimate(old, ref, "k3"), mask)) if ref is not None else float("nan")
         return {
-            "loss": mean(acc["loss"]), "clip_fraction": mean(acc["clip"]), "clip_fraction_low": mean(acc["low"]),
-            "clip_fraction_high": mean(acc["high"]), "gate_weight_mean": mean(acc["gate"]),
-            "grad_token_fraction": mean(acc["grad_tok"]), "grad_norm": mean(acc["grad_norm"]),
-            "value_loss": mean(acc["value_loss"]), "entropy": ent_sum / ent_n if ent_n else float("nan"), "kl_ref": kl_ref,
+            "loss": mean(acc["loss"]),
+            "clip_fraction": mean(acc["clip"]),
+            "clip_fraction_low": mean(acc["low"]),
+            "clip_fraction_high": mean(acc["high"]),
+            "gate_weight_mean": mean(acc["gate"]),
+            "grad_token_fraction": mean(acc["grad_tok"]),
+            "grad_norm": mean(acc["grad_norm"]),
+            "value_loss": mean(acc["value_loss"]),
+            "entropy": ent_sum / ent_n if ent_n else float("nan"),
+            "kl_ref": kl_ref,
             "ratio_mean": r_sum / r_n if r_n else float("nan"),
-            "ratio_min": r_min if r_n else float("nan"), "ratio_max": r_max if r_n else float("nan"),
-        }  # fmt: skip
+            "ratio_min": r_min if r_n else float("nan"),
+            "ratio_max": r_max if r_n else float("nan"),
+        }
 
     @torch.no_grad()
     def _observe(self, batch: RolloutBatch) -> dict[str, float]:
         """Entropy and KL to the reference of the sampling policy on ``batch`` (no update)."""
         c = self.config
-        lp, ent = response_log_probs(self.model, batch.input_ids, batch.attention_mask, batch.position_ids,
-                                     batch.prompt_width, c.temperature, with_entropy=True)
+        lp, ent = response_log_probs(
+            self.model,
+            batch.input_ids,
+            batch.attention_mask,
+            batch.position_ids,
+            batch.prompt_width,
+            c.temperature,
+            with_entropy=True,
+        )
         out = {"entropy": float(masked_mean(ent, batch.response_mask))}
         if self.ref_model is not None:
-            ref, _ = response_log_probs(self.ref_model, batch.input_ids, batch.attention_mask, batch.position_ids,
-                                        batch.prompt_width, c.temperature)
+            ref, _ = response_log_probs(
+                self.ref_model,
+                batch.input_ids,
+                batch.attention_mask,
+                batch.position_ids,
+                batch.prompt_width,
+                c.temperature,
+            )
             out["kl_ref"] = float(masked_mean(kl_estimate(lp, ref, "k3"), batch.response_mask))
         return out
 
@@ -414,8 +491,14 @@ class Trainer:
 
     @torch.no_grad()
     def _current_log_prob(self, batch: RolloutBatch) -> torch.Tensor:
-        lp, _ = response_log_probs(self.model, batch.input_ids, batch.attention_mask, batch.position_ids,
-                                   batch.prompt_width, self.config.temperature)
+        lp, _ = response_log_probs(
+            self.model,
+            batch.input_ids,
+            batch.attention_mask,
+            batch.position_ids,
+            batch.prompt_width,
+            self.config.temperature,
+        )
         return lp
 
     def _token_view(self, batch: RolloutBatch) -> dict[str, Any]:
@@ -436,7 +519,7 @@ class Trainer:
         first, _ = gradient_weights(self.spec.name, old, old, adv, mask, ref_log_prob=ref, **params)
         G = self.config.group_size
         adv_rows = adv if adv.dim() == 1 else masked_mean(adv, mask, dim=-1)
-        signal = [g for g in range(len(batch.problems) // G) if bool((adv_rows[g * G:(g + 1) * G] != 0).any())]
+        signal = [g for g in range(len(batch.problems) // G) if bool((adv_rows[g * G : (g + 1) * G] != 0).any())]
         g = signal[0] if signal else 0
         rows = range(g * G, (g + 1) * G)
         shaped = self._shaped_rewards(batch)

@@ -58,7 +58,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "对 A<0 的 token，目标不会低于 c·A，因此 r > c 后梯度重新变为零"
         "（verl 的 actor.clip_ratio_c，默认 3；TRL 的 delta，默认关闭）。",
     },
-    "curves.dapo_high": {"en": r"DAPO $\varepsilon_\text{high}$ (clip-higher)", "zh": r"DAPO 的 $\varepsilon_\text{high}$（clip-higher）"},
+    "curves.dapo_high": {
+        "en": r"DAPO $\varepsilon_\text{high}$ (clip-higher)",
+        "zh": r"DAPO 的 $\varepsilon_\text{high}$（clip-higher）",
+    },
     "curves.dapo_high_help": {
         "en": "DAPO raises only the upper bound (paper: 0.28) so that unlikely tokens can still grow; its lower "
         "bound is the ε_low slider.",
@@ -266,8 +269,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "用 {b} 最多涨到 **{pb}**（空间 {db}）。从梯度求得的上限：r* = {ra} 和 {rb}。",
     },
     "curves.prob_name": {"en": "{title} (ε_high = {eps})", "zh": "{title} (ε_high = {eps})"},
-    "curves.prob_left": {"en": "highest π<sub>new</sub> that still gets a gradient", "zh": "仍有梯度的最高 π<sub>new</sub>"},
-    "curves.prob_right": {"en": "room to grow π<sub>new</sub> − π<sub>old</sub>", "zh": "上升空间 π<sub>new</sub> − π<sub>old</sub>"},
+    "curves.prob_left": {
+        "en": "highest π<sub>new</sub> that still gets a gradient",
+        "zh": "仍有梯度的最高 π<sub>new</sub>",
+    },
+    "curves.prob_right": {
+        "en": "room to grow π<sub>new</sub> − π<sub>old</sub>",
+        "zh": "上升空间 π<sub>new</sub> − π<sub>old</sub>",
+    },
     "curves.prob_identity": {"en": "π<sub>new</sub> = π<sub>old</sub>", "zh": "π<sub>new</sub> = π<sub>old</sub>"},
     "curves.prob_hover": {
         "en": "highest π<sub>new</sub> = %{customdata[0]:.3f}<br>room = %{customdata[1]:.3f}",
@@ -286,7 +295,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "curves.gate_label": {"en": "gate f′(r)", "zh": "门控 f′(r)"},
     "curves.panel_j": {"en": "objective J · {sign}", "zh": "目标 J · {sign}"},
     "curves.panel_w": {"en": "gradient weight ∂J/∂log π · {sign}", "zh": "梯度权重 ∂J/∂log π · {sign}"},
-    "curves.x_title": {"en": "importance ratio r = π<sub>θ</sub> / π<sub>old</sub>", "zh": "重要性比率 r = π<sub>θ</sub> / π<sub>old</sub>"},
+    "curves.x_title": {
+        "en": "importance ratio r = π<sub>θ</sub> / π<sub>old</sub>",
+        "zh": "重要性比率 r = π<sub>θ</sub> / π<sub>old</sub>",
+    },
     "curves.x_short": {"en": "ratio r", "zh": "比率 r"},
     "curves.j_axis": {"en": "J = −loss", "zh": "J = −loss"},
     "curves.w_axis": {"en": "∂J/∂log π", "zh": "∂J/∂log π"},

@@ -211,11 +211,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "length.col_corr": {"en": "corr(length, advantage)", "zh": "corr(长度, 优势)"},
     "length.scheme_task": {"en": "task reward only (0/1)", "zh": "仅任务奖励（0/1）"},
     "length.scheme_dapo": {"en": "DAPO: task + overlong penalty", "zh": "DAPO：任务奖励 + 超长惩罚"},
-    "length.scheme_kimi": {"en": "Kimi k1.5: task + weight × length reward", "zh": "Kimi k1.5：任务奖励 + 权重 × 长度奖励"},
+    "length.scheme_kimi": {
+        "en": "Kimi k1.5: task + weight × length reward",
+        "zh": "Kimi k1.5：任务奖励 + 权重 × 长度奖励",
+    },
     "length.scheme_cosine": {"en": "cosine length-scaled reward", "zh": "余弦长度缩放奖励"},
     # ---------------------------------------------------------------- section 3: one group
     "length.group_header": {"en": "Inside one group: how the advantages move", "zh": "深入一个组：优势如何变化"},
-    "length.group_pick": {"en": "Group (sorted by how much the penalty changes it)", "zh": "选择组（按惩罚带来的变化大小排序）"},
+    "length.group_pick": {
+        "en": "Group (sorted by how much the penalty changes it)",
+        "zh": "选择组（按惩罚带来的变化大小排序）",
+    },
     "length.group_text": {
         "en": "Group {prompt}: {right} of {g} right, {cut} truncated at $L_{{max}}$. Each response, shortest first (✓ right, ✗ wrong, ✂ truncated), with its group-relative "
         "advantage A = (R − mean) / std under the task reward alone (open circles) and with the length "

@@ -44,7 +44,15 @@ OKABE_ITO: dict[str, str] = {
 }
 
 ALGORITHM_ORDER: tuple[str, ...] = (
-    "ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo",
+    "ppo",
+    "grpo",
+    "dr_grpo",
+    "dapo",
+    "gspo",
+    "gspo_token",
+    "gmpo",
+    "sapo",
+    "cispo",
 )
 
 # The four defaults of the live page (grpo, dapo, gspo, sapo) get four strong, distinct colours.
@@ -81,9 +89,7 @@ def algorithm_style(name: str) -> dict[str, str]:
     try:
         return dict(_STYLES[name])
     except KeyError:
-        raise ValueError(
-            f"algorithm: {name!r} is not one of {', '.join(ALGORITHM_ORDER)}"
-        ) from None
+        raise ValueError(f"algorithm: {name!r} is not one of {', '.join(ALGORITHM_ORDER)}") from None
 
 
 def base_layout(
@@ -386,11 +392,17 @@ def token_view_frame(view: Mapping | None, weight_key: str = "weight") -> pd.Dat
     rows = []
     for i, row in enumerate(view.get("rows", [])):
         for j, (token, weight) in enumerate(zip(row["tokens"], row[weight_key])):
-            rows.append({
-                "response": i, "position": j, "token": token,
-                "weight": -float(weight) if weight is not None else math.nan,
-                "advantage": row["advantage"], "reward": row["reward"], "in_loss": row["in_loss"],
-            })  # fmt: skip
+            rows.append(
+                {
+                    "response": i,
+                    "position": j,
+                    "token": token,
+                    "weight": -float(weight) if weight is not None else math.nan,
+                    "advantage": row["advantage"],
+                    "reward": row["reward"],
+                    "in_loss": row["in_loss"],
+                }
+            )
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -434,21 +446,48 @@ def lineage_figure(
     for name in names:
         x, y = pos[name]
         style = _style_or_default(name)
-        dark = style["color"] not in (OKABE_ITO["yellow"], OKABE_ITO["sky_blue"], OKABE_ITO["orange"], OKABE_ITO["grey"], OKABE_ITO["reddish_purple"])
+        dark = style["color"] not in (
+            OKABE_ITO["yellow"],
+            OKABE_ITO["sky_blue"],
+            OKABE_ITO["orange"],
+            OKABE_ITO["grey"],
+            OKABE_ITO["reddish_purple"],
+        )
         fig.add_shape(
-            type="rect", x0=x - box_w / 2, x1=x + box_w / 2, y0=y - box_h / 2, y1=y + box_h / 2,
-            fillcolor=style["color"], line={"color": "#333333", "width": 1}, layer="below",
+            type="rect",
+            x0=x - box_w / 2,
+            x1=x + box_w / 2,
+            y0=y - box_h / 2,
+            y1=y + box_h / 2,
+            fillcolor=style["color"],
+            line={"color": "#333333", "width": 1},
+            layer="below",
         )
         fig.add_annotation(
-            x=x, y=y, text=f"<b>{titles.get(name, name)}</b>", showarrow=False,
+            x=x,
+            y=y,
+            text=f"<b>{titles.get(name, name)}</b>",
+            showarrow=False,
             font={"color": "#ffffff" if dark else "#000000", "size": 14},
         )
         parent = parents.get(name)
         if parent in pos:
             px, py = pos[parent]
             fig.add_annotation(
-                x=x - box_w / 2, y=y, ax=px + box_w / 2, ay=py, xref="x", yref="y", axref="x", ayref="y",
-                showarrow=True, arrowhead=2, arrowsize=1.2, arrowwidth=1.5, arrowcolor="#555555", text="",
+                x=x - box_w / 2,
+                y=y,
+                ax=px + box_w / 2,
+                ay=py,
+                xref="x",
+                yref="y",
+                axref="x",
+                ayref="y",
+                showarrow=True,
+                arrowhead=2,
+                arrowsize=1.2,
+                arrowwidth=1.5,
+                arrowcolor="#555555",
+                text="",
             )
     fig.add_trace(
         go.Scatter(

@@ -97,10 +97,18 @@ def curves_overlay_figure(
     overlaid in its colour and dash. ``band``: a trust region drawn in grey (the PPO/GRPO sliders).
     A dotted line marks r = 1; hover names the state of each point (active / capped / gated / zero)."""
     fig = make_subplots(
-        rows=2, cols=2, shared_xaxes=True, horizontal_spacing=0.07, vertical_spacing=0.1,
-        subplot_titles=[t("curves.panel_j", lang, sign="A = +1"), t("curves.panel_j", lang, sign="A = −1"),
-                        t("curves.panel_w", lang, sign="A = +1"), t("curves.panel_w", lang, sign="A = −1")],
-    )  # fmt: skip
+        rows=2,
+        cols=2,
+        shared_xaxes=True,
+        horizontal_spacing=0.07,
+        vertical_spacing=0.1,
+        subplot_titles=[
+            t("curves.panel_j", lang, sign="A = +1"),
+            t("curves.panel_j", lang, sign="A = −1"),
+            t("curves.panel_w", lang, sign="A = +1"),
+            t("curves.panel_w", lang, sign="A = −1"),
+        ],
+    )
     for v in _variants_in(df):
         style = variant_style(v)
         for col, a in ((1, 1), (2, -1)):
@@ -109,26 +117,63 @@ def curves_overlay_figure(
             for row, quantity in ((1, "objective"), (2, "gradient_weight")):
                 fig.add_trace(
                     go.Scatter(
-                        x=part["ratio"].to_numpy(), y=part[quantity].to_numpy(), mode="lines", name=title,
-                        legendgroup=v, showlegend=(row, col) == (1, 1),
+                        x=part["ratio"].to_numpy(),
+                        y=part[quantity].to_numpy(),
+                        mode="lines",
+                        name=title,
+                        legendgroup=v,
+                        showlegend=(row, col) == (1, 1),
                         line={"color": style["color"], "dash": style["dash"], "width": 2.2},
                         hovertemplate=_hover(lang, quantity, f"{title} · {_sign(a)}"),
                         **_hover_data(part, quantity, lang),
                     ),
-                    row=row, col=col,
-                )  # fmt: skip
+                    row=row,
+                    col=col,
+                )
     shapes = []  # set once: add_vrect(row="all") and friends are slow in plotly
     for row in (1, 2):
         for col in (1, 2):
             xa, ya = _refs(fig, row, col)
             if band is not None:
-                shapes.append({"type": "rect", "xref": xa, "yref": f"{ya} domain", "x0": band[0], "x1": band[1],
-                               "y0": 0, "y1": 1, "fillcolor": BAND_FILL, "opacity": 0.15, "line": {"width": 0},
-                               "layer": "below"})  # fmt: skip
-            shapes.append({"type": "line", "xref": xa, "yref": f"{ya} domain", "x0": 1.0, "x1": 1.0, "y0": 0, "y1": 1,
-                           "line": {"color": "#000000", "dash": "dot", "width": 1}})  # fmt: skip
-            shapes.append({"type": "line", "xref": f"{xa} domain", "yref": ya, "x0": 0, "x1": 1, "y0": 0, "y1": 0,
-                           "line": {"color": "#666666", "width": 0.8}})  # fmt: skip
+                shapes.append(
+                    {
+                        "type": "rect",
+                        "xref": xa,
+                        "yref": f"{ya} domain",
+                        "x0": band[0],
+                        "x1": band[1],
+                        "y0": 0,
+                        "y1": 1,
+                        "fillcolor": BAND_FILL,
+                        "opacity": 0.15,
+                        "line": {"width": 0},
+                        "layer": "below",
+                    }
+                )
+            shapes.append(
+                {
+                    "type": "line",
+                    "xref": xa,
+                    "yref": f"{ya} domain",
+                    "x0": 1.0,
+                    "x1": 1.0,
+                    "y0": 0,
+                    "y1": 1,
+                    "line": {"color": "#000000", "dash": "dot", "width": 1},
+                }
+            )
+            shapes.append(
+                {
+                    "type": "line",
+                    "xref": f"{xa} domain",
+                    "yref": ya,
+                    "x0": 0,
+                    "x1": 1,
+                    "y0": 0,
+                    "y1": 0,
+                    "line": {"color": "#666666", "width": 0.8},
+                }
+            )
     fig.update_layout(shapes=shapes)
     base_layout(fig, height=640)
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80}, hovermode="closest")
@@ -176,10 +221,13 @@ def curves_gallery_figure(
     cols = max(1, min(cols, n))
     rows = math.ceil(n / cols)
     fig = make_subplots(
-        rows=rows, cols=cols, shared_xaxes=True, horizontal_spacing=0.05,
+        rows=rows,
+        cols=cols,
+        shared_xaxes=True,
+        horizontal_spacing=0.05,
         vertical_spacing=min(0.14, 0.4 / rows) if rows > 1 else 0.0,
         subplot_titles=[str(df.loc[df["algorithm"] == v, "title"].iloc[0]) for v in variants] or None,
-    )  # fmt: skip
+    )
     lo, hi = x_range
     shapes, notes = [], []  # collected and set once: add_shape per panel is slow in plotly
     for k, v in enumerate(variants):
@@ -195,44 +243,103 @@ def curves_gallery_figure(
             title = str(part["title"].iloc[0]) if len(part) else v
             fig.add_trace(
                 go.Scatter(
-                    x=part["ratio"].to_numpy(), y=part["objective"].to_numpy(), mode="lines",
-                    name=t("curves.legend_j", lang), legendgroup="objective", showlegend=k == 0 and a == 1,
-                    line={"color": style["color"], "dash": "dot", "width": 1.3}, hoverinfo="skip",
+                    x=part["ratio"].to_numpy(),
+                    y=part["objective"].to_numpy(),
+                    mode="lines",
+                    name=t("curves.legend_j", lang),
+                    legendgroup="objective",
+                    showlegend=k == 0 and a == 1,
+                    line={"color": style["color"], "dash": "dot", "width": 1.3},
+                    hoverinfo="skip",
                 ),
-                row=row, col=col,
-            )  # fmt: skip
+                row=row,
+                col=col,
+            )
             fig.add_trace(
                 go.Scatter(
-                    x=part["ratio"].to_numpy(), y=part["gradient_weight"].to_numpy(), mode="lines",
-                    name=t("curves.legend_w", lang), legendgroup="weight", showlegend=k == 0 and a == 1,
+                    x=part["ratio"].to_numpy(),
+                    y=part["gradient_weight"].to_numpy(),
+                    mode="lines",
+                    name=t("curves.legend_w", lang),
+                    legendgroup="weight",
+                    showlegend=k == 0 and a == 1,
                     line={"color": style["color"], "width": 2.6},
                     hovertemplate=_hover(lang, "gradient_weight", f"{title} · {_sign(a)}"),
                     **_hover_data(part, "gradient_weight", lang),
                 ),
-                row=row, col=col,
-            )  # fmt: skip
+                row=row,
+                col=col,
+            )
             x = part["ratio"].to_numpy()
             for x0, x1 in _runs(x, (part["state"] == "zero").to_numpy(), lo, hi):
                 y0, y1 = (0.0, m) if a > 0 else (-m, 0.0)
-                shapes.append({"type": "rect", "xref": xa, "yref": ya, "x0": x0, "x1": x1, "y0": y0, "y1": y1,
-                               "fillcolor": ZERO_FILL, "opacity": 0.16, "line": {"width": 0}, "layer": "below"})  # fmt: skip
+                shapes.append(
+                    {
+                        "type": "rect",
+                        "xref": xa,
+                        "yref": ya,
+                        "x0": x0,
+                        "x1": x1,
+                        "y0": y0,
+                        "y1": y1,
+                        "fillcolor": ZERO_FILL,
+                        "opacity": 0.16,
+                        "line": {"width": 0},
+                        "layer": "below",
+                    }
+                )
         band = bands.get(v)
         if band is not None:
-            shapes.append({"type": "rect", "xref": xa, "yref": f"{ya} domain", "x0": band[0], "x1": band[1], "y0": 0,
-                           "y1": 1, "fillcolor": BAND_FILL, "opacity": 0.18, "line": {"width": 0}, "layer": "below"})  # fmt: skip
+            shapes.append(
+                {
+                    "type": "rect",
+                    "xref": xa,
+                    "yref": f"{ya} domain",
+                    "x0": band[0],
+                    "x1": band[1],
+                    "y0": 0,
+                    "y1": 1,
+                    "fillcolor": BAND_FILL,
+                    "opacity": 0.18,
+                    "line": {"width": 0},
+                    "layer": "below",
+                }
+            )
         vlines = [(1.0, {"color": "#000000", "dash": "dot", "width": 1})]
         if v == "ppo_dual" and dual_clip_c is not None:
             vlines.append((dual_clip_c, {"color": style["color"], "dash": "dash", "width": 1}))
         for xv, line in vlines:
-            shapes.append({"type": "line", "xref": xa, "yref": f"{ya} domain", "x0": xv, "x1": xv, "y0": 0, "y1": 1,
-                           "line": line})  # fmt: skip
-        shapes.append({"type": "line", "xref": f"{xa} domain", "yref": ya, "x0": 0, "x1": 1, "y0": 0, "y1": 0,
-                       "line": {"color": "#666666", "width": 0.8}})  # fmt: skip
+            shapes.append(
+                {"type": "line", "xref": xa, "yref": f"{ya} domain", "x0": xv, "x1": xv, "y0": 0, "y1": 1, "line": line}
+            )
+        shapes.append(
+            {
+                "type": "line",
+                "xref": f"{xa} domain",
+                "yref": ya,
+                "x0": 0,
+                "x1": 1,
+                "y0": 0,
+                "y1": 0,
+                "line": {"color": "#666666", "width": 0.8},
+            }
+        )
         fig.update_yaxes(range=[-m, m], row=row, col=col)
         for text, y, anchor in (("A>0", 0.98, "top"), ("A<0", 0.02, "bottom")):
-            notes.append({"text": text, "x": 0.02, "y": y, "xref": f"{xa} domain", "yref": f"{ya} domain",
-                          "xanchor": "left", "yanchor": anchor, "showarrow": False,
-                          "font": {"size": 11, "color": "#555555"}, "bgcolor": "rgba(255,255,255,0.75)"})  # fmt: skip
+            notes.append(
+                {
+                    "text": text,
+                    "x": 0.02,
+                    "y": y,
+                    "xref": f"{xa} domain",
+                    "yref": f"{ya} domain",
+                    "xanchor": "left",
+                    "yanchor": anchor,
+                    "showarrow": False,
+                    "font": {"size": 11, "color": "#555555"},
+                    "bgcolor": "rgba(255,255,255,0.75)",
+                }
+            )
     fig.update_layout(shapes=shapes, annotations=list(fig.layout.annotations) + notes)
     base_layout(fig, height=max(300, 250 * rows + 90))
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
@@ -250,14 +357,23 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
     -> legend label (default: the ``title`` column)."""
     names = dict(names or {})
     fig = make_subplots(
-        rows=1, cols=2, horizontal_spacing=0.1,
+        rows=1,
+        cols=2,
+        horizontal_spacing=0.1,
         subplot_titles=[t("curves.prob_left", lang), t("curves.prob_right", lang)],
-    )  # fmt: skip
+    )
     fig.add_trace(
-        go.Scatter(x=[0.0, 1.0], y=[0.0, 1.0], mode="lines", name=t("curves.prob_identity", lang),
-                   line={"color": OKABE_ITO["grey"], "dash": "dot", "width": 1}, hoverinfo="skip"),
-        row=1, col=1,
-    )  # fmt: skip
+        go.Scatter(
+            x=[0.0, 1.0],
+            y=[0.0, 1.0],
+            mode="lines",
+            name=t("curves.prob_identity", lang),
+            line={"color": OKABE_ITO["grey"], "dash": "dot", "width": 1},
+            hoverinfo="skip",
+        ),
+        row=1,
+        col=1,
+    )
     for v in _variants_in(prob):
         part = prob[prob["algorithm"] == v].sort_values("pi_old")
         style = variant_style(v)
@@ -265,29 +381,44 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
         for col, y in ((1, "pi_new_max"), (2, "room")):
             fig.add_trace(
                 go.Scatter(
-                    x=part["pi_old"].to_numpy(), y=part[y].to_numpy(), mode="lines", name=name, legendgroup=v,
-                    showlegend=col == 1, line={"color": style["color"], "dash": style["dash"], "width": 2.4},
+                    x=part["pi_old"].to_numpy(),
+                    y=part[y].to_numpy(),
+                    mode="lines",
+                    name=name,
+                    legendgroup=v,
+                    showlegend=col == 1,
+                    line={"color": style["color"], "dash": style["dash"], "width": 2.4},
                     customdata=part[["pi_new_max", "room"]].to_numpy(),
                     hovertemplate=f"<b>{name}</b><br>π<sub>old</sub> = %{{x:.3f}}<br>"
-                    + t("curves.prob_hover", lang) + "<extra></extra>",
+                    + t("curves.prob_hover", lang)
+                    + "<extra></extra>",
                 ),
-                row=1, col=col,
-            )  # fmt: skip
+                row=1,
+                col=col,
+            )
             marked = part[part["marked"]]
             if len(marked):
                 fig.add_trace(
                     go.Scatter(
-                        x=marked["pi_old"].to_numpy(), y=marked[y].to_numpy(), mode="markers+text",
-                        marker={"color": style["color"], "size": 9}, showlegend=False, legendgroup=v,
-                        text=[f"{p:.2f} → {q:.3f}" if col == 1 else f"+{d:.3f}"
-                              for p, q, d in zip(marked["pi_old"], marked["pi_new_max"], marked["room"])],
+                        x=marked["pi_old"].to_numpy(),
+                        y=marked[y].to_numpy(),
+                        mode="markers+text",
+                        marker={"color": style["color"], "size": 9},
+                        showlegend=False,
+                        legendgroup=v,
+                        text=[
+                            f"{p:.2f} → {q:.3f}" if col == 1 else f"+{d:.3f}"
+                            for p, q, d in zip(marked["pi_old"], marked["pi_new_max"], marked["room"])
+                        ],
                         # above-left of the upper line and below-right of the lower: both clear of the lines
-                        textposition="top left" if v == "dapo" else "bottom right", hoverinfo="skip",
+                        textposition="top left" if v == "dapo" else "bottom right",
+                        hoverinfo="skip",
                         cliponaxis=False,
                         textfont={"color": style["color"], "size": 12},
                     ),
-                    row=1, col=col,
-                )  # fmt: skip
+                    row=1,
+                    col=col,
+                )
     base_layout(fig, height=400)
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
     fig.update_xaxes(range=[0, 1], title_text=t("curves.prob_x", lang))
@@ -318,31 +449,42 @@ def support_table(support: pd.DataFrame, lang: str) -> pd.DataFrame:
     for v in _variants_in(support):
         part = support[support["algorithm"] == v].set_index("advantage")
         pos, neg = part.loc[1], part.loc[-1]
-        band = (t("curves.support.no_band", lang) if math.isnan(pos["band_low"])
-                else f"[{_num(pos['band_low'])}, {_num(pos['band_high'])}]")  # fmt: skip
-        rows.append({
-            t("word.algorithm", lang): pos["title"],
-            t("curves.support.col_band", lang): band,
-            t("curves.support.col_pos", lang): interval(pos["low"], pos["high"]),
-            t("curves.support.col_neg", lang): interval(neg["low"], neg["high"]),
-        })  # fmt: skip
+        band = (
+            t("curves.support.no_band", lang)
+            if math.isnan(pos["band_low"])
+            else f"[{_num(pos['band_low'])}, {_num(pos['band_high'])}]"
+        )
+        rows.append(
+            {
+                t("word.algorithm", lang): pos["title"],
+                t("curves.support.col_band", lang): band,
+                t("curves.support.col_pos", lang): interval(pos["low"], pos["high"]),
+                t("curves.support.col_neg", lang): interval(neg["low"], neg["high"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def cases_table(cases: pd.DataFrame, lang: str):
     """The PPO clip cases (:func:`rlviz.experiments.curves.ppo_cases_frame`) as a pandas Styler with
     translated labels; rows with zero gradient shaded."""
-    col = {k: t(f"curves.cases.col_{k}", lang) for k in
-           ("advantage", "region", "ratio", "branch", "objective", "gradient_weight", "zero_gradient")}  # fmt: skip
-    shown = pd.DataFrame({
-        col["advantage"]: [_sign(a) for a in cases["advantage"]],
-        col["region"]: [t(f"curves.cases.region_{r}", lang) for r in cases["region"]],
-        col["ratio"]: cases["ratio"].astype(float),
-        col["branch"]: [t(f"curves.cases.branch_{b}", lang) for b in cases["branch"]],
-        col["objective"]: cases["objective"].astype(float),
-        col["gradient_weight"]: cases["gradient_weight"].astype(float),
-        col["zero_gradient"]: [t("curves.cases.yes" if z else "curves.cases.no", lang) for z in cases["zero_gradient"]],
-    })  # fmt: skip
+    col = {
+        k: t(f"curves.cases.col_{k}", lang)
+        for k in ("advantage", "region", "ratio", "branch", "objective", "gradient_weight", "zero_gradient")
+    }
+    shown = pd.DataFrame(
+        {
+            col["advantage"]: [_sign(a) for a in cases["advantage"]],
+            col["region"]: [t(f"curves.cases.region_{r}", lang) for r in cases["region"]],
+            col["ratio"]: cases["ratio"].astype(float),
+            col["branch"]: [t(f"curves.cases.branch_{b}", lang) for b in cases["branch"]],
+            col["objective"]: cases["objective"].astype(float),
+            col["gradient_weight"]: cases["gradient_weight"].astype(float),
+            col["zero_gradient"]: [
+                t("curves.cases.yes" if z else "curves.cases.no", lang) for z in cases["zero_gradient"]
+            ],
+        }
+    )
     zero = cases["zero_gradient"].to_numpy()
 
     def shade(row):

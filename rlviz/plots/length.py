@@ -42,7 +42,7 @@ def _l(labels: Mapping[str, str], key: str) -> str:
 
 
 def _outcome(frame: pd.DataFrame) -> np.ndarray:
-    """"truncated" / "right" / "wrong" per response."""
+    """ "truncated" / "right" / "wrong" per response."""
     return np.where(frame["truncated"], "truncated", np.where(frame["correct"], "right", "wrong"))
 
 
@@ -80,26 +80,36 @@ def penalty_curves_figure(
         show: which other penalties get a panel.
     """
     panels = ["dapo"] + [k for k in ("kimi", "cosine") if k in show and (k != "kimi" or kimi is not None)]
-    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[_l(labels, f"panel_{p}") for p in panels],
-                        horizontal_spacing=0.07)  # fmt: skip
+    fig = make_subplots(
+        rows=1, cols=len(panels), subplot_titles=[_l(labels, f"panel_{p}") for p in panels], horizontal_spacing=0.07
+    )
     x = curves["length"].to_numpy()
     start = max_length - buffer_length
-    zone = np.where(x <= start, _l(labels, "hover_zero"), np.where(x <= max_length, _l(labels, "hover_ramp"),
-                                                                     _l(labels, "hover_full")))  # fmt: skip
+    zone = np.where(
+        x <= start,
+        _l(labels, "hover_zero"),
+        np.where(x <= max_length, _l(labels, "hover_ramp"), _l(labels, "hover_full")),
+    )
     first = True
     for col, panel in enumerate(panels, start=1):
         if panel == "dapo":
-            series = [("dapo_right", "right", OUTCOME_COLORS["right"], "solid"),
-                      ("dapo_wrong", "wrong", OUTCOME_COLORS["wrong"], "solid"),
-                      ("dapo_penalty", "penalty", algorithm_style("dapo")["color"], "dot")]  # fmt: skip
+            series = [
+                ("dapo_right", "right", OUTCOME_COLORS["right"], "solid"),
+                ("dapo_wrong", "wrong", OUTCOME_COLORS["wrong"], "solid"),
+                ("dapo_penalty", "penalty", algorithm_style("dapo")["color"], "dot"),
+            ]
             xs, custom = x, zone
         elif panel == "kimi":
-            series = [("kimi_right", "right", OUTCOME_COLORS["right"], "dash"),
-                      ("kimi_wrong", "wrong", OUTCOME_COLORS["wrong"], "dash")]  # fmt: skip
+            series = [
+                ("kimi_right", "right", OUTCOME_COLORS["right"], "dash"),
+                ("kimi_wrong", "wrong", OUTCOME_COLORS["wrong"], "dash"),
+            ]
             xs, custom = kimi["length"].to_numpy(), None
         else:
-            series = [("cosine_right", "right", OUTCOME_COLORS["right"], "dashdot"),
-                      ("cosine_wrong", "wrong", OUTCOME_COLORS["wrong"], "dashdot")]  # fmt: skip
+            series = [
+                ("cosine_right", "right", OUTCOME_COLORS["right"], "dashdot"),
+                ("cosine_wrong", "wrong", OUTCOME_COLORS["wrong"], "dashdot"),
+            ]
             xs, custom = x, None
         frame = kimi if panel == "kimi" else curves
         for column, name, color, dash in series:
@@ -108,13 +118,19 @@ def penalty_curves_figure(
                 hover += "<br>%{customdata}"
             fig.add_trace(
                 go.Scatter(
-                    x=xs, y=frame[column].to_numpy(), mode="lines", name=_l(labels, name),
-                    legendgroup=name, showlegend=first or (panel == "dapo" and name == "penalty"),
+                    x=xs,
+                    y=frame[column].to_numpy(),
+                    mode="lines",
+                    name=_l(labels, name),
+                    legendgroup=name,
+                    showlegend=first or (panel == "dapo" and name == "penalty"),
                     line={"color": color, "dash": dash, "width": 2.5 if name != "penalty" else 2},
-                    customdata=custom, hovertemplate=hover + "<extra></extra>",
+                    customdata=custom,
+                    hovertemplate=hover + "<extra></extra>",
                 ),
-                row=1, col=col,
-            )  # fmt: skip
+                row=1,
+                col=col,
+            )
         first = False
         if panel in ("dapo", "cosine"):
             _limits(fig, max_length, buffer_length if panel == "dapo" else 0, labels, row=1, col=col)
@@ -148,31 +164,41 @@ def length_histogram_figure(
         counts = np.bincount(lengths.astype(int), minlength=len(bins))[: len(bins)]
         fig.add_trace(
             go.Bar(
-                x=bins, y=counts, name=_l(labels, name), marker_color=OUTCOME_COLORS[name],
+                x=bins,
+                y=counts,
+                name=_l(labels, name),
+                marker_color=OUTCOME_COLORS[name],
                 hovertemplate=f"{_l(labels, name)}<br>{_l(labels, 'hover_count')}<extra></extra>",
             ),
             secondary_y=False,
-        )  # fmt: skip
+        )
     sampled = np.bincount(responses["length_sampled"].to_numpy().astype(int), minlength=len(bins))[: len(bins)]
     fig.add_trace(
         go.Scatter(
-            x=bins, y=sampled, mode="lines", line_shape="hvh", name=_l(labels, "sampled"),
+            x=bins,
+            y=sampled,
+            mode="lines",
+            line_shape="hvh",
+            name=_l(labels, "sampled"),
             line={"color": OKABE_ITO["black"], "dash": "dot", "width": 1.5},
             hovertemplate=f"{_l(labels, 'sampled')}<br>{_l(labels, 'hover_count')}<extra></extra>",
         ),
         secondary_y=False,
-    )  # fmt: skip
+    )
     keep = curves["length"] <= top
     px = np.append(curves.loc[keep, "length"].to_numpy(), top + 0.5)  # flat beyond the curve's grid
     py = np.append(curves.loc[keep, "dapo_penalty"].to_numpy(), curves["dapo_penalty"].iloc[-1])
     fig.add_trace(
         go.Scatter(
-            x=px, y=py, mode="lines",
-            name=_l(labels, "penalty"), line={"color": algorithm_style("dapo")["color"], "width": 3},
+            x=px,
+            y=py,
+            mode="lines",
+            name=_l(labels, "penalty"),
+            line={"color": algorithm_style("dapo")["color"], "width": 3},
             hovertemplate=f"{_l(labels, 'penalty')}<br>{_l(labels, 'length')} %{{x:.3g}}: %{{y:.3g}}<extra></extra>",
         ),
         secondary_y=True,
-    )  # fmt: skip
+    )
     _limits(fig, max_length, buffer_length, labels)
     fig.update_layout(barmode="stack", bargap=0.1)
     fig.update_xaxes(title_text=_l(labels, "length"), range=[-0.5, top + 0.5])
@@ -180,12 +206,20 @@ def length_histogram_figure(
     lo = float(curves["dapo_penalty"].min())
     lo = lo if lo < 0 else -1.0  # factor 0: keep a readable axis
     ticks = np.linspace(lo, 0.0, 5)
-    fig.update_yaxes(title_text=_l(labels, "penalty_axis"), secondary_y=True, range=[1.05 * lo, -0.05 * lo],
-                     tickvals=ticks, ticktext=[f"{v:.2g}" for v in ticks], showgrid=False)  # fmt: skip
+    fig.update_yaxes(
+        title_text=_l(labels, "penalty_axis"),
+        secondary_y=True,
+        range=[1.05 * lo, -0.05 * lo],
+        tickvals=ticks,
+        ticktext=[f"{v:.2g}" for v in ticks],
+        showgrid=False,
+    )
     return base_layout(fig, height=400)
 
 
-def group_figure(group: pd.DataFrame, labels: Mapping[str, str], schemes: Sequence[str] = ("task", "dapo")) -> go.Figure:
+def group_figure(
+    group: pd.DataFrame, labels: Mapping[str, str], schemes: Sequence[str] = ("task", "dapo")
+) -> go.Figure:
     """Each response of one group (sorted by length) with its advantage under each reward scheme.
 
     Args:
@@ -204,17 +238,25 @@ def group_figure(group: pd.DataFrame, labels: Mapping[str, str], schemes: Sequen
         custom = np.stack([g["response"], [_l(labels, o) for o in outcome], g[f"reward_{scheme}"]], axis=1)
         fig.add_trace(
             go.Scatter(
-                x=xs, y=g[f"adv_{scheme}"], mode="markers+lines" if scheme != "task" else "markers",
+                x=xs,
+                y=g[f"adv_{scheme}"],
+                mode="markers+lines" if scheme != "task" else "markers",
                 name=_l(labels, f"scheme_{scheme}"),
-                marker={"color": sty["color"], "symbol": sty["symbol"], "size": 12 if scheme == "task" else 10,
-                        "line": {"width": 2, "color": sty["color"]}},
+                marker={
+                    "color": sty["color"],
+                    "symbol": sty["symbol"],
+                    "size": 12 if scheme == "task" else 10,
+                    "line": {"width": 2, "color": sty["color"]},
+                },
                 line={"color": sty["color"], "dash": sty["dash"], "width": 1},
                 customdata=custom,
-                hovertemplate=(f"{_l(labels, f'scheme_{scheme}')}<br>%{{customdata[0]}} (%{{customdata[1]}})<br>"
-                               f"{_l(labels, 'reward')} %{{customdata[2]:.3g}}<br>{_l(labels, 'advantage')} "
-                               "%{y:.3g}<extra></extra>"),
+                hovertemplate=(
+                    f"{_l(labels, f'scheme_{scheme}')}<br>%{{customdata[0]}} (%{{customdata[1]}})<br>"
+                    f"{_l(labels, 'reward')} %{{customdata[2]:.3g}}<br>{_l(labels, 'advantage')} "
+                    "%{y:.3g}<extra></extra>"
+                ),
             )
-        )  # fmt: skip
+        )
     fig.add_hline(y=0, line_color=OKABE_ITO["grey"], line_width=1)
     return base_layout(fig, height=380, x_title=_l(labels, "response"), y_title=_l(labels, "advantage"))
 
@@ -238,11 +280,16 @@ def filter_figure(responses: pd.DataFrame, labels: Mapping[str, str]) -> go.Figu
             shares.append(float(w[outcome == name].sum() / total) if total > 0 else 0.0)
         fig.add_trace(
             go.Bar(
-                y=[b for _, b in bars], x=shares, orientation="h", name=_l(labels, name),
-                marker_color=OUTCOME_COLORS[name], text=[f"{s:.0%}" for s in shares], textposition="inside",
+                y=[b for _, b in bars],
+                x=shares,
+                orientation="h",
+                name=_l(labels, name),
+                marker_color=OUTCOME_COLORS[name],
+                text=[f"{s:.0%}" for s in shares],
+                textposition="inside",
                 hovertemplate=f"{_l(labels, name)}: %{{x:.1%}}<extra></extra>",
             )
-        )  # fmt: skip
+        )
     fig.update_layout(barmode="stack")
     fig.update_xaxes(range=[0, 1], tickformat=".0%")
     fig.update_yaxes(autorange="reversed")  # "no filtering" on top
@@ -268,21 +315,36 @@ def sweep_figure(sweep: pd.DataFrame, max_length: int, buffer_length: int, label
             series: ``mean_reward_task``, ``mean_reward_dapo``, ``truncated_share``,
             ``signal_task``, ``signal_dapo``.
     """
-    fig = make_subplots(rows=1, cols=2, subplot_titles=[_l(labels, "panel_lmax"), _l(labels, "panel_lcache")],
-                        shared_yaxes=True, horizontal_spacing=0.06)  # fmt: skip
-    for col, axis, current, title in ((1, "max_length", max_length, "lmax"), (2, "buffer_length", buffer_length, "lcache")):
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        subplot_titles=[_l(labels, "panel_lmax"), _l(labels, "panel_lcache")],
+        shared_yaxes=True,
+        horizontal_spacing=0.06,
+    )
+    for col, axis, current, title in (
+        (1, "max_length", max_length, "lmax"),
+        (2, "buffer_length", buffer_length, "lcache"),
+    ):
         part = sweep[sweep["axis"] == axis]
         for column, scheme, dash in _SWEEP_SERIES:
             color = OUTCOME_COLORS["truncated"] if column == "truncated_share" else SCHEME_STYLES[scheme]["color"]
             name = _l(labels, column)
             fig.add_trace(
                 go.Scatter(
-                    x=part["value"], y=part[column], mode="lines+markers", name=name, legendgroup=column,
-                    showlegend=col == 1, line={"color": color, "dash": dash, "width": 2}, marker={"size": 5},
+                    x=part["value"],
+                    y=part[column],
+                    mode="lines+markers",
+                    name=name,
+                    legendgroup=column,
+                    showlegend=col == 1,
+                    line={"color": color, "dash": dash, "width": 2},
+                    marker={"size": 5},
                     hovertemplate=f"{name}<br>{_l(labels, title)} %{{x}}: %{{y:.3g}}<extra></extra>",
                 ),
-                row=1, col=col,
-            )  # fmt: skip
+                row=1,
+                col=col,
+            )
         fig.add_vline(x=current, line_dash="dash", line_color=OKABE_ITO["black"], line_width=1, row=1, col=col)
         fig.update_xaxes(title_text=_l(labels, title), row=1, col=col)
     fig.update_yaxes(title_text=_l(labels, "value"), row=1, col=1)

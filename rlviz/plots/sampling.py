@@ -9,7 +9,6 @@ component) with a dashed line, so it never looks like DAPO itself.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -50,8 +49,9 @@ def _finite(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
     return df[np.isfinite(part).all(axis=1)]
 
 
-def signal_probability_figure(df: pd.DataFrame, *, x_title: str, y_title: str, mixed_label: str,
-                              equal_label: str, height: int = 380) -> go.Figure:
+def signal_probability_figure(
+    df: pd.DataFrame, *, x_title: str, y_title: str, mixed_label: str, equal_label: str, height: int = 380
+) -> go.Figure:
     """1 - p^G - (1-p)^G against the pass rate p, one line per G (viridis, light to dark = larger G).
 
     Args:
@@ -63,21 +63,33 @@ def signal_probability_figure(df: pd.DataFrame, *, x_title: str, y_title: str, m
     colours = sample_colorscale("Viridis", [0.85 * (1 - i / max(len(sizes) - 1, 1)) for i in range(len(sizes))])
     for i, G in enumerate(sizes):
         part = _finite(df[df["G"] == G], ["pass_rate", "signal_probability"])
-        fig.add_trace(go.Scatter(
-            x=part["pass_rate"].tolist(), y=part["signal_probability"].tolist(), mode="lines", name=f"G = {G}",
-            line={"color": colours[i], "dash": _DASHES[i % len(_DASHES)], "width": 2.5},
-            customdata=part["zero_advantage_probability"].tolist(),
-            hovertemplate=f"G = {G}<br>{x_title}: %{{x:.2f}}<br>{mixed_label}: %{{y:.1%}}"
-                          f"<br>{equal_label}: %{{customdata:.1%}}<extra></extra>",
-        ))  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=part["pass_rate"].tolist(),
+                y=part["signal_probability"].tolist(),
+                mode="lines",
+                name=f"G = {G}",
+                line={"color": colours[i], "dash": _DASHES[i % len(_DASHES)], "width": 2.5},
+                customdata=part["zero_advantage_probability"].tolist(),
+                hovertemplate=f"G = {G}<br>{x_title}: %{{x:.2f}}<br>{mixed_label}: %{{y:.1%}}"
+                f"<br>{equal_label}: %{{customdata:.1%}}<extra></extra>",
+            )
+        )
     base_layout(fig, height=height, x_title=x_title, y_title=y_title)
     fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
     fig.update_xaxes(range=[0, 1])
     return fig
 
 
-def advantage_mass_figure(df: pd.DataFrame, *, x_title: str, y_title: str, mass_label: str,
-                          algorithm_labels: Mapping[str, str] | None = None, height: int = 380) -> go.Figure:
+def advantage_mass_figure(
+    df: pd.DataFrame,
+    *,
+    x_title: str,
+    y_title: str,
+    mass_label: str,
+    algorithm_labels: Mapping[str, str] | None = None,
+    height: int = 380,
+) -> go.Figure:
     """Expected sum of |A| per group vs pass rate, each algorithm scaled to its own maximum.
 
     Args:
@@ -90,21 +102,38 @@ def advantage_mass_figure(df: pd.DataFrame, *, x_title: str, y_title: str, mass_
         part = _finite(df[df["algorithm"] == algo], ["pass_rate", "relative", "mass"])
         style = algorithm_style(algo)
         name = labels.get(algo, algo)
-        fig.add_trace(go.Scatter(
-            x=part["pass_rate"].tolist(), y=part["relative"].tolist(), mode="lines", name=name,
-            line={"color": style["color"], "dash": style["dash"], "width": 2.5}, customdata=part["mass"].tolist(),
-            hovertemplate=f"{name}<br>{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.2f}}<br>{mass_label}: "
-                          f"%{{customdata:.3f}}<extra></extra>",
-        ))  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=part["pass_rate"].tolist(),
+                y=part["relative"].tolist(),
+                mode="lines",
+                name=name,
+                line={"color": style["color"], "dash": style["dash"], "width": 2.5},
+                customdata=part["mass"].tolist(),
+                hovertemplate=f"{name}<br>{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.2f}}<br>{mass_label}: "
+                f"%{{customdata:.3f}}<extra></extra>",
+            )
+        )
     base_layout(fig, height=height, x_title=x_title, y_title=y_title)
     fig.update_yaxes(range=[0, 1.05])
     fig.update_xaxes(range=[0, 1])
     return fig
 
 
-def pass_rate_figure(hist: pd.DataFrame, outcomes: pd.DataFrame, *, titles: tuple[str, str], x_title: str,
-                     y_title: str, share_title: str, level_label: str, overall_label: str,
-                     outcome_labels: Mapping[str, str], zero_label: str, height: int = 420) -> go.Figure:
+def pass_rate_figure(
+    hist: pd.DataFrame,
+    outcomes: pd.DataFrame,
+    *,
+    titles: tuple[str, str],
+    x_title: str,
+    y_title: str,
+    share_title: str,
+    level_label: str,
+    overall_label: str,
+    outcome_labels: Mapping[str, str],
+    zero_label: str,
+    height: int = 420,
+) -> go.Figure:
     """Left: prompts per measured pass rate k/G, stacked by difficulty level, the all-wrong and
     all-correct bars shaded (zero advantage). Right: share of groups all wrong / mixed / all correct,
     overall and per level.
@@ -121,33 +150,68 @@ def pass_rate_figure(hist: pd.DataFrame, outcomes: pd.DataFrame, *, titles: tupl
     width = 0.8 / G
     for i, lv in enumerate(levels):
         part = _finite(hist[hist["level"] == lv], ["pass_rate", "prompts"])
-        fig.add_trace(go.Bar(
-            x=part["pass_rate"].tolist(), y=part["prompts"].tolist(), width=width, name=f"{level_label} {lv}",
-            marker={"color": blues[i]}, legendgroup="levels", customdata=part["correct"].tolist(),
-            hovertemplate=f"{level_label} {lv}<br>%{{customdata}}/{G} · {x_title} %{{x:.2f}}<br>{y_title}: %{{y}}<extra></extra>",
-        ), row=1, col=1)  # fmt: skip
+        fig.add_trace(
+            go.Bar(
+                x=part["pass_rate"].tolist(),
+                y=part["prompts"].tolist(),
+                width=width,
+                name=f"{level_label} {lv}",
+                marker={"color": blues[i]},
+                legendgroup="levels",
+                customdata=part["correct"].tolist(),
+                hovertemplate=f"{level_label} {lv}<br>%{{customdata}}/{G} · {x_title} %{{x:.2f}}<br>{y_title}: %{{y}}<extra></extra>",
+            ),
+            row=1,
+            col=1,
+        )
     for x0 in (0.0, 1.0):
-        fig.add_vrect(x0=x0 - width * 0.7, x1=x0 + width * 0.7, fillcolor=OKABE_ITO["grey"], opacity=0.18,
-                      line_width=0, row=1, col=1)
+        fig.add_vrect(
+            x0=x0 - width * 0.7,
+            x1=x0 + width * 0.7,
+            fillcolor=OKABE_ITO["grey"],
+            opacity=0.18,
+            line_width=0,
+            row=1,
+            col=1,
+        )
     # headroom above the tallest stack, so the note at the top never sits on a bar
     tallest = float(hist.groupby("pass_rate")["prompts"].sum().max()) if not hist.empty else 0.0
-    fig.add_annotation(x=0.5, y=1.0, xref="x domain", yref="y domain", text=zero_label, showarrow=False,
-                       yanchor="top", font={"size": 12, "color": "#555555"}, row=1, col=1)
+    fig.add_annotation(
+        x=0.5,
+        y=1.0,
+        xref="x domain",
+        yref="y domain",
+        text=zero_label,
+        showarrow=False,
+        yanchor="top",
+        font={"size": 12, "color": "#555555"},
+        row=1,
+        col=1,
+    )
     fig.update_layout(barmode="stack")
     names = [overall_label] + [f"{level_label} {lv}" for lv in levels]
     for outcome in ("all_wrong", "mixed", "all_correct"):
         part = outcomes[outcomes["outcome"] == outcome].sort_values("level")
         part = _finite(part, ["share", "groups"])
-        fig.add_trace(go.Bar(
-            y=[names[0] if lv == 0 else f"{level_label} {lv}" for lv in part["level"]], x=part["share"].tolist(),
-            orientation="h", name=outcome_labels.get(outcome, outcome), marker={"color": OUTCOME_COLORS[outcome]},
-            customdata=part["groups"].tolist(), legendgroup="outcomes",
-            hovertemplate=f"%{{y}}<br>{outcome_labels.get(outcome, outcome)}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
-        ), row=1, col=2)  # fmt: skip
+        fig.add_trace(
+            go.Bar(
+                y=[names[0] if lv == 0 else f"{level_label} {lv}" for lv in part["level"]],
+                x=part["share"].tolist(),
+                orientation="h",
+                name=outcome_labels.get(outcome, outcome),
+                marker={"color": OUTCOME_COLORS[outcome]},
+                customdata=part["groups"].tolist(),
+                legendgroup="outcomes",
+                hovertemplate=f"%{{y}}<br>{outcome_labels.get(outcome, outcome)}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
+            ),
+            row=1,
+            col=2,
+        )
     base_layout(fig, height=height)
     # seven entries: a column to the right, clear of the subplot titles
-    fig.update_layout(legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"},
-                      margin={"t": 50, "r": 10})
+    fig.update_layout(
+        legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}, margin={"t": 50, "r": 10}
+    )
     fig.update_xaxes(title_text=x_title, range=[-0.1, 1.1], row=1, col=1)
     fig.update_yaxes(title_text=y_title, range=[0, max(tallest, 1.0) * 1.15], row=1, col=1)
     fig.update_xaxes(title_text=share_title, tickformat=".0%", range=[0, 1], row=1, col=2)
@@ -155,21 +219,38 @@ def pass_rate_figure(hist: pd.DataFrame, outcomes: pd.DataFrame, *, titles: tupl
     return fig
 
 
-def beta_density_figure(df: pd.DataFrame, mean: float, *, x_title: str, y_title: str, name: str,
-                        mean_label: str, height: int = 260) -> go.Figure:
+def beta_density_figure(
+    df: pd.DataFrame, mean: float, *, x_title: str, y_title: str, name: str, mean_label: str, height: int = 260
+) -> go.Figure:
     """The Beta density of pass rates (``beta_density`` frame) with its mean marked."""
     part = _finite(df, ["pass_rate", "density"])
     style = DISTRIBUTION_STYLES["beta"]
-    fig = go.Figure(go.Scatter(
-        x=part["pass_rate"].tolist(), y=part["density"].tolist(), mode="lines", name=name, fill="tozeroy",
-        line={"color": style["color"], "width": 2}, fillcolor="rgba(0,0,0,0.08)",
-        hovertemplate=f"{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.3g}}<extra></extra>",
-    ))  # fmt: skip
+    fig = go.Figure(
+        go.Scatter(
+            x=part["pass_rate"].tolist(),
+            y=part["density"].tolist(),
+            mode="lines",
+            name=name,
+            fill="tozeroy",
+            line={"color": style["color"], "width": 2},
+            fillcolor="rgba(0,0,0,0.08)",
+            hovertemplate=f"{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.3g}}<extra></extra>",
+        )
+    )
     fig.add_vline(x=mean, line_dash="dot", line_color=OKABE_ITO["grey"])
     # the label sits above the plot, on the side of the line away from a near edge, never cut off
     side = "right" if mean > 0.75 else ("left" if mean < 0.25 else "center")
-    fig.add_annotation(x=mean, y=1.0, xref="x", yref="y domain", text=f"{mean_label} {mean:.2f}", showarrow=False,
-                       xanchor=side, yanchor="bottom", font={"size": 11, "color": "#555555"})
+    fig.add_annotation(
+        x=mean,
+        y=1.0,
+        xref="x",
+        yref="y domain",
+        text=f"{mean_label} {mean:.2f}",
+        showarrow=False,
+        xanchor=side,
+        yanchor="bottom",
+        font={"size": 11, "color": "#555555"},
+    )
     base_layout(fig, height=height, x_title=x_title, y_title=y_title)
     fig.update_xaxes(range=[0, 1])
     top = float(part["density"].quantile(0.97)) if not part.empty else 1.0
@@ -178,9 +259,19 @@ def beta_density_figure(df: pd.DataFrame, mean: float, *, x_title: str, y_title:
     return fig
 
 
-def fill_cost_figure(df: pd.DataFrame, chosen_K: int, target_groups: int, *, titles: Sequence[str],
-                     x_title: str, distribution_labels: Mapping[str, str], plain_label: str,
-                     target_label: str, chosen_label: str, height: int = 400) -> go.Figure:
+def fill_cost_figure(
+    df: pd.DataFrame,
+    chosen_K: int,
+    target_groups: int,
+    *,
+    titles: Sequence[str],
+    x_title: str,
+    distribution_labels: Mapping[str, str],
+    plain_label: str,
+    target_label: str,
+    chosen_label: str,
+    height: int = 400,
+) -> go.Figure:
     """Expected cost of dynamic sampling against the cap K, one line per distribution: informative
     groups in the batch (dotted: without dynamic sampling, n q; grey line: the target N), the chance
     the batch is full, and the rollouts spent per step (grey line: n G without dynamic sampling).
@@ -198,18 +289,35 @@ def fill_cost_figure(df: pd.DataFrame, chosen_K: int, target_groups: int, *, tit
         for col, metric in enumerate(panels, start=1):
             p = _finite(part, ["K", metric])
             fmt = ".1%" if metric == "full_batch_probability" else ".2f"
-            fig.add_trace(go.Scatter(
-                x=p["K"].tolist(), y=p[metric].tolist(), mode="lines+markers", name=label, legendgroup=name,
-                showlegend=col == 1, line={"color": style["color"], "dash": style["dash"], "width": 2},
-                marker={"size": 5, "color": style["color"]},
-                hovertemplate=f"{label}<br>K = %{{x}}<br>{titles[col - 1]}: %{{y:{fmt}}}<extra></extra>",
-            ), row=1, col=col)  # fmt: skip
+            fig.add_trace(
+                go.Scatter(
+                    x=p["K"].tolist(),
+                    y=p[metric].tolist(),
+                    mode="lines+markers",
+                    name=label,
+                    legendgroup=name,
+                    showlegend=col == 1,
+                    line={"color": style["color"], "dash": style["dash"], "width": 2},
+                    marker={"size": 5, "color": style["color"]},
+                    hovertemplate=f"{label}<br>K = %{{x}}<br>{titles[col - 1]}: %{{y:{fmt}}}<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
         p = _finite(part, ["K", "plain_groups"])
-        fig.add_trace(go.Scatter(
-            x=p["K"].tolist(), y=p["plain_groups"].tolist(), mode="lines", name=f"{label} · {plain_label}",
-            legendgroup=name, line={"color": style["color"], "dash": "dot", "width": 1.5},
-            hovertemplate=f"{label} · {plain_label}<br>{titles[0]}: %{{y:.2f}}<extra></extra>",
-        ), row=1, col=1)  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=p["K"].tolist(),
+                y=p["plain_groups"].tolist(),
+                mode="lines",
+                name=f"{label} · {plain_label}",
+                legendgroup=name,
+                line={"color": style["color"], "dash": "dot", "width": 1.5},
+                hovertemplate=f"{label} · {plain_label}<br>{titles[0]}: %{{y:.2f}}<extra></extra>",
+            ),
+            row=1,
+            col=1,
+        )
     # every label anchored inside its panel: away from the x ticks, the titles and the right edge
     top_groups = max([float(target_groups)] + _finite_max(df, ["expected_groups", "plain_groups"]))
     top_rollouts = max([1.0] + _finite_max(df, ["expected_rollouts", "plain_rollouts"]))
@@ -224,9 +332,17 @@ def fill_cost_figure(df: pd.DataFrame, chosen_K: int, target_groups: int, *, tit
     for col in (1, 2, 3):
         fig.add_vline(x=chosen_K, line_dash="dot", line_color=OKABE_ITO["vermillion"], row=1, col=col)
     right_half = chosen_K > (x_range[0] + x_range[1]) / 2
-    fig.add_annotation(x=chosen_K, y=0.02, xref="x2", yref="y2 domain", text=f" {chosen_label} ", showarrow=False,
-                       xanchor="right" if right_half else "left", yanchor="bottom",
-                       font={"size": 11, "color": OKABE_ITO["vermillion"]})
+    fig.add_annotation(
+        x=chosen_K,
+        y=0.02,
+        xref="x2",
+        yref="y2 domain",
+        text=f" {chosen_label} ",
+        showarrow=False,
+        xanchor="right" if right_half else "left",
+        yanchor="bottom",
+        font={"size": 11, "color": OKABE_ITO["vermillion"]},
+    )
     base_layout(fig, height=height)
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 85})
     fig.update_xaxes(title_text=x_title, range=x_range, dtick=1 if max_K <= 12 else None)
@@ -255,14 +371,31 @@ def _hline_label(fig: go.Figure, y: float, top: float, text: str, col: int, x_en
     runs to 1.06 top)."""
     fig.add_hline(y=y, line_color=OKABE_ITO["grey"], line_width=1, row=1, col=col)
     axis = "" if col == 1 else str(col)
-    fig.add_annotation(x=x_end, y=y, xref=f"x{axis}", yref=f"y{axis}", text=text, showarrow=False, xshift=-3,
-                       xanchor="right", yanchor="bottom" if y < 0.5 * top * 1.06 else "top",
-                       font={"size": 11, "color": "#555555"})
+    fig.add_annotation(
+        x=x_end,
+        y=y,
+        xref=f"x{axis}",
+        yref=f"y{axis}",
+        text=text,
+        showarrow=False,
+        xshift=-3,
+        xanchor="right",
+        yanchor="bottom" if y < 0.5 * top * 1.06 else "top",
+        font={"size": 11, "color": "#555555"},
+    )
 
 
-def live_sampling_figure(df: pd.DataFrame, target_groups: int, *, titles: Sequence[str], step_title: str,
-                         rollouts_title: str, arm_labels: Mapping[str, str], target_label: str,
-                         height: int = 560) -> go.Figure:
+def live_sampling_figure(
+    df: pd.DataFrame,
+    target_groups: int,
+    *,
+    titles: Sequence[str],
+    step_title: str,
+    rollouts_title: str,
+    arm_labels: Mapping[str, str],
+    target_label: str,
+    height: int = 560,
+) -> go.Figure:
     """The live comparison, 2 x 2: groups with signal in the loss (effective batch) per step, rollouts
     spent so far per step, training reward per step, and training reward against rollouts spent.
 
@@ -271,8 +404,12 @@ def live_sampling_figure(df: pd.DataFrame, target_groups: int, *, titles: Sequen
         titles: four panel titles.
     """
     fig = make_subplots(rows=2, cols=2, subplot_titles=list(titles), vertical_spacing=0.22, horizontal_spacing=0.1)
-    panels = (("step", "signal_groups", 1, 1), ("step", "rollouts_cum", 1, 2), ("step", "pass_at_1", 2, 1),
-              ("rollouts_cum", "pass_at_1", 2, 2))
+    panels = (
+        ("step", "signal_groups", 1, 1),
+        ("step", "rollouts_cum", 1, 2),
+        ("step", "pass_at_1", 2, 1),
+        ("rollouts_cum", "pass_at_1", 2, 2),
+    )
     for arm in [a for a in ARM_STYLES if not df.empty and a in set(df["arm"])]:
         part = df[df["arm"] == arm].sort_values("step")
         style = ARM_STYLES[arm]
@@ -280,18 +417,35 @@ def live_sampling_figure(df: pd.DataFrame, target_groups: int, *, titles: Sequen
         for i, (x, y, row, col) in enumerate(panels):
             p = _finite(part, [x, y])
             xt = step_title if x == "step" else rollouts_title
-            fig.add_trace(go.Scatter(
-                x=p[x].tolist(), y=p[y].astype(float).tolist(), mode="lines+markers", name=label, legendgroup=arm,
-                showlegend=i == 0, line={"color": style["color"], "dash": style["dash"], "width": 2},
-                marker={"size": 5, "color": style["color"]},
-                hovertemplate=f"{label}<br>{xt}: %{{x}}<br>{titles[i]}: %{{y:.3g}}<extra></extra>",
-            ), row=row, col=col)  # fmt: skip
-    fig.add_hline(y=target_groups, line_color=OKABE_ITO["grey"], line_width=1, annotation_text=target_label,
-                  annotation_position="bottom right", row=1, col=1)
+            fig.add_trace(
+                go.Scatter(
+                    x=p[x].tolist(),
+                    y=p[y].astype(float).tolist(),
+                    mode="lines+markers",
+                    name=label,
+                    legendgroup=arm,
+                    showlegend=i == 0,
+                    line={"color": style["color"], "dash": style["dash"], "width": 2},
+                    marker={"size": 5, "color": style["color"]},
+                    hovertemplate=f"{label}<br>{xt}: %{{x}}<br>{titles[i]}: %{{y:.3g}}<extra></extra>",
+                ),
+                row=row,
+                col=col,
+            )
+    fig.add_hline(
+        y=target_groups,
+        line_color=OKABE_ITO["grey"],
+        line_width=1,
+        annotation_text=target_label,
+        annotation_position="bottom right",
+        row=1,
+        col=1,
+    )
     base_layout(fig, height=height)
     # the two arms: a column to the right, clear of the subplot titles
-    fig.update_layout(legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"},
-                      margin={"t": 50, "r": 10})
+    fig.update_layout(
+        legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}, margin={"t": 50, "r": 10}
+    )
     last_step = int(df["step"].max()) if len(df) else 1
     for row, col in ((1, 1), (1, 2), (2, 1)):
         # steps are whole numbers: ticks at 1, 2, ... (every k-th step for long runs), never 1.5

@@ -108,8 +108,11 @@ def aggregation_figure(
                     name=label,
                     legendgroup=name,
                     showlegend=push_index == 0,
-                    marker={"color": style["color"], "pattern": {"shape": style["pattern"], "fgcolor": "#ffffff"},
-                            "line": {"color": "#333333", "width": 0.5}},
+                    marker={
+                        "color": style["color"],
+                        "pattern": {"shape": style["pattern"], "fgcolor": "#ffffff"},
+                        "line": {"color": "#333333", "width": 0.5},
+                    },
                     text=[format_number(v) for v in d[column]] if show_text else None,
                     textposition="outside" if show_text else None,
                     textfont={"size": BAR_TEXT_SIZE} if show_text else None,
@@ -131,8 +134,9 @@ def aggregation_figure(
             lo, hi = float(np.log10(values.min())), float(np.log10(values.max()))
             fig.update_yaxes(range=[lo - 0.5, hi + (0.5 if show_text else 0.35)], row=row, col=col)
     # the legend sits at the top of the figure, above the subplot titles, not on them
-    fig.update_layout(barmode="group", legend={"yref": "container", "y": 1.0, "yanchor": "top"},
-                      margin={"t": 90 if stacked else 80})  # fmt: skip
+    fig.update_layout(
+        barmode="group", legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 90 if stacked else 80}
+    )
     if show_text:  # labels never shrink below a readable size: one that cannot fit is hidden (hover has it)
         fig.update_layout(uniformtext={"minsize": BAR_TEXT_MIN, "mode": "hide"})
     fig.update_annotations(font={"size": 13})
@@ -180,10 +184,18 @@ def offpolicy_figure(
     present = list(dict.fromkeys(df["algorithm"])) if "algorithm" in df.columns else []
     algos = [a for a in ALGORITHM_ORDER if a in present] + [a for a in present if a not in ALGORITHM_ORDER]
     n = max(len(algos), 1)
-    titles = [f"{algorithm_labels.get(a, a)}  ·  {panel_notes[a]}" if a in panel_notes else algorithm_labels.get(a, a)
-              for a in algos]  # fmt: skip
-    fig = make_subplots(rows=n, cols=1, shared_xaxes=True, shared_yaxes="all", subplot_titles=titles or None,
-                        vertical_spacing=min(0.08, 0.3 / n))
+    titles = [
+        f"{algorithm_labels.get(a, a)}  ·  {panel_notes[a]}" if a in panel_notes else algorithm_labels.get(a, a)
+        for a in algos
+    ]
+    fig = make_subplots(
+        rows=n,
+        cols=1,
+        shared_xaxes=True,
+        shared_yaxes="all",
+        subplot_titles=titles or None,
+        vertical_spacing=min(0.08, 0.3 / n),
+    )
     for k, algo in enumerate(algos):
         d = df[df["algorithm"] == algo].sort_values("position")
         d = d[np.isfinite(d["relative"])]
@@ -220,11 +232,22 @@ def offpolicy_figure(
         runs = _runs(sorted(int(p) for p in first.loc[first["outlier"], "position"]))
         if len(runs) <= MAX_BANDS:
             shapes = [
-                {"type": "rect", "xref": f"x{k + 1 if k else ''}", "yref": f"y{k + 1 if k else ''} domain",
-                 "x0": a - 0.5, "x1": b + 0.5, "y0": 0, "y1": 1, "fillcolor": "#999999", "opacity": 0.18,
-                 "line": {"width": 0}, "layer": "below"}
-                for k in range(n) for a, b in runs
-            ]  # fmt: skip
+                {
+                    "type": "rect",
+                    "xref": f"x{k + 1 if k else ''}",
+                    "yref": f"y{k + 1 if k else ''} domain",
+                    "x0": a - 0.5,
+                    "x1": b + 0.5,
+                    "y0": 0,
+                    "y1": 1,
+                    "fillcolor": "#999999",
+                    "opacity": 0.18,
+                    "line": {"width": 0},
+                    "layer": "below",
+                }
+                for k in range(n)
+                for a, b in runs
+            ]
             fig.update_layout(shapes=list(fig.layout.shapes) + shapes)
     base_layout(fig, height=max(260, 130 * n + 90))
     fig.update_xaxes(title_text=x_title, row=n, col=1)
@@ -269,12 +292,17 @@ def noise_figure(
     for col, column, name, color, dash, fmt in lines:
         fig.add_trace(
             go.Scatter(
-                x=x, y=d[column].astype(float).tolist(), name=name, mode="lines+markers",
-                line={"color": color, "dash": dash, "width": 2}, marker={"size": 6, "color": color},
+                x=x,
+                y=d[column].astype(float).tolist(),
+                name=name,
+                mode="lines+markers",
+                line={"color": color, "dash": dash, "width": 2},
+                marker={"size": 6, "color": color},
                 hovertemplate=f"{name}<br>L = %{{x}}<br>%{{y:{fmt}}}<extra></extra>",
             ),
-            row=1, col=col,
-        )  # fmt: skip
+            row=1,
+            col=col,
+        )
     base_layout(fig, height=400)
     fig.update_xaxes(type="log", dtick=1, title_text=x_title)
     # decades written 10⁻⁴ (as the text and GSPO's ε are), not SI "100μ"
@@ -284,4 +312,3 @@ def noise_figure(
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
     fig.update_annotations(font={"size": 13})
     return fig
-
