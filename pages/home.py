@@ -13,11 +13,11 @@ import streamlit as st
 
 from app_common import ensure_shell, formula, lang, tr
 from rlviz.core.objectives import ALGORITHMS
-from rlviz.plots import ALGORITHM_ORDER, lineage_figure
+from rlviz.plots.home import lineage_figure
 
 ensure_shell()
 L = lang()
-names = [n for n in ALGORITHM_ORDER if n in ALGORITHMS]
+names = list(ALGORITHMS)
 
 st.title(tr("home.title"))
 st.markdown(tr("home.intro"))

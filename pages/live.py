@@ -18,13 +18,8 @@ from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
-from rlviz.plots import (
-    ALGORITHM_ORDER,
-    live_metrics_figure,
-    ratio_histogram_figure,
-    token_view_frame,
-    token_weight_figure,
-)
+from rlviz.plots import token_weight_figure
+from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
 
 ensure_shell()
 L = lang()
@@ -74,7 +69,7 @@ st.markdown(tr("live.tips"))
 st.subheader(tr("live.settings"))
 algorithms = st.multiselect(
     tr("live.algorithms"),
-    list(ALGORITHM_ORDER),
+    list(ALGORITHMS),
     default=list(DEFAULT_ALGORITHMS),
     format_func=titles.get,
     key="algos",

@@ -17,7 +17,7 @@ from app_common import chart, csv_download, ensure_shell, formula, lang, show_ba
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments import weighting as W
-from rlviz.plots import ALGORITHM_ORDER, token_weight_figure
+from rlviz.plots import token_weight_figure
 from rlviz.plots.weighting import aggregation_figure, format_number, noise_figure, offpolicy_figure
 
 ensure_shell()
@@ -185,7 +185,7 @@ def offpolicy_section() -> None:
     )
     algos = c3.multiselect(
         tr("weighting.algorithms"),
-        list(ALGORITHM_ORDER),
+        list(ALGORITHMS),
         default=list(W.OFFPOLICY_ALGORITHMS),
         format_func=titles.get,
         key="wt_algos",
@@ -387,7 +387,7 @@ def real_section() -> None:
     c1, c2 = st.columns([3, 1])
     algos = c1.multiselect(
         tr("weighting.algorithms"),
-        list(ALGORITHM_ORDER),
+        list(ALGORITHMS),
         default=list(W.REAL_ALGORITHMS),
         format_func=titles.get,
         key="wt_ralgos",

@@ -12,15 +12,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rlviz.core.objectives import ALGORITHMS
 from rlviz.plots import (
-    ALGORITHM_ORDER,
+    OKABE_ITO,
+    algorithm_order,
     algorithm_style,
     base_layout,
-    lineage_figure,
-    live_metrics_figure,
-    ratio_histogram_figure,
+    text_color_on,
     token_weight_figure,
 )
+from rlviz.plots.home import lineage_figure
+from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure
 
 NINE = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
 
@@ -48,13 +50,41 @@ def _no_nan(fig: go.Figure):
     return spec
 
 
-def test_nine_distinct_styles():
-    assert list(ALGORITHM_ORDER) == NINE
-    styles = [algorithm_style(n) for n in NINE]
-    assert len({s["color"] for s in styles}) == 9
+def test_every_registry_entry_has_its_own_style():
+    assert list(algorithm_order()) == list(ALGORITHMS)
+    assert NINE == list(ALGORITHMS)[:9]
+    styles = [algorithm_style(n) for n in ALGORITHMS]
+    assert len({(s["color"], s["dash"]) for s in styles}) == len(styles)  # colour, then dash, tells them apart
     for s in styles:
         assert s["color"].startswith("#") and len(s["color"]) == 7
+        assert s["color"].upper() != OKABE_ITO["yellow"]  # vanishes on white
         assert s["dash"] in {"solid", "dot", "dash", "longdash", "dashdot", "longdashdot"}
+    # the four defaults of the live page and DAPO vs SAPO (once too close) differ in colour itself
+    assert len({algorithm_style(n)["color"] for n in ("grpo", "dapo", "gspo", "sapo")}) == 4
+
+
+def test_an_entry_without_a_style_gets_an_unused_one(monkeypatch):
+    import dataclasses
+
+    for k in range(12):  # more entries than the palette has colours: dashes take over
+        copy = dataclasses.replace(ALGORITHMS["dapo"], name=f"dapo_copy{k}", style=None)
+        monkeypatch.setitem(ALGORITHMS, copy.name, copy)
+    pairs = [(s["color"], s["dash"]) for s in map(algorithm_style, ALGORITHMS)]
+    assert len(set(pairs)) == len(pairs)
+    assert algorithm_order()[-1] == "dapo_copy11"
+
+
+def test_example_keeps_its_algorithm_colour():
+    assert algorithm_style("ppo_dual")["color"] == algorithm_style("ppo")["color"]
+    assert algorithm_style("ppo_dual")["dash"] != algorithm_style("ppo")["dash"]
+
+
+def test_text_colour_reads_on_its_box():
+    # WCAG: white on black, black on white and on Okabe-Ito orange (luminance ~0.46)
+    assert text_color_on("#000000") == "#ffffff"
+    assert text_color_on("#FFFFFF") == "#000000"
+    assert text_color_on(OKABE_ITO["orange"]) == "#000000"
+    assert text_color_on(OKABE_ITO["blue"]) == "#ffffff"
 
 
 def test_style_is_a_copy_and_unknown_raises():

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import torch
 
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, masked_mean, token_weights
@@ -26,13 +27,29 @@ from rlviz.core.kl import KL_ESTIMATORS, kl_estimate
 __all__ = [
     "ALGORITHMS",
     "AlgorithmSpec",
+    "Example",
     "PolicyLossOutput",
     "Setting",
+    "TOKEN_STATES",
+    "TRUST_REGION_KINDS",
     "get_algorithm",
     "gradient_weights",
     "policy_loss",
     "resolve_settings",
+    "token_states",
+    "trust_band",
 ]
+
+# What the trust region does to one token: the one vocabulary of every page, hover and table.
+#   active   the gradient flows unchanged
+#   clipped  a hard clip acted: the token's gradient is exactly zero (PPO clip, dual clip, GSPO, GMPO)
+#   capped   the weight was bounded but the gradient is kept (CISPO's clipped IS weight)
+#   gated    a soft gate scales the gradient down, never to zero (SAPO)
+#   masked   the token is out of the loss altogether (padding, overlong filtering)
+TOKEN_STATES: tuple[str, ...] = ("active", "clipped", "capped", "gated", "masked")
+# The kinds of trust region an objective can have (``AlgorithmSpec.trust_region``).
+TRUST_REGION_KINDS: tuple[str, ...] = ("clipped", "capped", "gated")
+GATE_ACTIVE_BELOW = 0.99  # a soft gate weight below this counts as "gated" (1 at r = 1)
 
 LOG_RATIO_CLAMP = 20.0  # |log r| clamp before exp (verl); keeps exp finite
 SEQ_LOG_RATIO_MAX = 10.0  # log s <= 10 (verl, SkyRL GSPO)
@@ -54,6 +71,10 @@ class Setting:
         trl: the TRL ``GRPOConfig`` name of this setting, or ``None`` if TRL has none.
         verl: the verl config name, or ``None``.
         help: one line in each language, ``{"zh": ..., "en": ...}``.
+        surrogate: True for a setting that shapes the per-token surrogate (a clip bound, a gate
+            temperature): the ratio-curves page gives it a slider in the algorithm's panel.
+        range: ``(low, high, step)`` of that slider, in the setting's own units.
+        choices: a fixed set of values instead of a range (a select slider), e.g. GSPO's ε.
     """
 
     name: str
@@ -62,6 +83,20 @@ class Setting:
     trl: str | None = None
     verl: str | None = None
     help: dict[str, str] = field(default_factory=dict)
+    surrogate: bool = False
+    range: tuple[float, float, float] | None = None
+    choices: tuple[Any, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Example:
+    """A named setting of an algorithm that the explorer pages draw as a curve of its own, e.g.
+    PPO with the dual clip switched on. Its key is ``<algorithm>_<suffix>``; ``overrides`` are
+    :func:`policy_loss` overrides; ``title`` is the same in both languages."""
+
+    suffix: str
+    title: str
+    overrides: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -79,6 +114,17 @@ class AlgorithmSpec:
         loss_settings: overrides accepted by :func:`policy_loss` with their defaults.
         train_settings: how the trainer builds advantages and rewards for this algorithm
             (``advantage``, ``beta``, ``kl_estimator``, overlong shaping, dynamic sampling ...).
+        surrogate: the per-token surrogate ``(log_ratio, adv, mask, params) -> (per_token_loss,
+            ratio, clipped_low, clipped_high, clipped_dual, gate_weight)``, all [B, T].
+        trust_region: which kinds of trust region it has, a subset of ``TRUST_REGION_KINDS``
+            (``{"clipped"}`` for a hard clip, ``{"capped"}`` for CISPO, ``{"gated"}`` for SAPO).
+            Pages read the token states from it (:func:`token_states`), never from the name.
+        clip_space: where ``epsilon_low`` / ``epsilon_high`` bound the ratio: ``"ratio"``
+            (``[1 - ε_low, 1 + ε_high]``), ``"log"`` (``[e^-ε_low, e^ε_high]``, GMPO) or ``None``
+            (no band, e.g. a soft gate). See :func:`trust_band`.
+        style: ``{"color": "#rrggbb", "dash": "solid"}`` for every chart, or ``None``: then the
+            plots assign the first unused colour-blind-safe colour (and dash) in registry order.
+        examples: named settings drawn as curves of their own on the explorer pages.
     """
 
     name: str
@@ -94,6 +140,24 @@ class AlgorithmSpec:
     loss_settings: tuple[Setting, ...]
     train_settings: tuple[Setting, ...]
     surrogate: Callable = field(repr=False, default=None)
+    trust_region: frozenset[str] = frozenset({"clipped"})
+    clip_space: str | None = "ratio"
+    style: dict[str, str] | None = None
+    examples: tuple[Example, ...] = ()
+
+    def __post_init__(self):
+        unknown = set(self.trust_region) - set(TRUST_REGION_KINDS)
+        if unknown:
+            raise ValueError(f"trust_region: {sorted(unknown)} not among {', '.join(TRUST_REGION_KINDS)}")
+        if self.clip_space not in ("ratio", "log", None):
+            raise ValueError(f"clip_space: must be 'ratio', 'log' or None, got {self.clip_space!r}")
+        if not callable(self.surrogate):
+            raise ValueError(f"surrogate: {self.name} needs a per-token surrogate function")
+
+    @property
+    def surrogate_settings(self) -> tuple[Setting, ...]:
+        """The loss settings that shape the per-token surrogate (a slider each on the curves page)."""
+        return tuple(s for s in self.loss_settings if s.surrogate)
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -246,7 +310,7 @@ _AGG_HELP = {
 }
 
 
-def _eps(low, high, source, log_space=False):
+def _eps(low, high, source, log_space=False, low_range=(0.0, 0.9, 0.01), high_range=(0.0, 1.0, 0.01), choices=None):
     what_zh = "对数空间" if log_space else "比率"
     what_en = "log-space" if log_space else "ratio"
     return (
@@ -260,6 +324,9 @@ def _eps(low, high, source, log_space=False):
                 "zh": f"下界裁剪 ε_low（{what_zh}，相对 1 的偏移）",
                 "en": f"lower clip ε_low ({what_en} offset from 1)",
             },
+            surrogate=True,
+            range=None if choices else low_range,
+            choices=choices,
         ),
         Setting(
             "epsilon_high",
@@ -271,6 +338,9 @@ def _eps(low, high, source, log_space=False):
                 "zh": f"上界裁剪 ε_high（{what_zh}，相对 1 的偏移）",
                 "en": f"upper clip ε_high ({what_en} offset from 1)",
             },
+            surrogate=True,
+            range=None if choices else high_range,
+            choices=choices,
         ),
     )
 
@@ -283,6 +353,8 @@ def _dual(source):
         trl="delta",
         verl="actor.clip_ratio_c",
         help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"},
+        surrogate=True,
+        range=(1.1, 10.0, 0.1),
     )
 
 
@@ -390,8 +462,10 @@ _GMPO = "GMPO, arXiv 2507.20673"
 _SAPO = "SAPO, arXiv 2511.20347"
 _CISPO = "MiniMax-M1 (CISPO), arXiv 2506.13585, §3.1"
 
+# GSPO's ε is of order 1e-4: a slider over a few such values rather than a linear range.
+_GSPO_EPS = (0.0, 5e-5, 1e-4, 2e-4, 3e-4, 4e-4, 5e-4, 7e-4, 1e-3, 2e-3, 5e-3, 1e-2)
 _GSPO_LOSS = (
-    *_eps(3e-4, 4e-4, _GSPO + " (3e-4, 4e-4)"),
+    *_eps(3e-4, 4e-4, _GSPO + " (3e-4, 4e-4)", choices=_GSPO_EPS),
     _agg("seq-mean-token-mean", _GSPO),
     *_kl(0.0, _GSPO + " (β = 0)"),
 )
@@ -440,6 +514,8 @@ _SPECS = [
             *_shaping(False, False, False, "off in PPO"),
         ),
         surrogate=_ppo_like,
+        style={"color": "#000000", "dash": "dot"},
+        examples=(Example("dual", "Dual-clip PPO", {"dual_clip_c": 3.0}),),
     ),
     AlgorithmSpec(
         name="grpo",
@@ -467,6 +543,7 @@ _SPECS = [
         ),
         train_settings=(*_adv("group", "group", _DS), *_shaping(False, False, False, "not in GRPO")),
         surrogate=_ppo_like,
+        style={"color": "#0072B2", "dash": "solid"},
     ),
     AlgorithmSpec(
         name="dr_grpo",
@@ -506,6 +583,7 @@ _SPECS = [
         ),
         train_settings=(*_adv("group", "none", _DR + " (no std)"), *_shaping(False, False, False, "not in Dr.GRPO")),
         surrogate=_ppo_like,
+        style={"color": "#56B4E9", "dash": "dash"},
     ),
     AlgorithmSpec(
         name="dapo",
@@ -532,6 +610,7 @@ _SPECS = [
         ),
         train_settings=(*_adv("group", "group", _DAPO), *_shaping(True, False, True, _DAPO + ".2 and §3.4")),
         surrogate=_ppo_like,
+        style={"color": "#E69F00", "dash": "solid"},
     ),
     AlgorithmSpec(
         name="gspo",
@@ -553,6 +632,7 @@ _SPECS = [
         loss_settings=_GSPO_LOSS,
         train_settings=_GSPO_TRAIN,
         surrogate=_gspo,
+        style={"color": "#009E73", "dash": "solid"},
     ),
     AlgorithmSpec(
         name="gspo_token",
@@ -574,6 +654,7 @@ _SPECS = [
         loss_settings=_GSPO_LOSS,
         train_settings=_GSPO_TRAIN,
         surrogate=_gspo_token,
+        style={"color": "#009E73", "dash": "dashdot"},
     ),
     AlgorithmSpec(
         name="gmpo",
@@ -593,12 +674,21 @@ _SPECS = [
         latex=r"\lambda_i=-A_i\exp\Big(\frac{1}{|y_i|}\sum_t \tilde\ell_{i,t}\Big),\quad \tilde\ell=\begin{cases}\min(\ell,\operatorname{clip}(\ell,-\varepsilon_\text{low},\varepsilon_\text{high}))&A>0\\\max(\ell,\operatorname{clip}(\ell,-\varepsilon_\text{low},\varepsilon_\text{high}))&A<0\end{cases}",
         ratio_level="sequence",
         loss_settings=(
-            *_eps(0.4, 0.4, _GMPO + " (log-space range (e^-0.4, e^0.4))", log_space=True),
+            *_eps(
+                0.4,
+                0.4,
+                _GMPO + " (log-space range (e^-0.4, e^0.4))",
+                log_space=True,
+                low_range=(0.05, 1.5, 0.05),
+                high_range=(0.05, 1.5, 0.05),
+            ),
             _agg("seq-mean-token-mean", _GMPO + " (one term per response)"),
             *_kl(0.0, _GMPO + " (β = 0)"),
         ),
         train_settings=(*_adv("group", "group", _GMPO), *_shaping(False, False, False, "not in GMPO")),
         surrogate=_gmpo,
+        clip_space="log",
+        style={"color": "#999933", "dash": "longdash"},
     ),
     AlgorithmSpec(
         name="sapo",
@@ -625,6 +715,8 @@ _SPECS = [
                 trl="sapo_temperature_pos",
                 verl="actor.tau_pos",
                 help={"zh": "正优势的门控温度 τ_pos", "en": "gate temperature for A>0, τ_pos"},
+                surrogate=True,
+                range=(0.25, 10.0, 0.05),
             ),
             Setting(
                 "tau_neg",
@@ -633,12 +725,17 @@ _SPECS = [
                 trl="sapo_temperature_neg",
                 verl="actor.tau_neg",
                 help={"zh": "负优势的门控温度 τ_neg", "en": "gate temperature for A≤0, τ_neg"},
+                surrogate=True,
+                range=(0.25, 10.0, 0.05),
             ),
             _agg("seq-mean-token-mean", _SAPO + " (TRL loss_type = sapo)"),
             *_kl(0.0, _SAPO + " (β = 0)"),
         ),
         train_settings=(*_adv("group", "group", _SAPO), *_shaping(False, False, False, "not in SAPO")),
         surrogate=_sapo,
+        trust_region=frozenset({"gated"}),
+        clip_space=None,
+        style={"color": "#CC79A7", "dash": "solid"},
     ),
     AlgorithmSpec(
         name="cispo",
@@ -658,12 +755,20 @@ _SPECS = [
         latex=r"\lambda_{i,t}=-\operatorname{sg}\big[\operatorname{clip}(r_{i,t},1-\varepsilon_\text{low},1+\varepsilon_\text{high})\big]A_{i,t}\log\pi_\theta(y_{i,t})",
         ratio_level="token",
         loss_settings=(
-            *_eps(1.0, 0.2, _CISPO + " (no lower bound; verl example cap 1 + 0.2)"),
+            *_eps(
+                1.0,
+                0.2,
+                _CISPO + " (no lower bound; verl example cap 1 + 0.2)",
+                low_range=(0.0, 1.0, 0.05),
+                high_range=(0.0, 4.0, 0.05),
+            ),
             _agg("token-mean", _CISPO + " (token-level loss)"),
             *_kl(0.0, _CISPO + " (β = 0)"),
         ),
         train_settings=(*_adv("group", "group", _CISPO), *_shaping(False, False, False, "not in CISPO")),
         surrogate=_cispo,
+        trust_region=frozenset({"capped"}),
+        style={"color": "#D55E00", "dash": "dash"},
     ),
 ]
 
@@ -831,6 +936,51 @@ def policy_loss(
         clip_fraction_dual=frac(dual),
         kl=kl_mean,
     )
+
+
+def trust_band(name: str, **overrides) -> tuple[float, float] | None:
+    """The ratio interval ``(low, high)`` that ``name``'s clip keeps (its trust region as a band):
+    ``(max(0, 1 - ε_low), 1 + ε_high)`` where ``clip_space == "ratio"``, ``(e^-ε_low, e^ε_high)``
+    where it is ``"log"`` (GMPO), ``None`` without a band (SAPO's soft gate).
+
+    Raises ``ValueError`` as :func:`resolve_settings` (unknown name or setting, ε below zero, ...).
+    Sources: PPO arXiv 1707.06347 eq. 7; GMPO arXiv 2507.20673 (log-space clip).
+    """
+    spec = get_algorithm(name)
+    params = resolve_settings(name, **overrides)
+    if spec.clip_space is None or "epsilon_low" not in params:
+        return None
+    if spec.clip_space == "log":
+        return math.exp(-params["epsilon_low"]), math.exp(params["epsilon_high"])
+    return max(0.0, 1.0 - params["epsilon_low"]), 1.0 + params["epsilon_high"]
+
+
+def token_states(name: str, out: PolicyLossOutput, response_mask: torch.Tensor | None = None) -> np.ndarray:
+    """What the trust region did to each token, in the app's one vocabulary (``TOKEN_STATES``).
+
+    Args:
+        name: the algorithm whose :func:`policy_loss` produced ``out``.
+        out: that output ([B, T] ``clipped`` and ``gate_weight``).
+        response_mask: [B, T]; tokens with 0 (padding, overlong-filtered) are ``"masked"``.
+
+    Returns:
+        [B, T] array of strings: ``"masked"``; else, where the clip acted, ``"capped"`` for an
+        objective whose trust region caps the weight (``"capped" in spec.trust_region``) and
+        ``"clipped"`` (zero gradient) otherwise; else ``"gated"`` where a soft gate weighs the
+        token below ``GATE_ACTIVE_BELOW``; else ``"active"``. Decided from the spec, never the name.
+
+    Raises ``ValueError`` for an unknown ``name``.
+    """
+    spec = get_algorithm(name)
+    clipped = out.clipped.detach().cpu().numpy().astype(bool)
+    hit = "capped" if "capped" in spec.trust_region else "clipped"
+    states = np.where(clipped, hit, "active").astype(object)
+    if out.gate_weight is not None:
+        gate = out.gate_weight.detach().cpu().numpy()
+        states = np.where(~clipped & (gate < GATE_ACTIVE_BELOW), "gated", states)
+    if response_mask is not None:
+        states = np.where(response_mask.detach().cpu().numpy() > 0, states, "masked")
+    return states
 
 
 def gradient_weights(

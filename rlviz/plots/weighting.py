@@ -17,7 +17,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from rlviz.plots import ALGORITHM_ORDER, OKABE_ITO, algorithm_style, base_layout
+from rlviz.plots import OKABE_ITO, algorithm_style, base_layout, ordered, style_or_default
 
 __all__ = ["MODE_STYLES", "aggregation_figure", "format_number", "noise_figure", "offpolicy_figure"]
 
@@ -90,7 +90,7 @@ def aggregation_figure(
     part = df[df["kind"] == kind] if "kind" in df.columns else df.iloc[0:0]
     names = list(dict.fromkeys(part["name"])) if not part.empty else []
     if kind == "algorithm":
-        names = [n for n in ALGORITHM_ORDER if n in names] + [n for n in names if n not in ALGORITHM_ORDER]
+        names = ordered(names)
     for name in names:
         d = part[part["name"] == name].sort_values("response")
         d = d[np.isfinite(d["token_weight"]) & np.isfinite(d["weight_total"]) & (d["token_weight"] > 0)]
@@ -182,7 +182,7 @@ def offpolicy_figure(
     panel_notes = dict(panel_notes or {})
     state_labels = dict(state_labels or {})
     present = list(dict.fromkeys(df["algorithm"])) if "algorithm" in df.columns else []
-    algos = [a for a in ALGORITHM_ORDER if a in present] + [a for a in present if a not in ALGORITHM_ORDER]
+    algos = ordered(present)
     n = max(len(algos), 1)
     titles = [
         f"{algorithm_labels.get(a, a)}  ·  {panel_notes[a]}" if a in panel_notes else algorithm_labels.get(a, a)
@@ -199,7 +199,7 @@ def offpolicy_figure(
     for k, algo in enumerate(algos):
         d = df[df["algorithm"] == algo].sort_values("position")
         d = d[np.isfinite(d["relative"])]
-        style = algorithm_style(algo) if algo in ALGORITHM_ORDER else {"color": OKABE_ITO["grey"]}
+        style = style_or_default(algo)
         label = algorithm_labels.get(algo, algo)
         states = [state_labels.get(s, s) for s in d["state"]]
         custom = [[r, u, p, s] for r, u, p, s in zip(d["token_ratio"], d["ratio_used"], d["push"], states)]

@@ -1,0 +1,106 @@
+"""Figures of the Home page: the family tree of the registry's algorithms."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import plotly.graph_objects as go
+
+from rlviz.plots import base_layout, ordered, style_or_default, text_color_on
+
+__all__ = ["lineage_figure"]
+
+
+def lineage_figure(
+    parents: Mapping[str, str | None],
+    titles: Mapping[str, str] | None = None,
+    hover: Mapping[str, str] | None = None,
+    *,
+    height: int = 380,
+) -> go.Figure:
+    """The family tree of the algorithms: one box per algorithm, an arrow from parent to child.
+
+    Args:
+        parents: algorithm -> the algorithm it refines (``None`` for a root).
+        titles: algorithm -> box label (default: the name).
+        hover: algorithm -> hover text (e.g. the one-line summary).
+
+    Columns are generations (distance from a root); boxes use the algorithm's colour.
+    """
+    titles = dict(titles or {})
+    hover = dict(hover or {})
+    names = ordered(parents)
+
+    def depth(name: str, seen: tuple[str, ...] = ()) -> int:
+        parent = parents.get(name)
+        if parent is None or parent not in parents or name in seen:
+            return 0
+        return 1 + depth(parent, seen + (name,))
+
+    levels: dict[int, list[str]] = {}
+    for name in names:
+        levels.setdefault(depth(name), []).append(name)
+    tallest = max((len(v) for v in levels.values()), default=1)
+    pos: dict[str, tuple[float, float]] = {}
+    for level, members in levels.items():
+        offset = (tallest - len(members)) / 2
+        for k, name in enumerate(members):
+            pos[name] = (float(level), -(k + offset))
+    box_w, box_h = 0.62, 0.62
+    fig = go.Figure()
+    for name in names:
+        x, y = pos[name]
+        style = style_or_default(name)
+        ink = text_color_on(style["color"])
+        fig.add_shape(
+            type="rect",
+            x0=x - box_w / 2,
+            x1=x + box_w / 2,
+            y0=y - box_h / 2,
+            y1=y + box_h / 2,
+            fillcolor=style["color"],
+            line={"color": "#333333", "width": 1},
+            layer="below",
+        )
+        fig.add_annotation(
+            x=x,
+            y=y,
+            text=f"<b>{titles.get(name, name)}</b>",
+            showarrow=False,
+            font={"color": ink, "size": 14},
+        )
+        parent = parents.get(name)
+        if parent in pos:
+            px, py = pos[parent]
+            fig.add_annotation(
+                x=x - box_w / 2,
+                y=y,
+                ax=px + box_w / 2,
+                ay=py,
+                xref="x",
+                yref="y",
+                axref="x",
+                ayref="y",
+                showarrow=True,
+                arrowhead=2,
+                arrowsize=1.2,
+                arrowwidth=1.5,
+                arrowcolor="#555555",
+                text="",
+            )
+    fig.add_trace(
+        go.Scatter(
+            x=[pos[n][0] for n in names],
+            y=[pos[n][1] for n in names],
+            mode="markers",
+            marker={"size": 40, "opacity": 0},
+            hovertext=[hover.get(n, titles.get(n, n)) for n in names],
+            hoverinfo="text",
+            showlegend=False,
+        )
+    )
+    base_layout(fig, height=height)
+    fig.update_xaxes(visible=False, range=[-0.5, max(levels, default=0) + 0.5])
+    fig.update_yaxes(visible=False, range=[-(tallest - 1) - 0.5, 0.5])
+    fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, dragmode=False)
+    return fig

@@ -1,0 +1,198 @@
+"""Figures of the Live policy update page: metric small multiples, the ratio histogram, and the
+per-token view's frame (the heatmap itself is :func:`rlviz.plots.token_weight_figure`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from rlviz.plots import algorithms_in, base_layout, style_or_default
+
+__all__ = ["live_metrics_figure", "ratio_histogram_figure", "token_view_frame"]
+
+
+def live_metrics_figure(
+    df: pd.DataFrame,
+    metrics: Sequence[str],
+    labels: Mapping[str, str] | None = None,
+    *,
+    cols: int = 2,
+    x_title: str = "step",
+    algorithm_labels: Mapping[str, str] | None = None,
+    panel_height: int = 220,
+) -> go.Figure:
+    """Small multiples of live-run metrics: one panel per metric, one trace per algorithm.
+
+    Args:
+        df: long frame with columns ``algorithm``, ``step`` and the metric columns.
+        metrics: metric column names, one panel each, in order. Missing columns give empty panels.
+        labels: metric -> panel title (Unicode / ``<sub>``); defaults to the column name.
+        cols: panels per row.
+        x_title: label of the shared step axis.
+        algorithm_labels: algorithm name -> legend label; defaults to the name.
+        panel_height: pixels per row of panels.
+
+    NaN points are dropped, so an all-NaN metric draws no trace for that algorithm; the legend
+    shows each algorithm once and toggles it in every panel.
+    """
+    labels = dict(labels or {})
+    algorithm_labels = dict(algorithm_labels or {})
+    metrics = list(metrics)
+    n = max(len(metrics), 1)
+    cols = max(1, min(cols, n))
+    rows = math.ceil(n / cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        shared_xaxes=True,
+        subplot_titles=[labels.get(m, m) for m in metrics] or None,
+        vertical_spacing=min(0.12, 0.35 / rows) if rows > 1 else 0.0,
+        horizontal_spacing=0.08,
+    )
+    algorithms = algorithms_in(df)
+    in_legend: set[str] = set()
+    for i, metric in enumerate(metrics):
+        row, col = divmod(i, cols)
+        if metric not in df.columns or "step" not in df.columns:
+            continue
+        for algo in algorithms:
+            part = df.loc[df["algorithm"].astype(str) == algo, ["step", metric]]
+            part = part.apply(pd.to_numeric, errors="coerce")
+            part = part[np.isfinite(part["step"]) & np.isfinite(part[metric])]
+            if part.empty:
+                continue
+            part = part.sort_values("step")
+            style = style_or_default(algo)
+            name = algorithm_labels.get(algo, algo)
+            fig.add_trace(
+                go.Scatter(
+                    x=part["step"].tolist(),
+                    y=part[metric].astype(float).tolist(),
+                    mode="lines+markers" if len(part) < 40 else "lines",
+                    name=name,
+                    legendgroup=algo,
+                    showlegend=algo not in in_legend,
+                    line={"color": style["color"], "dash": style["dash"], "width": 2},
+                    marker={"size": 4, "color": style["color"]},
+                    hovertemplate=f"{name}<br>{x_title} %{{x}}<br>{labels.get(metric, metric)}: %{{y:.4g}}<extra></extra>",
+                ),
+                row=row + 1,
+                col=col + 1,
+            )
+            in_legend.add(algo)
+    base_layout(fig, height=max(260, panel_height * rows + 100))
+    # the legend above the first row's panel titles (container coordinates, not the plot area)
+    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 75})
+    # the x title on the bottom row of each column only (shared axes)
+    for c in range(cols):
+        last_row = max(r for r in range(rows) if r * cols + c < n) if n > c else rows - 1
+        fig.update_xaxes(title_text=x_title, row=last_row + 1, col=c + 1, showticklabels=True)
+    fig.update_annotations(font={"size": 13})
+    steps = pd.to_numeric(df["step"], errors="coerce") if "step" in df.columns else pd.Series(dtype=float)
+    if steps.notna().any() and steps.max() - steps.min() < 10:
+        fig.update_xaxes(dtick=1)  # whole steps only
+    return fig
+
+
+def ratio_histogram_figure(
+    hist_df: pd.DataFrame,
+    *,
+    title: str | None = None,
+    x_title: str = "r = π<sub>θ</sub> / π<sub>old</sub>",
+    y_title: str = "tokens",
+    algorithm_labels: Mapping[str, str] | None = None,
+    trust_region: tuple[float, float] | None = None,
+    value: str = "count",
+) -> go.Figure:
+    """Histogram of importance ratios, one trace per algorithm (a step curve for pre-binned counts).
+
+    Args:
+        hist_df: either raw values (columns ``algorithm``, ``ratio``) or pre-binned counts
+            (columns ``algorithm``, ``bin_left``, ``bin_right`` and ``value``).
+        value: the column of a pre-binned frame to plot (``count``, or e.g. ``fraction``).
+        trust_region: optional ``(1-ε_low, 1+ε_high)`` band drawn with ``add_vrect``.
+
+    A vertical line marks r = 1. Non-finite values are dropped.
+    """
+    algorithm_labels = dict(algorithm_labels or {})
+    fig = go.Figure()
+    binned = {"bin_left", "bin_right", value}.issubset(hist_df.columns)
+    for algo in algorithms_in(hist_df):
+        style = style_or_default(algo)
+        name = algorithm_labels.get(algo, algo)
+        part = hist_df[hist_df["algorithm"].astype(str) == algo]
+        if binned:
+            part = part[["bin_left", "bin_right", value]].apply(pd.to_numeric, errors="coerce")
+            part = part[np.isfinite(part).all(axis=1)]
+            if part.empty:
+                continue
+            centre = (part["bin_left"] + part["bin_right"]) / 2
+            # one outlined step curve per algorithm (its colour and dash): overlaid bars hide each other
+            fig.add_trace(
+                go.Scatter(
+                    x=centre.tolist(),
+                    y=part[value].tolist(),
+                    mode="lines",
+                    line={"color": style["color"], "dash": style["dash"], "shape": "hvh", "width": 2},
+                    name=name,
+                    legendgroup=algo,
+                    customdata=np.stack([part["bin_left"], part["bin_right"]], axis=1).tolist(),
+                    hovertemplate=f"{name}<br>[%{{customdata[0]:.4g}}, %{{customdata[1]:.4g}}): %{{y:.4g}}<extra></extra>",
+                )
+            )
+        else:
+            values = pd.to_numeric(part.get("ratio", pd.Series(dtype=float)), errors="coerce")
+            values = values[np.isfinite(values)]
+            if values.empty:
+                continue
+            fig.add_trace(
+                go.Histogram(
+                    x=values.tolist(),
+                    name=name,
+                    legendgroup=algo,
+                    marker={"color": style["color"]},
+                    opacity=0.55,
+                    nbinsx=60,
+                )
+            )
+    if trust_region is not None:
+        lo, hi = trust_region
+        fig.add_vrect(x0=lo, x1=hi, fillcolor="#999999", opacity=0.12, line_width=0, layer="below")
+    fig.add_vline(x=1.0, line={"color": "#000000", "dash": "dot", "width": 1})
+    fig.update_layout(barmode="overlay")
+    return base_layout(fig, title=title, height=360, x_title=x_title, y_title=y_title)
+
+
+def token_view_frame(view: Mapping | None, weight_key: str = "weight") -> pd.DataFrame:
+    """A group's token view (``rlviz.experiments.live.LiveRun.token_view``) as the long frame
+    :func:`token_weight_figure` takes: one row per response token with ``response, position, token,
+    weight, advantage, reward, in_loss``.
+
+    ``weight`` is the *push* on each token's log-probability, −∂loss/∂log π (positive: one
+    gradient-descent step raises it), read from each row's ``weight_key`` (``"weight"``: after
+    the step's updates; ``"weight_first"``: at its first, on-policy update). An empty frame for
+    ``None`` (a step without an update).
+    """
+    columns = ["response", "position", "token", "weight", "advantage", "reward", "in_loss"]
+    if not view:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    for i, row in enumerate(view.get("rows", [])):
+        for j, (token, weight) in enumerate(zip(row["tokens"], row[weight_key])):
+            rows.append(
+                {
+                    "response": i,
+                    "position": j,
+                    "token": token,
+                    "weight": -float(weight) if weight is not None else math.nan,
+                    "advantage": row["advantage"],
+                    "reward": row["reward"],
+                    "in_loss": row["in_loss"],
+                }
+            )
+    return pd.DataFrame(rows, columns=columns)
