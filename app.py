@@ -17,6 +17,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_common import IMAGE_FORMATS, ensure_shell, server_options, tr
+from rlviz.app_pages import PAGES
 from rlviz.device import available_devices, pick_device
 from rlviz.i18n import DEFAULT_LANG, LANGS
 
@@ -89,11 +90,7 @@ with st.sidebar:
     st.caption(tr("side.model", model=model_name), help=tr("side.model_help"))
 
 pages = [
-    st.Page("pages/home.py", title=tr("nav.home"), icon=":material/account_tree:", default=True),
-    st.Page("pages/curves.py", title=tr("nav.curves"), icon=":material/show_chart:", url_path="curves"),
-    st.Page("pages/weighting.py", title=tr("nav.weighting"), icon=":material/bar_chart:", url_path="weighting"),
-    st.Page("pages/length.py", title=tr("nav.length"), icon=":material/straighten:", url_path="length"),
-    st.Page("pages/sampling.py", title=tr("nav.sampling"), icon=":material/filter_alt:", url_path="sampling"),
-    st.Page("pages/live.py", title=tr("nav.live"), icon=":material/bolt:", url_path="live"),
+    st.Page(p.file, title=tr(f"nav.{p.key}"), icon=p.icon, url_path=p.url_path or None, default=p.is_home)
+    for p in PAGES
 ]
 st.navigation(pages, position="sidebar").run()

@@ -1,4 +1,4 @@
-"""Home: the map of the nine algorithms, each with what it changed, its paper and its formula.
+"""Home: the map of the registry's algorithms, each with what it changed, its paper and its formula.
 
 Names, papers, summaries, changes, formulas and defaults all come from the algorithm registry
 (``rlviz.core.objectives.ALGORITHMS``), the same one the losses are built from.
@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from app_common import ensure_shell, formula, lang, tr
+from rlviz.app_pages import PAGES, page
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.plots.home import lineage_figure
 
@@ -20,7 +21,7 @@ L = lang()
 names = list(ALGORITHMS)
 
 st.title(tr("home.title"))
-st.markdown(tr("home.intro"))
+st.markdown(tr("home.intro", n=len(names)))
 
 st.subheader(tr("home.map_header"))
 parents = {n: ALGORITHMS[n].parent for n in names}
@@ -33,9 +34,10 @@ st.plotly_chart(lineage_figure(parents, titles, hover), config={"displayModeBar"
 st.caption(tr("home.map_caption"))
 st.markdown(tr("home.notation"))
 
-st.page_link("pages/live.py", label=tr("home.open_live"), icon=":material/bolt:")
+live = page("live")
+st.page_link(live.file, label=tr("home.open_live"), icon=live.icon)
 
-st.subheader(tr("home.algos_header"))
+st.subheader(tr("home.algos_header", n=len(names)))
 
 
 def _fmt(value: object) -> str:
@@ -71,12 +73,8 @@ for name in names:
             st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 st.subheader(tr("home.pages_header"))
-for page, icon, claims in (
-    ("curves", ":material/show_chart:", "home.curves_claims"),
-    ("weighting", ":material/bar_chart:", "home.weighting_claims"),
-    ("length", ":material/straighten:", "home.length_claims"),
-    ("sampling", ":material/filter_alt:", "home.sampling_claims"),
-    ("live", ":material/bolt:", "home.live_claims"),
-):
-    st.page_link(f"pages/{page}.py", label=tr(f"nav.{page}"), icon=icon)
-    st.markdown(tr(claims))
+for p in PAGES:
+    if p.is_home:
+        continue
+    st.page_link(p.file, label=tr(f"nav.{p.key}"), icon=p.icon)
+    st.markdown(tr(f"home.{p.key}_claims"))

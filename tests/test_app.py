@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -11,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_common import server_options
+from rlviz.app_pages import PAGES
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
 from rlviz.i18n import t
@@ -48,6 +50,29 @@ def test_home_english_by_default():
         assert f"arxiv.org/abs/{spec.arxiv}" in text
     assert len(at.get("latex")) == len(ALGORITHMS) == 9
     assert at.get("plotly_chart"), "the family tree is missing"
+
+
+def test_home_lists_every_page_of_the_page_table():
+    at = _app().run()
+    _no_exception(at)
+    links = [link.proto.page for link in at.get("page_link")]
+    for entry in PAGES:
+        if not entry.is_home:
+            assert entry.url_path in links, entry.key
+            assert t(f"home.{entry.key}_claims", "en") in _texts(at)
+    assert t("home.algos_header", "en", n=len(ALGORITHMS)) in _texts(at)  # the count comes from the registry
+
+
+def test_an_entry_added_to_the_registry_is_on_the_home_map(monkeypatch):
+    copy = dataclasses.replace(ALGORITHMS["dapo"], name="dapo_copy", title="DAPO copy", style=None)
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", copy)
+    at = _app().run()
+    _no_exception(at)
+    assert "### DAPO copy" in _texts(at)
+    tree = json.loads(at.get("plotly_chart")[0].proto.spec)
+    boxes = [a["text"] for a in tree["layout"]["annotations"] if a.get("text")]
+    assert "<b>DAPO copy</b>" in boxes
+    assert t("home.algos_header", "en", n=10) in _texts(at)
 
 
 def test_language_switch_changes_text():

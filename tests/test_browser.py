@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from rlviz.app_pages import PAGES
+
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("RLVIZ_ARTIFACTS", "/tmp/rlviz-screens"))
@@ -142,11 +144,11 @@ def _check_and_shoot(pg, name: str) -> None:
     pg.set_viewport_size({"width": 1400, "height": 1000})
 
 
-PAGES = ["", "curves", "weighting", "length", "sampling", "live"]
+PATHS = [p.url_path for p in PAGES]  # the app's one page table
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PATHS)
 def test_every_page_renders(server, page, path, lang):
     page.goto(f"{server}/{path}?lang={lang}")
     _settle(page)

@@ -1,0 +1,56 @@
+"""The one table of the app's pages: app.py's navigation, the home page's list of what each page
+demonstrates, and the browser test all read it. Adding a page is one row here plus one module in
+each layer (``pages/<key>.py``, ``rlviz/experiments/<key>.py``, ``rlviz/plots/<key>.py``,
+``rlviz/locale/<key>.py``); see CONTRIBUTING.md.
+
+No Streamlit here: titles and claim texts are locale keys (``nav.<key>``, ``home.<key>_claims``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PAGES", "PageEntry", "page"]
+
+
+@dataclass(frozen=True)
+class PageEntry:
+    """One page of the app.
+
+    Attributes:
+        key: short name; the title is the locale key ``nav.<key>``, what the page demonstrates is
+            ``home.<key>_claims`` (a Markdown list, shown on the home page).
+        file: the page script, relative to the repository root.
+        icon: a Material icon (``:material/name:``), bundled with Streamlit, so it works offline.
+        url_path: the page's address (``/curves``); ``""`` for the default page (home).
+        claims: numbers of the teaching claims (``shared/teaching.md``) it demonstrates live.
+    """
+
+    key: str
+    file: str
+    icon: str
+    url_path: str
+    claims: tuple[int, ...] = ()
+
+    @property
+    def is_home(self) -> bool:
+        """True for the default page (served at ``/``)."""
+        return self.url_path == ""
+
+
+PAGES: tuple[PageEntry, ...] = (
+    PageEntry("home", "pages/home.py", ":material/account_tree:", ""),
+    PageEntry("curves", "pages/curves.py", ":material/show_chart:", "curves", (1, 2, 10, 13, 14, 17, 24)),
+    PageEntry("weighting", "pages/weighting.py", ":material/bar_chart:", "weighting", (5, 8, 9, 11, 15, 16, 18, 23)),
+    PageEntry("length", "pages/length.py", ":material/straighten:", "length", (6, 7)),
+    PageEntry("sampling", "pages/sampling.py", ":material/filter_alt:", "sampling", (3, 4, 19)),
+    PageEntry("live", "pages/live.py", ":material/bolt:", "live", (3, 11, 20, 21, 22)),
+)
+
+
+def page(key: str) -> PageEntry:
+    """The row of page ``key``. Raises ``ValueError`` naming ``key`` if there is none."""
+    for entry in PAGES:
+        if entry.key == key:
+            return entry
+    raise ValueError(f"key: no page {key!r}; pages: {', '.join(p.key for p in PAGES)}")

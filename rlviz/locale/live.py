@@ -1,0 +1,265 @@
+"""Strings of the Live policy update page (``live.*``, ``sum.*``) and the metric names of its figures (``metric.*``), English and 简体中文.
+
+Merged into :data:`rlviz.i18n.STRINGS`; the same completeness rules apply (tests/test_i18n.py).
+"""
+
+STRINGS: dict[str, dict[str, str]] = {
+    # ---------------------------------------------------------------- live page
+    "live.title": {"en": "Live policy update", "zh": "实时策略更新"},
+    "live.intro": {
+        "en": "Each chosen algorithm gets its own copy of the same tiny language model and trains "
+        "it for real, step by step: sample G answers for each prompt, score them with the "
+        "verifier, compute advantages, and update with the algorithm's own loss. All copies start "
+        "from the same weights and the same seed, so step 1 sees the same prompts and the same "
+        "answers; after that each follows its own policy.",
+        "zh": "每个选中的算法各拿一份同样的微型语言模型，真刀真枪地一步步训练：每个问题采样 G 条回答，"
+        "用验证器打分，计算优势，再用该算法自己的损失更新参数。所有副本从相同的权重和相同的种子出发，"
+        "所以第 1 步看到的是同样的问题和同样的回答；之后各自沿着自己的策略走下去。",
+    },
+    "live.tips": {
+        "en": "**Things to try.** Raise the learning rate to 1e-2 and watch the policy collapse within a "
+        "few steps: KL to the reference jumps, the reward falls to zero (to −1 under DAPO's overlong "
+        "penalty, and DAPO, finding no mixed group, stops updating) and the answers turn into "
+        "noise whose length swings, often up to the limit. Set μ and the mini-batches (under *More settings*) to 1: every update is then fully "
+        "on-policy: the ratio the update sees stays at 1 and nothing is clipped (the per-token view, "
+        "computed after the update, already shows the moved ratio the next update would start from). Compare GSPO's clip fraction with "
+        "GRPO's, and watch the share of zero-advantage groups: those groups teach nothing. One notch "
+        "up, at learning rate 2e-4, SAPO drifts away (KL 0.7-0.8, held-out pass@1 falls) while the "
+        "hard-clipped GRPO and DAPO still gain: its gate, tuned for tiny LLM-scale ratio moves, barely "
+        "damps the larger moves of this small model, above all on tokens pushed down (A < 0).",
+        "zh": "**可以试试：** 把学习率调到 1e-2，几步之内就能看到策略崩溃：与参考模型的 KL 飙升，"
+        "奖励跌到零（DAPO 因超长惩罚跌到 −1，且找不到有信号的组而停止更新），回答变成乱码，长度忽长忽短，常常写到长度上限。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
+        "更新时看到的比率始终为 1，也就不会有任何裁剪（逐 token 视图是在更新之后算的，显示的是下一次更新的起点，比率已经变了）。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。"
+        "把学习率只调高一档到 2e-4：SAPO 会越走越远（KL 达到 0.7–0.8，留出集 pass@1 下降），而带硬裁剪的 GRPO 和 DAPO 仍在进步——"
+        "它的门控是为大模型上极小的比率变化调的，对这个小模型较大的变化几乎不起抑制作用，被压低的 token（A < 0）尤其如此。",
+    },
+    "live.settings": {"en": "Run settings", "zh": "训练设置"},
+    "live.algorithms": {"en": "Algorithms", "zh": "算法"},
+    "live.algorithms_help": {
+        "en": "Each one trains its own copy of the model; every extra algorithm adds time.",
+        "zh": "每个算法训练自己的一份模型副本；多选一个算法就多一份耗时。",
+    },
+    "live.steps": {"en": "Steps", "zh": "训练步数"},
+    "live.prompts": {"en": "Prompts per step", "zh": "每步问题数"},
+    "live.prompts_help": {
+        "en": "Groups per step, n (TRL: batch size / G; verl: data.train_batch_size).",
+        "zh": "每步的组数 n（TRL：batch size / G；verl：data.train_batch_size）。",
+    },
+    "live.group_size": {"en": "Group size G", "zh": "组大小 G"},
+    "live.group_size_help": {
+        "en": "Answers sampled per prompt (TRL: num_generations; verl: rollout.n).",
+        "zh": "每个问题采样的回答数（TRL：num_generations；verl：rollout.n）。",
+    },
+    "live.temperature": {"en": "Sampling temperature", "zh": "采样温度"},
+    "live.temperature_help": {
+        "en": "Lower means less diverse answers, so more groups where every answer is the same.",
+        "zh": "温度越低，回答越单一，全对或全错的组也就越多。",
+    },
+    "live.lr": {"en": "Learning rate", "zh": "学习率"},
+    "live.lr_help": {
+        "en": "AdamW learning rate of the policy. Small values learn slowly; 1e-2 collapses the policy.",
+        "zh": "策略的 AdamW 学习率。取值小学得慢；1e-2 会让策略崩溃。",
+    },
+    "live.mu": {"en": "Updates per batch μ", "zh": "每批更新次数 μ"},
+    "live.mu_help": {
+        "en": "Passes over each batch of samples (GRPO's μ; TRL: num_iterations; verl: ppo_epochs). "
+        "Every update after the first is off-policy: the ratio moves away from 1 and the clip acts.",
+        "zh": "每批样本重复使用的轮数（GRPO 的 μ；TRL：num_iterations；verl：ppo_epochs）。"
+        "第一次之后的更新都是离策略的：比率偏离 1，裁剪开始起作用。",
+    },
+    "live.advanced": {"en": "More settings", "zh": "更多设置"},
+    "live.mini_batches": {"en": "Mini-batches per pass", "zh": "每轮的小批次数"},
+    "live.mini_batches_help": {
+        "en": "Optimizer steps per pass over the batch (TRL: steps_per_generation).",
+        "zh": "每轮遍历数据时的优化器步数（TRL：steps_per_generation）。",
+    },
+    "live.max_new_tokens": {"en": "Response length limit $L_{max}$", "zh": "回答长度上限 $L_{max}$"},
+    "live.overlong_buffer": {"en": "Overlong buffer $L_{cache}$", "zh": "超长缓冲区 $L_{cache}$"},
+    "live.overlong_buffer_help": {
+        "en": "DAPO's soft penalty ramps from 0 at $L_{max} - L_{cache}$ to −1 at $L_{max}$.",
+        "zh": "DAPO 的软惩罚从 $L_{max} - L_{cache}$ 处的 0 线性降到 $L_{max}$ 处的 −1。",
+    },
+    "live.heldout": {"en": "Held-out samples per prompt", "zh": "留出集每题采样数"},
+    "live.heldout_help": {
+        "en": "Held-out pass@1 is measured before training and after each algorithm's last step "
+        "(96 fixed prompts × this many samples); 0 skips it.",
+        "zh": "在训练前和每个算法最后一步之后测量留出集 pass@1（96 道固定题 × 每题这么多次采样）；0 表示跳过。",
+    },
+    "live.algo_settings": {"en": "{title} settings", "zh": "{title} 的设置"},
+    "live.algo_settings_caption": {
+        "en": "Defaults are the paper values from the algorithm registry; hover a field for its source.",
+        "zh": "默认值是算法注册表中的论文取值；把鼠标停在输入框上可以看到出处。",
+    },
+    "live.setting_help": {
+        "en": "{meaning} — default {default} ({source}); TRL: {trl}; verl: {verl}",
+        "zh": "{meaning} —— 默认 {default}（{source}）；TRL：{trl}；verl：{verl}",
+    },
+    "live.empty_means_none": {"en": "empty = none", "zh": "留空 = 无"},
+    "live.not_a_number": {"en": "{name}: {value!r} is not a number", "zh": "{name}：{value!r} 不是数字"},
+    "live.run": {"en": "Run", "zh": "开始训练"},
+    "live.stop": {"en": "Stop", "zh": "停止"},
+    "live.continue": {"en": "Continue", "zh": "继续"},
+    "live.reset": {"en": "Reset", "zh": "清除结果"},
+    "live.overlong_penalty": {"en": "Overlong penalty factor", "zh": "超长惩罚系数"},
+    "live.overlong_penalty_help": {
+        "en": "DAPO's soft overlong punishment reaches −factor at the length limit (verl "
+        "reward_model.overlong_buffer.penalty_factor; the paper uses 1). Used where overlong shaping is on.",
+        "zh": "DAPO 软超长惩罚在长度上限处达到 −系数（verl 的 reward_model.overlong_buffer.penalty_factor；"
+        "论文取 1）。只在开启超长整形的算法上起作用。",
+    },
+    "live.entropy_coef": {"en": "Entropy bonus", "zh": "熵奖励系数"},
+    "live.entropy_coef_help": {
+        "en": "Adds −coef × entropy to every algorithm's loss, aggregated like the loss (verl "
+        "actor.entropy_coeff, TRL entropy_coef; default 0). Raising it keeps the policy exploring.",
+        "zh": "给每个算法的损失加上 −系数 × 熵，聚合方式与损失相同（verl 的 actor.entropy_coeff，"
+        "TRL 的 entropy_coef；默认 0）。调大它能让策略保持探索。",
+    },
+    "live.kl_in_reward": {"en": "KL in the reward", "zh": "KL 放进奖励"},
+    "live.kl_in_reward_help": {
+        "en": "Subtract β × KL(old ‖ reference) from each response's reward instead of adding β × KL "
+        "to the loss (verl algorithm.use_kl_in_reward). Only matters for algorithms with β > 0 "
+        "(GRPO's default is 0.04).",
+        "zh": "把 β × KL(旧策略 ‖ 参考策略) 从每条回答的奖励里减掉，而不是把 β × KL 加到损失上"
+        "（verl 的 algorithm.use_kl_in_reward）。只对 β > 0 的算法起作用（GRPO 默认 0.04）。",
+    },
+    "live.bad_input": {"en": "Cannot start this run: {error}", "zh": "无法开始训练：{error}"},
+    "live.run_failed": {
+        "en": "The run stopped with an error: {error}. The steps done so far are kept: press Continue or Reset.",
+        "zh": "训练因错误而停止：{error}。已完成的步骤都保留着：可以继续或重置。",
+    },
+    "live.no_run": {
+        "en": "Choose the settings and press **Run**. On a CPU the default run (4 algorithms × 30 steps) "
+        "takes a few minutes; a bar per algorithm shows how far it is, and **Stop** keeps what is done.",
+        "zh": "选好设置后点击 **开始训练**。在 CPU 上，默认设置（4 个算法 × 30 步）需要几分钟；"
+        "每个算法有一个进度条，点 **停止** 会保留已完成的部分。",
+    },
+    "live.progress": {"en": "{title}: step {done} / {total}", "zh": "{title}：第 {done} / {total} 步"},
+    "live.running": {
+        "en": "Training… results are kept after every step: **Stop** keeps what is done so far.",
+        "zh": "训练中……每一步的结果都会保存：点 **停止** 不会丢失已完成的部分。",
+    },
+    "live.stopped": {
+        "en": "Stopped after {done} of {total} steps. **Continue** picks up where it stopped.",
+        "zh": "已在第 {done} / {total} 步停止。点 **继续** 可以从停下的地方接着训练。",
+    },
+    "live.finished": {"en": "Finished: {total} steps per algorithm.", "zh": "训练完成：每个算法 {total} 步。"},
+    "live.settings_changed": {
+        "en": "The settings above differ from those of the results below; press **Run** to start a new run.",
+        "zh": "上面的设置与下方结果所用的设置不同；点击 **开始训练** 以新设置重新训练。",
+    },
+    "live.curves": {"en": "Training curves", "zh": "训练曲线"},
+    "live.panels": {"en": "Panels", "zh": "显示的指标"},
+    "live.curves_caption": {
+        "en": "One panel per metric, shared step axis; click a legend entry to hide an algorithm "
+        "everywhere. Missing points mean the metric does not apply (the gate weight exists only "
+        "for SAPO, whose soft gate clips nothing) or the step made no update.",
+        "zh": "每个指标一张小图，横轴都是步数；点击图例可以在所有小图中隐藏某个算法。"
+        "缺少的点表示该指标不适用（门控权重只有 SAPO 才有，它的软门控不做任何裁剪），或者这一步没有更新。",
+    },
+    "live.metric_notes": {
+        "en": r"**How the numbers are computed.** Reward: the verifier's 1 or 0 (plus DAPO's overlong "
+        r"penalty where it is on); pass@1: the share of correct answers among the training samples. "
+        r"KL to the frozen starting model uses the k3 estimator "
+        r"$\frac{\pi_{ref}}{\pi_\theta} - \log\frac{\pi_{ref}}{\pi_\theta} - 1$, averaged over tokens. "
+        r"Entropy: $-\sum_v \pi_\theta(v)\log\pi_\theta(v)$ per generated token. Clip fraction: the "
+        r"share of tokens the clip acted on: their gradient is zero under a hard clip, while CISPO only "
+        r"caps their weight and GSPO clips whole responses. A group has zero advantage when all "
+        r"its G rewards are equal.",
+        "zh": r"**这些数字怎么算：** 奖励是验证器给出的 1 或 0（开启时再加上 DAPO 的超长惩罚）；"
+        r"pass@1 是训练样本中答对的比例。与冻结初始模型之间的 KL 用 k3 估计器 "
+        r"$\frac{\pi_{ref}}{\pi_\theta} - \log\frac{\pi_{ref}}{\pi_\theta} - 1$，按 token 取平均。"
+        r"熵是每个生成 token 的 $-\sum_v \pi_\theta(v)\log\pi_\theta(v)$。裁剪比例是被裁剪作用到的 token 所占的比例：硬裁剪下它们的梯度为零，CISPO 只是给权重封顶，GSPO 则整条回答一起裁剪。"
+        r"一个组的 G 个奖励全部相同时，它的优势为零。",
+    },
+    "live.ratio_header": {"en": "Importance ratios at one step", "zh": "某一步的重要性比率分布"},
+    "live.ratio_caption": {
+        "en": "The ratio each algorithm actually uses (token ratio, or the sequence ratio broadcast to "
+        "its tokens), over all updates of the step; the bins are log-spaced and values beyond "
+        "$[e^{-0.5}, e^{0.5}]$ land in the end bins. The first update of a step is "
+        "on-policy (r = 1).",
+        "zh": "每个算法实际使用的比率（token 比率，或广播到各 token 的序列比率），统计这一步里的所有更新；"
+        "分箱按对数均匀划分，超出 $[e^{-0.5}, e^{0.5}]$ 的值计入两端的箱子。每一步的第一次更新在策略上（r = 1）。",
+    },
+    "live.ratio_formula": {"en": "Ratio", "zh": "比率"},
+    "live.step_select": {"en": "Step", "zh": "步"},
+    "live.share": {"en": "share of tokens", "zh": "token 占比"},
+    "live.tokens_header": {"en": "Where the gradient goes, token by token", "zh": "梯度落在哪里：逐 token 查看"},
+    "live.tokens_when": {"en": "Weights at", "zh": "权重取自"},
+    "live.tokens_weight_first": {
+        "en": "the step's first update (ratio 1: pure token vs sequence weighting)",
+        "zh": "本步第一次更新（比率为 1：单纯的 token 级与序列级加权）",
+    },
+    "live.tokens_weight": {
+        "en": "after the step's updates (ratios moved: clipping shows)",
+        "zh": "本步各次更新之后（比率已变：能看到裁剪）",
+    },
+    "live.tokens_caption": {
+        "en": "One group (the G answers to one prompt) of each algorithm at the chosen step. Colour "
+        "is the push each token's log-probability gets from a gradient-descent step on this batch, "
+        "−∂loss/∂log π (autograd of the algorithm's own loss), either at the step's first, on-policy "
+        "update or with the ratio the step's μ × mini-batch updates have reached: orange pushed up, "
+        "purple pushed down, white no gradient (clipped: under GSPO a whole response at once). All heatmaps share "
+        "one colour scale. At step 1 all algorithms start from the same samples, so their rows usually "
+        "show the same group side by side (DAPO's dynamic sampling may pick another).",
+        "zh": "在所选的步中，每个算法的一个组（同一问题的 G 条回答）。颜色表示在这一批上做一次梯度下降时每个 token 的对数概率受到的推动量 "
+        "−∂loss/∂log π（对该算法自身损失求自动微分），可以取本步第一次（在策略上的）更新，也可以取本步 μ × 小批次更新之后比率已变的状态："
+        "橙色往上推，紫色往下压，白色没有梯度（被裁剪；GSPO 会整条回答一起被裁掉）。所有热力图使用同一个颜色刻度。"
+        "第 1 步所有算法从同样的样本出发，通常展示的是同一个组，可以逐行对比（DAPO 的动态采样可能会选到别的组）。",
+    },
+    "live.tokens_algos": {"en": "Show", "zh": "显示"},
+    "live.prompt_line": {
+        "en": "{title} — prompt `{prompt}`, expected answer `{answer}` (digits reversed)",
+        "zh": "{title} —— 问题 `{prompt}`，正确答案 `{answer}`（数字倒序书写）",
+    },
+    "live.no_update": {
+        "en": "{title} made no update at this step (every group had equal rewards).",
+        "zh": "{title} 在这一步没有更新（所有组的奖励都相同）。",
+    },
+    "live.row_label": {"en": "#{i} {mark} A={adv}", "zh": "#{i} {mark} A={adv}"},
+    "live.masked": {"en": "masked", "zh": "已屏蔽"},
+    "live.summary_header": {"en": "Final table", "zh": "结果汇总"},
+    "live.summary_caption": {
+        "en": "Held-out pass@1 on 96 fixed prompts the model never trains on, before and after (— until "
+        "an algorithm finishes its steps); the other columns summarise the last steps.",
+        "zh": "留出集 pass@1 在 96 道训练中从未见过的固定题目上测量（训练前后各一次；算法跑完全部步数之前显示 —）；"
+        "其余列汇总了最后几步。",
+    },
+    "live.download_csv": {"en": "Download metrics (CSV)", "zh": "下载指标（CSV）"},
+    "live.download_json": {"en": "Download everything (JSON)", "zh": "下载全部结果（JSON）"},
+    "sum.algorithm": {"en": "algorithm", "zh": "算法"},
+    "sum.steps": {"en": "steps", "zh": "步数"},
+    "sum.heldout_pass_at_1_start": {"en": "held-out pass@1 before", "zh": "留出集 pass@1（训练前）"},
+    "sum.heldout_pass_at_1_end": {"en": "held-out pass@1 after", "zh": "留出集 pass@1（训练后）"},
+    "sum.heldout_gain": {"en": "gain", "zh": "提升"},
+    "sum.train_pass_at_1_last5": {"en": "train pass@1 (last 5 steps)", "zh": "训练 pass@1（最后 5 步）"},
+    "sum.response_length_last5": {"en": "response length (last 5)", "zh": "回答长度（最后 5 步）"},
+    "sum.clip_fraction_mean": {"en": "mean clip fraction", "zh": "平均裁剪比例"},
+    "sum.entropy_last": {"en": "final entropy", "zh": "最终熵"},
+    "sum.kl_ref_last": {"en": "final KL", "zh": "最终 KL"},
+    "sum.rollouts_total": {"en": "responses sampled", "zh": "采样回答总数"},
+    "sum.seconds_total": {"en": "seconds", "zh": "耗时（秒）"},
+    # ---------------------------------------------------------------- metric names (plots)
+    "metric.reward_mean": {"en": "mean reward", "zh": "平均奖励"},
+    "metric.pass_at_1": {"en": "pass@1 (training samples)", "zh": "pass@1（训练样本）"},
+    "metric.response_length_mean": {"en": "mean response length", "zh": "平均回答长度"},
+    "metric.response_length_max": {"en": "longest response", "zh": "最长回答长度"},
+    "metric.overlong_fraction": {"en": "share of overlong responses", "zh": "超长回答占比"},
+    "metric.group_reward_std": {"en": "group reward std", "zh": "组内奖励标准差"},
+    "metric.zero_adv_group_fraction": {"en": "share of zero-advantage groups", "zh": "零优势组占比"},
+    "metric.entropy": {"en": "entropy (nats / token)", "zh": "熵（nats / token）"},
+    "metric.kl_ref": {"en": "KL to reference", "zh": "与参考模型的 KL"},
+    "metric.ratio_mean": {"en": "mean ratio r", "zh": "比率 r 的均值"},
+    "metric.ratio_min": {"en": "smallest ratio r", "zh": "比率 r 的最小值"},
+    "metric.ratio_max": {"en": "largest ratio r", "zh": "比率 r 的最大值"},
+    "metric.clip_fraction": {"en": "clip fraction", "zh": "裁剪比例"},
+    "metric.clip_fraction_low": {"en": "clip fraction (low side, A<0)", "zh": "裁剪比例（下界，A<0）"},
+    "metric.clip_fraction_high": {"en": "clip fraction (high side, A>0)", "zh": "裁剪比例（上界，A>0）"},
+    "metric.gate_weight_mean": {"en": "mean SAPO gate weight", "zh": "SAPO 门控权重均值"},
+    "metric.grad_token_fraction": {"en": "share of tokens with gradient", "zh": "有梯度的 token 占比"},
+    "metric.grad_norm": {"en": "gradient norm", "zh": "梯度范数"},
+    "metric.seconds": {"en": "seconds per step", "zh": "每步耗时（秒）"},
+    "metric.rollouts": {"en": "responses sampled", "zh": "采样的回答数"},
+    "metric.kept_groups": {"en": "groups kept", "zh": "保留的组数"},
+    "metric.loss": {"en": "loss", "zh": "损失"},
+    "metric.value_loss": {"en": "critic loss (PPO)", "zh": "评论家损失（PPO）"},
+}

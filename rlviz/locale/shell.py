@@ -1,0 +1,63 @@
+"""Strings of the app shell: navigation, sidebar, shared words and messages (English and 简体中文).
+
+Merged into :data:`rlviz.i18n.STRINGS`; the same completeness rules apply (tests/test_i18n.py).
+"""
+
+STRINGS: dict[str, dict[str, str]] = {
+    # ---------------------------------------------------------------- app shell, sidebar
+    "app.title": {
+        "en": "rlviz · policy optimisation for LLM RL",
+        "zh": "rlviz · 大模型强化学习中的策略优化",
+    },
+    "nav.home": {"en": "Home", "zh": "首页"},
+    "nav.live": {"en": "Live policy update", "zh": "实时策略更新"},
+    "nav.curves": {"en": "Objective & gradient vs ratio", "zh": "目标与梯度随比率变化"},
+    "nav.weighting": {"en": "Token vs sequence weighting", "zh": "token 级与序列级加权"},
+    "nav.length": {"en": "Length penalties", "zh": "长度惩罚"},
+    "nav.sampling": {"en": "Dynamic sampling", "zh": "动态采样"},
+    "side.image_format": {"en": "Chart download format", "zh": "图表下载格式"},
+    "side.image_format_help": {
+        "en": "What the camera button in each chart's toolbar saves: SVG (vector, for slides and papers) or PNG.",
+        "zh": "每张图工具栏里相机按钮保存的格式：SVG（矢量，适合幻灯片和论文）或 PNG。",
+    },
+    "common.bad_input": {"en": "Please check the settings: {error}", "zh": "请检查设置：{error}"},
+    "common.bad_field": {
+        "en": "Please check **{field}**. Details: {error}",
+        "zh": "请检查“**{field}**”。详细信息：{error}",
+    },
+    "common.download_csv": {"en": "Download the numbers (CSV)", "zh": "下载数据（CSV）"},
+    "side.language": {"en": "Language / 语言", "zh": "语言 / Language"},
+    "side.seed": {"en": "Seed", "zh": "随机种子"},
+    "side.seed_help": {
+        "en": "Fixes sampling and initialisation: the same seed and settings give the same run.",
+        "zh": "固定采样和初始化：种子和设置相同，结果就相同。",
+    },
+    "side.device": {"en": "Device", "zh": "计算设备"},
+    "side.device_help": {
+        "en": "Where the model runs. “auto” takes a GPU when there is one (cuda, then mps), else the CPU.",
+        "zh": "模型在哪里运行。“auto” 会优先使用 GPU（先 cuda 后 mps），没有 GPU 时使用 CPU。",
+    },
+    "side.device_auto": {"en": "auto → {best}", "zh": "自动 → {best}"},
+    "side.model": {"en": "Model: {model}", "zh": "模型：{model}"},
+    "side.model_tiny": {"en": "the shipped tiny LM", "zh": "自带的微型语言模型"},
+    "side.model_help": {
+        "en": "The model is chosen when the server starts (RLVIZ_MODEL_DIR=/path make run, or "
+        "streamlit run app.py -- --model-dir /path), never typed in the browser.",
+        "zh": "模型在启动服务时指定（RLVIZ_MODEL_DIR=/path make run，或 "
+        "streamlit run app.py -- --model-dir /path），不能在浏览器里输入路径。",
+    },
+    "side.server_device_bad": {
+        "en": "The server was started with device {value!r}, which is not available here: {error}. "
+        "Using “auto” instead.",
+        "zh": "服务启动时指定的设备 {value!r} 在这台机器上不可用：{error}。已改用 “auto”。",
+    },
+    # ---------------------------------------------------------------- shared words
+    "word.step": {"en": "step", "zh": "步数"},
+    "word.position": {"en": "position in response", "zh": "回答中的位置"},
+    "word.token": {"en": "token", "zh": "token"},
+    "word.advantage": {"en": "advantage A", "zh": "优势 A"},
+    "word.grad_weight": {"en": "gradient weight −∂loss/∂log π", "zh": "梯度权重 −∂loss/∂log π"},
+    "word.tokens": {"en": "tokens", "zh": "token 数"},
+    "word.algorithm": {"en": "algorithm", "zh": "算法"},
+    "word.none": {"en": "none", "zh": "无"},
+}
