@@ -14,6 +14,8 @@ Server-start options, never typed in the browser:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from app_common import IMAGE_FORMATS, ensure_shell, server_options, tr
@@ -21,14 +23,18 @@ from rlviz.app_pages import PAGES
 from rlviz.device import available_devices, pick_device
 from rlviz.i18n import DEFAULT_LANG, LANGS
 
+FAVICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
+
 ensure_shell()
-st.set_page_config(page_title="rlviz", page_icon=":material/insights:", layout="wide")
+# The favicon is a file in the repository: a Material icon as page_icon would be fetched from the
+# internet by the browser, and the app must work offline.
+st.set_page_config(page_title="rlviz", page_icon=str(FAVICON), layout="wide")
 
 # A formula wider than its column scrolls instead of being cut off; on a narrow window (a projector,
 # a laptop with the sidebar open) a column that would get narrower than 200 px wraps onto its own
 # row, so a formula column moves under its figure instead of being squeezed beside it.
 st.html(
-    "<style>.katex-display{overflow-x:auto;overflow-y:hidden}"
+    "<style>.katex-display{overflow-x:auto;overflow-y:hidden}.katex-display>.katex{padding:0 0.2em}"
     "[data-testid=stHorizontalBlock]{flex-wrap:wrap}"
     "[data-testid=stColumn]{min-width:min(200px,100%)}</style>"
 )

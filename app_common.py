@@ -49,9 +49,11 @@ def ensure_shell() -> None:
         st.rerun()
 
 
-def formula(latex: str) -> None:
-    """``st.latex`` with one line per ``,\\quad``-separated part, so long objectives fit a column."""
-    st.latex(r"\begin{gathered}" + latex.replace(r",\quad ", r",\\ ") + r"\end{gathered}")
+def formula(latex: str, small: bool = False) -> None:
+    """``st.latex`` with one line per ``,\\quad``-separated part, so long objectives fit a column;
+    ``small`` sets it a size smaller (for a narrow column beside a figure)."""
+    size = r"\small" if small else ""
+    st.latex(size + r"\begin{gathered}" + latex.replace(r",\quad ", r",\\ ") + r"\end{gathered}")
 
 
 def lang() -> str:

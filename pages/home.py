@@ -70,7 +70,7 @@ for name in names:
                 }
                 for s in spec.loss_settings + spec.train_settings
             ]
-            st.dataframe(pd.DataFrame(rows), hide_index=True)
+            st.table(pd.DataFrame(rows), hide_index=True, border="horizontal")  # wraps: no column hides
 
 st.subheader(tr("home.pages_header"))
 for p in PAGES:

@@ -171,8 +171,8 @@ FORMULA_WIDTHS = [3, 2]
 left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
 with left:
     formula(
-        r"R_\text{length}(L)=-f\cdot\operatorname{clip}\!\left("
-        r"\frac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}},\ 0,\ 1\right)"
+        r"R_\text{length}(L)=-f\cdot\operatorname{clip}(x,\ 0,\ 1),\quad "
+        r"x=\frac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}}"
     )
 with right:
     if factor == 0:
@@ -196,16 +196,19 @@ for name in others:
         with left:
             formula(
                 r"\lambda_i=0.5-\frac{|y_i|-\min_j|y_j|}{\max_j|y_j|-\min_j|y_j|},\quad "
-                r"R_i=R^\text{task}_i+w\cdot\begin{cases}\lambda_i & c_i=1\\ \min(0,\lambda_i) & c_i=0\end{cases}"
+                r"R_i=R^\text{task}_i+w\cdot\begin{cases}\lambda_i & c_i=1\\ \min(0,\lambda_i) & c_i=0\end{cases}",
+                small=True,
             )
         right.markdown(tr("length.kimi_text"))
     else:
         with left:
             formula(
-                r"\operatorname{CosFn}(t,r_0,r_L)=r_L+\tfrac12(r_0-r_L)"
+                r"\operatorname{CosFn}(t,r_0,r_L)\\=r_L+\tfrac12(r_0-r_L)"
                 r"\Big(1+\cos\frac{\pi t}{L_\text{max}}\Big),\quad "
-                r"R(t)=\begin{cases}\operatorname{CosFn}(t,r_0^c,r_L^c) & c=1,\ t<L_\text{max}\\"
-                r"\operatorname{CosFn}(t,r_0^w,r_L^w) & c=0,\ t<L_\text{max}\\ r_e & t\ge L_\text{max}\end{cases}"
+                r"c=1:\ R=\operatorname{CosFn}(t,r_0^c,r_L^c),\quad "
+                r"c=0:\ R=\operatorname{CosFn}(t,r_0^w,r_L^w),\quad "
+                r"t\ge L_\text{max}:\ R=r_e",
+                small=True,
             )
         right.markdown(tr("length.cosine_text"))
 
@@ -332,7 +335,7 @@ left, right = st.columns([3, 2], gap="large")
 with left:
     chart(group_figure(rows, group_labels, schemes=shown), "length-group")
 with right:
-    formula(r"A_i=\frac{R_i-\operatorname{mean}(R_1,\dots,R_G)}{\operatorname{std}(R_1,\dots,R_G)+\epsilon}")
+    formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
     note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
     st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
 columns = {

@@ -71,8 +71,11 @@ def signal_section() -> None:
     left, right = st.columns([3, 2])
     with right:
         # k = right answers among the G: k ~ Binomial(G, p)
-        formula(r"P(k = G) = p^G,\quad P(k = 0) = (1-p)^G,\quad P(0 < k < G) = 1 - p^G - (1-p)^G")
-        st.latex(r"R_1 = \dots = R_G \;\Rightarrow\; A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon} = 0")
+        formula(r"P(k = G) = p^G,\quad P(k = 0) = (1-p)^G,\quad P(0 < k < G)\\ = 1 - p^G - (1-p)^G", small=True)
+        formula(
+            r"R_1 = \dots = R_G \;\Rightarrow\\ A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon} = 0",
+            small=True,
+        )
     try:
         if not sizes:
             raise ValueError(f"group_size: {tr('sampling.need_group_size')}")
@@ -119,10 +122,12 @@ def bias_section() -> None:
         chart(fig, "sampling-difficulty-bias")
     with right:
         formula(
-            r"\text{GRPO: } A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon},\quad "
+            r"\text{GRPO: }\\ A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon},\quad "
             r"\text{Dr.GRPO: } A_i = R_i - \bar R,\quad "
-            r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k}\,a(k),\quad "
-            r"a(k) = \sum_i |A_i| \text{ with } k \text{ right}"
+            r"\mathbb{E}\Big[\sum_i |A_i|\Big]\\ = \sum_{k=0}^{G} P(k)\,a(k),\quad "
+            r"P(k) = \binom{G}{k} p^k (1-p)^{G-k},\quad "
+            r"a(k) = \sum_i |A_i|,\quad k = \#\{i: R_i = 1\}",
+            small=True,
         )
     st.caption(tr("sampling.bias_caption"))
     csv_download(df, "sampling-difficulty-bias", key="s_dl_bias")
@@ -291,7 +296,8 @@ def cost_section() -> None:
         formula(
             r"q = \mathbb{E}_{p}\big[1 - p^G - (1-p)^G\big],\quad S_r \sim \operatorname{Bin}(r\,n,\ q),\quad "
             r"\mathbb{E}[R] = \sum_{r=0}^{K-1} P(S_r < N),\quad n\,G\,\mathbb{E}[R],\quad "
-            r"\mathbb{E}[\min(S_K, N)],\quad P(S_K \ge N)"
+            r"\mathbb{E}[\min(S_K, N)],\quad P(S_K \ge N)",
+            small=True,
         )
         st.latex(r"\text{Beta: } \mathbb{E}[p^G] = \prod_{j=0}^{G-1} \frac{a+j}{a+b+j}")
         st.caption(tr("sampling.cost_legend"))

@@ -111,12 +111,20 @@ def browser():
         b.close()
 
 
+LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
+
+
 @pytest.fixture
 def page(browser):
+    """A fresh 1400 px browser tab. The app must work offline: a request to any host but the
+    local server (a favicon or a font from the internet, say) fails the test."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
     pg = context.new_page()
+    outside: list[str] = []
+    pg.on("request", lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url))
     yield pg
     context.close()
+    assert not outside, f"requests leaving the machine: {sorted(set(outside))[:5]}"
 
 
 def _settle(pg, timeout_ms: int = 90_000) -> None:
@@ -160,6 +168,22 @@ def test_every_page_renders(server, page, path, lang):
         assert any("\u4e00" <= ch <= "\u9fff" for ch in title), title
     # the sidebar (language, seed, device) is on every page
     assert page.get_by_text("Seed" if lang == "en" else "随机种子").count() >= 1
+
+
+# A formula whose content is wider than its box (more than a pixel of rounding) scrolls sideways.
+OVERFLOWING_FORMULAS = """() => [...document.querySelectorAll('.katex-display')]
+    .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.textContent.slice(0, 50))"""
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_formulas_fit_a_projector_window(server, page, path):
+    """At 1024 px (a projector's default) with the sidebar open, every formula fits its column."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{server}/{path}")
+    _settle(page)
+    assert page.locator("[data-testid=stSidebar]").is_visible()
+    assert page.evaluate(OVERFLOWING_FORMULAS) == []
 
 
 LIVE_SMALL = "live?algos=GRPO&algos=SAPO&steps={steps}&prompts=4&G=4&heldout=1"
