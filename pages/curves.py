@@ -43,20 +43,25 @@ L = lang()
 CATALOG = variants()  # read from the registry on every run
 titles = {k: v.title for k, v in CATALOG.items()}
 PANEL_WIDTH = 300  # px; the panels wrap onto as many rows as the window needs
-# One token, advantage A, ratio r; short lines so they fit the column beside the figure.
-FORMULAS = r"""\small\begin{gathered}
+# One token, advantage A, ratio r. Short lines in two blocks under the figure, so that each fits
+# half the page even on a narrow window.
+FORMULAS = (
+    r"""\small\begin{gathered}
 r=\frac{\pi_\theta(y)}{\pi_{\theta_\text{old}}(y)}\\[4pt]
 w=\frac{\partial J}{\partial\log\pi}=r\,\frac{\partial J}{\partial r}\\[6pt]
 \text{PPO: } J=\min\big(rA,\ \bar r A\big)\\
 \bar r=\operatorname{clip}(r,1\!-\!\varepsilon_\text{low},1\!+\!\varepsilon_\text{high})\\[6pt]
 \text{dual, }A<0\text{: } J=\max(J_\text{PPO},\,cA)\\[6pt]
-\text{CISPO: } w=\operatorname{sg}[\bar r]\,A\\[6pt]
+\text{CISPO: } w=\operatorname{sg}[\bar r]\,A
+\end{gathered}""",
+    r"""\small\begin{gathered}
 \text{SAPO: } J=\tfrac{4}{\tau}\,\sigma\big(\tau(r-1)\big)A\\
 w=4\sigma(1-\sigma)\,rA\\[6pt]
 \text{GMPO: } J=A\,e^{\tilde\ell}\\
 \tilde\ell=\operatorname{clip}_A(\log r,\,\pm\varepsilon)\\[6pt]
 \text{GSPO: } s=\Big(\prod_t r_t\Big)^{1/|y|}=r
-\end{gathered}"""
+\end{gathered}""",
+)
 
 st.title(tr("curves.title"))
 st.markdown(tr("curves.intro"))
@@ -177,20 +182,19 @@ if not res.variants:
     st.info(tr("curves.none_selected"))
 else:
     first_band = res.first_band
-    left, right = st.columns([5, 2], gap="medium")
-    with left:
-        fig = curves_overlay_figure(
-            res.curves, L, x_range=x_range, log_x=log_axis, band=first_band[1] if first_band else None
-        )
-        chart(fig, "c_overlay")
-    with right:
-        st.latex(FORMULAS)
-        st.markdown(tr("curves.convention"))
+    fig = curves_overlay_figure(
+        res.curves, L, x_range=x_range, log_x=log_axis, band=first_band[1] if first_band else None
+    )
+    chart(fig, "c_overlay")
     caption = tr("curves.overlay_caption")
     if first_band:
         band_of, (lo, hi) = first_band
         caption += " " + tr("curves.overlay_band", title=titles[band_of], lo=f"{lo:.4g}", hi=f"{hi:.4g}")
     st.caption(caption)
+    left, right = st.columns(2, gap="medium")
+    left.latex(FORMULAS[0])
+    right.latex(FORMULAS[1])
+    st.markdown(tr("curves.convention"))
     csv_download(res.curves.drop(columns=["title"]), "curves", key="c_csv_curves", label=tr("curves.csv_curves"))
 
     # ------------------------------------------------------------------------------------ gallery
@@ -215,9 +219,13 @@ else:
 # ---------------------------------------------------------------------------------------- six cases
 st.subheader(tr("curves.cases_header"))
 left, right = st.columns(2, gap="medium")
-left.latex(r"J=\min\big(rA,\ \operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A\big)")
+left.latex(
+    r"\small\begin{gathered}J=\min\big(rA,\ \bar rA\big)\\"
+    r"\bar r=\operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})\end{gathered}"
+)
 right.latex(
-    r"\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[\,rA\le\operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A\,\big]"
+    r"\small\begin{gathered}w=\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[rA\le\bar rA\big]\\"
+    r"\text{dual, }A<0\text{: } J=\max(J,\,cA)\end{gathered}"
 )
 st.dataframe(cases_table(res.cases, L), hide_index=True)
 st.caption(

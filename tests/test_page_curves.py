@@ -57,13 +57,16 @@ def test_defaults_english():
     overlay, gallery, prob = figs
     assert len(overlay["data"]) == 4 * len(DEFAULT_VARIANTS)
     assert any(a.get("text") == "Dual-clip PPO" for a in gallery["layout"]["annotations"])
-    assert len(at.get("latex")) == 5  # beside the curves, the six cases (2) and the probability view (2)
+    # two formula blocks under the curves, the six cases (2) and the probability view (2)
+    assert len(at.get("latex")) == 6
     assert len(at.dataframe) == 2  # gradient ranges and the six cases
     text = _markdown(at)
     # claim 2 with numbers read off the gradient, not typed
     assert "**0.240**" in text and "**0.256**" in text
     assert len(at.get("download_button")) == 4
-    assert len(at.dataframe[1].value) == 7  # the six cases and the dual clip's
+    # the six cases: seven rows, the answer column in view next to the case
+    cases = at.dataframe[1].value
+    assert len(cases) == 7 and list(cases.columns)[:2] == ["case", "zero gradient?"]
     assert "Grey band: the trust region of GRPO, [0.8, 1.2]" in " ".join(c.value for c in at.caption)
 
 

@@ -226,6 +226,7 @@ def curves_gallery_figure(
         vertical_spacing=min(0.14, 0.4 / rows) if rows > 1 else 0.0,
         subplot_titles=[str(df.loc[df["algorithm"] == v, "title"].iloc[0]) for v in variants] or None,
     )
+    fig.update_annotations(font={"size": 13})  # the titles: short names that fit a narrow panel
     lo, hi = x_range
     shapes, notes = [], []  # collected and set once: add_shape per panel is slow in plotly
     for k, v in enumerate(variants):
@@ -466,23 +467,27 @@ def support_table(support: pd.DataFrame, lang: str) -> pd.DataFrame:
 
 
 def cases_table(cases: pd.DataFrame, lang: str):
-    """The PPO clip cases (:func:`rlviz.experiments.curves.ppo_cases_frame`) as a pandas Styler with
-    translated labels; rows with zero gradient shaded."""
+    """The clip cases (:func:`rlviz.experiments.curves.ppo_cases_frame`) as a pandas Styler with
+    translated labels, rows with zero gradient shaded. Six short columns so that the answer,
+    "zero gradient?", stays in view in a narrow window: the case (sign of A · where r sits), that
+    answer, the term the min takes, r, J and w."""
     col = {
         k: t(f"curves.cases.col_{k}", lang)
-        for k in ("advantage", "region", "ratio", "branch", "objective", "gradient_weight", "zero_gradient")
+        for k in ("case", "zero_gradient", "branch", "ratio", "objective", "gradient_weight")
     }
     shown = pd.DataFrame(
         {
-            col["advantage"]: [_sign(a) for a in cases["advantage"]],
-            col["region"]: [t(f"curves.cases.region_{r}", lang) for r in cases["region"]],
-            col["ratio"]: cases["ratio"].astype(float),
-            col["branch"]: [t(f"curves.cases.branch_{b}", lang) for b in cases["branch"]],
-            col["objective"]: cases["objective"].astype(float),
-            col["gradient_weight"]: cases["gradient_weight"].astype(float),
+            col["case"]: [
+                f"{_sign(a)} · {t(f'curves.cases.region_{r}', lang)}"
+                for a, r in zip(cases["advantage"], cases["region"])
+            ],
             col["zero_gradient"]: [
                 t("curves.cases.yes" if z else "curves.cases.no", lang) for z in cases["zero_gradient"]
             ],
+            col["branch"]: [t(f"curves.cases.branch_{b}", lang) for b in cases["branch"]],
+            col["ratio"]: cases["ratio"].astype(float),
+            col["objective"]: cases["objective"].astype(float),
+            col["gradient_weight"]: cases["gradient_weight"].astype(float),
         }
     )
     zero = cases["zero_gradient"].to_numpy()
