@@ -26,7 +26,7 @@ kept: CISPO), ``gated`` (a soft gate scales it below 0.99, never to zero: SAPO).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -349,20 +349,18 @@ def curves_frame(
 # ----------------------------------------------------------------------------------------------
 
 
-class _Live:
-    """``ratios -> gradient != 0`` for one variant and advantage, settings resolved once."""
+def _live(variant: str, advantage: float, settings: CurveSettings) -> Callable[[np.ndarray], np.ndarray]:
+    """``ratios -> gradient != 0`` for one variant and advantage (its settings resolved once)."""
+    algorithm, params = get_variant(variant).algorithm, variant_overrides(variant, settings)
 
-    def __init__(self, variant: str, advantage: float, settings: CurveSettings):
-        self.algorithm = get_variant(variant).algorithm
-        self.params = variant_overrides(variant, settings)
-        self.advantage = advantage
-
-    def __call__(self, ratios) -> np.ndarray:
+    def live(ratios) -> np.ndarray:
         r = np.array(ratios, dtype=np.float64)
-        return _evaluate(self.algorithm, self.params, r, self.advantage)["gradient_weight"] != 0.0
+        return _evaluate(algorithm, params, r, advantage)["gradient_weight"] != 0.0
+
+    return live
 
 
-def _refine(live_of: _Live, zero_at: float, live_at: float, rounds: int = 3) -> float:
+def _refine(live_of: Callable[[np.ndarray], np.ndarray], zero_at: float, live_at: float, rounds: int = 3) -> float:
     """The ratio between ``zero_at`` (zero gradient) and ``live_at`` (nonzero) where the gradient
     stops, narrowed by evaluating ``policy_loss`` on 1001 points ``rounds`` times (each round
     1000 times finer); returns the last ratio that still has a gradient."""
@@ -391,7 +389,7 @@ def gradient_support(
     Raises ``ValueError`` for an unknown variant, bad settings or advantage.
     """
     _check_advantage(advantage)
-    live_of = _Live(variant, advantage, settings)
+    live_of = _live(variant, advantage, settings)
     grid = np.unique(np.concatenate([np.geomspace(r_min, r_max, 2001), _edges([variant], settings)]))
     grid = grid[(grid >= r_min) & (grid <= r_max)]
     live = live_of(grid)
