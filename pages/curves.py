@@ -3,25 +3,32 @@
 Widgets -> one call ``rlviz.experiments.curves.run`` (cached: a pure function of the sliders) ->
 figure builders of ``rlviz.plots.curves``. Every curve is ``policy_loss`` evaluated on one token
 and differentiated by autograd: the same code that trains the model on the Live page.
+What can be chosen, and which sliders each choice gets, is read from the algorithm registry
+(``rlviz.experiments.curves.variants`` and each spec's ``surrogate_settings``): a new registry entry
+gets its curves and its sliders here without a change to this file.
 No randomness on this page: the sidebar seed and device do not change anything here.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from typing import Any
 
 import streamlit as st
 
 from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, tr
+from rlviz.core.objectives import ALGORITHMS, Setting
 from rlviz.experiments.curves import (
+    CASES_VARIANT,
     DEFAULT_VARIANTS,
-    VARIANTS,
+    DUAL_VARIANT,
+    PROBABILITY_VARIANTS,
     CurveSettings,
     CurvesResult,
+    default_settings,
     probability_frame,
     run,
-    trust_region,
-    variant_title,
+    variant_overrides,
+    variants,
 )
 from rlviz.plots.curves import (
     cases_table,
@@ -33,155 +40,106 @@ from rlviz.plots.curves import (
 
 ensure_shell()
 L = lang()
-D = CurveSettings()  # registry defaults
-GSPO_EPS = (0.0, 5e-5, 1e-4, 2e-4, 3e-4, 4e-4, 5e-4, 7e-4, 1e-3, 2e-3, 5e-3, 1e-2)
-titles = {v: variant_title(v) for v in VARIANTS}
-# One token, advantage A, ratio r; short lines so they fit the column beside the figure.
-FORMULAS = r"""\small\begin{gathered}
+CATALOG = variants()  # read from the registry on every run
+titles = {k: v.title for k, v in CATALOG.items()}
+PANEL_WIDTH = 300  # px; the panels wrap onto as many rows as the window needs
+# One token, advantage A, ratio r. Short lines in two blocks under the figure, so that each fits
+# half the page even on a narrow window.
+FORMULAS = (
+    r"""\small\begin{gathered}
 r=\frac{\pi_\theta(y)}{\pi_{\theta_\text{old}}(y)}\\[4pt]
 w=\frac{\partial J}{\partial\log\pi}=r\,\frac{\partial J}{\partial r}\\[6pt]
 \text{PPO: } J=\min\big(rA,\ \bar r A\big)\\
 \bar r=\operatorname{clip}(r,1\!-\!\varepsilon_\text{low},1\!+\!\varepsilon_\text{high})\\[6pt]
 \text{dual, }A<0\text{: } J=\max(J_\text{PPO},\,cA)\\[6pt]
-\text{CISPO: } w=\operatorname{sg}[\bar r]\,A\\[6pt]
+\text{CISPO: } w=\operatorname{sg}[\bar r]\,A
+\end{gathered}""",
+    r"""\small\begin{gathered}
 \text{SAPO: } J=\tfrac{4}{\tau}\,\sigma\big(\tau(r-1)\big)A\\
 w=4\sigma(1-\sigma)\,rA\\[6pt]
 \text{GMPO: } J=A\,e^{\tilde\ell}\\
 \tilde\ell=\operatorname{clip}_A(\log r,\,\pm\varepsilon)\\[6pt]
 \text{GSPO: } s=\Big(\prod_t r_t\Big)^{1/|y|}=r
-\end{gathered}"""
+\end{gathered}""",
+)
 
 st.title(tr("curves.title"))
 st.markdown(tr("curves.intro"))
 
+
 # ---------------------------------------------------------------------------------------- controls
-variants = st.multiselect(
+def _number(x: Any) -> str:
+    return f"{x:g}" if isinstance(x, (int, float)) else str(x)
+
+
+def _start_when_off(name: str, low: float) -> float:
+    """Where the slider of an optional setting (default None: off) starts: the value an example of
+    the registry gives that setting (the dual clip's c = 3 of Dual-clip PPO), else its lowest value."""
+    given = [v.base_overrides[name] for v in CATALOG.values() if v.base_overrides.get(name) is not None]
+    return float(given[0]) if given else low
+
+
+def setting_control(variant: str, s: Setting, value: Any) -> Any:
+    """The control of one surrogate setting of ``variant``, starting at ``value``; returns its value.
+
+    ``Setting.choices`` -> a select slider, ``Setting.range`` -> a slider (a number box without
+    either); a setting whose registry default is None (off) also gets an on/off toggle, and is None
+    while that is off. Key ``c_<variant>_<setting>`` (the toggle ``..._on``), bound to the URL."""
+    key = f"c_{variant}_{s.name}"
+    label = s.help.get(L, s.name)
+    tip = tr(
+        "curves.setting_help",
+        default=tr("curves.off") if s.default is None else _number(s.default),
+        source=s.source,
+        trl=s.trl or "—",
+        verl=s.verl or "—",
+    )
+    optional = s.default is None
+    on = True
+    if optional:
+        on = st.toggle(label, value=value is not None, key=f"{key}_on", help=tip, bind="query-params")
+        label_visibility = "collapsed"  # the toggle above says what it is
+    else:
+        label_visibility = "visible"
+    common = {"key": key, "disabled": not on, "label_visibility": label_visibility, "bind": "query-params"}
+    common["help"] = None if optional else tip
+    if s.choices:
+        options = list(s.choices)
+        start = value if value in options else options[0]
+        out = st.select_slider(label, options, value=start, format_func=_number, **common)
+    elif s.range:
+        low, high, step = (float(x) for x in s.range)
+        start = _start_when_off(s.name, low) if value is None else float(value)
+        out = float(st.slider(label, low, high, min(max(start, low), high), step, **common))
+    else:
+        start = 0.0 if value is None else float(value)
+        out = float(st.number_input(label, value=start, **common))
+    return out if on else None
+
+
+chosen = st.multiselect(
     tr("curves.algorithms"),
-    list(VARIANTS),
-    default=list(DEFAULT_VARIANTS),
+    list(CATALOG),
+    default=[v for v in DEFAULT_VARIANTS if v in CATALOG],
     format_func=titles.get,
     key="c_algos",
     help=tr("curves.algorithms_help"),
     bind="query-params",
 )
+overrides: dict[str, dict[str, Any]] = {}
+fields: dict[str, dict[str, str]] = {}  # variant -> parameter name -> the label of its widget
 with st.expander(tr("curves.settings"), expanded=True):
-    c1, c2, c3, c4 = st.columns(4, gap="medium")
-    with c1:
-        st.markdown(tr("curves.group_ppo"))
-        eps_low = st.slider(
-            tr("curves.eps_low"),
-            0.0,
-            0.9,
-            D.epsilon_low,
-            0.01,
-            key="c_eps_low",
-            help=tr("curves.eps_low_help"),
-            bind="query-params",
-        )
-        eps_high = st.slider(
-            tr("curves.eps_high"),
-            0.0,
-            1.0,
-            D.epsilon_high,
-            0.01,
-            key="c_eps_high",
-            help=tr("curves.eps_high_help"),
-            bind="query-params",
-        )
-        dual_c = st.slider(
-            tr("curves.dual_c"),
-            1.1,
-            10.0,
-            D.dual_clip_c,
-            0.1,
-            key="c_dual",
-            help=tr("curves.dual_c_help"),
-            bind="query-params",
-        )
-    with c2:
-        st.markdown(tr("curves.group_dapo_gmpo"))
-        dapo_high = st.slider(
-            tr("curves.dapo_high"),
-            0.0,
-            1.0,
-            D.dapo_epsilon_high,
-            0.01,
-            key="c_dapo_high",
-            help=tr("curves.dapo_high_help"),
-            bind="query-params",
-        )
-        gmpo_eps = st.slider(
-            tr("curves.gmpo_eps"),
-            0.05,
-            1.5,
-            D.gmpo_epsilon,
-            0.05,
-            key="c_gmpo_eps",
-            help=tr("curves.gmpo_eps_help"),
-            bind="query-params",
-        )
-    with c3:
-        st.markdown(tr("curves.group_sapo"))
-        tau_pos = st.slider(
-            tr("curves.tau_pos"),
-            0.25,
-            10.0,
-            D.tau_pos,
-            0.05,
-            key="c_tau_pos",
-            help=tr("curves.tau_help"),
-            bind="query-params",
-        )
-        tau_neg = st.slider(
-            tr("curves.tau_neg"),
-            0.25,
-            10.0,
-            D.tau_neg,
-            0.05,
-            key="c_tau_neg",
-            help=tr("curves.tau_help"),
-            bind="query-params",
-        )
-    with c4:
-        st.markdown(tr("curves.group_cispo_gspo"))
-        cispo_low = st.slider(
-            tr("curves.cispo_low"),
-            0.0,
-            1.0,
-            D.cispo_epsilon_low,
-            0.05,
-            key="c_cispo_low",
-            help=tr("curves.cispo_help"),
-            bind="query-params",
-        )
-        cispo_high = st.slider(
-            tr("curves.cispo_high"),
-            0.0,
-            4.0,
-            D.cispo_epsilon_high,
-            0.05,
-            key="c_cispo_high",
-            help=tr("curves.cispo_help"),
-            bind="query-params",
-        )
-        gspo_low = st.select_slider(
-            tr("curves.gspo_low"),
-            GSPO_EPS,
-            value=D.gspo_epsilon_low,
-            format_func="{:g}".format,
-            key="c_gspo_low",
-            help=tr("curves.gspo_help"),
-            bind="query-params",
-        )
-        gspo_high = st.select_slider(
-            tr("curves.gspo_high"),
-            GSPO_EPS,
-            value=D.gspo_epsilon_high,
-            format_func="{:g}".format,
-            key="c_gspo_high",
-            help=tr("curves.gspo_help"),
-            bind="query-params",
-        )
+    st.caption(tr("curves.settings_caption"))
+    panels = st.container(horizontal=True, gap="small")
+    for v in chosen:
+        spec = ALGORITHMS[CATALOG[v].algorithm]
+        if not spec.surrogate_settings:
+            continue
+        start = default_settings(v)
+        with panels.container(border=True, width=PANEL_WIDTH):
+            st.markdown(f"**{titles[v]}**", help=spec.summary.get(L))
+            overrides[v] = {s.name: setting_control(v, s, start[s.name]) for s in spec.surrogate_settings}
+        fields[v] = {s.name: f"{titles[v]} · {s.help.get(L, s.name)}" for s in spec.surrogate_settings}
 axis_row = st.container(horizontal=True)
 with axis_row:
     log_x = st.toggle(tr("curves.log_x"), value=False, key="c_logx", help=tr("curves.log_x_help"), bind="query-params")
@@ -189,49 +147,28 @@ with axis_row:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _compute(variants: tuple[str, ...], settings: tuple[tuple[str, float], ...], zoom: bool) -> CurvesResult:
+def _compute(variants: tuple[str, ...], settings: CurveSettings, zoom: bool) -> CurvesResult:
     """The experiment, cached by its inputs (all plain values; nothing random)."""
-    return run(variants, CurveSettings(**dict(settings)), zoom=zoom)
+    return run(variants, settings, zoom=zoom)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _probability(settings: tuple[tuple[str, float], ...], marks: tuple[float, ...]):
+def _probability(settings: CurveSettings, marks: tuple[float, ...]):
     """The probability view, cached by its inputs."""
-    return probability_frame(CurveSettings(**dict(settings)), marks=marks)
+    return probability_frame(settings, PROBABILITY_VARIANTS, marks=marks)
 
 
-settings = CurveSettings(
-    epsilon_low=float(eps_low),
-    epsilon_high=float(eps_high),
-    dapo_epsilon_high=float(dapo_high),
-    dual_clip_c=float(dual_c),
-    tau_pos=float(tau_pos),
-    tau_neg=float(tau_neg),
-    gmpo_epsilon=float(gmpo_eps),
-    cispo_epsilon_low=float(cispo_low),
-    cispo_epsilon_high=float(cispo_high),
-    gspo_epsilon_low=float(gspo_low),
-    gspo_epsilon_high=float(gspo_high),
-)
-key = tuple(asdict(settings).items())
-# CurveSettings field -> the slider that sets it, for error messages
-FIELDS = {
-    "epsilon_low": tr("curves.eps_low"),
-    "epsilon_high": tr("curves.eps_high"),
-    "dual_clip_c": tr("curves.dual_c"),
-    "dapo_epsilon_high": tr("curves.dapo_high"),
-    "gmpo_epsilon": tr("curves.gmpo_eps"),
-    "tau_pos": tr("curves.tau_pos"),
-    "tau_neg": tr("curves.tau_neg"),
-    "cispo_epsilon_low": tr("curves.cispo_low"),
-    "cispo_epsilon_high": tr("curves.cispo_high"),
-    "gspo_epsilon_low": tr("curves.gspo_low"),
-    "gspo_epsilon_high": tr("curves.gspo_high"),
-}
+settings = CurveSettings(overrides)
+for v in overrides:  # one variant at a time, so that a message names the right slider
+    try:
+        variant_overrides(v, settings)
+    except ValueError as exc:
+        show_bad_input(exc, fields[v])
+        st.stop()
 try:
-    res = _compute(tuple(variants), key, bool(zoom))
+    res = _compute(tuple(chosen), settings, bool(zoom))
 except ValueError as exc:
-    show_bad_input(exc, FIELDS)
+    show_bad_input(exc)
     st.stop()
 
 x_range = res.x_range
@@ -244,20 +181,26 @@ st.subheader(tr("curves.overlay_header"))
 if not res.variants:
     st.info(tr("curves.none_selected"))
 else:
-    left, right = st.columns([5, 2], gap="medium")
-    with left:
-        fig = curves_overlay_figure(res.curves, L, x_range=x_range, log_x=log_axis, band=trust_region("grpo", settings))
-        chart(fig, "c_overlay")
-    with right:
-        st.latex(FORMULAS)
-        st.markdown(tr("curves.convention"))
-    st.caption(tr("curves.overlay_caption"))
+    first_band = res.first_band
+    fig = curves_overlay_figure(
+        res.curves, L, x_range=x_range, log_x=log_axis, band=first_band[1] if first_band else None
+    )
+    chart(fig, "c_overlay")
+    caption = tr("curves.overlay_caption")
+    if first_band:
+        band_of, (lo, hi) = first_band
+        caption += " " + tr("curves.overlay_band", title=titles[band_of], lo=f"{lo:.4g}", hi=f"{hi:.4g}")
+    st.caption(caption)
+    left, right = st.columns(2, gap="medium")
+    left.latex(FORMULAS[0])
+    right.latex(FORMULAS[1])
+    st.markdown(tr("curves.convention"))
     csv_download(res.curves.drop(columns=["title"]), "curves", key="c_csv_curves", label=tr("curves.csv_curves"))
 
     # ------------------------------------------------------------------------------------ gallery
     st.subheader(tr("curves.gallery_header"))
     fig = curves_gallery_figure(
-        res.curves, L, bands=res.bands, x_range=x_range, log_x=log_axis, dual_clip_c=settings.dual_clip_c
+        res.curves, L, bands=res.bands, x_range=x_range, log_x=log_axis, dual_clips=res.dual_clips
     )
     chart(fig, "c_gallery")
     st.caption(tr("curves.gallery_caption"))
@@ -276,12 +219,22 @@ else:
 # ---------------------------------------------------------------------------------------- six cases
 st.subheader(tr("curves.cases_header"))
 left, right = st.columns(2, gap="medium")
-left.latex(r"J=\min\big(rA,\ \operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A\big)")
+left.latex(
+    r"\small\begin{gathered}J=\min\big(rA,\ \bar rA\big)\\"
+    r"\bar r=\operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})\end{gathered}"
+)
 right.latex(
-    r"\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[\,rA\le\operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A\,\big]"
+    r"\small\begin{gathered}w=\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[rA\le\bar rA\big]\\"
+    r"\text{dual, }A<0\text{: } J=\max(J,\,cA)\end{gathered}"
 )
 st.dataframe(cases_table(res.cases, L), hide_index=True)
-st.caption(tr("curves.cases_caption"))
+st.caption(
+    tr(
+        "curves.cases_caption",
+        case=titles.get(CASES_VARIANT, CASES_VARIANT),
+        dual=titles.get(DUAL_VARIANT, DUAL_VARIANT),
+    )
+)
 csv_download(res.cases, "curves-ppo-cases", key="c_csv_cases", label=tr("curves.csv_cases"))
 
 # ---------------------------------------------------------------------------------------- probability
@@ -307,29 +260,35 @@ def probability_section() -> None:
         st.latex(r"\pi_\text{new}\le\min\big(1,\ \pi_\text{old}\,r^*\big)")
         st.latex(r"r^*=\max\{r:\ w(r)\ne0\}")
     marks = tuple(dict.fromkeys([0.2, round(float(mark), 4)]))
+    # only the compared variants' sliders matter here (a smaller cache key)
+    mine = CurveSettings({v: o for v, o in settings.overrides.items() if v in PROBABILITY_VARIANTS})
     try:
-        prob, ceilings = _probability(key, marks)
+        prob, ceilings = _probability(mine, marks)
+        eps = {v: variant_overrides(v, mine).get("epsilon_high") for v in PROBABILITY_VARIANTS}
     except ValueError as exc:
-        show_bad_input(exc, FIELDS)
+        show_bad_input(exc)
         return
-    eps_of = {"grpo": settings.epsilon_high, "dapo": settings.dapo_epsilon_high}
-    names = {v: tr("curves.prob_name", title=titles[v], eps=f"{eps_of[v]:.2f}") for v in eps_of}
+    names = {
+        v: tr("curves.prob_name", title=titles[v], eps=f"{eps[v]:.2f}") if eps[v] is not None else titles[v]
+        for v in PROBABILITY_VARIANTS
+    }
     with left:
         chart(probability_figure(prob, L, names=names), "c_prob")
+    a, b = PROBABILITY_VARIANTS[:2]
     for p in marks:
-        at = {v: prob[(prob["algorithm"] == v) & (prob["pi_old"] == p)].iloc[0] for v in eps_of}
+        at = {v: prob[(prob["algorithm"] == v) & (prob["pi_old"] == p)].iloc[0] for v in (a, b)}
         st.markdown(
             tr(
                 "curves.prob_result",
                 p=f"{p:.2f}",
-                a=names["grpo"],
-                b=names["dapo"],
-                pa=f"{at['grpo']['pi_new_max']:.3f}",
-                pb=f"{at['dapo']['pi_new_max']:.3f}",
-                da=f"{at['grpo']['room']:.3f}",
-                db=f"{at['dapo']['room']:.3f}",
-                ra=f"{ceilings['grpo']:.4g}",
-                rb=f"{ceilings['dapo']:.4g}",
+                a=names[a],
+                b=names[b],
+                pa=f"{at[a]['pi_new_max']:.3f}",
+                pb=f"{at[b]['pi_new_max']:.3f}",
+                da=f"{at[a]['room']:.3f}",
+                db=f"{at[b]['room']:.3f}",
+                ra=f"{ceilings[a]:.4g}",
+                rb=f"{ceilings[b]:.4g}",
             )
         )
     csv_download(prob, "curves-probability", key="c_csv_prob", label=tr("curves.csv_prob"))

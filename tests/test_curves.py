@@ -1,8 +1,10 @@
 """The curves page's library and figures: every curve is policy_loss and its autograd gradient,
-checked against hand-computed values (formula in the comment) and against a direct autograd call."""
+checked against hand-computed values (formula in the comment) and against a direct autograd call.
+Generic checks run over every variant the registry defines (``variants()``), examples included."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -12,13 +14,15 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rlviz.core.objectives import policy_loss
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Example, policy_loss
 from rlviz.experiments.curves import (
     DEFAULT_VARIANTS,
-    VARIANTS,
     CurveSettings,
     curves_frame,
+    default_settings,
+    dual_clip,
     evaluate,
+    get_variant,
     gradient_support,
     ppo_cases_frame,
     probability_frame,
@@ -26,21 +30,30 @@ from rlviz.experiments.curves import (
     run,
     support_frame,
     trust_region,
-    variant_algorithm,
     variant_overrides,
+    variants,
     zoom_window,
 )
+from rlviz.plots import algorithm_style
 from rlviz.plots.curves import (
     cases_table,
     curves_gallery_figure,
     curves_overlay_figure,
     probability_figure,
     support_table,
-    variant_style,
 )
 
 S = CurveSettings()
-HARD = ("ppo", "grpo", "dr_grpo", "dapo", "ppo_dual", "gspo", "gspo_token", "gmpo")
+VARIANTS = tuple(variants())  # every algorithm of the registry and every example (ppo_dual)
+
+
+def _spec(variant: str):
+    return ALGORITHMS[get_variant(variant).algorithm]
+
+
+def _hard(variant: str) -> bool:
+    """A hard clip: the trust region zeroes the gradient (PPO, GRPO, DAPO, GSPO, GMPO ...)."""
+    return "clipped" in _spec(variant).trust_region
 
 
 def direct(variant: str, ratio: float, adv: float, s: CurveSettings = S) -> tuple[float, float]:
@@ -48,7 +61,7 @@ def direct(variant: str, ratio: float, adv: float, s: CurveSettings = S) -> tupl
     (a [1, 1] batch, so the aggregation weight is 1): an independent path to the same numbers."""
     lp = torch.tensor([[math.log(ratio)]], dtype=torch.float64, requires_grad=True)
     out = policy_loss(
-        variant_algorithm(variant),
+        get_variant(variant).algorithm,
         lp,
         torch.zeros_like(lp),
         torch.tensor([adv], dtype=torch.float64),
@@ -92,30 +105,32 @@ def test_curves_frame_matches_evaluate_and_has_the_csv_columns():
         # PPO, ε = 0.2. A>0, r = 0.5: min(0.5, 0.8) = 0.5 = r·A, w = r·A = 0.5
         ("grpo", 0.5, 1.0, 0.5, 0.5, "active"),
         # A>0, r = 1.5: min(1.5, 1.2) = 1.2 (clipped branch, flat), w = 0
-        ("grpo", 1.5, 1.0, 1.2, 0.0, "zero"),
+        ("grpo", 1.5, 1.0, 1.2, 0.0, "clipped"),
         # A<0, r = 0.5: min(-0.5, -0.8) = -0.8 (flat), w = 0
-        ("grpo", 0.5, -1.0, -0.8, 0.0, "zero"),
+        ("grpo", 0.5, -1.0, -0.8, 0.0, "clipped"),
         # A<0, r = 1.5: min(-1.5, -1.2) = -1.5 = r·A, w = r·A = -1.5 (never clipped)
         ("grpo", 1.5, -1.0, -1.5, -1.5, "active"),
         # DAPO ε_high = 0.28: r = 1.25 is still inside: w = 1.25
         ("dapo", 1.25, 1.0, 1.25, 1.25, "active"),
         # dual clip c = 3, A<0, r = 3.5: max(min(-3.5, -1.2), 3·(-1)) = -3, w = 0
-        ("ppo_dual", 3.5, -1.0, -3.0, 0.0, "zero"),
+        ("ppo_dual", 3.5, -1.0, -3.0, 0.0, "clipped"),
         # dual clip leaves 1.2 < r < c alone: r = 2 -> J = -2, w = -2
         ("ppo_dual", 2.0, -1.0, -2.0, -2.0, "active"),
         # CISPO cap 1 + 0.2: r = 2, A>0: J = sg[min(r, 1.2)]·A = 1.2, w = 1.2 (kept, not zero)
         ("cispo", 2.0, 1.0, 1.2, 1.2, "capped"),
         # CISPO, no floor (ε_low = 1): r = 0.1, A<0: w = 0.1·(-1)
         ("cispo", 0.1, -1.0, -0.1, -0.1, "active"),
-        # SAPO τ_pos = 1, r = 1: J = (4/τ)σ(0)A = 2, w = 4σ(1-σ)·r·A = 1
-        ("sapo", 1.0, 1.0, 2.0, 1.0, "gated"),
+        # SAPO τ_pos = 1, r = 1: J = (4/τ)σ(0)A = 2, w = 4σ(1-σ)·r·A = 1; the gate is 1: active
+        ("sapo", 1.0, 1.0, 2.0, 1.0, "active"),
+        # r = 1.5: J = 4σ(0.5) = 2.489837, w = 4σ(0.5)σ(-0.5)·1.5 = 1.409814; gate 0.94 < 0.99: gated
+        ("sapo", 1.5, 1.0, 4 / (1 + math.exp(-0.5)), 6 * math.exp(-0.5) / (1 + math.exp(-0.5)) ** 2, "gated"),
         # GMPO ε = 0.4, A>0, r = 2: log 2 > 0.4 -> J = e^0.4, w = 0
-        ("gmpo", 2.0, 1.0, math.exp(0.4), 0.0, "zero"),
+        ("gmpo", 2.0, 1.0, math.exp(0.4), 0.0, "clipped"),
         # GMPO A>0, r = 0.5: min(log 0.5, clip) = log 0.5 -> J = 0.5, w = 0.5
         ("gmpo", 0.5, 1.0, 0.5, 0.5, "active"),
         # GSPO ε_high = 4e-4: r = 1.0003 inside -> w = r; r = 1.001 outside -> flat at 1.0004, w = 0
         ("gspo", 1.0003, 1.0, 1.0003, 1.0003, "active"),
-        ("gspo", 1.001, 1.0, 1.0004, 0.0, "zero"),
+        ("gspo", 1.001, 1.0, 1.0004, 0.0, "clipped"),
     ],
 )
 def test_hand_computed_points(variant, r, adv, j, w, state):
@@ -132,20 +147,34 @@ def test_sapo_weight_is_the_gate_times_r_and_tau_neg_decays_faster():
     assert row["gradient_weight"] == pytest.approx(4 * sig * (1 - sig) * 1.5, rel=1e-12)
     assert row["gate"] == pytest.approx(4 * sig * (1 - sig), rel=1e-12)
     # claim 14: a larger τ_neg damps the A<0 side more, at the same distance from r = 1
-    s = CurveSettings(tau_pos=1.0, tau_neg=3.0)
+    s = CurveSettings({"sapo": {"tau_pos": 1.0, "tau_neg": 3.0}})
     pos = evaluate("sapo", np.array([1.8]), 1.0, s)["gradient_weight"].iloc[0]
     neg = evaluate("sapo", np.array([1.8]), -1.0, s)["gradient_weight"].iloc[0]
     assert 0 < -neg < pos
 
 
-def test_states_agree_with_the_gradient():
-    df = curves_frame(VARIANTS, S)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_states_agree_with_the_gradient(variant):
+    df = curves_frame([variant], S)
     zero = df["gradient_weight"] == 0.0
-    assert ((df["state"] == "zero") == zero).all()
-    # CISPO and SAPO never give an exactly zero gradient on the axis (claims 13, 24)
-    assert not zero[df["algorithm"].isin(["cispo", "sapo"])].any()
-    assert (df.loc[df["algorithm"] == "sapo", "state"] == "gated").all()
+    assert set(df["state"]) <= set(TOKEN_STATES) - {"masked"}
+    if _hard(variant):
+        # a hard clip: "clipped" exactly where autograd gives a zero gradient
+        assert ((df["state"] == "clipped") == zero).all()
+        assert zero.any() and not zero.all()
+    else:
+        # CISPO's cap and SAPO's gate never give an exactly zero gradient on the axis (claims 13, 24)
+        assert not zero.any() and not (df["state"] == "clipped").any()
+
+
+def test_capped_and_gated_states():
+    df = curves_frame(["cispo", "sapo"], S)
     assert set(df.loc[df["algorithm"] == "cispo", "state"]) == {"active", "capped"}
+    sapo = df[df["algorithm"] == "sapo"]
+    # SAPO is "gated" exactly where its gate weight 4σ(1-σ) is below 0.99, "active" near r = 1
+    assert ((sapo["state"] == "gated") == (sapo["gate"] < 0.99)).all()
+    assert set(sapo["state"]) == {"active", "gated"}
+    assert (sapo.loc[(sapo["ratio"] - 1).abs() < 0.05, "state"] == "active").all()
 
 
 # ------------------------------------------------------------------------------- where gradient flows
@@ -184,6 +213,7 @@ def test_support_frame_columns_and_unbounded_as_nan():
 
 
 def test_ppo_six_cases_and_dual():
+    # defaults: PPO's ε_low = ε_high = 0.2 and Dual-clip PPO's c = 3
     df = ppo_cases_frame(S)
     got = {
         (a, reg): (b, z)
@@ -202,6 +232,24 @@ def test_ppo_six_cases_and_dual():
     row = df[(df["advantage"] == -1) & (df["region"] == "above")].iloc[0]
     assert row["ratio"] == pytest.approx(1.68) and row["objective"] == pytest.approx(-1.68)
     assert row["gradient_weight"] == pytest.approx(-1.68)
+    dual = df[df["region"] == "beyond_c"].iloc[0]  # r = 1.25·3 = 3.75: J = c·A = -3
+    assert dual["ratio"] == pytest.approx(3.75) and dual["objective"] == pytest.approx(-3.0)
+
+
+def test_six_cases_follow_ppo_and_dual_clip_ppo():
+    s = CurveSettings({"ppo": {"epsilon_high": 0.3, "dual_clip_c": 1.5}, "ppo_dual": {"dual_clip_c": 2.0}})
+    df = ppo_cases_frame(s).set_index(["advantage", "region"])
+    # above: 1.4·1.3 = 1.82; A>0 clipped at 1.3; A<0 unclipped (PPO's own dual clip stays out of the six)
+    assert df.loc[(1, "above"), "ratio"] == pytest.approx(1.82)
+    assert df.loc[(1, "above"), "objective"] == pytest.approx(1.3)
+    assert df.loc[(-1, "above"), "objective"] == pytest.approx(-1.82)
+    assert df.loc[(-1, "above"), "branch"] == "unclipped"
+    # the seventh case takes Dual-clip PPO's c = 2: r = 2.5, J = -2
+    assert df.loc[(-1, "beyond_c"), "ratio"] == pytest.approx(2.5)
+    assert df.loc[(-1, "beyond_c"), "objective"] == pytest.approx(-2.0)
+    # with Dual-clip PPO's dual clip switched off there are six
+    off = ppo_cases_frame(CurveSettings({"ppo_dual": {"dual_clip_c": None}}))
+    assert len(off) == 6 and "beyond_c" not in set(off["region"])
 
 
 # ------------------------------------------------------------------------------- probability view
@@ -223,33 +271,40 @@ def test_probability_view_02_to_024_and_0256():
 
 
 def test_probability_view_follows_the_sliders():
-    df, ceilings = probability_frame(CurveSettings(epsilon_high=0.3, dapo_epsilon_high=0.5))
+    # each compared variant uses its own ε_high slider
+    df, ceilings = probability_frame(CurveSettings({"grpo": {"epsilon_high": 0.3}, "dapo": {"epsilon_high": 0.5}}))
     assert ceilings["grpo"] == pytest.approx(1.3) and ceilings["dapo"] == pytest.approx(1.5)
     at = df[df["pi_old"] == 0.2].set_index("algorithm")["pi_new_max"]
     assert at["grpo"] == pytest.approx(0.26) and at["dapo"] == pytest.approx(0.3)
+    # any variants can be compared: CISPO never stops (r* = ∞, capped by π = 1)
+    df, ceilings = probability_frame(S, variants=("ppo_dual", "cispo"))
+    assert ceilings == {"ppo_dual": pytest.approx(1.2), "cispo": math.inf}
+    assert set(df["algorithm"]) == {"ppo_dual", "cispo"}
 
 
 # ------------------------------------------------------------------------------- invariants
-_eps = st.floats(0.0, 0.9)
-settings_st = st.builds(
-    CurveSettings,
-    epsilon_low=_eps,
-    epsilon_high=_eps,
-    dapo_epsilon_high=_eps,
-    dual_clip_c=st.floats(1.1, 10.0),
-    tau_pos=st.floats(0.25, 10.0),
-    tau_neg=st.floats(0.25, 10.0),
-    gmpo_epsilon=st.floats(0.05, 1.5),
-    cispo_epsilon_low=st.floats(0.0, 1.0),
-    cispo_epsilon_high=st.floats(0.0, 4.0),
-    gspo_epsilon_low=st.floats(0.0, 1e-2),
-    gspo_epsilon_high=st.floats(0.0, 1e-2),
-)
+def _value(setting):
+    """Any value the page's control of ``setting`` can take (its choices or its slider range; None
+    too for an optional one)."""
+    if setting.choices:
+        values = st.sampled_from(setting.choices)
+    else:
+        low, high, _ = setting.range
+        values = st.floats(low, high)
+    return st.one_of(st.none(), values) if setting.default is None else values
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(s=settings_st, variant=st.sampled_from(VARIANTS), adv=st.sampled_from([1.0, -1.0]))
-def test_invariants(s, variant, adv):
+@st.composite
+def variant_and_settings(draw):
+    variant = draw(st.sampled_from(VARIANTS))
+    chosen = {s.name: draw(_value(s)) for s in _spec(variant).surrogate_settings}
+    return variant, CurveSettings({variant: chosen})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(vs=variant_and_settings(), adv=st.sampled_from([1.0, -1.0]))
+def test_invariants(vs, adv):
+    variant, s = vs
     r = ratio_grid(0.02, 3.5, 60, [1.0])
     df = evaluate(variant, r, adv, s)
     j, w = df["objective"].to_numpy(), df["gradient_weight"].to_numpy()
@@ -258,7 +313,7 @@ def test_invariants(s, variant, adv):
     assert np.all(np.diff(j) * adv >= -1e-12)
     # the weight never points against the advantage
     assert np.all(w * adv >= 0)
-    if variant in HARD:
+    if _hard(variant):
         # a hard clip either passes the plain r·A or nothing at all
         ok = (w == 0) | np.isclose(w, r * adv, rtol=1e-12, atol=0)
         assert ok.all()
@@ -270,36 +325,73 @@ def test_invariants(s, variant, adv):
 
 # ------------------------------------------------------------------------------- settings and errors
 def test_defaults_come_from_the_registry():
-    assert (S.epsilon_low, S.epsilon_high, S.dapo_epsilon_high) == (0.2, 0.2, 0.28)
-    assert (S.tau_pos, S.tau_neg, S.gmpo_epsilon) == (1.0, 1.05, 0.4)
-    assert (S.cispo_epsilon_low, S.cispo_epsilon_high) == (1.0, 0.2)
-    assert (S.gspo_epsilon_low, S.gspo_epsilon_high) == (3e-4, 4e-4)
+    assert default_settings("grpo") == {"epsilon_low": 0.2, "epsilon_high": 0.2, "dual_clip_c": None}
+    assert default_settings("dapo") == {"epsilon_low": 0.2, "epsilon_high": 0.28, "dual_clip_c": None}
+    assert default_settings("ppo_dual") == {"epsilon_low": 0.2, "epsilon_high": 0.2, "dual_clip_c": 3.0}
+    assert default_settings("sapo") == {"tau_pos": 1.0, "tau_neg": 1.05}
+    assert default_settings("gmpo") == {"epsilon_low": 0.4, "epsilon_high": 0.4}
+    assert default_settings("cispo") == {"epsilon_low": 1.0, "epsilon_high": 0.2}
+    assert default_settings("gspo") == default_settings("gspo_token") == {"epsilon_low": 3e-4, "epsilon_high": 4e-4}
+    assert trust_region("grpo", S) == pytest.approx((0.8, 1.2))
     assert trust_region("gmpo", S) == pytest.approx((math.exp(-0.4), math.exp(0.4)))
     assert trust_region("cispo", S) == (0.0, 1.2)
     assert trust_region("sapo", S) is None
-    assert zoom_window(S) == pytest.approx((0.999, 1.001))
+    assert dual_clip("ppo_dual", S) == 3.0 and dual_clip("ppo", S) is None and dual_clip("sapo", S) is None
+    assert zoom_window(DEFAULT_VARIANTS, S) == pytest.approx((0.999, 1.001))
     assert variant_overrides("ppo_dual", S)["dual_clip_c"] == 3.0
-    assert variant_overrides("grpo", S)["beta"] == 0.0
+    assert get_variant("ppo_dual").title == "Dual-clip PPO" and get_variant("ppo_dual").algorithm == "ppo"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_variant_has_no_kl_and_its_defaults(variant):
+    params = variant_overrides(variant, S)
+    assert params["beta"] == 0.0  # no KL term on this page
+    assert {k: params[k] for k in default_settings(variant)} == default_settings(variant)
+
+
+def test_zoom_window_fits_the_narrowest_ratio_band():
+    # 1 ± 2.5 ε of the narrowest ratio-space band among the chosen (each band's wider side)
+    assert zoom_window(["grpo", "dapo"], S) == pytest.approx((0.5, 1.5))  # ε = 0.2
+    assert zoom_window(["gspo", "grpo"], CurveSettings({"gspo": {"epsilon_high": 1e-2}})) == pytest.approx(
+        (0.975, 1.025)
+    )
+    # no ratio-space band (SAPO's gate, GMPO's log-space clip): the floor 1 ± 5e-4
+    assert zoom_window(["sapo", "gmpo"], S) == pytest.approx((0.9995, 1.0005))
+    assert zoom_window(["gspo"], CurveSettings({"gspo": {"epsilon_low": 0.0, "epsilon_high": 0.0}})) == pytest.approx(
+        (0.9995, 1.0005)
+    )
 
 
 @pytest.mark.parametrize(
-    "kwargs, param",
+    "variant, values, param",
     [
-        ({"epsilon_low": -0.1}, "epsilon_low"),
-        ({"gspo_epsilon_high": float("nan")}, "gspo_epsilon_high"),
-        ({"dual_clip_c": 1.0}, "dual_clip_c"),
-        ({"tau_neg": 0.0}, "tau_neg"),
-        ({"cispo_epsilon_high": float("inf")}, "cispo_epsilon_high"),
+        ("ppo", {"epsilon_low": -0.1}, "epsilon_low"),
+        ("gspo", {"epsilon_high": float("nan")}, "epsilon_high"),
+        ("ppo_dual", {"dual_clip_c": 1.0}, "dual_clip_c"),
+        ("sapo", {"tau_neg": 0.0}, "tau_neg"),
+        ("cispo", {"epsilon_high": float("inf")}, "epsilon_high"),
+        ("dapo", {"beta": 0.1}, "beta"),  # not a curve setting: no KL on this page
+        ("dapo", {"tau_pos": 1.0}, "tau_pos"),  # not a setting of DAPO
     ],
 )
-def test_bad_settings_raise_naming_the_parameter(kwargs, param):
+def test_bad_settings_raise_naming_the_parameter(variant, values, param):
+    with pytest.raises(ValueError, match=f"^{param}:"):
+        run([variant], CurveSettings({variant: values}))
     with pytest.raises(ValueError, match=param):
-        run(["grpo"], CurveSettings(**kwargs))
+        variant_overrides(variant, CurveSettings({variant: values}))
+
+
+def test_a_bad_value_names_the_variant_too():
+    # the same parameter name appears in many panels: the message says which one
+    with pytest.raises(ValueError, match=r"^epsilon_low: must be >= 0.*\(in DAPO\)$"):
+        run(["grpo"], CurveSettings({"dapo": {"epsilon_low": -0.5}}))
 
 
 def test_bad_inputs_raise_naming_the_parameter():
     with pytest.raises(ValueError, match="variant"):
         run(["reinforce"], S)
+    with pytest.raises(ValueError, match="variant"):
+        run(["grpo"], CurveSettings({"reinforce": {"epsilon_low": 0.1}}))
     with pytest.raises(ValueError, match="ratios"):
         evaluate("grpo", np.array([0.0, 1.0]), 1.0, S)
     with pytest.raises(ValueError, match="ratios"):
@@ -322,7 +414,7 @@ def test_run_zoom_and_empty():
     assert (lo, hi) == pytest.approx((0.999, 1.001))
     assert res.curves["ratio"].between(lo, hi).all()
     gspo = res.curves[(res.curves["algorithm"] == "gspo") & (res.curves["advantage"] == 1)]
-    assert (gspo["state"] == "zero").any() and (gspo["state"] == "active").any()  # the band is visible
+    assert (gspo["state"] == "clipped").any() and (gspo["state"] == "active").any()  # the band is visible
     grpo = res.curves[res.curves["algorithm"] == "grpo"]
     assert (grpo["state"] == "active").all()  # at this scale PPO's clip is wide open
     empty = run([], S)
@@ -347,13 +439,15 @@ def _values(fig) -> list[float]:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_overlay_and_gallery_figures(lang):
     res = run(DEFAULT_VARIANTS, S)
-    fig = curves_overlay_figure(res.curves, lang, x_range=res.x_range, band=trust_region("grpo", S))
+    assert res.first_band == ("grpo", pytest.approx((0.8, 1.2)))  # the overlay's band: the first chosen
+    fig = curves_overlay_figure(res.curves, lang, x_range=res.x_range, band=res.first_band[1])
     assert len(fig.data) == 4 * len(DEFAULT_VARIANTS)
     assert sum(bool(t.showlegend) for t in fig.data) == len(DEFAULT_VARIANTS)
     assert all(math.isfinite(v) for v in _values(fig))
     assert "zero" not in fig.data[0].hovertemplate  # the state text comes per point
     assert any(("梯度为零" if lang == "zh" else "zero gradient") in c for t in fig.data for c in t.text)
-    gallery = curves_gallery_figure(res.curves, lang, bands=res.bands, x_range=res.x_range, dual_clip_c=3.0)
+    assert res.dual_clips["ppo_dual"] == 3.0 and res.dual_clips["grpo"] is None
+    gallery = curves_gallery_figure(res.curves, lang, bands=res.bands, x_range=res.x_range, dual_clips=res.dual_clips)
     assert len(gallery.data) == 4 * len(DEFAULT_VARIANTS)
     assert all(math.isfinite(v) for v in _values(gallery))
     titles = [a.text for a in gallery.layout.annotations]
@@ -365,9 +459,12 @@ def test_overlay_and_gallery_figures(lang):
     for v in DEFAULT_VARIANTS:
         for a in (1, -1):
             part = res.curves[(res.curves["algorithm"] == v) & (res.curves["advantage"] == a)].sort_values("ratio")
-            zero = (part["state"] == "zero").to_numpy().astype(int)
+            zero = (part["gradient_weight"] == 0.0).to_numpy().astype(int)
             runs += int(zero[0]) + int(np.sum(np.diff(zero) == 1))
     assert len(rects) == runs == 11
+    # a dashed line at the dual clip c = 3, in Dual-clip PPO's panel only
+    dashed = [s for s in gallery.layout.shapes if s.type == "line" and s.line.dash == "dash"]
+    assert [s.x0 for s in dashed] == [3.0]
     log = curves_overlay_figure(res.curves, lang, x_range=res.x_range, log_x=True)
     assert log.layout.xaxis.type == "log"
 
@@ -393,16 +490,56 @@ def test_probability_figure_and_tables():
 
 
 def test_variant_styles():
-    assert variant_style("ppo_dual")["color"] == variant_style("ppo")["color"]
-    assert variant_style("ppo_dual")["dash"] != variant_style("ppo")["dash"]
-    assert len({(variant_style(v)["color"], variant_style(v)["dash"]) for v in VARIANTS}) == len(VARIANTS)
+    assert algorithm_style("ppo_dual")["color"] == algorithm_style("ppo")["color"]
+    assert algorithm_style("ppo_dual")["dash"] != algorithm_style("ppo")["dash"]
+    assert len({(algorithm_style(v)["color"], algorithm_style(v)["dash"]) for v in VARIANTS}) == len(VARIANTS)
 
 
 @pytest.mark.parametrize("tau", [1.0, 10.0])
 def test_sapo_gradient_never_exactly_zero_on_the_scan(tau):
     # SAPO: w = A·4σ(x)σ(−x)·r with x = τ(r − 1): tiny far out (≈ 4·e^(−190)·20 at τ = 10, r = 20) but
     # never an exact 0, so the support table says "every r" at any temperature the sliders allow.
-    settings = CurveSettings(tau_pos=tau, tau_neg=tau)
+    settings = CurveSettings({"sapo": {"tau_pos": tau, "tau_neg": tau}})
     for sign in (1.0, -1.0):
         lo, hi = gradient_support("sapo", sign, settings)
         assert lo is None and hi is None
+
+
+# ------------------------------------------------------------------------------- the registry drives it
+def test_a_registry_entry_added_at_runtime_is_a_variant(monkeypatch):
+    copy = dataclasses.replace(ALGORITHMS["dapo"], name="dapo_copy", title="DAPO copy", style=None)
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", copy)
+    assert "dapo_copy" in variants() and get_variant("dapo_copy").title == "DAPO copy"
+    assert default_settings("dapo_copy") == default_settings("dapo")
+    res = run(["dapo", "dapo_copy"], CurveSettings({"dapo_copy": {"epsilon_high": 0.5}}))
+    assert res.bands["dapo_copy"] == pytest.approx((0.8, 1.5)) and res.bands["dapo"] == pytest.approx((0.8, 1.28))
+    support = res.support.set_index(["algorithm", "advantage"])
+    assert support.loc[("dapo_copy", 1), "high"] == pytest.approx(1.5, rel=1e-9)
+    assert algorithm_style("dapo_copy") != algorithm_style("dapo")  # a colour of its own
+    # same settings, same curves as DAPO's
+    same = curves_frame(["dapo", "dapo_copy"], S)
+    a, b = (same[same["algorithm"] == v].reset_index(drop=True) for v in ("dapo", "dapo_copy"))
+    np.testing.assert_array_equal(a["gradient_weight"], b["gradient_weight"])
+    monkeypatch.delitem(ALGORITHMS, "dapo_copy")
+    assert "dapo_copy" not in variants()  # nothing cached
+
+
+def test_an_example_of_a_new_entry_is_a_variant_with_its_overrides(monkeypatch):
+    spec = dataclasses.replace(
+        ALGORITHMS["grpo"],
+        name="grpo_x",
+        title="GRPO-x",
+        examples=(Example("wide", "Wide GRPO-x", {"epsilon_high": 0.5}),),
+    )
+    monkeypatch.setitem(ALGORITHMS, "grpo_x", spec)
+    assert get_variant("grpo_x_wide").algorithm == "grpo_x"
+    assert default_settings("grpo_x_wide")["epsilon_high"] == 0.5
+    assert trust_region("grpo_x_wide", S) == pytest.approx((0.8, 1.5))
+    assert gradient_support("grpo_x_wide", 1.0, S)[1] == pytest.approx(1.5, rel=1e-9)
+
+
+def test_an_example_key_that_clashes_is_an_error(monkeypatch):
+    spec = dataclasses.replace(ALGORITHMS["gspo"], examples=(Example("token", "clash", {}),))
+    monkeypatch.setitem(ALGORITHMS, "gspo", spec)
+    with pytest.raises(ValueError, match="gspo_token"):
+        variants()

@@ -1,26 +1,33 @@
-"""The curves page through AppTest: defaults, extreme widget values, both languages, URL state."""
+"""The curves page through AppTest: defaults, extreme widget values, both languages, URL state, and
+a page generated from the registry (an entry added at runtime gets its own panel and sliders)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from apptools import assert_finite_figures, figures, no_exception, open_page
 
-from rlviz.experiments.curves import DEFAULT_VARIANTS
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.curves import DEFAULT_VARIANTS, get_variant, variants
 from rlviz.i18n import t
 
 PAGE = "pages/curves.py"
-SLIDERS = (
-    "c_eps_low",
-    "c_eps_high",
-    "c_dual",
-    "c_dapo_high",
-    "c_gmpo_eps",
-    "c_tau_pos",
-    "c_tau_neg",
-    "c_cispo_low",
-    "c_cispo_high",
-    "c_pi",
-)
-SELECT_SLIDERS = ("c_gspo_low", "c_gspo_high")
+
+
+def _settings(variant: str):
+    return ALGORITHMS[get_variant(variant).algorithm].surrogate_settings
+
+
+def expected_keys(chosen) -> tuple[list[str], list[str], list[str]]:
+    """The keys the registry promises for the chosen variants: sliders (a range), select sliders
+    (choices) and on/off toggles (a setting that is off by default), ``c_<variant>_<setting>``."""
+    sliders, selects, toggles = [], [], []
+    for v in chosen:
+        for s in _settings(v):
+            (selects if s.choices else sliders).append(f"c_{v}_{s.name}")
+            if s.default is None:
+                toggles.append(f"c_{v}_{s.name}_on")
+    return sliders, selects, toggles
 
 
 def _markdown(at) -> str:
@@ -32,17 +39,35 @@ def test_defaults_english():
     no_exception(at)
     assert at.title[0].value == t("curves.title", "en")
     assert at.multiselect(key="c_algos").value == list(DEFAULT_VARIANTS)
+    # one panel of sliders per chosen variant, generated from its surrogate settings
+    sliders, selects, toggles = expected_keys(DEFAULT_VARIANTS)
+    assert [w.key for w in at.slider if w.key != "c_pi"] == sliders
+    assert [w.key for w in at.select_slider] == selects
+    assert [w.key for w in at.toggle if w.key not in ("c_logx", "c_zoom")] == toggles
+    assert at.slider(key="c_dapo_epsilon_high").value == 0.28
+    assert at.slider(key="c_grpo_epsilon_high").value == 0.2
+    assert at.select_slider(key="c_gspo_epsilon_high").value == 4e-4
+    # Dual-clip PPO starts with its dual clip on at c = 3; GRPO's is off
+    assert at.toggle(key="c_ppo_dual_dual_clip_c_on").value is True
+    assert at.slider(key="c_ppo_dual_dual_clip_c").value == 3.0
+    assert at.toggle(key="c_grpo_dual_clip_c_on").value is False
+    assert at.slider(key="c_grpo_dual_clip_c").proto.disabled
     figs = assert_finite_figures(at, at_least=3)
     assert len(figs) == 3
     overlay, gallery, prob = figs
     assert len(overlay["data"]) == 4 * len(DEFAULT_VARIANTS)
     assert any(a.get("text") == "Dual-clip PPO" for a in gallery["layout"]["annotations"])
-    assert len(at.get("latex")) == 5  # beside the curves, the six cases (2) and the probability view (2)
+    # two formula blocks under the curves, the six cases (2) and the probability view (2)
+    assert len(at.get("latex")) == 6
     assert len(at.dataframe) == 2  # gradient ranges and the six cases
     text = _markdown(at)
     # claim 2 with numbers read off the gradient, not typed
     assert "**0.240**" in text and "**0.256**" in text
     assert len(at.get("download_button")) == 4
+    # the six cases: seven rows, the answer column in view next to the case
+    cases = at.dataframe[1].value
+    assert len(cases) == 7 and list(cases.columns)[:2] == ["case", "zero gradient?"]
+    assert "Grey band: the trust region of GRPO, [0.8, 1.2]" in " ".join(c.value for c in at.caption)
 
 
 def test_defaults_chinese():
@@ -53,23 +78,29 @@ def test_defaults_chinese():
     titles = " ".join(a.get("text", "") for a in figs[0]["layout"]["annotations"])
     assert "目标 J" in titles and "梯度权重" in titles
     assert "梯度消失之前" in _markdown(at)
+    # the sliders are labelled with the registry's help text in the session's language
+    eps_high = next(s for s in _settings("dapo") if s.name == "epsilon_high")
+    assert at.slider(key="c_dapo_epsilon_high").label == eps_high.help["zh"]
 
 
 def _set_all(at, pick):
-    for key in SLIDERS:
-        w = at.slider(key=key)
+    for w in at.slider:
         w.set_value(pick(w.min, w.max))
-    for key in SELECT_SLIDERS:
-        w = at.select_slider(key=key)
+    for w in at.select_slider:
         w.set_value(float(pick(w.options[0], w.options[-1])))  # options are the formatted labels
     return at.run()
 
 
 def test_extreme_values_min_then_max_and_axis_toggles():
     at = open_page(PAGE)
-    at.multiselect(key="c_algos").set_value(
-        ["ppo", "grpo", "dr_grpo", "dapo", "ppo_dual", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
-    )
+    every = list(variants())
+    at.multiselect(key="c_algos").set_value(every).run()
+    no_exception(at)
+    sliders, selects, toggles = expected_keys(every)
+    assert {w.key for w in at.slider} == {*sliders, "c_pi"}
+    for key in toggles:  # switch every dual clip on, so that its slider acts
+        at.toggle(key=key).set_value(True)
+    at.run()
     _set_all(at, lambda lo, hi: lo)
     no_exception(at)
     assert_finite_figures(at, at_least=3)
@@ -94,48 +125,114 @@ def test_no_algorithm_selected_is_a_hint_not_an_error():
     assert at.info and at.info[0].value == t("curves.none_selected", "en")
     assert len(figures(at)) == 1  # the probability view does not depend on the selection
     assert len(at.dataframe) == 1  # the six cases neither
+    assert [w.key for w in at.slider] == ["c_pi"]  # no panels
+    assert "**0.240**" in _markdown(at) and "**0.256**" in _markdown(at)  # the defaults
 
 
 def test_settings_are_bound_to_the_url_and_a_shared_link_opens_the_same_view():
     at = open_page(PAGE)
     # every control is bound to ?<key>= (the browser writes the URL; AppTest cannot see that side)
-    widgets = [at.slider(key=k) for k in SLIDERS] + [at.select_slider(key=k) for k in SELECT_SLIDERS]
-    widgets += [at.toggle(key="c_logx"), at.toggle(key="c_zoom"), at.multiselect(key="c_algos")]
+    widgets = [*at.slider, *at.select_slider, *at.toggle, at.multiselect(key="c_algos")]
+    assert len(widgets) > 20
     for w in widgets:
         assert w.proto.query_param_key == w.key, w.key
-    # the numbers follow the sliders: 0.2·1.3 = 0.26 and 0.2·1.4 = 0.28
-    at.slider(key="c_eps_high").set_value(0.3)
-    at.slider(key="c_dapo_high").set_value(0.4).run()
+    # the numbers follow each variant's own ε_high: 0.2·1.3 = 0.26 and 0.2·1.4 = 0.28
+    at.slider(key="c_grpo_epsilon_high").set_value(0.3)
+    at.slider(key="c_dapo_epsilon_high").set_value(0.4).run()
     text = _markdown(at)
     assert "**0.260**" in text and "**0.280**" in text
     # a shared link opens the same view
     shared = open_page(
-        PAGE, c_eps_high="0.3", c_algos=["GRPO", "Dual-clip PPO"], c_pi="0.5", c_logx="true", c_gspo_high="0.001"
+        PAGE,
+        c_grpo_epsilon_high="0.3",
+        c_algos=["GRPO", "Dual-clip PPO", "GSPO"],
+        c_pi="0.5",
+        c_logx="true",
+        c_gspo_epsilon_high="0.001",
+        c_ppo_dual_dual_clip_c="2",
     )
     no_exception(shared)
-    assert shared.slider(key="c_eps_high").value == 0.3
+    assert shared.slider(key="c_grpo_epsilon_high").value == 0.3
     assert shared.slider(key="c_pi").value == 0.5
-    assert shared.select_slider(key="c_gspo_high").value == 0.001
-    assert shared.multiselect(key="c_algos").value == ["grpo", "ppo_dual"]  # the URL holds the titles
+    assert shared.select_slider(key="c_gspo_epsilon_high").value == 0.001
+    assert shared.slider(key="c_ppo_dual_dual_clip_c").value == 2.0
+    assert shared.multiselect(key="c_algos").value == ["grpo", "ppo_dual", "gspo"]  # the URL holds the titles
     assert shared.toggle(key="c_logx").value is True
     assert figures(shared)[0]["layout"]["xaxis"]["type"] == "log"
     assert "π_old = 0.50" in _markdown(shared)
+    cases = shared.dataframe[1].value
+    assert cases.iloc[-1]["r"] == 2.5  # the seventh case at 1.25·c with Dual-clip PPO's c = 2
+
+
+def test_dual_clip_switched_off_from_the_url():
+    at = open_page(PAGE, c_ppo_dual_dual_clip_c_on="false")
+    no_exception(at)
+    assert at.toggle(key="c_ppo_dual_dual_clip_c_on").value is False
+    assert at.slider(key="c_ppo_dual_dual_clip_c").proto.disabled
+    assert len(at.dataframe[1].value) == 6  # no seventh case
+    gallery = figures(at)[1]
+    assert not [s for s in gallery["layout"]["shapes"] if s["type"] == "line" and s["line"].get("dash") == "dash"]
 
 
 def test_out_of_range_url_value_does_not_crash():
-    at = open_page(PAGE, c_dual="0.5", c_eps_low="-3", c_gspo_low="0.123")
+    at = open_page(PAGE, c_ppo_dual_dual_clip_c="0.5", c_grpo_epsilon_low="-3", c_gspo_epsilon_low="0.123")
     assert not at.exception, [e.message for e in at.exception]
     assert_finite_figures(at, at_least=3)
-    assert at.slider(key="c_dual").value > 1
+    assert at.slider(key="c_ppo_dual_dual_clip_c").value > 1
 
 
 def test_language_switch_keeps_the_settings():
     at = open_page(PAGE)
-    at.slider(key="c_eps_high").set_value(0.3).run()
+    at.slider(key="c_grpo_epsilon_high").set_value(0.3).run()
     at.radio(key="lang").set_value("zh").run()
     no_exception(at)
     assert at.title[0].value == t("curves.title", "zh")
-    assert at.slider(key="c_eps_high").value == 0.3
+    assert at.slider(key="c_grpo_epsilon_high").value == 0.3
     assert at.multiselect(key="c_algos").value == list(DEFAULT_VARIANTS)
     assert "**0.260**" in _markdown(at)
     assert_finite_figures(at, at_least=3)
+
+
+# ------------------------------------------------------------------------------- the registry drives it
+def test_a_registry_entry_added_at_runtime_gets_its_panel_and_sliders(monkeypatch):
+    copy = dataclasses.replace(ALGORITHMS["dapo"], name="dapo_copy", title="DAPO copy", style=None)
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", copy)
+    at = open_page(PAGE)
+    assert "DAPO copy" in at.multiselect(key="c_algos").options  # offered, by its title
+    at.multiselect(key="c_algos").set_value([*DEFAULT_VARIANTS, "dapo_copy"]).run()
+    no_exception(at)
+    for key in ("c_dapo_copy_epsilon_low", "c_dapo_copy_epsilon_high", "c_dapo_copy_dual_clip_c"):
+        assert at.slider(key=key).proto.query_param_key == key
+    assert at.toggle(key="c_dapo_copy_dual_clip_c_on").value is False
+    assert at.slider(key="c_dapo_copy_epsilon_high").value == 0.28
+    at.slider(key="c_dapo_copy_epsilon_high").set_value(0.5).run()
+    no_exception(at)
+    overlay, gallery, _ = assert_finite_figures(at, at_least=3)
+    assert "DAPO copy" in {tr["name"] for tr in overlay["data"]}
+    assert any(a.get("text") == "DAPO copy" for a in gallery["layout"]["annotations"])  # its own panel
+    assert any("DAPO copy" in tr.get("hovertemplate", "") for tr in gallery["data"])
+    support = at.dataframe[0].value
+    row = support[support.iloc[:, 0] == "DAPO copy"].iloc[0]
+    assert row.iloc[1] == "[0.8, 1.5]"  # its own slider, not DAPO's 1.28
+    assert at.slider(key="c_dapo_epsilon_high").value == 0.28
+
+
+def test_a_bad_value_names_the_slider_of_its_own_panel(monkeypatch):
+    # an entry whose slider allows a value the registry rejects: the message names that panel's slider
+    dapo = ALGORITHMS["dapo"]
+    loose = tuple(
+        dataclasses.replace(s, range=(-0.5, 0.9, 0.05)) if s.name == "epsilon_low" else s for s in dapo.loss_settings
+    )
+    monkeypatch.setitem(
+        ALGORITHMS,
+        "dapo_copy",
+        dataclasses.replace(dapo, name="dapo_copy", title="DAPO copy", style=None, loss_settings=loose),
+    )
+    at = open_page(PAGE)
+    at.multiselect(key="c_algos").set_value(["grpo", "dapo_copy"]).run()
+    at.slider(key="c_dapo_copy_epsilon_low").set_value(-0.5).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.error, "expected a message"
+    message = at.error[0].value
+    label = next(s for s in loose if s.name == "epsilon_low").help["en"]
+    assert f"DAPO copy · {label}" in message and "epsilon_low: must be >= 0" in message

@@ -5,39 +5,53 @@ Every number comes from :func:`rlviz.core.objectives.policy_loss` (and autograd 
 responses (so GSPO's and GMPO's sequence ratio equals the token ratio), ``log pi_old = 0``,
 ``log pi = log r``, advantage ``A = +1`` or ``-1``.
 
+What can be drawn is read from the registry (``ALGORITHMS``) on every call, never cached here:
+one *variant* per algorithm, plus ``<algorithm>_<suffix>`` for each of its ``examples`` (e.g.
+``ppo_dual``, PPO with the dual clip on). A variant's settings are its algorithm's defaults, then
+its example's overrides, then the user's (:class:`CurveSettings`); the page shows no KL term
+(``beta = 0``).
+
 Legend: B ratios on a grid, evaluated as a batch of B one-token responses, tensors [B, 1].
 Sign convention (stated on the page): the *objective* ``J = -per_token_loss`` (to maximise) and
 the *gradient weight* ``w = dJ/d log pi = -(d loss / d log pi) / token_weight`` (the aggregation
 weight, 1/B here, divided out): ``w > 0`` pushes the token's probability up, ``w < 0`` down,
 ``w = 0`` means the token teaches nothing.
 
-Point states: ``active`` (gradient flows unchanged), ``capped`` (the clip acted but the gradient
-is kept: CISPO caps the weight), ``gated`` (SAPO's soft gate scales it, never to zero),
-``zero`` (the gradient is exactly zero: a hard clip acted).
+Point states: the app's one vocabulary, :data:`rlviz.core.objectives.TOKEN_STATES`, from
+:func:`~rlviz.core.objectives.token_states`: ``active`` (gradient flows unchanged), ``clipped`` (a
+hard clip acted: the gradient is exactly zero), ``capped`` (the weight was bounded, the gradient
+kept: CISPO), ``gated`` (a soft gate scales it below 0.99, never to zero: SAPO).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import torch
 
-from rlviz.core.objectives import ALGORITHMS, gradient_weights
+from rlviz.core.objectives import ALGORITHMS, gradient_weights, resolve_settings, token_states, trust_band
 
 __all__ = [
+    "CASES_VARIANT",
     "CurveSettings",
     "CurvesResult",
     "DEFAULT_VARIANTS",
+    "DUAL_VARIANT",
+    "PROBABILITY_VARIANTS",
     "R_MAX",
     "R_MIN",
     "SCAN",
-    "STATES",
-    "VARIANTS",
+    "Variant",
     "curves_frame",
+    "default_settings",
+    "dual_clip",
     "evaluate",
+    "get_variant",
     "gradient_support",
     "ppo_cases_frame",
     "probability_frame",
@@ -45,138 +59,170 @@ __all__ = [
     "run",
     "support_frame",
     "trust_region",
-    "variant_algorithm",
     "variant_overrides",
-    "variant_title",
+    "variants",
     "zoom_window",
 ]
 
-# What the page can draw: the nine registry algorithms plus PPO with the dual clip switched on.
-VARIANTS: tuple[str, ...] = (
-    "ppo",
-    "grpo",
-    "dr_grpo",
-    "dapo",
-    "ppo_dual",
-    "gspo",
-    "gspo_token",
-    "gmpo",
-    "sapo",
-    "cispo",
-)
+# Data, not behaviour: which variants the page opens with, and which ones its fixed views compare.
 DEFAULT_VARIANTS: tuple[str, ...] = ("grpo", "dapo", "ppo_dual", "cispo", "sapo", "gmpo", "gspo")
-_PPO_CLIP = ("ppo", "grpo", "dr_grpo", "ppo_dual")  # share the ε_low / ε_high sliders
-STATES = ("active", "capped", "gated", "zero")
+PROBABILITY_VARIANTS: tuple[str, ...] = ("grpo", "dapo")  # symmetric clip vs clip-higher (teaching claim 2)
+CASES_VARIANT = "ppo"  # the six cases of the clip: this variant's ε_low / ε_high
+DUAL_VARIANT = "ppo_dual"  # the seventh case: this variant's dual clip c
 R_MIN, R_MAX = 0.02, 3.5  # the ratio axis ("about 0 to 3"; 3.5 shows the dual clip at its c = 3)
 # Where gradient_support looks: ratios from 1e-3 to 20 (beyond any ratio a sane update produces).
-# SAPO's gate is computed so its gradient stays > 0 there even at τ = 10 (about 1e-81 at r = 20).
+# SAPO's gate is computed so its gradient stops being > 0 only far beyond, even at τ = 10 (about
+# 1e-81 at r = 20).
 SCAN = (1e-3, 20.0)
+ZOOM_FACTOR, ZOOM_MIN_HALF = 2.5, 5e-4  # zoom window: 1 ± max(2.5 ε, 5e-4)
 
 
-def _default(name: str, key: str) -> float:
-    return float(ALGORITHMS[name].defaults[key])
+# ----------------------------------------------------------------------------------------------
+# Variants and their settings, read from the registry
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One curve the page can draw: a registry algorithm, or one of its ``examples``.
+
+    Attributes:
+        key: ``"dapo"`` for an algorithm, ``"<algorithm>_<suffix>"`` for an example (``"ppo_dual"``).
+        algorithm: the registry name whose :func:`policy_loss` draws it.
+        title: display name, the same in both languages (``"DAPO"``, ``"Dual-clip PPO"``).
+        base_overrides: the example's :func:`policy_loss` overrides (``{}`` for an algorithm).
+    """
+
+    key: str
+    algorithm: str
+    title: str
+    base_overrides: Mapping[str, Any] = field(default_factory=dict)
+
+
+def variants() -> dict[str, Variant]:
+    """Every variant, read from ``ALGORITHMS`` now (an entry added at runtime shows): each
+    algorithm in registry order, followed by its examples. ``{key: Variant}``.
+
+    Raises:
+        ValueError: an example's key is also another variant's key.
+    """
+    out: dict[str, Variant] = {}
+    for name, spec in ALGORITHMS.items():
+        entries = [Variant(name, name, spec.title)]
+        entries += [Variant(f"{name}_{ex.suffix}", name, ex.title, dict(ex.overrides)) for ex in spec.examples]
+        for entry in entries:
+            if entry.key in out:
+                raise ValueError(
+                    f"variant: {entry.key!r} is defined twice in the registry (an algorithm and an example)"
+                )
+            out[entry.key] = entry
+    return out
+
+
+def get_variant(key: str) -> Variant:
+    """The variant called ``key``. Raises ``ValueError`` naming ``variant`` if there is none."""
+    catalog = variants()
+    try:
+        return catalog[key]
+    except KeyError:
+        raise ValueError(f"variant: {key!r} is not one of {', '.join(catalog)}") from None
+
+
+def default_settings(variant: str) -> dict[str, Any]:
+    """The surrogate settings of ``variant`` before the user moves anything: the spec's defaults
+    (``Setting.surrogate``), then the example's overrides. E.g. ``ppo_dual`` ->
+    ``{"epsilon_low": 0.2, "epsilon_high": 0.2, "dual_clip_c": 3.0}``. Raises ``ValueError``."""
+    v = get_variant(variant)
+    return {s.name: v.base_overrides.get(s.name, s.default) for s in ALGORITHMS[v.algorithm].surrogate_settings}
 
 
 @dataclass(frozen=True)
 class CurveSettings:
-    """The page's sliders: per-algorithm settings, defaults from the algorithm registry.
+    """The page's sliders: per variant, the surrogate settings the user changed.
 
     Attributes:
-        epsilon_low: lower clip offset of PPO, GRPO, Dr.GRPO, dual-clip PPO and DAPO (ratio 1-ε_low).
-        epsilon_high: upper clip offset of PPO, GRPO, Dr.GRPO and dual-clip PPO (ratio 1+ε_high).
-        dapo_epsilon_high: DAPO's raised upper offset (clip-higher; paper 0.28).
-        dual_clip_c: dual-clip constant c > 1 of "Dual-clip PPO" (A<0 only; verl default 3).
-        tau_pos, tau_neg: SAPO gate temperatures for A>0 and A<=0 (paper 1.0 / 1.05).
-        gmpo_epsilon: GMPO's log-space clip, used for both sides (ratio range e^±ε; paper 0.4).
-        cispo_epsilon_low, cispo_epsilon_high: CISPO weight bounds 1-ε_low, 1+ε_high (1.0 = no floor).
-        gspo_epsilon_low, gspo_epsilon_high: GSPO / GSPO-token sequence clip (paper 3e-4 / 4e-4).
+        overrides: ``{variant: {setting name: value}}``, e.g. ``{"dapo": {"epsilon_high": 0.3}}``.
+            A variant or setting not named keeps its default (:func:`default_settings`); only
+            surrogate settings (``Setting.surrogate``: clip bounds, dual clip c, gate
+            temperatures) can be set; ``None`` switches an optional one (``dual_clip_c``) off.
     """
 
-    epsilon_low: float = _default("grpo", "epsilon_low")
-    epsilon_high: float = _default("grpo", "epsilon_high")
-    dapo_epsilon_high: float = _default("dapo", "epsilon_high")
-    dual_clip_c: float = 3.0
-    tau_pos: float = _default("sapo", "tau_pos")
-    tau_neg: float = _default("sapo", "tau_neg")
-    gmpo_epsilon: float = _default("gmpo", "epsilon_high")
-    cispo_epsilon_low: float = _default("cispo", "epsilon_low")
-    cispo_epsilon_high: float = _default("cispo", "epsilon_high")
-    gspo_epsilon_low: float = _default("gspo", "epsilon_low")
-    gspo_epsilon_high: float = _default("gspo", "epsilon_high")
+    overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
-    def validate(self) -> CurveSettings:
-        """Return ``self``; raise ``ValueError`` naming the field for a NaN/inf, a negative ε,
-        a dual-clip c not above 1 or a temperature not above 0."""
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{f.name}: must be a finite number, got {value!r}")
-            if "epsilon" in f.name and value < 0:
-                raise ValueError(f"{f.name}: must be >= 0, got {value}")
-        if self.dual_clip_c <= 1:
-            raise ValueError(f"dual_clip_c: must be > 1, got {self.dual_clip_c}")
-        for name in ("tau_pos", "tau_neg"):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"{name}: must be > 0, got {getattr(self, name)}")
+    def check(self) -> CurveSettings:
+        """Return ``self``; raise ``ValueError`` naming the parameter (and the variant) for an
+        unknown variant or setting, or a value the registry rejects (``resolve_settings``)."""
+        for variant in self.overrides:
+            variant_overrides(variant, self)
         return self
 
 
-def _check_variant(variant: str) -> None:
-    if variant not in VARIANTS:
-        raise ValueError(f"variant: {variant!r} is not one of {', '.join(VARIANTS)}")
+def variant_overrides(variant: str, settings: CurveSettings) -> dict[str, Any]:
+    """The :func:`policy_loss` overrides of ``variant`` under ``settings``: its defaults, the
+    example's overrides, the user's, ``beta = 0`` (no KL on this page), resolved and checked by
+    ``resolve_settings``. Every loss setting of the algorithm, ``{name: value}``.
 
-
-def variant_algorithm(variant: str) -> str:
-    """The registry algorithm behind a variant (``ppo_dual`` -> ``ppo``). Raises ``ValueError``."""
-    _check_variant(variant)
-    return "ppo" if variant == "ppo_dual" else variant
-
-
-def variant_title(variant: str) -> str:
-    """Display name, the same in both languages (``"GRPO"``, ``"Dual-clip PPO"``)."""
-    _check_variant(variant)
-    return "Dual-clip PPO" if variant == "ppo_dual" else ALGORITHMS[variant].title
-
-
-def variant_overrides(variant: str, settings: CurveSettings) -> dict[str, object]:
-    """The :func:`policy_loss` overrides of ``variant`` under ``settings`` (``beta = 0``: no KL)."""
-    _check_variant(variant)
-    s = settings
-    if variant in _PPO_CLIP:
-        out = {"epsilon_low": s.epsilon_low, "epsilon_high": s.epsilon_high, "dual_clip_c": None}
-        if variant == "ppo_dual":
-            out["dual_clip_c"] = s.dual_clip_c
-    elif variant == "dapo":
-        out = {"epsilon_low": s.epsilon_low, "epsilon_high": s.dapo_epsilon_high, "dual_clip_c": None}
-    elif variant in ("gspo", "gspo_token"):
-        out = {"epsilon_low": s.gspo_epsilon_low, "epsilon_high": s.gspo_epsilon_high}
-    elif variant == "gmpo":
-        out = {"epsilon_low": s.gmpo_epsilon, "epsilon_high": s.gmpo_epsilon}
-    elif variant == "sapo":
-        out = {"tau_pos": s.tau_pos, "tau_neg": s.tau_neg}
-    else:  # cispo
-        out = {"epsilon_low": s.cispo_epsilon_low, "epsilon_high": s.cispo_epsilon_high}
-    return {**out, "beta": 0.0}
+    Raises:
+        ValueError: unknown variant; a setting that is not one of the variant's surrogate settings;
+            a bad value, e.g. ``"epsilon_low: must be >= 0, got -0.1 (in DAPO)"``: the message
+            starts with the parameter's name and ends with the variant's title.
+    """
+    v = get_variant(variant)
+    spec = ALGORITHMS[v.algorithm]
+    user = dict(settings.overrides.get(variant, {}))
+    allowed = [s.name for s in spec.surrogate_settings]
+    for name in user:
+        if name not in allowed:
+            raise ValueError(f"{name}: not a curve setting of {variant} (settings: {', '.join(allowed) or 'none'})")
+    params = {**v.base_overrides, **user}
+    if "beta" in spec.defaults:
+        params["beta"] = 0.0
+    try:
+        return resolve_settings(v.algorithm, **params)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (in {v.title})") from None
 
 
 def trust_region(variant: str, settings: CurveSettings) -> tuple[float, float] | None:
-    """The ratio interval ``(low, high)`` a variant's clip is set to (its settings, drawn as a band):
-    ``1 ± ε`` for ratio clips, ``e^±ε`` for GMPO's log-space clip, ``None`` for SAPO (no clip)."""
-    o = variant_overrides(variant, settings)
-    if variant == "sapo":
-        return None
-    if variant == "gmpo":
-        return math.exp(-o["epsilon_low"]), math.exp(o["epsilon_high"])
-    return max(0.0, 1.0 - o["epsilon_low"]), 1.0 + o["epsilon_high"]
+    """The ratio interval ``(low, high)`` that ``variant``'s clip is set to, drawn as a band:
+    :func:`rlviz.core.objectives.trust_band` of its algorithm under its settings (``1 ± ε`` for a
+    ratio clip, ``e^±ε`` for a log-space one, ``None`` without a band). Raises ``ValueError``."""
+    return trust_band(get_variant(variant).algorithm, **variant_overrides(variant, settings))
 
 
-def zoom_window(settings: CurveSettings) -> tuple[float, float]:
-    """A ratio window around 1 wide enough to show GSPO's band: ``1 ± max(2.5 ε_max, 5e-4)``."""
-    half = max(2.5 * max(settings.gspo_epsilon_low, settings.gspo_epsilon_high), 5e-4)
+def dual_clip(variant: str, settings: CurveSettings) -> float | None:
+    """The dual-clip constant c of ``variant`` under ``settings``, ``None`` where it is off or the
+    algorithm has none (Ye et al. arXiv 1912.09729). Raises ``ValueError``."""
+    return variant_overrides(variant, settings).get("dual_clip_c")
+
+
+def zoom_window(variants: Iterable[str], settings: CurveSettings) -> tuple[float, float]:
+    """A ratio window around 1 wide enough to show the narrowest band among ``variants``.
+
+    For each variant whose algorithm clips in ratio space (``clip_space == "ratio"``), its band
+    reaches ``ε = max(ε_low, ε_high)`` from 1; the window is ``1 ± max(2.5 ε_min, 5e-4)`` with
+    ``ε_min`` the smallest such ``ε`` above 0 (``1 ± 5e-4`` if there is none). With the defaults
+    that is GSPO's ``ε_high = 4e-4``: ``(0.999, 1.001)``. Raises ``ValueError`` as
+    :func:`variant_overrides`.
+    """
+    reach = []
+    for v in dict.fromkeys(variants):
+        if ALGORITHMS[get_variant(v).algorithm].clip_space != "ratio":
+            continue
+        params = variant_overrides(v, settings)
+        eps = max(params.get("epsilon_low", 0.0), params.get("epsilon_high", 0.0))
+        if eps > 0:
+            reach.append(eps)
+    half = max(ZOOM_FACTOR * min(reach), ZOOM_MIN_HALF) if reach else ZOOM_MIN_HALF
     return 1.0 - half, 1.0 + half
 
 
-def ratio_grid(r_min: float, r_max: float, n: int, edges: list[float] = ()) -> np.ndarray:
+# ----------------------------------------------------------------------------------------------
+# Evaluation: policy_loss on a batch of one-token responses
+# ----------------------------------------------------------------------------------------------
+
+
+def ratio_grid(r_min: float, r_max: float, n: int, edges: Iterable[float] = ()) -> np.ndarray:
     """Sorted unique ratios: ``n`` linear and ``n // 2`` log-spaced points in ``[r_min, r_max]``, plus
     each edge in range and its two close neighbours (``edge · (1 ± 1e-9)``) so a jump draws sharp.
 
@@ -196,29 +242,23 @@ def ratio_grid(r_min: float, r_max: float, n: int, edges: list[float] = ()) -> n
     return np.unique(np.concatenate(parts))
 
 
-def _evaluate(variant: str, r: np.ndarray, advantage: float, settings: CurveSettings) -> dict[str, np.ndarray]:
-    """The arrays behind :func:`evaluate` (inputs already checked)."""
+def _evaluate(algorithm: str, params: Mapping[str, Any], r: np.ndarray, advantage: float) -> dict[str, np.ndarray]:
+    """The arrays behind :func:`evaluate` for resolved ``params`` (inputs already checked)."""
     log_prob = torch.log(torch.from_numpy(r))[:, None]  # (B, 1)
     old = torch.zeros_like(log_prob)  # (B, 1)
     adv = torch.full((r.size,), float(advantage), dtype=torch.float64)  # (B,)
     mask = torch.ones_like(log_prob)  # (B, 1)
-    grad, out = gradient_weights(
-        variant_algorithm(variant), log_prob, old, adv, mask, **variant_overrides(variant, settings)
-    )  # grad: (B, 1) d loss / d log pi
+    grad, out = gradient_weights(algorithm, log_prob, old, adv, mask, **params)  # grad: (B, 1) d loss / d log pi
     weight = (-grad / out.token_weight)[:, 0].numpy() + 0.0  # (B,) dJ/d log pi per token (+0.0: no -0)
     objective = (-out.per_token_loss.detach())[:, 0].numpy()  # (B,)
-    clipped = out.clipped[:, 0].numpy()
     gate = out.gate_weight[:, 0].numpy() if out.gate_weight is not None else np.full(r.size, np.nan)
-    state = np.where(
-        weight == 0.0, "zero", np.where(clipped, "capped", "gated" if out.gate_weight is not None else "active")
-    )
     return {
         "ratio": r,
         "objective": objective,
         "gradient_weight": weight,
-        "clipped": clipped,
+        "clipped": out.clipped[:, 0].numpy(),
         "gate": gate,
-        "state": state,
+        "state": token_states(algorithm, out)[:, 0].astype(str),  # (B,)
     }
 
 
@@ -227,6 +267,11 @@ def _check_ratios(ratios) -> np.ndarray:
     if r.ndim != 1 or r.size == 0 or not np.all(np.isfinite(r)) or np.any(r <= 0):
         raise ValueError("ratios: must be a non-empty 1-D array of finite ratios > 0")
     return r
+
+
+def _check_advantage(advantage: float) -> None:
+    if not (math.isfinite(advantage) and advantage != 0):
+        raise ValueError(f"advantage: must be finite and non-zero, got {advantage}")
 
 
 def evaluate(variant: str, ratios: np.ndarray, advantage: float, settings: CurveSettings) -> pd.DataFrame:
@@ -239,67 +284,89 @@ def evaluate(variant: str, ratios: np.ndarray, advantage: float, settings: Curve
     Returns:
         DataFrame, one row per ratio: ``ratio``, ``objective`` (J = -per-token loss),
         ``gradient_weight`` (dJ/d log pi, the 1/B aggregation weight divided out), ``clipped``
-        (the clip acted), ``gate`` (SAPO's f'(r) = 4σ(1-σ); NaN for the others), ``state``.
+        (the clip acted), ``gate`` (a soft gate's weight, e.g. SAPO's f'(r) = 4σ(1-σ); NaN
+        without one), ``state`` (``token_states``: active / clipped / capped / gated).
 
     Raises:
-        ValueError: unknown variant, bad settings (naming the parameter), a ratio not > 0 or not finite.
+        ValueError: unknown variant, bad settings (naming the parameter), a ratio not > 0 or not
+            finite, an advantage of 0 or not finite.
     """
-    _check_variant(variant)
     r = _check_ratios(ratios)
-    if not (math.isfinite(advantage) and advantage != 0):
-        raise ValueError(f"advantage: must be finite and non-zero, got {advantage}")
-    settings.validate()
-    return pd.DataFrame(_evaluate(variant, r, advantage, settings))
+    _check_advantage(advantage)
+    params = variant_overrides(variant, settings)
+    return pd.DataFrame(_evaluate(get_variant(variant).algorithm, params, r, advantage))
 
 
-def _edges(variants, settings: CurveSettings) -> list[float]:
+def _edges(variants: Iterable[str], settings: CurveSettings) -> list[float]:
+    """Ratios where a curve of ``variants`` may jump: 1, the band edges, each dual clip c."""
     edges = [1.0]
     for v in variants:
         band = trust_region(v, settings)
         if band is not None:
             edges += [b for b in band if b > 0]
-        if v == "ppo_dual":
-            edges.append(settings.dual_clip_c)
+        c = dual_clip(v, settings)
+        if c is not None:
+            edges.append(c)
     return edges
 
 
+def _unique_known(variants: Iterable[str]) -> tuple[str, ...]:
+    out = tuple(dict.fromkeys(variants))
+    for v in out:
+        get_variant(v)
+    return out
+
+
+CURVE_COLUMNS = ["algorithm", "title", "advantage", "ratio", "objective", "gradient_weight", "state", "clipped", "gate"]
+
+
 def curves_frame(
-    variants, settings: CurveSettings, r_min: float = R_MIN, r_max: float = R_MAX, n: int = 240
+    variants: Iterable[str], settings: CurveSettings, r_min: float = R_MIN, r_max: float = R_MAX, n: int = 240
 ) -> pd.DataFrame:
-    """Long frame of every variant's curves for A = +1 and A = -1 on one ratio grid.
+    """Long frame of every variant's curves for A = +1 and A = -1 on one ratio grid (the band
+    edges and dual clips of all of them on it, see :func:`ratio_grid`).
 
     Columns: ``algorithm`` (variant key), ``title``, ``advantage`` (+1 / -1), ``ratio``,
-    ``objective``, ``gradient_weight``, ``state``, ``clipped``, ``gate``. Raises ``ValueError``
-    for an unknown variant or bad settings.
+    ``objective``, ``gradient_weight``, ``state``, ``clipped``, ``gate``, as :func:`evaluate`.
+    Raises ``ValueError`` for an unknown variant or bad settings.
     """
-    variants = list(dict.fromkeys(variants))
-    for v in variants:
-        _check_variant(v)
-    settings.validate()
+    variants = _unique_known(variants)
+    settings.check()
     grid = ratio_grid(r_min, r_max, n, _edges(variants, settings))
     parts = []
     for v in variants:
         for a in (1.0, -1.0):
             df = evaluate(v, grid, a, settings)
             df.insert(0, "advantage", int(a))
-            df.insert(0, "title", variant_title(v))
+            df.insert(0, "title", get_variant(v).title)
             df.insert(0, "algorithm", v)
             parts.append(df)
-    columns = ["algorithm", "title", "advantage", "ratio", "objective", "gradient_weight", "state", "clipped", "gate"]
-    return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(columns=columns)
+    return pd.concat(parts, ignore_index=True)[CURVE_COLUMNS] if parts else pd.DataFrame(columns=CURVE_COLUMNS)
 
 
-def _nonzero(variant, ratios, advantage, settings) -> np.ndarray:
-    return _evaluate(variant, np.array(ratios, dtype=np.float64), advantage, settings)["gradient_weight"] != 0.0
+# ----------------------------------------------------------------------------------------------
+# Where the gradient flows
+# ----------------------------------------------------------------------------------------------
 
 
-def _refine(variant, zero_at, live_at, advantage, settings, rounds: int = 3) -> float:
+def _live(variant: str, advantage: float, settings: CurveSettings) -> Callable[[np.ndarray], np.ndarray]:
+    """``ratios -> gradient != 0`` for one variant and advantage (its settings resolved once)."""
+    algorithm, params = get_variant(variant).algorithm, variant_overrides(variant, settings)
+
+    def live(ratios) -> np.ndarray:
+        r = np.array(ratios, dtype=np.float64)
+        return _evaluate(algorithm, params, r, advantage)["gradient_weight"] != 0.0
+
+    return live
+
+
+def _refine(live_of: Callable[[np.ndarray], np.ndarray], zero_at: float, live_at: float, rounds: int = 3) -> float:
     """The ratio between ``zero_at`` (zero gradient) and ``live_at`` (nonzero) where the gradient
     stops, narrowed by evaluating ``policy_loss`` on 1001 points ``rounds`` times (each round
     1000 times finer); returns the last ratio that still has a gradient."""
     for _ in range(rounds):
         pts = np.linspace(live_at, zero_at, 1001)
-        live = _nonzero(variant, pts, advantage, settings)
+        live = live_of(pts)
         k = int(np.argmin(live))  # first zero point going from live_at towards zero_at
         if k == 0 or live[k]:  # no switch inside (rounding at the ends): keep what we have
             break
@@ -312,38 +379,48 @@ def gradient_support(
 ) -> tuple[float | None, float | None]:
     """The range of ratios whose token still gets a gradient, found from ``policy_loss``'s gradient.
 
-    Scans 2001 log-spaced ratios in ``[r_min, r_max]`` (default ``SCAN`` = [0.001, 20]), then
-    narrows each end where the gradient switches off (see :func:`_refine`, about 1e-12 relative). Returns ``(low, high)``: the smallest
-    and largest ratio with a nonzero gradient, ``None`` where it still flows at the end of the scan
-    (no bound: the token is never cut off on that side). ``(nan, nan)`` if it never flows.
+    Scans 2001 log-spaced ratios in ``[r_min, r_max]`` (default ``SCAN`` = [0.001, 20]) plus the
+    variant's band edges and dual clip, then narrows each end where the gradient switches off (see
+    :func:`_refine`, about 1e-12 relative). Returns ``(low, high)``: the smallest and largest ratio
+    with a nonzero gradient, ``None`` where it still flows at the end of the scan (no bound: the
+    token is never cut off on that side). ``(nan, nan)`` if it never flows.
     E.g. PPO with ε = 0.2: ``(None, 1.2)`` for A>0, ``(0.8, None)`` for A<0 (teaching claims 1, 10).
+
+    Raises ``ValueError`` for an unknown variant, bad settings or advantage.
     """
+    _check_advantage(advantage)
+    live_of = _live(variant, advantage, settings)
     grid = np.unique(np.concatenate([np.geomspace(r_min, r_max, 2001), _edges([variant], settings)]))
     grid = grid[(grid >= r_min) & (grid <= r_max)]
-    live = _nonzero(variant, grid, advantage, settings)
+    live = live_of(grid)
     if not live.any():
         return math.nan, math.nan
     first, last = int(np.argmax(live)), int(len(live) - 1 - np.argmax(live[::-1]))
-    low = None if first == 0 else _refine(variant, grid[first - 1], grid[first], advantage, settings)
-    high = None if last == len(grid) - 1 else _refine(variant, grid[last + 1], grid[last], advantage, settings)
+    low = None if first == 0 else _refine(live_of, grid[first - 1], grid[first])
+    high = None if last == len(grid) - 1 else _refine(live_of, grid[last + 1], grid[last])
     return low, high
 
 
-def support_frame(variants, settings: CurveSettings) -> pd.DataFrame:
-    """Per variant and advantage sign, the ratio range that still gets a gradient.
+SUPPORT_COLUMNS = ["algorithm", "title", "advantage", "low", "high", "band_low", "band_high"]
+
+
+def support_frame(variants: Iterable[str], settings: CurveSettings) -> pd.DataFrame:
+    """Per variant and advantage sign, the ratio range that still gets a gradient
+    (:func:`gradient_support`).
 
     Columns: ``algorithm``, ``title``, ``advantage``, ``low``, ``high`` (NaN = unbounded on that side;
-    ``low`` unbounded means down to 0, ``high`` up to ∞), ``band_low``, ``band_high`` (the clip setting).
+    ``low`` unbounded means down to 0, ``high`` up to ∞), ``band_low``, ``band_high`` (the clip
+    setting, :func:`trust_region`; NaN without a band). Raises ``ValueError``.
     """
     rows = []
-    for v in dict.fromkeys(variants):
+    for v in _unique_known(variants):
         band = trust_region(v, settings) or (math.nan, math.nan)
         for a in (1, -1):
             low, high = gradient_support(v, a, settings)
             rows.append(
                 {
                     "algorithm": v,
-                    "title": variant_title(v),
+                    "title": get_variant(v).title,
                     "advantage": a,
                     "low": math.nan if low is None else low,
                     "high": math.nan if high is None else high,
@@ -351,69 +428,91 @@ def support_frame(variants, settings: CurveSettings) -> pd.DataFrame:
                     "band_high": band[1],
                 }
             )
-    return pd.DataFrame(rows, columns=["algorithm", "title", "advantage", "low", "high", "band_low", "band_high"])
+    return pd.DataFrame(rows, columns=SUPPORT_COLUMNS)
 
 
-def ppo_cases_frame(settings: CurveSettings) -> pd.DataFrame:
-    """The six cases of the PPO clip (sign of A × where r sits) plus dual clip's seventh, each
+def ppo_cases_frame(
+    settings: CurveSettings, variant: str = CASES_VARIANT, dual_variant: str = DUAL_VARIANT
+) -> pd.DataFrame:
+    """The six cases of the clip (sign of A × where r sits) plus the dual clip's seventh, each
     evaluated by ``policy_loss`` at one representative ratio (teaching claim 1; PPO arXiv
     1707.06347 eq. 7, dual clip arXiv 1912.09729).
 
-    Representative ratios: ``0.6 (1-ε_low)`` below, ``1`` inside, ``1.4 (1+ε_high)`` above, and
-    ``1.25 c`` beyond the dual clip (A<0, Dual-clip PPO). Columns: ``advantage``, ``region``
-    (``below`` / ``inside`` / ``above`` / ``beyond_c``), ``ratio``, ``branch`` (which term the min
-    takes: ``unclipped`` r·A, ``clipped`` clip(r)·A, ``equal`` (both, r inside), ``dual`` c·A),
-    ``objective``, ``gradient_weight``, ``zero_gradient``.
+    The six cases are ``variant``'s clip (default PPO) with its ``ε_low`` / ``ε_high`` and no dual
+    clip; the seventh adds the dual clip ``c`` of ``dual_variant`` (default Dual-clip PPO) and is
+    left out where that is off. Representative ratios: ``0.6 (1-ε_low)`` below (left out if not
+    above 0), ``1`` inside, ``1.4 (1+ε_high)`` above, and ``1.25 c`` beyond the dual clip (A<0).
+
+    Returns:
+        DataFrame, columns ``advantage``, ``region`` (``below`` / ``inside`` / ``above`` /
+        ``beyond_c``), ``ratio``, ``branch`` (which term the min takes: ``unclipped`` r·A,
+        ``clipped`` clip(r)·A, ``equal`` (both, r inside), ``dual`` c·A), ``objective``,
+        ``gradient_weight``, ``zero_gradient``.
+
+    Raises:
+        ValueError: bad settings (naming the parameter), or ``variant`` without ε_low / ε_high.
     """
-    s = settings.validate()
-    regions = {"below": 0.6 * (1.0 - s.epsilon_low), "inside": 1.0, "above": 1.4 * (1.0 + s.epsilon_high)}
-    cases = [(a, region, r, "grpo") for a in (1, -1) for region, r in regions.items() if r > 0]
-    cases.append((-1, "beyond_c", 1.25 * s.dual_clip_c, "ppo_dual"))
+    params = variant_overrides(variant, settings)
+    algorithm = get_variant(variant).algorithm
+    if "epsilon_low" not in params or "epsilon_high" not in params:
+        raise ValueError(f"variant: {variant!r} has no clip bounds epsilon_low / epsilon_high")
+    plain = {**params, "dual_clip_c": None} if "dual_clip_c" in params else params
+    c = dual_clip(dual_variant, settings)
+    regions = {
+        "below": 0.6 * (1.0 - params["epsilon_low"]),
+        "inside": 1.0,
+        "above": 1.4 * (1.0 + params["epsilon_high"]),
+    }
+    cases = [(a, region, r, plain) for a in (1, -1) for region, r in regions.items() if r > 0]
+    if c is not None and "dual_clip_c" in params:
+        cases.append((-1, "beyond_c", 1.25 * c, resolve_settings(algorithm, **{**params, "dual_clip_c": c})))
     rows = []
-    for a, region, r, variant in cases:
-        df = evaluate(variant, np.array([r]), float(a), s)
-        row = df.iloc[0]
+    for a, region, r, p in cases:
+        row = _evaluate(algorithm, p, np.array([r], dtype=np.float64), float(a))
+        clipped, weight = bool(row["clipped"][0]), float(row["gradient_weight"][0])
         if region == "inside":
             branch = "equal"
-        elif variant == "ppo_dual":
-            branch = "dual" if bool(row["clipped"]) else "unclipped"
+        elif region == "beyond_c":
+            branch = "dual" if clipped else "unclipped"
         else:
-            branch = "clipped" if bool(row["clipped"]) else "unclipped"
+            branch = "clipped" if clipped else "unclipped"
         rows.append(
             {
                 "advantage": a,
                 "region": region,
                 "ratio": r,
                 "branch": branch,
-                "objective": float(row["objective"]),
-                "gradient_weight": float(row["gradient_weight"]),
-                "zero_gradient": bool(row["gradient_weight"] == 0.0),
+                "objective": float(row["objective"][0]),
+                "gradient_weight": weight,
+                "zero_gradient": weight == 0.0,
             }
         )
     return pd.DataFrame(rows)
 
 
-def probability_frame(settings: CurveSettings, n: int = 197, marks=(0.2,)) -> tuple[pd.DataFrame, dict[str, float]]:
+def probability_frame(
+    settings: CurveSettings, variants: Iterable[str] = PROBABILITY_VARIANTS, n: int = 197, marks=(0.2,)
+) -> tuple[pd.DataFrame, dict[str, float]]:
     """How far a token's probability can rise before its gradient stops (A>0; teaching claim 2).
 
-    For symmetric clip (``grpo``, ε_high = ``epsilon_high``) and clip-higher (``dapo``, ε_high =
-    ``dapo_epsilon_high``): r* = the largest ratio with a nonzero gradient for A>0, found by
-    :func:`gradient_support` from ``policy_loss``; then over π_old in (0, 1)
-    ``pi_new_max = min(1, π_old · r*)`` and ``room = pi_new_max - π_old``.
+    For each of ``variants`` (default: symmetric clip ``grpo`` vs clip-higher ``dapo``, each with
+    its own ε_high from ``settings``): r* = the largest ratio with a nonzero gradient for A>0,
+    found by :func:`gradient_support` from ``policy_loss`` (∞ where it never stops); then over
+    π_old in (0, 1) ``pi_new_max = min(1, π_old · r*)`` and ``room = pi_new_max - π_old``.
 
     Returns ``(frame, ceilings)``: columns ``algorithm``, ``title``, ``pi_old``, ``pi_new_max``,
     ``room``, ``marked`` (π_old is one of ``marks``); ``ceilings`` maps variant -> r*
     (e.g. 1.2 and 1.28: a token at 0.2 may rise only to 0.24, or 0.256 under clip-higher).
-    Raises ``ValueError`` for a mark outside (0, 1) or bad settings.
+    Raises ``ValueError`` for a mark outside (0, 1), an unknown variant or bad settings.
     """
-    settings.validate()
+    variants = _unique_known(variants)
     marks = [float(m) for m in marks]
     for m in marks:
         if not (0.0 < m < 1.0):
             raise ValueError(f"marks: π_old must be in (0, 1), got {m}")
     pi_old = np.unique(np.concatenate([np.linspace(0.005, 0.995, n), marks]))
     ceilings, parts = {}, []
-    for v in ("grpo", "dapo"):
+    for v in variants:
         _, r_star = gradient_support(v, 1.0, settings)
         r_star = math.inf if r_star is None or math.isnan(r_star) else r_star
         ceilings[v] = r_star
@@ -422,7 +521,7 @@ def probability_frame(settings: CurveSettings, n: int = 197, marks=(0.2,)) -> tu
             pd.DataFrame(
                 {
                     "algorithm": v,
-                    "title": variant_title(v),
+                    "title": get_variant(v).title,
                     "pi_old": pi_old,
                     "pi_new_max": pi_new,
                     "room": pi_new - pi_old,
@@ -430,14 +529,27 @@ def probability_frame(settings: CurveSettings, n: int = 197, marks=(0.2,)) -> tu
                 }
             )
         )
-    return pd.concat(parts, ignore_index=True), ceilings
+    columns = ["algorithm", "title", "pi_old", "pi_new_max", "room", "marked"]
+    frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+    return frame, ceilings
+
+
+# ----------------------------------------------------------------------------------------------
+# The page's call
+# ----------------------------------------------------------------------------------------------
 
 
 @dataclass
 class CurvesResult:
-    """What the page's curve sections draw. Frames as :func:`curves_frame`, :func:`support_frame`
-    and :func:`ppo_cases_frame`; ``bands``: variant -> trust region (or None for SAPO);
-    ``x_range``: the ratio range of ``curves``."""
+    """What the page's curve sections draw.
+
+    Attributes:
+        settings: the settings it ran with; ``variants``: the variant keys, in the order asked.
+        curves, support, cases: as :func:`curves_frame`, :func:`support_frame`, :func:`ppo_cases_frame`.
+        bands: variant -> its trust region (:func:`trust_region`), ``None`` without one.
+        dual_clips: variant -> its dual clip c (:func:`dual_clip`), ``None`` where off.
+        x_range: the ratio range of ``curves``.
+    """
 
     settings: CurveSettings
     variants: tuple[str, ...]
@@ -445,22 +557,26 @@ class CurvesResult:
     support: pd.DataFrame
     cases: pd.DataFrame
     bands: dict[str, tuple[float, float] | None]
+    dual_clips: dict[str, float | None]
     x_range: tuple[float, float]
 
+    @property
+    def first_band(self) -> tuple[str, tuple[float, float]] | None:
+        """``(variant, band)`` of the first variant that has a band (the overlay's grey band), or None."""
+        return next(((v, b) for v, b in self.bands.items() if b is not None), None)
 
-def run(variants, settings: CurveSettings, zoom: bool = False) -> CurvesResult:
+
+def run(variants: Iterable[str], settings: CurveSettings, zoom: bool = False) -> CurvesResult:
     """The page's call: curves of ``variants`` on ``[0.02, 3.5]`` (or on :func:`zoom_window` around
-    r = 1 when ``zoom``), the gradient-range table and the PPO clip cases. (The probability view,
+    r = 1 when ``zoom``), the gradient-range table and the clip cases. (The probability view,
     :func:`probability_frame`, has its own call so its slider does not recompute the curves.)
 
     Raises:
-        ValueError: unknown variant or bad settings, naming the parameter.
+        ValueError: unknown variant, or bad settings naming the parameter (and the variant).
     """
-    variants = tuple(dict.fromkeys(variants))
-    for v in variants:
-        _check_variant(v)
-    settings.validate()
-    x_range = zoom_window(settings) if zoom else (R_MIN, R_MAX)
+    variants = _unique_known(variants)
+    settings.check()
+    x_range = zoom_window(variants, settings) if zoom else (R_MIN, R_MAX)
     return CurvesResult(
         settings=settings,
         variants=variants,
@@ -468,5 +584,6 @@ def run(variants, settings: CurveSettings, zoom: bool = False) -> CurvesResult:
         support=support_frame(variants, settings),
         cases=ppo_cases_frame(settings),
         bands={v: trust_region(v, settings) for v in variants},
+        dual_clips={v: dual_clip(v, settings) for v in variants},
         x_range=x_range,
     )

@@ -33,85 +33,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "所以曲线重合；Dual-clip PPO 是打开了双重裁剪 c 的 PPO。",
     },
     "curves.settings": {"en": "Clip settings (defaults: the papers' values)", "zh": "裁剪设置（默认值取自各论文）"},
-    "curves.group_ppo": {"en": "**PPO · GRPO · Dr.GRPO · dual clip**", "zh": "**PPO · GRPO · Dr.GRPO · 双重裁剪**"},
-    "curves.group_dapo_gmpo": {"en": "**DAPO · GMPO**", "zh": "**DAPO · GMPO**"},
-    "curves.group_sapo": {"en": "**SAPO**", "zh": "**SAPO**"},
-    "curves.group_cispo_gspo": {"en": "**CISPO · GSPO**", "zh": "**CISPO · GSPO**"},
-    "curves.eps_low": {"en": r"$\varepsilon_\text{low}$ (also DAPO)", "zh": r"$\varepsilon_\text{low}$（DAPO 也用）"},
-    "curves.eps_low_help": {
-        "en": "Lower clip: the ratio may fall to 1 − ε_low before the clip acts (TRL epsilon, verl "
-        "actor.clip_ratio_low). Acts on tokens with A<0.",
-        "zh": "下界裁剪：比率降到 1 − ε_low 以下时裁剪生效（TRL 的 epsilon，verl 的 actor.clip_ratio_low），"
-        "作用于 A<0 的 token。",
+    "curves.settings_caption": {
+        "en": "One panel per chosen algorithm, with a slider for each setting that shapes its per-token "
+        "objective. Hover the ⓘ of a slider for where its default comes from and its name in TRL and verl; "
+        "hover the ⓘ of a title for what the algorithm changed.",
+        "zh": "每个选中的算法一个面板，塑造其逐 token 目标的每个设置各有一个滑块。把鼠标停在滑块的 ⓘ 上，"
+        "可以看到默认值的出处以及它在 TRL 和 verl 中的名字；停在标题的 ⓘ 上，可以看到该算法改了什么。",
     },
-    "curves.eps_high": {"en": r"$\varepsilon_\text{high}$", "zh": r"$\varepsilon_\text{high}$"},
-    "curves.eps_high_help": {
-        "en": "Upper clip: the ratio may rise to 1 + ε_high before the clip acts (TRL epsilon_high, verl "
-        "actor.clip_ratio_high). Acts on tokens with A>0. PPO and GRPO use 0.2.",
-        "zh": "上界裁剪：比率升到 1 + ε_high 以上时裁剪生效（TRL 的 epsilon_high，verl 的 actor.clip_ratio_high），"
-        "作用于 A>0 的 token。PPO 和 GRPO 取 0.2。",
-    },
-    "curves.dual_c": {"en": "dual clip $c$ (Dual-clip PPO)", "zh": "双重裁剪 $c$（Dual-clip PPO）"},
-    "curves.dual_c_help": {
-        "en": "For A<0 the objective is never below c·A, so its gradient is zero again once r > c "
-        "(verl actor.clip_ratio_c, default 3; TRL delta, off by default).",
-        "zh": "对 A<0 的 token，目标不会低于 c·A，因此 r > c 后梯度重新变为零"
-        "（verl 的 actor.clip_ratio_c，默认 3；TRL 的 delta，默认关闭）。",
-    },
-    "curves.dapo_high": {
-        "en": r"DAPO $\varepsilon_\text{high}$ (clip-higher)",
-        "zh": r"DAPO 的 $\varepsilon_\text{high}$（clip-higher）",
-    },
-    "curves.dapo_high_help": {
-        "en": "DAPO raises only the upper bound (paper: 0.28) so that unlikely tokens can still grow; its lower "
-        "bound is the ε_low slider.",
-        "zh": "DAPO 只提高上界（论文取 0.28），让低概率 token 还有上升的空间；下界沿用 ε_low 滑块。",
-    },
-    "curves.gmpo_eps": {"en": r"GMPO $\varepsilon$ (log space)", "zh": r"GMPO 的 $\varepsilon$（对数空间）"},
-    "curves.gmpo_eps_help": {
-        "en": "GMPO clips log r to [−ε, ε], i.e. r to [e^−ε, e^ε] (paper: 0.4, about [0.67, 1.49]).",
-        "zh": "GMPO 把 log r 裁剪到 [−ε, ε]，即把 r 限制在 [e^−ε, e^ε]（论文取 0.4，约为 [0.67, 1.49]）。",
-    },
-    "curves.tau_pos": {"en": r"$\tau_\text{pos}$ (A>0)", "zh": r"$\tau_\text{pos}$（正优势 A>0）"},
-    "curves.tau_neg": {"en": r"$\tau_\text{neg}$ (A<0)", "zh": r"$\tau_\text{neg}$（负优势 A<0）"},
-    "curves.tau_help": {
-        "en": "Temperature of SAPO's gate f(r) = (4/τ)·σ(τ(r − 1)): a larger τ makes the weight fall off faster "
-        "away from r = 1 (paper: τ_pos = 1.0, τ_neg = 1.05; TRL sapo_temperature_pos/neg, verl actor.tau_pos/neg).",
-        "zh": "SAPO 门控 f(r) = (4/τ)·σ(τ(r − 1)) 的温度：τ 越大，离开 r = 1 后权重衰减越快"
-        "（论文取 τ_pos = 1.0、τ_neg = 1.05；TRL 的 sapo_temperature_pos/neg，verl 的 actor.tau_pos/neg）。",
-    },
-    "curves.cispo_low": {"en": r"CISPO $\varepsilon_\text{low}$", "zh": r"CISPO 的 $\varepsilon_\text{low}$"},
-    "curves.cispo_high": {"en": r"CISPO $\varepsilon_\text{high}$", "zh": r"CISPO 的 $\varepsilon_\text{high}$"},
-    "curves.cispo_help": {
-        "en": "CISPO caps the importance weight to [1 − ε_low, 1 + ε_high] and keeps the gradient. ε_low = 1 "
-        "means no lower bound (the MiniMax-M1 setting; verl example: cap 1.2). TRL's epsilon_high for CISPO is "
-        "the cap itself, 1 + ε_high here.",
-        "zh": "CISPO 把重要性权重限制在 [1 − ε_low, 1 + ε_high]，但保留梯度。ε_low = 1 表示没有下界"
-        "（MiniMax-M1 的设置；verl 示例的上限是 1.2）。TRL 中 CISPO 的 epsilon_high 直接就是上限，即这里的 1 + ε_high。",
-    },
-    "curves.gspo_low": {"en": r"GSPO $\varepsilon_\text{low}$", "zh": r"GSPO 的 $\varepsilon_\text{low}$"},
-    "curves.gspo_high": {"en": r"GSPO $\varepsilon_\text{high}$", "zh": r"GSPO 的 $\varepsilon_\text{high}$"},
-    "curves.gspo_help": {
-        "en": "GSPO clips the sequence ratio, a geometric mean of token ratios that stays very close to 1, so its "
-        "ε is of order 1e-4 (paper: 3e-4 and 4e-4), not 0.2. Also used by GSPO-token.",
-        "zh": "GSPO 裁剪的是序列比率，它是 token 比率的几何平均，非常接近 1，所以 ε 的量级是 1e-4"
-        "（论文取 3e-4 和 4e-4），而不是 0.2。GSPO-token 使用同样的设置。",
+    "curves.off": {"en": "off", "zh": "关闭"},
+    "curves.setting_help": {
+        "en": "Default {default}: {source}. TRL: {trl} · verl: {verl}.",
+        "zh": "默认值 {default}：{source}。TRL：{trl} · verl：{verl}。",
     },
     "curves.log_x": {"en": "Log ratio axis", "zh": "比率轴取对数"},
     "curves.log_x_help": {
         "en": "A log axis treats r = 0.5 and r = 2 symmetrically and shows GMPO's log-space band as symmetric.",
         "zh": "对数轴把 r = 0.5 和 r = 2 对称地画出来，GMPO 在对数空间的裁剪区间也显得对称。",
     },
-    "curves.zoom": {"en": "Zoom around r = 1 (GSPO scale)", "zh": "放大 r = 1 附近（GSPO 的尺度）"},
+    "curves.zoom": {"en": "Zoom around r = 1 (narrowest band)", "zh": "放大 r = 1 附近（最窄的区间）"},
     "curves.zoom_help": {
-        "en": "Shows r in 1 ± 2.5 × GSPO's ε: the only scale at which GSPO's band is visible. At this scale every "
-        "other clip is wide open.",
-        "zh": "把横轴限制在 1 ± 2.5 × GSPO 的 ε：只有在这个尺度下才能看见 GSPO 的裁剪区间；"
-        "在这里其他算法的裁剪都还没有起作用。",
+        "en": "Shows r in 1 ± 2.5 ε, with ε the reach of the narrowest ratio clip among the chosen algorithms "
+        "(GSPO's 4e-4 by default): the only scale at which GSPO's band is visible. At this scale every other "
+        "clip is wide open.",
+        "zh": "把横轴限制在 1 ± 2.5 ε，ε 取选中算法里最窄的比率裁剪区间（默认是 GSPO 的 4e-4）："
+        "只有在这个尺度下才能看见 GSPO 的裁剪区间；在这里其他算法的裁剪都还没有起作用。",
     },
     "curves.zoom_note": {
-        "en": "Zoomed to r in [{lo}, {hi}]: on the full 0–3.5 axis GSPO's band would be thinner than a line.",
-        "zh": "已放大到 r ∈ [{lo}, {hi}]：在完整的 0–3.5 横轴上，GSPO 的裁剪区间比一根线还细。",
+        "en": "Zoomed to r in [{lo}, {hi}]: on the full 0–3.5 axis a band this narrow would be thinner than a line.",
+        "zh": "已放大到 r ∈ [{lo}, {hi}]：在完整的 0–3.5 横轴上，这么窄的区间比一根线还细。",
     },
     "curves.none_selected": {
         "en": "Choose at least one algorithm above to draw its curves.",
@@ -120,15 +69,19 @@ STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------------ overlay
     "curves.overlay_header": {"en": "All algorithms on one axis", "zh": "所有算法画在同一组坐标上"},
     "curves.overlay_caption": {
-        "en": "Top: objective J; bottom: gradient weight ∂J/∂log π; left A = +1, right A = −1. Grey band: the "
-        "PPO/GRPO trust region [1 − ε_low, 1 + ε_high]; dotted line: r = 1 (on-policy). Hover a curve to read the "
-        "state of that point: active, clipped with the gradient kept (CISPO), gated (SAPO) or zero gradient. "
+        "en": "Top: objective J; bottom: gradient weight ∂J/∂log π; left A = +1, right A = −1. Dotted line: "
+        "r = 1 (on-policy). Hover a curve to read the state of that point: active, clipped (zero gradient), "
+        "capped (the weight is bounded but the gradient kept: CISPO) or gated (a soft gate scales it down: SAPO). "
         "Click a legend entry to hide an algorithm. Where J is r·A, the weight is r·A too; where J goes flat, "
         "the weight drops to zero.",
-        "zh": "上排：目标 J；下排：梯度权重 ∂J/∂log π；左列 A = +1，右列 A = −1。灰色带：PPO/GRPO 的信赖域 "
-        "[1 − ε_low, 1 + ε_high]；虚线：r = 1（在策略上）。把鼠标停在曲线上可以看到该点的状态："
-        "正常（有梯度）、被裁剪但保留梯度（CISPO）、被门控（SAPO）或梯度为零。点击图例可以隐藏某个算法。"
+        "zh": "上排：目标 J；下排：梯度权重 ∂J/∂log π；左列 A = +1，右列 A = −1。虚线：r = 1（在策略上）。"
+        "把鼠标停在曲线上可以看到该点的状态：有梯度、被裁剪（梯度为零）、被封顶（权重有上下界但保留梯度：CISPO）"
+        "或被门控（软门控把梯度缩小：SAPO）。点击图例可以隐藏某个算法。"
         "J 等于 r·A 的地方，权重也是 r·A；J 变平的地方，权重降为零。",
+    },
+    "curves.overlay_band": {
+        "en": "Grey band: the trust region of {title}, [{lo}, {hi}] (the first chosen algorithm that has one).",
+        "zh": "灰色带：{title} 的信赖域 [{lo}, {hi}]（选中的算法中第一个有裁剪区间的）。",
     },
     "curves.convention": {
         "en": "**Sign convention.** J = −loss of one token; w = ∂J/∂log π = r·∂J/∂r is what multiplies ∇log π "
@@ -211,32 +164,33 @@ STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------------ six cases
     "curves.cases_header": {"en": "The six cases of the PPO clip", "zh": "PPO 裁剪的六种情形"},
     "curves.cases_caption": {
-        "en": "One ratio per region, each evaluated by the same loss (GRPO's clip with the ε sliders; the last "
-        "row is Dual-clip PPO). Shaded rows get exactly zero gradient: a good token already above 1 + ε_high and "
+        "en": "One ratio per region, each evaluated by the same loss: the clip of {case} with its ε_low and "
+        "ε_high (its sliders appear when {case} is chosen above), and in the last row the dual clip c of {dual} "
+        "(while it is switched on). Shaded rows get exactly zero gradient: a good token already above 1 + ε_high and "
         "a bad token already below 1 − ε_low: the update has already gone far enough in the direction the "
         "advantage asks for. The min never clips a move in the wrong direction: a good token whose probability "
         "fell, or a bad one whose probability rose, keeps the full r·A gradient. The dual clip is what bounds "
         "the second of these.",
-        "zh": "每个区域取一个比率，都用同一个损失函数计算（GRPO 的裁剪，ε 取滑块的值；最后一行是 Dual-clip PPO）。"
+        "zh": "每个区域取一个比率，都用同一个损失函数计算：{case} 的裁剪及其 ε_low、ε_high"
+        "（在上方选中 {case} 后会出现它的滑块），最后一行加上 {dual} 的双重裁剪 c（在它打开时）。"
         "带底色的行梯度恰好为零：已经高于 1 + ε_high 的好 token，和已经低于 1 − ε_low 的坏 token——"
         "更新在优势要求的方向上已经走得够远了。min 从不裁剪往错误方向的变化：概率下降了的好 token、"
         "概率上升了的坏 token，都保留完整的 r·A 梯度。双重裁剪限制的正是后一种。",
     },
-    "curves.cases.col_advantage": {"en": "advantage", "zh": "优势"},
-    "curves.cases.col_region": {"en": "where r sits", "zh": "r 的位置"},
+    "curves.cases.col_case": {"en": "case", "zh": "情形"},
     "curves.cases.col_ratio": {"en": "r", "zh": "r"},
-    "curves.cases.col_branch": {"en": "term the min takes", "zh": "min 取到的项"},
-    "curves.cases.col_objective": {"en": "objective J", "zh": "目标 J"},
-    "curves.cases.col_gradient_weight": {"en": "weight ∂J/∂log π", "zh": "权重 ∂J/∂log π"},
+    "curves.cases.col_branch": {"en": "min takes", "zh": "min 取到"},
+    "curves.cases.col_objective": {"en": "J", "zh": "J"},
+    "curves.cases.col_gradient_weight": {"en": "w", "zh": "w"},
     "curves.cases.col_zero_gradient": {"en": "zero gradient?", "zh": "梯度为零？"},
-    "curves.cases.region_below": {"en": "below 1 − ε_low", "zh": "低于 1 − ε_low"},
-    "curves.cases.region_inside": {"en": "inside the band", "zh": "区间内"},
-    "curves.cases.region_above": {"en": "above 1 + ε_high", "zh": "高于 1 + ε_high"},
-    "curves.cases.region_beyond_c": {"en": "above c (dual clip)", "zh": "高于 c（双重裁剪）"},
-    "curves.cases.branch_unclipped": {"en": "r·A (unclipped)", "zh": "r·A（未裁剪）"},
-    "curves.cases.branch_clipped": {"en": "clip(r)·A (flat)", "zh": "clip(r)·A（平坦）"},
-    "curves.cases.branch_equal": {"en": "both equal (r = clip(r))", "zh": "两项相等（r = clip(r)）"},
-    "curves.cases.branch_dual": {"en": "c·A (dual clip, flat)", "zh": "c·A（双重裁剪，平坦）"},
+    "curves.cases.region_below": {"en": "r < 1 − ε_low", "zh": "r < 1 − ε_low"},
+    "curves.cases.region_inside": {"en": "r in the band", "zh": "r 在区间内"},
+    "curves.cases.region_above": {"en": "r > 1 + ε_high", "zh": "r > 1 + ε_high"},
+    "curves.cases.region_beyond_c": {"en": "r > c (dual clip)", "zh": "r > c（双重裁剪）"},
+    "curves.cases.branch_unclipped": {"en": "r·A", "zh": "r·A"},
+    "curves.cases.branch_clipped": {"en": "clip(r)·A, flat", "zh": "clip(r)·A，平坦"},
+    "curves.cases.branch_equal": {"en": "both (r = clip(r))", "zh": "两项相等"},
+    "curves.cases.branch_dual": {"en": "c·A, flat", "zh": "c·A，平坦"},
     "curves.cases.yes": {"en": "yes", "zh": "是"},
     "curves.cases.no": {"en": "no", "zh": "否"},
     # ------------------------------------------------------------------ probability view
@@ -289,9 +243,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "curves.j_short": {"en": "J", "zh": "J"},
     "curves.w_short": {"en": "∂J/∂log π", "zh": "∂J/∂log π"},
     "curves.state.active": {"en": "active", "zh": "有梯度"},
-    "curves.state.capped": {"en": "clipped · gradient kept", "zh": "被裁剪 · 保留梯度"},
+    "curves.state.clipped": {"en": "clipped · zero gradient", "zh": "被裁剪 · 梯度为零"},
+    "curves.state.capped": {"en": "capped · gradient kept", "zh": "被封顶 · 保留梯度"},
     "curves.state.gated": {"en": "soft gate · never 0", "zh": "软门控 · 不为零"},
-    "curves.state.zero": {"en": "zero gradient", "zh": "梯度为零"},
+    "curves.state.masked": {"en": "masked · out of the loss", "zh": "被屏蔽 · 不进入损失"},
     "curves.gate_label": {"en": "gate f′(r)", "zh": "门控 f′(r)"},
     "curves.panel_j": {"en": "objective J · {sign}", "zh": "目标 J · {sign}"},
     "curves.panel_w": {"en": "gradient weight ∂J/∂log π · {sign}", "zh": "梯度权重 ∂J/∂log π · {sign}"},

@@ -1,8 +1,10 @@
 """Figures and tables of the curves page: objective and gradient weight vs the importance ratio.
 
 Builders take the frames of :mod:`rlviz.experiments.curves` and a language code; labels come from
-:mod:`rlviz.i18n` (Unicode and ``<sub>``, no LaTeX). Colour and dash per algorithm from
-:func:`rlviz.plots.algorithm_style`; Dual-clip PPO keeps PPO's colour with its own dash.
+:mod:`rlviz.i18n` (Unicode and ``<sub>``, no LaTeX). Colour and dash per variant from
+:func:`rlviz.plots.algorithm_style` (an example such as Dual-clip PPO keeps its algorithm's colour
+with a dash of its own). Nothing here depends on which algorithm a variant is: states, bands and
+dual clips come in the frames.
 Sign convention: J = −loss per token (to maximise), w = ∂J/∂log π (> 0: pushed up).
 """
 
@@ -16,6 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from rlviz.core.objectives import TOKEN_STATES
 from rlviz.i18n import t
 from rlviz.plots import OKABE_ITO, algorithm_style, base_layout
 
@@ -25,18 +28,10 @@ __all__ = [
     "curves_overlay_figure",
     "probability_figure",
     "support_table",
-    "variant_style",
 ]
 
 ZERO_FILL = OKABE_ITO["vermillion"]  # shading where the gradient is exactly zero
 BAND_FILL = OKABE_ITO["grey"]  # the trust region a clip is set to
-
-
-def variant_style(variant: str) -> dict[str, str]:
-    """Colour and dash of a variant: the algorithm's own; ``ppo_dual`` is PPO's colour, long dash-dot."""
-    if variant == "ppo_dual":
-        return {**algorithm_style("ppo"), "dash": "longdashdot"}
-    return algorithm_style(variant)
 
 
 def _variants_in(df: pd.DataFrame) -> list[str]:
@@ -73,9 +68,9 @@ def _hover(lang: str, quantity: str, label: str) -> str:
 
 def _hover_data(part: pd.DataFrame, quantity: str, lang: str) -> dict:
     """Per point (as arrays, which plotly takes fast): ``customdata`` the other quantity, ``text``
-    the state, with SAPO's gate value f′(r)."""
+    the state (``TOKEN_STATES``), with a soft gate's value f′(r) where there is one (SAPO)."""
     other = part["gradient_weight"] if quantity == "objective" else part["objective"]
-    states = {s: t(f"curves.state.{s}", lang) for s in ("active", "capped", "gated", "zero")}
+    states = {s: t(f"curves.state.{s}", lang) for s in TOKEN_STATES}
     gate = t("curves.gate_label", lang)
     labels = [
         states[s] + (f" · {gate} {g:.3f}" if np.isfinite(g) else "")
@@ -94,8 +89,9 @@ def curves_overlay_figure(
 ) -> go.Figure:
     """Objective J (top row) and gradient weight ∂J/∂log π (bottom row) vs the ratio, A>0 (left)
     and A<0 (right), every variant of ``df`` (a :func:`rlviz.experiments.curves.curves_frame`)
-    overlaid in its colour and dash. ``band``: a trust region drawn in grey (the PPO/GRPO sliders).
-    A dotted line marks r = 1; hover names the state of each point (active / capped / gated / zero)."""
+    overlaid in its colour and dash. ``band``: one trust region drawn in grey (the page passes the
+    first chosen variant's). A dotted line marks r = 1; hover names the state of each point
+    (``TOKEN_STATES``: active / clipped / capped / gated)."""
     fig = make_subplots(
         rows=2,
         cols=2,
@@ -110,7 +106,7 @@ def curves_overlay_figure(
         ],
     )
     for v in _variants_in(df):
-        style = variant_style(v)
+        style = algorithm_style(v)
         for col, a in ((1, 1), (2, -1)):
             part = df[(df["algorithm"] == v) & (df["advantage"] == a)].sort_values("ratio")
             title = str(part["title"].iloc[0]) if len(part) else v
@@ -205,17 +201,19 @@ def curves_gallery_figure(
     bands: Mapping[str, tuple[float, float] | None],
     x_range: tuple[float, float],
     log_x: bool = False,
-    dual_clip_c: float | None = None,
+    dual_clips: Mapping[str, float | None] | None = None,
     cols: int = 4,
 ) -> go.Figure:
     """One panel per variant, A = +1 above the axis and A = −1 below it: the six cases of a clip
     (sign of A × ratio below / inside / above the band) in one picture.
 
     Thick line: gradient weight ∂J/∂log π; thin dotted: objective J. Grey band: the variant's own
-    trust region (``bands``); red shading: where its gradient is exactly zero (read from the
-    ``state`` column, so from autograd, not from the band); dashed line at ``dual_clip_c`` for
-    Dual-clip PPO. Each panel's y axis is symmetric about 0.
+    trust region (``bands``, variant -> band or None); red shading: where its gradient is exactly
+    zero (the ``gradient_weight`` column, so from autograd, not from the band); a dashed line at
+    each variant's dual clip c (``dual_clips``, variant -> c or None). Each panel's y axis is
+    symmetric about 0; panel titles are the variants' short titles.
     """
+    dual_clips = dict(dual_clips or {})
     variants = _variants_in(df)
     n = max(len(variants), 1)
     cols = max(1, min(cols, n))
@@ -228,13 +226,14 @@ def curves_gallery_figure(
         vertical_spacing=min(0.14, 0.4 / rows) if rows > 1 else 0.0,
         subplot_titles=[str(df.loc[df["algorithm"] == v, "title"].iloc[0]) for v in variants] or None,
     )
+    fig.update_annotations(font={"size": 13})  # the titles: short names that fit a narrow panel
     lo, hi = x_range
     shapes, notes = [], []  # collected and set once: add_shape per panel is slow in plotly
     for k, v in enumerate(variants):
         row, col = divmod(k, cols)
         row, col = row + 1, col + 1
         xa, ya = _refs(fig, row, col)
-        style = variant_style(v)
+        style = algorithm_style(v)
         part_v = df[df["algorithm"] == v]
         m = float(np.nanmax(np.abs(part_v[["objective", "gradient_weight"]].to_numpy()))) if len(part_v) else 1.0
         m = 1.15 * m if np.isfinite(m) and m > 0 else 1.0
@@ -271,7 +270,7 @@ def curves_gallery_figure(
                 col=col,
             )
             x = part["ratio"].to_numpy()
-            for x0, x1 in _runs(x, (part["state"] == "zero").to_numpy(), lo, hi):
+            for x0, x1 in _runs(x, (part["gradient_weight"] == 0.0).to_numpy(), lo, hi):
                 y0, y1 = (0.0, m) if a > 0 else (-m, 0.0)
                 shapes.append(
                     {
@@ -306,8 +305,8 @@ def curves_gallery_figure(
                 }
             )
         vlines = [(1.0, {"color": "#000000", "dash": "dot", "width": 1})]
-        if v == "ppo_dual" and dual_clip_c is not None:
-            vlines.append((dual_clip_c, {"color": style["color"], "dash": "dash", "width": 1}))
+        if dual_clips.get(v) is not None:
+            vlines.append((dual_clips[v], {"color": style["color"], "dash": "dash", "width": 1}))
         for xv, line in vlines:
             shapes.append(
                 {"type": "line", "xref": xa, "yref": f"{ya} domain", "x0": xv, "x1": xv, "y0": 0, "y1": 1, "line": line}
@@ -356,6 +355,9 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
     marked points labelled "π_old → π_new"; grey dotted identity line on the left. ``names``: variant
     -> legend label (default: the ``title`` column)."""
     names = dict(names or {})
+    variants = _variants_in(prob)
+    # the labels of the highest line go above-left of it, the others' below-right: clear of the lines
+    highest = max(variants, key=lambda v: prob.loc[prob["algorithm"] == v, "pi_new_max"].sum()) if variants else None
     fig = make_subplots(
         rows=1,
         cols=2,
@@ -374,9 +376,9 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
         row=1,
         col=1,
     )
-    for v in _variants_in(prob):
+    for v in variants:
         part = prob[prob["algorithm"] == v].sort_values("pi_old")
-        style = variant_style(v)
+        style = algorithm_style(v)
         name = names.get(v, str(part["title"].iloc[0]))
         for col, y in ((1, "pi_new_max"), (2, "room")):
             fig.add_trace(
@@ -410,8 +412,7 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
                             f"{p:.2f} → {q:.3f}" if col == 1 else f"+{d:.3f}"
                             for p, q, d in zip(marked["pi_old"], marked["pi_new_max"], marked["room"])
                         ],
-                        # above-left of the upper line and below-right of the lower: both clear of the lines
-                        textposition="top left" if v == "dapo" else "bottom right",
+                        textposition="top left" if v == highest else "bottom right",
                         hoverinfo="skip",
                         cliponaxis=False,
                         textfont={"color": style["color"], "size": 12},
@@ -466,23 +467,27 @@ def support_table(support: pd.DataFrame, lang: str) -> pd.DataFrame:
 
 
 def cases_table(cases: pd.DataFrame, lang: str):
-    """The PPO clip cases (:func:`rlviz.experiments.curves.ppo_cases_frame`) as a pandas Styler with
-    translated labels; rows with zero gradient shaded."""
+    """The clip cases (:func:`rlviz.experiments.curves.ppo_cases_frame`) as a pandas Styler with
+    translated labels, rows with zero gradient shaded. Six short columns so that the answer,
+    "zero gradient?", stays in view in a narrow window: the case (sign of A · where r sits), that
+    answer, the term the min takes, r, J and w."""
     col = {
         k: t(f"curves.cases.col_{k}", lang)
-        for k in ("advantage", "region", "ratio", "branch", "objective", "gradient_weight", "zero_gradient")
+        for k in ("case", "zero_gradient", "branch", "ratio", "objective", "gradient_weight")
     }
     shown = pd.DataFrame(
         {
-            col["advantage"]: [_sign(a) for a in cases["advantage"]],
-            col["region"]: [t(f"curves.cases.region_{r}", lang) for r in cases["region"]],
-            col["ratio"]: cases["ratio"].astype(float),
-            col["branch"]: [t(f"curves.cases.branch_{b}", lang) for b in cases["branch"]],
-            col["objective"]: cases["objective"].astype(float),
-            col["gradient_weight"]: cases["gradient_weight"].astype(float),
+            col["case"]: [
+                f"{_sign(a)} · {t(f'curves.cases.region_{r}', lang)}"
+                for a, r in zip(cases["advantage"], cases["region"])
+            ],
             col["zero_gradient"]: [
                 t("curves.cases.yes" if z else "curves.cases.no", lang) for z in cases["zero_gradient"]
             ],
+            col["branch"]: [t(f"curves.cases.branch_{b}", lang) for b in cases["branch"]],
+            col["ratio"]: cases["ratio"].astype(float),
+            col["objective"]: cases["objective"].astype(float),
+            col["gradient_weight"]: cases["gradient_weight"].astype(float),
         }
     )
     zero = cases["zero_gradient"].to_numpy()
