@@ -300,7 +300,7 @@ def test_language_switch_after_a_run(server, page):
 def test_shared_curves_link_reopens_the_view(server, page):
     # A teacher's link: ε_high = 0.3 and the marker at π_old = 0.5 -> ceiling 0.5 * 1.3 = 0.65
     # (symmetric clip) vs DAPO's 0.5 * 1.28 = 0.64, both read off the loss's gradient.
-    page.goto(f"{server}/curves?c_eps_high=0.3&c_pi=0.5")
+    page.goto(f"{server}/curves?c_grpo_epsilon_high=0.3&c_pi=0.5")
     _settle(page)
     _wait_count(page, ".js-plotly-plot", 3)
     # the claim's own token (π_old = 0.2) is always spelled out, then the marked one
@@ -313,7 +313,7 @@ def test_shared_curves_link_reopens_the_view(server, page):
     slider.focus()
     slider.press("ArrowRight")
     _wait_idle_after_click(page)
-    assert "c_pi=0.51" in page.url and "c_eps_high=0.3" in page.url, page.url
+    assert "c_pi=0.51" in page.url and "c_grpo_epsilon_high=0.3" in page.url, page.url
     assert page.get_by_text("A token at π_old = 0.51 can reach at most").count() == 1
     _check_and_shoot(page, "curves-shared-link")
 
