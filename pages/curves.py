@@ -42,7 +42,7 @@ ensure_shell()
 L = lang()
 CATALOG = variants()  # read from the registry on every run
 titles = {k: v.title for k, v in CATALOG.items()}
-PANEL_WIDTH = 300  # px; the panels wrap onto as many rows as the window needs
+PANEL_WIDTH = 208  # four panels a row at 1400 px, two at 1024 px with the sidebar open
 # One token, advantage A, ratio r. Short lines in two blocks under the figure, so that each fits
 # half the page even on a narrow window.
 FORMULAS = (
