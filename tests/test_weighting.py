@@ -265,6 +265,20 @@ def test_without_clipping_gspo_gives_every_token_s_a_over_length():
     assert r.push.std() > 0 and g.push.std() < 1e-15
 
 
+def test_clipping_off_also_lifts_a_dual_clip_that_is_on_by_default(monkeypatch):
+    # a PPO whose dual clip c = 3 is on by default (verl's vanilla loss): at A = -1 and r = 4 > c
+    # the token is clipped; "clipping off" moves c out of reach, so it gets -A r / L like any other
+    settings_c3 = tuple(
+        dataclasses.replace(s, default=3.0) if s.name == "dual_clip_c" else s for s in ALGORITHMS["ppo"].loss_settings
+    )
+    monkeypatch.setitem(ALGORITHMS, "ppo_c3", _copy("ppo", "ppo_c3", loss_settings=settings_c3))
+    on = W.offpolicy_response(10, 1, 4.0, -1.0, algorithms=("ppo_c3",))
+    off = W.offpolicy_response(10, 1, 4.0, -1.0, clip=False, algorithms=("ppo_c3",))
+    assert on[on.outlier].state.tolist() == ["clipped"] and on[on.outlier].push.tolist() == [0.0]
+    assert off[off.outlier].state.tolist() == ["active"]
+    assert off[off.outlier].relative.tolist() == pytest.approx([4.0])  # push / push at r = 1 = r
+
+
 @pytest.mark.parametrize("name", list(ALGORITHMS))
 def test_offpolicy_push_matches_finite_differences_of_policy_loss(name):
     # independent of autograd: central differences of policy_loss in log pi at every token.

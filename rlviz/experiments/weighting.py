@@ -148,8 +148,8 @@ def group_tensors(lengths, advantages, log_ratio: torch.Tensor | None = None, dt
 def _overrides(name: str, norm_length: float | None = None, clip: bool = True) -> dict:
     """Settings passed to ``policy_loss`` for ``name``, decided by which settings its spec has (never
     by the name): β = 0 (no reference model here); ``norm_length`` (a constant length L_max, e.g.
-    Dr.GRPO's) where it has one; with ``clip`` off, very wide ε and no dual clip. A soft gate has
-    no ε and stays as it is. Raises ``ValueError`` for an unknown name."""
+    Dr.GRPO's) where it has one; with ``clip`` off, very wide ε and a dual clip c out of reach. A
+    soft gate has no ε and stays as it is. Raises ``ValueError`` for an unknown name."""
     params = get_algorithm(name).defaults
     out: dict = {}
     if "beta" in params:
@@ -158,8 +158,8 @@ def _overrides(name: str, norm_length: float | None = None, clip: bool = True) -
         out["norm_length"] = float(norm_length)
     if not clip:
         out.update({key: NO_CLIP for key in ("epsilon_low", "epsilon_high") if key in params})
-        if params.get("dual_clip_c") is not None:
-            out["dual_clip_c"] = None
+        if params.get("dual_clip_c") is not None:  # a dual clip on by default: move it out of reach
+            out["dual_clip_c"] = NO_CLIP  # (not None: resolve_settings wants a number where the default is one)
     return out
 
 
