@@ -20,7 +20,8 @@ off-policy ("outlier") tokens, N sampled responses per length, G group size. "pu
 Nothing here branches on an algorithm's name: what differs between objectives is read from their
 ``AlgorithmSpec`` (settings, ``trust_region``, ``ratio_level``) in ``ALGORITHMS`` at call time, so
 an entry added to the registry takes part with no change here. The name tuples below are only the
-defaults of the page's algorithm choices.
+defaults of the page's algorithm choices; :func:`noise_sweep` is about GSPO's and GRPO's ε by design
+and names them (as does the default ``update_algorithm`` of :func:`real_group`).
 """
 
 from __future__ import annotations
