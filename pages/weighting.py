@@ -1,23 +1,28 @@
 """Token vs sequence weighting: how each objective spreads one group's gradient over its tokens.
 
 Four sections, each a fragment (its widgets rerun only its part): a hand-made group under the four
-aggregation modes and the nine objectives (on-policy); one response with a few off-policy tokens;
-token-ratio noise vs GSPO's sequence ratio as length grows; a real group from the tiny LM after one
-optimizer step. Widgets -> one call into ``rlviz.experiments.weighting`` -> figure builders in
+aggregation modes and every objective of the registry (on-policy); one response with a few off-policy
+tokens; token-ratio noise vs GSPO's sequence ratio as length grows; a real group from the tiny LM after
+one optimizer step. Widgets -> one call into ``rlviz.experiments.weighting`` -> figure builders in
 ``rlviz.plots.weighting`` (and ``rlviz.plots.token_weight_figure``).
+
+Nothing here branches on an algorithm's name: the choices offered, counts, lists and the sentences
+that read the figures come from ``ALGORITHMS`` (read on every run) and from each spec's
+``trust_region`` / ``ratio_level``, so an entry added to the registry shows up here as it is.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, formula, lang, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, tr
 from rlviz.core.aggregation import LOSS_AGG_MODES
-from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import weighting as W
-from rlviz.plots import token_weight_figure
+from rlviz.plots import ordered, token_weight_figure
 from rlviz.plots.weighting import aggregation_figure, format_number, noise_figure, offpolicy_figure
 
 ensure_shell()
@@ -29,6 +34,28 @@ SIGMAS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
 SAMPLES = (200, 500, 1000, 2000, 5000)
 LRS = (1e-5, 2e-5, 3e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3)
 SIGNS = {1: "A = +1", -1: "A = −1"}
+# how a list of names and a list of groups are joined in running text, per language
+SEPARATORS = {"en": (", ", "; "), "zh": ("、", "；")}
+
+
+def _join(names, level: int = 0) -> str:
+    """``names`` joined as running text in the session's language (level 0: names, 1: groups)."""
+    return SEPARATORS.get(L, SEPARATORS["en"])[level].join(names) or tr("word.none")
+
+
+def _defaults(names) -> list[str]:
+    """The default choices that the registry still holds (a multiselect default must be an option)."""
+    return [n for n in names if n in ALGORITHMS]
+
+
+def _share(x: float) -> str:
+    """A share as a whole percentage that never reads 0% or 100% when it is neither."""
+    if 0 < x < 0.01:
+        return "<1%"
+    if 0.99 < x < 1:
+        return ">99%"
+    return f"{x:.0%}"
+
 
 st.title(tr("weighting.title"))
 st.markdown(tr("weighting.intro"))
@@ -96,17 +123,21 @@ def aggregation_section() -> None:
     chart(fig, "wt_modes_chart")
     left, right = st.columns(2, gap="medium")
     with left:
+        # each mode's name on its own line above its weight: narrow enough for a 1024 px window
         st.latex(
-            r"\begin{aligned}"
-            r"\text{token-mean:}\quad & w_{i,t}=\frac{1}{\sum_j L_j}\\"
-            r"\text{seq-mean-token-mean:}\quad & w_{i,t}=\frac{1}{B\,L_i}\\"
-            r"\text{seq-mean-token-sum:}\quad & w_{i,t}=\frac{1}{B}\\"
-            r"\text{seq-mean-token-sum-norm:}\quad & w_{i,t}=\frac{1}{B\,L_\text{max}}"
+            r"\small\begin{aligned}"
+            r"&\text{token-mean:}\\ &\quad w_{i,t}=\frac{1}{\sum_j L_j}\\"
+            r"&\text{seq-mean-token-mean:}\\ &\quad w_{i,t}=\frac{1}{B\,L_i}\\"
+            r"&\text{seq-mean-token-sum:}\\ &\quad w_{i,t}=\frac{1}{B}\\"
+            r"&\text{seq-mean-token-sum-norm:}\\ &\quad w_{i,t}=\frac{1}{B\,L_\text{max}}"
             r"\end{aligned}"
         )
     with right:
-        formula(
-            r"\mathcal L=\sum_{i,t} w_{i,t}\,\lambda_{i,t},\quad -\frac{\partial\mathcal L}{\partial\log\pi_{i,t}}\Big|_{r=1}=A_i\,w_{i,t}"
+        # the loss, the push g of a token, and the push on-policy: one short line each
+        st.latex(
+            r"\small\begin{aligned}\mathcal L&=\sum_{i,t} w_{i,t}\,\lambda_{i,t}\\"
+            r"g_{i,t}&=-\frac{\partial\mathcal L}{\partial\log\pi_{i,t}}\\"
+            r"g_{i,t}\big|_{r=1}&=A_i\,w_{i,t}\end{aligned}"
         )
         st.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
     # the per-token weights as a table: responses x modes (the numbers of the upper panel)
@@ -121,7 +152,12 @@ def aggregation_section() -> None:
     st.markdown(tr("weighting.claim5", per_response=per_response, N=N, tm=f"{tm:.3g}"))
     st.markdown(tr("weighting.length_bias"))
 
-    st.markdown(tr("weighting.algos_intro"))
+    groups = []
+    for mode in LOSS_AGG_MODES:
+        names = [titles[n] for n, spec in ALGORITHMS.items() if spec.defaults.get("loss_agg_mode") == mode]
+        if names:
+            groups.append(tr("weighting.mode_group", mode=mode, names=_join(names)))
+    st.markdown(tr("weighting.algos_intro", n=len(ALGORITHMS), groups=_join(groups, 1)))
     fig = aggregation_figure(
         table,
         "algorithm",
@@ -134,7 +170,8 @@ def aggregation_section() -> None:
         show_text=False,
     )
     chart(fig, "wt_algos_chart")
-    st.caption(tr("weighting.algos_caption"))
+    sequence = [titles[n] for n, spec in ALGORITHMS.items() if spec.ratio_level == "sequence"]
+    st.caption(tr("weighting.algos_caption", sequence=_join(sequence)))
     csv_download(table, "weighting-aggregation", key="wt_agg_csv")
 
 
@@ -186,7 +223,7 @@ def offpolicy_section() -> None:
     algos = c3.multiselect(
         tr("weighting.algorithms"),
         list(ALGORITHMS),
-        default=list(W.OFFPOLICY_ALGORITHMS),
+        default=_defaults(W.OFFPOLICY_ALGORITHMS),
         format_func=titles.get,
         key="wt_algos",
         bind="query-params",
@@ -203,15 +240,9 @@ def offpolicy_section() -> None:
         return
     summary = W.offpolicy_summary(df)
     notes = {
-        r.algorithm: tr(
-            "weighting.panel_note",
-            clip=f"{r.clip_fraction:.0%}",
-            grad=f"{r.grad_tokens:.0%}",
-            total=format_number(r.total_relative, ".2f"),
-        )
-        for r in summary.itertuples()
+        r.algorithm: _panel_note(df[df["algorithm"] == r.algorithm], r.total_relative) for r in summary.itertuples()
     }
-    states = {s: tr(f"weighting.state_{s}") for s in ("active", "clipped", "capped", "damped")}
+    states = {s: tr(f"weighting.state_{s}") for s in TOKEN_STATES}
     left, right = st.columns([5, 3], gap="medium")
     with left:
         fig = offpolicy_figure(
@@ -225,14 +256,21 @@ def offpolicy_section() -> None:
             push_label=tr("word.grad_weight"),
         )
         chart(fig, "wt_off_chart")
-    with right:
+        st.caption(tr("weighting.off_notes_caption"))
+    with right:  # short lines: this column is about 240 px wide on a 1024 px window with the sidebar open
         st.latex(r"r_t=\frac{\pi_\theta(y_t)}{\pi_\text{old}(y_t)}")
         st.latex(r"s=\Big(\prod_t r_t\Big)^{1/|y|}")
-        st.latex(r"\text{GRPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,r_t}{|y|}")
-        st.latex(r"\text{GSPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,s}{|y|}")
-        formula(
-            r"\text{SAPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,f'_\tau(r_t)\,r_t}{|y|},\quad "
-            r"f'_\tau(r)=4\,\sigma_\tau(r)\big(1-\sigma_\tau(r)\big),\quad \sigma_\tau(r)=\sigma\big(\tau(r-1)\big)"
+        st.latex(
+            r"\small\begin{aligned}"
+            r"g_t&=-\frac{\partial\mathcal L}{\partial\log\pi_t}\\"
+            r"\text{GRPO: }g_t&=\frac{A\,r_t}{|y|}\\"
+            r"\text{GSPO: }g_t&=\frac{A\,s}{|y|}\\"
+            r"\text{SAPO: }g_t&=\frac{A\,f'_\tau(r_t)\,r_t}{|y|}"
+            r"\end{aligned}"
+        )
+        st.latex(
+            r"\small\begin{gathered}f'_\tau(r)=4\,\sigma_\tau\,(1-\sigma_\tau)\\"
+            r"\sigma_\tau=\sigma\big(\tau(r-1)\big)\end{gathered}"
         )
         st.caption(tr("weighting.off_formula_caption"))
     st.markdown(_offpolicy_reading(df, summary, int(length), int(k)))
@@ -245,41 +283,77 @@ def offpolicy_section() -> None:
     csv_download(df, "weighting-offpolicy", key="wt_off_csv")
 
 
+def _panel_note(d, total: float) -> str:
+    """The short note after an algorithm's name in its off-policy panel: the share of its tokens in
+    each state other than active (``TOKEN_STATES``), and its total push relative to on-policy."""
+    shares = d["state"].value_counts(normalize=True)
+    parts = [tr(f"weighting.note_{s}", share=_share(shares[s])) for s in TOKEN_STATES if s != "active" and s in shares]
+    return tr(
+        "weighting.panel_note",
+        states=" · ".join(parts) or tr("weighting.note_active"),
+        total=format_number(total, ".2f"),
+    )
+
+
+def _same_as(df, algos) -> dict[str, tuple[str, float]]:
+    """For each algorithm (in the order of ``algos``) whose push equals, token by token and to
+    rounding, that of an earlier one: ``{name: (the earlier one, largest difference)}``."""
+    pushes = {a: df.loc[df["algorithm"] == a, "push"].to_numpy() for a in algos}
+    same: dict[str, tuple[str, float]] = {}
+    for i, a in enumerate(algos):
+        for b in algos[:i]:
+            if b not in same and np.allclose(pushes[a], pushes[b], rtol=1e-9, atol=1e-15):
+                same[a] = (b, float(np.abs(pushes[a] - pushes[b]).max(initial=0.0)))
+                break
+    return same
+
+
 def _offpolicy_reading(df, summary, length: int, k: int) -> str:
-    """What the numbers say, sentence by sentence, for the algorithms on screen."""
+    """What the numbers say, one sentence per algorithm on screen, chosen by what its spec says
+    (``ratio_level``, ``trust_region``) and what its tokens did (their states), never by its name;
+    an algorithm that pushes every token exactly as an earlier one does is said to match it."""
     by = {r.algorithm: r for r in summary.itertuples()}
+    rest = length - k
+    same = _same_as(df, ordered(by))
     lines = []
-    if "gspo" in by:
-        g = by["gspo"]
-        key = "weighting.read_gspo_clipped" if g.clip_fraction == 1.0 else "weighting.read_gspo_kept"
-        s = float(df.loc[df["algorithm"] == "gspo", "ratio_used"].iloc[0])
-        lines.append(tr(key, s=f"{s:.4f}", k=k, rest=length - k))
-    if "sapo" in by:
-        s = by["sapo"]
-        gate = df.loc[df["algorithm"] == "sapo", "gate"]
-        key = "weighting.read_sapo" if k else "weighting.read_sapo_none"
-        lines.append(
-            tr(
-                key,
-                out=format_number(s.outlier_relative, ".2f"),
-                other=format_number(s.other_relative, ".2f"),
-                gmin=f"{gate.min():.3f}",
-                gmax=f"{gate.max():.3f}",
+    for algo in ordered(by):
+        spec, r = ALGORITHMS[algo], by[algo]
+        if algo in same:  # one sentence per distinct behaviour: this one repeats an earlier one
+            first, diff = same[algo]
+            lines.append(
+                tr(
+                    "weighting.read_same",
+                    name=titles.get(algo, algo),
+                    first=titles.get(first, first),
+                    diff=f"{diff:.1e}",
+                )
             )
-        )
-    if "grpo" in by and k:
-        g = by["grpo"]
-        lines.append(
-            tr(
-                "weighting.read_grpo",
-                out=format_number(g.outlier_relative, ".2f"),
-                other=format_number(g.other_relative, ".2f"),
+            continue
+        d = df[df["algorithm"] == algo]
+        name = titles.get(algo, algo)
+        rel = {"out": format_number(r.outlier_relative, ".2f"), "other": format_number(r.other_relative, ".2f")}
+        n_clipped = int((d["state"] == "clipped").sum())
+        s = f"{float(d['ratio_used'].iloc[0]):.4f}"
+        free = d.loc[d["state"] != "clipped", "push"].to_numpy()
+        shared = len(free) > 0 and bool(np.allclose(free, free[0], rtol=1e-9, atol=1e-15))
+        if spec.ratio_level == "sequence" and n_clipped == length:
+            key = "weighting.read_seq_clipped" if k else "weighting.read_seq_clipped_none"
+            lines.append(tr(key, name=name, s=s, k=k, rest=rest, L=length))
+        elif spec.ratio_level == "sequence" and n_clipped == 0 and shared:
+            key = "weighting.read_seq_kept" if k else "weighting.read_seq_kept_none"
+            lines.append(tr(key, name=name, s=s, k=k, rest=rest, L=length))
+        elif spec.ratio_level == "sequence" and shared:
+            lines.append(tr("weighting.read_seq_mixed", name=name, n=n_clipped, L=length, s=s))
+        elif "gated" in spec.trust_region and d["gate"].notna().all():
+            key = "weighting.read_gated" if k else "weighting.read_gated_none"
+            lines.append(tr(key, name=name, gmin=f"{d['gate'].min():.3f}", gmax=f"{d['gate'].max():.3f}", **rel))
+        elif "capped" in spec.trust_region and k:
+            n_capped = int((d["state"] == "capped").sum())
+            lines.append(
+                tr("weighting.read_capped", name=name, n=n_capped, L=length, grad=_share(r.grad_tokens), **rel)
             )
-        )
-    if "gspo" in by and "gspo_token" in by:
-        a = df.loc[df["algorithm"] == "gspo", "push"].to_numpy()
-        b = df.loc[df["algorithm"] == "gspo_token", "push"].to_numpy()
-        lines.append(tr("weighting.read_gspo_token", diff=f"{float(abs(a - b).max()):.1e}"))
+        elif k:
+            lines.append(tr("weighting.read_token", name=name, **rel))
     return "\n".join(f"- {line}" for line in lines)
 
 
@@ -330,10 +404,10 @@ def noise_section() -> None:
             grpo_clip_label=tr("weighting.grpo_clip", eps=f"{df.grpo_epsilon_high.iloc[0]:g}"),
         )
         chart(fig, "wt_noise_chart")
-    with right:
-        st.latex(r"\log s=\frac{1}{|y|}\sum_t\log r_t")
-        st.latex(r"\log\prod_t r_t=\sum_t\log r_t=|y|\,\log s")
-        st.latex(r"\log r_t\sim\mathcal N(0,\sigma^2)\ \text{i.i.d.}")
+    with right:  # the narrowest formula column: about 215 px on a 1024 px window with the sidebar open
+        st.latex(r"\small\log s=\frac{1}{|y|}\sum_t\log r_t")
+        st.latex(r"\small\begin{aligned}\log\prod_t r_t&=\sum_t\log r_t\\&=|y|\,\log s\end{aligned}")
+        st.latex(r"\small\begin{gathered}\log r_t\sim\mathcal N(0,\sigma^2)\\\text{i.i.d.}\end{gathered}")
     last = df.iloc[-1]
     st.markdown(
         tr(
@@ -388,7 +462,7 @@ def real_section() -> None:
     algos = c1.multiselect(
         tr("weighting.algorithms"),
         list(ALGORITHMS),
-        default=list(W.REAL_ALGORITHMS),
+        default=_defaults(W.REAL_ALGORITHMS),
         format_func=titles.get,
         key="wt_ralgos",
         bind="query-params",

@@ -1,7 +1,15 @@
-"""Every objective against values computed by hand (formula in the comment) and against autograd."""
+"""Every objective against values computed by hand (formula in the comment) and against autograd.
 
+Two kinds of test: hand values, one algorithm at a time; and generic properties parametrised over
+every entry of ``ALGORITHMS`` (and each entry's named examples), so a new entry gets them with no
+test edit. A property that differs between entries reads the difference from the spec
+(``trust_region``, ``clip_space``, its settings), never from the name.
+"""
+
+import dataclasses
 import math
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
@@ -9,7 +17,15 @@ from hypothesis import strategies as st
 
 from rlviz.core.aggregation import aggregate, token_weights
 from rlviz.core.kl import kl_estimate
-from rlviz.core.objectives import ALGORITHMS, gradient_weights, policy_loss, resolve_settings
+from rlviz.core.objectives import (
+    ALGORITHMS,
+    TOKEN_STATES,
+    gradient_weights,
+    policy_loss,
+    resolve_settings,
+    token_states,
+    trust_band,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -21,7 +37,12 @@ def float64():
     torch.set_default_dtype(before)
 
 
-HARD_CLIP = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo"]
+# every registry entry with its default settings, then each of its named examples (e.g. PPO with the
+# dual clip on): the cases of the generic properties below
+NAMES = list(ALGORITHMS)
+CASES = [pytest.param(n, {}, id=n) for n in NAMES] + [
+    pytest.param(n, dict(ex.overrides), id=f"{n}_{ex.suffix}") for n, spec in ALGORITHMS.items() for ex in spec.examples
+]
 
 
 def one_token(ratio, adv):
@@ -237,17 +258,108 @@ def test_bad_inputs_raise_value_error():
         policy_loss("dapo", lp, old, torch.ones(3), m)
 
 
-def test_empty_response_and_all_padding():
+# ---------------------------------------------------------------------------------------------
+# Trust band and token states: hand values
+# ---------------------------------------------------------------------------------------------
+
+
+def test_trust_band_hand_values():
+    assert trust_band("ppo") == pytest.approx((0.8, 1.2))  # 1 -/+ 0.2
+    assert trust_band("dapo") == pytest.approx((0.8, 1.28))  # clip-higher: 1 + 0.28
+    assert trust_band("gspo") == pytest.approx((1 - 3e-4, 1 + 4e-4))
+    assert trust_band("gmpo") == pytest.approx((math.exp(-0.4), math.exp(0.4)))  # log space: e^-+0.4
+    assert trust_band("cispo") == pytest.approx((0.0, 1.2))  # max(0, 1 - 1): no lower bound
+    assert trust_band("sapo") is None  # a soft gate has no band
+    assert trust_band("ppo", epsilon_high=0.3) == pytest.approx((0.8, 1.3))
+    assert trust_band("gmpo", epsilon_low=0.1) == pytest.approx((math.exp(-0.1), math.exp(0.4)))
+    with pytest.raises(ValueError, match="name"):
+        trust_band("nope")
+    with pytest.raises(ValueError, match="epsilon_low"):
+        trust_band("ppo", epsilon_low=-1.0)
+
+
+def _row(ratios, adv, real=None):
+    """One response of len(ratios) tokens with these importance ratios, advantage ``adv``, and a
+    mask (1 where ``real``, default all); padding holds NaN junk."""
+    old = torch.full((1, len(ratios)), math.log(0.2))
+    lp = old + torch.tensor([math.log(r) for r in ratios])[None, :]
+    mask = torch.ones(1, len(ratios)) if real is None else torch.tensor([real], dtype=torch.get_default_dtype())
+    lp = torch.where(mask > 0, lp, torch.full_like(lp, float("nan")))
+    return lp, old, torch.tensor([float(adv)]), mask
+
+
+def _states(name, ratios, adv, real=None, **overrides):
+    lp, old, a, mask = _row(ratios, adv, real)
+    out = policy_loss(name, lp, old, a, mask, beta=0.0, **overrides)
+    return token_states(name, out, mask)[0].tolist()
+
+
+def test_token_states_hand_cases():
+    # PPO, A = +1: r = 1.5 > 1 + 0.2 is clipped; r = 0.5 < 0.8 stays on the unclipped branch -A r
+    assert _states("ppo", [1.0, 1.5, 0.5, 1.0], 1.0, [1, 1, 1, 0]) == ["active", "clipped", "active", "masked"]
+    # PPO, A = -1: the other way round; with dual clip c = 3, r = 4 > c is clipped too
+    assert _states("ppo", [1.0, 1.5, 0.5, 4.0], -1.0) == ["active", "active", "clipped", "active"]
+    assert _states("ppo", [1.0, 1.5, 0.5, 4.0], -1.0, dual_clip_c=3.0) == ["active", "active", "clipped", "clipped"]
+    # CISPO: r = 2 > 1 + 0.2 is capped (bounded weight 1.2, gradient kept); r = 0.5 >= 1 - 1 is not
+    assert _states("cispo", [1.0, 2.0, 0.5], 1.0) == ["active", "capped", "active"]
+    # SAPO (tau_pos = 1): gate 4 s(x) s(-x), x = r - 1: r = 1.1 gives 0.9975 >= 0.99 (active),
+    # r = 3 gives 4 * 0.8808 * 0.1192 = 0.42 (gated)
+    assert _states("sapo", [1.0, 1.1, 3.0], 1.0) == ["active", "active", "gated"]
+    # GSPO: s = sqrt(1 * 1.01) = 1.005 > 1 + 4e-4 with A > 0: the whole response is clipped
+    assert _states("gspo", [1.0, 1.01], 1.0) == ["clipped", "clipped"]
+    assert _states("gspo", [1.0, 1.0001], 1.0) == ["active", "active"]  # s = 1.00005 is inside
+    # GMPO (log space, eps 0.4): l = log 2 = 0.69 > 0.4 with A > 0 is clipped, l = log 1.2 = 0.18 is not
+    assert _states("gmpo", [1.2, 2.0], 1.0) == ["active", "clipped"]
+
+
+def test_token_states_are_decided_by_the_spec_not_the_name(monkeypatch):
+    # PPO's clipped surrogate under another name, declared as a capping trust region: "capped"
+    capped = dataclasses.replace(ALGORITHMS["ppo"], name="ppo_capped", trust_region=frozenset({"capped"}))
+    monkeypatch.setitem(ALGORITHMS, "ppo_capped", capped)
+    assert _states("ppo_capped", [1.0, 1.5], 1.0) == ["active", "capped"]
+    monkeypatch.setitem(ALGORITHMS, "soft", dataclasses.replace(ALGORITHMS["sapo"], name="soft"))
+    assert _states("soft", [1.0, 3.0], 1.0) == ["active", "gated"]
+    with pytest.raises(ValueError, match="name"):
+        token_states("nope", policy_loss("ppo", *_row([1.0], 1.0)), None)
+
+
+def test_a_renamed_copy_of_dapo_is_dapo(monkeypatch):
+    copy = dataclasses.replace(ALGORITHMS["dapo"], name="dapo_copy", title="DAPO copy", style=None)
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", copy)
+    torch.manual_seed(0)
+    lp = -torch.rand(4, 7)
+    old = lp + 0.3 * torch.randn(4, 7)  # ratios on both sides of the band
+    mask = (torch.arange(7)[None, :] < torch.tensor([7, 3, 5, 1])[:, None]).double()
+    adv = torch.tensor([1.0, -1.0, 0.5, -2.0])
+    for overrides in ({}, {"epsilon_high": 0.4, "dual_clip_c": 2.0}, {"loss_agg_mode": "seq-mean-token-sum"}):
+        g_copy, o_copy = gradient_weights("dapo_copy", lp, old, adv, mask, **overrides)
+        g, o = gradient_weights("dapo", lp, old, adv, mask, **overrides)
+        assert torch.equal(g_copy, g) and torch.equal(o_copy.loss, o.loss)
+        for field in ("per_token_loss", "token_weight", "ratio", "clipped"):
+            assert torch.equal(getattr(o_copy, field), getattr(o, field)), field
+        assert (o_copy.clip_fraction, o_copy.clip_fraction_low, o_copy.clip_fraction_high) == (
+            o.clip_fraction,
+            o.clip_fraction_low,
+            o.clip_fraction_high,
+        )
+        assert np.array_equal(token_states("dapo_copy", o_copy, mask), token_states("dapo", o, mask))
+    assert trust_band("dapo_copy") == trust_band("dapo")
+    assert o.clip_fraction > 0  # the batch does reach the clip
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties of every registry entry (parametrised over ALGORITHMS: a new entry gets them all)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_empty_response_and_all_padding(name):
     lp = torch.full((2, 3), float("nan"))
     mask = torch.zeros(2, 3)
-    for name in ALGORITHMS:
-        g, out = gradient_weights(name, lp, lp, torch.tensor([1.0, -1.0]), mask, beta=0.0)
-        assert out.loss.item() == 0.0 and torch.all(g == 0) and out.clip_fraction == 0.0
+    g, out = gradient_weights(name, lp, lp, torch.tensor([1.0, -1.0]), mask, beta=0.0)
+    assert out.loss.item() == 0.0 and torch.all(g == 0) and out.clip_fraction == 0.0
+    assert set(token_states(name, out, mask).ravel()) == {"masked"}
 
-
-# ---------------------------------------------------------------------------------------------
-# Properties
-# ---------------------------------------------------------------------------------------------
 
 finite = st.floats(-3.0, 3.0, allow_nan=False)
 
@@ -266,51 +378,104 @@ def batches(draw):
     return lp, lp - dl, adv, mask
 
 
-@settings(max_examples=40, deadline=None)
-@given(batches(), st.sampled_from(list(ALGORITHMS)))
-def test_no_nan_for_finite_inputs(batch, name):
+@pytest.mark.parametrize("name, overrides", CASES)
+@settings(max_examples=30, deadline=None)
+@given(batch=batches())
+def test_no_nan_for_finite_inputs(name, overrides, batch):
     lp, old, adv, mask = batch
-    g, out = gradient_weights(name, lp, old, adv, mask, ref_log_prob=old)
+    g, out = gradient_weights(name, lp, old, adv, mask, ref_log_prob=old, **overrides)
     assert torch.isfinite(out.loss) and torch.isfinite(g).all()
     assert torch.isfinite(out.ratio).all()
 
 
-@settings(max_examples=40, deadline=None)
-@given(batches(), st.sampled_from(list(ALGORITHMS)), st.integers(1, 3))
-def test_padding_never_changes_the_loss(batch, name, extra):
+@pytest.mark.parametrize("name, overrides", CASES)
+@settings(max_examples=30, deadline=None)
+@given(batch=batches(), extra=st.integers(1, 3))
+def test_padding_never_changes_the_loss(name, overrides, batch, extra):
     lp, old, adv, mask = batch
-    g, out = gradient_weights(name, lp, old, adv, mask, ref_log_prob=old)
     junk = torch.tensor([float("nan"), float("inf"), -1e30])[torch.arange(extra) % 3]
     pad = junk.expand(lp.shape[0], extra)
     wide = [torch.cat([x, pad], dim=1) for x in (lp, old)]
     mask_wide = torch.cat([mask, torch.zeros(lp.shape[0], extra)], dim=1)
-    # Dr.GRPO's constant defaults to the padded width: pin it so only padding differs
-    kw = {"norm_length": lp.shape[1]} if name == "dr_grpo" else {}
-    g0, out0 = gradient_weights(name, lp, old, adv, mask, ref_log_prob=old, **kw)
-    g2, out2 = gradient_weights(name, wide[0], wide[1], adv, mask_wide, ref_log_prob=wide[1], **kw)
+    # a constant length (Dr.GRPO's L_max) defaults to the padded width: pin it so only padding differs
+    kw = {"norm_length": lp.shape[1]} if "norm_length" in ALGORITHMS[name].defaults else {}
+    g0, out0 = gradient_weights(name, lp, old, adv, mask, ref_log_prob=old, **kw, **overrides)
+    g2, out2 = gradient_weights(name, wide[0], wide[1], adv, mask_wide, ref_log_prob=wide[1], **kw, **overrides)
     assert torch.allclose(out0.loss, out2.loss, atol=1e-12)
     assert torch.allclose(g0, g2[:, : lp.shape[1]], atol=1e-12)
     assert torch.all(g2[:, lp.shape[1] :] == 0)
+    assert np.array_equal(token_states(name, out0, mask), token_states(name, out2, mask_wide)[:, : lp.shape[1]])
 
 
-@settings(max_examples=40, deadline=None)
-@given(batches(), st.sampled_from(list(ALGORITHMS)))
-def test_on_policy_ratio_is_one_and_gradient_is_plain_policy_gradient(batch, name):
+@pytest.mark.parametrize("name, overrides", CASES)
+@settings(max_examples=30, deadline=None)
+@given(batch=batches())
+def test_on_policy_ratio_is_one_and_gradient_is_plain_policy_gradient(name, overrides, batch):
+    # r = 1 (pi_old = sg[pi], the first update on fresh samples) with the entry's own settings (its
+    # KL term too, against a reference equal to the policy: zero gradient there): every token's
+    # gradient weight is -A x its aggregation weight, whatever the surrogate
     lp, _, adv, mask = batch
-    mode = ALGORITHMS[name].defaults["loss_agg_mode"]
-    g, out = gradient_weights(name, lp, lp, adv, mask, beta=0.0)
+    g, out = gradient_weights(name, lp, lp, adv, mask, ref_log_prob=lp, **overrides)
     assert torch.allclose(out.ratio, torch.ones_like(lp))
-    # plain policy gradient: d loss / d log pi = -A * w (w: the aggregation weight of the token)
-    w = token_weights(mask, mode)
+    params = resolve_settings(name, **overrides)
+    w = token_weights(mask, params["loss_agg_mode"], params.get("norm_length"))  # (B, T)
     assert torch.allclose(g, -adv[:, None] * w, atol=1e-12)
+    assert set(token_states(name, out, mask)[mask.numpy() > 0]) <= {"active"}  # no trust region acts at r = 1
 
 
-@settings(max_examples=60, deadline=None)
-@given(batches(), st.sampled_from(HARD_CLIP))
-def test_a_clipped_token_has_zero_gradient(batch, name):
+@pytest.mark.parametrize("name, overrides", CASES)
+@settings(max_examples=40, deadline=None)
+@given(batch=batches())
+def test_token_states_and_gradients_agree(name, overrides, batch):
+    # "clipped": exactly zero gradient; "capped" / "gated": bounded or scaled down, never zero
+    # (where A is not 0); every state is one the spec's trust region can produce
     lp, old, adv, mask = batch
-    g, out = gradient_weights(name, lp, old, adv, mask, beta=0.0)
-    assert torch.all(g[out.clipped] == 0)
+    g, out = gradient_weights(name, lp, old, adv, mask, beta=0.0, **overrides)
+    states = token_states(name, out, mask)  # (B, T)
+    assert set(states.ravel()) <= {"active", "masked"} | set(ALGORITHMS[name].trust_region)
+    assert set(states.ravel()) <= set(TOKEN_STATES)
+    assert np.array_equal(states == "masked", mask.numpy() == 0)
+    g = g.numpy()
+    assert (g[states == "clipped"] == 0).all()
+    signal = np.broadcast_to((adv.abs() > 1e-6).numpy()[:, None], g.shape)
+    assert (g[np.isin(states, ["capped", "gated"]) & signal] != 0).all()
+
+
+@pytest.mark.parametrize("name, overrides", CASES)
+def test_every_trust_region_kind_acts_on_a_spread_batch(name, overrides):
+    # the property above, on a batch where each kind of the spec's trust region surely occurs:
+    # ratios from 0.05 to 20 with A = +1 and A = -1, and two one-token responses far off-policy
+    ratios = [0.05, 0.3, 0.7, 0.95, 1.0, 1.05, 1.5, 20.0]
+    old = torch.full((4, 8), math.log(0.01))
+    lp = old.clone()
+    lp[:2] += torch.tensor(ratios).log()
+    lp[2, 0], lp[3, 0] = old[2, 0] + math.log(3.0), old[3, 0] + math.log(0.3)
+    mask = torch.ones(4, 8)
+    mask[2:, 1:] = 0
+    adv = torch.tensor([1.0, -1.0, 1.0, -1.0])
+    g, out = gradient_weights(name, lp, old, adv, mask, beta=0.0, **overrides)
+    states = token_states(name, out, mask)
+    assert set(ALGORITHMS[name].trust_region) <= set(states.ravel()), sorted(set(states.ravel()))
+    g = g.numpy()
+    assert (g[states == "clipped"] == 0).all() and (g[np.isin(states, ["capped", "gated", "active"])] != 0).all()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_trust_band_is_where_no_clip_acts(name):
+    # one token: inside the band the token is active; past its edge on the side the advantage pushes
+    # toward, the trust region acts (clipped or capped, as the spec says); no band: a soft gate
+    spec, band = ALGORITHMS[name], trust_band(name)
+    if band is None:
+        assert spec.clip_space is None or "epsilon_low" not in spec.defaults
+        return
+    lo, hi = band
+    assert 0 <= lo < 1 < hi
+    hit = {"clipped", "capped"} & set(spec.trust_region)
+    assert hit, f"{name} has a band but no hard trust region"
+    assert _states(name, [(lo + hi) / 2], 1.0) == _states(name, [(lo + hi) / 2], -1.0) == ["active"]
+    assert _states(name, [hi * 1.05], 1.0)[0] in hit
+    if lo > 0:
+        assert _states(name, [lo * 0.95], -1.0)[0] in hit
 
 
 def test_aggregate_matches_token_weights():

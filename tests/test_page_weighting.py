@@ -1,15 +1,19 @@
 """The weighting page through AppTest: defaults, extreme widget values, both languages, bad input
-as a message, the settings in the URL."""
+as a message, the settings in the URL, an algorithm added to the registry, formulas and titles that
+fit a 1024 px window."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 from apptools import assert_finite_figures, figures, no_exception, open_page
 
+from rlviz.core.objectives import ALGORITHMS
 from rlviz.i18n import t
 
 PAGE = "pages/weighting.py"
@@ -31,6 +35,9 @@ def test_defaults_show_every_section_with_claim5_numbers():
     for number in ("0.0025", "0.05", "0.00476", "1/210"):  # claim 5
         assert number in text, number
     assert "GSPO" in text and "s = 0.9727" in text  # the whole response is clipped
+    assert "**GSPO-token** gives every token the same push as **GSPO**" in text
+    # counts of the registry are formatted, never written out: "The 9 objectives"
+    assert f"The {len(ALGORITHMS)} objectives" in text and "nine" not in text.lower()
     # the modes figure holds the per-token weights of the table
     modes = figs[0]
     smtm = [tr for tr in modes["data"] if tr["name"] == "seq-mean-token-mean" and tr["xaxis"] == "x"][0]
@@ -217,13 +224,151 @@ def test_no_negative_zero_on_screen():
     assert not (np.signbit(floats) & (floats == 0)).any().any()
 
 
+# ---------------------------------------------------------------------------------------- 1024 px window
+# On a 1024 px window with the sidebar open (Streamlit 1.67: sidebar 300 px, side padding 1 rem)
+# the page's main area is about 680 px wide; its narrowest formula column (noise: 1 of 3, gap 2 rem)
+# gets about 215 px, the off-policy figure's column (5 of 8) about 405 px.
+NARROWEST_FORMULA_PX = 215
+OFFPOLICY_FIGURE_PX = 405
+DISPLAY_PX = 16 * 1.21  # KaTeX display math: 1.21 x the 16 px body font; \small: 0.9 x that
+_ZERO = {"begin", "end", "left", "right", "big", "Big", "bigg", "Bigg", "mathcal", "mathbf", "small", "limits"}
+_SPACE = {",": 0.17, ":": 0.22, ";": 0.28, " ": 0.33, "!": -0.17, "quad": 1.0, "qquad": 2.0}
+_TEXT = {"text", "operatorname", "mathrm"}
+
+
+def _argument(tex: str, i: int) -> tuple[str, int]:
+    """The argument starting at ``tex[i]`` (a {...} group, a command with its argument, or one
+    character) and the index after it."""
+    if tex[i] == "{":
+        depth = 0
+        for j in range(i, len(tex)):
+            depth += {"{": 1, "}": -1}.get(tex[j], 0)
+            if depth == 0:
+                return tex[i + 1 : j], j + 1
+    if tex[i] == "\\":
+        m = re.match(r"\\([A-Za-z]+|.)", tex[i:])
+        j = i + len(m.group(0))
+        return (tex[i : _argument(tex, j)[1]], _argument(tex, j)[1]) if m.group(1) in _TEXT else (m.group(0), j)
+    return tex[i], i + 1
+
+
+def _em(tex: str) -> float:
+    """Rough rendered width of a one-line formula in em: a symbol 0.6, a relation 1.3, a binary
+    operator 1.2, text 0.5 per character, a fraction its wider part, a sub/superscript 0.7 x."""
+    w, i = 0.0, 0
+    while i < len(tex):
+        c = tex[i]
+        if c == "\\":
+            m = re.match(r"\\([A-Za-z]+|.)", tex[i:])
+            name, i = m.group(1), i + len(m.group(0))
+            if name in ("begin", "end"):
+                i = _argument(tex, i)[1]
+            elif name in ("frac", "tfrac", "dfrac"):
+                a, i = _argument(tex, i)
+                b, i = _argument(tex, i)
+                w += max(_em(a), _em(b)) + 0.2
+            elif name in _TEXT:
+                a, i = _argument(tex, i)
+                w += 0.5 * len(a)
+            elif name in _SPACE or name in _ZERO:
+                w += _SPACE.get(name, 0.0)
+            elif name in ("sum", "prod"):
+                w += 1.4
+            elif name in ("sim", "approx", "le", "ge", "to"):
+                w += 1.3
+            elif name in ("log", "exp", "min", "max"):
+                w += 0.5 * len(name) + 0.17
+            else:
+                w += 0.6  # a Greek letter or a symbol
+        elif c in "_^":
+            a, i = _argument(tex, i + 1)
+            w += 0.7 * _em(a)
+        else:
+            w += {"=": 1.3, "<": 1.3, ">": 1.3, "+": 1.2, "-": 1.2, "'": 0.3}.get(c, 0.0 if c in "{}& " else 0.6)
+            i += 1
+    return w
+
+
+def _formula_px(latex: str) -> float:
+    """Rough rendered width in px of a display formula: its widest line, or for an aligned block the
+    widest cell of each column added up."""
+    body = latex.strip().strip("$").strip()
+    rows = [line.split("&") for line in body.split("\\\\")]
+    columns = max(len(r) for r in rows)
+    px = sum(max(_em(r[c]) for r in rows if c < len(r)) for c in range(columns)) * DISPLAY_PX
+    return px * (0.9 if "\\small" in body else 1.0)
+
+
+def test_the_width_estimate_flags_the_formulas_that_overflowed():
+    # the old one-line formulas overflowed a 1024 px window; the estimate must say so
+    assert _formula_px(r"\log\prod_t r_t=\sum_t\log r_t=|y|\,\log s") > NARROWEST_FORMULA_PX + 50
+    old_sapo = r"\text{SAPO: } -\frac{\partial\mathcal L}{\partial\log\pi_t}=\frac{A\,f'_\tau(r_t)\,r_t}{|y|}"
+    assert _formula_px(old_sapo) > 243  # the off-policy formula column (3 of 8)
+    old_modes = r"\begin{aligned}\text{seq-mean-token-sum-norm:}\quad & w_{i,t}=\frac{1}{B\,L_\text{max}}\end{aligned}"
+    assert _formula_px(old_modes) > 324  # half the main area
+    assert _formula_px(r"r_t=\frac{\pi_\theta(y_t)}{\pi_\text{old}(y_t)}") < 150
+
+
 def test_formulas_fit_their_columns():
     at = open_page(PAGE)
     latex = [x.value for x in at.latex]
-    sapo = [x for x in latex if "SAPO" in x][0]
-    # three short lines (objective, gate derivative, σ_τ) instead of one long one
-    assert r"\begin{gathered}" in sapo and sapo.count(r"\\") == 2 and r"\sigma_\tau(r)=" in sapo
-    loss = [x for x in latex if r"\mathcal L=\sum" in x][0]
-    assert loss.count(r"\\") == 1  # the loss and its gradient on two lines
+    assert len(latex) >= 8
+    wide = {x.strip()[:60]: round(_formula_px(x)) for x in latex if _formula_px(x) > NARROWEST_FORMULA_PX}
+    assert not wide, f"formulas wider than the narrowest column at 1024 px: {wide}"
+    sapo = [x for x in latex if r"\text{SAPO: }" in x][0]
+    assert r"\begin{aligned}" in sapo and sapo.count(r"\\") == 3  # one short line per objective
+    assert any(r"\sigma_\tau=" in x for x in latex)  # the gate on lines of its own
     modes = figures(at)[0]["layout"]
     assert modes["xaxis"]["domain"] == [0.0, 1.0]  # the labelled bar chart gets the page's full width
+
+
+def _text_px(text: str) -> float:
+    """Rough width in px of a 13 px plot title: CJK characters 13 px, others 7 px."""
+    return sum(13 if "\u4e00" <= c <= "\u9fff" or "\uff00" <= c <= "\uffef" else 7 for c in text)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_offpolicy_panel_titles_keep_the_name_at_1024_px(lang):
+    at = open_page(PAGE, lang=lang)
+    off = figures(at)[2]
+    titles = [a for a in off["layout"]["annotations"] if a.get("xanchor") == "left"]
+    names = [ALGORITHMS[n].title for n in ("grpo", "gspo", "gspo_token", "gmpo", "sapo", "cispo")]
+    assert [a["text"].split(" · ")[0] for a in titles] == names
+    # each title starts at the panel's left edge, so a cut falls at its end, never on the name...
+    assert all(a["x"] == 0 and a["xref"] == "paper" for a in titles)
+    # ...and is short enough to fit the panel (figure width less the 60 + 20 px margins) whole
+    plot_px = OFFPOLICY_FIGURE_PX - 80
+    assert max(_text_px(a["text"]) for a in titles) < plot_px, [a["text"] for a in titles]
+
+
+# ---------------------------------------------------------------------------------------- a new registry entry
+
+
+def test_an_algorithm_added_to_the_registry_shows_on_the_page(monkeypatch):
+    copy = dataclasses.replace(ALGORITHMS["dapo"], name="dapo_copy", title="DAPO copy", style=None)
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", copy)
+    at = open_page(PAGE)
+    no_exception(at)
+    # offered in both algorithm choices (AppTest reads the options as shown: titles, registry order)
+    for key in ("wt_algos", "wt_ralgos"):
+        assert at.multiselect(key=key).options == [spec.title for spec in ALGORITHMS.values()]
+        assert at.multiselect(key=key).options[-1] == "DAPO copy"
+    # the aggregation section counts and lists it
+    text = _text(at)
+    assert f"The {len(ALGORITHMS)} objectives" in text and len(ALGORITHMS) == 10
+    assert "token-mean: PPO, DAPO, CISPO, DAPO copy" in text
+    algos_fig = figures(at)[1]
+    assert "DAPO copy" in {tr["name"] for tr in algos_fig["data"]}
+    # chosen: its own off-policy panel, its sentence and rows, and its real-group heatmap
+    at.multiselect(key="wt_algos").set_value(["grpo", "dapo_copy"])
+    at.multiselect(key="wt_ralgos").set_value(["dapo_copy"]).run()
+    no_exception(at)
+    off = figures(at)[2]
+    assert [tr["name"] for tr in off["data"] if tr["type"] == "bar"] == ["GRPO", "DAPO copy"]
+    assert any(a["text"].startswith("DAPO copy · ") for a in off["layout"]["annotations"])
+    # at r = 0.5 with A = -1 DAPO clips as GRPO does: the reading says so (not by name: by numbers)
+    assert "**DAPO copy** gives every token the same push as **GRPO**" in _text(at)
+    summary = at.dataframe[1].value
+    assert "DAPO copy" in set(summary.iloc[:, 0])
+    assert "DAPO copy" in _text(at)  # the heatmap's heading
+    assert len(figures(at)) == 5  # modes, algorithms, off-policy, noise, one heatmap (DAPO copy)

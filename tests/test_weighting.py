@@ -3,6 +3,7 @@ policy_loss, noise statistics, the real group, and the figure builders."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -14,9 +15,28 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rlviz.core.aggregation import LOSS_AGG_MODES
-from rlviz.core.objectives import ALGORITHMS, gradient_weights, policy_loss
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, gradient_weights, policy_loss
 from rlviz.experiments import weighting as W
-from rlviz.plots.weighting import BAR_TEXT_MIN, aggregation_figure, format_number, noise_figure, offpolicy_figure
+from rlviz.plots import algorithm_style
+from rlviz.plots.weighting import (
+    BAR_TEXT_MIN,
+    aggregation_figure,
+    format_number,
+    mode_origin,
+    mode_style,
+    noise_figure,
+    offpolicy_figure,
+)
+
+
+def _copy(name: str, new: str, **changes):
+    """A renamed copy of a registry entry (no style: the plots give it a free colour)."""
+    return dataclasses.replace(ALGORITHMS[name], name=new, title=new.upper(), style=None, **changes)
+
+
+def _with_norm_length(name: str, value: float) -> dict:
+    """``norm_length=value`` for an entry that has that setting (decided by its spec, not its name)."""
+    return {"norm_length": value} if "norm_length" in ALGORITHMS[name].defaults else {}
 
 
 def _finite_fig(fig) -> dict:
@@ -100,9 +120,7 @@ def test_every_weight_is_autograd_of_policy_loss_token_by_token():
     t = W.aggregation_table(lengths, adv, norm_length=9)
     lp, old, a, mask = W.group_tensors(lengths, adv)
     for name in ALGORITHMS:
-        grad, out = gradient_weights(
-            name, lp, old, a, mask, beta=0.0, **({"norm_length": 9.0} if name == "dr_grpo" else {})
-        )
+        grad, out = gradient_weights(name, lp, old, a, mask, beta=0.0, **_with_norm_length(name, 9.0))
         rows = t[(t.kind == "algorithm") & (t.name == name)].sort_values("response")
         for i, n in enumerate(lengths):
             # every token of a response has the same push on-policy, and the table holds it
@@ -120,6 +138,27 @@ def test_each_algorithm_matches_its_aggregation_mode_on_policy():
         for r in rows.itertuples():
             assert r.mode == mode
             assert r.push_token == pytest.approx(modes.loc[(mode, r.response), "push_token"]), name
+
+
+def test_aggregation_table_reads_the_registry_at_call_time(monkeypatch):
+    # an entry added at run time gets its rows, equal to those of the entry it copies
+    before = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", _copy("dapo", "dapo_copy"))
+    monkeypatch.setitem(ALGORITHMS, "drg_copy", _copy("dr_grpo", "drg_copy"))
+    t = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
+    algos = t[t.kind == "algorithm"]
+    assert list(dict.fromkeys(algos.name)) == list(ALGORITHMS)  # every entry, in registry order
+    columns = ["mode", "token_weight", "weight_total", "push_token", "push_total"]
+    for copy, original in (("dapo_copy", "dapo"), ("drg_copy", "dr_grpo")):
+        a = algos[algos.name == copy][columns].reset_index(drop=True)
+        b = algos[algos.name == original][columns].reset_index(drop=True)
+        pd.testing.assert_frame_equal(a, b)
+    # Dr.GRPO's copy takes L_max by its setting, not its name: w = 1 / (B L_max) = 1/512
+    assert algos[algos.name == "drg_copy"].token_weight.tolist() == pytest.approx([1 / 512, 1 / 512])
+    # the four mode rows do not depend on which entry carries them: remove Dr.GRPO, keep its copy
+    monkeypatch.delitem(ALGORITHMS, "dr_grpo")
+    modes = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256).query("kind == 'mode'")
+    pd.testing.assert_frame_equal(modes.reset_index(drop=True), before.query("kind == 'mode'").reset_index(drop=True))
 
 
 @settings(max_examples=25, deadline=None)
@@ -180,9 +219,39 @@ def test_offpolicy_default_hand_computed():
     sig = 1 / (1 + math.exp(0.525))
     assert s.loc["sapo", "outlier_relative"] == pytest.approx(4 * sig * (1 - sig) * 0.5)
     assert s.loc["sapo", "other_relative"] == pytest.approx(1.0)
-    assert (df[(df.algorithm == "sapo") & df.outlier].state == "damped").all()
     # CISPO: weight sg[clip(r, 1 - 1, 1 + 0.2)] = 0.5: a bounded gradient, half of on-policy
     assert s.loc["cispo", "outlier_relative"] == pytest.approx(0.5)
+    # the states, in the one vocabulary of rlviz.core.objectives.TOKEN_STATES
+    states = df.groupby(["algorithm", "outlier"]).state.unique().map(list).to_dict()
+    assert states[("grpo", True)] == ["clipped"] and states[("grpo", False)] == ["active"]
+    assert states[("gspo", True)] == states[("gspo", False)] == ["clipped"]  # the whole response
+    assert states[("gmpo", True)] == ["clipped"] and states[("gmpo", False)] == ["active"]
+    assert states[("sapo", True)] == ["gated"] and states[("sapo", False)] == ["active"]  # gate 0.934 < 0.99
+    assert states[("cispo", True)] == ["active"]  # r = 0.5 is inside CISPO's [0, 1.2]: not capped
+    assert set(df.state) <= set(TOKEN_STATES)
+
+
+def test_offpolicy_capped_and_clipped_tokens_hand_computed():
+    # L = 10, one token at r = 2, A = +1: GRPO clips it (zero push); CISPO caps its weight at
+    # 1 + 0.2 = 1.2, so its push is 1.2x the on-policy one (bounded, not zero)
+    df = W.offpolicy_response(10, 1, 2.0, 1.0, algorithms=("grpo", "cispo"))
+    out = df[df.outlier].set_index("algorithm")
+    assert out.loc["grpo", "state"] == "clipped" and out.loc["grpo", "push"] == 0.0
+    assert out.loc["cispo", "state"] == "capped" and out.loc["cispo", "relative"] == pytest.approx(1.2)
+    assert out.loc["cispo", "push"] == pytest.approx(1.2 / 10)  # A sg[clip(r)] / L
+
+
+def test_offpolicy_response_takes_any_registry_entry(monkeypatch):
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", _copy("dapo", "dapo_copy"))
+    monkeypatch.setitem(ALGORITHMS, "sapo_copy", _copy("sapo", "sapo_copy"))
+    df = W.offpolicy_response(30, 3, 1.5, 1.0, noise_std=0.02, algorithms=("dapo", "dapo_copy", "sapo", "sapo_copy"))
+    columns = ["push", "relative", "ratio_used", "clipped", "state"]
+    for copy, original in (("dapo_copy", "dapo"), ("sapo_copy", "sapo")):
+        a = df[df.algorithm == copy][columns].reset_index(drop=True)
+        b = df[df.algorithm == original][columns].reset_index(drop=True)
+        pd.testing.assert_frame_equal(a, b)
+    assert (df[(df.algorithm == "sapo_copy") & df.outlier].state == "gated").all()  # from the spec, not the name
+    assert (df[(df.algorithm == "dapo_copy") & df.outlier].state == "clipped").all()  # 1.5 > 1 + 0.28
 
 
 def test_without_clipping_gspo_gives_every_token_s_a_over_length():
@@ -196,11 +265,26 @@ def test_without_clipping_gspo_gives_every_token_s_a_over_length():
     assert r.push.std() > 0 and g.push.std() < 1e-15
 
 
-@pytest.mark.parametrize("name", [n for n in W.OFFPOLICY_ALGORITHMS if n != "cispo"])
+def test_clipping_off_also_lifts_a_dual_clip_that_is_on_by_default(monkeypatch):
+    # a PPO whose dual clip c = 3 is on by default (verl's vanilla loss): at A = -1 and r = 4 > c
+    # the token is clipped; "clipping off" moves c out of reach, so it gets -A r / L like any other
+    settings_c3 = tuple(
+        dataclasses.replace(s, default=3.0) if s.name == "dual_clip_c" else s for s in ALGORITHMS["ppo"].loss_settings
+    )
+    monkeypatch.setitem(ALGORITHMS, "ppo_c3", _copy("ppo", "ppo_c3", loss_settings=settings_c3))
+    on = W.offpolicy_response(10, 1, 4.0, -1.0, algorithms=("ppo_c3",))
+    off = W.offpolicy_response(10, 1, 4.0, -1.0, clip=False, algorithms=("ppo_c3",))
+    assert on[on.outlier].state.tolist() == ["clipped"] and on[on.outlier].push.tolist() == [0.0]
+    assert off[off.outlier].state.tolist() == ["active"]
+    assert off[off.outlier].relative.tolist() == pytest.approx([4.0])  # push / push at r = 1 = r
+
+
+@pytest.mark.parametrize("name", list(ALGORITHMS))
 def test_offpolicy_push_matches_finite_differences_of_policy_loss(name):
     # independent of autograd: central differences of policy_loss in log pi at every token.
-    # (Not CISPO: its loss value holds a stop-gradient, sg[clip(r)], by design; only autograd
-    # defines its gradient, checked by hand in test_offpolicy_default_hand_computed.)
+    # (Not at a "capped" token: a capped weight is a stop-gradient, sg[clip(r)] as in CISPO, by
+    # design, so the loss value is flat there and only autograd defines its gradient, checked by
+    # hand in test_offpolicy_capped_and_clipped_tokens_hand_computed.)
     length, seed = 12, 5
     df = W.offpolicy_response(length, 2, 1.3, 1.0, noise_std=0.05, seed=seed, clip=True, algorithms=(name,))
     log_ratio = torch.tensor(df.log_ratio.to_numpy())[None, :]
@@ -210,6 +294,8 @@ def test_offpolicy_push_matches_finite_differences_of_policy_loss(name):
         up, down = lp.clone(), lp.clone()
         up[0, t] += h
         down[0, t] -= h
+        if df.state.iloc[t] == "capped":
+            continue
         fd = (
             policy_loss(name, up, old, adv, mask, beta=0.0).loss
             - policy_loss(name, down, old, adv, mask, beta=0.0).loss
@@ -238,16 +324,22 @@ def test_offpolicy_errors_name_the_parameter(kwargs, field):
 @given(st.integers(1, 80), st.data(), st.floats(0.2, 4.0), st.sampled_from([1.0, -1.0]), st.booleans())
 def test_offpolicy_invariants(length, data, ratio, sign, clip):
     k = data.draw(st.integers(0, length))
-    df = W.offpolicy_response(length, k, ratio, sign, clip=clip)
+    df = W.offpolicy_response(length, k, ratio, sign, clip=clip, algorithms=tuple(ALGORITHMS))
     assert np.isfinite(df.relative).all()
-    assert int(df[df.algorithm == "grpo"].outlier.sum()) == k
-    # GSPO: one weight for the whole response (claim 9 / 23)
-    for name in ("gspo", "gspo_token", "gmpo"):
-        push = df[(df.algorithm == name) & ~df.outlier].push
-        assert push.nunique() <= 1 or np.ptp(push) < 1e-15
-    # SAPO never cuts a token to exactly zero (claim 13); a hard clip only ever zeroes a push
-    assert (df[df.algorithm == "sapo"].push != 0).all()
-    assert (df[df.clipped & (df.algorithm != "cispo")].push == 0).all()
+    assert set(df.algorithm) == set(ALGORITHMS)
+    for name, spec in ALGORITHMS.items():
+        d = df[df.algorithm == name]
+        assert int(d.outlier.sum()) == k
+        if spec.ratio_level == "sequence":
+            # one ratio for the whole response: the on-policy tokens share one push (claim 9 / 23)
+            push = d[~d.outlier].push
+            assert push.nunique() <= 1 or np.ptp(push) < 1e-15, name
+        if "gated" in spec.trust_region:
+            assert (d.push != 0).all(), name  # a soft gate never cuts a token to exactly zero (claim 13)
+    # by state: a clipped token has no gradient at all; a capped or gated one keeps one
+    assert (df[df.state == "clipped"].push == 0).all()
+    assert (df[df.state.isin(["capped", "gated"])].push != 0).all()
+    assert set(df.state) <= set(TOKEN_STATES) - {"masked"}
 
 
 # ---------------------------------------------------------------------------------------- 3. noise vs length
@@ -378,7 +470,26 @@ def test_offpolicy_figure_one_panel_per_algorithm():
     assert bars[0]["y"] == pytest.approx(df[df.algorithm == "grpo"].relative.tolist())
     bands = [s for s in spec["layout"]["shapes"] if s["type"] == "rect"]
     assert len(bands) == 3 * len(W.OFFPOLICY_ALGORITHMS)  # one grey band per outlier, in each panel
-    assert any("note" in a["text"] for a in spec["layout"]["annotations"])
+    titles = spec["layout"]["annotations"]
+    assert [a["text"] for a in titles] == [n if n != "gspo" else "gspo · note" for n in W.OFFPOLICY_ALGORITHMS]
+    # titles start at the left edge of their panel: a narrow window cuts the note, never the name
+    assert all(a["x"] == 0 and a["xanchor"] == "left" and a["xref"] == "paper" for a in titles)
+
+
+def test_offpolicy_figure_and_mode_styles_follow_the_registry(monkeypatch):
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", _copy("dapo", "dapo_copy"))
+    df = W.offpolicy_response(20, 2, 0.5, -1.0, algorithms=("dapo_copy", "grpo"))
+    spec = _finite_fig(offpolicy_figure(df, algorithm_labels={"dapo_copy": "DAPO copy"}))
+    bars = [tr for tr in spec["data"] if tr["type"] == "bar"]
+    assert [tr["name"] for tr in bars] == ["grpo", "DAPO copy"]  # registry order
+    assert bars[1]["marker"]["color"] == algorithm_style("dapo_copy")["color"] != algorithm_style("dapo")["color"]
+    # a mode takes the colour of the entry that introduced it, read when the figure is drawn
+    assert [mode_origin(m) for m in LOSS_AGG_MODES] == ["dapo", "grpo", None, "dr_grpo"]
+    assert mode_style("token-mean") == {"color": algorithm_style("dapo")["color"], "pattern": ""}
+    assert mode_style("seq-mean-token-sum")["color"] == "#000000"
+    recoloured = dataclasses.replace(ALGORITHMS["dapo"], style={"color": "#123456", "dash": "solid"})
+    monkeypatch.setitem(ALGORITHMS, "dapo", recoloured)
+    assert mode_style("token-mean")["color"] == "#123456"
 
 
 def test_noise_figure_four_curves_on_log_axes():
@@ -405,7 +516,7 @@ def test_aggregation_figure_with_labels_stacks_full_width_panels_with_readable_t
     assert layout["uniformtext"] == {"minsize": BAR_TEXT_MIN, "mode": "hide"}
     # the token-weight panel leaves at least half a decade above the tallest bar (0.5) for its label
     assert layout["yaxis"]["range"][1] >= math.log10(0.5) + 0.5
-    # the nine-algorithm figure has no labels: its two panels sit side by side
+    # the figure of every registry algorithm has no labels: its two panels sit side by side
     side = _finite_fig(aggregation_figure(t, "algorithm", show_text=False))["layout"]
     assert side["xaxis"]["domain"][1] < side["xaxis2"]["domain"][0]
     assert "uniformtext" not in side or not side["uniformtext"].get("minsize")

@@ -6,7 +6,8 @@ and differentiating it with autograd (``gradient_weights``); nothing here re-der
 - :func:`aggregation_table`: one group at r = 1 (on-policy); the weight each token gets under each
   ``loss_agg_mode`` and under each algorithm's own aggregation (teaching claims 5 and 18).
 - :func:`offpolicy_response`: one response with a few off-policy tokens; per-token gradient weights
-  of GRPO, GSPO, GSPO-token, GMPO, SAPO, CISPO (claims 9, 10, 15, 16, 23).
+  of any registry entries (by default GRPO, GSPO, GSPO-token, GMPO, SAPO, CISPO; claims 9, 10, 15,
+  16, 23), each token's state in the one vocabulary of ``rlviz.core.objectives.TOKEN_STATES``.
 - :func:`noise_sweep`: i.i.d. token log-ratio noise and the variance of GSPO's log s vs length;
   the share GSPO clips vs the share GRPO clips (claims 8, 11).
 - :func:`real_group` + :func:`real_group_weights`: one group sampled from the tiny LM, one real
@@ -15,6 +16,12 @@ and differentiating it with autograd (``gradient_weights``); nothing here re-der
 Legend: B responses, T padded width (the longest response), L (or L_i) a response's length, k
 off-policy ("outlier") tokens, N sampled responses per length, G group size. "push" is
 −∂loss/∂log π of a token: positive means a gradient-descent step raises its log-probability.
+
+Nothing here branches on an algorithm's name: what differs between objectives is read from their
+``AlgorithmSpec`` (settings, ``trust_region``, ``ratio_level``) in ``ALGORITHMS`` at call time, so
+an entry added to the registry takes part with no change here. The name tuples below are only the
+defaults of the page's algorithm choices; :func:`noise_sweep` is about GSPO's and GRPO's ε by design
+and names them (as does the default ``update_algorithm`` of :func:`real_group`).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import torch
 
 from rlviz.core.advantages import group_advantages
 from rlviz.core.aggregation import LOSS_AGG_MODES
-from rlviz.core.objectives import ALGORITHMS, get_algorithm, gradient_weights, policy_loss
+from rlviz.core.objectives import ALGORITHMS, get_algorithm, gradient_weights, policy_loss, token_states
 
 __all__ = [
     "MAX_LENGTH",
@@ -55,6 +62,7 @@ __all__ = [
 
 MAX_RESPONSES = 16  # responses in the hand-made group
 MAX_LENGTH = 8192  # tokens per hand-made response
+# Defaults of the page's algorithm choices (data only: every registry entry is offered and accepted)
 OFFPOLICY_ALGORITHMS = ("grpo", "gspo", "gspo_token", "gmpo", "sapo", "cispo")
 REAL_ALGORITHMS = ("grpo", "gspo", "sapo")
 NOISE_LENGTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
@@ -139,15 +147,41 @@ def group_tensors(lengths, advantages, log_ratio: torch.Tensor | None = None, dt
 
 
 def _overrides(name: str, norm_length: float | None = None, clip: bool = True) -> dict:
-    """Settings passed to ``policy_loss``: β = 0 (no reference model here), Dr.GRPO's constant,
-    and very wide ε when ``clip`` is off."""
+    """Settings passed to ``policy_loss`` for ``name``, decided by which settings its spec has (never
+    by the name): β = 0 (no reference model here); ``norm_length`` (a constant length L_max, e.g.
+    Dr.GRPO's) where it has one; with ``clip`` off, very wide ε and a dual clip c out of reach. A
+    soft gate has no ε and stays as it is. Raises ``ValueError`` for an unknown name."""
     params = get_algorithm(name).defaults
-    out: dict = {"beta": 0.0}
+    out: dict = {}
+    if "beta" in params:
+        out["beta"] = 0.0
     if "norm_length" in params and norm_length is not None:
         out["norm_length"] = float(norm_length)
-    if not clip and "epsilon_low" in params:
-        out["epsilon_low"] = out["epsilon_high"] = NO_CLIP
+    if not clip:
+        out.update({key: NO_CLIP for key in ("epsilon_low", "epsilon_high") if key in params})
+        if params.get("dual_clip_c") is not None:  # a dual clip on by default: move it out of reach
+            out["dual_clip_c"] = NO_CLIP  # (not None: resolve_settings wants a number where the default is one)
     return out
+
+
+def _mode_reference() -> str:
+    """The registry entry whose surrogate carries the four ``loss_agg_mode`` rows of
+    :func:`aggregation_table`: the first (registry order) that accepts a constant length
+    ``norm_length`` and ``loss_agg_mode``, preferring a plain token-level clip in ratio space (the
+    PPO / GRPO surrogate). At r = 1 every surrogate pushes a token by A × w, so the choice only
+    has to accept the four modes. Read at call time. Raises ``RuntimeError`` when no entry accepts
+    ``norm_length`` (the registry itself would be broken: nothing a user typed)."""
+    usable = [n for n, s in ALGORITHMS.items() if {"norm_length", "loss_agg_mode"} <= set(s.defaults)]
+    plain = [
+        n
+        for n in usable
+        if ALGORITHMS[n].trust_region == {"clipped"}
+        and ALGORITHMS[n].ratio_level == "token"
+        and ALGORITHMS[n].clip_space == "ratio"
+    ]
+    if not usable:
+        raise RuntimeError("no registered algorithm accepts norm_length and loss_agg_mode")
+    return (plain or usable)[0]
 
 
 # ---------------------------------------------------------------------------------------- 1. aggregation
@@ -156,10 +190,12 @@ def _overrides(name: str, norm_length: float | None = None, clip: bool = True) -
 def aggregation_table(lengths, advantages, norm_length: float) -> pd.DataFrame:
     """Per response: the weight of each of its tokens and its total weight, at r = 1 (on-policy).
 
-    Two kinds of rows: ``kind == "mode"``, the PPO/GRPO clipped surrogate under each of the four
-    ``loss_agg_mode`` values; ``kind == "algorithm"``, each of the nine algorithms with its own
-    default aggregation (Dr.GRPO with ``norm_length``). At r = 1 every surrogate's push is
-    A × (aggregation weight), so the rows differ only by how they average.
+    Two kinds of rows: ``kind == "mode"``, the PPO/GRPO clipped surrogate (of the first registry
+    entry that accepts ``norm_length``, Dr.GRPO's) under each of the four ``loss_agg_mode``
+    values; ``kind == "algorithm"``, every entry of ``ALGORITHMS`` at call time (all of them, in
+    registry order) with its own default aggregation (``norm_length`` for those that take one).
+    At r = 1 every surrogate's push is A × (aggregation weight), so the rows differ only by how
+    they average.
 
     Args:
         lengths: B lengths L_i (tokens, >= 1); advantages: B advantages A_i.
@@ -195,14 +231,14 @@ def aggregation_table(lengths, advantages, norm_length: float) -> pd.DataFrame:
             f"({max(lengths)} tokens); the generation budget bounds every response"
         )
     lp, old, adv, mask = group_tensors(lengths, advantages)
-    # the clipped surrogate of GRPO (Dr.GRPO's spec: the one that accepts norm_length)
+    reference = _mode_reference()
     cases = [
-        ("mode", mode, "dr_grpo", {"loss_agg_mode": mode, "norm_length": float(norm_length)}) for mode in LOSS_AGG_MODES
+        ("mode", mode, reference, {**_overrides(reference, norm_length), "loss_agg_mode": mode})
+        for mode in LOSS_AGG_MODES
     ]
-    cases += [("algorithm", name, name, _overrides(name, norm_length)) for name in ALGORITHMS]
+    cases += [("algorithm", name, name, _overrides(name, norm_length)) for name in list(ALGORITHMS)]
     rows = []
     for kind, label, algo, extra in cases:
-        extra = {"beta": 0.0, **extra}
         grad, out = gradient_weights(algo, lp, old, adv, mask, **extra)
         push = -grad + 0.0  # (B, T); + 0.0 turns -0.0 into 0.0
         w = out.token_weight  # (B, T)
@@ -254,15 +290,17 @@ def offpolicy_response(
         noise_std: σ >= 0 of extra N(0, σ²) noise on every token's log-ratio, drawn from a
             ``torch.Generator`` seeded with ``seed``.
         clip: False replaces every ε by a very wide one (the objectives without clipping).
-        algorithms: registry names.
+        algorithms: registry names (any entries of ``ALGORITHMS``).
 
     Returns:
         DataFrame, one row per (algorithm, position): ``algorithm, position, outlier, log_ratio,
         token_ratio`` (r_t), ``ratio_used`` (the ratio the algorithm's clip or gate sees: r_t, or
         GSPO's s, or GMPO's geometric mean), ``push`` (−∂loss/∂log π, autograd), ``push_on_policy``
-        (the same at r = 1), ``relative`` (push / push_on_policy), ``clipped`` (the clip acted),
-        ``gate`` (SAPO's f'(r), else NaN), ``state`` (``active`` / ``clipped`` (zero gradient) /
-        ``capped`` (CISPO: bounded, not zero) / ``damped`` (SAPO gate below 0.99)).
+        (the same at r = 1), ``relative`` (push / push_on_policy), ``clipped`` (the clip acted:
+        ``PolicyLossOutput.clipped``), ``gate`` (the soft gate weight of a gated objective such as
+        SAPO's f'(r), else NaN), ``state`` (``rlviz.core.objectives.token_states``, decided by the
+        spec's ``trust_region``: ``active`` / ``clipped`` (zero gradient) / ``capped`` (bounded, not
+        zero, e.g. CISPO) / ``gated`` (soft gate weight below 0.99, e.g. SAPO)).
 
     Raises:
         ValueError: naming ``length``, ``n_outliers``, ``outlier_ratio``, ``advantage`` or
@@ -300,12 +338,7 @@ def offpolicy_response(
         push, push0 = -grad[0].numpy() + 0.0, -grad0[0].numpy() + 0.0  # (L,); + 0.0 turns -0.0 into 0.0
         clipped = out.clipped[0].numpy().astype(bool)
         gate = out.gate_weight[0].numpy() if out.gate_weight is not None else np.full(length, np.nan)
-        if name == "cispo":
-            state = np.where(clipped, "capped", "active")
-        elif out.gate_weight is not None:
-            state = np.where(gate < 0.99, "damped", "active")
-        else:
-            state = np.where(clipped, "clipped", "active")
+        state = token_states(name, out, mask)[0]  # (L,), from the spec's trust_region
         frames.append(
             pd.DataFrame(
                 {
@@ -320,7 +353,7 @@ def offpolicy_response(
                     "relative": push / push0,
                     "clipped": clipped,
                     "gate": gate,
-                    "state": state,
+                    "state": state.astype(str),
                 }
             )
         )

@@ -86,20 +86,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "token-mean 同样去掉了 1/L_i。",
     },
     "weighting.algos_intro": {
-        "en": "**The nine objectives at r = 1**, each with its own default aggregation: GSPO, GSPO-token, "
-        "GMPO and SAPO average per response like GRPO; PPO, DAPO and CISPO per token; Dr.GRPO uses "
-        "the constant L_max. On-policy, each objective's bars equal those of its aggregation mode: "
-        "before the policy moves, the objectives differ only in how they average.",
-        "zh": "**九个目标函数在 r = 1 时的权重**，各用自己默认的聚合方式：GSPO、GSPO-token、GMPO 和 SAPO "
-        "像 GRPO 一样按回答平均；PPO、DAPO 和 CISPO 按 token 平均；Dr.GRPO 用常数 L_max。在策略上时，"
+        "en": "**The {n} objectives at r = 1**, each with its own default aggregation ({groups}). "
+        "On-policy, each objective's bars equal those of its aggregation mode: before the policy moves, "
+        "the objectives differ only in how they average.",
+        "zh": "**{n} 个目标函数在 r = 1 时的权重**，各用自己默认的聚合方式（{groups}）。在策略上时，"
         "每个目标函数的柱子与它所用聚合方式的柱子完全一样：策略还没动时，各目标函数的区别只在于怎样求平均。",
     },
+    "weighting.mode_group": {"en": "{mode}: {names}", "zh": "按 {mode} 聚合：{names}"},
     "weighting.algos_caption": {
         "en": "Hover a bar for the push −∂loss/∂log π from autograd (A·w on-policy). The sequence-level "
-        "objectives (GSPO, GMPO) match the token-level ones here because s = r = 1; they part ways as "
+        "objectives ({sequence}) match the token-level ones here because s = r = 1; they part ways as "
         "soon as the policy moves (next section).",
         "zh": "把鼠标移到柱子上可以看到自动微分得到的推力 −∂loss/∂log π（在策略上等于 A·w）。"
-        "序列级目标（GSPO、GMPO）在这里与 token 级目标一致，因为 s = r = 1；策略一旦移动，它们就分道扬镳（见下一节）。",
+        "序列级目标（{sequence}）在这里与 token 级目标一致，因为 s = r = 1；策略一旦移动，它们就分道扬镳（见下一节）。",
     },
     # ---------------------------------------------------------------- 2. off-policy tokens
     "weighting.off_header": {"en": "A response with a few off-policy tokens", "zh": "含少数离策略 token 的回答"},
@@ -144,69 +143,105 @@ STRINGS: dict[str, dict[str, str]] = {
     "weighting.algorithms": {"en": "Algorithms", "zh": "算法"},
     "weighting.pick_algorithm": {"en": "Choose at least one algorithm.", "zh": "请至少选择一个算法。"},
     "weighting.panel_note": {
-        "en": "clipped {clip} · tokens with gradient {grad} · total push ÷ r=1: {total}",
-        "zh": "被裁剪 {clip} · 有梯度的 token {grad} · 总推力 ÷ r=1：{total}",
+        "en": "{states} · total ÷ r=1: {total}",
+        "zh": "{states} · 总推力 ÷ r=1：{total}",
+    },
+    "weighting.note_active": {"en": "all active", "zh": "全部生效"},
+    "weighting.note_clipped": {"en": "{share} clipped", "zh": "{share} 被裁剪"},
+    "weighting.note_capped": {"en": "{share} capped", "zh": "{share} 被截顶"},
+    "weighting.note_gated": {"en": "{share} gated", "zh": "{share} 被门控"},
+    "weighting.note_masked": {"en": "{share} masked", "zh": "{share} 被掩码"},
+    "weighting.off_notes_caption": {
+        "en": "Each panel's title gives the share of its tokens in each state (clipped: zero gradient; "
+        "capped: bounded gradient, not zero; gated: scaled down by a soft gate) and the response's total "
+        "push relative to on-policy; hover a bar for one token; the table below has every number.",
+        "zh": "每个面板标题给出各状态 token 的占比（被裁剪：梯度为零；被截顶：梯度有界但不为零；被门控：被软门控缩小）"
+        "以及整条回答的总推力相对于在策略时的倍数；鼠标悬停看单个 token；下表列出全部数字。",
     },
     "weighting.state_active": {"en": "active: full gradient", "zh": "生效：完整梯度"},
     "weighting.state_clipped": {"en": "clipped: zero gradient", "zh": "被裁剪：梯度为零"},
-    "weighting.state_capped": {"en": "capped: bounded gradient (CISPO)", "zh": "被截顶：梯度有界但不为零（CISPO）"},
-    "weighting.state_damped": {"en": "damped by the soft gate (SAPO)", "zh": "被软门控衰减（SAPO）"},
+    "weighting.state_capped": {"en": "capped: bounded gradient, not zero", "zh": "被截顶：梯度有界但不为零"},
+    "weighting.state_gated": {"en": "gated: scaled down by the soft gate", "zh": "被门控：软门控把梯度缩小"},
+    "weighting.state_masked": {"en": "masked: out of the loss", "zh": "被掩码：不进入损失"},
     "weighting.relative": {"en": "push ÷ push at r = 1", "zh": "推力 ÷ r = 1 时的推力"},
     "weighting.ratio_used": {"en": "ratio the algorithm uses", "zh": "算法实际使用的比率"},
     "weighting.off_formula_caption": {
         "en": "The push of a token inside the trust region. GRPO clips each token on its own; GSPO clips "
         "its one ratio s, so all tokens of a response share one fate; SAPO multiplies each token by "
         "its gate f′(r_t), which is 1 at r = 1 and decays smoothly, never to exactly 0; GMPO clips each "
-        "log-ratio to ±0.4 before the geometric mean; CISPO caps the weight but keeps the gradient.",
+        "log-ratio (in log space) before the geometric mean; CISPO caps the weight but keeps the gradient.",
         "zh": "以上是信任域内单个 token 的推力。GRPO 对每个 token 单独裁剪；GSPO 裁剪的是唯一的比率 s，"
         "所以一条回答里的 token 同进同退；SAPO 给每个 token 乘上门控 f′(r_t)，它在 r = 1 处为 1，"
-        "之后平滑衰减，但永远不会恰好为 0；GMPO 在取几何平均之前先把每个对数比率裁剪到 ±0.4；"
+        "之后平滑衰减，但永远不会恰好为 0；GMPO 在取几何平均之前先在对数空间裁剪每个对数比率；"
         "CISPO 截断的是权重，梯度仍然保留。",
     },
-    "weighting.read_gspo_clipped": {
-        "en": "**GSPO** sees one ratio s = {s}, outside its narrow trust region, so the whole response "
-        "is clipped: {k} off-policy tokens cost the other {rest} tokens their gradient too (GSPO-token, "
-        "with the same advantage on every token, does exactly the same).",
-        "zh": "**GSPO** 只看一个比率 s = {s}，它落在很窄的信任域之外，于是整条回答都被裁剪：{k} 个离策略 token "
-        "连累其余 {rest} 个 token 也失去了梯度（优势在各 token 上相同时，GSPO-token 的结果完全一样）。",
+    "weighting.read_seq_clipped": {
+        "en": "**{name}** sees one sequence ratio s = {s}, outside its trust region, so the whole response "
+        "is clipped: {k} off-policy tokens cost the other {rest} tokens their gradient too.",
+        "zh": "**{name}** 只看一个序列比率 s = {s}，它落在信任域之外，于是整条回答都被裁剪：{k} 个离策略 token "
+        "连累其余 {rest} 个 token 也失去了梯度。",
     },
-    "weighting.read_gspo_kept": {
-        "en": "**GSPO** sees one ratio s = {s}; its clip does not act here, so every token of the response "
-        "gets the same push s·A/|y| (hover the bars): the {k} off-policy tokens are not singled out "
-        "from the other {rest}.",
-        "zh": "**GSPO** 只看一个比率 s = {s}；这里裁剪没有起作用，所以回答中每个 token 的推力都是同一个 "
+    "weighting.read_seq_clipped_none": {
+        "en": "**{name}** sees one sequence ratio s = {s}, outside its trust region, so the whole response "
+        "is clipped: none of its {L} tokens gets a gradient.",
+        "zh": "**{name}** 只看一个序列比率 s = {s}，它落在信任域之外，于是整条回答都被裁剪：{L} 个 token 全都没有梯度。",
+    },
+    "weighting.read_seq_kept": {
+        "en": "**{name}** sees one sequence ratio s = {s}; its clip does not act here, so every token of the "
+        "response gets the same push s·A/|y| (hover the bars): the {k} off-policy tokens are not singled "
+        "out from the other {rest}.",
+        "zh": "**{name}** 只看一个序列比率 s = {s}；这里裁剪没有起作用，所以回答中每个 token 的推力都是同一个 "
         "s·A/|y|（鼠标悬停可见）：{k} 个离策略 token 与其余 {rest} 个 token 没有区别对待。",
     },
-    "weighting.read_sapo": {
-        "en": "**SAPO** weighs token by token: the off-policy tokens get {out}× their on-policy push (the "
-        "gate f′(r) times r), the others {other}×, and nothing is cut to zero. Its gate spans "
-        "{gmin}–{gmax} along the response: when that range is narrow the gate acts on the whole "
-        "response at once, like a smooth GSPO; when it is wide it acts on single tokens, like GRPO.",
-        "zh": "**SAPO** 逐个 token 加权：离策略 token 得到在策略推力的 {out} 倍（门控 f′(r) 再乘以 r），"
+    "weighting.read_seq_kept_none": {
+        "en": "**{name}** sees one sequence ratio s = {s}; its clip does not act here, so all {L} tokens of "
+        "the response get the same push s·A/|y| (hover the bars), however their own ratios r_t vary.",
+        "zh": "**{name}** 只看一个序列比率 s = {s}；这里裁剪没有起作用，所以回答中全部 {L} 个 token 的推力都是同一个 "
+        "s·A/|y|（鼠标悬停可见），不管它们各自的比率 r_t 怎样起伏。",
+    },
+    "weighting.read_seq_mixed": {
+        "en": "**{name}** clips {n} of the {L} tokens one by one (their push is 0) before it averages, and "
+        "gives every other token one shared push s·A/|y| with s = {s}.",
+        "zh": "**{name}** 在求平均之前逐个裁剪了 {L} 个 token 中的 {n} 个（它们的推力为 0），"
+        "其余每个 token 共享同一个推力 s·A/|y|，其中 s = {s}。",
+    },
+    "weighting.read_gated": {
+        "en": "**{name}** weighs token by token through its soft gate: the off-policy tokens get {out}× their "
+        "on-policy push (the gate weight times r), the others {other}×, and nothing is cut to zero. Its gate "
+        "spans {gmin}–{gmax} along the response: when that range is narrow the gate acts on the whole "
+        "response at once, like a smooth sequence-level clip; when it is wide it acts on single tokens, "
+        "like a token-level clip.",
+        "zh": "**{name}** 通过软门控逐个 token 加权：离策略 token 得到在策略推力的 {out} 倍（门控权重再乘以 r），"
         "其余 token 为 {other} 倍，没有任何 token 被砍成零。它的门控值在这条回答上介于 {gmin} 到 {gmax} 之间："
-        "区间很窄时，门控相当于作用在整条回答上，像一个平滑版的 GSPO；区间很宽时，它逐个 token 起作用，更像 GRPO。",
+        "区间很窄时，门控相当于作用在整条回答上，像平滑版的序列级裁剪；区间很宽时，它逐个 token 起作用，"
+        "更像 token 级裁剪。",
     },
-    "weighting.read_sapo_none": {
-        "en": "**SAPO** weighs token by token (on average {other}× the on-policy push; nothing is cut to "
-        "zero). Its gate spans {gmin}–{gmax} along the response: when that range is narrow the gate "
-        "acts on the whole response at once, like a smooth GSPO; when it is wide it acts on single "
-        "tokens, like GRPO.",
-        "zh": "**SAPO** 逐个 token 加权（平均为在策略推力的 {other} 倍，没有任何 token 被砍成零）。"
+    "weighting.read_gated_none": {
+        "en": "**{name}** weighs token by token through its soft gate (on average {other}× the on-policy "
+        "push; nothing is cut to zero). Its gate spans {gmin}–{gmax} along the response: when that range "
+        "is narrow the gate acts on the whole response at once, like a smooth sequence-level clip; when "
+        "it is wide it acts on single tokens, like a token-level clip.",
+        "zh": "**{name}** 通过软门控逐个 token 加权（平均为在策略推力的 {other} 倍，没有任何 token 被砍成零）。"
         "它的门控值在这条回答上介于 {gmin} 到 {gmax} 之间：区间很窄时，门控相当于作用在整条回答上，"
-        "像一个平滑版的 GSPO；区间很宽时，它逐个 token 起作用，更像 GRPO。",
+        "像平滑版的序列级裁剪；区间很宽时，它逐个 token 起作用，更像 token 级裁剪。",
     },
-    "weighting.read_grpo": {
-        "en": "**GRPO** also weighs token by token: off-policy tokens {out}×, the others {other}×. A token "
-        "is cut to zero only on the side its advantage pushes toward (A > 0 and r > 1 + ε, or A < 0 and "
-        "r < 1 − ε); on the other side its push grows with r and is never clipped.",
-        "zh": "**GRPO** 同样逐个 token 加权：离策略 token 为 {out} 倍，其余为 {other} 倍。只有当 token 越过优势"
-        "推动方向那一侧的边界（A > 0 且 r > 1 + ε，或 A < 0 且 r < 1 − ε）时才被砍成零；在另一侧，"
-        "推力随 r 增大，永远不会被裁剪。",
+    "weighting.read_capped": {
+        "en": "**{name}** caps a token's weight instead of cutting its gradient: off-policy tokens {out}×, "
+        "the others {other}×; {n} of the {L} tokens are capped, and {grad} of all tokens keep a gradient.",
+        "zh": "**{name}** 截断的是 token 的权重，而不是砍掉它的梯度：离策略 token 为 {out} 倍，其余为 {other} 倍；"
+        "{L} 个 token 中有 {n} 个被截顶，有梯度的 token 占 {grad}。",
     },
-    "weighting.read_gspo_token": {
-        "en": "**GSPO-token vs GSPO:** the largest difference in push is {diff}. With the same advantage "
-        "on every token they are the same objective.",
-        "zh": "**GSPO-token 与 GSPO：** 推力的最大差异为 {diff}。当每个 token 的优势相同时，二者就是同一个目标函数。",
+    "weighting.read_token": {
+        "en": "**{name}** weighs token by token: off-policy tokens {out}×, the others {other}×. A token is "
+        "cut to zero only past the edge of its trust region on the side its advantage pushes toward "
+        "(A > 0 and r above it, or A < 0 and r below it); on the other side its push grows with r.",
+        "zh": "**{name}** 逐个 token 加权：离策略 token 为 {out} 倍，其余为 {other} 倍。只有当 token 越过优势"
+        "推动方向那一侧的信任域边界（A > 0 且 r 高于上界，或 A < 0 且 r 低于下界）时才被砍成零；"
+        "在另一侧，推力随 r 增大。",
+    },
+    "weighting.read_same": {
+        "en": "**{name}** gives every token the same push as **{first}** here (largest difference {diff}).",
+        "zh": "**{name}** 在这里给每个 token 的推力与 **{first}** 完全相同（最大差异 {diff}）。",
     },
     "weighting.off_try": {
         "en": "**Try this.** (1) A = −1 and r = 3: GRPO does not clip these tokens and pushes them 3× as "

@@ -2,9 +2,11 @@
 
 Builders take the frames of :mod:`rlviz.experiments.weighting` and plot them as they are; each
 algorithm keeps its colour and dash from :func:`rlviz.plots.algorithm_style`. An aggregation mode
-takes the colour of the algorithm that made it known (token-mean: DAPO, seq-mean-token-mean: GRPO,
-seq-mean-token-sum-norm: Dr.GRPO; seq-mean-token-sum: black) plus a bar pattern as a second cue.
-The real-group heatmaps reuse :func:`rlviz.plots.token_weight_figure`.
+takes the colour of the algorithm that made it known, read from the registry at call time (see
+:func:`mode_style`: token-mean DAPO, seq-mean-token-mean GRPO, seq-mean-token-sum-norm Dr.GRPO;
+seq-mean-token-sum, which none of them introduced, black) plus a bar pattern as a second cue.
+Nothing here branches on an algorithm's name. The real-group heatmaps reuse
+:func:`rlviz.plots.token_weight_figure`.
 """
 
 from __future__ import annotations
@@ -17,19 +19,53 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from rlviz.core.objectives import ALGORITHMS
 from rlviz.plots import OKABE_ITO, algorithm_style, base_layout, ordered, style_or_default
 
-__all__ = ["MODE_STYLES", "aggregation_figure", "format_number", "noise_figure", "offpolicy_figure"]
+__all__ = [
+    "MODE_PATTERNS",
+    "aggregation_figure",
+    "format_number",
+    "mode_origin",
+    "mode_style",
+    "noise_figure",
+    "offpolicy_figure",
+]
 
 BAR_TEXT_SIZE = 12  # px, value labels above the bars
 BAR_TEXT_MIN = 11  # px; a label that would need to shrink below this is left to the hover
 
-MODE_STYLES: dict[str, dict[str, str]] = {
-    "token-mean": {"color": algorithm_style("dapo")["color"], "pattern": ""},
-    "seq-mean-token-mean": {"color": algorithm_style("grpo")["color"], "pattern": "/"},
-    "seq-mean-token-sum": {"color": OKABE_ITO["black"], "pattern": "x"},
-    "seq-mean-token-sum-norm": {"color": algorithm_style("dr_grpo")["color"], "pattern": "."},
+# bar pattern of each aggregation mode (the second cue after its colour)
+MODE_PATTERNS: dict[str, str] = {
+    "token-mean": "",
+    "seq-mean-token-mean": "/",
+    "seq-mean-token-sum": "x",
+    "seq-mean-token-sum-norm": ".",
 }
+
+
+def mode_origin(mode: str) -> str | None:
+    """The algorithm that made ``mode`` known: the first registry entry (registry order, read at call
+    time) whose default ``loss_agg_mode`` is ``mode`` while its parent's is not, i.e. the entry
+    whose change to its parent was this aggregation (GRPO: seq-mean-token-mean, Dr.GRPO:
+    seq-mean-token-sum-norm, DAPO: token-mean); ``None`` if no entry introduced it."""
+    for spec in ALGORITHMS.values():
+        parent = ALGORITHMS.get(spec.parent) if spec.parent else None
+        if parent is None or spec.defaults.get("loss_agg_mode") != mode:
+            continue
+        if parent.defaults.get("loss_agg_mode") != mode:
+            return spec.name
+    return None
+
+
+def mode_style(mode: str) -> dict[str, str]:
+    """``{"color", "pattern"}`` of an aggregation mode: the colour of :func:`mode_origin` (black when
+    none; grey for an unknown mode) and the mode's pattern of ``MODE_PATTERNS``."""
+    if mode not in MODE_PATTERNS:
+        return {"color": OKABE_ITO["grey"], "pattern": ""}
+    origin = mode_origin(mode)
+    color = algorithm_style(origin)["color"] if origin else OKABE_ITO["black"]
+    return {"color": color, "pattern": MODE_PATTERNS[mode]}
 
 
 def format_number(value: float, spec: str = ".3g") -> str:
@@ -48,11 +84,8 @@ def format_number(value: float, spec: str = ".3g") -> str:
 
 def _style(kind: str, name: str) -> dict[str, str]:
     if kind == "mode":
-        return dict(MODE_STYLES.get(name, {"color": OKABE_ITO["grey"], "pattern": ""}))
-    try:
-        return {"color": algorithm_style(name)["color"], "pattern": ""}
-    except ValueError:
-        return {"color": OKABE_ITO["grey"], "pattern": ""}
+        return mode_style(name)
+    return {"color": style_or_default(name)["color"], "pattern": ""}
 
 
 def aggregation_figure(
@@ -174,9 +207,13 @@ def offpolicy_figure(
     Bar height is ``relative`` (the token's push divided by its push at r = 1: 1 = untouched,
     0 = no gradient); outlier tokens carry a hatch pattern and (up to ``MAX_BANDS`` separate runs)
     a grey band; a dotted line marks 1.
-    ``panel_notes`` adds a short text after each algorithm's title (e.g. its clip fraction).
-    Hover: position, r_t, the ratio the algorithm uses, the push and the state (active / clipped /
-    capped / damped, through ``state_labels``).
+    Each panel's title starts with the algorithm's name and sits at the left edge of the panel, so a
+    narrow window (a 1024 px projector with the sidebar open) cuts a long title at its end, never
+    the name; ``panel_notes`` adds a short text after the name (keep it short: e.g. the share of
+    tokens in each state; the full numbers belong in a table or caption).
+    Hover: position, r_t, the ratio the algorithm uses, the push and the token's state (one of
+    ``rlviz.core.objectives.TOKEN_STATES``: active / clipped / capped / gated, shown through
+    ``state_labels``).
     """
     algorithm_labels = dict(algorithm_labels or {})
     panel_notes = dict(panel_notes or {})
@@ -185,7 +222,7 @@ def offpolicy_figure(
     algos = ordered(present)
     n = max(len(algos), 1)
     titles = [
-        f"{algorithm_labels.get(a, a)}  ·  {panel_notes[a]}" if a in panel_notes else algorithm_labels.get(a, a)
+        f"{algorithm_labels.get(a, a)} · {panel_notes[a]}" if panel_notes.get(a) else algorithm_labels.get(a, a)
         for a in algos
     ]
     fig = make_subplots(
@@ -255,6 +292,8 @@ def offpolicy_figure(
     fig.update_yaxes(title_text=y_title, row=(n + 1) // 2, col=1)
     fig.update_layout(bargap=0.15)
     fig.update_annotations(font={"size": 13})
+    # subplot titles: at the left edge of the panel, not centred, so the name always shows
+    fig.for_each_annotation(lambda a: a.update(x=0.0, xanchor="left") if a.text in titles else None)
     return fig
 
 
