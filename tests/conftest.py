@@ -22,3 +22,16 @@ def _server_past_its_first_session(monkeypatch):
         PagesManager.uses_pages_directory = False
 
     monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+@pytest.fixture(autouse=True)
+def _registry_restored():
+    """Tests add, replace and remove registry entries (``monkeypatch.setitem`` / ``delitem``);
+    monkeypatch puts a removed entry back at the end, which would change the registry's order (the
+    order of every legend and colour). Restore the registry exactly, order included, after each test."""
+    from rlviz.core.objectives import ALGORITHMS
+
+    saved = dict(ALGORITHMS)
+    yield
+    ALGORITHMS.clear()
+    ALGORITHMS.update(saved)

@@ -485,3 +485,14 @@ def test_aggregate_matches_token_weights():
     assert float(aggregate(x, m, "seq-mean-token-mean")) == pytest.approx((1.5 + 3) / 2)
     assert float(aggregate(x, m, "seq-mean-token-sum")) == pytest.approx((3 + 3) / 2)
     assert float(aggregate(x, m, "seq-mean-token-sum-norm", norm_length=3)) == pytest.approx(6 / (2 * 3))
+
+
+def test_an_optional_setting_can_be_switched_off_where_its_default_is_a_number(monkeypatch):
+    """None means "off" for an optional setting (the dual clip's c), whatever its default."""
+    spec = ALGORITHMS["ppo"]
+    on = tuple(dataclasses.replace(s, default=3.0) if s.name == "dual_clip_c" else s for s in spec.loss_settings)
+    monkeypatch.setitem(ALGORITHMS, "ppo_dual_on", dataclasses.replace(spec, name="ppo_dual_on", loss_settings=on))
+    assert resolve_settings("ppo_dual_on")["dual_clip_c"] == 3.0
+    assert resolve_settings("ppo_dual_on", dual_clip_c=None)["dual_clip_c"] is None
+    with pytest.raises(ValueError, match="epsilon_low"):
+        resolve_settings("ppo_dual_on", epsilon_low=None)  # not optional: still a number

@@ -75,6 +75,8 @@ class Setting:
             temperature): the ratio-curves page gives it a slider in the algorithm's panel.
         range: ``(low, high, step)`` of that slider, in the setting's own units.
         choices: a fixed set of values instead of a range (a select slider), e.g. GSPO's ε.
+        optional: ``None`` is a valid value, meaning "off" (the dual clip's c, Dr.GRPO's
+            ``norm_length``), also where the default is a number.
     """
 
     name: str
@@ -84,6 +86,7 @@ class Setting:
     verl: str | None = None
     help: dict[str, str] = field(default_factory=dict)
     surrogate: bool = False
+    optional: bool = False
     range: tuple[float, float, float] | None = None
     choices: tuple[Any, ...] | None = None
 
@@ -354,6 +357,7 @@ def _dual(source):
         verl="actor.clip_ratio_c",
         help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"},
         surrogate=True,
+        optional=True,
         range=(1.1, 10.0, 0.1),
     )
 
@@ -578,6 +582,7 @@ _SPECS = [
                     "zh": "常数长度 L_max（留空表示用本次训练的回答长度上限）",
                     "en": "constant length L_max (empty = the run's response length limit)",
                 },
+                optional=True,
             ),
             *_kl(0.0, _DR + " (β = 0)"),
         ),
@@ -783,11 +788,14 @@ def get_algorithm(name: str) -> AlgorithmSpec:
         raise ValueError(f"name: unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}") from None
 
 
-def check_types(defaults: dict[str, Any], values: dict[str, Any]) -> None:
+def check_types(defaults: dict[str, Any], values: dict[str, Any], optional: frozenset[str] = frozenset()) -> None:
     """Each value must have its default's type: a finite number for a number (or ``None`` where the
-    default is ``None``), a bool for a bool, a string for a string. Raises ``ValueError`` naming it."""
+    default is ``None`` or the setting is in ``optional``: None = off), a bool for a bool, a string
+    for a string. Raises ``ValueError`` naming it."""
     for key, value in values.items():
         default = defaults[key]
+        if value is None and key in optional:
+            continue
         if isinstance(default, bool):
             if not isinstance(value, bool):
                 raise ValueError(f"{key}: must be true or false, got {value!r}")
@@ -815,7 +823,7 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
         if key not in params:
             raise ValueError(f"{key}: not a setting of {name} (settings: {', '.join(params)})")
         params[key] = value
-    check_types(spec.defaults, params)
+    check_types(spec.defaults, params, frozenset(s.name for s in spec.loss_settings if s.optional))
     for key in ("epsilon_low", "epsilon_high"):
         if key in params and params[key] < 0:
             raise ValueError(f"{key}: must be >= 0, got {params[key]}")
