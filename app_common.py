@@ -156,3 +156,10 @@ def run_controls(
     if run_key in state and not running:
         controls.button(reset_label, key=reset_btn, on_click=_reset, icon=":material/delete:")
     return running
+
+
+def labels(prefix: str, *keys: str, **extra: str) -> dict[str, str]:
+    """The ``labels`` mapping a figure builder of ``rlviz.plots`` takes: each of ``keys`` -> its text
+    ``tr(f"{prefix}.{key}")`` in the session's language, then ``extra`` (texts the page has already
+    formatted, e.g. ``sampled=tr("length.sampled", limit=24)``) added over them."""
+    return {k: tr(f"{prefix}.{k}") for k in keys} | extra

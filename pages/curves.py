@@ -15,8 +15,8 @@ from typing import Any
 
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, tr
-from rlviz.core.objectives import ALGORITHMS, Setting
+from app_common import chart, csv_download, ensure_shell, labels, lang, show_bad_input, tr
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
 from rlviz.experiments.curves import (
     CASES_VARIANT,
     DEFAULT_VARIANTS,
@@ -43,6 +43,8 @@ L = lang()
 CATALOG = variants()  # read from the registry on every run
 titles = {k: v.title for k, v in CATALOG.items()}
 PANEL_WIDTH = 208  # four panels a row at 1400 px, two at 1024 px with the sidebar open
+# the locale keys ("curves.<key>") the hover of both curve figures reads: J, w, a soft gate, the states
+HOVER_KEYS = ("j_short", "w_short", "gate_label", *(f"state.{s}" for s in TOKEN_STATES))
 # One token, advantage A, ratio r. Short lines in two blocks under the figure, so that each fits
 # half the page even on a narrow window.
 FORMULAS = (
@@ -182,8 +184,19 @@ if not res.variants:
     st.info(tr("curves.none_selected"))
 else:
     first_band = res.first_band
+    overlay_labels = labels(
+        "curves",
+        "x_title",
+        "j_axis",
+        "w_axis",
+        *HOVER_KEYS,
+        panel_j_pos=tr("curves.panel_j", sign="A = +1"),
+        panel_j_neg=tr("curves.panel_j", sign="A = −1"),
+        panel_w_pos=tr("curves.panel_w", sign="A = +1"),
+        panel_w_neg=tr("curves.panel_w", sign="A = −1"),
+    )
     fig = curves_overlay_figure(
-        res.curves, L, x_range=x_range, log_x=log_axis, band=first_band[1] if first_band else None
+        res.curves, overlay_labels, x_range=x_range, log_x=log_axis, band=first_band[1] if first_band else None
     )
     chart(fig, "c_overlay")
     caption = tr("curves.overlay_caption")
@@ -199,13 +212,19 @@ else:
 
     # ------------------------------------------------------------------------------------ gallery
     st.subheader(tr("curves.gallery_header"))
+    gallery_labels = labels("curves", "legend_j", "legend_w", "x_short", *HOVER_KEYS)
     fig = curves_gallery_figure(
-        res.curves, L, bands=res.bands, x_range=x_range, log_x=log_axis, dual_clips=res.dual_clips
+        res.curves, gallery_labels, bands=res.bands, x_range=x_range, log_x=log_axis, dual_clips=res.dual_clips
     )
     chart(fig, "c_gallery")
     st.caption(tr("curves.gallery_caption"))
     st.markdown(f"**{tr('curves.support_header')}**")
-    st.dataframe(support_table(res.support, L), hide_index=True)
+    support_labels = labels(
+        "curves",
+        *(f"support.{k}" for k in ("col_band", "col_pos", "col_neg", "all", "no_band")),
+        algorithm=tr("word.algorithm"),
+    )
+    st.dataframe(support_table(res.support, support_labels), hide_index=True)
     st.caption(tr("curves.support_caption"))
     csv_download(
         res.support.drop(columns=["title"]),
@@ -227,7 +246,15 @@ right.latex(
     r"\small\begin{gathered}w=\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[rA\le\bar rA\big]\\"
     r"\text{dual, }A<0\text{: } J=\max(J,\,cA)\end{gathered}"
 )
-st.dataframe(cases_table(res.cases, L), hide_index=True)
+cases_labels = labels(
+    "curves",
+    *(f"cases.col_{k}" for k in ("case", "zero_gradient", "branch", "ratio", "objective", "gradient_weight")),
+    *(f"cases.region_{k}" for k in ("below", "inside", "above", "beyond_c")),
+    *(f"cases.branch_{k}" for k in ("unclipped", "clipped", "equal", "dual")),
+    "cases.yes",
+    "cases.no",
+)
+st.dataframe(cases_table(res.cases, cases_labels), hide_index=True)
 st.caption(
     tr(
         "curves.cases_caption",
@@ -272,8 +299,13 @@ def probability_section() -> None:
         v: tr("curves.prob_name", title=titles[v], eps=f"{eps[v]:.2f}") if eps[v] is not None else titles[v]
         for v in PROBABILITY_VARIANTS
     }
+    prob_labels = labels(
+        "curves",
+        *(f"prob_{k}" for k in ("left", "right", "identity", "hover", "x", "y_left", "y_right")),
+        **{f"name.{v}": name for v, name in names.items()},
+    )
     with left:
-        chart(probability_figure(prob, L, names=names), "c_prob")
+        chart(probability_figure(prob, prob_labels), "c_prob")
     a, b = PROBABILITY_VARIANTS[:2]
     for p in marks:
         at = {v: prob[(prob["algorithm"] == v) & (prob["pi_old"] == p)].iloc[0] for v in (a, b)}

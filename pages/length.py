@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, formula, lang, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, formula, labels, lang, show_bad_input, tr
 from rlviz.experiments.length import (
     SAMPLE_LIMIT,
     CosineParams,
@@ -36,10 +36,6 @@ OTHERS = {"kimi": "Kimi k1.5", "cosine": "Cosine (Yeo et al.)"}  # language-neut
 def _rollouts(seed: int, n_prompts: int, group_size: int, limit: int, temperature: float, model_dir, device):
     """Sampled once per input; the function loads the model itself and returns plain data."""
     return sample_length_rollouts(seed, n_prompts, group_size, limit, temperature, model_dir, device)
-
-
-def _labels(*keys: str, **extra: str) -> dict[str, str]:
-    return {k: tr(f"length.{k}") for k in keys} | extra
 
 
 st.title(tr("length.title"))
@@ -151,7 +147,8 @@ except ValueError as exc:
 
 # ---------------------------------------------------------------------------------------- curves
 st.subheader(tr("length.curves_header"))
-curve_labels = _labels(
+curve_labels = labels(
+    "length",
     "panel_dapo",
     "panel_kimi",
     "panel_cosine",
@@ -258,7 +255,8 @@ m4.metric(
     f"{schemes.loc['task', 'signal_groups']:.0%} → {schemes.loc['dapo', 'signal_groups']:.0%}",
     help=tr("length.metric_signal_help"),
 )
-hist_labels = _labels(
+hist_labels = labels(
+    "length",
     "right",
     "wrong",
     "truncated",
@@ -321,7 +319,8 @@ st.markdown(
     + " "
     + group_effect
 )
-group_labels = _labels(
+group_labels = labels(
+    "length",
     "advantage",
     "response",
     "right",
@@ -329,7 +328,7 @@ group_labels = _labels(
     "truncated",
     "length",
     "reward",
-    **{f"scheme_{k}": tr(f"length.scheme_{k}") for k in ("task", "dapo", "kimi", "cosine")},
+    *(f"scheme_{k}" for k in ("task", "dapo", "kimi", "cosine")),
 )
 left, right = st.columns([3, 2], gap="large")
 with left:
@@ -379,23 +378,24 @@ f1.metric(
     help=tr("length.metric_grad_truncated_help"),
 )
 with f2:
-    filter_labels = _labels("right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
+    filter_labels = labels("length", "right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
     chart(filter_figure(resp, filter_labels), "length-filter")
 
 # ---------------------------------------------------------------------------------------- sweep
 st.subheader(tr("length.sweep_header"))
 st.markdown(tr("length.sweep_text_zero" if factor == 0 else "length.sweep_text", lcache=lcache, lmax=lmax))
-sweep_labels = {
-    "panel_lmax": tr("length.panel_lmax"),
-    "panel_lcache": tr("length.panel_lcache"),
-    "lmax": tr("length.lmax_axis"),
-    "lcache": tr("length.lcache_axis"),
-    "value": tr("length.value"),
+sweep_labels = labels(
+    "length",
+    "panel_lmax",
+    "panel_lcache",
+    "value",
+    lmax=tr("length.lmax_axis"),
+    lcache=tr("length.lcache_axis"),
     **{
         k: tr(f"length.s_{k}")
         for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task", "signal_dapo")
     },
-}
+)
 chart(sweep_figure(sweep_frame, lmax, lcache, sweep_labels), "length-sweep")
 csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
 st.info(tr("length.bias_note"), icon=":material/balance:")

@@ -5,6 +5,7 @@ Generic checks run over every variant the registry defines (``variants()``), exa
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import math
 
@@ -34,7 +35,9 @@ from rlviz.experiments.curves import (
     variants,
     zoom_window,
 )
+from rlviz.i18n import t
 from rlviz.plots import algorithm_style
+from rlviz.plots import curves as curve_plots
 from rlviz.plots.curves import (
     cases_table,
     curves_gallery_figure,
@@ -422,6 +425,27 @@ def test_run_zoom_and_empty():
 
 
 # ------------------------------------------------------------------------------- figures
+def _labels(lang: str, *keys: str, **extra: str) -> dict[str, str]:
+    """What the page's ``app_common.labels("curves", ...)`` builds, in ``lang``."""
+    return {k: t(f"curves.{k}", lang) for k in keys} | extra
+
+
+HOVER_KEYS = ("j_short", "w_short", "gate_label", *(f"state.{s}" for s in TOKEN_STATES))
+
+
+def overlay_labels(lang: str) -> dict[str, str]:
+    panels = {
+        f"panel_{q}_{name}": t(f"curves.panel_{q}", lang, sign=sign)
+        for q in ("j", "w")
+        for name, sign in (("pos", "A = +1"), ("neg", "A = −1"))
+    }
+    return _labels(lang, "x_title", "j_axis", "w_axis", *HOVER_KEYS, **panels)
+
+
+def gallery_labels(lang: str) -> dict[str, str]:
+    return _labels(lang, "legend_j", "legend_w", "x_short", *HOVER_KEYS)
+
+
 def _values(fig) -> list[float]:
     spec = json.loads(fig.to_json())
     out = []
@@ -440,14 +464,16 @@ def _values(fig) -> list[float]:
 def test_overlay_and_gallery_figures(lang):
     res = run(DEFAULT_VARIANTS, S)
     assert res.first_band == ("grpo", pytest.approx((0.8, 1.2)))  # the overlay's band: the first chosen
-    fig = curves_overlay_figure(res.curves, lang, x_range=res.x_range, band=res.first_band[1])
+    fig = curves_overlay_figure(res.curves, overlay_labels(lang), x_range=res.x_range, band=res.first_band[1])
     assert len(fig.data) == 4 * len(DEFAULT_VARIANTS)
     assert sum(bool(t.showlegend) for t in fig.data) == len(DEFAULT_VARIANTS)
     assert all(math.isfinite(v) for v in _values(fig))
     assert "zero" not in fig.data[0].hovertemplate  # the state text comes per point
     assert any(("梯度为零" if lang == "zh" else "zero gradient") in c for t in fig.data for c in t.text)
     assert res.dual_clips["ppo_dual"] == 3.0 and res.dual_clips["grpo"] is None
-    gallery = curves_gallery_figure(res.curves, lang, bands=res.bands, x_range=res.x_range, dual_clips=res.dual_clips)
+    gallery = curves_gallery_figure(
+        res.curves, gallery_labels(lang), bands=res.bands, x_range=res.x_range, dual_clips=res.dual_clips
+    )
     assert len(gallery.data) == 4 * len(DEFAULT_VARIANTS)
     assert all(math.isfinite(v) for v in _values(gallery))
     titles = [a.text for a in gallery.layout.annotations]
@@ -465,18 +491,22 @@ def test_overlay_and_gallery_figures(lang):
     # a dashed line at the dual clip c = 3, in Dual-clip PPO's panel only
     dashed = [s for s in gallery.layout.shapes if s.type == "line" and s.line.dash == "dash"]
     assert [s.x0 for s in dashed] == [3.0]
-    log = curves_overlay_figure(res.curves, lang, x_range=res.x_range, log_x=True)
+    log = curves_overlay_figure(res.curves, overlay_labels(lang), x_range=res.x_range, log_x=True)
     assert log.layout.xaxis.type == "log"
 
 
 def test_probability_figure_and_tables():
     prob, _ = probability_frame(S, marks=(0.2,))
-    fig = probability_figure(prob, "en", names={"grpo": "GRPO (0.2)", "dapo": "DAPO (0.28)"})
+    prob_keys = (f"prob_{k}" for k in ("left", "right", "identity", "hover", "x", "y_left", "y_right"))
+    fig = probability_figure(prob, _labels("en", *prob_keys, **{"name.grpo": "GRPO (0.2)", "name.dapo": "DAPO (0.28)"}))
     assert all(math.isfinite(v) for v in _values(fig))
     texts = [x for t in fig.data if t.text is not None for x in t.text]
     assert "0.20 → 0.240" in texts and "0.20 → 0.256" in texts
     assert {t.name for t in fig.data if t.showlegend is not False} >= {"GRPO (0.2)", "DAPO (0.28)"}
-    table = support_table(support_frame(["grpo", "ppo_dual", "sapo"], S), "en")
+    support_keys = (f"support.{k}" for k in ("col_band", "col_pos", "col_neg", "all", "no_band"))
+    support_labels = _labels("en", *support_keys, algorithm=t("word.algorithm", "en"))
+    table = support_table(support_frame(["grpo", "ppo_dual", "sapo"], S), support_labels)
+    assert list(table.columns) == ["algorithm", "clip range of r", "A>0: gradient where", "A<0: gradient where"]
     assert table.iloc[0].tolist() == ["GRPO", "[0.8, 1.2]", "r ≤ 1.2", "r ≥ 0.8"]
     assert table.iloc[1].tolist()[-1] == "0.8 ≤ r ≤ 3"
     assert table.iloc[2].tolist()[1:] == [
@@ -484,9 +514,41 @@ def test_probability_figure_and_tables():
         "every r (never exactly 0)",
         "every r (never exactly 0)",
     ]
-    styler = cases_table(ppo_cases_frame(S), "zh")
+    cases_keys = [
+        f"cases.col_{k}" for k in ("case", "zero_gradient", "branch", "ratio", "objective", "gradient_weight")
+    ]
+    cases_keys += [f"cases.region_{k}" for k in ("below", "inside", "above", "beyond_c")]
+    cases_keys += [f"cases.branch_{k}" for k in ("unclipped", "clipped", "equal", "dual")] + ["cases.yes", "cases.no"]
+    styler = cases_table(ppo_cases_frame(S), _labels("zh", *cases_keys))
     html = styler.to_html()
     assert "梯度为零？" in html and "rgba(213, 94, 0, 0.16)" in html
+
+
+BUILDERS = (curves_overlay_figure, curves_gallery_figure, probability_figure, support_table, cases_table)
+
+
+def test_words_reach_the_builders_only_through_labels():
+    # no language code and no i18n lookup in rlviz.plots.curves: one ``labels`` mapping per builder
+    assert "rlviz.i18n" not in inspect.getsource(curve_plots)
+    for builder in BUILDERS:
+        params = inspect.signature(builder).parameters
+        assert "lang" not in params and "labels" in params, builder.__name__
+        assert not [p for p in params if p.endswith(("_title", "_label"))], builder.__name__
+        assert "``labels``" in builder.__doc__, builder.__name__  # its keys are documented
+    # a missing key shows the key itself (a probability line without a name: its title)
+    res = run(("grpo", "sapo"), S)
+    fig = curves_overlay_figure(res.curves, {}, x_range=res.x_range)
+    assert [a.text for a in fig.layout.annotations] == ["panel_j_pos", "panel_j_neg", "panel_w_pos", "panel_w_neg"]
+    assert fig.layout.xaxis3.title.text == "x_title"
+    assert "state.clipped" in set(fig.data[0].text) and "j_short" in fig.data[0].hovertemplate
+    assert any(c.startswith("state.gated · gate_label ") for tr in fig.data for c in tr.text)  # SAPO's gate
+    gallery = curves_gallery_figure(res.curves, {"legend_w": "w"}, bands=res.bands, x_range=res.x_range)
+    assert {tr.name for tr in gallery.data} == {"legend_j", "w"}
+    prob, _ = probability_frame(S, marks=(0.2,))
+    names = {tr.name for tr in probability_figure(prob, {"name.grpo": "GRPO (0.2)"}).data if tr.name}
+    assert {"prob_identity", "GRPO (0.2)", "DAPO"} <= names
+    assert list(support_table(res.support, {}).columns)[0] == "algorithm"
+    assert "cases.col_zero_gradient" in cases_table(ppo_cases_frame(S), {}).data.columns
 
 
 def test_variant_styles():

@@ -34,6 +34,24 @@ def _markdown(at) -> str:
     return "\n".join(m.value for m in at.markdown)
 
 
+def assert_figure_words(at, lang: str) -> None:
+    """The page hands every builder its words in ``lang`` (``app_common.labels``): no key shows."""
+    overlay, gallery, prob = figures(at)
+    panels = [t(f"curves.panel_{q}", lang, sign=sign) for q in ("j", "w") for sign in ("A = +1", "A = −1")]
+    assert [a["text"] for a in overlay["layout"]["annotations"]] == panels
+    assert overlay["layout"]["xaxis3"]["title"]["text"] == t("curves.x_title", lang)
+    assert t("curves.state.clipped", lang) in overlay["data"][0]["text"]
+    assert {tr["name"] for tr in gallery["data"]} == {t("curves.legend_j", lang), t("curves.legend_w", lang)}
+    assert t("curves.prob_hover", lang) in prob["data"][1]["hovertemplate"]
+    names = {tr.get("name") for tr in prob["data"]}
+    assert t("curves.prob_name", lang, title="GRPO", eps="0.20") in names
+    assert t("curves.prob_identity", lang) in names
+    support, cases = (d.value for d in at.dataframe)
+    assert list(support.columns)[0] == t("word.algorithm", lang)
+    assert list(cases.columns)[1] == t("curves.cases.col_zero_gradient", lang)
+    assert t("curves.cases.yes", lang) in set(cases.iloc[:, 1])
+
+
 def test_defaults_english():
     at = open_page(PAGE)
     no_exception(at)
@@ -68,6 +86,7 @@ def test_defaults_english():
     cases = at.dataframe[1].value
     assert len(cases) == 7 and list(cases.columns)[:2] == ["case", "zero gradient?"]
     assert "Grey band: the trust region of GRPO, [0.8, 1.2]" in " ".join(c.value for c in at.caption)
+    assert_figure_words(at, "en")
 
 
 def test_defaults_chinese():
@@ -81,6 +100,7 @@ def test_defaults_chinese():
     # the sliders are labelled with the registry's help text in the session's language
     eps_high = next(s for s in _settings("dapo") if s.name == "epsilon_high")
     assert at.slider(key="c_dapo_epsilon_high").label == eps_high.help["zh"]
+    assert_figure_words(at, "zh")
 
 
 def _set_all(at, pick):

@@ -198,3 +198,14 @@ def test_settings_in_the_url_and_back():
     widgets += [at.multiselect(key="l_other"), at.selectbox(key="l_group")]
     for w in widgets:
         assert w.proto.query_param_key == w.key
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_shared_labels_helper(monkeypatch, lang):
+    # app_common.labels: each key -> its text under the prefix in the session's language, extras as given
+    import app_common
+
+    monkeypatch.setattr(app_common, "lang", lambda: lang)
+    got = app_common.labels("length", "right", "wrong", sampled="sampled (24)")
+    assert got == {"right": t("length.right", lang), "wrong": t("length.wrong", lang), "sampled": "sampled (24)"}
+    assert app_common.labels("length", "right", right="kept") == {"right": "kept"}  # an extra wins

@@ -1,7 +1,8 @@
 """Figures and tables of the curves page: objective and gradient weight vs the importance ratio.
 
-Builders take the frames of :mod:`rlviz.experiments.curves` and a language code; labels come from
-:mod:`rlviz.i18n` (Unicode and ``<sub>``, no LaTeX). Colour and dash per variant from
+Builders take the frames of :mod:`rlviz.experiments.curves` and a ``labels`` mapping of
+already-translated texts (Unicode and ``<sub>``, no LaTeX): the keys each builder reads are listed in
+its docstring, and a missing key shows the key itself. Colour and dash per variant from
 :func:`rlviz.plots.algorithm_style` (an example such as Dual-clip PPO keeps its algorithm's colour
 with a dash of its own). Nothing here depends on which algorithm a variant is: states, bands and
 dual clips come in the frames.
@@ -19,7 +20,6 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import TOKEN_STATES
-from rlviz.i18n import t
 from rlviz.plots import OKABE_ITO, algorithm_style, base_layout
 
 __all__ = [
@@ -32,6 +32,10 @@ __all__ = [
 
 ZERO_FILL = OKABE_ITO["vermillion"]  # shading where the gradient is exactly zero
 BAND_FILL = OKABE_ITO["grey"]  # the trust region a clip is set to
+
+
+def _l(labels: Mapping[str, str], key: str) -> str:
+    return labels.get(key, key)
 
 
 def _variants_in(df: pd.DataFrame) -> list[str]:
@@ -56,9 +60,10 @@ def _sign(a: int) -> str:
     return "A>0" if a > 0 else "A<0"
 
 
-def _hover(lang: str, quantity: str, label: str) -> str:
-    """Hover: '<title> · A>0', r, the plotted value, the other quantity and the state of the point."""
-    j, w = t("curves.j_short", lang), t("curves.w_short", lang)
+def _hover(labels: Mapping[str, str], quantity: str, label: str) -> str:
+    """Hover: '<title> · A>0', r, the plotted value, the other quantity and the state of the point.
+    Labels ``j_short``, ``w_short``."""
+    j, w = _l(labels, "j_short"), _l(labels, "w_short")
     shown, other = (j, w) if quantity == "objective" else (w, j)
     return (
         f"<b>{label}</b><br>r = %{{x:.5g}}<br>{shown} = %{{y:.4g}}<br>{other}"
@@ -66,22 +71,23 @@ def _hover(lang: str, quantity: str, label: str) -> str:
     )
 
 
-def _hover_data(part: pd.DataFrame, quantity: str, lang: str) -> dict:
+def _hover_data(part: pd.DataFrame, quantity: str, labels: Mapping[str, str]) -> dict:
     """Per point (as arrays, which plotly takes fast): ``customdata`` the other quantity, ``text``
-    the state (``TOKEN_STATES``), with a soft gate's value f′(r) where there is one (SAPO)."""
+    the state (``TOKEN_STATES``), with a soft gate's value f′(r) where there is one (SAPO).
+    Labels ``state.<state>`` for each of ``TOKEN_STATES``, ``gate_label``."""
     other = part["gradient_weight"] if quantity == "objective" else part["objective"]
-    states = {s: t(f"curves.state.{s}", lang) for s in TOKEN_STATES}
-    gate = t("curves.gate_label", lang)
-    labels = [
+    states = {s: _l(labels, f"state.{s}") for s in TOKEN_STATES}
+    gate = _l(labels, "gate_label")
+    texts = [
         states[s] + (f" · {gate} {g:.3f}" if np.isfinite(g) else "")
         for s, g in zip(part["state"], part["gate"].astype(float))
     ]
-    return {"customdata": other.to_numpy(dtype=float), "text": np.array(labels, dtype=str)}
+    return {"customdata": other.to_numpy(dtype=float), "text": np.array(texts, dtype=str)}
 
 
 def curves_overlay_figure(
     df: pd.DataFrame,
-    lang: str,
+    labels: Mapping[str, str],
     *,
     x_range: tuple[float, float],
     log_x: bool = False,
@@ -91,19 +97,18 @@ def curves_overlay_figure(
     and A<0 (right), every variant of ``df`` (a :func:`rlviz.experiments.curves.curves_frame`)
     overlaid in its colour and dash. ``band``: one trust region drawn in grey (the page passes the
     first chosen variant's). A dotted line marks r = 1; hover names the state of each point
-    (``TOKEN_STATES``: active / clipped / capped / gated)."""
+    (``TOKEN_STATES``: active / clipped / capped / gated).
+
+    ``labels``: ``panel_j_pos``, ``panel_j_neg``, ``panel_w_pos``, ``panel_w_neg`` (the four subplot
+    titles: J and w for A = +1 and A = −1), ``x_title``, ``j_axis``, ``w_axis``, and for the hover
+    ``j_short``, ``w_short``, ``gate_label`` and ``state.<state>`` for each of ``TOKEN_STATES``."""
     fig = make_subplots(
         rows=2,
         cols=2,
         shared_xaxes=True,
         horizontal_spacing=0.07,
         vertical_spacing=0.1,
-        subplot_titles=[
-            t("curves.panel_j", lang, sign="A = +1"),
-            t("curves.panel_j", lang, sign="A = −1"),
-            t("curves.panel_w", lang, sign="A = +1"),
-            t("curves.panel_w", lang, sign="A = −1"),
-        ],
+        subplot_titles=[_l(labels, k) for k in ("panel_j_pos", "panel_j_neg", "panel_w_pos", "panel_w_neg")],
     )
     for v in _variants_in(df):
         style = algorithm_style(v)
@@ -120,8 +125,8 @@ def curves_overlay_figure(
                         legendgroup=v,
                         showlegend=(row, col) == (1, 1),
                         line={"color": style["color"], "dash": style["dash"], "width": 2.2},
-                        hovertemplate=_hover(lang, quantity, f"{title} · {_sign(a)}"),
-                        **_hover_data(part, quantity, lang),
+                        hovertemplate=_hover(labels, quantity, f"{title} · {_sign(a)}"),
+                        **_hover_data(part, quantity, labels),
                     ),
                     row=row,
                     col=col,
@@ -175,9 +180,9 @@ def curves_overlay_figure(
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80}, hovermode="closest")
     fig.update_annotations(font={"size": 13})
     _x_axis(fig, x_range, log_x)
-    fig.update_xaxes(title_text=t("curves.x_title", lang), row=2)
-    fig.update_yaxes(title_text=t("curves.j_axis", lang), row=1, col=1)
-    fig.update_yaxes(title_text=t("curves.w_axis", lang), row=2, col=1)
+    fig.update_xaxes(title_text=_l(labels, "x_title"), row=2)
+    fig.update_yaxes(title_text=_l(labels, "j_axis"), row=1, col=1)
+    fig.update_yaxes(title_text=_l(labels, "w_axis"), row=2, col=1)
     return fig
 
 
@@ -196,7 +201,7 @@ def _runs(x: np.ndarray, flag: np.ndarray, lo: float, hi: float) -> list[tuple[f
 
 def curves_gallery_figure(
     df: pd.DataFrame,
-    lang: str,
+    labels: Mapping[str, str],
     *,
     bands: Mapping[str, tuple[float, float] | None],
     x_range: tuple[float, float],
@@ -212,6 +217,10 @@ def curves_gallery_figure(
     zero (the ``gradient_weight`` column, so from autograd, not from the band); a dashed line at
     each variant's dual clip c (``dual_clips``, variant -> c or None). Each panel's y axis is
     symmetric about 0; panel titles are the variants' short titles.
+
+    ``labels``: ``legend_j``, ``legend_w`` (the two legend entries), ``x_short`` (the x axis title),
+    and for the hover ``j_short``, ``w_short``, ``gate_label`` and ``state.<state>`` for each of
+    ``TOKEN_STATES``.
     """
     dual_clips = dict(dual_clips or {})
     variants = _variants_in(df)
@@ -245,7 +254,7 @@ def curves_gallery_figure(
                     x=part["ratio"].to_numpy(),
                     y=part["objective"].to_numpy(),
                     mode="lines",
-                    name=t("curves.legend_j", lang),
+                    name=_l(labels, "legend_j"),
                     legendgroup="objective",
                     showlegend=k == 0 and a == 1,
                     line={"color": style["color"], "dash": "dot", "width": 1.3},
@@ -259,12 +268,12 @@ def curves_gallery_figure(
                     x=part["ratio"].to_numpy(),
                     y=part["gradient_weight"].to_numpy(),
                     mode="lines",
-                    name=t("curves.legend_w", lang),
+                    name=_l(labels, "legend_w"),
                     legendgroup="weight",
                     showlegend=k == 0 and a == 1,
                     line={"color": style["color"], "width": 2.6},
-                    hovertemplate=_hover(lang, "gradient_weight", f"{title} · {_sign(a)}"),
-                    **_hover_data(part, "gradient_weight", lang),
+                    hovertemplate=_hover(labels, "gradient_weight", f"{title} · {_sign(a)}"),
+                    **_hover_data(part, "gradient_weight", labels),
                 ),
                 row=row,
                 col=col,
@@ -345,16 +354,20 @@ def curves_gallery_figure(
     _x_axis(fig, x_range, log_x)
     for c in range(1, cols + 1):  # the axis title and ticks under the lowest panel of each column
         last = max(r for r in range(1, rows + 1) if (r - 1) * cols + c <= n)
-        fig.update_xaxes(title_text=t("curves.x_short", lang), showticklabels=True, row=last, col=c)
+        fig.update_xaxes(title_text=_l(labels, "x_short"), showticklabels=True, row=last, col=c)
     return fig
 
 
-def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
+def probability_figure(prob: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     """Left: the highest π_new that still gets a gradient (A>0) vs π_old; right: the room to grow,
     π_new − π_old. One line per clip (``prob`` from :func:`rlviz.experiments.curves.probability_frame`),
-    marked points labelled "π_old → π_new"; grey dotted identity line on the left. ``names``: variant
-    -> legend label (default: the ``title`` column)."""
-    names = dict(names or {})
+    marked points labelled "π_old → π_new"; grey dotted identity line on the left.
+
+    ``labels``: ``prob_left``, ``prob_right`` (subplot titles), ``prob_identity`` (the identity
+    line's legend entry), ``prob_hover`` (the hover's lines after π_old: a plotly template reading
+    ``%{customdata[0]}`` the highest π_new and ``%{customdata[1]}`` the room), ``prob_x``,
+    ``prob_y_left``, ``prob_y_right`` (axis titles), and optionally ``name.<variant>``: a variant's
+    legend label (a missing one: the ``title`` column, not the key)."""
     variants = _variants_in(prob)
     # the labels of the highest line go above-left of it, the others' below-right: clear of the lines
     highest = max(variants, key=lambda v: prob.loc[prob["algorithm"] == v, "pi_new_max"].sum()) if variants else None
@@ -362,14 +375,14 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
         rows=1,
         cols=2,
         horizontal_spacing=0.1,
-        subplot_titles=[t("curves.prob_left", lang), t("curves.prob_right", lang)],
+        subplot_titles=[_l(labels, "prob_left"), _l(labels, "prob_right")],
     )
     fig.add_trace(
         go.Scatter(
             x=[0.0, 1.0],
             y=[0.0, 1.0],
             mode="lines",
-            name=t("curves.prob_identity", lang),
+            name=_l(labels, "prob_identity"),
             line={"color": OKABE_ITO["grey"], "dash": "dot", "width": 1},
             hoverinfo="skip",
         ),
@@ -379,7 +392,7 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
     for v in variants:
         part = prob[prob["algorithm"] == v].sort_values("pi_old")
         style = algorithm_style(v)
-        name = names.get(v, str(part["title"].iloc[0]))
+        name = labels.get(f"name.{v}", str(part["title"].iloc[0]))
         for col, y in ((1, "pi_new_max"), (2, "room")):
             fig.add_trace(
                 go.Scatter(
@@ -392,7 +405,7 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
                     line={"color": style["color"], "dash": style["dash"], "width": 2.4},
                     customdata=part[["pi_new_max", "room"]].to_numpy(),
                     hovertemplate=f"<b>{name}</b><br>π<sub>old</sub> = %{{x:.3f}}<br>"
-                    + t("curves.prob_hover", lang)
+                    + _l(labels, "prob_hover")
                     + "<extra></extra>",
                 ),
                 row=1,
@@ -422,9 +435,9 @@ def probability_figure(prob: pd.DataFrame, lang: str, names: Mapping[str, str] |
                 )
     base_layout(fig, height=400)
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
-    fig.update_xaxes(range=[0, 1], title_text=t("curves.prob_x", lang))
-    fig.update_yaxes(range=[0, 1.1], title_text=t("curves.prob_y_left", lang), row=1, col=1)
-    fig.update_yaxes(rangemode="tozero", title_text=t("curves.prob_y_right", lang), row=1, col=2)
+    fig.update_xaxes(range=[0, 1], title_text=_l(labels, "prob_x"))
+    fig.update_yaxes(range=[0, 1.1], title_text=_l(labels, "prob_y_left"), row=1, col=1)
+    fig.update_yaxes(rangemode="tozero", title_text=_l(labels, "prob_y_right"), row=1, col=2)
     fig.update_annotations(font={"size": 13})
     return fig
 
@@ -433,13 +446,17 @@ def _num(x: float) -> str:
     return f"{x:.5g}"
 
 
-def support_table(support: pd.DataFrame, lang: str) -> pd.DataFrame:
+def support_table(support: pd.DataFrame, labels: Mapping[str, str]) -> pd.DataFrame:
     """Readable form of :func:`rlviz.experiments.curves.support_frame`: per algorithm, the ratios
-    that still get a gradient for A>0 and for A<0, next to the clip setting."""
+    that still get a gradient for A>0 and for A<0, next to the clip setting.
+
+    ``labels``: the column names ``algorithm``, ``support.col_band``, ``support.col_pos``,
+    ``support.col_neg``; the cells ``support.all`` (no ratio is cut off) and ``support.no_band``
+    (no clip range)."""
 
     def interval(low: float, high: float) -> str:
         if math.isnan(low) and math.isnan(high):
-            return t("curves.support.all", lang)
+            return _l(labels, "support.all")
         if math.isnan(low):
             return f"r ≤ {_num(high)}"
         if math.isnan(high):
@@ -451,40 +468,42 @@ def support_table(support: pd.DataFrame, lang: str) -> pd.DataFrame:
         part = support[support["algorithm"] == v].set_index("advantage")
         pos, neg = part.loc[1], part.loc[-1]
         band = (
-            t("curves.support.no_band", lang)
+            _l(labels, "support.no_band")
             if math.isnan(pos["band_low"])
             else f"[{_num(pos['band_low'])}, {_num(pos['band_high'])}]"
         )
         rows.append(
             {
-                t("word.algorithm", lang): pos["title"],
-                t("curves.support.col_band", lang): band,
-                t("curves.support.col_pos", lang): interval(pos["low"], pos["high"]),
-                t("curves.support.col_neg", lang): interval(neg["low"], neg["high"]),
+                _l(labels, "algorithm"): pos["title"],
+                _l(labels, "support.col_band"): band,
+                _l(labels, "support.col_pos"): interval(pos["low"], pos["high"]),
+                _l(labels, "support.col_neg"): interval(neg["low"], neg["high"]),
             }
         )
     return pd.DataFrame(rows)
 
 
-def cases_table(cases: pd.DataFrame, lang: str):
+def cases_table(cases: pd.DataFrame, labels: Mapping[str, str]):
     """The clip cases (:func:`rlviz.experiments.curves.ppo_cases_frame`) as a pandas Styler with
     translated labels, rows with zero gradient shaded. Six short columns so that the answer,
     "zero gradient?", stays in view in a narrow window: the case (sign of A · where r sits), that
-    answer, the term the min takes, r, J and w."""
+    answer, the term the min takes, r, J and w.
+
+    ``labels``: the column names ``cases.col_<column>`` for ``case``, ``zero_gradient``, ``branch``,
+    ``ratio``, ``objective`` and ``gradient_weight``; the cells ``cases.region_<region>`` for each
+    ``region`` of the frame (below / inside / above / beyond_c), ``cases.branch_<branch>`` for each
+    ``branch`` (unclipped / clipped / equal / dual), ``cases.yes`` and ``cases.no``."""
     col = {
-        k: t(f"curves.cases.col_{k}", lang)
+        k: _l(labels, f"cases.col_{k}")
         for k in ("case", "zero_gradient", "branch", "ratio", "objective", "gradient_weight")
     }
     shown = pd.DataFrame(
         {
             col["case"]: [
-                f"{_sign(a)} · {t(f'curves.cases.region_{r}', lang)}"
-                for a, r in zip(cases["advantage"], cases["region"])
+                f"{_sign(a)} · {_l(labels, f'cases.region_{r}')}" for a, r in zip(cases["advantage"], cases["region"])
             ],
-            col["zero_gradient"]: [
-                t("curves.cases.yes" if z else "curves.cases.no", lang) for z in cases["zero_gradient"]
-            ],
-            col["branch"]: [t(f"curves.cases.branch_{b}", lang) for b in cases["branch"]],
+            col["zero_gradient"]: [_l(labels, "cases.yes" if z else "cases.no") for z in cases["zero_gradient"]],
+            col["branch"]: [_l(labels, f"cases.branch_{b}") for b in cases["branch"]],
             col["ratio"]: cases["ratio"].astype(float),
             col["objective"]: cases["objective"].astype(float),
             col["gradient_weight"]: cases["gradient_weight"].astype(float),
