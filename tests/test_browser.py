@@ -183,6 +183,9 @@ def test_formulas_fit_a_projector_window(server, page, path):
     page.goto(f"{server}/{path}")
     _settle(page)
     assert page.locator("[data-testid=stSidebar]").is_visible()
+    page.evaluate("document.fonts.ready")  # KaTeX lays out again once its fonts are in
+    with contextlib.suppress(Exception):  # give late layout a few seconds, then read the result
+        page.wait_for_function(f"({OVERFLOWING_FORMULAS})().length === 0", timeout=8000)
     assert page.evaluate(OVERFLOWING_FORMULAS) == []
 
 
