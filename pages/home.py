@@ -6,14 +6,12 @@ Names, papers, summaries, changes, formulas and defaults all come from the algor
 
 from __future__ import annotations
 
-import textwrap
-
-import pandas as pd
 import streamlit as st
 
-from app_common import ensure_shell, formula, lang, tr
+from app_common import chart, csv_download, ensure_shell, formula, lang, tr
 from rlviz.app_pages import PAGES, page
 from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.home import family_tree, settings_frame
 from rlviz.plots.home import lineage_figure
 
 ensure_shell()
@@ -24,13 +22,8 @@ st.title(tr("home.title"))
 st.markdown(tr("home.intro", n=len(names)))
 
 st.subheader(tr("home.map_header"))
-parents = {n: ALGORITHMS[n].parent for n in names}
-titles = {n: ALGORITHMS[n].title for n in names}
-hover = {
-    n: f"<b>{titles[n]}</b><br>" + "<br>".join(textwrap.wrap(ALGORITHMS[n].summary[L], 50 if L == "en" else 26))
-    for n in names
-}
-st.plotly_chart(lineage_figure(parents, titles, hover), config={"displayModeBar": False}, key="lineage")
+tree = family_tree(L)
+chart(lineage_figure(tree["parents"], tree["titles"], tree["hover"]), "h_lineage")
 st.caption(tr("home.map_caption"))
 st.markdown(tr("home.notation"))
 
@@ -59,18 +52,14 @@ for name in names:
         with right:
             st.markdown(tr("home.paper", paper=spec.paper, arxiv=spec.arxiv, where=spec.equation))
         with st.expander(tr("home.settings")):  # full width: six columns of text
-            rows = [
-                {
-                    tr("col.setting"): s.name,
-                    tr("col.default"): _fmt(s.default),
-                    tr("col.meaning"): s.help.get(L, ""),
-                    tr("col.source"): s.source,
-                    tr("col.trl"): _fmt(s.trl),
-                    tr("col.verl"): _fmt(s.verl),
-                }
-                for s in spec.loss_settings + spec.train_settings
-            ]
-            st.table(pd.DataFrame(rows), hide_index=True, border="horizontal")  # wraps: no column hides
+            table = settings_frame(L, name).drop(columns="algorithm")
+            table["default"] = table["default"].map(_fmt)
+            table[["trl", "verl"]] = table[["trl", "verl"]].map(_fmt)
+            columns = {c: tr(f"col.{c}") for c in table.columns}
+            st.table(table.rename(columns=columns), hide_index=True, border="horizontal")  # wraps: no column hides
+
+everything = settings_frame(L)
+csv_download(everything, "settings", key="h_csv_settings", label=tr("home.csv_settings"))
 
 st.subheader(tr("home.pages_header"))
 for p in PAGES:

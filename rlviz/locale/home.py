@@ -112,6 +112,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "home.open_live": {"en": "Open the live policy update", "zh": "打开实时策略更新"},
     "home.settings": {"en": "Settings and where their defaults come from", "zh": "参数设置及默认值出处"},
+    "home.csv_settings": {
+        "en": "Download every setting of every objective (CSV)",
+        "zh": "下载所有目标函数的全部参数（CSV）",
+    },
     "col.setting": {"en": "setting", "zh": "参数"},
     "col.default": {"en": "default", "zh": "默认值"},
     "col.meaning": {"en": "meaning", "zh": "含义"},

@@ -1,0 +1,55 @@
+"""What the Home page shows, read from the registry (``rlviz.core.objectives.ALGORITHMS``) each
+call, so an entry added to it is on the map and in the tables with no other edit."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pandas as pd
+
+from rlviz.core.objectives import ALGORITHMS
+
+__all__ = ["SETTING_COLUMNS", "family_tree", "settings_frame"]
+
+SETTING_COLUMNS = ("algorithm", "setting", "default", "meaning", "source", "trl", "verl")
+
+
+def family_tree(lang: str, wrap: int | None = None) -> dict[str, dict[str, str | None]]:
+    """The map of the registry: ``{"parents": {name: parent or None}, "titles": {name: title},
+    "hover": {name: "<b>title</b><br>summary..."}}``, in registry order; the summary in ``lang``
+    (``"en"`` / ``"zh"``), wrapped every ``wrap`` characters (default 50 for en, 26 for zh).
+
+    Raises ``ValueError`` for a language the summaries do not have."""
+    if any(lang not in spec.summary for spec in ALGORITHMS.values()):
+        raise ValueError(f"lang: {lang!r} is not a language of the registry's summaries")
+    width = wrap or (50 if lang == "en" else 26)
+    parents = {n: s.parent for n, s in ALGORITHMS.items()}
+    titles = {n: s.title for n, s in ALGORITHMS.items()}
+    hover = {
+        n: f"<b>{s.title}</b><br>" + "<br>".join(textwrap.wrap(s.summary[lang], width)) for n, s in ALGORITHMS.items()
+    }
+    return {"parents": parents, "titles": titles, "hover": hover}
+
+
+def settings_frame(lang: str, algorithm: str | None = None) -> pd.DataFrame:
+    """Every setting of every registry entry (or of ``algorithm`` only): one row each, columns
+    ``SETTING_COLUMNS``: the algorithm's title, the setting's name, its default (``None`` = off or
+    none), its meaning in ``lang``, the source of the default, and its TRL / verl names (``None``
+    where the framework has none). Raises ``ValueError`` for an unknown ``algorithm``."""
+    if algorithm is not None and algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm: unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
+    names = [algorithm] if algorithm else list(ALGORITHMS)
+    rows = [
+        {
+            "algorithm": ALGORITHMS[n].title,
+            "setting": s.name,
+            "default": s.default,
+            "meaning": s.help.get(lang, ""),
+            "source": s.source,
+            "trl": s.trl,
+            "verl": s.verl,
+        }
+        for n in names
+        for s in ALGORITHMS[n].loss_settings + ALGORITHMS[n].train_settings
+    ]
+    return pd.DataFrame(rows, columns=list(SETTING_COLUMNS))
