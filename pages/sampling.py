@@ -15,8 +15,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from app_common import chart, csv_download, ensure_shell, formula, lang, run_controls, show_bad_input, tr
-from rlviz.core.objectives import ALGORITHMS
+from app_common import chart, csv_download, ensure_shell, formula, labels, lang, run_controls, show_bad_input, tr
 from rlviz.core.sampling import fill_cost
 from rlviz.experiments.sampling import (
     ARMS,
@@ -84,13 +83,8 @@ def signal_section() -> None:
         show_bad_input(exc, {"group_size": tr("sampling.group_sizes")}, where=left)
         return
     with left:
-        fig = signal_probability_figure(
-            df,
-            x_title=tr("sampling.pass_rate"),
-            y_title=tr("sampling.signal_axis"),
-            mixed_label=tr("sampling.mixed_hover"),
-            equal_label=tr("sampling.equal_hover"),
-        )
+        signal_labels = labels("sampling", "pass_rate", "signal_axis", "mixed_hover", "equal_hover")
+        fig = signal_probability_figure(df, signal_labels)
         chart(fig, "sampling-signal")
     st.caption(tr("sampling.signal_caption"))
     csv_download(df, "sampling-signal", key="s_dl_signal")
@@ -112,13 +106,8 @@ def bias_section() -> None:
         return
     left, right = st.columns([3, 2])
     with left:
-        fig = advantage_mass_figure(
-            df,
-            x_title=tr("sampling.pass_rate"),
-            y_title=tr("sampling.bias_axis"),
-            mass_label=tr("sampling.bias_mass"),
-            algorithm_labels={a: ALGORITHMS[a].title for a in ("grpo", "dr_grpo")},
-        )
+        # the two lines' names: the registry titles of GRPO and Dr.GRPO
+        fig = advantage_mass_figure(df, labels("sampling", "pass_rate", "bias_axis", "bias_mass"))
         chart(fig, "sampling-difficulty-bias")
     with right:
         formula(
@@ -182,24 +171,15 @@ if measurement is not None:
     cols[1].metric(tr("sampling.all_wrong_share"), f"{measurement.all_wrong_fraction:.0%}")
     cols[2].metric(tr("sampling.all_correct_share"), f"{measurement.all_correct_fraction:.0%}")
     cols[3].metric(tr("sampling.mixed_share"), f"{1 - measurement.zero_advantage_fraction:.0%}")
-    outcome_labels = {
-        o: tr(f"sampling.{k}")
-        for o, k in (("all_wrong", "all_wrong_share"), ("mixed", "mixed_share"), ("all_correct", "all_correct_share"))
-    }
+    measured_labels = labels(
+        "sampling",
+        *("hist_title", "outcome_title", "measured_rate", "prompts_axis", "share_axis", "level", "all_levels"),
+        "zero_band",  # the note over the all-wrong and all-right bars
+        **{f"outcome.{o}": tr(f"sampling.{o}_share") for o in ("all_wrong", "mixed", "all_correct")},
+    )
     left, right = st.columns([3, 1])
     with left:
-        fig = pass_rate_figure(
-            measurement.histogram(),
-            measurement.outcomes_by_level(),
-            titles=(tr("sampling.hist_title"), tr("sampling.outcome_title")),
-            x_title=tr("sampling.measured_rate"),
-            y_title=tr("sampling.prompts_axis"),
-            share_title=tr("sampling.share_axis"),
-            level_label=tr("sampling.level"),
-            overall_label=tr("sampling.all_levels"),
-            outcome_labels=outcome_labels,
-            zero_label=tr("sampling.zero_band"),
-        )
+        fig = pass_rate_figure(measurement.histogram(), measurement.outcomes_by_level(), measured_labels)
         chart(fig, "sampling-measured")
     with right:
         st.latex(r"\hat p = k / G")
@@ -267,30 +247,19 @@ def cost_section() -> None:
         show_bad_input(exc, cost_fields)
         return
     dist_labels = {"beta": tr("sampling.beta_name", a=a, b=b), "measured": tr("sampling.measured_name")}
+    dist_names = {f"name.{d}": text for d, text in dist_labels.items()}
     with c3:
-        fig = beta_density_figure(
-            beta_density(a, b),
-            beta.mean,
-            x_title=tr("sampling.pass_rate"),
-            y_title=tr("sampling.density"),
-            name=dist_labels["beta"],
-            mean_label=tr("sampling.mean"),
-            height=220,
-        )
+        beta_labels = labels("sampling", "pass_rate", "density", "mean", **dist_names)
+        fig = beta_density_figure(beta_density(a, b), beta.mean, beta_labels, height=220)
         chart(fig, "sampling-beta")
     left, right = st.columns([3, 1])
     with left:
-        fig = fill_cost_figure(
-            df,
-            int(K),
-            int(N),
-            titles=(tr("sampling.cost_groups"), tr("sampling.cost_full"), tr("sampling.cost_rollouts")),
-            x_title=tr("sampling.cap_axis"),
-            distribution_labels=dist_labels,
-            plain_label=tr("sampling.plain"),
-            target_label=tr("sampling.target_line"),
-            chosen_label=tr("sampling.chosen"),
+        cost_labels = labels(
+            "sampling",
+            *("cost_groups", "cost_full", "cost_rollouts", "cap_axis", "plain", "target_line", "chosen"),
+            **dist_names,
         )
+        fig = fill_cost_figure(df, int(K), int(N), cost_labels)
         chart(fig, "sampling-cost")
     with right:
         formula(

@@ -18,7 +18,7 @@ import math
 import numpy as np
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, labels, lang, show_bad_input, tr
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import weighting as W
@@ -106,20 +106,20 @@ def aggregation_section() -> None:
         show_bad_input(exc, AGG_FIELDS)
         return
     B, N = len(lengths), sum(lengths)
-    labels = {
+    responses = {
         i: tr("weighting.response_label", i=i, n=n, adv=format_number(a, "+g"))
         for i, (n, a) in enumerate(zip(lengths, advantages))
     }
     modes = table[table["kind"] == "mode"]
-    fig = aggregation_figure(
-        table,
-        "mode",
-        response_labels=labels,
-        per_token_title=tr("weighting.per_token"),
-        total_title=tr("weighting.per_response"),
-        push_label=tr("word.grad_weight"),
-        advantage_label=tr("word.advantage"),
+    agg_labels = labels(
+        "weighting",
+        "per_token",
+        "per_response",
+        push=tr("word.grad_weight"),
+        advantage=tr("word.advantage"),
+        **{f"response.{i}": text for i, text in responses.items()},
     )
+    fig = aggregation_figure(table, "mode", agg_labels)
     chart(fig, "wt_modes_chart")
     left, right = st.columns(2, gap="medium")
     with left:
@@ -142,7 +142,7 @@ def aggregation_section() -> None:
         st.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
     # the per-token weights as a table: responses x modes (the numbers of the upper panel)
     pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
-    pivot.index = [labels[i] for i in pivot.index]
+    pivot.index = [responses[i] for i in pivot.index]
     st.dataframe(pivot.map(lambda v: format_number(v, ".4g")))
     smtm = modes[modes["name"] == "seq-mean-token-mean"]
     tm = float(modes.loc[modes["name"] == "token-mean", "token_weight"].iloc[0])
@@ -158,17 +158,7 @@ def aggregation_section() -> None:
         if names:
             groups.append(tr("weighting.mode_group", mode=mode, names=_join(names)))
     st.markdown(tr("weighting.algos_intro", n=len(ALGORITHMS), groups=_join(groups, 1)))
-    fig = aggregation_figure(
-        table,
-        "algorithm",
-        name_labels=titles,
-        response_labels=labels,
-        per_token_title=tr("weighting.per_token"),
-        total_title=tr("weighting.per_response"),
-        push_label=tr("word.grad_weight"),
-        advantage_label=tr("word.advantage"),
-        show_text=False,
-    )
+    fig = aggregation_figure(table, "algorithm", agg_labels, show_text=False)  # names: the registry titles
     chart(fig, "wt_algos_chart")
     sequence = [titles[n] for n, spec in ALGORITHMS.items() if spec.ratio_level == "sequence"]
     st.caption(tr("weighting.algos_caption", sequence=_join(sequence)))
@@ -242,19 +232,18 @@ def offpolicy_section() -> None:
     notes = {
         r.algorithm: _panel_note(df[df["algorithm"] == r.algorithm], r.total_relative) for r in summary.itertuples()
     }
-    states = {s: tr(f"weighting.state_{s}") for s in TOKEN_STATES}
+    off_labels = labels(
+        "weighting",
+        "relative",
+        "ratio_used",
+        position=tr("word.position"),
+        push=tr("word.grad_weight"),
+        **{f"state.{s}": tr(f"weighting.state_{s}") for s in TOKEN_STATES},
+        **{f"note.{a}": note for a, note in notes.items()},
+    )
     left, right = st.columns([5, 3], gap="medium")
     with left:
-        fig = offpolicy_figure(
-            df,
-            algorithm_labels=titles,
-            panel_notes=notes,
-            state_labels=states,
-            y_title=tr("weighting.relative"),
-            x_title=tr("word.position"),
-            used_label=tr("weighting.ratio_used"),
-            push_label=tr("word.grad_weight"),
-        )
+        fig = offpolicy_figure(df, off_labels)  # panel names: the registry titles
         chart(fig, "wt_off_chart")
         st.caption(tr("weighting.off_notes_caption"))
     with right:  # short lines: this column is about 240 px wide on a 1024 px window with the sidebar open
@@ -393,16 +382,17 @@ def noise_section() -> None:
         return
     left, right = st.columns([2, 1], gap="medium")
     with left:
-        fig = noise_figure(
-            df,
-            variance_title=tr("weighting.var_title"),
-            clip_title=tr("weighting.clip_title"),
-            x_title=tr("weighting.length_axis"),
-            var_s_label=tr("weighting.var_s"),
-            var_product_label=tr("weighting.var_product"),
-            gspo_clip_label=tr("weighting.gspo_clip", eps=f"{df.gspo_epsilon_high.iloc[0]:g}"),
-            grpo_clip_label=tr("weighting.grpo_clip", eps=f"{df.grpo_epsilon_high.iloc[0]:g}"),
+        noise_labels = labels(
+            "weighting",
+            "var_title",
+            "clip_title",
+            "length_axis",
+            "var_s",
+            "var_product",
+            gspo_clip=tr("weighting.gspo_clip", eps=f"{df.gspo_epsilon_high.iloc[0]:g}"),
+            grpo_clip=tr("weighting.grpo_clip", eps=f"{df.grpo_epsilon_high.iloc[0]:g}"),
         )
+        fig = noise_figure(df, noise_labels)
         chart(fig, "wt_noise_chart")
     with right:  # the narrowest formula column: about 215 px on a 1024 px window with the sidebar open
         st.latex(r"\small\log s=\frac{1}{|y|}\sum_t\log r_t")

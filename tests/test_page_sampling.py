@@ -7,6 +7,7 @@ import pytest
 import torch
 from apptools import assert_finite_figures, figures, no_exception, open_page
 
+from rlviz.core.objectives import ALGORITHMS
 from rlviz.i18n import t
 
 PAGE = "pages/sampling.py"
@@ -26,6 +27,38 @@ def _texts(at) -> str:
     return "\n".join(parts)
 
 
+def assert_figure_words(at, lang: str) -> None:
+    """The page hands the signal, bias, measured, Beta and cost figures their words in ``lang``
+    (``app_common.labels``): no key shows."""
+    signal, bias, measured, beta, cost = figures(at)[:5]
+
+    def s(key: str, **fmt) -> str:
+        return t(f"sampling.{key}", lang, **fmt)
+
+    assert signal["layout"]["xaxis"]["title"]["text"] == s("pass_rate")
+    assert f"<br>{s('mixed_hover')}: " in signal["data"][0]["hovertemplate"]
+    assert bias["layout"]["yaxis"]["title"]["text"] == s("bias_axis")
+    assert [tr["name"] for tr in bias["data"]] == [ALGORITHMS[a].title for a in ("grpo", "dr_grpo")]
+    assert [a["text"] for a in measured["layout"]["annotations"]] == [
+        s("hist_title"),
+        s("outcome_title"),
+        s("zero_band"),
+    ]
+    outcomes = [tr["name"] for tr in measured["data"] if tr.get("orientation") == "h"]
+    assert outcomes == [s("all_wrong_share"), s("mixed_share"), s("all_correct_share")]
+    assert beta["data"][0]["name"] == s("beta_name", a=0.3, b=0.5)
+    assert beta["layout"]["annotations"][0]["text"].startswith(s("mean") + " ")
+    assert [a["text"].strip() for a in cost["layout"]["annotations"]][:3] == [
+        s("cost_groups"),
+        s("cost_full"),
+        s("cost_rollouts"),
+    ]
+    assert {tr["name"] for tr in cost["data"] if tr.get("showlegend") is not False} >= {
+        s("beta_name", a=0.3, b=0.5),
+        s("measured_name"),
+    }
+
+
 def test_defaults_show_every_section():
     at = open_page(PAGE)
     no_exception(at)
@@ -43,6 +76,7 @@ def test_defaults_show_every_section():
     assert cost, "the cost figure with both distributions is missing"
     assert len(at.dataframe) >= 2  # the table at the chosen K and the simulation check
     assert at.info and t("sampling.run", "en") in [b.label for b in at.button]
+    assert_figure_words(at, "en")
 
 
 def test_chinese():
@@ -51,6 +85,7 @@ def test_chinese():
     assert at.title[0].value == t("sampling.title", "zh")
     assert t("sampling.cost_caption", "zh") in _texts(at)
     assert_finite_figures(at, at_least=5)
+    assert_figure_words(at, "zh")
 
 
 def test_extreme_widget_values_low():

@@ -24,6 +24,28 @@ def _text(at) -> str:
     return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
 
 
+def assert_figure_words(at, lang: str) -> None:
+    """The page hands every weighting figure its words in ``lang`` (``app_common.labels``): no key shows."""
+    modes, algos, off, noise = figures(at)[:4]
+    for fig in (modes, algos):
+        titles = [a["text"] for a in fig["layout"]["annotations"]]
+        assert titles == [t("weighting.per_token", lang), t("weighting.per_response", lang)]
+        assert f"<br>{t('word.grad_weight', lang)}: " in fig["data"][0]["hovertemplate"]
+        assert f"<br>{t('word.advantage', lang)} = " in fig["data"][0]["hovertemplate"]
+        assert fig["data"][0]["x"][0] == t("weighting.response_label", lang, i=0, n=200, adv="-1")
+    assert {tr["name"] for tr in algos["data"]} == {a.title for a in ALGORITHMS.values()}
+    axes = {k: v["title"]["text"] for k, v in off["layout"].items() if k[1:5] == "axis" and "title" in v}
+    assert set(axes.values()) == {t("weighting.relative", lang), t("word.position", lang)}
+    assert f"<br>{t('weighting.ratio_used', lang)} = " in off["data"][0]["hovertemplate"]
+    assert t("weighting.state_clipped", lang) in {c[3] for c in off["data"][0]["customdata"]}
+    assert [a["text"] for a in noise["layout"]["annotations"]] == [
+        t("weighting.var_title", lang),
+        t("weighting.clip_title", lang),
+    ]
+    assert noise["data"][0]["name"] == t("weighting.var_s", lang)
+    assert noise["data"][2]["name"] == t("weighting.gspo_clip", lang, eps="0.0004")
+
+
 def test_defaults_show_every_section_with_claim5_numbers():
     at = open_page(PAGE)
     no_exception(at)
@@ -43,6 +65,7 @@ def test_defaults_show_every_section_with_claim5_numbers():
     smtm = [tr for tr in modes["data"] if tr["name"] == "seq-mean-token-mean" and tr["xaxis"] == "x"][0]
     assert smtm["text"] == ["0.0025", "0.05"]
     assert len(at.get("download_button")) == 4
+    assert_figure_words(at, "en")
 
 
 def test_chinese():
@@ -52,6 +75,7 @@ def test_chinese():
     assert at.text_input(key="wt_len").label == t("weighting.lengths", "zh")
     assert t("weighting.off_try", "zh")[:10] in _text(at)
     assert_finite_figures(at, at_least=N_FIGURES, gaps=True)
+    assert_figure_words(at, "zh")
 
 
 def test_language_switch_keeps_the_settings():

@@ -3,6 +3,7 @@ live stepper on the tiny LM, and the page's figures (finite values only)."""
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import pandas as pd
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rlviz.core.advantages import group_advantages
+from rlviz.core.objectives import ALGORITHMS
 from rlviz.core.sampling import (
     beta_signal_probability,
     binomial_cdf_below,
@@ -34,6 +36,7 @@ from rlviz.experiments.sampling import (
     signal_curves,
     simulate_fill,
 )
+from rlviz.plots import sampling as sampling_plots
 from rlviz.plots.sampling import (
     advantage_mass_figure,
     beta_density_figure,
@@ -364,45 +367,20 @@ def _finite_traces(fig) -> int:
 
 
 def test_figures_are_finite():
-    labels = dict(x_title="p", y_title="y")
-    assert (
-        _finite_traces(signal_probability_figure(signal_curves([1, 2, 64]), mixed_label="m", equal_label="e", **labels))
-        == 3
-    )
-    assert _finite_traces(advantage_mass_figure(advantage_mass_curves(64), mass_label="m", **labels)) == 2
-    fig = beta_density_figure(beta_density(0.1, 0.1), 0.5, name="B", mean_label="mean", **labels)
+    assert _finite_traces(signal_probability_figure(signal_curves([1, 2, 64]), {})) == 3
+    assert _finite_traces(advantage_mass_figure(advantage_mass_curves(64), {})) == 2
+    fig = beta_density_figure(beta_density(0.1, 0.1), 0.5, {"name.beta": "B"})
     assert _finite_traces(fig) == 1
     # a measured distribution with no signal at all (q = 0): everything stays finite
     dists = {"beta": PassRateDistribution.beta(10, 10), "measured": PassRateDistribution.discrete([0.0, 1.0], [3, 1])}
     df = fill_cost_frame(dists, 1, 512, 64, 50)
-    fig = fill_cost_figure(
-        df,
-        50,
-        512,
-        titles=("a", "b", "c"),
-        x_title="K",
-        distribution_labels={},
-        plain_label="plain",
-        target_label="N",
-        chosen_label="K",
-    )
+    fig = fill_cost_figure(df, 50, 512, {})
     assert _finite_traces(fig) == 8  # 3 panels + baseline per distribution
 
 
 def test_measured_and_live_figures(policy):
     m = measure_pass_rates(1, 8, 4, 1.0, policy=policy)
-    fig = pass_rate_figure(
-        m.histogram(),
-        m.outcomes_by_level(),
-        titles=("a", "b"),
-        x_title="k/G",
-        y_title="n",
-        share_title="s",
-        level_label="level",
-        overall_label="all",
-        outcome_labels={},
-        zero_label="z",
-    )
+    fig = pass_rate_figure(m.histogram(), m.outcomes_by_level(), {})
     assert _finite_traces(fig) >= 4
     run = DynamicSamplingRun(
         DynamicSamplingConfig(steps=1, prompts_per_step=2, group_size=2, heldout_samples=0), policy=policy
@@ -506,20 +484,13 @@ def _annotation(fig, text):
     return found[0]
 
 
+COST_LABELS = {"plain": "plain", "target_line": "N wanted", "chosen": "chosen K"}
+
+
 def test_cost_figure_labels_stay_inside_at_extreme_settings():
     # /sampling?s_N=512&s_n=1&s_G=64&s_K=50&s_a=10&s_b=0.1: the review's case
     df = fill_cost_frame({"beta": PassRateDistribution.beta(10, 0.1)}, 1, 512, 64, 50)
-    fig = fill_cost_figure(
-        df,
-        50,
-        512,
-        titles=("a", "b", "c"),
-        x_title="K",
-        distribution_labels={},
-        plain_label="plain",
-        target_label="N wanted",
-        chosen_label="chosen K",
-    )
+    fig = fill_cost_figure(df, 50, 512, COST_LABELS)
     # one K range for the three panels (the chosen-K label no longer stretches the middle one)
     ranges = [tuple(fig.layout[f"xaxis{s}"].range) for s in ("", "2", "3")]
     assert ranges == [(0.5, 50.5)] * 3
@@ -534,17 +505,7 @@ def test_cost_figure_labels_stay_inside_at_extreme_settings():
     assert target.yref == "y" and target.yanchor == "top"
     # small K range: the chosen-K label at K = 2 of 10 reads rightwards
     df = fill_cost_frame({"beta": PassRateDistribution.beta(0.3, 0.5)}, 16, 16, 8, 10)
-    fig = fill_cost_figure(
-        df,
-        2,
-        16,
-        titles=("a", "b", "c"),
-        x_title="K",
-        distribution_labels={},
-        plain_label="plain",
-        target_label="N wanted",
-        chosen_label="chosen K",
-    )
+    fig = fill_cost_figure(df, 2, 16, COST_LABELS)
     assert [tuple(fig.layout[f"xaxis{s}"].range) for s in ("", "2", "3")] == [(0.5, 10.5)] * 3
     assert _annotation(fig, "chosen K").xanchor == "left"
 
@@ -553,7 +514,7 @@ def test_cost_figure_labels_stay_inside_at_extreme_settings():
 def test_beta_mean_label_is_not_cut_at_an_edge(a, b, anchor):
     # mean a/(a+b): 0.99 is drawn leftwards from the line, 0.01 rightwards, 0.5 centred
     dist = PassRateDistribution.beta(a, b)
-    fig = beta_density_figure(beta_density(a, b), dist.mean, x_title="p", y_title="d", name="B", mean_label="mean")
+    fig = beta_density_figure(beta_density(a, b), dist.mean, {"mean": "mean"})
     label = _annotation(fig, f"mean {dist.mean:.2f}")
     assert label.xanchor == anchor and label.x == pytest.approx(dist.mean)
 
@@ -561,39 +522,18 @@ def test_beta_mean_label_is_not_cut_at_an_edge(a, b, anchor):
 def test_reference_labels_end_before_the_chosen_k_line():
     # K = 50 of 50: the chosen-K line runs along the right edge, so the labels end left of it
     df = fill_cost_frame({"beta": PassRateDistribution.beta(10, 0.1)}, 1, 512, 64, 50)
-    fig = fill_cost_figure(
-        df,
-        50,
-        512,
-        titles=("a", "b", "c"),
-        x_title="K",
-        distribution_labels={},
-        plain_label="plain",
-        target_label="N wanted",
-        chosen_label="chosen K",
-    )
+    fig = fill_cost_figure(df, 50, 512, COST_LABELS)
     for text in ("plain", "N wanted"):
         label = _annotation(fig, text)
         assert label.x == 50 and label.xanchor == "right" and label.xshift < 0
     # K = 3 of 10: the line is out of the way, the labels end at the right edge of the panel
     df = fill_cost_frame({"beta": PassRateDistribution.beta(0.3, 0.5)}, 16, 16, 8, 10)
-    fig = fill_cost_figure(
-        df,
-        3,
-        16,
-        titles=("a", "b", "c"),
-        x_title="K",
-        distribution_labels={},
-        plain_label="plain",
-        target_label="N wanted",
-        chosen_label="chosen K",
-    )
+    fig = fill_cost_figure(df, 3, 16, COST_LABELS)
     assert _annotation(fig, "plain").x == pytest.approx(10.5 - 0.1)
 
 
-def test_histogram_note_sits_above_the_tallest_bar():
-    # G = 2, one level: 5 prompts all wrong, 0 mixed, 9 all right; the note hangs from the top of an
-    # axis that runs 15 % above the tallest stack (9), so it never covers the k = G bar
+def _one_level_measurement() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """G = 2, one level: 5 prompts all wrong, 0 mixed, 9 all right (histogram, outcomes by level)."""
     hist = pd.DataFrame({"correct": [0, 1, 2], "pass_rate": [0.0, 0.5, 1.0], "level": [1, 1, 1], "prompts": [5, 0, 9]})
     hist["share"] = hist["prompts"] / 14
     outcomes = pd.DataFrame(
@@ -604,17 +544,54 @@ def test_histogram_note_sits_above_the_tallest_bar():
             "share": [5 / 14, 0.0, 9 / 14],
         }
     )
-    fig = pass_rate_figure(
-        hist,
-        outcomes,
-        titles=("a", "b"),
-        x_title="k/G",
-        y_title="n",
-        share_title="s",
-        level_label="level",
-        overall_label="all",
-        outcome_labels={},
-        zero_label="zero",
-    )
+    return hist, outcomes
+
+
+def test_histogram_note_sits_above_the_tallest_bar():
+    # the note hangs from the top of an axis that runs 15 % above the tallest stack (9), so it never
+    # covers the k = G bar
+    hist, outcomes = _one_level_measurement()
+    fig = pass_rate_figure(hist, outcomes, {"zero_band": "zero"})
     assert tuple(fig.layout.yaxis.range) == pytest.approx((0.0, 9 * 1.15))
     assert _annotation(fig, "zero").yanchor == "top"
+
+
+# live_sampling_figure is converted to a ``labels`` mapping separately, with the page's live-run section
+BUILDERS = (signal_probability_figure, advantage_mass_figure, pass_rate_figure, beta_density_figure, fill_cost_figure)
+
+
+def _axis_titles(fig) -> list[str]:
+    layout = fig.layout.to_plotly_json()
+    return sorted(v["title"]["text"] for k, v in layout.items() if k.startswith(("xaxis", "yaxis")) and "title" in v)
+
+
+def test_words_reach_the_builders_only_through_labels():
+    # no language code and no i18n lookup in rlviz.plots.sampling: one ``labels`` mapping per builder
+    assert "rlviz.i18n" not in inspect.getsource(sampling_plots)
+    for builder in BUILDERS:
+        params = inspect.signature(builder).parameters
+        assert "lang" not in params and "labels" in params, builder.__name__
+        assert not [p for p in params if p.endswith(("_title", "_label", "_labels", "titles", "name"))], (
+            builder.__name__
+        )
+        assert "``labels``" in builder.__doc__ or "labels: ``" in builder.__doc__, builder.__name__  # keys documented
+    # a missing key shows the key itself (a missing line name of the bias figure: the registry title)
+    signal = signal_probability_figure(signal_curves([2]), {})
+    assert _axis_titles(signal) == ["pass_rate", "signal_axis"]
+    assert "<br>mixed_hover: " in signal.data[0].hovertemplate and "<br>equal_hover: " in signal.data[0].hovertemplate
+    bias = advantage_mass_figure(advantage_mass_curves(8), {"name.dr_grpo": "Dr"})
+    assert [tr.name for tr in bias.data] == [ALGORITHMS["grpo"].title, "Dr"]
+    assert _axis_titles(bias) == ["bias_axis", "pass_rate"] and "<br>bias_mass: " in bias.data[0].hovertemplate
+    measured = pass_rate_figure(*_one_level_measurement(), {})
+    assert [a.text for a in measured.layout.annotations] == ["hist_title", "outcome_title", "zero_band"]
+    assert _axis_titles(measured) == ["measured_rate", "prompts_axis", "share_axis"]
+    assert [tr.name for tr in measured.data] == ["level 1", "outcome.all_wrong", "outcome.mixed", "outcome.all_correct"]
+    assert list(measured.data[1].y) == ["all_levels"]
+    beta = beta_density_figure(beta_density(1, 1), 0.5, {})
+    assert beta.data[0].name == "name.beta" and [a.text for a in beta.layout.annotations] == ["mean 0.50"]
+    assert _axis_titles(beta) == ["density", "pass_rate"]
+    cost = fill_cost_figure(fill_cost_frame({"beta": PassRateDistribution.beta(1, 1)}, 16, 16, 8, 10), 3, 16, {})
+    notes = [a.text.strip() for a in cost.layout.annotations]
+    assert notes == ["cost_groups", "cost_full", "cost_rollouts", "target_line", "plain", "chosen"]
+    assert {tr.name for tr in cost.data} == {"name.beta", "name.beta · plain"}
+    assert set(_axis_titles(cost)) == {"cap_axis"}

@@ -4,6 +4,7 @@ policy_loss, noise statistics, the real group, and the figure builders."""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import math
 
@@ -14,10 +15,12 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rlviz import i18n
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, gradient_weights, policy_loss
 from rlviz.experiments import weighting as W
 from rlviz.plots import algorithm_style
+from rlviz.plots import weighting as weighting_plots
 from rlviz.plots.weighting import (
     BAR_TEXT_MIN,
     aggregation_figure,
@@ -449,29 +452,30 @@ def test_real_group_with_a_typed_prompt_and_bad_inputs():
 
 def test_aggregation_figure_plots_the_table():
     t = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
-    spec = _finite_fig(aggregation_figure(t, "mode", response_labels={0: "long", 1: "short"}))
+    spec = _finite_fig(aggregation_figure(t, "mode", {"response.0": "long", "response.1": "short"}))
     bars = [tr for tr in spec["data"] if tr["type"] == "bar"]
     assert len(bars) == 2 * len(LOSS_AGG_MODES)  # per-token and per-response panels
     smtm = [tr for tr in bars if tr["name"] == "seq-mean-token-mean" and tr["xaxis"] == "x"][0]
     assert smtm["x"] == ["long", "short"] and smtm["y"] == pytest.approx([0.0025, 0.05])
     assert smtm["text"] == ["0.0025", "0.05"]
-    spec = _finite_fig(aggregation_figure(t, "algorithm", show_text=False))
-    assert {tr["name"] for tr in spec["data"]} == set(ALGORITHMS)
+    spec = _finite_fig(aggregation_figure(t, "algorithm", {}, show_text=False))
+    assert {tr["name"] for tr in spec["data"]} == {a.title for a in ALGORITHMS.values()}  # registry titles
     assert spec["layout"]["yaxis"]["type"] == "log"
-    empty = _finite_fig(aggregation_figure(t.iloc[0:0], "mode"))
+    empty = _finite_fig(aggregation_figure(t.iloc[0:0], "mode", {}))
     assert empty["data"] == []
 
 
 def test_offpolicy_figure_one_panel_per_algorithm():
     df = W.offpolicy_response(30, 3, 2.0, -1.0)
-    spec = _finite_fig(offpolicy_figure(df, panel_notes={"gspo": "note"}))
+    spec = _finite_fig(offpolicy_figure(df, {"note.gspo": "note"}))
     bars = [tr for tr in spec["data"] if tr["type"] == "bar"]
-    assert [tr["name"] for tr in bars] == list(W.OFFPOLICY_ALGORITHMS)
+    names = [ALGORITHMS[a].title for a in W.OFFPOLICY_ALGORITHMS]  # a missing name: the registry title
+    assert [tr["name"] for tr in bars] == names
     assert bars[0]["y"] == pytest.approx(df[df.algorithm == "grpo"].relative.tolist())
     bands = [s for s in spec["layout"]["shapes"] if s["type"] == "rect"]
     assert len(bands) == 3 * len(W.OFFPOLICY_ALGORITHMS)  # one grey band per outlier, in each panel
     titles = spec["layout"]["annotations"]
-    assert [a["text"] for a in titles] == [n if n != "gspo" else "gspo · note" for n in W.OFFPOLICY_ALGORITHMS]
+    assert [a["text"] for a in titles] == [n if n != "GSPO" else "GSPO · note" for n in names]
     # titles start at the left edge of their panel: a narrow window cuts the note, never the name
     assert all(a["x"] == 0 and a["xanchor"] == "left" and a["xref"] == "paper" for a in titles)
 
@@ -479,9 +483,9 @@ def test_offpolicy_figure_one_panel_per_algorithm():
 def test_offpolicy_figure_and_mode_styles_follow_the_registry(monkeypatch):
     monkeypatch.setitem(ALGORITHMS, "dapo_copy", _copy("dapo", "dapo_copy"))
     df = W.offpolicy_response(20, 2, 0.5, -1.0, algorithms=("dapo_copy", "grpo"))
-    spec = _finite_fig(offpolicy_figure(df, algorithm_labels={"dapo_copy": "DAPO copy"}))
+    spec = _finite_fig(offpolicy_figure(df, {"name.dapo_copy": "DAPO copy"}))
     bars = [tr for tr in spec["data"] if tr["type"] == "bar"]
-    assert [tr["name"] for tr in bars] == ["grpo", "DAPO copy"]  # registry order
+    assert [tr["name"] for tr in bars] == ["GRPO", "DAPO copy"]  # registry order
     assert bars[1]["marker"]["color"] == algorithm_style("dapo_copy")["color"] != algorithm_style("dapo")["color"]
     # a mode takes the colour of the entry that introduced it, read when the figure is drawn
     assert [mode_origin(m) for m in LOSS_AGG_MODES] == ["dapo", "grpo", None, "dr_grpo"]
@@ -494,16 +498,16 @@ def test_offpolicy_figure_and_mode_styles_follow_the_registry(monkeypatch):
 
 def test_noise_figure_four_curves_on_log_axes():
     df = W.noise_sweep(0.02, 200, (1, 10, 100), seed=0)
-    spec = _finite_fig(noise_figure(df))
+    spec = _finite_fig(noise_figure(df, {}))
     assert len(spec["data"]) == 4
     assert spec["data"][0]["y"] == pytest.approx(df.var_log_s.tolist())
     assert spec["layout"]["xaxis"]["type"] == "log" and spec["layout"]["yaxis"]["type"] == "log"
-    assert _finite_fig(noise_figure(df.iloc[0:0]))["data"] == []
+    assert _finite_fig(noise_figure(df.iloc[0:0], {}))["data"] == []
 
 
 def test_aggregation_figure_with_labels_stacks_full_width_panels_with_readable_text():
     t = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
-    spec = _finite_fig(aggregation_figure(t, "mode", per_token_title="per token", total_title="per response"))
+    spec = _finite_fig(aggregation_figure(t, "mode", {"per_token": "per token", "per_response": "per response"}))
     layout = spec["layout"]
     # one panel above the other, each over the whole width: titles and labels get the full width
     assert layout["xaxis"]["domain"] == layout["xaxis2"]["domain"] == [0.0, 1.0]
@@ -517,9 +521,52 @@ def test_aggregation_figure_with_labels_stacks_full_width_panels_with_readable_t
     # the token-weight panel leaves at least half a decade above the tallest bar (0.5) for its label
     assert layout["yaxis"]["range"][1] >= math.log10(0.5) + 0.5
     # the figure of every registry algorithm has no labels: its two panels sit side by side
-    side = _finite_fig(aggregation_figure(t, "algorithm", show_text=False))["layout"]
+    side = _finite_fig(aggregation_figure(t, "algorithm", {}, show_text=False))["layout"]
     assert side["xaxis"]["domain"][1] < side["xaxis2"]["domain"][0]
     assert "uniformtext" not in side or not side["uniformtext"].get("minsize")
+
+
+BUILDERS = (aggregation_figure, offpolicy_figure, noise_figure)
+
+
+def _axis_titles(fig) -> set[str]:
+    layout = fig.layout.to_plotly_json()
+    return {v["title"]["text"] for k, v in layout.items() if k.startswith(("xaxis", "yaxis")) and "title" in v}
+
+
+def test_words_reach_the_builders_only_through_labels():
+    # no language code and no i18n lookup in rlviz.plots.weighting: one ``labels`` mapping per builder
+    assert "rlviz.i18n" not in inspect.getsource(weighting_plots)
+    for builder in BUILDERS:
+        params = inspect.signature(builder).parameters
+        assert "lang" not in params and "labels" in params, builder.__name__
+        assert not [p for p in params if p.endswith(("_title", "_label", "_labels"))], builder.__name__
+        assert "``labels``" in builder.__doc__, builder.__name__  # its keys are documented
+    # a missing key shows the key itself (a missing name: the registry title; a missing response: #i)
+    table = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
+    fig = aggregation_figure(table, "algorithm", {})
+    assert [a.text for a in fig.layout.annotations] == ["per_token", "per_response"]
+    assert "<br>push: " in fig.data[0].hovertemplate and "<br>advantage = " in fig.data[0].hovertemplate
+    assert list(fig.data[0].x) == ["#0", "#1"] and fig.data[0].name in {a.title for a in ALGORITHMS.values()}
+    assert {tr.name for tr in aggregation_figure(table, "mode", {}).data} == set(LOSS_AGG_MODES)
+    off = offpolicy_figure(W.offpolicy_response(30, 3, 0.5, -1.0, algorithms=("grpo", "cispo")), {})
+    assert _axis_titles(off) == {"position", "relative"}
+    assert "<br>position %{x}" in off.data[0].hovertemplate and "<br>ratio_used = " in off.data[0].hovertemplate
+    assert {c[3] for c in off.data[0].customdata} == {"state.active", "state.clipped"}
+    assert [a.text for a in off.layout.annotations] == ["GRPO", "CISPO"]  # no note without ``note.<name>``
+    noise = noise_figure(W.noise_sweep(0.02, 50, (1, 10), seed=0), {})
+    assert [tr.name for tr in noise.data] == ["var_s", "var_product", "gspo_clip", "grpo_clip"]
+    assert [a.text for a in noise.layout.annotations] == ["var_title", "clip_title"]
+    assert _axis_titles(noise) == {"length_axis"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_state_words_come_from_the_labels(lang):
+    # the page's state keys (weighting.state_<state>) reach every token's hover in the session's language
+    states = {f"state.{s}": i18n.t(f"weighting.state_{s}", lang) for s in TOKEN_STATES}
+    off = offpolicy_figure(W.offpolicy_response(30, 3, 0.5, -1.0), states)
+    shown = {c[3] for tr in off.data for c in tr.customdata}
+    assert shown <= set(states.values()) and i18n.t("weighting.state_clipped", lang) in shown
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,10 @@
 """Figures of the Dynamic sampling page (plotly, no Streamlit).
 
 Every builder takes data frames from :mod:`rlviz.experiments.sampling` and the (translated) labels
-it shows; NaN / inf values are dropped, never drawn. Algorithm lines use ``algorithm_style``; the
+it shows: the signal, bias, measured, Beta and cost figures as one ``labels`` mapping of
+already-translated texts whose keys each docstring lists (a missing key shows the key itself; a
+legend name ``name.<algorithm>`` falls back to the registry title). NaN / inf values are dropped,
+never drawn. Algorithm lines use ``algorithm_style``; the
 GRPO + dynamic-sampling arm of the live run takes DAPO's colour (dynamic sampling is DAPO's
 component) with a dashed line, so it never looks like DAPO itself.
 """
@@ -16,6 +19,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
+
+from rlviz.core.objectives import ALGORITHMS
 
 from . import OKABE_ITO, algorithm_style, base_layout
 
@@ -49,15 +54,21 @@ def _finite(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
     return df[np.isfinite(part).all(axis=1)]
 
 
-def signal_probability_figure(
-    df: pd.DataFrame, *, x_title: str, y_title: str, mixed_label: str, equal_label: str, height: int = 380
-) -> go.Figure:
+def _l(labels: Mapping[str, str], key: str) -> str:
+    return labels.get(key, key)
+
+
+def signal_probability_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 380) -> go.Figure:
     """1 - p^G - (1-p)^G against the pass rate p, one line per G (viridis, light to dark = larger G).
 
     Args:
         df: ``signal_curves`` frame (``G, pass_rate, signal_probability, zero_advantage_probability``).
-        mixed_label / equal_label: hover words for "group with signal" / "all equal, zero advantage".
+        labels: ``pass_rate`` (the x axis title and the hover's word for p), ``signal_axis`` (the y
+            axis title), ``mixed_hover`` / ``equal_hover`` (the hover's words for "group with signal" /
+            "all equal, zero advantage").
     """
+    x_title, y_title = _l(labels, "pass_rate"), _l(labels, "signal_axis")
+    mixed, equal = _l(labels, "mixed_hover"), _l(labels, "equal_hover")
     fig = go.Figure()
     sizes = sorted(df["G"].unique().tolist()) if not df.empty else []
     colours = sample_colorscale("Viridis", [0.85 * (1 - i / max(len(sizes) - 1, 1)) for i in range(len(sizes))])
@@ -71,8 +82,8 @@ def signal_probability_figure(
                 name=f"G = {G}",
                 line={"color": colours[i], "dash": _DASHES[i % len(_DASHES)], "width": 2.5},
                 customdata=part["zero_advantage_probability"].tolist(),
-                hovertemplate=f"G = {G}<br>{x_title}: %{{x:.2f}}<br>{mixed_label}: %{{y:.1%}}"
-                f"<br>{equal_label}: %{{customdata:.1%}}<extra></extra>",
+                hovertemplate=f"G = {G}<br>{x_title}: %{{x:.2f}}<br>{mixed}: %{{y:.1%}}"
+                f"<br>{equal}: %{{customdata:.1%}}<extra></extra>",
             )
         )
     base_layout(fig, height=height, x_title=x_title, y_title=y_title)
@@ -81,27 +92,21 @@ def signal_probability_figure(
     return fig
 
 
-def advantage_mass_figure(
-    df: pd.DataFrame,
-    *,
-    x_title: str,
-    y_title: str,
-    mass_label: str,
-    algorithm_labels: Mapping[str, str] | None = None,
-    height: int = 380,
-) -> go.Figure:
+def advantage_mass_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 380) -> go.Figure:
     """Expected sum of |A| per group vs pass rate, each algorithm scaled to its own maximum.
 
     Args:
         df: ``advantage_mass_curves`` frame (``algorithm, pass_rate, mass, relative``).
-        mass_label: hover word for the unscaled value E[Σ|A|].
+        labels: ``pass_rate``, ``bias_axis`` (the x and y axis titles, also in the hover),
+            ``bias_mass`` (the hover's word for the unscaled value E[Σ|A|]); optionally
+            ``name.<algorithm>``, a line's legend name (a missing one: the registry title).
     """
-    labels = dict(algorithm_labels or {})
+    x_title, y_title, mass = _l(labels, "pass_rate"), _l(labels, "bias_axis"), _l(labels, "bias_mass")
     fig = go.Figure()
     for algo in [a for a in ("grpo", "dr_grpo") if a in set(df["algorithm"])]:
         part = _finite(df[df["algorithm"] == algo], ["pass_rate", "relative", "mass"])
         style = algorithm_style(algo)
-        name = labels.get(algo, algo)
+        name = labels.get(f"name.{algo}", ALGORITHMS[algo].title if algo in ALGORITHMS else algo)
         fig.add_trace(
             go.Scatter(
                 x=part["pass_rate"].tolist(),
@@ -110,7 +115,7 @@ def advantage_mass_figure(
                 name=name,
                 line={"color": style["color"], "dash": style["dash"], "width": 2.5},
                 customdata=part["mass"].tolist(),
-                hovertemplate=f"{name}<br>{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.2f}}<br>{mass_label}: "
+                hovertemplate=f"{name}<br>{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.2f}}<br>{mass}: "
                 f"%{{customdata:.3f}}<extra></extra>",
             )
         )
@@ -121,18 +126,7 @@ def advantage_mass_figure(
 
 
 def pass_rate_figure(
-    hist: pd.DataFrame,
-    outcomes: pd.DataFrame,
-    *,
-    titles: tuple[str, str],
-    x_title: str,
-    y_title: str,
-    share_title: str,
-    level_label: str,
-    overall_label: str,
-    outcome_labels: Mapping[str, str],
-    zero_label: str,
-    height: int = 420,
+    hist: pd.DataFrame, outcomes: pd.DataFrame, labels: Mapping[str, str], *, height: int = 420
 ) -> go.Figure:
     """Left: prompts per measured pass rate k/G, stacked by difficulty level, the all-wrong and
     all-correct bars shaded (zero advantage). Right: share of groups all wrong / mixed / all correct,
@@ -142,8 +136,16 @@ def pass_rate_figure(
         hist: ``PassRateMeasurement.histogram()`` (``correct, pass_rate, level, prompts, share``).
         outcomes: ``PassRateMeasurement.outcomes_by_level()`` (``level, outcome, groups, share``;
             level 0 = all levels).
+        labels: ``hist_title``, ``outcome_title`` (the panel titles), ``measured_rate``,
+            ``prompts_axis`` (the left panel's x and y axis titles, also in the hover),
+            ``share_axis`` (the right panel's x axis title), ``level`` (the word before a level's
+            number), ``all_levels`` (the overall row), ``outcome.<outcome>`` for ``all_wrong``,
+            ``mixed`` and ``all_correct``, and ``zero_band`` (the note over the shaded bars).
     """
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], subplot_titles=list(titles), horizontal_spacing=0.12)
+    titles = [_l(labels, "hist_title"), _l(labels, "outcome_title")]
+    x_title, y_title = _l(labels, "measured_rate"), _l(labels, "prompts_axis")
+    level_label = _l(labels, "level")
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], subplot_titles=titles, horizontal_spacing=0.12)
     levels = sorted(hist["level"].unique().tolist()) if not hist.empty else []
     blues = sample_colorscale("Blues", [0.35 + 0.6 * i / max(len(levels) - 1, 1) for i in range(len(levels))])
     G = int(hist["correct"].max()) if not hist.empty else 1
@@ -181,7 +183,7 @@ def pass_rate_figure(
         y=1.0,
         xref="x domain",
         yref="y domain",
-        text=zero_label,
+        text=_l(labels, "zero_band"),
         showarrow=False,
         yanchor="top",
         font={"size": 12, "color": "#555555"},
@@ -189,8 +191,9 @@ def pass_rate_figure(
         col=1,
     )
     fig.update_layout(barmode="stack")
-    names = [overall_label] + [f"{level_label} {lv}" for lv in levels]
+    names = [_l(labels, "all_levels")] + [f"{level_label} {lv}" for lv in levels]
     for outcome in ("all_wrong", "mixed", "all_correct"):
+        outcome_label = _l(labels, f"outcome.{outcome}")
         part = outcomes[outcomes["outcome"] == outcome].sort_values("level")
         part = _finite(part, ["share", "groups"])
         fig.add_trace(
@@ -198,11 +201,11 @@ def pass_rate_figure(
                 y=[names[0] if lv == 0 else f"{level_label} {lv}" for lv in part["level"]],
                 x=part["share"].tolist(),
                 orientation="h",
-                name=outcome_labels.get(outcome, outcome),
+                name=outcome_label,
                 marker={"color": OUTCOME_COLORS[outcome]},
                 customdata=part["groups"].tolist(),
                 legendgroup="outcomes",
-                hovertemplate=f"%{{y}}<br>{outcome_labels.get(outcome, outcome)}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
+                hovertemplate=f"%{{y}}<br>{outcome_label}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
             ),
             row=1,
             col=2,
@@ -214,15 +217,17 @@ def pass_rate_figure(
     )
     fig.update_xaxes(title_text=x_title, range=[-0.1, 1.1], row=1, col=1)
     fig.update_yaxes(title_text=y_title, range=[0, max(tallest, 1.0) * 1.15], row=1, col=1)
-    fig.update_xaxes(title_text=share_title, tickformat=".0%", range=[0, 1], row=1, col=2)
+    fig.update_xaxes(title_text=_l(labels, "share_axis"), tickformat=".0%", range=[0, 1], row=1, col=2)
     fig.update_yaxes(categoryorder="array", categoryarray=names[::-1], row=1, col=2)
     return fig
 
 
-def beta_density_figure(
-    df: pd.DataFrame, mean: float, *, x_title: str, y_title: str, name: str, mean_label: str, height: int = 260
-) -> go.Figure:
-    """The Beta density of pass rates (``beta_density`` frame) with its mean marked."""
+def beta_density_figure(df: pd.DataFrame, mean: float, labels: Mapping[str, str], *, height: int = 260) -> go.Figure:
+    """The Beta density of pass rates (``beta_density`` frame) with its mean marked.
+
+    ``labels``: ``pass_rate``, ``density`` (the x and y axis titles, also in the hover),
+    ``name.beta`` (the curve's name), ``mean`` (the word before the mean's value)."""
+    x_title, y_title = _l(labels, "pass_rate"), _l(labels, "density")
     part = _finite(df, ["pass_rate", "density"])
     style = DISTRIBUTION_STYLES["beta"]
     fig = go.Figure(
@@ -230,7 +235,7 @@ def beta_density_figure(
             x=part["pass_rate"].tolist(),
             y=part["density"].tolist(),
             mode="lines",
-            name=name,
+            name=_l(labels, "name.beta"),
             fill="tozeroy",
             line={"color": style["color"], "width": 2},
             fillcolor="rgba(0,0,0,0.08)",
@@ -245,7 +250,7 @@ def beta_density_figure(
         y=1.0,
         xref="x",
         yref="y domain",
-        text=f"{mean_label} {mean:.2f}",
+        text=f"{_l(labels, 'mean')} {mean:.2f}",
         showarrow=False,
         xanchor=side,
         yanchor="bottom",
@@ -260,17 +265,7 @@ def beta_density_figure(
 
 
 def fill_cost_figure(
-    df: pd.DataFrame,
-    chosen_K: int,
-    target_groups: int,
-    *,
-    titles: Sequence[str],
-    x_title: str,
-    distribution_labels: Mapping[str, str],
-    plain_label: str,
-    target_label: str,
-    chosen_label: str,
-    height: int = 400,
+    df: pd.DataFrame, chosen_K: int, target_groups: int, labels: Mapping[str, str], *, height: int = 400
 ) -> go.Figure:
     """Expected cost of dynamic sampling against the cap K, one line per distribution: informative
     groups in the batch (dotted: without dynamic sampling, n q; grey line: the target N), the chance
@@ -278,14 +273,19 @@ def fill_cost_figure(
 
     Args:
         df: ``fill_cost_frame`` output.
-        titles: three panel titles.
+        labels: ``cost_groups``, ``cost_full``, ``cost_rollouts`` (the three panel titles, also in the
+            hover), ``cap_axis`` (the x axis title), ``name.<distribution>`` for each distribution
+            of ``df`` (its legend name), ``plain`` (the baseline without dynamic sampling),
+            ``target_line`` (the label of the target N) and ``chosen`` (the label of the chosen K).
     """
-    fig = make_subplots(rows=1, cols=3, subplot_titles=list(titles), horizontal_spacing=0.08)
+    titles = [_l(labels, k) for k in ("cost_groups", "cost_full", "cost_rollouts")]
+    plain_label = _l(labels, "plain")
+    fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.08)
     panels = ("expected_groups", "full_batch_probability", "expected_rollouts")
     for name in dict.fromkeys(df["distribution"]) if not df.empty else []:
         part = df[df["distribution"] == name].sort_values("K")
         style = DISTRIBUTION_STYLES.get(name, {"color": OKABE_ITO["blue"], "dash": "solid"})
-        label = distribution_labels.get(name, name)
+        label = _l(labels, f"name.{name}")
         for col, metric in enumerate(panels, start=1):
             p = _finite(part, ["K", metric])
             fmt = ".1%" if metric == "full_batch_probability" else ".2f"
@@ -326,7 +326,7 @@ def fill_cost_figure(
     # a label ends just left of the chosen-K line when that line is near the right edge
     width = x_range[1] - x_range[0]
     label_end = chosen_K if chosen_K > x_range[0] + 0.85 * width else x_range[1] - 0.01 * width
-    _hline_label(fig, target_groups, top_groups, target_label, 1, label_end)
+    _hline_label(fig, target_groups, top_groups, _l(labels, "target_line"), 1, label_end)
     if not df.empty:
         _hline_label(fig, float(df["plain_rollouts"].iloc[0]), top_rollouts, plain_label, 3, label_end)
     for col in (1, 2, 3):
@@ -337,7 +337,7 @@ def fill_cost_figure(
         y=0.02,
         xref="x2",
         yref="y2 domain",
-        text=f" {chosen_label} ",
+        text=f" {_l(labels, 'chosen')} ",
         showarrow=False,
         xanchor="right" if right_half else "left",
         yanchor="bottom",
@@ -345,7 +345,7 @@ def fill_cost_figure(
     )
     base_layout(fig, height=height)
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 85})
-    fig.update_xaxes(title_text=x_title, range=x_range, dtick=1 if max_K <= 12 else None)
+    fig.update_xaxes(title_text=_l(labels, "cap_axis"), range=x_range, dtick=1 if max_K <= 12 else None)
     fig.update_yaxes(range=[0, top_groups * 1.06], row=1, col=1)
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%", row=1, col=2)
     fig.update_yaxes(range=[0, top_rollouts * 1.06], row=1, col=3)

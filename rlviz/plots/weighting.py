@@ -1,10 +1,13 @@
 """Figures of the token vs sequence weighting page (no Streamlit here).
 
-Builders take the frames of :mod:`rlviz.experiments.weighting` and plot them as they are; each
-algorithm keeps its colour and dash from :func:`rlviz.plots.algorithm_style`. An aggregation mode
-takes the colour of the algorithm that made it known, read from the registry at call time (see
-:func:`mode_style`: token-mean DAPO, seq-mean-token-mean GRPO, seq-mean-token-sum-norm Dr.GRPO;
-seq-mean-token-sum, which none of them introduced, black) plus a bar pattern as a second cue.
+Builders take the frames of :mod:`rlviz.experiments.weighting` and plot them as they are, with a
+``labels`` mapping of already-translated texts (Unicode and ``<sub>``, no LaTeX): the keys each
+builder reads are listed in its docstring, and a missing key shows the key itself (an algorithm's
+legend name ``name.<algorithm>`` falls back to its registry title). Each algorithm keeps its colour
+and dash from :func:`rlviz.plots.algorithm_style`. An aggregation mode takes the colour of the
+algorithm that made it known, read from the registry at call time (see :func:`mode_style`: token-mean
+DAPO, seq-mean-token-mean GRPO, seq-mean-token-sum-norm Dr.GRPO; seq-mean-token-sum, which none of
+them introduced, black) plus a bar pattern as a second cue.
 Nothing here branches on an algorithm's name. The real-group heatmaps reuse
 :func:`rlviz.plots.token_weight_figure`.
 """
@@ -82,6 +85,16 @@ def format_number(value: float, spec: str = ".3g") -> str:
     return text
 
 
+def _l(labels: Mapping[str, str], key: str) -> str:
+    return labels.get(key, key)
+
+
+def _name(labels: Mapping[str, str], name: str) -> str:
+    """``name.<name>`` of ``labels``, else the registry title of an algorithm, else ``name`` itself."""
+    spec = ALGORITHMS.get(name)
+    return labels.get(f"name.{name}", spec.title if spec is not None else name)
+
+
 def _style(kind: str, name: str) -> dict[str, str]:
     if kind == "mode":
         return mode_style(name)
@@ -91,13 +104,8 @@ def _style(kind: str, name: str) -> dict[str, str]:
 def aggregation_figure(
     df: pd.DataFrame,
     kind: str,
+    labels: Mapping[str, str],
     *,
-    name_labels: Mapping[str, str] | None = None,
-    response_labels: Mapping[int, str] | None = None,
-    per_token_title: str = "weight of each token w",
-    total_title: str = "total weight of the response Σ w",
-    push_label: str = "push −∂loss/∂log π",
-    advantage_label: str = "A",
     show_text: bool = True,
     stacked: bool | None = None,
 ) -> go.Figure:
@@ -110,15 +118,20 @@ def aggregation_figure(
     (3 significant digits, at least ``BAR_TEXT_MIN`` px; a label too wide for its bar is hidden and
     left to the hover). ``stacked`` puts the panels one above the other, each at full width (the
     default when ``show_text``: the labels need wide bars), else side by side.
+
+    ``labels``: ``per_token``, ``per_response`` (the two panel titles), ``push`` and ``advantage``
+    (the hover's words for the push and for A); optionally ``response.<i>``, the x label of response
+    ``i`` (a missing one: ``#i``), and ``name.<name>``, a bar's legend name (a missing one: an
+    algorithm's registry title, a mode's own name).
     """
-    name_labels = dict(name_labels or {})
-    response_labels = dict(response_labels or {})
+    per_token, per_response = _l(labels, "per_token"), _l(labels, "per_response")
+    push, advantage = _l(labels, "push"), _l(labels, "advantage")
     stacked = show_text if stacked is None else stacked
     if stacked:
-        fig = make_subplots(rows=2, cols=1, subplot_titles=[per_token_title, total_title], vertical_spacing=0.2)
+        fig = make_subplots(rows=2, cols=1, subplot_titles=[per_token, per_response], vertical_spacing=0.2)
         cells = ((1, 1), (2, 1))
     else:
-        fig = make_subplots(rows=1, cols=2, subplot_titles=[per_token_title, total_title], horizontal_spacing=0.1)
+        fig = make_subplots(rows=1, cols=2, subplot_titles=[per_token, per_response], horizontal_spacing=0.1)
         cells = ((1, 1), (1, 2))
     part = df[df["kind"] == kind] if "kind" in df.columns else df.iloc[0:0]
     names = list(dict.fromkeys(part["name"])) if not part.empty else []
@@ -130,8 +143,8 @@ def aggregation_figure(
         if d.empty:
             continue
         style = _style(kind, name)
-        label = name_labels.get(name, name)
-        x = [response_labels.get(int(r), f"#{int(r)}") for r in d["response"]]
+        label = _name(labels, name)
+        x = [labels.get(f"response.{int(r)}", f"#{int(r)}") for r in d["response"]]
         custom = np.stack([d["push_token"], d["push_total"], d["advantage"]], axis=1).tolist()
         for (row, col), column, push_index in zip(cells, ("token_weight", "weight_total"), (0, 1)):
             fig.add_trace(
@@ -152,8 +165,8 @@ def aggregation_figure(
                     cliponaxis=False,
                     customdata=custom,
                     hovertemplate=(
-                        f"{label}<br>%{{x}}<br>w: %{{y:.4g}}<br>{push_label}: %{{customdata[{push_index}]:.4g}}"
-                        f"<br>{advantage_label} = %{{customdata[2]:+.3g}}<extra></extra>"
+                        f"{label}<br>%{{x}}<br>w: %{{y:.4g}}<br>{push}: %{{customdata[{push_index}]:.4g}}"
+                        f"<br>{advantage} = %{{customdata[2]:+.3g}}<extra></extra>"
                     ),
                 ),
                 row=row,
@@ -190,18 +203,7 @@ def _runs(positions: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def offpolicy_figure(
-    df: pd.DataFrame,
-    *,
-    algorithm_labels: Mapping[str, str] | None = None,
-    panel_notes: Mapping[str, str] | None = None,
-    state_labels: Mapping[str, str] | None = None,
-    y_title: str = "push ÷ push at r = 1",
-    x_title: str = "position",
-    ratio_label: str = "r<sub>t</sub>",
-    used_label: str = "ratio used",
-    push_label: str = "push −∂loss/∂log π",
-) -> go.Figure:
+def offpolicy_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     """Small multiples of an ``offpolicy_response`` frame: one row per algorithm, one bar per token.
 
     Bar height is ``relative`` (the token's push divided by its push at r = 1: 1 = untouched,
@@ -209,22 +211,22 @@ def offpolicy_figure(
     a grey band; a dotted line marks 1.
     Each panel's title starts with the algorithm's name and sits at the left edge of the panel, so a
     narrow window (a 1024 px projector with the sidebar open) cuts a long title at its end, never
-    the name; ``panel_notes`` adds a short text after the name (keep it short: e.g. the share of
-    tokens in each state; the full numbers belong in a table or caption).
+    the name; a panel note (``note.<algorithm>``) adds a short text after the name (keep it short:
+    e.g. the share of tokens in each state; the full numbers belong in a table or caption).
     Hover: position, r_t, the ratio the algorithm uses, the push and the token's state (one of
-    ``rlviz.core.objectives.TOKEN_STATES``: active / clipped / capped / gated, shown through
-    ``state_labels``).
+    ``rlviz.core.objectives.TOKEN_STATES``: active / clipped / capped / gated).
+
+    ``labels``: ``relative`` (the y axis title), ``position`` (the x axis title and the hover's word
+    for it), ``ratio_used``, ``push`` (the hover's words for the ratio used and the push),
+    ``state.<state>`` for each state in ``df``; optionally ``name.<algorithm>`` (a panel's name; a
+    missing one: the registry title) and ``note.<algorithm>`` (a missing or empty one: no note).
     """
-    algorithm_labels = dict(algorithm_labels or {})
-    panel_notes = dict(panel_notes or {})
-    state_labels = dict(state_labels or {})
+    position = _l(labels, "position")
+    ratio_used, push = _l(labels, "ratio_used"), _l(labels, "push")
     present = list(dict.fromkeys(df["algorithm"])) if "algorithm" in df.columns else []
     algos = ordered(present)
     n = max(len(algos), 1)
-    titles = [
-        f"{algorithm_labels.get(a, a)} · {panel_notes[a]}" if panel_notes.get(a) else algorithm_labels.get(a, a)
-        for a in algos
-    ]
+    titles = [f"{_name(labels, a)} · {note}" if (note := labels.get(f"note.{a}")) else _name(labels, a) for a in algos]
     fig = make_subplots(
         rows=n,
         cols=1,
@@ -237,8 +239,8 @@ def offpolicy_figure(
         d = df[df["algorithm"] == algo].sort_values("position")
         d = d[np.isfinite(d["relative"])]
         style = style_or_default(algo)
-        label = algorithm_labels.get(algo, algo)
-        states = [state_labels.get(s, s) for s in d["state"]]
+        label = _name(labels, algo)
+        states = [_l(labels, f"state.{s}") for s in d["state"]]
         custom = [[r, u, p, s] for r, u, p, s in zip(d["token_ratio"], d["ratio_used"], d["push"], states)]
         fig.add_trace(
             go.Bar(
@@ -253,8 +255,8 @@ def offpolicy_figure(
                 },
                 customdata=custom,
                 hovertemplate=(
-                    f"{label}<br>{x_title} %{{x}}<br>{ratio_label} = %{{customdata[0]:.4g}}"
-                    f"<br>{used_label} = %{{customdata[1]:.5g}}<br>{push_label}: %{{customdata[2]:.4g}}"
+                    f"{label}<br>{position} %{{x}}<br>r<sub>t</sub> = %{{customdata[0]:.4g}}"
+                    f"<br>{ratio_used} = %{{customdata[1]:.5g}}<br>{push}: %{{customdata[2]:.4g}}"
                     f"<br>÷ r=1: %{{y:.3g}}<br>%{{customdata[3]}}<extra></extra>"
                 ),
             ),
@@ -287,9 +289,9 @@ def offpolicy_figure(
             ]
             fig.update_layout(shapes=list(fig.layout.shapes) + shapes)
     base_layout(fig, height=max(260, 130 * n + 90))
-    fig.update_xaxes(title_text=x_title, row=n, col=1)
+    fig.update_xaxes(title_text=position, row=n, col=1)
     fig.update_yaxes(rangemode="tozero")
-    fig.update_yaxes(title_text=y_title, row=(n + 1) // 2, col=1)
+    fig.update_yaxes(title_text=_l(labels, "relative"), row=(n + 1) // 2, col=1)
     fig.update_layout(bargap=0.15)
     fig.update_annotations(font={"size": 13})
     # subplot titles: at the left edge of the panel, not centred, so the name always shows
@@ -297,24 +299,18 @@ def offpolicy_figure(
     return fig
 
 
-def noise_figure(
-    df: pd.DataFrame,
-    *,
-    variance_title: str = "variance vs length",
-    clip_title: str = "share clipped vs length",
-    x_title: str = "response length L (tokens)",
-    var_s_label: str = "var(log s)",
-    var_product_label: str = "var(log Π r<sub>t</sub>)",
-    gspo_clip_label: str = "GSPO: responses clipped",
-    grpo_clip_label: str = "GRPO: tokens clipped",
-) -> go.Figure:
+def noise_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     """Two panels of a ``noise_sweep`` frame, both against length on a log axis.
 
     Left (log-log): the measured variance of GSPO's log s (GSPO's colour) and of the log of the
     plain product of token ratios (grey, dashed). Right: the share of responses GSPO clips and the
     share of tokens GRPO clips at their default ε (each in its algorithm's colour and dash).
+
+    ``labels``: ``var_title``, ``clip_title`` (the panel titles), ``length_axis`` (the x axis title),
+    ``var_s``, ``var_product``, ``gspo_clip``, ``grpo_clip`` (the four lines' legend names).
     """
-    fig = make_subplots(rows=1, cols=2, subplot_titles=[variance_title, clip_title], horizontal_spacing=0.12)
+    titles = [_l(labels, "var_title"), _l(labels, "clip_title")]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=titles, horizontal_spacing=0.12)
     needed = {"length", "var_log_s", "var_log_product", "gspo_clip_fraction", "grpo_clip_fraction"}
     if df.empty or not needed.issubset(df.columns):
         return base_layout(fig, height=380)
@@ -323,10 +319,10 @@ def noise_figure(
     x = d["length"].astype(int).tolist()
     gspo, grpo = algorithm_style("gspo"), algorithm_style("grpo")
     lines = [
-        (1, "var_log_s", var_s_label, gspo["color"], gspo["dash"], ".3g"),
-        (1, "var_log_product", var_product_label, OKABE_ITO["grey"], "dash", ".3g"),
-        (2, "gspo_clip_fraction", gspo_clip_label, gspo["color"], gspo["dash"], ".1%"),
-        (2, "grpo_clip_fraction", grpo_clip_label, grpo["color"], grpo["dash"], ".2%"),
+        (1, "var_log_s", _l(labels, "var_s"), gspo["color"], gspo["dash"], ".3g"),
+        (1, "var_log_product", _l(labels, "var_product"), OKABE_ITO["grey"], "dash", ".3g"),
+        (2, "gspo_clip_fraction", _l(labels, "gspo_clip"), gspo["color"], gspo["dash"], ".1%"),
+        (2, "grpo_clip_fraction", _l(labels, "grpo_clip"), grpo["color"], grpo["dash"], ".2%"),
     ]
     for col, column, name, color, dash, fmt in lines:
         fig.add_trace(
@@ -343,7 +339,7 @@ def noise_figure(
             col=col,
         )
     base_layout(fig, height=400)
-    fig.update_xaxes(type="log", dtick=1, title_text=x_title)
+    fig.update_xaxes(type="log", dtick=1, title_text=_l(labels, "length_axis"))
     # decades written 10⁻⁴ (as the text and GSPO's ε are), not SI "100μ"
     fig.update_yaxes(type="log", dtick=1, exponentformat="power", row=1, col=1)
     top = float(d[["gspo_clip_fraction", "grpo_clip_fraction"]].to_numpy().max()) if len(d) else 1.0
