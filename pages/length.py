@@ -361,7 +361,10 @@ view = view.assign(
 )
 keep = [c for c in columns if not (c.startswith("adv_") and c[4:] not in shown)]
 view = view[keep].rename(columns={c: tr(f"length.{columns[c]}") for c in keep})
-st.dataframe(view, hide_index=True)
+shown_view = view.round(4)
+floats = shown_view.select_dtypes("float").columns
+shown_view[floats] = shown_view[floats] + 0.0  # rounding must not show -0.0
+st.table(shown_view, hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
 csv_download(view, f"length-group-{chosen}", key="l_csv_group")
 
 # ---------------------------------------------------------------------------------------- filtering

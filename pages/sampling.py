@@ -268,7 +268,7 @@ def cost_section() -> None:
             r"\mathbb{E}[\min(S_K, N)],\quad P(S_K \ge N)",
             small=True,
         )
-        st.latex(r"\text{Beta: } \mathbb{E}[p^G] = \prod_{j=0}^{G-1} \frac{a+j}{a+b+j}")
+        formula(r"\text{Beta: } \mathbb{E}[p^G] = \prod_{j=0}^{G-1} \frac{a+j}{a+b+j}", small=True)
         st.caption(tr("sampling.cost_legend"))
     st.caption(tr("sampling.cost_caption"))
     at_k = df[df["K"] == int(K)]
@@ -287,7 +287,7 @@ def cost_section() -> None:
             tr("sampling.col_plain_rollouts"): at_k["plain_rollouts"].tolist(),
         }
     )
-    st.dataframe(table, hide_index=True)
+    st.table(table, hide_index=True, border="horizontal")  # nine columns: headers wrap, none hides
     st.caption(tr("sampling.table_caption"))
     csv_download(df, "sampling-cost", key="s_dl_cost")
     with st.expander(tr("sampling.mc_header")):

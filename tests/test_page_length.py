@@ -152,7 +152,7 @@ def test_no_penalty_says_so():
 def test_tables_hold_no_negative_zero():
     at = open_page(PAGE)
     no_exception(at)
-    for frame in (d.value for d in at.dataframe):
+    for frame in [d.value for d in at.dataframe] + [tb.value for tb in at.table]:
         numbers = frame.select_dtypes("number").to_numpy(dtype=float)
         assert not (np.signbit(numbers) & (numbers == 0)).any()
 
