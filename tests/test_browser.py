@@ -154,6 +154,11 @@ def _check_and_shoot(pg, name: str) -> None:
 
 PATHS = [p.url_path for p in PAGES]  # the app's one page table
 
+# A formula whose content is wider than its box (more than a pixel of rounding) scrolls sideways.
+OVERFLOWING_FORMULAS = """() => [...document.querySelectorAll('.katex-display')]
+    .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.textContent.slice(0, 50))"""
+
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("path", PATHS)
@@ -168,25 +173,18 @@ def test_every_page_renders(server, page, path, lang):
         assert any("\u4e00" <= ch <= "\u9fff" for ch in title), title
     # the sidebar (language, seed, device) is on every page
     assert page.get_by_text("Seed" if lang == "en" else "随机种子").count() >= 1
+    # formulas fit their columns: English on a projector (1024 px, sidebar open), Chinese at 1400 px
+    _formulas_fit(page, width=1024 if lang == "en" else 1400)
 
 
-# A formula whose content is wider than its box (more than a pixel of rounding) scrolls sideways.
-OVERFLOWING_FORMULAS = """() => [...document.querySelectorAll('.katex-display')]
-    .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
-    .map(e => e.textContent.slice(0, 50))"""
-
-
-@pytest.mark.parametrize("path", PATHS)
-def test_formulas_fit_a_projector_window(server, page, path):
-    """At 1024 px (a projector's default) with the sidebar open, every formula fits its column."""
-    page.set_viewport_size({"width": 1024, "height": 768})
-    page.goto(f"{server}/{path}")
-    _settle(page)
+def _formulas_fit(page, width: int) -> None:
+    """Every formula fits its column at ``width`` px with the sidebar open (none scrolls sideways)."""
+    page.set_viewport_size({"width": width, "height": 900})
     assert page.locator("[data-testid=stSidebar]").is_visible()
     page.evaluate("document.fonts.ready")  # KaTeX lays out again once its fonts are in
-    with contextlib.suppress(Exception):  # give late layout a few seconds, then read the result
+    with contextlib.suppress(Exception):  # give the new layout a few seconds, then read the result
         page.wait_for_function(f"({OVERFLOWING_FORMULAS})().length === 0", timeout=8000)
-    assert page.evaluate(OVERFLOWING_FORMULAS) == []
+    assert page.evaluate(OVERFLOWING_FORMULAS) == [], f"formulas wider than their column at {width} px"
 
 
 LIVE_SMALL = "live?algos=GRPO&algos=SAPO&steps={steps}&prompts=4&G=4&heldout=1"
