@@ -188,9 +188,10 @@ def test_live_run_and_exports(policy):
     hist = run.ratio_histogram(2)
     assert hist.groupby("algorithm")["fraction"].sum().round(6).tolist() == [1.0, 1.0]
     summary = run.summary_frame()
-    assert list(summary.algorithm) == ["GRPO", "CISPO"]
+    assert list(summary.arm) == list(summary.algorithm) == ["grpo", "cispo"]  # one row per algorithm, in order
     data = json.loads(run.to_json())
     assert len(data["metrics"]["grpo"]) == 2 and "start" in data["heldout_pass_at_1"]
+    assert [a["objective"] for a in data["arms"]] == ["grpo", "cispo"] and data["config"]["steps"] == 2
     with pytest.raises(ValueError, match="step"):
         run.token_view(3, "grpo")
 
@@ -221,7 +222,7 @@ def test_cli_compare_writes_json(tmp_path, capsys):
     assert code == 0
     data = json.loads(out.read_text())
     assert [m["step"] for m in data["metrics"]["gspo"]] == [1, 2]
-    assert data["config"]["settings"] == {"gspo": {"epsilon_high": 0.001}}
+    assert [a["settings"] for a in data["arms"]] == [{}, {"epsilon_high": 0.001}]  # grpo, gspo
     assert "GSPO" in capsys.readouterr().out
     assert cli_main(["compare", "--algorithms", "grpo", "--group-size", "0"]) == 2
     assert parse_setting("ppo.dual_clip_c=none") == ("ppo", "dual_clip_c", None)
