@@ -122,11 +122,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "把 β × KL(旧策略 ‖ 参考策略) 从每条回答的奖励里减掉，而不是把 β × KL 加到损失上"
         "（verl 的 algorithm.use_kl_in_reward）。只对 β > 0 的算法起作用（GRPO 默认 0.04）。",
     },
-    "live.bad_input": {"en": "Cannot start this run: {error}", "zh": "无法开始训练：{error}"},
-    "live.run_failed": {
-        "en": "The run stopped with an error: {error}. The steps done so far are kept: press Continue or Reset.",
-        "zh": "训练因错误而停止：{error}。已完成的步骤都保留着：可以继续或重置。",
-    },
     "live.no_run": {
         "en": "Choose the settings and press **Run**. On a CPU the default run (4 algorithms × 30 steps) "
         "takes a few minutes; a bar per algorithm shows how far it is, and **Stop** keeps what is done.",
@@ -141,6 +136,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.stopped": {
         "en": "Stopped after {done} of {total} steps. **Continue** picks up where it stopped.",
         "zh": "已在第 {done} / {total} 步停止。点 **继续** 可以从停下的地方接着训练。",
+    },
+    "live.stopped_arms": {
+        "en": "Stopped part-way through a step round ({steps} of {total} steps). **Continue** brings the "
+        "others level first.",
+        "zh": "在一轮中途停止（{steps}，共 {total} 步）。点 **继续** 会先把落后的算法补齐。",
     },
     "live.finished": {"en": "Finished: {total} steps per algorithm.", "zh": "训练完成：每个算法 {total} 步。"},
     "live.settings_changed": {
@@ -227,17 +227,50 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.download_csv": {"en": "Download metrics (CSV)", "zh": "下载指标（CSV）"},
     "live.download_json": {"en": "Download everything (JSON)", "zh": "下载全部结果（JSON）"},
     "sum.algorithm": {"en": "algorithm", "zh": "算法"},
-    "sum.steps": {"en": "steps", "zh": "步数"},
-    "sum.heldout_pass_at_1_start": {"en": "held-out pass@1 before", "zh": "留出集 pass@1（训练前）"},
-    "sum.heldout_pass_at_1_end": {"en": "held-out pass@1 after", "zh": "留出集 pass@1（训练后）"},
+    "sum.algorithm_help": {
+        "en": "The objective this copy of the model trained with.",
+        "zh": "这份模型副本所用的目标函数。",
+    },
+    "sum.heldout": {"en": "held-out pass@1", "zh": "留出集 pass@1"},
+    "sum.heldout_help": {
+        "en": "Pass@1 on 96 fixed prompts never trained on: before training → after this algorithm's last step "
+        "(— until measured).",
+        "zh": "在 96 道从未训练过的固定题目上的 pass@1：训练前 → 该算法最后一步之后（测量之前显示 —）。",
+    },
     "sum.heldout_gain": {"en": "gain", "zh": "提升"},
-    "sum.train_pass_at_1_last5": {"en": "train pass@1 (last 5 steps)", "zh": "训练 pass@1（最后 5 步）"},
-    "sum.response_length_last5": {"en": "response length (last 5)", "zh": "回答长度（最后 5 步）"},
-    "sum.clip_fraction_mean": {"en": "mean clip fraction", "zh": "平均裁剪比例"},
-    "sum.entropy_last": {"en": "final entropy", "zh": "最终熵"},
-    "sum.kl_ref_last": {"en": "final KL", "zh": "最终 KL"},
-    "sum.rollouts_total": {"en": "responses sampled", "zh": "采样回答总数"},
-    "sum.seconds_total": {"en": "seconds", "zh": "耗时（秒）"},
+    "sum.heldout_gain_help": {"en": "Held-out pass@1 after minus before.", "zh": "留出集 pass@1 训练后减训练前。"},
+    "sum.train_pass_at_1_last5": {"en": "train pass@1", "zh": "训练 pass@1"},
+    "sum.train_pass_at_1_last5_help": {
+        "en": "Share of correct training samples, mean of the last 5 steps.",
+        "zh": "训练样本答对的比例，最后 5 步的平均。",
+    },
+    "sum.response_length_last5": {"en": "length", "zh": "长度"},
+    "sum.response_length_last5_help": {
+        "en": "Mean response length in tokens (EOS included), mean of the last 5 steps.",
+        "zh": "回答的平均长度（token 数，含 EOS），最后 5 步的平均。",
+    },
+    "sum.clip_fraction_mean": {"en": "clip", "zh": "裁剪"},
+    "sum.clip_fraction_mean_help": {
+        "en": "Share of tokens the clip acted on, mean over all steps.",
+        "zh": "被裁剪作用到的 token 占比，所有步的平均。",
+    },
+    "sum.entropy_last": {"en": "entropy", "zh": "熵"},
+    "sum.entropy_last_help": {
+        "en": "Policy entropy in nats per token at the last step.",
+        "zh": "最后一步时策略的熵（nats / token）。",
+    },
+    "sum.kl_ref_last": {"en": "KL", "zh": "KL"},
+    "sum.kl_ref_last_help": {
+        "en": "KL to the frozen starting model (k3) at the last step.",
+        "zh": "最后一步时与冻结的初始模型之间的 KL（k3）。",
+    },
+    "sum.rollouts_total": {"en": "responses", "zh": "回答数"},
+    "sum.rollouts_total_help": {
+        "en": "Responses sampled in all (dynamic sampling samples more than it trains on).",
+        "zh": "一共采样的回答数（动态采样采的比训练用的多）。",
+    },
+    "sum.seconds_total": {"en": "seconds", "zh": "秒"},
+    "sum.seconds_total_help": {"en": "Training time in all.", "zh": "训练总耗时。"},
     # ---------------------------------------------------------------- metric names (plots)
     "metric.reward_mean": {"en": "mean reward", "zh": "平均奖励"},
     "metric.pass_at_1": {"en": "pass@1 (training samples)", "zh": "pass@1（训练样本）"},
