@@ -405,6 +405,8 @@ else:  # stopped between two arms of a round: say where each is
     steps_text = ", ".join(f"{arm_titles[name]} {done}" for name, done in progress.items())
     status.warning(tr("live.stopped_arms", steps=steps_text, total=total))
 st.markdown(tr("live.metric_notes"))
+with st.expander(tr("live.entropy_header")):
+    st.markdown(tr("live.entropy_note"))
 max_step = max(progress.values())
 if max_step == 0:
     st.stop()
