@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import streamlit as st
@@ -108,6 +109,34 @@ def show_bad_input(exc: Exception, fields: dict[str, str] | None = None, where=N
     (where or st).error(text, icon=":material/error:")
 
 
+def run_active(flag_key: str) -> bool:
+    """Whether this session's step-wise run behind ``flag_key`` is advancing. True from the very
+    script run that the Run click starts (the click's callback sets the flag before the script
+    runs), so the settings widgets above the controls render disabled from the first moment."""
+    return bool(st.session_state.get(flag_key))
+
+
+def stop_requested(flag_key: str) -> bool:
+    """Whether Stop was pressed and the run is finishing the round in progress."""
+    return bool(st.session_state.get(_stop_key(flag_key)))
+
+
+def _error_key(flag_key: str) -> str:
+    return f"{flag_key}__error"
+
+
+def _start_key(flag_key: str) -> str:
+    return f"{flag_key}__start"
+
+
+def _bad_start_key(flag_key: str) -> str:
+    return f"{flag_key}__bad_start"
+
+
+def _stop_key(flag_key: str) -> str:
+    return f"{flag_key}__stop"
+
+
 def run_controls(
     run_key: str,
     flag_key: str,
@@ -115,47 +144,139 @@ def run_controls(
     labels: tuple[str, str, str, str],
     keys: tuple[str, str, str, str],
     on_error,
+    settings_keys: Iterable[str] = (),
 ) -> bool:
     """Run / Stop / Continue / Reset for a step-wise experiment kept in this session.
 
     The run object lives in ``st.session_state[run_key]`` (never cached across sessions); it must
-    have a ``done`` property. ``st.session_state[flag_key]`` says whether the page keeps advancing it,
-    one step per script run. ``make_run()`` builds a new run when Run is pressed; a ``ValueError`` it
-    raises goes to ``on_error(exc)`` (a message in the page). ``labels`` and ``keys`` are those of the
-    Run, Stop, Continue and Reset buttons. Stop and Reset act in callbacks, so the step in progress is
-    kept and nothing is lost. Returns whether the run is advancing after this call.
+    have a ``done`` property. ``st.session_state[flag_key]`` says whether the page keeps advancing it
+    (see :func:`advance`). Every button acts in its ``on_click`` callback, before the script runs:
+    Run sets the flag (so the widgets above, drawn with ``disabled=run_active(flag_key)``, are
+    disabled in that same script run) and asks for a new run, which ``make_run()`` builds here from
+    this script run's widget values. A ``ValueError`` it raises goes to ``on_error(exc)`` (a message
+    in the page) after a rerun that draws the widgets enabled again; any other error is shown as a
+    failed run (:func:`show_run_failure`). Stop asks :func:`advance` to stop once every arm has
+    finished the round in progress (the run stays level: every arm at the same step), Continue
+    sets the flag again, Reset drops the run; nothing done is lost. ``labels`` and ``keys`` are those of the
+    Run, Stop, Continue and Reset buttons. Returns whether the run is advancing after this call.
+
+    ``settings_keys``: the keys of the settings widgets drawn with ``disabled=run_active(...)``.
+    Streamlit drops a value that arrives for a widget drawn disabled, so a value typed and sent
+    together with the Run click (a field still being edited when Run is pressed) would be lost; the
+    Run callback re-assigns these widgets' values as they arrived, which Streamlit keeps.
     """
     state = st.session_state
-    running = bool(state.get(flag_key)) and run_key in state
+    error_key, start_key, bad_start_key = _error_key(flag_key), _start_key(flag_key), _bad_start_key(flag_key)
+    stop_key = _stop_key(flag_key)
+
+    def _run() -> None:
+        for key in settings_keys:
+            if key in state:
+                state[key] = state[key]  # keep the value sent with the click (see above)
+        state[flag_key] = True
+        state[start_key] = True
+        state.pop(error_key, None)
+        state.pop(stop_key, None)
 
     def _stop() -> None:
-        state[flag_key] = False
+        state[stop_key] = True  # advance() finishes the round in progress, then stops
 
     def _continue() -> None:
         state[flag_key] = run_key in state
+        state.pop(error_key, None)
+        state.pop(stop_key, None)
 
     def _reset() -> None:
         state.pop(run_key, None)
+        state.pop(error_key, None)
+        state.pop(stop_key, None)
         state[flag_key] = False
 
+    if state.pop(start_key, False):
+        try:
+            state[run_key] = make_run()
+        except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
+            state[flag_key] = False
+            state[bad_start_key] = exc
+            st.rerun()  # draw the settings enabled again, with the message below them
+    running = bool(state.get(flag_key)) and run_key in state
+    if state.get(flag_key) and not running:
+        state[flag_key] = False  # a flag left without a run (e.g. Reset in another tab)
     run_label, stop_label, continue_label, reset_label = labels
     run_btn, stop_btn, continue_btn, reset_btn = keys
     controls = st.container(horizontal=True)
-    if controls.button(run_label, type="primary", key=run_btn, disabled=running, icon=":material/play_arrow:"):
-        try:
-            new_run = make_run()
-        except ValueError as exc:
-            on_error(exc)
-        else:
-            state[run_key] = new_run
-            state[flag_key] = running = True
-    if running:
-        controls.button(stop_label, key=stop_btn, on_click=_stop, icon=":material/stop:")
+    controls.button(
+        run_label, type="primary", key=run_btn, disabled=running, on_click=_run, icon=":material/play_arrow:"
+    )
+    if running:  # disabled once pressed, while the round in progress finishes
+        controls.button(
+            stop_label, key=stop_btn, on_click=_stop, icon=":material/stop:", disabled=bool(state.get(stop_key))
+        )
     elif run_key in state and not state[run_key].done:
         controls.button(continue_label, key=continue_btn, on_click=_continue, icon=":material/resume:")
     if run_key in state and not running:
         controls.button(reset_label, key=reset_btn, on_click=_reset, icon=":material/delete:")
+    bad_start = state.pop(bad_start_key, None)
+    if isinstance(bad_start, ValueError):
+        on_error(bad_start)  # a bad setting: the run never started
+    elif bad_start is not None:
+        show_run_failure(bad_start)  # e.g. the model could not be loaded
+    error = state.get(error_key)
+    if error is not None and not running:
+        show_run_failure(error)  # kept until Run, Continue or Reset, and redrawn in the current language
     return running
+
+
+def describe_failure(exc: BaseException) -> str:
+    """What stopped a run, in words in the session's language (never the exception's own text)."""
+    text = f"{type(exc).__name__} {exc}".lower()
+    if isinstance(exc, MemoryError) or "out of memory" in text:
+        return tr("run.err_memory")
+    if "nan" in text.split() or "inf" in text.split() or "non-finite" in text or "infinit" in text:
+        return tr("run.err_numeric")
+    if isinstance(exc, ValueError):
+        return tr("run.err_value")
+    return tr("run.err_other")
+
+
+def show_run_failure(exc: BaseException, where=None) -> None:
+    """A run that stopped on an error: a message in the user's language, and the technical detail
+    only inside a collapsed expander."""
+    box = where or st
+    box.error(tr("run.failed", what=describe_failure(exc)), icon=":material/error:")
+    with box.expander(tr("run.details"), expanded=False):
+        st.code(f"{type(exc).__name__}: {exc}", language=None)
+
+
+def advance(run, flag_key: str, on_progress) -> None:
+    """Advance ``run`` one arm-step at a time while ``st.session_state[flag_key]`` is set.
+
+    ``run`` is a :class:`rlviz.experiments.runner.SideBySideRun` (its ``step_next`` holds the run's
+    lock, so a second script run started by a rerun, e.g. a language switch, waits for the step in
+    flight instead of starting another on the same model). ``on_progress()`` draws progress after
+    each arm-step; its Streamlit calls are where a rerun (a widget change, a language switch, a page
+    switch, Stop) ends this script run, always between two arm-steps; the next script run on the
+    page picks the run up where it is (the flag is still set). After Stop it steps on only until
+    every arm has finished the round in progress. At the end the flag is cleared and the page reruns
+    to draw the results; an error clears the flag and reruns, and :func:`run_controls` shows it in
+    words (:func:`show_run_failure`) until Run, Continue or Reset, with every step done so far kept
+    (Continue retries).
+    """
+    state = st.session_state
+    stop_key = _stop_key(flag_key)
+    try:
+        while state.get(flag_key) and not (state.get(stop_key) and run.level):
+            if run.step_next() is None:
+                break
+            on_progress()
+    except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
+        state[flag_key] = False
+        state.pop(stop_key, None)
+        state[_error_key(flag_key)] = exc
+        st.rerun()  # redraw with the controls of a stopped run and the message (run_controls)
+    state[flag_key] = False
+    state.pop(stop_key, None)
+    st.rerun()
 
 
 def labels(prefix: str, *keys: str, **extra: str) -> dict[str, str]:

@@ -1,35 +1,41 @@
 """Seconds per RL step of each algorithm on the shipped tiny LM (measured here, never asserted in tests).
 
-.venv/bin/python benchmarks/bench_step.py [--steps 5] [--device cpu]
+.venv/bin/python benchmarks/bench_step.py [--steps 5] [--device cpu]   (or: make bench)
+
+Each algorithm is an arm of one ``rlviz.experiments.runner.SideBySideRun`` (one copy of the model per
+arm, the same checkpoint and seed, the trainer's defaults); every arm-step is timed on its own.
 """
 
 import argparse
-import copy
 import statistics
+import sys
 import time
+from pathlib import Path
 
-import torch
-
-from rlviz.core.objectives import ALGORITHMS
-from rlviz.lm.model import load_policy
-from rlviz.lm.trainer import TrainConfig, Trainer
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root holds rlviz
 
 
 def main() -> None:
+    import torch
+
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.experiments.runner import Arm, RunConfig, SideBySideRun
+
     p = argparse.ArgumentParser()
     p.add_argument("--steps", type=int, default=5)
     p.add_argument("--device", default=None)
     args = p.parse_args()
-    model, tok = load_policy(device=args.device)
-    ref = copy.deepcopy(model).requires_grad_(False)
-    print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, device {next(model.parameters()).device}")
+    run = SideBySideRun(
+        [Arm(name, name) for name in ALGORITHMS], RunConfig(steps=args.steps, heldout_samples=0, device=args.device)
+    )
+    device = next(run.ref_model.parameters()).device
+    print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, device {device}")
     print(f"{'algorithm':<12}{'median s/step':>14}{'min':>8}{'max':>8}")
-    for name in ALGORITHMS:
-        trainer = Trainer(TrainConfig(algorithm=name), copy.deepcopy(model), tok, ref)
+    for name in run.arms:  # one algorithm at a time, as before: its steps back to back
         times = []
         for _ in range(args.steps):
             t0 = time.perf_counter()
-            trainer.step()
+            run.step_arm(name)
             times.append(time.perf_counter() - t0)
         print(f"{name:<12}{statistics.median(times):>14.3f}{min(times):>8.3f}{max(times):>8.3f}")
 

@@ -1,8 +1,11 @@
 """Live policy update: several algorithms train the same tiny LM side by side, step by step.
 
-Widgets -> one ``rlviz.experiments.live.LiveRun`` per session (in ``st.session_state``, never
-cached across sessions) -> figures. The run advances one algorithm-step at a time and keeps every
-result as it goes, so Stop (a rerun) loses nothing and Continue picks up where it stopped.
+Widgets (generated from the registry ``rlviz.core.objectives.ALGORITHMS``, read at render time) ->
+one ``rlviz.experiments.live.LiveRun`` (a ``SideBySideRun``, one arm per algorithm) per session, in
+``st.session_state``, never cached across sessions -> figures. ``app_common.advance`` steps it one
+arm-step at a time under the run's lock and keeps every result as it goes, so Stop, a language
+switch or a page switch loses nothing and Continue picks up where it stopped. Widget keys start
+with ``lv_``.
 """
 
 from __future__ import annotations
@@ -10,9 +13,22 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import pandas as pd
 import streamlit as st
 
-from app_common import ensure_shell, formula, lang, run_controls, tr
+from app_common import (
+    advance,
+    chart,
+    csv_download,
+    ensure_shell,
+    formula,
+    lang,
+    run_active,
+    run_controls,
+    show_bad_input,
+    stop_requested,
+    tr,
+)
 from rlviz.core.advantages import ADVANTAGE_SCALES
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
@@ -56,10 +72,10 @@ ALL_METRICS = PANELS + (
     "rollouts",
     "kept_groups",
 )
-titles = {n: ALGORITHMS[n].title for n in ALGORITHMS}
+titles = {n: spec.title for n, spec in ALGORITHMS.items()}  # the registry as it is now
 state = st.session_state
 state.setdefault("live_running", False)
-running = bool(state["live_running"]) and "live_run" in state
+running = run_active("live_running")  # True from the Run click's own script run: widgets disabled
 
 st.title(tr("live.title"))
 st.markdown(tr("live.intro"))
@@ -70,21 +86,21 @@ st.subheader(tr("live.settings"))
 algorithms = st.multiselect(
     tr("live.algorithms"),
     list(ALGORITHMS),
-    default=list(DEFAULT_ALGORITHMS),
-    format_func=titles.get,
-    key="algos",
+    default=[a for a in DEFAULT_ALGORITHMS if a in ALGORITHMS],
+    format_func=lambda name: titles.get(name, name),
+    key="lv_algos",
     help=tr("live.algorithms_help"),
     bind="query-params",
     disabled=running,
 )
 c1, c2, c3, c4 = st.columns(4)
-steps = c1.number_input(tr("live.steps"), 1, 500, D.steps, key="steps", bind="query-params", disabled=running)
+steps = c1.number_input(tr("live.steps"), 1, 500, D.steps, key="lv_steps", bind="query-params", disabled=running)
 prompts = c2.number_input(
     tr("live.prompts"),
     1,
     128,
     D.prompts_per_step,
-    key="prompts",
+    key="lv_prompts",
     help=tr("live.prompts_help"),
     bind="query-params",
     disabled=running,
@@ -94,13 +110,13 @@ group_size = c3.number_input(
     2,
     64,
     D.group_size,
-    key="G",
+    key="lv_G",
     help=tr("live.group_size_help"),
     bind="query-params",
     disabled=running,
 )
 mu = c4.number_input(
-    tr("live.mu"), 1, 16, D.mu, key="mu", help=tr("live.mu_help"), bind="query-params", disabled=running
+    tr("live.mu"), 1, 16, D.mu, key="lv_mu", help=tr("live.mu_help"), bind="query-params", disabled=running
 )
 c1, c2 = st.columns(2)
 lr = c1.select_slider(
@@ -108,7 +124,7 @@ lr = c1.select_slider(
     LR_CHOICES,
     value=D.lr,
     format_func="{:g}".format,
-    key="lr",
+    key="lv_lr",
     help=tr("live.lr_help"),
     bind="query-params",
     disabled=running,
@@ -119,7 +135,7 @@ temperature = c2.slider(
     2.0,
     float(D.temperature),
     0.05,
-    key="temp",
+    key="lv_temp",
     help=tr("live.temperature_help"),
     bind="query-params",
     disabled=running,
@@ -131,20 +147,20 @@ with st.expander(tr("live.advanced")):
         1,
         64,
         D.mini_batches,
-        key="mb",
+        key="lv_mb",
         help=tr("live.mini_batches_help"),
         bind="query-params",
         disabled=running,
     )
     max_new_tokens = c2.number_input(
-        tr("live.max_new_tokens"), 2, 256, D.max_new_tokens, key="Lmax", bind="query-params", disabled=running
+        tr("live.max_new_tokens"), 2, 256, D.max_new_tokens, key="lv_Lmax", bind="query-params", disabled=running
     )
     overlong_buffer = c3.number_input(
         tr("live.overlong_buffer"),
         0,
         256,
         D.overlong_buffer_length,
-        key="Lcache",
+        key="lv_Lcache",
         help=tr("live.overlong_buffer_help"),
         bind="query-params",
         disabled=running,
@@ -154,7 +170,7 @@ with st.expander(tr("live.advanced")):
         0,
         64,
         D.heldout_samples,
-        key="heldout",
+        key="lv_heldout",
         help=tr("live.heldout_help"),
         bind="query-params",
         disabled=running,
@@ -166,7 +182,7 @@ with st.expander(tr("live.advanced")):
         10.0,
         float(D.overlong_penalty_factor),
         0.1,
-        key="Lpen",
+        key="lv_Lpen",
         help=tr("live.overlong_penalty_help"),
         bind="query-params",
         disabled=running,
@@ -178,7 +194,7 @@ with st.expander(tr("live.advanced")):
         float(D.entropy_coef),
         0.001,
         format="%.3f",
-        key="ent",
+        key="lv_ent",
         help=tr("live.entropy_coef_help"),
         bind="query-params",
         disabled=running,
@@ -186,17 +202,35 @@ with st.expander(tr("live.advanced")):
     kl_in_reward = c2.checkbox(
         tr("live.kl_in_reward"),
         value=D.kl_in_reward,
-        key="kl_rew",
+        key="lv_kl_rew",
         help=tr("live.kl_in_reward_help"),
         bind="query-params",
         disabled=running,
     )
 
 
+# the settings widgets (drawn disabled while a run advances); each algorithm's are added below
+SETTINGS_KEYS = [
+    "lv_algos",
+    "lv_steps",
+    "lv_prompts",
+    "lv_G",
+    "lv_mu",
+    "lv_lr",
+    "lv_temp",
+    "lv_mb",
+    "lv_Lmax",
+    "lv_Lcache",
+]
+SETTINGS_KEYS += ["lv_heldout", "lv_Lpen", "lv_ent", "lv_kl_rew"]
+
+
 def _setting_widget(algo: str, s) -> object:
     """One widget for one registry setting, defaulting to the registry value; returns its value
-    (numbers as typed text: parsed and checked when the run starts)."""
-    key = f"{algo}.{s.name}"
+    (numbers as typed text: parsed and checked when the run starts). The kind of widget follows
+    the setting's default and choices, never the algorithm's name."""
+    key = f"lv_{algo}.{s.name}"
+    SETTINGS_KEYS.append(key)
     help_ = tr(
         "live.setting_help",
         meaning=s.help.get(L, s.name),
@@ -208,10 +242,12 @@ def _setting_widget(algo: str, s) -> object:
     common = dict(key=key, help=help_, bind="query-params", disabled=running)
     if isinstance(s.default, bool):
         return st.checkbox(s.name, value=s.default, **common)
-    if s.name in CHOICES:
-        options = list(CHOICES[s.name])
+    options = list(CHOICES.get(s.name, ()))
+    if not options and s.choices and all(isinstance(c, str) for c in s.choices):
+        options = list(s.choices)
+    if options:
         if s.name == "advantage" and "lam" not in ALGORITHMS[algo].train_defaults:
-            options = ["group"]  # GAE needs a value model: only PPO has one
+            options = ["group"]  # GAE needs a value model: only an objective with a GAE lambda has one
         return st.selectbox(s.name, options, index=options.index(s.default), **common)
     placeholder = tr("live.empty_means_none") if s.default is None else None
     return st.text_input(s.name, value="" if s.default is None else f"{s.default:g}", placeholder=placeholder, **common)
@@ -227,7 +263,7 @@ def _parse(algo: str, s, value: object) -> object:
     try:
         number = float(text)
     except ValueError:
-        raise ValueError(tr("live.not_a_number", name=f"{titles[algo]} {s.name}", value=text)) from None
+        raise ValueError(tr("live.not_a_number", name=f"{titles.get(algo, algo)} {s.name}", value=text)) from None
     return int(number) if isinstance(s.default, int) and number.is_integer() else number
 
 
@@ -274,14 +310,33 @@ def _config() -> LiveConfig:
     )
 
 
+# the parameter a library error names (the text before its first colon) -> the widget to change
+FIELDS = {
+    "algorithms": tr("live.algorithms"),
+    "steps": tr("live.steps"),
+    "prompts_per_step": tr("live.prompts"),
+    "group_size": tr("live.group_size"),
+    "mu": tr("live.mu"),
+    "lr": tr("live.lr"),
+    "temperature": tr("live.temperature"),
+    "mini_batches": tr("live.mini_batches"),
+    "max_new_tokens": tr("live.max_new_tokens"),
+    "overlong_buffer_length": tr("live.overlong_buffer"),
+    "overlong_penalty_factor": tr("live.overlong_penalty"),
+    "heldout_samples": tr("live.heldout"),
+    "entropy_coef": tr("live.entropy_coef"),
+    "device": tr("side.device"),
+}
+
 # ---------------------------------------------------------------------------------------- controls
 running = run_controls(
     "live_run",
     "live_running",
     lambda: LiveRun(_config()),  # loads the model: the one call into rlviz
     labels=(tr("live.run"), tr("live.stop"), tr("live.continue"), tr("live.reset")),
-    keys=("run_btn", "stop_btn", "continue_btn", "reset_btn"),
-    on_error=lambda exc: st.error(tr("live.bad_input", error=exc)),
+    keys=("lv_run", "lv_stop", "lv_continue", "lv_reset"),
+    on_error=lambda exc: show_bad_input(exc, FIELDS),
+    settings_keys=SETTINGS_KEYS,
 )
 
 run: LiveRun | None = state.get("live_run")
@@ -289,9 +344,10 @@ if run is None:
     st.info(tr("live.no_run"))
     st.stop()
 
+arm_titles = {name: titles.get(arm.objective, arm.objective) for name, arm in run.arms.items()}
 if not running:
     try:
-        changed = dataclasses.asdict(_config()) != dataclasses.asdict(run.config)
+        changed = dataclasses.asdict(_config()) != dataclasses.asdict(run.live_config)
     except ValueError:
         changed = True
     if changed:
@@ -299,15 +355,15 @@ if not running:
 
 # ---------------------------------------------------------------------------------------- progress
 total = run.config.steps
-bars = {name: st.empty() for name in run.config.algorithms}
+bars = {name: st.empty() for name in run.arms}
 
 
-def _draw_progress() -> None:
-    for name, done in run.progress.items():
-        bars[name].progress(done / total, text=tr("live.progress", title=titles[name], done=done, total=total))
+def _draw_progress(progress: dict[str, int]) -> None:
+    for name, done in progress.items():
+        bars[name].progress(done / total, text=tr("live.progress", title=arm_titles[name], done=done, total=total))
 
 
-_draw_progress()
+_draw_progress(run.progress)  # waits for a step still in flight in a previous script run
 status = st.empty()
 
 st.subheader(tr("live.curves"))
@@ -319,46 +375,50 @@ panels = st.multiselect(
     list(ALL_METRICS),
     default=state.get("live_panels", list(PANELS)),
     format_func=labels.get,
-    key=f"panels_{L}",
+    key=f"lv_panels_{L}",
 )
 state["live_panels"] = panels
-chart = st.empty()
+curves = st.empty()
 
 
-def _draw_curves() -> None:
+def _draw_curves(key: str) -> None:
     frame = run.metrics_frame()
-    # a panel no chosen algorithm measures (e.g. SAPO's gate weight without SAPO) is left out
+    # a panel no arm measures (e.g. SAPO's gate weight without SAPO) is left out
     shown = [m for m in panels if frame.empty or frame[m].notna().any()]
-    fig = live_metrics_figure(frame, shown, labels, cols=3, x_title=tr("word.step"), algorithm_labels=titles)
-    # a fresh key per redraw: the chart is redrawn several times in one script run
-    chart.plotly_chart(fig, config={"displaylogo": False}, key=f"curves_{sum(run.progress.values())}")
+    fig = live_metrics_figure(
+        frame, shown, labels, cols=3, x_title=tr("word.step"), algorithm_labels=arm_titles, by="arm"
+    )
+    with curves:
+        chart(fig, key)
 
-
-_draw_curves()
-st.caption(tr("live.curves_caption"))
 
 if running:
-    status.info(tr("live.running"))
-    try:
-        while not run.done:
-            for name in run.config.algorithms:
-                run.step_algorithm(name)  # a Stop click interrupts at the next st call: this step is kept
-                _draw_progress()
-            _draw_curves()
-    except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
-        state["live_running"] = False
-        st.error(tr("live.run_failed", error=f"{type(exc).__name__}: {exc}"))
-    else:
-        state["live_running"] = False
-        st.rerun()
+    status.info(tr("run.stopping") if stop_requested("live_running") else tr("live.running"))
+    _draw_curves(f"live-curves-{sum(run.progress.values())}")
 
-done_steps = min(run.progress.values())
+    def _on_progress() -> None:
+        progress = run.progress
+        _draw_progress(progress)
+        if len(set(progress.values())) == 1:  # a round done: every arm at the same step
+            # a fresh key per redraw: the chart is redrawn several times in one script run
+            _draw_curves(f"live-curves-{sum(progress.values())}")
+
+    advance(run, "live_running", _on_progress)  # reruns when done; an error is shown by run_controls
+
+_draw_curves("live-curves")
+st.caption(tr("live.curves_caption"))
+progress = run.progress
 if run.done:
     status.success(tr("live.finished", total=total))
-else:
-    status.warning(tr("live.stopped", done=done_steps, total=total))
+elif len(set(progress.values())) == 1:
+    status.warning(tr("live.stopped", done=min(progress.values()), total=total))
+else:  # stopped between two arms of a round: say where each is
+    steps_text = ", ".join(f"{arm_titles[name]} {done}" for name, done in progress.items())
+    status.warning(tr("live.stopped_arms", steps=steps_text, total=total))
 st.markdown(tr("live.metric_notes"))
-max_step = max(run.progress.values())
+with st.expander(tr("live.entropy_header")):
+    st.markdown(tr("live.entropy_note"))
+max_step = max(progress.values())
 if max_step == 0:
     st.stop()
 
@@ -371,16 +431,17 @@ def _step_picker(key: str, default: int) -> int:
 
 # ---------------------------------------------------------------------------------------- ratios
 st.subheader(tr("live.ratio_header"))
-hist_step = _step_picker("hist_step", max_step)
+hist_step = _step_picker("lv_hist_step", max_step)
 left, right = st.columns([3, 1])
 with left:
     fig = ratio_histogram_figure(
         run.ratio_histogram(hist_step),
         value="fraction",
-        algorithm_labels=titles,
+        algorithm_labels=arm_titles,
         y_title=tr("live.share"),
+        by="arm",
     )
-    st.plotly_chart(fig, config={"displaylogo": False}, key="ratio_hist")
+    chart(fig, "live-ratios")
 with right:
     st.latex(r"r_{i,t}=\frac{\pi_\theta(y_{i,t})}{\pi_{\theta_\text{old}}(y_{i,t})}")
     st.latex(r"s_i=\Big(\prod_t r_{i,t}\Big)^{1/|y_i|}")
@@ -388,16 +449,16 @@ st.caption(tr("live.ratio_caption"))
 
 # ---------------------------------------------------------------------------------------- tokens
 st.subheader(tr("live.tokens_header"))
-token_step = _step_picker("token_step", 1)
+token_step = _step_picker("lv_token_step", 1)
 shown = st.multiselect(
     tr("live.tokens_algos"),
-    list(run.config.algorithms),
-    default=list(run.config.algorithms),
-    format_func=titles.get,
-    key="token_algos",
+    list(run.arms),
+    default=list(run.arms),
+    format_func=arm_titles.get,
+    key="lv_token_algos",
 )
 st.caption(tr("live.tokens_caption"))
-views = {name: run.token_view(token_step, name) for name in shown if token_step <= run.progress[name]}
+views = {name: run.token_view(token_step, name) for name in shown if token_step <= progress[name]}
 WHEN = ["weight_first", "weight"]
 when = st.radio(  # one widget per language, as the panel picker (its browser-side value is its label)
     tr("live.tokens_when"),
@@ -405,7 +466,7 @@ when = st.radio(  # one widget per language, as the panel picker (its browser-si
     index=WHEN.index(state.get("live_token_when", WHEN[0])),
     format_func={k: tr(f"live.tokens_{k}") for k in WHEN}.get,
     horizontal=True,
-    key=f"token_when_{L}",
+    key=f"lv_token_when_{L}",
 )
 state["live_token_when"] = when
 frames = {name: token_view_frame(view, when) for name, view in views.items()}
@@ -413,9 +474,9 @@ weights = [abs(w) for f in frames.values() for w in f["weight"] if math.isfinite
 zmax = max(weights) if weights else None
 for name, view in views.items():
     if view is None:
-        st.info(tr("live.no_update", title=titles[name]))
+        st.info(tr("live.no_update", title=arm_titles[name]))
         continue
-    st.markdown(tr("live.prompt_line", title=titles[name], prompt=view["prompt"], answer=view["answer"]))
+    st.markdown(tr("live.prompt_line", title=arm_titles[name], prompt=view["prompt"], answer=view["answer"]))
     row_labels = {
         i: tr("live.row_label", i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}")
         + ("" if row["in_loss"] else f" ({tr('live.masked')})")
@@ -430,32 +491,69 @@ for name, view in views.items():
         token_label=tr("word.token"),
         x_title=tr("word.position"),
     )
-    st.plotly_chart(fig, config={"displaylogo": False}, key=f"tokens_{name}")
+    chart(fig, f"live-tokens-{name}")
 
 # ---------------------------------------------------------------------------------------- table
 st.subheader(tr("live.summary_header"))
+
+
+def _number(value: float, digits: int, signed: bool = False) -> str:
+    """A table cell: ``—`` for a value not measured yet (NaN)."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
 summary = run.summary_frame()
+# the key result first, and few, short columns: the table fits a 1400 px window without scrolling
+# (the full summary is in the JSON download, every step in the CSV)
+COLUMNS = {
+    "algorithm": [arm_titles[name] for name in summary["arm"]],
+    "heldout": [
+        f"{_number(a, 3)} → {_number(b, 3)}"
+        for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
+    ],
+    "heldout_gain": [_number(v, 3, signed=True) for v in summary["heldout_gain"]],
+    "train_pass_at_1_last5": [_number(v, 3) for v in summary["train_pass_at_1_last5"]],
+    "response_length_last5": [_number(v, 1) for v in summary["response_length_last5"]],
+    "clip_fraction_mean": [_number(v, 3) for v in summary["clip_fraction_mean"]],
+    "entropy_last": [_number(v, 3) for v in summary["entropy_last"]],
+    "kl_ref_last": [_number(v, 3) for v in summary["kl_ref_last"]],
+    "rollouts_total": [str(int(v)) for v in summary["rollouts_total"]],
+    "seconds_total": [_number(v, 0) for v in summary["seconds_total"]],
+}
+# pixels per column: 835 in all, inside the ~940 px main column of a 1400 px window with the sidebar
+WIDTHS = {
+    "algorithm": 110,
+    "heldout": 130,
+    "heldout_gain": 70,
+    "train_pass_at_1_last5": 95,
+    "response_length_last5": 70,
+    "clip_fraction_mean": 60,
+    "entropy_last": 75,
+    "kl_ref_last": 60,
+    "rollouts_total": 90,
+    "seconds_total": 75,
+}
+table = pd.DataFrame({tr(f"sum.{k}"): v for k, v in COLUMNS.items()})
 st.dataframe(
-    summary.rename(columns={c: tr(f"sum.{c}") for c in summary.columns}).round(3).astype(object).fillna("—"),
+    table,
     hide_index=True,
-)  # "—": not measured yet (held-out pass@1 after training is measured when an algorithm finishes)
+    column_config={
+        tr(f"sum.{k}"): st.column_config.TextColumn(tr(f"sum.{k}"), help=tr(f"sum.{k}_help"), width=WIDTHS[k])
+        for k in COLUMNS
+    },
+)
 st.caption(tr("live.summary_caption"))
 downloads = st.container(horizontal=True)
-downloads.download_button(
-    tr("live.download_csv"),
-    run.metrics_frame().to_csv(index=False),
-    file_name="rlviz-live-metrics.csv",
-    mime="text/csv",
-    on_click="ignore",
-    key="dl_csv",
-    icon=":material/download:",
-)
+with downloads:
+    csv_download(run.metrics_frame(), "live-metrics", key="lv_dl_csv", label=tr("live.download_csv"))
 downloads.download_button(
     tr("live.download_json"),
     run.to_json(),
     file_name="rlviz-live-run.json",
     mime="application/json",
     on_click="ignore",
-    key="dl_json",
+    key="lv_dl_json",
     icon=":material/download:",
 )

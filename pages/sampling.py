@@ -3,7 +3,9 @@ GRPO vs GRPO + dynamic sampling run.
 
 Widgets -> ``rlviz.experiments.sampling`` -> ``rlviz.plots.sampling`` -> ``app_common.chart``.
 The measured pass rates are cached by their inputs (the cached function loads the model itself);
-the live run lives in ``st.session_state`` and advances one step at a time, like the live page.
+the live run (a ``SideBySideRun`` of two GRPO arms, dynamic sampling off and on) lives in
+``st.session_state`` and advances one arm-step at a time through ``app_common.advance``, like the
+live page. Widget keys start with ``s_``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,20 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from app_common import chart, csv_download, ensure_shell, formula, labels, lang, run_controls, show_bad_input, tr
+from app_common import (
+    advance,
+    chart,
+    csv_download,
+    ensure_shell,
+    formula,
+    labels,
+    lang,
+    run_active,
+    run_controls,
+    show_bad_input,
+    stop_requested,
+    tr,
+)
 from rlviz.core.sampling import fill_cost
 from rlviz.experiments.sampling import (
     ARMS,
@@ -328,7 +343,7 @@ cost_section()
 st.subheader(tr("sampling.live_header"))
 st.markdown(tr("sampling.live_text"))
 state.setdefault("sampling_running", False)
-running = bool(state["sampling_running"]) and "sampling_run" in state
+running = run_active("sampling_running")  # True from the Run click's own script run: widgets disabled
 c1, c2, c3, c4 = st.columns(4)
 steps = c1.number_input(tr("sampling.steps"), 1, 200, D.steps, key="s_steps", bind="query-params", disabled=running)
 live_N = c2.number_input(
@@ -414,6 +429,7 @@ running = run_controls(
     labels=(tr("sampling.run"), tr("sampling.stop"), tr("sampling.continue"), tr("sampling.reset")),
     keys=("s_run", "s_stop", "s_continue", "s_reset"),
     on_error=lambda exc: show_bad_input(exc, LIVE_FIELDS),
+    settings_keys=("s_steps", "s_lp", "s_lG", "s_rounds", "s_lr", "s_ltemp", "s_heldout"),
 )
 
 
@@ -428,7 +444,8 @@ def _summary_table(run: DynamicSamplingRun) -> pd.DataFrame:
         {
             tr("sampling.col_arm"): summary["arm"].map(arm_labels),
             tr("sampling.col_heldout"): [
-                f"{_number(a, 3)} → {_number(b, 3)}" for a, b in zip(summary["heldout_start"], summary["heldout_end"])
+                f"{_number(a, 3)} → {_number(b, 3)}"
+                for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
             ],
             tr("sampling.col_train_last5"): [_number(v, 3) for v in summary["train_pass_at_1_last5"]],
             tr("sampling.col_rollouts_total"): [str(int(v)) for v in summary["rollouts_total"]],
@@ -444,16 +461,16 @@ run: DynamicSamplingRun | None = state.get("sampling_run")
 if run is None:
     st.info(tr("sampling.no_run"))
 else:
-    if not running and dataclasses.asdict(_config()) != dataclasses.asdict(run.config):
+    if not running and dataclasses.asdict(_config()) != dataclasses.asdict(run.ds_config):
         st.caption(tr("sampling.settings_changed"))
     total = run.config.steps
-    bars = {arm: st.empty() for arm in ARMS}
+    bars = {arm: st.empty() for arm in run.arms}
 
-    def _draw_progress() -> None:
-        for arm, done in run.progress.items():
+    def _draw_progress(progress: dict[str, int]) -> None:
+        for arm, done in progress.items():
             bars[arm].progress(done / total, text=tr("sampling.progress", arm=arm_labels[arm], done=done, total=total))
 
-    _draw_progress()
+    _draw_progress(run.progress)  # waits for a step still in flight in a previous script run
     status = st.empty()
     live_chart = st.empty()
     titles = (
@@ -463,56 +480,44 @@ else:
         tr("sampling.live_reward_vs"),
     )
 
-    def _draw_curves() -> None:
+    def _draw_curves(key: str) -> None:
         fig = live_sampling_figure(
             run.metrics_frame(),
-            run.config.prompts_per_step,
+            run.ds_config.prompts_per_step,
             titles=titles,
             step_title=tr("word.step"),
             rollouts_title=tr("sampling.live_rollouts"),
             arm_labels=arm_labels,
             target_label=tr("sampling.target_line"),
         )
-        with live_chart:  # a fresh key per redraw: the chart is redrawn several times in one script run
-            chart(fig, f"sampling-live-{sum(run.progress.values())}")
+        with live_chart:
+            chart(fig, key)
 
     if running:
-        status.info(tr("sampling.running"))
-        try:
-            while not run.done:
-                run.step()  # a Stop click interrupts at the next st call: this step is kept
-                _draw_progress()
-                _draw_curves()
-        except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
-            state["sampling_running"] = False
-            st.error(tr("sampling.run_failed", error=f"{type(exc).__name__}: {exc}"))
-        else:
-            state["sampling_running"] = False
-            st.rerun()
-    else:
-        progress = run.progress  # waits for a step still running in a stopped script run
-        if run.done:
-            status.success(tr("sampling.finished", total=total))
-        elif len(set(progress.values())) == 1:
-            status.warning(tr("sampling.stopped", done=min(progress.values()), total=total))
-        else:  # an arm ahead of the other (a step that failed part-way): say both
-            steps_text = ", ".join(f"{arm_labels[arm]} {done}" for arm, done in progress.items())
-            status.warning(tr("sampling.stopped_arms", steps=steps_text, total=total))
-        with live_chart.container():
-            fig = live_sampling_figure(
-                run.metrics_frame(),
-                run.config.prompts_per_step,
-                titles=titles,
-                step_title=tr("word.step"),
-                rollouts_title=tr("sampling.live_rollouts"),
-                arm_labels=arm_labels,
-                target_label=tr("sampling.target_line"),
-            )
-            chart(fig, "sampling-live")
-        st.caption(tr("sampling.live_caption"))
-        st.dataframe(_summary_table(run), hide_index=True)
-        st.caption(tr("sampling.summary_caption"))
-        csv_download(run.metrics_frame(), "sampling-live", key="s_dl_live")
+        status.info(tr("run.stopping") if stop_requested("sampling_running") else tr("sampling.running"))
+        _draw_curves(f"sampling-live-{sum(run.progress.values())}")
+
+        def _on_progress() -> None:
+            progress = run.progress
+            _draw_progress(progress)
+            if len(set(progress.values())) == 1:  # both arms at the same step
+                # a fresh key per redraw: the chart is redrawn several times in one script run
+                _draw_curves(f"sampling-live-{sum(progress.values())}")
+
+        advance(run, "sampling_running", _on_progress)  # reruns when done; errors are shown by run_controls
+    progress = run.progress
+    if run.done:
+        status.success(tr("sampling.finished", total=total))
+    elif len(set(progress.values())) == 1:
+        status.warning(tr("sampling.stopped", done=min(progress.values()), total=total))
+    else:  # an arm ahead of the other (stopped between the two arms of a step): say both
+        steps_text = ", ".join(f"{arm_labels[arm]} {done}" for arm, done in progress.items())
+        status.warning(tr("sampling.stopped_arms", steps=steps_text, total=total))
+    _draw_curves("sampling-live")
+    st.caption(tr("sampling.live_caption"))
+    st.dataframe(_summary_table(run), hide_index=True)
+    st.caption(tr("sampling.summary_caption"))
+    csv_download(run.metrics_frame(), "sampling-live", key="s_dl_live")
 
 # ---------------------------------------------------------------------------------------- 5. symptoms
 st.subheader(tr("sampling.symptoms_header"))

@@ -89,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     import pandas as pd
     from tqdm import tqdm
 
+    from rlviz.core.objectives import get_algorithm
     from rlviz.experiments.live import LiveConfig, LiveRun
 
     args = _parser().parse_args(argv)
@@ -124,17 +125,17 @@ def main(argv: list[str] | None = None) -> int:
     interrupted = False
     with tqdm(total=config.steps * len(config.algorithms), unit="step", file=sys.stderr) as bar:
         try:
-            while not run.done:
-                for name in config.algorithms:
-                    m = run.step_algorithm(name)
-                    if m is not None:
-                        bar.set_postfix_str(f"{name} step {m['step']}: pass@1 {m['pass_at_1']:.2f}")
-                        bar.update(1)
+            while (stepped := run.step_next()) is not None:  # one arm-step at a time, round robin
+                name, m = stepped
+                bar.set_postfix_str(f"{name} step {m['step']}: pass@1 {m['pass_at_1']:.2f}")
+                bar.update(1)
         except KeyboardInterrupt:
             interrupted = True
             print("\ninterrupted: writing what has been measured so far", file=sys.stderr)
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
-        print(run.summary_frame().to_string(index=False))
+        summary = run.summary_frame()
+        summary["arm"] = [get_algorithm(name).title for name in summary.pop("algorithm")]
+        print(summary.to_string(index=False))
     if args.out:
         args.out.write_text(run.to_json())
         print(f"wrote {args.out}")

@@ -139,12 +139,12 @@ def _live(**query) -> AppTest:
     return at.switch_page(LIVE).run()
 
 
-def _small(at: AppTest, algorithms=("grpo", "gspo"), steps=2) -> AppTest:
-    at.multiselect(key="algos").set_value(list(algorithms))
-    at.number_input(key="steps").set_value(steps)
-    at.number_input(key="prompts").set_value(4)
-    at.number_input(key="G").set_value(4)
-    at.number_input(key="heldout").set_value(1)
+def _small(at: AppTest, algorithms=("grpo", "gspo"), steps=2, prompts=4, G=4, heldout=1) -> AppTest:
+    at.multiselect(key="lv_algos").set_value(list(algorithms))
+    at.number_input(key="lv_steps").set_value(steps)
+    at.number_input(key="lv_prompts").set_value(prompts)
+    at.number_input(key="lv_G").set_value(G)
+    at.number_input(key="lv_heldout").set_value(heldout)
     return at.run()
 
 
@@ -156,7 +156,7 @@ def test_live_page_first_load():
     at = _live()
     _no_exception(at)
     assert at.title[0].value == t("live.title", "en")
-    assert at.multiselect(key="algos").value == list(DEFAULT_ALGORITHMS)
+    assert at.multiselect(key="lv_algos").value == list(DEFAULT_ALGORITHMS)
     assert [e.label for e in at.expander if "settings" in e.label][-4:] == [
         t("live.algo_settings", "en", title=ALGORITHMS[n].title) for n in DEFAULT_ALGORITHMS
     ]
@@ -166,20 +166,29 @@ def test_live_page_first_load():
             widget = at.get("text_input") + at.get("selectbox") + at.get("checkbox")
             values = {w.key: w.value for w in widget if w.key}
             expected = "" if s.default is None else (f"{s.default:g}" if isinstance(s.default, float) else s.default)
-            assert values[f"{name}.{s.name}"] == expected, (name, s.name)
+            assert values[f"lv_{name}.{s.name}"] == expected, (name, s.name)
     assert at.info and "Run" in at.info[0].value
+    # every widget of the page carries the page's prefix
+    keys = [
+        w.key
+        for kind in ("multiselect", "number_input", "slider", "select_slider", "text_input", "checkbox")
+        for w in at.get(kind)
+        if w.key
+    ]
+    sidebar = {"seed"}
+    assert all(k.startswith("lv_") or k in sidebar for k in keys), keys
 
 
 def test_live_page_in_chinese():
     at = _live(lang="zh")
     _no_exception(at)
     assert at.title[0].value == t("live.title", "zh")
-    assert at.button(key="run_btn").label == t("live.run", "zh")
+    assert at.button(key="lv_run").label == t("live.run", "zh")
 
 
 def test_live_run_through_the_ui():
     at = _small(_live())
-    at.button(key="run_btn").click().run()
+    at.button(key="lv_run").click().run()
     _no_exception(at)
     run = at.session_state["live_run"]
     assert run.done and run.progress == {"grpo": 2, "gspo": 2}
@@ -193,32 +202,88 @@ def test_live_run_through_the_ui():
     reward = [tr for tr in curves["data"] if tr["yaxis"] in ("y", "y1")]
     assert reward and all(-2.0 <= v <= 1.0 for tr in reward for v in tr["y"])
     frame = run.metrics_frame()
-    grpo_entropy = frame[frame.algorithm == "grpo"]["entropy"].tolist()
+    grpo_entropy = frame[frame.arm == "grpo"]["entropy"].tolist()
     assert any(tr["name"] == "GRPO" and tr["y"] == pytest.approx(grpo_entropy) for tr in curves["data"])
     # ratio histogram, token views, final table, downloads
     assert len(at.get("plotly_chart")) >= 2
     table = at.dataframe[-1].value
     assert len(table) == 2
+    # a compact table: the key result first, short headers, nothing that needs scrolling sideways
+    assert list(table.columns[:2]) == [t("sum.algorithm", "en"), t("sum.heldout", "en")]
+    assert len(table.columns) <= 10 and all(len(c) <= 16 for c in table.columns)
+    assert table.iloc[0, 0] == "GRPO" and "→" in table.iloc[0, 1]
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == [t("live.download_csv", "en"), t("live.download_json", "en")]
     assert at.success and "2" in at.success[0].value
 
 
+def test_the_run_click_disables_the_settings_in_its_own_script_run(monkeypatch):
+    # The Run button's callback sets the running flag before the script runs: the settings above
+    # the controls are drawn disabled in that same script run, before the first step.
+    import streamlit
+
+    events = []
+    multiselect, step_next = streamlit.multiselect, LiveRun.step_next
+
+    def recording_multiselect(*args, **kwargs):
+        if kwargs.get("key") == "lv_algos":
+            events.append(("algorithms widget", kwargs.get("disabled")))
+        return multiselect(*args, **kwargs)
+
+    def recording_step_next(self):
+        events.append(("step", None))
+        return step_next(self)
+
+    monkeypatch.setattr(streamlit, "multiselect", recording_multiselect)
+    monkeypatch.setattr(LiveRun, "step_next", recording_step_next)
+    at = _small(_live(), algorithms=("grpo",), steps=1)
+    assert not at.multiselect(key="lv_algos").disabled
+    events.clear()
+    at.button(key="lv_run").click().run()
+    _no_exception(at)
+    first_step = events.index(("step", None))
+    assert events[first_step - 1] == ("algorithms widget", True)  # disabled in the click's own script run
+    assert events[0] == ("algorithms widget", True)
+    assert at.session_state["live_run"].done
+    # once the run is done the settings are editable again
+    assert not at.multiselect(key="lv_algos").disabled and not at.number_input(key="lv_steps").disabled
+
+
+def test_a_value_sent_with_the_run_click_is_kept():
+    # a field still being edited when Run is pressed arrives with the click, while the settings are
+    # drawn disabled; Streamlit drops values of disabled widgets unless the Run callback keeps them
+    at = _small(_live(), algorithms=("grpo",), steps=2)
+    at.number_input(key="lv_steps").set_value(1)
+    at.button(key="lv_run").click().run()
+    _no_exception(at)
+    assert at.session_state["live_run"].config.steps == 1 and at.number_input(key="lv_steps").value == 1
+
+
 def test_bad_setting_is_an_error_message_not_a_traceback():
     at = _small(_live())
-    at.text_input(key="gspo.epsilon_high").set_value("abc").run()
-    at.button(key="run_btn").click().run()
+    at.text_input(key="lv_gspo.epsilon_high").set_value("abc").run()
+    at.button(key="lv_run").click().run()
     assert not at.exception
     assert at.error and "epsilon_high" in at.error[0].value
     assert "live_run" not in at.session_state
+    assert not at.multiselect(key="lv_algos").disabled  # the settings can be fixed
+    assert at.session_state["live_running"] is False
 
 
 def test_out_of_range_value_from_rlviz_is_an_error_message():
     at = _small(_live())
-    at.text_input(key="grpo.epsilon_low").set_value("-0.5").run()
-    at.button(key="run_btn").click().run()
+    at.text_input(key="lv_grpo.epsilon_low").set_value("-0.5").run()
+    at.button(key="lv_run").click().run()
     assert not at.exception
     assert at.error and "epsilon_low" in at.error[0].value
+
+
+def test_a_bad_run_setting_names_its_widget():
+    at = _small(_live(), algorithms=("grpo",), G=4)
+    at.number_input(key="lv_mb").set_value(64).run()  # more mini-batches than the 16 responses
+    at.button(key="lv_run").click().run()
+    assert not at.exception
+    assert at.error and t("live.mini_batches", "en") in at.error[0].value
 
 
 def test_stopped_run_keeps_results_and_continues():
@@ -239,53 +304,114 @@ def test_stopped_run_keeps_results_and_continues():
     _no_exception(at)
     assert at.warning and "1" in at.warning[0].value  # "stopped after 1 of 3 steps"
     assert _figure(at, 0)["data"], "partial results are shown"
-    at.button(key="continue_btn").click().run()
+    at.button(key="lv_continue").click().run()
     _no_exception(at)
     assert at.session_state["live_run"] is run and run.done
     assert {tr["name"] for tr in _figure(at, 0)["data"]} == {"GRPO", "SAPO"}
-    at.button(key="reset_btn").click().run()
+    at.button(key="lv_reset").click().run()
     assert "live_run" not in at.session_state
 
 
-def test_error_during_a_run_is_a_message_and_keeps_the_steps(monkeypatch):
-    original = LiveRun.step_algorithm
+def test_a_run_stopped_between_two_arms_says_so_and_catches_up():
+    at = _small(_live(), algorithms=("grpo", "sapo"), steps=2)
+    config = LiveConfig(algorithms=("grpo", "sapo"), steps=2, prompts_per_step=4, group_size=4, heldout_samples=0)
+    run = LiveRun(config)
+    run.step_next()  # GRPO has stepped, SAPO not yet: a Stop between two arm-steps
+    at.session_state["live_run"] = run
+    at.run()
+    _no_exception(at)
+    assert at.warning[0].value == t("live.stopped_arms", "en", steps="GRPO 1, SAPO 0", total=2)
+    at.button(key="lv_continue").click().run()
+    _no_exception(at)
+    assert run.progress == {"grpo": 2, "sapo": 2}
+
+
+def test_error_during_a_run_is_a_message_in_words_and_keeps_the_steps(monkeypatch):
+    original = LiveRun.step_arm
 
     def failing(self, name):
         if self.progress[name] >= 1:
-            raise RuntimeError("simulated: out of memory")
+            raise RuntimeError("simulated: CUDA out of memory")
         return original(self, name)
 
-    monkeypatch.setattr(LiveRun, "step_algorithm", failing)
-    at = _small(_live(), algorithms=("grpo",), steps=3)
-    at.button(key="run_btn").click().run()
-    assert not at.exception
-    assert at.error and "simulated: out of memory" in at.error[0].value
-    run = at.session_state["live_run"]
-    assert run.progress == {"grpo": 1} and len(run.metrics_frame()) == 1
-    assert at.session_state["live_running"] is False
+    monkeypatch.setattr(LiveRun, "step_arm", failing)
+    for lang in ("en", "zh"):
+        at = _small(_live(lang=lang), algorithms=("grpo",), steps=3)
+        at.button(key="lv_run").click().run()
+        assert not at.exception
+        # the learner reads what happened in words; Python's own text only in a collapsed expander
+        assert at.error and at.error[0].value == t("run.failed", lang, what=t("run.err_memory", lang))
+        assert "simulated" not in at.error[0].value and "RuntimeError" not in at.error[0].value
+        details = [e for e in at.expander if e.label == t("run.details", lang)]
+        assert details and "RuntimeError: simulated: CUDA out of memory" in details[0].code[0].value
+        run = at.session_state["live_run"]
+        assert run.progress == {"grpo": 1} and len(run.metrics_frame()) == 1
+        assert at.session_state["live_running"] is False
+        assert at.button(key="lv_continue")  # the steps are kept; Continue tries again
+    # the message follows the language switch, until Continue or Reset
+    at.radio(key="lang").set_value("en").run()
+    assert at.error[0].value == t("run.failed", "en", what=t("run.err_memory", "en"))
+    at.button(key="lv_reset").click().run()
+    assert not at.error and "live_run" not in at.session_state
+
+
+def test_language_switch_during_a_run_continues_it():
+    # A rerun mid-run (here: the language switch) finds the run flag still set and keeps stepping
+    # the same run from where it is; the settings stay disabled while it runs.
+    at = _small(_live(), algorithms=("grpo",), steps=2)
+    config = LiveConfig(algorithms=("grpo",), steps=2, prompts_per_step=4, group_size=4, heldout_samples=1)
+    run = LiveRun(config)
+    run.step()
+    at.session_state["live_run"] = run
+    at.session_state["live_running"] = True  # as if the switch came while the run was advancing
+    at.radio(key="lang").set_value("zh").run()
+    _no_exception(at)
+    assert at.session_state["live_run"] is run and run.done and run.progress == {"grpo": 2}
+    assert at.success[0].value == t("live.finished", "zh", total=2)
 
 
 def test_language_switch_after_a_run_keeps_the_page_working():
     at = _small(_live(), algorithms=("grpo",), steps=1)
-    at.button(key="run_btn").click().run()
-    at.multiselect(key="panels_en").set_value(["pass_at_1", "kl_ref"]).run()
+    at.button(key="lv_run").click().run()
+    at.multiselect(key="lv_panels_en").set_value(["pass_at_1", "kl_ref"]).run()
     panels = ["pass_at_1", "kl_ref"]
     for lang in ("zh", "en", "zh"):
         at.radio(key="lang").set_value(lang).run()
         _no_exception(at)
         assert at.title[0].value == t("live.title", lang)
-        assert list(at.multiselect(key=f"panels_{lang}").value) == panels  # carried across languages
-        assert "panels" not in at.query_params
+        assert list(at.multiselect(key=f"lv_panels_{lang}").value) == panels  # carried across languages
+        assert "lv_panels" not in at.query_params
         assert at.get("plotly_chart")
 
 
 def test_gae_is_offered_only_where_there_is_a_value_model():
     at = _live()
-    at.multiselect(key="algos").set_value(["ppo", "grpo"]).run()
-    assert at.selectbox(key="ppo.advantage").options == ["group", "gae"]
-    assert at.selectbox(key="grpo.advantage").options == ["group"]
-    at.text_input(key="ppo.dual_clip_c").set_value("none").run()
+    at.multiselect(key="lv_algos").set_value(["ppo", "grpo"]).run()
+    assert at.selectbox(key="lv_ppo.advantage").options == ["group", "gae"]
+    assert at.selectbox(key="lv_grpo.advantage").options == ["group"]
+    at.text_input(key="lv_ppo.dual_clip_c").set_value("none").run()
     _no_exception(at)
+
+
+def test_an_entry_added_to_the_registry_is_offered_and_trains(monkeypatch):
+    copy = dataclasses.replace(ALGORITHMS["dapo"], name="dapo_copy", title="DAPO copy", style=None)
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", copy)
+    at = _live()
+    _no_exception(at)
+    assert "DAPO copy" in at.multiselect(key="lv_algos").options  # offered, under its registry title
+    at = _small(at, algorithms=("dapo_copy",), steps=1, prompts=2, G=2, heldout=0)
+    _no_exception(at)
+    # its settings widgets, generated from its spec
+    assert t("live.algo_settings", "en", title="DAPO copy") in [e.label for e in at.expander]
+    keys = {w.key for kind in ("text_input", "selectbox", "checkbox") for w in at.get(kind)}
+    for s in copy.loss_settings + copy.train_settings:
+        assert f"lv_dapo_copy.{s.name}" in keys, s.name
+    at.button(key="lv_run").click().run()
+    _no_exception(at)
+    run = at.session_state["live_run"]
+    assert run.done and run.progress == {"dapo_copy": 1} and run.arms["dapo_copy"].objective == "dapo_copy"
+    assert {tr["name"] for tr in _figure(at, 0)["data"]} <= {"DAPO copy"}
+    assert at.dataframe[-1].value.iloc[0, 0] == "DAPO copy"
 
 
 def _bad_input_script():

@@ -187,7 +187,7 @@ def _formulas_fit(page, width: int) -> None:
     assert page.evaluate(OVERFLOWING_FORMULAS) == [], f"formulas wider than their column at {width} px"
 
 
-LIVE_SMALL = "live?algos=GRPO&algos=SAPO&steps={steps}&prompts=4&G=4&heldout=1"
+LIVE_SMALL = "live?lv_algos=GRPO&lv_algos=SAPO&lv_steps={steps}&lv_prompts=4&lv_G=4&lv_heldout=1"
 
 
 def _wait_idle_after_click(pg, timeout_ms: int = 300_000) -> None:
@@ -200,8 +200,8 @@ def _wait_idle_after_click(pg, timeout_ms: int = 300_000) -> None:
 def test_live_run_in_the_browser(server, page):
     page.goto(f"{server}/{LIVE_SMALL.format(steps=2)}")
     _settle(page)
-    assert "steps=2" in page.url and "GRPO" in page.url  # the settings live in the URL
-    page.locator(".st-key-run_btn button").click()
+    assert "lv_steps=2" in page.url and "GRPO" in page.url  # the settings live in the URL
+    page.locator(".st-key-lv_run button").click()
     page.get_by_text("Finished: 2 steps per algorithm.").wait_for(timeout=300_000)
     _wait_idle_after_click(page)
     # curves, ratio histogram and one token heatmap per algorithm
@@ -214,17 +214,69 @@ def test_live_run_in_the_browser(server, page):
 def test_live_stop_keeps_partial_results(server, page):
     page.goto(f"{server}/{LIVE_SMALL.format(steps=200)}")
     _settle(page)
-    page.locator(".st-key-run_btn button").click()
-    page.locator(".st-key-stop_btn button").wait_for(timeout=60_000)
+    page.locator(".st-key-lv_run button").click()
+    page.locator(".st-key-lv_stop button").wait_for(timeout=60_000)
     page.get_by_text("GRPO: step 2 / 200").wait_for(timeout=120_000)
-    page.locator(".st-key-stop_btn button").click()
-    page.locator(".st-key-continue_btn button").wait_for(timeout=120_000)
+    page.locator(".st-key-lv_stop button").click()
+    page.locator(".st-key-lv_continue button").wait_for(timeout=120_000)
     _wait_idle_after_click(page)
-    assert page.get_by_text("Stopped after").count() == 1
+    assert page.get_by_text("Stopped after").count() == 1  # the round in progress was finished: arms level
+    bars = page.locator("[data-testid=stProgress]").all_inner_texts()
+    assert len(bars) == 2 and len({b.split(": step ")[1] for b in bars}) == 1, bars
     _wait_count(page, ".js-plotly-plot", 2)  # the partial results are there
     _check_and_shoot(page, "live-stopped-en")
-    page.locator(".st-key-reset_btn button").click()
+    page.locator(".st-key-lv_reset button").click()
     page.get_by_text("Choose the settings and press").wait_for(timeout=60_000)
+
+
+def _no_exception_now(pg) -> None:
+    exceptions = pg.locator("[data-testid=stException]")
+    assert exceptions.count() == 0, exceptions.first.inner_text()
+
+
+def test_live_run_survives_language_setting_and_page_switches(server, page):
+    # Mid-run: switch the language (a rerun that used to start a second step on the same model while
+    # the first was in its backward pass), change a setting (the seed), leave for the home page and
+    # come back. The run stays consistent and finishes, and no exception is ever shown.
+    steps = 6
+    page.goto(f"{server}/{LIVE_SMALL.format(steps=steps)}")
+    _settle(page)
+    page.locator(".st-key-lv_run button").click()
+    page.get_by_text(f"GRPO: step 1 / {steps}").wait_for(timeout=120_000)
+    # the settings are disabled while the run advances
+    assert page.locator(".st-key-lv_steps input").is_disabled()
+    _no_exception_now(page)
+    page.get_by_text("中文", exact=True).click()
+    page.wait_for_function("document.querySelector('h1') && document.querySelector('h1').innerText === '实时策略更新'")
+    page.get_by_text(f"GRPO：第 2 / {steps} 步").wait_for(timeout=120_000)  # still running, in Chinese
+    _no_exception_now(page)
+    seed = page.locator(".st-key-seed input")
+    seed.fill("1")
+    seed.press("Enter")
+    page.get_by_text(f"GRPO：第 3 / {steps} 步").wait_for(timeout=120_000)  # a setting changed: still running
+    _no_exception_now(page)
+    page.get_by_role("link", name="首页").first.click()
+    page.wait_for_function("document.querySelector('h1') && document.querySelector('h1').innerText !== '实时策略更新'")
+    _settle(page)
+    _no_exception_now(page)
+    page.get_by_role("link", name="实时策略更新").first.click()
+    page.wait_for_url("**/live**")
+    page.wait_for_selector(".st-key-lv_run", timeout=60_000)
+    finished = page.get_by_text(f"训练完成：每个算法 {steps} 步。")
+    deadline = time.monotonic() + 300
+    while finished.count() == 0 and time.monotonic() < deadline:
+        _no_exception_now(page)
+        if page.locator(".st-key-lv_continue button").count():
+            page.locator(".st-key-lv_continue button").click()  # Continue if the run was left paused
+        page.wait_for_timeout(1000)
+    finished.wait_for(timeout=10_000)
+    _wait_idle_after_click(page)
+    _no_exception_now(page)
+    assert page.get_by_text(f"GRPO：第 {steps} / {steps} 步").count() == 1
+    assert page.get_by_text(f"SAPO：第 {steps} / {steps} 步").count() == 1
+    assert page.locator("[data-testid=stAlertContentError]").count() == 0
+    assert not page.locator(".st-key-lv_steps input").is_disabled()  # editable again
+    _check_and_shoot(page, "live-switches-zh")
 
 
 def test_home_has_the_map_and_formulas(server, page):
@@ -270,7 +322,7 @@ def test_two_sessions_never_see_each_others_runs(server, browser):
     a, b = first.new_page(), second.new_page()
     a.goto(f"{server}/{LIVE_SMALL.format(steps=1)}")
     _settle(a)
-    a.locator(".st-key-run_btn button").click()
+    a.locator(".st-key-lv_run button").click()
     a.get_by_text("Finished: 1 steps per algorithm.").wait_for(timeout=300_000)
     b.goto(f"{server}/{LIVE_SMALL.format(steps=1)}")
     _settle(b)
@@ -283,7 +335,7 @@ def test_two_sessions_never_see_each_others_runs(server, browser):
 def test_language_switch_after_a_run(server, page):
     page.goto(f"{server}/{LIVE_SMALL.format(steps=1)}")
     _settle(page)
-    page.locator(".st-key-run_btn button").click()
+    page.locator(".st-key-lv_run button").click()
     page.get_by_text("Finished: 1 steps per algorithm.").wait_for(timeout=300_000)
     _wait_idle_after_click(page)
     for label, title in (("中文", "实时策略更新"), ("English", "Live policy update"), ("中文", "实时策略更新")):

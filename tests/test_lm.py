@@ -128,7 +128,7 @@ def test_rollout_deterministic_given_generator(policy, mixed_problems):
     b = sample_rollouts(model, tok, mixed_problems, 4, 16, 1.0, torch.Generator().manual_seed(0))
     c = sample_rollouts(model, tok, mixed_problems, 4, 16, 1.0, torch.Generator().manual_seed(1))
     assert torch.equal(a.input_ids, b.input_ids) and a.texts == b.texts
-    assert torch.equal(a.old_log_prob, b.old_log_prob) and torch.equal(a.rewards, b.rewards)
+    assert torch.equal(a.rollout_log_prob, b.rollout_log_prob) and torch.equal(a.rewards, b.rewards)
     assert not torch.equal(a.input_ids, c.input_ids) if a.input_ids.shape == c.input_ids.shape else True
     assert a.texts != c.texts
 
@@ -157,21 +157,21 @@ def test_rollout_shapes_masks_and_rewards(policy, mixed_problems):
         clean = not ({pad, tok.bos_token_id} & set(row[:n]))  # no hidden special token sampled
         assert b.rewards[i] == reward(b.problems[i], b.texts[i], not bool(b.truncated[i]) and clean)
         assert b.texts[i] == tok.decode(row[:n], skip_special_tokens=True)
-    assert (b.old_log_prob[b.response_mask == 0] == 0).all()
-    assert (b.old_log_prob[b.response_mask == 1] <= 0).all() and b.old_log_prob.sum() < 0
+    assert (b.rollout_log_prob[b.response_mask == 0] == 0).all()
+    assert (b.rollout_log_prob[b.response_mask == 1] <= 0).all() and b.rollout_log_prob.sum() < 0
     # the shipped checkpoint gets easy prompts right most of the time and the 3-digit one wrong
     r = b.rewards.view(-1, G).mean(-1)
     assert r[0] >= 0.5 and r[-1] <= 0.5
 
 
-def test_old_log_prob_is_the_recompute_and_padding_invariant(policy, mixed_problems):
+def test_rollout_log_prob_is_the_recompute_and_padding_invariant(policy, mixed_problems):
     model, tok = policy
     b = sample_rollouts(model, tok, mixed_problems, 3, 12, 0.7, torch.Generator().manual_seed(3))
     lp, ent = response_log_probs(
         model, b.input_ids, b.attention_mask, b.position_ids, b.prompt_width, 0.7, with_entropy=True
     )
     m = b.response_mask.bool()
-    assert torch.equal(torch.exp(lp[m] - b.old_log_prob[m]), torch.ones(int(m.sum())))  # ratio exactly 1
+    assert torch.equal(torch.exp(lp[m] - b.rollout_log_prob[m]), torch.ones(int(m.sum())))  # ratio exactly 1
     assert ent.shape == lp.shape and (ent[m] >= 0).all() and (ent[m] <= math.log(len(tok)) + 1e-5).all()
     assert torch.isfinite(lp).all()
     # a padded row scores as the same sequence alone, without any padding
@@ -181,7 +181,7 @@ def test_old_log_prob_is_the_recompute_and_padding_invariant(policy, mixed_probl
         p_real = int(b.attention_mask[i, : b.prompt_width].sum())
         alone, _ = response_log_probs(model, ids, torch.ones_like(ids), torch.arange(ids.shape[1])[None], p_real, 0.7)
         n = int(b.response_lengths[i])
-        torch.testing.assert_close(alone[0, :n], b.old_log_prob[i, :n], atol=1e-5, rtol=0)
+        torch.testing.assert_close(alone[0, :n], b.rollout_log_prob[i, :n], atol=1e-5, rtol=0)
 
 
 def test_response_log_probs_is_differentiable_and_tempered(policy, mixed_problems):

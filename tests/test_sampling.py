@@ -342,7 +342,7 @@ def test_live_run_arms(policy):
     assert df.groupby("arm").rollouts_cum.last().to_dict() == df.groupby("arm").rollouts.sum().to_dict()
     summary = run.summary_frame()
     assert summary.rollouts_total.tolist() == [int(plain.rollouts.sum()), int(ds.rollouts.sum())]
-    assert math.isnan(summary.heldout_end.iloc[0])  # not measured with heldout_samples = 0
+    assert math.isnan(summary.heldout_pass_at_1_end.iloc[0])  # not measured with heldout_samples = 0
     # same checkpoint, same seed: a second run reproduces the first
     run2 = DynamicSamplingRun(cfg, policy=policy)
     while not run2.done:

@@ -58,7 +58,7 @@ def test_ratio_is_one_before_the_first_update(policy):
             t.model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, t.config.temperature
         )
     real = batch.response_mask > 0
-    assert torch.equal(lp[real], batch.old_log_prob[real])
+    assert torch.equal(lp[real], batch.rollout_log_prob[real])  # the sampler's log-probs
 
 
 def test_same_seed_same_first_step_across_algorithms(policy):
@@ -119,8 +119,9 @@ def test_overlong_filtering_masks_truncated_responses(policy):
         overlong_buffer_length=1,
         settings={"dynamic_sampling": False, "overlong_filtering": True},
     )
-    t.step()
-    batch, _, _, _, mask = t._last
+    batch, _ = t._collect()
+    _, _, data = t._update(batch)  # what the step's updates held fixed
+    batch, mask = data.batch, data.mask
     assert bool(batch.truncated.any())
     assert torch.all(mask[batch.truncated] == 0)
     assert torch.all(mask[~batch.truncated] == batch.response_mask[~batch.truncated])
@@ -161,8 +162,8 @@ def test_settings_of_other_algorithms_do_not_block_a_run(policy):
 def test_dr_grpo_constant_is_the_generation_budget(policy):
     t = make(policy, "dr_grpo", max_new_tokens=12)
     assert t.loss_params["norm_length"] == 12
-    t.step()
-    _, _, _, _, mask = t._last
+    batch, _ = t._collect()
+    mask = t._update(batch)[2].mask
     from rlviz.core.aggregation import token_weights
 
     w = token_weights(mask, "seq-mean-token-sum-norm", 12)
@@ -187,9 +188,10 @@ def test_live_run_and_exports(policy):
     hist = run.ratio_histogram(2)
     assert hist.groupby("algorithm")["fraction"].sum().round(6).tolist() == [1.0, 1.0]
     summary = run.summary_frame()
-    assert list(summary.algorithm) == ["GRPO", "CISPO"]
+    assert list(summary.arm) == list(summary.algorithm) == ["grpo", "cispo"]  # one row per algorithm, in order
     data = json.loads(run.to_json())
     assert len(data["metrics"]["grpo"]) == 2 and "start" in data["heldout_pass_at_1"]
+    assert [a["objective"] for a in data["arms"]] == ["grpo", "cispo"] and data["config"]["steps"] == 2
     with pytest.raises(ValueError, match="step"):
         run.token_view(3, "grpo")
 
@@ -220,7 +222,7 @@ def test_cli_compare_writes_json(tmp_path, capsys):
     assert code == 0
     data = json.loads(out.read_text())
     assert [m["step"] for m in data["metrics"]["gspo"]] == [1, 2]
-    assert data["config"]["settings"] == {"gspo": {"epsilon_high": 0.001}}
+    assert [a["settings"] for a in data["arms"]] == [{}, {"epsilon_high": 0.001}]  # grpo, gspo
     assert "GSPO" in capsys.readouterr().out
     assert cli_main(["compare", "--algorithms", "grpo", "--group-size", "0"]) == 2
     assert parse_setting("ppo.dual_clip_c=none") == ("ppo", "dual_clip_c", None)

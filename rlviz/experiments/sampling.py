@@ -3,8 +3,8 @@ GRPO vs GRPO + dynamic sampling run on the tiny LM.
 
 Everything here is computed by ``rlviz.core.sampling`` (the analytic formulas and the group filter
 the trainer uses), ``rlviz.core.advantages`` and ``rlviz.lm`` (the model, its rollouts, the
-trainer); this module only lays the numbers out as data frames for the page, and adds Monte-Carlo
-versions of the analytic results (seeded ``torch.Generator``, never the global RNG) to check them.
+trainer, and the side-by-side runner ``rlviz.experiments.runner``); this module only lays the
+numbers out as data frames for the page, and adds Monte-Carlo versions of the analytic results (seeded ``torch.Generator``, never the global RNG) to check them.
 
 Legend: p pass rate, G group size, n prompts per generation round, N informative groups wanted per
 step, K cap on rounds, q chance that one group is informative, T Monte-Carlo trials.
@@ -12,9 +12,7 @@ step, K cap on rounds, q chance that one group is informative, T Monte-Carlo tri
 
 from __future__ import annotations
 
-import copy
 import math
-import threading
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -28,6 +26,7 @@ from rlviz.core.sampling import (
     mixture_signal_probability,
     signal_probability,
 )
+from rlviz.experiments.runner import Arm, RunConfig, SideBySideRun, train_config, validate
 
 __all__ = [
     "ARMS",
@@ -446,7 +445,8 @@ def measure_pass_rates(
 # ------------------------------------------------------------------------------------ live run
 @dataclass
 class DynamicSamplingConfig:
-    """A GRPO vs GRPO + dynamic sampling run. Fields as :class:`rlviz.lm.trainer.TrainConfig`.
+    """A GRPO vs GRPO + dynamic sampling run: two arms of one objective, built over
+    :class:`rlviz.experiments.runner.SideBySideRun`. Fields as :class:`rlviz.lm.trainer.TrainConfig`.
 
     Attributes:
         steps: RL steps per arm.
@@ -473,43 +473,41 @@ class DynamicSamplingConfig:
     model_dir: str | None = None
     settings: dict = field(default_factory=dict)
 
+    def arms(self) -> list[Arm]:
+        """The two :class:`~rlviz.experiments.runner.Arm`: ``grpo`` (dynamic sampling off) and
+        ``grpo_ds`` (on), both GRPO with ``settings``."""
+        return [Arm(arm, "grpo", {**self.settings, "dynamic_sampling": arm == "grpo_ds"}) for arm in ARMS]
+
+    def run_config(self) -> RunConfig:
+        """The :class:`~rlviz.experiments.runner.RunConfig` both arms share."""
+        names = ("prompts_per_step", "group_size", "temperature", "lr", "mu", "mini_batches", "seed")
+        train = {name: getattr(self, name) for name in names}
+        train["max_resample_rounds"] = self.max_resample_rounds
+        return RunConfig(
+            steps=self.steps,
+            heldout_samples=self.heldout_samples,
+            train=train,
+            device=self.device,
+            model_dir=self.model_dir,
+        )
+
     def train_config(self, arm: str):
         """The :class:`TrainConfig` of one arm (``"grpo"`` or ``"grpo_ds"``)."""
-        from rlviz.lm.trainer import TrainConfig
-
         if arm not in ARMS:
             raise ValueError(f"arm: {arm!r} is not one of {', '.join(ARMS)}")
-        return TrainConfig(
-            algorithm="grpo",
-            prompts_per_step=self.prompts_per_step,
-            group_size=self.group_size,
-            temperature=self.temperature,
-            lr=self.lr,
-            mu=self.mu,
-            mini_batches=self.mini_batches,
-            seed=self.seed,
-            max_resample_rounds=self.max_resample_rounds,
-            settings={**self.settings, "dynamic_sampling": arm == "grpo_ds"},
-        )
+        return train_config(self.arms()[ARMS.index(arm)], self.run_config())
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the first bad parameter."""
-        if not isinstance(self.steps, int) or self.steps < 1:
-            raise ValueError(f"steps: must be a whole number >= 1, got {self.steps!r}")
-        if not isinstance(self.heldout_samples, int) or self.heldout_samples < 0:
-            raise ValueError(f"heldout_samples: must be a whole number >= 0, got {self.heldout_samples!r}")
-        for arm in ARMS:
-            self.train_config(arm).validate()
+        validate(self.arms(), self.run_config())
 
 
-class DynamicSamplingRun:
-    """Two GRPO trainers from the same checkpoint and seed, one with dynamic sampling, advanced one
-    step at a time (keep one per session; never cache it).
-
-    Thread-safe: :meth:`step` holds a lock, and :attr:`progress`, :attr:`done` and the frames wait
-    for it. A Streamlit Stop click starts the next script run while the stopped one may still be
-    inside a step (the old run only stops at its next Streamlit call); with the lock the new run
-    sees that step finished for both arms, never one arm ahead of the other.
+class DynamicSamplingRun(SideBySideRun):
+    """The two arms of a :class:`DynamicSamplingConfig` side by side (keep one per session; never
+    cache it). Everything else, the lock included, is :class:`~rlviz.experiments.runner.SideBySideRun`:
+    ``metrics_frame()`` has ``signal_groups`` (the effective batch), ``rollouts_cum`` and ``rounds``;
+    ``summary_frame()`` has ``rollouts_per_signal_group``. ``ds_config`` is the config it was
+    built from.
 
     Args:
         config: a :class:`DynamicSamplingConfig` (validated here).
@@ -520,136 +518,6 @@ class DynamicSamplingRun:
     """
 
     def __init__(self, config: DynamicSamplingConfig, policy=None):
-        from rlviz.lm.model import load_policy
-        from rlviz.lm.trainer import Trainer
-
         config.validate()
-        self.config = config
-        model, tokenizer = policy if policy is not None else load_policy(config.model_dir, config.device)
-        self.tokenizer = tokenizer
-        self.ref_model = copy.deepcopy(model).eval().requires_grad_(False)  # the frozen start
-        self.trainers = {
-            arm: Trainer(config.train_config(arm), copy.deepcopy(model), tokenizer, self.ref_model) for arm in ARMS
-        }
-        self.heldout: dict[str, float] = {}
-        self._lock = threading.RLock()  # one step at a time; readers wait for a step in flight
-
-    @property
-    def progress(self) -> dict[str, int]:
-        """Steps done per arm (waits for a step in progress in another thread)."""
-        with self._lock:
-            return {arm: t.step_count for arm, t in self.trainers.items()}
-
-    @property
-    def done(self) -> bool:
-        """True once both arms have run ``config.steps`` steps."""
-        return all(v >= self.config.steps for v in self.progress.values())
-
-    def _evaluate(self, model) -> float:
-        from rlviz.lm.rollout import evaluate_pass_at_1
-        from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, heldout_problems
-
-        gen = torch.Generator().manual_seed(10_000 + self.config.seed)  # the same draws for every model
-        return evaluate_pass_at_1(
-            model,
-            self.tokenizer,
-            heldout_problems(),
-            self.config.heldout_samples,
-            DEFAULT_MAX_NEW_TOKENS,
-            self.config.temperature,
-            gen,
-        )["pass_at_1"]
-
-    def step(self) -> None:
-        """One step of each unfinished arm; held-out pass@1 before the first step and after each
-        arm's last step, when asked for.
-
-        If an arm is behind the other (a step that failed part-way, after one arm had stepped),
-        only the arms behind step, so both arms always end a call with the same step count.
-        """
-        with self._lock:
-            target = min(min(t.step_count for t in self.trainers.values()) + 1, self.config.steps)
-            for arm, trainer in self.trainers.items():
-                if trainer.step_count >= target:
-                    continue
-                if self.config.heldout_samples and "start" not in self.heldout:
-                    self.heldout["start"] = self._evaluate(self.ref_model)
-                trainer.step()
-                if trainer.step_count == self.config.steps and self.config.heldout_samples:
-                    self.heldout[arm] = self._evaluate(trainer.model)
-
-    def metrics_frame(self) -> pd.DataFrame:
-        """One row per (arm, step): ``arm, step, signal_groups`` (groups with a non-zero advantage
-        that entered the loss: the effective batch), ``kept_groups``, ``rollouts``,
-        ``rollouts_cum``, ``rounds``, ``zero_adv_group_fraction`` (over every group generated),
-        ``reward_mean``, ``pass_at_1`` (training reward), ``kl_ref``, ``entropy``, ``seconds``."""
-        G = self.config.group_size
-        rows = []
-        with self._lock:
-            histories = {arm: list(t.history) for arm, t in self.trainers.items()}
-        for arm, history in histories.items():
-            total = 0
-            for m in history:
-                rollouts = int(m["rollouts"])
-                total += rollouts
-                seen = rollouts // G
-                zero = round(m["zero_adv_group_fraction"] * seen)
-                signal = m["kept_groups"] if arm == "grpo_ds" else m["kept_groups"] - zero
-                rows.append(
-                    {
-                        "arm": arm,
-                        "step": m["step"],
-                        "signal_groups": int(signal),
-                        "kept_groups": int(m["kept_groups"]),
-                        "rollouts": rollouts,
-                        "rollouts_cum": total,
-                        "rounds": seen // self.config.prompts_per_step,
-                        "zero_adv_group_fraction": m["zero_adv_group_fraction"],
-                        "reward_mean": m["reward_mean"],
-                        "pass_at_1": m["pass_at_1"],
-                        "kl_ref": m["kl_ref"],
-                        "entropy": m["entropy"],
-                        "seconds": m["seconds"],
-                    }
-                )
-        cols = [
-            "arm",
-            "step",
-            "signal_groups",
-            "kept_groups",
-            "rollouts",
-            "rollouts_cum",
-            "rounds",
-            "zero_adv_group_fraction",
-            "reward_mean",
-            "pass_at_1",
-            "kl_ref",
-            "entropy",
-            "seconds",
-        ]
-        return pd.DataFrame(rows, columns=cols)
-
-    def summary_frame(self) -> pd.DataFrame:
-        """One row per arm: ``arm, steps, rollouts_total, signal_groups_mean, signal_groups_total,
-        rollouts_per_signal_group, train_pass_at_1_last5, heldout_start, heldout_end``."""
-        with self._lock:
-            df = self.metrics_frame()
-            heldout = dict(self.heldout)
-        rows = []
-        for arm in ARMS:
-            d = df[df["arm"] == arm]
-            total, signal = float(d["rollouts"].sum()), float(d["signal_groups"].sum())
-            rows.append(
-                {
-                    "arm": arm,
-                    "steps": len(d),
-                    "rollouts_total": int(total),
-                    "signal_groups_mean": float(d["signal_groups"].mean()) if len(d) else math.nan,
-                    "signal_groups_total": int(signal),
-                    "rollouts_per_signal_group": total / signal if signal else math.nan,
-                    "train_pass_at_1_last5": float(d["pass_at_1"].tail(5).mean()) if len(d) else math.nan,
-                    "heldout_start": heldout.get("start", math.nan),
-                    "heldout_end": heldout.get(arm, math.nan),
-                }
-            )
-        return pd.DataFrame(rows)
+        super().__init__(config.arms(), config.run_config(), policy=policy)
+        self.ds_config = config

@@ -570,7 +570,7 @@ def real_group(
     ids, attn, pos = (x[dev_rows] for x in (batch.input_ids, batch.attention_mask, batch.position_ids))
     ids, attn, pos = (x[:, : batch.prompt_width + T] for x in (ids, attn, pos))
     mask = batch.response_mask[dev_rows][:, :T]  # (G, T)
-    old = batch.old_log_prob[dev_rows][:, :T]  # (G, T)
+    old = batch.rollout_log_prob[dev_rows][:, :T]  # (G, T)
     adv = group_advantages(groups[g : g + 1]).reshape(-1).to(old)  # (G,)
 
     model.train()

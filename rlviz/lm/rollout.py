@@ -43,7 +43,7 @@ class RolloutBatch:
     truncated: torch.BoolTensor  # (B,) no EOS within max_new_tokens
     texts: list[str]  # B decoded responses, special tokens removed
     tokens: list[list[str]]  # B lists of display strings, EOS shown as EOS_DISPLAY
-    old_log_prob: torch.Tensor  # (B, T) log-probs under the sampling policy at the sampling temperature
+    rollout_log_prob: torch.Tensor  # (B, T) the sampler's log-probs (verl name), 0 on padding
     rewards: torch.Tensor  # (B,) float task reward
 
 
@@ -160,9 +160,9 @@ def sample_rollouts(
     truncated = ~finished  # (B,) finished means EOS was sampled
     lengths = response_mask_long.sum(-1)  # (B,)
 
-    old_log_prob, _ = response_log_probs(model, input_ids, attention_mask, position_ids, P, temperature)
+    rollout_log_prob, _ = response_log_probs(model, input_ids, attention_mask, position_ids, P, temperature)
     response_mask = response_mask_long.float()
-    old_log_prob = old_log_prob * response_mask  # 0 on padding
+    rollout_log_prob = rollout_log_prob * response_mask  # 0 on padding
     model.train(was_training)
 
     ids_cpu, len_cpu = response_ids.cpu().tolist(), lengths.cpu().tolist()
@@ -189,7 +189,7 @@ def sample_rollouts(
         truncated=truncated,
         texts=texts,
         tokens=tokens,
-        old_log_prob=old_log_prob,
+        rollout_log_prob=rollout_log_prob,
         rewards=rewards.to(device),
     )
 

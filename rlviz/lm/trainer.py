@@ -1,8 +1,13 @@
 """One RL step for any registered algorithm, on a causal LM from `transformers`.
 
-rollout -> rewards (+ DAPO overlong shaping) -> optional group filter (dynamic sampling) ->
-advantages (group-relative, or GAE with a critic for PPO) -> mu epochs x mini-batches of updates
-with ``rlviz.core.objectives.policy_loss`` -> metrics.
+rollout (``_collect``) -> rewards (+ DAPO overlong shaping) -> optional group filter (dynamic
+sampling) -> ``_update``: loss mask (``_loss_mask``), the training forward's ``old_log_prob`` and the
+reference's (``_recompute_log_probs``), advantages (``_advantages``: group-relative, or GAE with a
+critic for PPO), mu epochs x mini-batches of ``_minibatch_update`` with
+``rlviz.core.objectives.policy_loss`` -> metrics (``_summarise``) -> per-token view (``_token_view``).
+
+Names as verl: ``rollout_log_prob`` are the sampler's log-probs (``RolloutBatch``), ``old_log_prob``
+the trainer's recompute before the first update, ``ref_log_prob`` the frozen reference's.
 
 Legend: n groups (prompts) per step, G group size, B = n * G responses, T response width.
 """
@@ -28,7 +33,7 @@ from .batching import concat_batches, select_rows
 from .rollout import RolloutBatch, response_log_probs, sample_rollouts
 from .task import DEFAULT_MAX_NEW_TOKENS, sample_problems
 
-__all__ = ["RATIO_BIN_EDGES", "METRICS", "TrainConfig", "Trainer", "split_settings"]
+__all__ = ["RATIO_BIN_EDGES", "METRICS", "TrainConfig", "Trainer", "UpdateData", "split_settings"]
 
 # Histogram of the ratio the algorithm uses, in log space: 40 bins over log r in [-0.5, 0.5];
 # values outside land in the end bins.
@@ -185,6 +190,53 @@ class _Critic(torch.nn.Module):
         return self.head(hidden[:, P - 1 : -1]).squeeze(-1).float()  # (B, T): V of the state before token t
 
 
+@dataclass
+class UpdateData:
+    """What a step's updates hold fixed (returned by ``Trainer._update``, read by its token view).
+
+    Names as verl: ``batch.rollout_log_prob`` are the sampler's log-probs; ``old_log_prob`` are
+    the trainer's own, recomputed by the training forward before the first update.
+
+    Attributes:
+        batch: the rollouts trained on (B rows, groups contiguous).
+        old_log_prob: (B, T) log pi_old of the response tokens (the ratio's denominator).
+        ref_log_prob: (B, T) log pi_ref under the frozen reference, or ``None`` without one.
+        advantages: (B,) group-relative or (B, T) GAE advantages.
+        mask: (B, T) float, 1 on response tokens in the loss (after overlong filtering).
+        returns, old_values: (B, T) PPO's GAE returns and the critic's values before the
+            updates; ``None`` for group advantages.
+    """
+
+    batch: RolloutBatch
+    old_log_prob: torch.Tensor
+    ref_log_prob: torch.Tensor | None
+    advantages: torch.Tensor
+    mask: torch.Tensor
+    returns: torch.Tensor | None = None
+    old_values: torch.Tensor | None = None
+
+
+@dataclass
+class _UpdateStats:
+    """Running diagnostics over a step's updates (lists: one value per optimizer step)."""
+
+    hist: list[int]
+    loss: list[float] = field(default_factory=list)
+    clip: list[float] = field(default_factory=list)
+    low: list[float] = field(default_factory=list)
+    high: list[float] = field(default_factory=list)
+    gate: list[float] = field(default_factory=list)
+    grad_tok: list[float] = field(default_factory=list)
+    grad_norm: list[float] = field(default_factory=list)
+    value_loss: list[float] = field(default_factory=list)
+    r_sum: float = 0.0  # ratio over real tokens: sum, count, extremes
+    r_n: int = 0
+    r_min: float = math.inf
+    r_max: float = -math.inf
+    ent_sum: float = 0.0  # policy entropy over real tokens, first pass only
+    ent_n: float = 0.0
+
+
 class Trainer:
     """RL on one policy with one algorithm. Owns its model copy, optimizer and generator.
 
@@ -307,8 +359,9 @@ class Trainer:
         hist = [0] * (len(RATIO_BIN_EDGES) - 1)
         view = None
         if batch is not None:
-            m.update(self._update(batch, hist))
-            view = self._token_view(batch)
+            update_metrics, hist, data = self._update(batch)
+            m.update(update_metrics)
+            view = self._token_view(data)
         else:  # dynamic sampling found no mixed group: no update, but the policy is still observed
             m.update(self._observe(stats["last_batch"]))
         m["seconds"] = time.perf_counter() - t0
@@ -317,6 +370,28 @@ class Trainer:
         self.ratio_hists.append(hist)
         self.token_views.append(view)
         return m
+
+    def _loss_mask(self, batch: RolloutBatch) -> torch.Tensor:
+        """(B, T) float: the response tokens that enter the loss (truncated rows dropped under
+        DAPO's overlong filtering)."""
+        mask = batch.response_mask.clone()  # (B, T)
+        if self.train_params["overlong_filtering"]:
+            mask = mask * overlong_filter_mask(batch.truncated).to(mask)
+        return mask
+
+    @torch.no_grad()
+    def _recompute_log_probs(self, batch: RolloutBatch) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """``(old_log_prob, ref_log_prob)``, each (B, T): the training forward of the policy before
+        the step's first update (verl ``old_log_prob``: the same layout as the updates, so the ratio
+        is 1 at first) and of the frozen reference (``None`` without one)."""
+        c = self.config
+        self.model.eval()
+        args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, c.temperature)
+        old, _ = response_log_probs(self.model, *args)
+        ref = None
+        if self.ref_model is not None:
+            ref, _ = response_log_probs(self.ref_model, *args)
+        return old, ref
 
     def _advantages(self, batch: RolloutBatch, old: torch.Tensor, ref: torch.Tensor | None, mask: torch.Tensor):
         """Advantages [B] (group) or [B, T] (GAE), and PPO's returns / old values (or None)."""
@@ -339,115 +414,125 @@ class Trainer:
         adv, returns = gae(token_r, values, mask, self.train_params["gamma"], self.train_params["lam"])
         return adv, returns, values
 
-    def _update(self, batch: RolloutBatch, hist: list[int]) -> dict[str, float]:
-        c, model = self.config, self.model
-        mask = batch.response_mask.clone()  # (B, T)
-        if self.train_params["overlong_filtering"]:
-            mask = mask * overlong_filter_mask(batch.truncated).to(mask)
-        with torch.no_grad():
-            model.eval()
-            # the training forward's old log-probs (same layout as the updates: ratio = 1 at first)
-            old, _ = response_log_probs(
-                model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, c.temperature
-            )
-            ref = None
-            if self.ref_model is not None:
-                ref, _ = response_log_probs(
-                    self.ref_model,
-                    batch.input_ids,
-                    batch.attention_mask,
-                    batch.position_ids,
-                    batch.prompt_width,
-                    c.temperature,
-                )
+    def _prepare(self, batch: RolloutBatch) -> UpdateData:
+        """Everything the step's updates hold fixed: loss mask, old and reference log-probs,
+        advantages (and PPO's returns and old values)."""
+        mask = self._loss_mask(batch)
+        old, ref = self._recompute_log_probs(batch)
         adv, returns, old_values = self._advantages(batch, old, ref, mask)
-        self._last = (batch, old, ref, adv, mask)
-        loss_params = dict(self.loss_params)
-        if c.kl_in_reward or ref is None:
-            loss_params["beta"] = 0.0
+        return UpdateData(batch, old, ref, adv, mask, returns, old_values)
 
+    def _loss_params(self, data: UpdateData) -> dict[str, Any]:
+        """The loss settings of this step: beta is 0 when the KL went into the reward or there is
+        no reference."""
+        params = dict(self.loss_params)
+        if self.config.kl_in_reward or data.ref_log_prob is None:
+            params["beta"] = 0.0
+        return params
+
+    def _update(self, batch: RolloutBatch) -> tuple[dict[str, float], list[int], UpdateData]:
+        """mu passes x ``mini_batches`` optimizer steps on ``batch``.
+
+        Returns ``(metrics, ratio_histogram, data)``: the update metrics (:meth:`_summarise`), the
+        counts of the ratio in the bins of ``RATIO_BIN_EDGES`` over every update, and the fixed
+        inputs of the updates (:class:`UpdateData`, for :meth:`_token_view`).
+        """
+        c = self.config
+        data = self._prepare(batch)
+        params = self._loss_params(data)
+        acc = _UpdateStats(hist=[0] * (len(RATIO_BIN_EDGES) - 1))
         B = len(batch.problems)
-        acc = {k: [] for k in ("loss", "clip", "low", "high", "gate", "grad_tok", "grad_norm", "value_loss")}
-        r_sum, r_n, r_min, r_max = 0.0, 0, math.inf, -math.inf
-        ent_sum, ent_n = 0.0, 0.0  # policy entropy over real tokens, first pass only
-        model.train()
+        self.model.train()
         for epoch in range(c.mu):
             perm = torch.randperm(B, generator=self.generator)
             for rows in torch.tensor_split(perm, c.mini_batches):  # exactly mini_batches pieces
-                idx = rows.to(self.device)
-                mb_mask = mask[idx]
-                if float(mb_mask.sum()) == 0:
-                    continue
-                log_prob, ent = response_log_probs(
-                    model,
-                    batch.input_ids[idx],
-                    batch.attention_mask[idx],
-                    batch.position_ids[idx],
-                    batch.prompt_width,
-                    c.temperature,
-                    with_entropy=epoch == 0 or c.entropy_coef > 0,
-                )
-                log_prob.retain_grad()
-                out = policy_loss(
-                    self.spec.name,
-                    log_prob,
-                    old[idx],
-                    adv[idx],
-                    mb_mask,
-                    ref_log_prob=None if ref is None else ref[idx],
-                    **loss_params,
-                )
-                loss = out.loss
-                if c.entropy_coef > 0:  # entropy bonus, aggregated like the policy loss (verl)
-                    loss = loss - c.entropy_coef * aggregate(
-                        ent, mb_mask, loss_params["loss_agg_mode"], loss_params.get("norm_length")
-                    )
-                self.optimizer.zero_grad(set_to_none=True)
-                loss.backward()
-                norm = torch.nn.utils.clip_grad_norm_(model.parameters(), c.grad_clip)
-                self.optimizer.step()
-                real = mb_mask > 0
-                ratios = out.ratio[real]
-                r_sum, r_n = r_sum + float(ratios.sum()), r_n + ratios.numel()
-                r_min, r_max = min(r_min, float(ratios.min())), max(r_max, float(ratios.max()))
-                counts = torch.bucketize(
-                    ratios.log().clamp(-0.5, 0.5 - 1e-9).cpu(), torch.tensor(RATIO_BIN_EDGES).log()[1:-1], right=True
-                )
-                for k, v in zip(*torch.unique(counts, return_counts=True)):
-                    hist[int(k)] += int(v)
-                acc["loss"].append(out.loss.item())
-                acc["clip"].append(out.clip_fraction)
-                acc["low"].append(out.clip_fraction_low)
-                acc["high"].append(out.clip_fraction_high)
-                if out.gate_weight is not None:
-                    acc["gate"].append(float(out.gate_weight[real].mean()))
-                acc["grad_tok"].append(float((log_prob.grad[real] != 0).float().mean()))
-                acc["grad_norm"].append(float(norm))
-                if ent is not None and epoch == 0:
-                    ent_sum += float((ent.detach() * mb_mask).sum())
-                    ent_n += float(mb_mask.sum())
-                if self.critic is not None:
-                    acc["value_loss"].append(self._critic_update(batch, idx, returns, old_values, mb_mask))
-        model.eval()
+                self._minibatch_update(data, rows.to(self.device), epoch, params, acc)
+        self.model.eval()
+        return self._summarise(data, acc), acc.hist, data
+
+    def _minibatch_update(
+        self, data: UpdateData, idx: torch.Tensor, epoch: int, params: dict[str, Any], acc: _UpdateStats
+    ) -> None:
+        """One optimizer step on rows ``idx`` of the step batch (skipped if they hold no loss
+        token); its diagnostics go into ``acc``."""
+        c, model, batch = self.config, self.model, data.batch
+        mb_mask = data.mask[idx]
+        if float(mb_mask.sum()) == 0:
+            return
+        log_prob, ent = response_log_probs(
+            model,
+            batch.input_ids[idx],
+            batch.attention_mask[idx],
+            batch.position_ids[idx],
+            batch.prompt_width,
+            c.temperature,
+            with_entropy=epoch == 0 or c.entropy_coef > 0,
+        )
+        log_prob.retain_grad()
+        ref = data.ref_log_prob
+        out = policy_loss(
+            self.spec.name,
+            log_prob,
+            data.old_log_prob[idx],
+            data.advantages[idx],
+            mb_mask,
+            ref_log_prob=None if ref is None else ref[idx],
+            **params,
+        )
+        loss = out.loss
+        if c.entropy_coef > 0:  # entropy bonus, aggregated like the policy loss (verl)
+            loss = loss - c.entropy_coef * aggregate(ent, mb_mask, params["loss_agg_mode"], params.get("norm_length"))
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        norm = torch.nn.utils.clip_grad_norm_(model.parameters(), c.grad_clip)
+        self.optimizer.step()
+        real = mb_mask > 0
+        ratios = out.ratio[real]
+        acc.r_sum, acc.r_n = acc.r_sum + float(ratios.sum()), acc.r_n + ratios.numel()
+        acc.r_min, acc.r_max = min(acc.r_min, float(ratios.min())), max(acc.r_max, float(ratios.max()))
+        counts = torch.bucketize(
+            ratios.log().clamp(-0.5, 0.5 - 1e-9).cpu(), torch.tensor(RATIO_BIN_EDGES).log()[1:-1], right=True
+        )
+        for k, v in zip(*torch.unique(counts, return_counts=True)):
+            acc.hist[int(k)] += int(v)
+        acc.loss.append(out.loss.item())
+        acc.clip.append(out.clip_fraction)
+        acc.low.append(out.clip_fraction_low)
+        acc.high.append(out.clip_fraction_high)
+        if out.gate_weight is not None:
+            acc.gate.append(float(out.gate_weight[real].mean()))
+        acc.grad_tok.append(float((log_prob.grad[real] != 0).float().mean()))
+        acc.grad_norm.append(float(norm))
+        if ent is not None and epoch == 0:
+            acc.ent_sum += float((ent.detach() * mb_mask).sum())
+            acc.ent_n += float(mb_mask.sum())
+        if self.critic is not None:
+            acc.value_loss.append(self._critic_update(batch, idx, data.returns, data.old_values, mb_mask))
+
+    @staticmethod
+    def _summarise(data: UpdateData, acc: _UpdateStats) -> dict[str, float]:
+        """The step's update metrics: means over its updates, entropy over the first pass, KL of
+        the old policy to the reference (k3, token mean), ratio extremes (NaN where not measured)."""
 
         def mean(xs):
             return float(sum(xs) / len(xs)) if xs else float("nan")
 
-        kl_ref = float(masked_mean(kl_estimate(old, ref, "k3"), mask)) if ref is not None else float("nan")
+        old, ref = data.old_log_prob, data.ref_log_prob
+        kl_ref = float(masked_mean(kl_estimate(old, ref, "k3"), data.mask)) if ref is not None else float("nan")
         return {
-            "loss": mean(acc["loss"]),
-            "clip_fraction": mean(acc["clip"]),
-            "clip_fraction_low": mean(acc["low"]),
-            "clip_fraction_high": mean(acc["high"]),
-            "gate_weight_mean": mean(acc["gate"]),
-            "grad_token_fraction": mean(acc["grad_tok"]),
-            "grad_norm": mean(acc["grad_norm"]),
-            "value_loss": mean(acc["value_loss"]),
-            "entropy": ent_sum / ent_n if ent_n else float("nan"),
+            "loss": mean(acc.loss),
+            "clip_fraction": mean(acc.clip),
+            "clip_fraction_low": mean(acc.low),
+            "clip_fraction_high": mean(acc.high),
+            "gate_weight_mean": mean(acc.gate),
+            "grad_token_fraction": mean(acc.grad_tok),
+            "grad_norm": mean(acc.grad_norm),
+            "value_loss": mean(acc.value_loss),
+            "entropy": acc.ent_sum / acc.ent_n if acc.ent_n else float("nan"),
             "kl_ref": kl_ref,
-            "ratio_mean": r_sum / r_n if r_n else float("nan"),
-            "ratio_min": r_min if r_n else float("nan"),
-            "ratio_max": r_max if r_n else float("nan"),
+            "ratio_mean": acc.r_sum / acc.r_n if acc.r_n else float("nan"),
+            "ratio_min": acc.r_min if acc.r_n else float("nan"),
+            "ratio_max": acc.r_max if acc.r_n else float("nan"),
         }
 
     @torch.no_grad()
@@ -501,7 +586,7 @@ class Trainer:
         )
         return lp
 
-    def _token_view(self, batch: RolloutBatch) -> dict[str, Any]:
+    def _token_view(self, data: UpdateData) -> dict[str, Any]:
         """Per-token gradient weights d loss / d log pi for one group of this step.
 
         Autograd through ``policy_loss`` on the whole step batch (so the aggregation is the one that
@@ -509,11 +594,9 @@ class Trainer:
         update would do, clipping included), ``weight_first`` at the step's first update (ratio 1).
         The first group with a learning signal is shown.
         """
-        _, old, ref, adv, mask = self._last
+        batch, old, ref, adv, mask = data.batch, data.old_log_prob, data.ref_log_prob, data.advantages, data.mask
         lp = self._current_log_prob(batch)
-        params = dict(self.loss_params)
-        if self.config.kl_in_reward or ref is None:
-            params["beta"] = 0.0
+        params = self._loss_params(data)
         weights, out = gradient_weights(self.spec.name, lp, old, adv, mask, ref_log_prob=ref, **params)
         # the same at the step's first update, on-policy (ratio 1): the pure token / sequence weighting
         first, _ = gradient_weights(self.spec.name, old, old, adv, mask, ref_log_prob=ref, **params)

@@ -122,11 +122,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "把 β × KL(旧策略 ‖ 参考策略) 从每条回答的奖励里减掉，而不是把 β × KL 加到损失上"
         "（verl 的 algorithm.use_kl_in_reward）。只对 β > 0 的算法起作用（GRPO 默认 0.04）。",
     },
-    "live.bad_input": {"en": "Cannot start this run: {error}", "zh": "无法开始训练：{error}"},
-    "live.run_failed": {
-        "en": "The run stopped with an error: {error}. The steps done so far are kept: press Continue or Reset.",
-        "zh": "训练因错误而停止：{error}。已完成的步骤都保留着：可以继续或重置。",
-    },
     "live.no_run": {
         "en": "Choose the settings and press **Run**. On a CPU the default run (4 algorithms × 30 steps) "
         "takes a few minutes; a bar per algorithm shows how far it is, and **Stop** keeps what is done.",
@@ -142,6 +137,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Stopped after {done} of {total} steps. **Continue** picks up where it stopped.",
         "zh": "已在第 {done} / {total} 步停止。点 **继续** 可以从停下的地方接着训练。",
     },
+    "live.stopped_arms": {
+        "en": "Stopped part-way through a step round ({steps} of {total} steps). **Continue** brings the "
+        "others level first.",
+        "zh": "在一轮中途停止（{steps}，共 {total} 步）。点 **继续** 会先把落后的算法补齐。",
+    },
     "live.finished": {"en": "Finished: {total} steps per algorithm.", "zh": "训练完成：每个算法 {total} 步。"},
     "live.settings_changed": {
         "en": "The settings above differ from those of the results below; press **Run** to start a new run.",
@@ -155,6 +155,38 @@ STRINGS: dict[str, dict[str, str]] = {
         "for SAPO, whose soft gate clips nothing) or the step made no update.",
         "zh": "每个指标一张小图，横轴都是步数；点击图例可以在所有小图中隐藏某个算法。"
         "缺少的点表示该指标不适用（门控权重只有 SAPO 才有，它的软门控不做任何裁剪），或者这一步没有更新。",
+    },
+    "live.entropy_header": {"en": "Entropy: what the default run shows", "zh": "熵：默认设置这次训练显示了什么"},
+    "live.entropy_note": {
+        "en": "In the default run (GRPO, DAPO, GSPO and SAPO, 30 steps, seed 0) DAPO loses the most entropy: "
+        "from 0.69 to 0.28 nats per token at step 30 (0.33 over the last 5 steps), against 0.60 for GRPO, 0.57 "
+        "for GSPO and 0.59 for SAPO, although DAPO's clip-higher was proposed against entropy collapse. This "
+        "run cannot show that effect, for two reasons.\n\n"
+        "- **DAPO changes several things at once.** Dynamic sampling fills every update with 16 groups that "
+        "carry a signal (GRPO's batches hold about 9.5; the rest are all right or all wrong), at the cost of "
+        "2.2× as many sampled answers; it has no KL term (GRPO's β is 0.04) and averages over all tokens of the "
+        "batch. So DAPO learns fastest (held-out pass@1 0.48 → 0.71, the best of the four) and sharpens "
+        "fastest: here a lower entropy is mostly the model becoming sure of the answer's digits.\n"
+        "- **Clip-higher hardly ever acts here.** The upper clip binds on about 0.5% of DAPO's tokens (the "
+        "same share as GRPO's; the lower clip on about 2%): with μ = 2 and learning rate 1e-4 this small "
+        "model's ratios rarely pass 1.2, so raising the bound from 1.2 to 1.28 changes little. DAPO with "
+        "ε_high = 0.2 instead, all else equal, keeps about as much entropy (0.38 over the last 5 steps) "
+        "and ends at held-out pass@1 0.70.\n\n"
+        "To see clip-higher on its own, run DAPO alone twice at the same seed, with ε_high 0.28 and 0.2 in "
+        "its settings. Its effect on entropy needs ratios that often reach the clip: more updates per "
+        "batch, longer answers, a larger vocabulary or model (the DAPO paper trained a 32B model).",
+        "zh": "在默认设置的这次训练里（GRPO、DAPO、GSPO、SAPO，30 步，种子 0），熵降得最多的是 DAPO："
+        "从 0.69 降到第 30 步的 0.28 nats / token（最后 5 步平均 0.33），而 GRPO 为 0.60、GSPO 为 0.57、"
+        "SAPO 为 0.59——尽管 DAPO 的 clip-higher 正是为防止熵坍缩而提出的。这次训练显示不出这个效果，原因有二。\n\n"
+        "- **DAPO 同时改了好几样东西。** 动态采样让每次更新都有 16 个带信号的组（GRPO 的批次里平均只有约 9.5 个，"
+        "其余全对或全错），代价是采样的回答多了 2.2 倍；它没有 KL 项（GRPO 的 β 为 0.04），并且对整批所有 token "
+        "求平均。所以 DAPO 学得最快（留出集 pass@1 从 0.48 升到 0.71，四者中最好），也收敛得最快："
+        "这里熵的下降主要是模型对答案的数字越来越有把握。\n"
+        "- **clip-higher 在这里几乎不起作用。** 上界裁剪只作用在约 0.5% 的 token 上（与 GRPO 相同；下界约 2%）："
+        "在 μ = 2、学习率 1e-4 下，这个小模型的比率很少超过 1.2，所以把上界从 1.2 提到 1.28 变化不大。"
+        "其余不变、只把 DAPO 的 ε_high 改成 0.2，熵几乎一样（最后 5 步平均 0.38），留出集 pass@1 最终为 0.70。\n\n"
+        "想单独看 clip-higher 的作用，可以在同一个种子下只选 DAPO 训练两次，在它的设置里分别把 ε_high 设为 0.28 和 0.2。"
+        "它对熵的影响需要比率经常碰到裁剪边界：每批更多次更新、更长的回答、更大的词表或模型（DAPO 论文训练的是 32B 模型）。",
     },
     "live.metric_notes": {
         "en": r"**How the numbers are computed.** Reward: the verifier's 1 or 0 (plus DAPO's overlong "
@@ -227,17 +259,50 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.download_csv": {"en": "Download metrics (CSV)", "zh": "下载指标（CSV）"},
     "live.download_json": {"en": "Download everything (JSON)", "zh": "下载全部结果（JSON）"},
     "sum.algorithm": {"en": "algorithm", "zh": "算法"},
-    "sum.steps": {"en": "steps", "zh": "步数"},
-    "sum.heldout_pass_at_1_start": {"en": "held-out pass@1 before", "zh": "留出集 pass@1（训练前）"},
-    "sum.heldout_pass_at_1_end": {"en": "held-out pass@1 after", "zh": "留出集 pass@1（训练后）"},
+    "sum.algorithm_help": {
+        "en": "The objective this copy of the model trained with.",
+        "zh": "这份模型副本所用的目标函数。",
+    },
+    "sum.heldout": {"en": "held-out pass@1", "zh": "留出集 pass@1"},
+    "sum.heldout_help": {
+        "en": "Pass@1 on 96 fixed prompts never trained on: before training → after this algorithm's last step "
+        "(— until measured).",
+        "zh": "在 96 道从未训练过的固定题目上的 pass@1：训练前 → 该算法最后一步之后（测量之前显示 —）。",
+    },
     "sum.heldout_gain": {"en": "gain", "zh": "提升"},
-    "sum.train_pass_at_1_last5": {"en": "train pass@1 (last 5 steps)", "zh": "训练 pass@1（最后 5 步）"},
-    "sum.response_length_last5": {"en": "response length (last 5)", "zh": "回答长度（最后 5 步）"},
-    "sum.clip_fraction_mean": {"en": "mean clip fraction", "zh": "平均裁剪比例"},
-    "sum.entropy_last": {"en": "final entropy", "zh": "最终熵"},
-    "sum.kl_ref_last": {"en": "final KL", "zh": "最终 KL"},
-    "sum.rollouts_total": {"en": "responses sampled", "zh": "采样回答总数"},
-    "sum.seconds_total": {"en": "seconds", "zh": "耗时（秒）"},
+    "sum.heldout_gain_help": {"en": "Held-out pass@1 after minus before.", "zh": "留出集 pass@1 训练后减训练前。"},
+    "sum.train_pass_at_1_last5": {"en": "train pass@1", "zh": "训练 pass@1"},
+    "sum.train_pass_at_1_last5_help": {
+        "en": "Share of correct training samples, mean of the last 5 steps.",
+        "zh": "训练样本答对的比例，最后 5 步的平均。",
+    },
+    "sum.response_length_last5": {"en": "length", "zh": "长度"},
+    "sum.response_length_last5_help": {
+        "en": "Mean response length in tokens (EOS included), mean of the last 5 steps.",
+        "zh": "回答的平均长度（token 数，含 EOS），最后 5 步的平均。",
+    },
+    "sum.clip_fraction_mean": {"en": "clip", "zh": "裁剪"},
+    "sum.clip_fraction_mean_help": {
+        "en": "Share of tokens the clip acted on, mean over all steps.",
+        "zh": "被裁剪作用到的 token 占比，所有步的平均。",
+    },
+    "sum.entropy_last": {"en": "entropy", "zh": "熵"},
+    "sum.entropy_last_help": {
+        "en": "Policy entropy in nats per token at the last step.",
+        "zh": "最后一步时策略的熵（nats / token）。",
+    },
+    "sum.kl_ref_last": {"en": "KL", "zh": "KL"},
+    "sum.kl_ref_last_help": {
+        "en": "KL to the frozen starting model (k3) at the last step.",
+        "zh": "最后一步时与冻结的初始模型之间的 KL（k3）。",
+    },
+    "sum.rollouts_total": {"en": "responses", "zh": "回答数"},
+    "sum.rollouts_total_help": {
+        "en": "Responses sampled in all (dynamic sampling samples more than it trains on).",
+        "zh": "一共采样的回答数（动态采样采的比训练用的多）。",
+    },
+    "sum.seconds_total": {"en": "seconds", "zh": "秒"},
+    "sum.seconds_total_help": {"en": "Training time in all.", "zh": "训练总耗时。"},
     # ---------------------------------------------------------------- metric names (plots)
     "metric.reward_mean": {"en": "mean reward", "zh": "平均奖励"},
     "metric.pass_at_1": {"en": "pass@1 (training samples)", "zh": "pass@1（训练样本）"},

@@ -257,10 +257,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "停止时两个分支的步数不同（{steps}，共 {total} 步）。点 **继续** 会先让落后的分支追上另一个。",
     },
     "sampling.finished": {"en": "Finished {total} steps.", "zh": "已完成 {total} 步。"},
-    "sampling.run_failed": {
-        "en": "The run stopped with an error: {error}. The steps done so far are kept.",
-        "zh": "训练因错误而停止：{error}。已完成的步骤都保留着。",
-    },
     "sampling.settings_changed": {
         "en": "The settings above differ from the run shown: press **Reset**, then **Run**, to use them.",
         "zh": "上面的设置与当前显示的训练不同：先点 **清除结果**，再点 **开始训练**，新设置才会生效。",

@@ -51,6 +51,33 @@ STRINGS: dict[str, dict[str, str]] = {
         "Using “auto” instead.",
         "zh": "服务启动时指定的设备 {value!r} 在这台机器上不可用：{error}。已改用 “auto”。",
     },
+    # ---------------------------------------------------------------- a step-wise run that stopped
+    "run.failed": {
+        "en": "The run stopped: {what}. Every step done so far is kept: **Continue** tries again from "
+        "there, **Reset** clears it.",
+        "zh": "训练停止了：{what}。已完成的步骤都保留着：点 **继续** 从停下的地方再试一次，点 **清除结果** 清空。",
+    },
+    "run.stopping": {
+        "en": "Stopping: the step round in progress finishes first, so every run ends at the same step.",
+        "zh": "正在停止：先把这一轮的步骤做完，让每个算法停在同一步。",
+    },
+    "run.details": {"en": "Technical details", "zh": "技术细节"},
+    "run.err_memory": {
+        "en": "the device ran out of memory (try fewer prompts per step, a smaller group or fewer runs side by side)",
+        "zh": "设备内存不足（可以减少每步问题数、减小组大小，或少并排几个算法）",
+    },
+    "run.err_numeric": {
+        "en": "the numbers overflowed to infinity or NaN (a smaller learning rate usually helps)",
+        "zh": "数值溢出成了无穷大或 NaN（调小学习率通常有帮助）",
+    },
+    "run.err_value": {
+        "en": "a setting turned out to be out of range while training",
+        "zh": "训练过程中发现某个设置超出了允许的范围",
+    },
+    "run.err_other": {
+        "en": "an unexpected error in the training code",
+        "zh": "训练代码遇到了意外错误",
+    },
     # ---------------------------------------------------------------- shared words
     "word.step": {"en": "step", "zh": "步数"},
     "word.position": {"en": "position in response", "zh": "回答中的位置"},

@@ -11,9 +11,17 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from rlviz.plots import algorithms_in, base_layout, style_or_default
+from rlviz.plots import base_layout, ordered, style_or_default
 
 __all__ = ["live_metrics_figure", "ratio_histogram_figure", "token_view_frame"]
+
+
+def _series_in(df: pd.DataFrame, by: str) -> list[str]:
+    """The values of column ``by`` (algorithms or arm names) in the app's fixed order: registry
+    names in registry order, other names after them, sorted."""
+    if by not in df.columns or df.empty:
+        return []
+    return ordered(dict.fromkeys(df[by].astype(str)))
 
 
 def live_metrics_figure(
@@ -25,17 +33,20 @@ def live_metrics_figure(
     x_title: str = "step",
     algorithm_labels: Mapping[str, str] | None = None,
     panel_height: int = 220,
+    by: str = "algorithm",
 ) -> go.Figure:
-    """Small multiples of live-run metrics: one panel per metric, one trace per algorithm.
+    """Small multiples of live-run metrics: one panel per metric, one trace per algorithm (or arm).
 
     Args:
-        df: long frame with columns ``algorithm``, ``step`` and the metric columns.
+        df: long frame with columns ``by`` (``algorithm``, or ``arm`` for a
+            ``rlviz.experiments.runner.SideBySideRun.metrics_frame``), ``step`` and the metric columns.
         metrics: metric column names, one panel each, in order. Missing columns give empty panels.
         labels: metric -> panel title (Unicode / ``<sub>``); defaults to the column name.
         cols: panels per row.
         x_title: label of the shared step axis.
-        algorithm_labels: algorithm name -> legend label; defaults to the name.
+        algorithm_labels: value of ``by`` -> legend label; defaults to the value.
         panel_height: pixels per row of panels.
+        by: the column with one trace per value; a registry name gets its algorithm's colour.
 
     NaN points are dropped, so an all-NaN metric draws no trace for that algorithm; the legend
     shows each algorithm once and toggles it in every panel.
@@ -54,14 +65,14 @@ def live_metrics_figure(
         vertical_spacing=min(0.12, 0.35 / rows) if rows > 1 else 0.0,
         horizontal_spacing=0.08,
     )
-    algorithms = algorithms_in(df)
+    algorithms = _series_in(df, by)
     in_legend: set[str] = set()
     for i, metric in enumerate(metrics):
         row, col = divmod(i, cols)
         if metric not in df.columns or "step" not in df.columns:
             continue
         for algo in algorithms:
-            part = df.loc[df["algorithm"].astype(str) == algo, ["step", metric]]
+            part = df.loc[df[by].astype(str) == algo, ["step", metric]]
             part = part.apply(pd.to_numeric, errors="coerce")
             part = part[np.isfinite(part["step"]) & np.isfinite(part[metric])]
             if part.empty:
@@ -108,6 +119,7 @@ def ratio_histogram_figure(
     algorithm_labels: Mapping[str, str] | None = None,
     trust_region: tuple[float, float] | None = None,
     value: str = "count",
+    by: str = "algorithm",
 ) -> go.Figure:
     """Histogram of importance ratios, one trace per algorithm (a step curve for pre-binned counts).
 
@@ -115,6 +127,7 @@ def ratio_histogram_figure(
         hist_df: either raw values (columns ``algorithm``, ``ratio``) or pre-binned counts
             (columns ``algorithm``, ``bin_left``, ``bin_right`` and ``value``).
         value: the column of a pre-binned frame to plot (``count``, or e.g. ``fraction``).
+        by: the column with one trace per value (``algorithm``, or ``arm``).
         trust_region: optional ``(1-ε_low, 1+ε_high)`` band drawn with ``add_vrect``.
 
     A vertical line marks r = 1. Non-finite values are dropped.
@@ -122,10 +135,10 @@ def ratio_histogram_figure(
     algorithm_labels = dict(algorithm_labels or {})
     fig = go.Figure()
     binned = {"bin_left", "bin_right", value}.issubset(hist_df.columns)
-    for algo in algorithms_in(hist_df):
+    for algo in _series_in(hist_df, by):
         style = style_or_default(algo)
         name = algorithm_labels.get(algo, algo)
-        part = hist_df[hist_df["algorithm"].astype(str) == algo]
+        part = hist_df[hist_df[by].astype(str) == algo]
         if binned:
             part = part[["bin_left", "bin_right", value]].apply(pd.to_numeric, errors="coerce")
             part = part[np.isfinite(part).all(axis=1)]
@@ -169,7 +182,7 @@ def ratio_histogram_figure(
 
 
 def token_view_frame(view: Mapping | None, weight_key: str = "weight") -> pd.DataFrame:
-    """A group's token view (``rlviz.experiments.live.LiveRun.token_view``) as the long frame
+    """A group's token view (``rlviz.experiments.runner.SideBySideRun.token_view``) as the long frame
     :func:`token_weight_figure` takes: one row per response token with ``response, position, token,
     weight, advantage, reward, in_loss``.
 

@@ -1,0 +1,409 @@
+"""One side-by-side runner: named arms train copies of the same tiny LM, one step at a time.
+
+An :class:`Arm` is a name (the key of its curves, rows and labels), an objective (a name in the
+registry ``rlviz.core.objectives.ALGORITHMS``), that objective's settings to override (loss and
+training settings, e.g. ``{"epsilon_high": 0.28, "dynamic_sampling": True}``) and, optionally,
+training settings of its own (``TrainConfig`` fields such as ``lr``) over the run's shared ones
+(:class:`RunConfig`). Arms may share an objective and differ only in their settings (GRPO vs GRPO
++ dynamic sampling).
+
+A :class:`SideBySideRun` owns the models: one copy of the policy per arm, all from the same
+checkpoint and with the same seed (so step 1 sees the same prompts and, for the same sampling
+settings, the same answers), and a frozen copy as the reference for KL. It advances one step at a
+time (:meth:`~SideBySideRun.step`, :meth:`~SideBySideRun.step_arm`,
+:meth:`~SideBySideRun.step_next`), so a caller (a page, the CLI) can draw progress and stop between
+steps without losing anything.
+
+Thread safety: one ``threading.RLock`` per run. Every step and every reader holds it, so a run
+never steps twice at once and a reader never sees an arm half-way through a step. A Streamlit
+rerun (a widget change, a language switch, Stop) starts the next script run while the previous
+one may still be inside a step; with the lock, the new one waits for that step to end.
+
+Legend: n prompts per step, G group size, K cap on generation rounds (dynamic sampling).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import math
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import pandas as pd
+import torch
+
+from rlviz.lm.trainer import METRICS, RATIO_BIN_EDGES, TrainConfig, Trainer
+
+__all__ = ["DERIVED_METRICS", "Arm", "RunConfig", "SideBySideRun"]
+
+# TrainConfig fields a run or an arm may set (the objective and its settings live on the arm)
+_TRAIN_FIELDS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("algorithm", "settings"))
+# columns metrics_frame() adds to the trainer's METRICS
+DERIVED_METRICS = ("signal_groups", "rollouts_cum", "rounds")
+
+
+@dataclass
+class Arm:
+    """One arm of a side-by-side run.
+
+    Attributes:
+        name: the arm's key: unique within a run; the ``arm`` column of every frame and the key of
+            its label on a page (a registry name gets that algorithm's colour in the figures).
+        objective: the registry name of its objective (``"grpo"``, ``"dapo"``, ...).
+        settings: that objective's settings to override, loss and training alike (``epsilon_high``,
+            ``beta``, ``loss_agg_mode``, ``dynamic_sampling``, ``overlong_shaping``, ...): see the
+            objective's spec; the others keep the registry's (paper) defaults.
+        train: ``TrainConfig`` fields for this arm only (``lr``, ``mu``, ``max_resample_rounds``,
+            ...), over :attr:`RunConfig.train`.
+    """
+
+    name: str
+    objective: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    train: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunConfig:
+    """What every arm of a run shares.
+
+    Attributes:
+        steps: RL steps per arm (>= 1).
+        heldout_samples: samples per held-out prompt for pass@1 before the first step and after each
+            arm's last step (96 fixed prompts never trained on); 0 skips the evaluation.
+        train: ``TrainConfig`` fields shared by every arm (``prompts_per_step``, ``group_size``,
+            ``temperature``, ``lr``, ``mu``, ``mini_batches``, ``max_new_tokens``, ``seed``, ...);
+            the rest keep ``TrainConfig``'s defaults. The held-out evaluation samples with this
+            temperature and length limit, seeded from this seed.
+        device: ``None`` / ``"auto"`` or a torch device name.
+        model_dir: ``None`` for the shipped tiny LM, or a local Hugging Face model directory chosen
+            when the server starts (never typed in a browser).
+    """
+
+    steps: int = 30
+    heldout_samples: int = 8
+    train: dict[str, Any] = field(default_factory=dict)
+    device: str | None = None
+    model_dir: str | None = None
+
+
+def _train_kwargs(where: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(values) - set(_TRAIN_FIELDS))
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not a training setting ({where}); known: {', '.join(_TRAIN_FIELDS)}")
+    return dict(values)
+
+
+def train_config(arm: Arm, config: RunConfig) -> TrainConfig:
+    """The :class:`TrainConfig` of ``arm`` in a run with ``config`` (not validated).
+
+    Raises:
+        ValueError: a key of ``config.train`` or ``arm.train`` that is not a ``TrainConfig`` field.
+    """
+    shared = _train_kwargs("train", config.train)
+    own = _train_kwargs(f"arm {arm.name!r}", arm.train)
+    return TrainConfig(algorithm=arm.objective, settings=dict(arm.settings), **{**shared, **own})
+
+
+def validate(arms: Iterable[Arm], config: RunConfig) -> None:
+    """Check a run before any model is loaded.
+
+    Raises:
+        ValueError: the message starts with the bad parameter's name: ``arms`` (none, or a name
+        twice), ``objective`` (not in the registry), ``steps``, ``heldout_samples``, or any
+        ``TrainConfig`` field or objective setting (``epsilon_high: ...``).
+    """
+    from rlviz.core.objectives import ALGORITHMS
+
+    arms = list(arms)
+    if not arms:
+        raise ValueError("arms: choose at least one")
+    names = [a.name for a in arms]
+    if len(set(names)) != len(names):
+        raise ValueError(f"arms: each name at most once, got {names}")
+    if not isinstance(config.steps, int) or isinstance(config.steps, bool) or config.steps < 1:
+        raise ValueError(f"steps: must be a whole number >= 1, got {config.steps!r}")
+    if not isinstance(config.heldout_samples, int) or config.heldout_samples < 0:
+        raise ValueError(f"heldout_samples: must be a whole number >= 0, got {config.heldout_samples!r}")
+    shared = TrainConfig(**_train_kwargs("train", config.train))  # the held-out evaluation's settings
+    if not (math.isfinite(float(shared.temperature)) and shared.temperature > 0):
+        raise ValueError(f"temperature: must be a finite number > 0, got {shared.temperature}")
+    if not isinstance(shared.max_new_tokens, int) or shared.max_new_tokens < 1:
+        raise ValueError(f"max_new_tokens: must be a whole number >= 1, got {shared.max_new_tokens!r}")
+    for arm in arms:
+        if arm.objective not in ALGORITHMS:  # read at call time: an entry added later is known
+            raise ValueError(f"objective: {arm.objective!r} is not one of {', '.join(ALGORITHMS)}")
+        train_config(arm, config).validate()
+
+
+def _clean(x):
+    """NaN / inf as None, recursively (strict JSON)."""
+    if isinstance(x, float):
+        return None if math.isnan(x) or math.isinf(x) else x
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    return x
+
+
+class SideBySideRun:
+    """Arms trained side by side from one checkpoint, advanced one step at a time.
+
+    Keep one per session (``st.session_state``), never in a cache shared across sessions: it owns
+    its models, optimizers and generators.
+
+    Args:
+        arms: the arms, in the order they step and are listed.
+        config: what they share (:class:`RunConfig`).
+        policy: optionally an already loaded ``(model, tokenizer)`` to start from (copied, never
+            trained); by default loaded from ``config.model_dir`` with ``from_pretrained``.
+
+    Attributes:
+        arms: ``{name: Arm}`` in order. ``config``: the :class:`RunConfig`.
+        trainers: ``{name: rlviz.lm.trainer.Trainer}`` (their ``history``, ``ratio_hists`` and
+            ``token_views`` hold every step's results; read them through the methods below,
+            which hold the lock).
+        lock: the run's ``threading.RLock``.
+
+    Raises:
+        ValueError: as :func:`validate`, or a bad ``model_dir`` / ``device``.
+    """
+
+    def __init__(self, arms: Iterable[Arm], config: RunConfig, policy=None):
+        from rlviz.lm.model import load_policy
+
+        arms = list(arms)
+        validate(arms, config)
+        self.arms: dict[str, Arm] = {a.name: a for a in arms}
+        self.config = config
+        self.lock = threading.RLock()
+        model, tokenizer = policy if policy is not None else load_policy(config.model_dir, config.device)
+        self.tokenizer = tokenizer
+        self.ref_model = copy.deepcopy(model).eval().requires_grad_(False)  # the frozen start = reference
+        self.trainers: dict[str, Trainer] = {
+            a.name: Trainer(train_config(a, config), copy.deepcopy(model), tokenizer, self.ref_model) for a in arms
+        }
+        self._eval = TrainConfig(**config.train)  # the held-out evaluation's temperature, length, seed
+        self._heldout: dict[str, float] = {}  # "start" and each arm's held-out pass@1 after its last step
+
+    # -- progress --------------------------------------------------------------------------------
+
+    @property
+    def progress(self) -> dict[str, int]:
+        """Steps done per arm (waits for a step in progress in another thread)."""
+        with self.lock:
+            return {name: t.step_count for name, t in self.trainers.items()}
+
+    @property
+    def done(self) -> bool:
+        """True once every arm has done ``config.steps`` steps."""
+        return all(n >= self.config.steps for n in self.progress.values())
+
+    @property
+    def level(self) -> bool:
+        """True when every arm has done the same number of steps (no round cut short)."""
+        return len(set(self.progress.values())) == 1
+
+    @property
+    def heldout(self) -> dict[str, float]:
+        """Held-out pass@1 measured so far: ``"start"`` (the checkpoint) and each finished arm."""
+        with self.lock:
+            return dict(self._heldout)
+
+    def pending(self) -> list[str]:
+        """The arms :meth:`step` would advance now, in order: every unfinished arm when all are
+        level, else only those behind the others (a round cut short between two arms)."""
+        with self.lock:
+            counts = self.progress
+            target = min(min(counts.values()) + 1, self.config.steps)
+            return [name for name, n in counts.items() if n < target]
+
+    # -- stepping --------------------------------------------------------------------------------
+
+    def _evaluate(self, model) -> float:
+        from rlviz.lm.rollout import evaluate_pass_at_1
+        from rlviz.lm.task import heldout_problems
+
+        c = self._eval
+        gen = torch.Generator().manual_seed(10_000 + c.seed)  # the same draws for every model
+        return evaluate_pass_at_1(
+            model, self.tokenizer, heldout_problems(), self.config.heldout_samples, c.max_new_tokens, c.temperature, gen
+        )["pass_at_1"]
+
+    def step_arm(self, name: str) -> dict[str, Any] | None:
+        """One step of arm ``name``; its metrics, or ``None`` if it has finished.
+
+        Held-out pass@1 is measured before the run's first step and after the arm's last step
+        (when ``heldout_samples`` > 0). Holds the lock throughout.
+
+        Raises:
+            KeyError: no arm is called ``name``.
+        """
+        with self.lock:
+            trainer = self.trainers[name]
+            if trainer.step_count >= self.config.steps:
+                return None
+            if self.config.heldout_samples and "start" not in self._heldout:
+                self._heldout["start"] = self._evaluate(self.ref_model)
+            metrics = trainer.step()
+            if trainer.step_count == self.config.steps and self.config.heldout_samples:
+                self._heldout[name] = self._evaluate(trainer.model)
+            return metrics
+
+    def step_next(self) -> tuple[str, dict[str, Any]] | None:
+        """One arm-step: the first arm of :meth:`pending` (round robin in arm order). Returns
+        ``(arm name, its metrics)``, or ``None`` once the run is done. Whichever thread calls it,
+        the arms never drift more than one step apart."""
+        with self.lock:
+            todo = self.pending()
+            if not todo:
+                return None
+            return todo[0], self.step_arm(todo[0])
+
+    def step(self) -> dict[str, dict[str, Any]]:
+        """One step of every unfinished arm (of each arm behind, if a round was cut short, so a
+        call always ends with the arms level); returns their metrics by arm name."""
+        out = {}
+        with self.lock:
+            for name in self.pending():
+                m = self.step_arm(name)
+                if m is not None:
+                    out[name] = m
+        return out
+
+    # -- results ---------------------------------------------------------------------------------
+
+    def metrics_frame(self) -> pd.DataFrame:
+        """Long frame, one row per (arm, step), in arm order.
+
+        Columns: ``arm``, ``algorithm`` (its objective's registry name), ``step``, every metric of
+        ``rlviz.lm.trainer.METRICS`` (NaN where one does not apply, e.g. the gate weight), then
+        :data:`DERIVED_METRICS`: ``signal_groups`` (groups with a non-zero advantage that entered
+        the loss: the effective batch; read from the arm's ``dynamic_sampling`` setting: with it
+        every kept group has a signal, without it the all-equal groups are trained on too),
+        ``rollouts_cum`` (responses sampled so far) and ``rounds`` (generation rounds of n
+        prompts this step).
+        """
+        rows = []
+        with self.lock:
+            for name, t in self.trainers.items():
+                G, n = t.config.group_size, t.config.prompts_per_step
+                filtered = bool(t.train_params["dynamic_sampling"])
+                total = 0
+                for m in t.history:
+                    rollouts = int(m["rollouts"])
+                    total += rollouts
+                    seen = rollouts // G  # groups generated
+                    zero = round(m["zero_adv_group_fraction"] * seen)
+                    kept = int(m["kept_groups"])
+                    derived = {
+                        "signal_groups": kept if filtered else kept - zero,
+                        "rollouts_cum": total,
+                        "rounds": seen // n,
+                    }
+                    rows.append({"arm": name, "algorithm": self.arms[name].objective, **m, **derived})
+        return pd.DataFrame(rows, columns=["arm", "algorithm", "step", *METRICS, *DERIVED_METRICS])
+
+    def summary_frame(self) -> pd.DataFrame:
+        """One row per arm, in arm order.
+
+        Columns: ``arm``, ``algorithm``, ``steps``, ``heldout_pass_at_1_start`` /
+        ``heldout_pass_at_1_end`` / ``heldout_gain`` (NaN until measured), ``train_pass_at_1_last5``,
+        ``response_length_last5`` (means over the last 5 steps), ``clip_fraction_mean``,
+        ``entropy_last``, ``kl_ref_last``, ``rollouts_total``, ``signal_groups_mean``,
+        ``signal_groups_total``, ``rollouts_per_signal_group``, ``seconds_total``.
+        """
+        with self.lock:
+            df = self.metrics_frame()
+            heldout = dict(self._heldout)
+        rows = []
+        for name, arm in self.arms.items():
+            d = df[df["arm"] == name]
+            tail = d.tail(5)
+            start, end = heldout.get("start", math.nan), heldout.get(name, math.nan)
+            rollouts, signal = float(d["rollouts"].sum()), float(d["signal_groups"].sum())
+            rows.append(
+                {
+                    "arm": name,
+                    "algorithm": arm.objective,
+                    "steps": len(d),
+                    "heldout_pass_at_1_start": start,
+                    "heldout_pass_at_1_end": end,
+                    "heldout_gain": end - start,
+                    "train_pass_at_1_last5": tail["pass_at_1"].mean(),
+                    "response_length_last5": tail["response_length_mean"].mean(),
+                    "clip_fraction_mean": d["clip_fraction"].mean(),
+                    "entropy_last": d["entropy"].iloc[-1] if len(d) else math.nan,
+                    "kl_ref_last": d["kl_ref"].iloc[-1] if len(d) else math.nan,
+                    "rollouts_total": int(rollouts),
+                    "signal_groups_mean": float(d["signal_groups"].mean()) if len(d) else math.nan,
+                    "signal_groups_total": int(signal),
+                    "rollouts_per_signal_group": rollouts / signal if signal else math.nan,
+                    "seconds_total": d["seconds"].sum(),
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def token_view(self, step: int, arm: str) -> dict[str, Any] | None:
+        """One group of step ``step`` (1-based) of ``arm``, with each token's gradient weight
+        d loss / d log pi after that step's updates (autograd of the arm's loss) and at its first
+        update; ``None`` if that step made no update.
+
+        Raises:
+            ValueError: a step the arm has not run. KeyError: no such arm.
+        """
+        with self.lock:
+            views = self.trainers[arm].token_views
+            if not 1 <= step <= len(views):
+                raise ValueError(f"step: {arm} has run {len(views)} steps, got {step}")
+            return views[step - 1]
+
+    def ratio_histogram(self, step: int) -> pd.DataFrame:
+        """Ratio histogram of every arm that has run step ``step`` (over all updates of that step):
+        ``arm, algorithm, bin_left, bin_right, count, fraction``. Bins are log-spaced over
+        [e^-0.5, e^0.5]; ratios outside are counted in the end bins."""
+        rows = []
+        with self.lock:
+            for name, t in self.trainers.items():
+                if not 1 <= step <= len(t.ratio_hists):
+                    continue
+                counts = t.ratio_hists[step - 1]
+                total = max(sum(counts), 1)
+                for k, n in enumerate(counts):
+                    rows.append(
+                        {
+                            "arm": name,
+                            "algorithm": self.arms[name].objective,
+                            "bin_left": RATIO_BIN_EDGES[k],
+                            "bin_right": RATIO_BIN_EDGES[k + 1],
+                            "count": n,
+                            "fraction": n / total,
+                        }
+                    )
+        return pd.DataFrame(rows, columns=["arm", "algorithm", "bin_left", "bin_right", "count", "fraction"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything measured, as plain JSON-able data (NaN as ``None``): ``config``, ``arms``,
+        ``heldout_pass_at_1``, and per arm ``metrics``, ``ratio_histograms`` (with
+        ``ratio_bin_edges``) and ``token_views``."""
+        with self.lock:
+            return _clean(
+                {
+                    "config": asdict(self.config),
+                    "arms": [asdict(a) for a in self.arms.values()],
+                    "heldout_pass_at_1": dict(self._heldout),
+                    "metrics": {name: list(t.history) for name, t in self.trainers.items()},
+                    "ratio_bin_edges": RATIO_BIN_EDGES,
+                    "ratio_histograms": {name: list(t.ratio_hists) for name, t in self.trainers.items()},
+                    "token_views": {name: list(t.token_views) for name, t in self.trainers.items()},
+                }
+            )
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a strict JSON string."""
+        return json.dumps(self.to_dict(), allow_nan=False)

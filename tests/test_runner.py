@@ -1,0 +1,192 @@
+"""The side-by-side runner: named arms, one step at a time, one lock, the same numbers as a bare trainer."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import threading
+
+import pandas as pd
+import pytest
+import torch
+
+from rlviz.experiments.runner import Arm, RunConfig, SideBySideRun, train_config, validate
+from rlviz.lm.model import load_policy
+from rlviz.lm.trainer import TrainConfig, Trainer
+
+TINY = {"prompts_per_step": 2, "group_size": 2, "mu": 1, "mini_batches": 1}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _one_thread():
+    """One torch thread (see tests/test_sampling.py): fast and steady on a shared 2-core machine."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def policy():
+    return load_policy(device="cpu")
+
+
+def _run(policy, arms, steps=2, heldout=0, **train) -> SideBySideRun:
+    return SideBySideRun(arms, RunConfig(steps=steps, heldout_samples=heldout, train={**TINY, **train}), policy=policy)
+
+
+def test_an_arm_matches_a_bare_trainer(policy):
+    # one copy per arm from the same checkpoint and seed: the arm's numbers are the trainer's own
+    run = _run(policy, [Arm("a", "grpo"), Arm("b", "sapo")], steps=2, seed=4)
+    run.step()
+    run.step()
+    model, tok = policy
+    ref = copy.deepcopy(model).eval().requires_grad_(False)
+    bare = Trainer(TrainConfig(algorithm="sapo", seed=4, **TINY), copy.deepcopy(model), tok, ref)
+    expected = [bare.step(), bare.step()]
+    got = run.metrics_frame()
+    got = got[got.arm == "b"]
+    for row, m in zip(got.to_dict("records"), expected):
+        for key, value in m.items():
+            if key != "seconds":
+                assert row[key] == value or (math.isnan(row[key]) and math.isnan(value)), key
+
+
+def test_arms_of_one_objective_with_different_settings(policy):
+    # DAPO twice: clip-higher on and off (epsilon_high 0.28 vs 0.2), with their own learning rates
+    arms = [
+        Arm("dapo", "dapo", {"dynamic_sampling": False}),
+        Arm("dapo_sym", "dapo", {"dynamic_sampling": False, "epsilon_high": 0.2}, train={"lr": 2e-4}),
+    ]
+    run = _run(policy, arms, steps=2)
+    assert run.trainers["dapo"].loss_params["epsilon_high"] == 0.28
+    assert run.trainers["dapo_sym"].loss_params["epsilon_high"] == 0.2
+    assert run.trainers["dapo_sym"].config.lr == 2e-4 and run.trainers["dapo"].config.lr == TrainConfig.lr
+    while not run.done:
+        run.step()
+    df = run.metrics_frame()
+    assert list(df.arm) == ["dapo", "dapo", "dapo_sym", "dapo_sym"] and set(df.algorithm) == {"dapo"}
+    first = df[df.step == 1]
+    # the same prompts and answers at step 1 (same seed, same checkpoint): only the update differs
+    assert first.pass_at_1.nunique() == 1 and first.response_length_mean.nunique() == 1
+    summary = run.summary_frame()
+    assert list(summary.arm) == ["dapo", "dapo_sym"] and list(summary.steps) == [2, 2]
+    hist = run.ratio_histogram(1)
+    assert set(hist.arm) == {"dapo", "dapo_sym"}
+    assert hist.groupby("arm")["fraction"].sum().round(6).tolist() == [1.0, 1.0]
+    assert run.token_view(1, "dapo_sym") is None or len(run.token_view(1, "dapo_sym")["rows"]) == 2
+    data = json.loads(run.to_json())
+    assert [a["name"] for a in data["arms"]] == ["dapo", "dapo_sym"] and data["arms"][1]["train"] == {"lr": 2e-4}
+
+
+def test_signal_groups_follow_the_arms_dynamic_sampling_setting(policy):
+    # the same objective with dynamic sampling on and off: the effective batch is derived from the
+    # setting, never from the arm's name
+    arms = [Arm("x", "grpo", {"dynamic_sampling": True}), Arm("y", "grpo", {"dynamic_sampling": False})]
+    run = _run(policy, arms, steps=2, prompts_per_step=3, group_size=4, max_resample_rounds=2)
+    while not run.done:
+        run.step()
+    df = run.metrics_frame()
+    on, off = df[df.arm == "x"], df[df.arm == "y"]
+    assert (on.signal_groups == on.kept_groups).all()
+    assert (off.signal_groups == 3 - (off.zero_adv_group_fraction * 3).round()).all()
+    assert (off.rounds == 1).all() and on.rounds.between(1, 2).all()
+    assert df.groupby("arm").rollouts_cum.last().to_dict() == df.groupby("arm").rollouts.sum().to_dict()
+
+
+def test_two_threads_stepping_one_run_never_step_at_once(policy):
+    # a Streamlit rerun (language switch) starts a second script run while the first is mid-step;
+    # both call step(): the lock lets one finish before the other starts, and no step is torn
+    run = _run(policy, [Arm("grpo", "grpo"), Arm("gspo", "gspo"), Arm("sapo", "sapo")], steps=4)
+    inside = threading.Semaphore(1)
+    overlaps = []
+    for trainer in run.trainers.values():
+        original = trainer.step
+
+        def guarded(original=original):
+            if not inside.acquire(blocking=False):
+                overlaps.append(True)  # another step is in progress right now
+                return original()
+            try:
+                return original()
+            finally:
+                inside.release()
+
+        trainer.step = guarded
+    errors = []
+
+    def worker():
+        try:
+            run.step()
+        except Exception as exc:  # noqa: BLE001 -- collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(120)
+    assert not errors and not overlaps
+    assert run.progress == {"grpo": 2, "gspo": 2, "sapo": 2}  # every arm at the same step count
+    assert len(run.metrics_frame()) == 6
+
+
+def test_step_next_is_round_robin_and_catches_up(policy):
+    run = _run(policy, [Arm("a", "grpo"), Arm("b", "gspo"), Arm("c", "cispo")], steps=2)
+    assert run.pending() == ["a", "b", "c"]
+    assert run.step_next()[0] == "a"
+    assert run.pending() == ["b", "c"]  # a round cut short: only the arms behind
+    run.step()  # brings them level
+    assert run.progress == {"a": 1, "b": 1, "c": 1}
+    order = []
+    while (stepped := run.step_next()) is not None:
+        order.append(stepped[0])
+    assert order == ["a", "b", "c"] and run.done and run.pending() == []
+    assert run.step_arm("a") is None and run.step() == {}  # a finished run stays as it is
+
+
+def test_heldout_before_and_after(policy):
+    run = _run(policy, [Arm("grpo", "grpo")], steps=1, heldout=1)
+    assert run.heldout == {}
+    run.step()
+    assert set(run.heldout) == {"start", "grpo"}
+    s = run.summary_frame().iloc[0]
+    assert s.heldout_gain == pytest.approx(s.heldout_pass_at_1_end - s.heldout_pass_at_1_start)
+
+
+@pytest.mark.parametrize(
+    "arms, config, param",
+    [
+        ([], RunConfig(), "arms"),
+        ([Arm("a", "grpo"), Arm("a", "gspo")], RunConfig(), "arms"),
+        ([Arm("a", "no_such")], RunConfig(), "objective"),
+        ([Arm("a", "grpo")], RunConfig(steps=0), "steps"),
+        ([Arm("a", "grpo")], RunConfig(heldout_samples=-1), "heldout_samples"),
+        ([Arm("a", "grpo")], RunConfig(train={"learning_rate": 1.0}), "learning_rate"),
+        ([Arm("a", "grpo", train={"algorithm": "ppo"})], RunConfig(), "algorithm"),
+        ([Arm("a", "grpo")], RunConfig(train={"temperature": 0.0}), "temperature"),
+        ([Arm("a", "grpo", {"epsilon_high": -1.0})], RunConfig(), "epsilon_high"),
+        ([Arm("a", "grpo", train={"group_size": 1})], RunConfig(), "group_size"),
+    ],
+)
+def test_bad_runs_name_the_parameter(arms, config, param):
+    with pytest.raises(ValueError, match=rf"^{param}:"):
+        validate(arms, config)
+
+
+def test_train_config_layers_shared_and_own_settings():
+    arm = Arm("x", "dapo", {"epsilon_high": 0.3}, train={"lr": 3e-4})
+    c = train_config(arm, RunConfig(train={"lr": 1e-4, "group_size": 4}))
+    assert (c.algorithm, c.lr, c.group_size, c.settings) == ("dapo", 3e-4, 4, {"epsilon_high": 0.3})
+
+
+def test_frames_of_a_fresh_run_are_empty_but_typed(policy):
+    run = _run(policy, [Arm("grpo", "grpo")], steps=1)
+    assert run.metrics_frame().empty and "signal_groups" in run.metrics_frame().columns
+    assert run.ratio_histogram(1).empty
+    summary = run.summary_frame()
+    assert summary.steps.tolist() == [0] and math.isnan(summary.entropy_last.iloc[0])
+    with pytest.raises(ValueError, match="step"):
+        run.token_view(1, "grpo")
+    assert isinstance(run.metrics_frame(), pd.DataFrame)
