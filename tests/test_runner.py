@@ -190,3 +190,23 @@ def test_frames_of_a_fresh_run_are_empty_but_typed(policy):
     with pytest.raises(ValueError, match="step"):
         run.token_view(1, "grpo")
     assert isinstance(run.metrics_frame(), pd.DataFrame)
+
+
+def test_entropy_frame_reads_the_metrics(policy):
+    # each number is the metrics frame's own: entropy at the first and last step, their difference,
+    # the mean upper / lower clip fractions and groups with a signal
+    run = _run(policy, [Arm("g", "grpo"), Arm("d", "dapo", {"dynamic_sampling": False})], steps=3)
+    assert run.entropy_frame().empty  # nothing run yet
+    while not run.done:
+        run.step()
+    frame = run.entropy_frame().set_index("arm")
+    metrics = run.metrics_frame()
+    for arm in ("g", "d"):
+        m = metrics[metrics.arm == arm]
+        row = frame.loc[arm]
+        assert row["entropy_first"] == m.entropy.iloc[0] and row["entropy_last"] == m.entropy.iloc[-1]
+        assert row["entropy_change"] == pytest.approx(m.entropy.iloc[-1] - m.entropy.iloc[0])
+        assert row["clip_high_mean"] == pytest.approx(m.clip_fraction_high.mean())
+        assert row["signal_groups_mean"] == pytest.approx(m.signal_groups.mean())
+        assert math.isnan(row["heldout_gain"])  # heldout 0: never measured
+    assert list(frame.algorithm) == ["grpo", "dapo"]

@@ -349,6 +349,47 @@ class SideBySideRun:
             )
         return pd.DataFrame(rows)
 
+    def entropy_frame(self) -> pd.DataFrame:
+        """How each arm's policy entropy moved, beside what could explain it; one row per arm that
+        has run a step, in arm order.
+
+        Columns: ``arm``, ``algorithm``, ``steps``, ``entropy_first`` / ``entropy_last`` (nats per
+        token at the first and last step), ``entropy_last5`` (mean over the last 5 steps),
+        ``entropy_change`` (last minus first), ``clip_high_mean`` / ``clip_low_mean`` (mean share of
+        tokens the upper bound clipped with A > 0, the lower bound with A < 0: TRL's
+        ``clip_ratio/high_mean`` and ``low_mean``), ``signal_groups_mean`` (groups with a learning
+        signal per update), ``rollouts_total``, ``heldout_gain`` (held-out pass@1 after minus
+        before; NaN until measured). Numbers only: the page says what they show.
+        """
+        with self.lock:
+            df = self.metrics_frame()
+            heldout = dict(self._heldout)
+        rows = []
+        for name, arm in self.arms.items():
+            d = df[df["arm"] == name]
+            if d.empty:
+                continue
+            entropy = d["entropy"].astype(float)
+            rows.append(
+                {
+                    "arm": name,
+                    "algorithm": arm.objective,
+                    "steps": len(d),
+                    "entropy_first": float(entropy.iloc[0]),
+                    "entropy_last": float(entropy.iloc[-1]),
+                    "entropy_last5": float(entropy.tail(5).mean()),
+                    "entropy_change": float(entropy.iloc[-1] - entropy.iloc[0]),
+                    "clip_high_mean": float(d["clip_fraction_high"].mean()),
+                    "clip_low_mean": float(d["clip_fraction_low"].mean()),
+                    "signal_groups_mean": float(d["signal_groups"].mean()),
+                    "rollouts_total": int(d["rollouts"].sum()),
+                    "heldout_gain": heldout.get(name, math.nan) - heldout.get("start", math.nan),
+                }
+            )
+        columns = ["arm", "algorithm", "steps", "entropy_first", "entropy_last", "entropy_last5", "entropy_change"]
+        columns += ["clip_high_mean", "clip_low_mean", "signal_groups_mean", "rollouts_total", "heldout_gain"]
+        return pd.DataFrame(rows, columns=columns)
+
     def token_view(self, step: int, arm: str) -> dict[str, Any] | None:
         """One group of step ``step`` (1-based) of ``arm``, with each token's gradient weight
         d loss / d log pi after that step's updates (autograd of the arm's loss) and at its first
