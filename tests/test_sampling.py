@@ -385,26 +385,10 @@ def test_measured_and_live_figures(policy):
     run = DynamicSamplingRun(
         DynamicSamplingConfig(steps=1, prompts_per_step=2, group_size=2, heldout_samples=0), policy=policy
     )
-    empty = live_sampling_figure(
-        run.metrics_frame(),
-        2,
-        titles=("a", "b", "c", "d"),
-        step_title="s",
-        rollouts_title="r",
-        arm_labels={},
-        target_label="N",
-    )
+    empty = live_sampling_figure(run.metrics_frame(), 2, {})
     assert _finite_traces(empty) == 0  # no step yet: a valid, empty figure
     run.step()
-    fig = live_sampling_figure(
-        run.metrics_frame(),
-        2,
-        titles=("a", "b", "c", "d"),
-        step_title="s",
-        rollouts_title="r",
-        arm_labels={},
-        target_label="N",
-    )
+    fig = live_sampling_figure(run.metrics_frame(), 2, {})
     assert _finite_traces(fig) == 8  # 2 arms x 4 panels
 
 
@@ -556,8 +540,14 @@ def test_histogram_note_sits_above_the_tallest_bar():
     assert _annotation(fig, "zero").yanchor == "top"
 
 
-# live_sampling_figure is converted to a ``labels`` mapping separately, with the page's live-run section
-BUILDERS = (signal_probability_figure, advantage_mass_figure, pass_rate_figure, beta_density_figure, fill_cost_figure)
+BUILDERS = (
+    signal_probability_figure,
+    advantage_mass_figure,
+    pass_rate_figure,
+    beta_density_figure,
+    fill_cost_figure,
+    live_sampling_figure,
+)
 
 
 def _axis_titles(fig) -> list[str]:
@@ -595,3 +585,24 @@ def test_words_reach_the_builders_only_through_labels():
     assert notes == ["cost_groups", "cost_full", "cost_rollouts", "target_line", "plain", "chosen"]
     assert {tr.name for tr in cost.data} == {"name.beta", "name.beta · plain"}
     assert set(_axis_titles(cost)) == {"cap_axis"}
+    frame = pd.DataFrame(
+        {
+            "arm": ["grpo", "grpo_ds"],
+            "step": [1, 1],
+            "signal_groups": [1.0, 2.0],
+            "rollouts_cum": [4, 8],
+            "pass_at_1": [0.25, 0.5],
+        }
+    )
+    live = live_sampling_figure(frame, 2, {"name.grpo_ds": "GRPO + DS"})
+    assert [a.text for a in live.layout.annotations] == [
+        "live_signal",
+        "live_rollouts",
+        "live_reward",
+        "live_reward_vs",
+        "target_line",
+    ]
+    assert set(_axis_titles(live)) == {"step", "live_rollouts"}
+    # a missing arm name: the registry title of an arm named after an algorithm, else the arm's name
+    assert [tr.name for tr in live.data if tr.showlegend is not False] == [ALGORITHMS["grpo"].title, "GRPO + DS"]
+    assert "<br>step: %{x}<br>live_signal: " in live.data[0].hovertemplate
