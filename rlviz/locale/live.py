@@ -215,6 +215,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.ratio_formula": {"en": "Ratio", "zh": "比率"},
     "live.step_select": {"en": "Step", "zh": "步"},
     "live.share": {"en": "share of tokens", "zh": "token 占比"},
+    "live.ratio_axis": {"en": "r = π<sub>θ</sub> / π<sub>old</sub>", "zh": "r = π<sub>θ</sub> / π<sub>old</sub>"},
     "live.tokens_header": {"en": "Where the gradient goes, token by token", "zh": "梯度落在哪里：逐 token 查看"},
     "live.tokens_when": {"en": "Weights at", "zh": "权重取自"},
     "live.tokens_weight_first": {
