@@ -33,7 +33,7 @@ from app_common import (
 from rlviz.core.advantages import ADVANTAGE_SCALES
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
-from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
 from rlviz.plots import token_weight_figure
 from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
@@ -482,6 +482,7 @@ for name, view in views.items():
         for i, row in enumerate(view["rows"])
     }
     token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
+    token_labels |= labels("live", *(f"state.{s}" for s in TOKEN_STATES))  # the hover's token state
     fig = token_weight_figure(frames[name], token_labels, zmax=zmax)
     chart(fig, f"live-tokens-{name}")
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rlviz import plots
-from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.plots import (
     OKABE_ITO,
     algorithm_order,
@@ -26,7 +26,7 @@ from rlviz.plots import (
 )
 from rlviz.plots import live as live_plots
 from rlviz.plots.home import lineage_figure
-from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure
+from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
 
 NINE = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
 
@@ -251,3 +251,45 @@ def test_words_reach_the_builders_only_through_labels():
     assert heat.data[0].colorbar.title.text == "push"
     assert heat.data[0].hovertemplate.startswith("token: %{customdata[0]}<br>grad_weight: %{z:.3g}<br>advantage: ")
     assert token_weight_figure(pd.DataFrame(), {}).layout.xaxis.title.text == "position"
+
+
+def test_the_token_heatmap_says_what_the_trust_region_did():
+    # the trainer's token view carries each token's state (after the updates and at the first one);
+    # token_view_frame picks the one that goes with the weights shown, the hover says it in words
+    view = {
+        "rows": [
+            {
+                "tokens": ["1", "2"],
+                "weight": [-0.5, 0.0],
+                "weight_first": [-0.5, -0.5],
+                "state": ["active", "clipped"],
+                "state_first": ["active", "active"],
+                "advantage": 1.0,
+                "reward": 1.0,
+                "in_loss": True,
+            },
+            {
+                "tokens": ["3"],
+                "weight": [0.0],
+                "weight_first": [0.0],
+                "state": ["masked"],
+                "state_first": ["masked"],
+                "advantage": 0.0,
+                "reward": 0.0,
+                "in_loss": False,
+            },
+        ]
+    }
+    after, first = token_view_frame(view, "weight"), token_view_frame(view, "weight_first")
+    assert after["state"].tolist() == ["active", "clipped", "masked"]
+    assert first["state"].tolist() == ["active", "active", "masked"]
+    words = {f"state.{s}": s.upper() for s in TOKEN_STATES}
+    hm = token_weight_figure(after, words).data[0]
+    assert hm.hovertemplate.endswith("<br>%{customdata[2]}<extra>%{y}, position %{x}</extra>")
+    assert [[c[2] for c in row] for row in hm.customdata] == [["ACTIVE", "CLIPPED"], ["MASKED", ""]]  # padding: ""
+    # a missing word shows the key; a view without states (or another figure's frame) has no state line
+    assert token_weight_figure(after, {}).data[0].customdata[0][1][2] == "state.clipped"
+    del view["rows"][0]["state"], view["rows"][1]["state"]
+    plain = token_weight_figure(token_view_frame(view, "weight"), words).data[0]
+    assert "customdata[2]" not in plain.hovertemplate and len(plain.customdata[0][0]) == 2
+    assert token_view_frame(None).columns.tolist()[-1] == "state"

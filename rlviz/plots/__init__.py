@@ -180,18 +180,20 @@ def token_weight_figure(df: pd.DataFrame, labels: Mapping[str, str], *, zmax: fl
 
     Args:
         df: long frame, one row per real response token, with columns ``response`` (int),
-            ``position`` (int), ``token`` (str), ``weight`` (float) and ``advantage`` (float).
+            ``position`` (int), ``token`` (str), ``weight`` (float) and ``advantage`` (float);
+            optionally ``state`` (str: one of ``rlviz.core.objectives.TOKEN_STATES``, what the trust
+            region did to the token; ``None`` where unknown).
         labels: already-translated texts: ``token``, ``grad_weight``, ``advantage`` (the hover's
             words for the token, its weight and its advantage), ``position`` (the x axis title,
-            also in the hover), ``push`` (the colour bar's title); optionally ``row.<i>``, response
-            ``i``'s y-axis label (e.g. "#0 ✓ A=+0.9"; a missing one: "#i"). A missing key shows
-            the key itself.
+            also in the hover), ``push`` (the colour bar's title), ``state.<state>`` for each state
+            in ``df`` (the hover's last line); optionally ``row.<i>``, response ``i``'s y-axis
+            label (e.g. "#0 ✓ A=+0.9"; a missing one: "#i"). A missing key shows the key itself.
         zmax: the colour scale spans [-zmax, zmax] (share it between figures to compare them);
             default: the largest |weight| in ``df``.
 
     Rows are responses, columns positions, the cell text is the token's characters; the colour
     scale is diverging and centred at 0 (purple: pushed down, orange: pushed up); padding cells
-    stay empty. Hover shows token, weight and advantage.
+    stay empty. Hover shows token, weight and advantage, and the token's state when ``df`` has one.
     """
     x_title = _l(labels, "position")
     fig = go.Figure()
@@ -206,12 +208,16 @@ def token_weight_figure(df: pd.DataFrame, labels: Mapping[str, str], *, zmax: fl
     z = np.full((len(responses), width), np.nan)
     text = np.full((len(responses), width), "", dtype=object)
     adv = np.full((len(responses), width), np.nan)
+    state = np.full((len(responses), width), "", dtype=object)
+    with_state = "state" in data.columns and data["state"].notna().any()
     row_of = {r: i for i, r in enumerate(responses)}
     for rec in data.itertuples(index=False):
         i, j = row_of[int(rec.response)], int(rec.position)
         z[i, j] = rec.weight
         text[i, j] = _visible(str(rec.token))
         adv[i, j] = rec.advantage
+        if with_state and isinstance(rec.state, str):
+            state[i, j] = _l(labels, f"state.{rec.state}")
     if zmax is None or not (math.isfinite(zmax) and zmax > 0):
         finite = z[np.isfinite(z)]
         zmax = float(np.max(np.abs(finite))) if finite.size else 1.0
@@ -220,9 +226,14 @@ def token_weight_figure(df: pd.DataFrame, labels: Mapping[str, str], *, zmax: fl
     # Plotly writes NaN as null, which a heatmap leaves blank; hover data uses "" for padding.
     z_list = [[None if not np.isfinite(v) else float(v) for v in row] for row in z]
     custom = [
-        [[text[i, j], "" if not np.isfinite(adv[i, j]) else f"{adv[i, j]:+.3f}"] for j in range(width)]
+        [
+            [text[i, j], "" if not np.isfinite(adv[i, j]) else f"{adv[i, j]:+.3f}"]
+            + ([state[i, j]] if with_state else [])
+            for j in range(width)
+        ]
         for i in range(len(responses))
     ]
+    state_line = "<br>%{customdata[2]}" if with_state else ""
     fig.add_trace(
         go.Heatmap(
             z=z_list,
@@ -242,7 +253,8 @@ def token_weight_figure(df: pd.DataFrame, labels: Mapping[str, str], *, zmax: fl
             colorbar={"title": {"text": _l(labels, "push"), "side": "right"}, "thickness": 14},
             hovertemplate=(
                 f"{_l(labels, 'token')}: %{{customdata[0]}}<br>{_l(labels, 'grad_weight')}: %{{z:.3g}}"
-                f"<br>{_l(labels, 'advantage')}: %{{customdata[1]}}<extra>%{{y}}, {x_title} %{{x}}</extra>"
+                f"<br>{_l(labels, 'advantage')}: %{{customdata[1]}}{state_line}"
+                f"<extra>%{{y}}, {x_title} %{{x}}</extra>"
             ),
         )
     )

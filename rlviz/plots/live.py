@@ -197,19 +197,23 @@ def ratio_histogram_figure(
 def token_view_frame(view: Mapping | None, weight_key: str = "weight") -> pd.DataFrame:
     """A group's token view (``rlviz.experiments.runner.SideBySideRun.token_view``) as the long frame
     :func:`token_weight_figure` takes: one row per response token with ``response, position, token,
-    weight, advantage, reward, in_loss``.
+    weight, advantage, reward, in_loss, state``.
 
     ``weight`` is the *push* on each token's log-probability, −∂loss/∂log π (positive: one
     gradient-descent step raises it), read from each row's ``weight_key`` (``"weight"``: after
-    the step's updates; ``"weight_first"``: at its first, on-policy update). An empty frame for
-    ``None`` (a step without an update).
+    the step's updates; ``"weight_first"``: at its first, on-policy update). ``state`` is what the
+    trust region did to the token at that same point (``rlviz.core.objectives.TOKEN_STATES``), read
+    from the row's ``"state"`` (with ``"weight"``) or ``"state_first"`` (with ``"weight_first"``);
+    ``None`` where the view has none. An empty frame for ``None`` (a step without an update).
     """
-    columns = ["response", "position", "token", "weight", "advantage", "reward", "in_loss"]
+    columns = ["response", "position", "token", "weight", "advantage", "reward", "in_loss", "state"]
     if not view:
         return pd.DataFrame(columns=columns)
+    state_key = "state" + weight_key.removeprefix("weight")
     rows = []
     for i, row in enumerate(view.get("rows", [])):
-        for j, (token, weight) in enumerate(zip(row["tokens"], row[weight_key])):
+        states = row.get(state_key) or [None] * len(row["tokens"])
+        for j, (token, weight, state) in enumerate(zip(row["tokens"], row[weight_key], states)):
             rows.append(
                 {
                     "response": i,
@@ -219,6 +223,7 @@ def token_view_frame(view: Mapping | None, weight_key: str = "weight") -> pd.Dat
                     "advantage": row["advantage"],
                     "reward": row["reward"],
                     "in_loss": row["in_loss"],
+                    "state": state,
                 }
             )
     return pd.DataFrame(rows, columns=columns)
