@@ -3,6 +3,7 @@ live stepper on the tiny LM, and the page's figures (finite values only)."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 
@@ -25,6 +26,7 @@ from rlviz.core.sampling import (
 )
 from rlviz.experiments.sampling import (
     ARMS,
+    DIFFICULTY_BIAS,
     DynamicSamplingConfig,
     DynamicSamplingRun,
     PassRateDistribution,
@@ -274,6 +276,31 @@ def test_std_scaling_overweights_rare_and_easy_prompts():
         key = min(rel["grpo"].index, key=lambda x: abs(x - p))
         assert rel["grpo"][key] > rel["dr_grpo"][key] + 0.02
     assert rel["grpo"].iloc[0] == 0 and rel["grpo"].iloc[-1] == 0  # no signal at p = 0 or 1
+
+
+def test_difficulty_bias_reads_each_algorithms_scale_from_the_registry(monkeypatch):
+    # the compared pair is data: each algorithm's advantage scale is its registry default, never its name
+    default = advantage_mass_curves(8, points=11)
+    assert list(dict.fromkeys(default.algorithm)) == list(DIFFICULTY_BIAS)
+    for algo in DIFFICULTY_BIAS:
+        scale = ALGORITHMS[algo].train_defaults["scale_rewards"]
+        mass = expected_advantage_mass(torch.linspace(0, 1, 11, dtype=torch.float64), 8, scale)
+        assert default[default.algorithm == algo]["mass"].tolist() == mass.tolist()
+    # an entry whose default scale changes draws the other curve
+    grpo = ALGORITHMS["grpo"]
+    settings = tuple(
+        dataclasses.replace(x, default="none") if x.name == "scale_rewards" else x for x in grpo.train_settings
+    )
+    flipped = dataclasses.replace(grpo, train_settings=settings)
+    monkeypatch.setitem(ALGORITHMS, "grpo", flipped)
+    moved = advantage_mass_curves(8, points=11)
+    assert moved[moved.algorithm == "grpo"]["mass"].tolist() == default[default.algorithm == "dr_grpo"]["mass"].tolist()
+    # any registry entries compare; the figure draws whatever the frame has, in registry order
+    other = advantage_mass_curves(8, points=11, algorithms=("cispo", "ppo"))
+    fig = advantage_mass_figure(other, {})
+    assert [tr.name for tr in fig.data] == [ALGORITHMS["ppo"].title, ALGORITHMS["cispo"].title]
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        advantage_mass_curves(8, algorithms=("no_such",))
 
 
 def test_signal_curves_frame():

@@ -22,7 +22,7 @@ from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import ALGORITHMS
 
-from . import OKABE_ITO, algorithm_style, base_layout
+from . import OKABE_ITO, algorithm_style, base_layout, ordered, style_or_default
 
 __all__ = [
     "ARM_STYLES",
@@ -93,7 +93,8 @@ def signal_probability_figure(df: pd.DataFrame, labels: Mapping[str, str], *, he
 
 
 def advantage_mass_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 380) -> go.Figure:
-    """Expected sum of |A| per group vs pass rate, each algorithm scaled to its own maximum.
+    """Expected sum of |A| per group vs pass rate, each algorithm scaled to its own maximum: one line
+    per algorithm of ``df``, in registry order.
 
     Args:
         df: ``advantage_mass_curves`` frame (``algorithm, pass_rate, mass, relative``).
@@ -103,9 +104,9 @@ def advantage_mass_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height
     """
     x_title, y_title, mass = _l(labels, "pass_rate"), _l(labels, "bias_axis"), _l(labels, "bias_mass")
     fig = go.Figure()
-    for algo in [a for a in ("grpo", "dr_grpo") if a in set(df["algorithm"])]:
+    for algo in ordered(df["algorithm"].astype(str)) if not df.empty else []:
         part = _finite(df[df["algorithm"] == algo], ["pass_rate", "relative", "mass"])
-        style = algorithm_style(algo)
+        style = style_or_default(algo)
         name = labels.get(f"name.{algo}", ALGORITHMS[algo].title if algo in ALGORITHMS else algo)
         fig.add_trace(
             go.Scatter(
