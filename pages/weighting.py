@@ -389,8 +389,14 @@ def noise_section() -> None:
             "length_axis",
             "var_s",
             "var_product",
-            gspo_clip=tr("weighting.gspo_clip", eps=f"{df.gspo_epsilon_high.iloc[0]:g}"),
-            grpo_clip=tr("weighting.grpo_clip", eps=f"{df.grpo_epsilon_high.iloc[0]:g}"),
+            **{
+                f"clip.{a}": tr(
+                    f"weighting.clip_line.{ALGORITHMS[a].ratio_level}",
+                    title=titles[a],
+                    eps=f"{df[f'{a}_epsilon_high'].iloc[0]:g}",
+                )
+                for a in W.NOISE_PAIR
+            },
         )
         fig = noise_figure(df, noise_labels)
         chart(fig, "wt_noise_chart")
