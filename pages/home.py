@@ -23,7 +23,9 @@ st.markdown(tr("home.intro", n=len(names)))
 
 st.subheader(tr("home.map_header"))
 tree = family_tree(L)
-chart(lineage_figure(tree["parents"], tree["titles"], tree["hover"]), "h_lineage")
+tree_labels = {f"name.{n}": title for n, title in tree["titles"].items()}
+tree_labels |= {f"hover.{n}": text for n, text in tree["hover"].items()}
+chart(lineage_figure(tree["parents"], tree_labels), "h_lineage")
 st.caption(tr("home.map_caption"))
 st.markdown(tr("home.notation"))
 

@@ -22,6 +22,7 @@ from app_common import (
     csv_download,
     ensure_shell,
     formula,
+    labels,
     lang,
     run_active,
     run_controls,
@@ -32,7 +33,7 @@ from app_common import (
 from rlviz.core.advantages import ADVANTAGE_SCALES
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
-from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
 from rlviz.plots import token_weight_figure
 from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
@@ -345,6 +346,7 @@ if run is None:
     st.stop()
 
 arm_titles = {name: titles.get(arm.objective, arm.objective) for name, arm in run.arms.items()}
+arm_names = {f"name.{name}": title for name, title in arm_titles.items()}  # the figures' legend names
 if not running:
     try:
         changed = dataclasses.asdict(_config()) != dataclasses.asdict(run.live_config)
@@ -367,14 +369,14 @@ _draw_progress(run.progress)  # waits for a step still in flight in a previous s
 status = st.empty()
 
 st.subheader(tr("live.curves"))
-labels = {m: tr(f"metric.{m}") for m in ALL_METRICS}
+metric_labels = labels("metric", *ALL_METRICS, step=tr("word.step"), **arm_names)
 # The multiselect's browser-side value is its (translated) labels, so it is one widget per language;
 # the chosen metric keys carry over from one language to the other.
 panels = st.multiselect(
     tr("live.panels"),
     list(ALL_METRICS),
     default=state.get("live_panels", list(PANELS)),
-    format_func=labels.get,
+    format_func=metric_labels.get,
     key=f"lv_panels_{L}",
 )
 state["live_panels"] = panels
@@ -385,9 +387,7 @@ def _draw_curves(key: str) -> None:
     frame = run.metrics_frame()
     # a panel no arm measures (e.g. SAPO's gate weight without SAPO) is left out
     shown = [m for m in panels if frame.empty or frame[m].notna().any()]
-    fig = live_metrics_figure(
-        frame, shown, labels, cols=3, x_title=tr("word.step"), algorithm_labels=arm_titles, by="arm"
-    )
+    fig = live_metrics_figure(frame, shown, metric_labels, cols=3, by="arm")
     with curves:
         chart(fig, key)
 
@@ -436,9 +436,8 @@ left, right = st.columns([3, 1])
 with left:
     fig = ratio_histogram_figure(
         run.ratio_histogram(hist_step),
+        labels("live", "ratio_axis", value_axis=tr("live.share"), **arm_names),
         value="fraction",
-        algorithm_labels=arm_titles,
-        y_title=tr("live.share"),
         by="arm",
     )
     chart(fig, "live-ratios")
@@ -478,19 +477,13 @@ for name, view in views.items():
         continue
     st.markdown(tr("live.prompt_line", title=arm_titles[name], prompt=view["prompt"], answer=view["answer"]))
     row_labels = {
-        i: tr("live.row_label", i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}")
+        f"row.{i}": tr("live.row_label", i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}")
         + ("" if row["in_loss"] else f" ({tr('live.masked')})")
         for i, row in enumerate(view["rows"])
     }
-    fig = token_weight_figure(
-        frames[name],
-        row_labels=row_labels,
-        zmax=zmax,
-        weight_label=tr("word.grad_weight"),
-        advantage_label=tr("word.advantage"),
-        token_label=tr("word.token"),
-        x_title=tr("word.position"),
-    )
+    token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
+    token_labels |= labels("live", *(f"state.{s}" for s in TOKEN_STATES))  # the hover's token state
+    fig = token_weight_figure(frames[name], token_labels, zmax=zmax)
     chart(fig, f"live-tokens-{name}")
 
 # ---------------------------------------------------------------------------------------- table

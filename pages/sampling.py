@@ -473,23 +473,19 @@ else:
     _draw_progress(run.progress)  # waits for a step still in flight in a previous script run
     status = st.empty()
     live_chart = st.empty()
-    titles = (
-        tr("sampling.live_signal"),
-        tr("sampling.live_rollouts"),
-        tr("sampling.live_reward"),
-        tr("sampling.live_reward_vs"),
+    live_labels = labels(
+        "sampling",
+        "live_signal",
+        "live_rollouts",
+        "live_reward",
+        "live_reward_vs",
+        "target_line",
+        step=tr("word.step"),
+        **{f"name.{arm}": label for arm, label in arm_labels.items()},
     )
 
     def _draw_curves(key: str) -> None:
-        fig = live_sampling_figure(
-            run.metrics_frame(),
-            run.ds_config.prompts_per_step,
-            titles=titles,
-            step_title=tr("word.step"),
-            rollouts_title=tr("sampling.live_rollouts"),
-            arm_labels=arm_labels,
-            target_label=tr("sampling.target_line"),
-        )
+        fig = live_sampling_figure(run.metrics_frame(), run.ds_config.prompts_per_step, live_labels)
         with live_chart:
             chart(fig, key)
 

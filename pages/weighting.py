@@ -389,8 +389,14 @@ def noise_section() -> None:
             "length_axis",
             "var_s",
             "var_product",
-            gspo_clip=tr("weighting.gspo_clip", eps=f"{df.gspo_epsilon_high.iloc[0]:g}"),
-            grpo_clip=tr("weighting.grpo_clip", eps=f"{df.grpo_epsilon_high.iloc[0]:g}"),
+            **{
+                f"clip.{a}": tr(
+                    f"weighting.clip_line.{ALGORITHMS[a].ratio_level}",
+                    title=titles[a],
+                    eps=f"{df[f'{a}_epsilon_high'].iloc[0]:g}",
+                )
+                for a in W.NOISE_PAIR
+            },
         )
         fig = noise_figure(df, noise_labels)
         chart(fig, "wt_noise_chart")
@@ -507,7 +513,7 @@ def real_section() -> None:
             )
             if ALGORITHMS[algo].ratio_level == "sequence" and len(row):
                 label += f" · s={row['ratio_used'].iloc[0]:.4f}"
-            row_labels[i] = label
+            row_labels[f"row.{i}"] = label
         note = (
             tr(
                 "weighting.real_note",
@@ -518,15 +524,8 @@ def real_section() -> None:
             else tr("weighting.real_note_first")
         )
         st.markdown(f"**{titles[algo]}** · {note}")
-        fig = token_weight_figure(
-            frame,
-            row_labels=row_labels,
-            zmax=zmax,
-            weight_label=tr("word.grad_weight"),
-            advantage_label=tr("word.advantage"),
-            token_label=tr("word.token"),
-            x_title=tr("word.position"),
-        )
+        token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
+        fig = token_weight_figure(frame, token_labels, zmax=zmax)
         chart(fig, f"wt_real_{algo}")
     st.caption(tr("weighting.real_caption"))
     csv_download(weights, "weighting-real-group", key="wt_real_csv")

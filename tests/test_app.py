@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from app_common import server_options
 from rlviz.app_pages import PAGES
-from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
 from rlviz.i18n import t
 
@@ -206,6 +206,16 @@ def test_live_run_through_the_ui():
     assert any(tr["name"] == "GRPO" and tr["y"] == pytest.approx(grpo_entropy) for tr in curves["data"])
     # ratio histogram, token views, final table, downloads
     assert len(at.get("plotly_chart")) >= 2
+    # each token heatmap's hover says what the trust region did to each token (at the step's first
+    # update, the weights shown by default), in the page's words
+    words = {s: t(f"live.state.{s}", "en") for s in TOKEN_STATES}
+    heatmaps = [_figure(at, i)["data"][0] for i in range(2, len(at.get("plotly_chart")))]
+    views = [run.token_view(1, arm) for arm in ("grpo", "gspo")]
+    assert len(heatmaps) == sum(v is not None for v in views) >= 1
+    for hm, view in zip(heatmaps, [v for v in views if v is not None]):
+        assert hm["type"] == "heatmap" and hm["hovertemplate"].count("%{customdata[2]}") == 1
+        shown = [[cell[2] for cell in row[: len(r["tokens"])]] for row, r in zip(hm["customdata"], view["rows"])]
+        assert shown == [[words[s] for s in r["state_first"]] for r in view["rows"]]
     table = at.dataframe[-1].value
     assert len(table) == 2
     # a compact table: the key result first, short headers, nothing that needs scrolling sideways

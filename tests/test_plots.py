@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -12,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rlviz.core.objectives import ALGORITHMS
+from rlviz import plots
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.plots import (
     OKABE_ITO,
     algorithm_order,
@@ -21,8 +24,9 @@ from rlviz.plots import (
     text_color_on,
     token_weight_figure,
 )
+from rlviz.plots import live as live_plots
 from rlviz.plots.home import lineage_figure
-from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure
+from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
 
 NINE = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
 
@@ -124,17 +128,17 @@ def test_live_metrics_small_multiples():
     fig = live_metrics_figure(df, metrics, {"reward_mean": "mean reward"})
     spec = _no_nan(fig)
     # grpo: 4 panels minus gate weight; sapo: 4 panels minus clip fraction
-    names = [tr["name"] for tr in spec["data"]]
-    assert names.count("grpo") == 3 and names.count("sapo") == 3
-    # legend once per algorithm
+    groups = [tr["legendgroup"] for tr in spec["data"]]
+    assert groups.count("grpo") == 3 and groups.count("sapo") == 3
+    # legend once per algorithm, named by its registry title
     shown = [tr["name"] for tr in spec["data"] if tr.get("showlegend", True)]
-    assert sorted(shown) == ["grpo", "sapo"]
+    assert shown == [ALGORITHMS["grpo"].title, ALGORITHMS["sapo"].title]
     # the NaN step is dropped, not drawn
-    entropy_grpo = [tr for tr in spec["data"] if tr["name"] == "grpo" and tr["y"][0] == pytest.approx(1.0)]
+    entropy_grpo = [tr for tr in spec["data"] if tr["legendgroup"] == "grpo" and tr["y"][0] == pytest.approx(1.0)]
     assert entropy_grpo and 2 not in entropy_grpo[0]["x"]
     # colours follow the algorithm
     for tr in spec["data"]:
-        assert tr["line"]["color"] == algorithm_style(tr["name"])["color"]
+        assert tr["line"]["color"] == algorithm_style(tr["legendgroup"])["color"]
     titles = [a["text"] for a in spec["layout"]["annotations"]]
     assert "mean reward" in titles and "entropy" in titles
 
@@ -164,16 +168,16 @@ def test_live_metrics_never_draws_nan(values, algos):
 
 def test_ratio_histogram_raw_and_binned():
     raw = pd.DataFrame({"algorithm": ["grpo"] * 4 + ["gspo"] * 3, "ratio": [0.9, 1.0, 1.1, np.nan, 1.0, np.inf, 1.0]})
-    spec = _no_nan(ratio_histogram_figure(raw, trust_region=(0.8, 1.28)))
-    assert [tr["name"] for tr in spec["data"]] == ["grpo", "gspo"]
+    spec = _no_nan(ratio_histogram_figure(raw, {"name.gspo": "G"}, trust_region=(0.8, 1.28)))
+    assert [tr["name"] for tr in spec["data"]] == [ALGORITHMS["grpo"].title, "G"]
     assert len(spec["data"][0]["x"]) == 3
     binned = pd.DataFrame(
         {"algorithm": ["sapo", "sapo"], "bin_left": [0.9, 1.0], "bin_right": [1.0, 1.1], "count": [3, np.nan]}
     )
-    spec = _no_nan(ratio_histogram_figure(binned))
+    spec = _no_nan(ratio_histogram_figure(binned, {}))
     assert spec["data"][0]["type"] == "scatter" and spec["data"][0]["y"] == [3.0]
     assert spec["data"][0]["line"]["shape"] == "hvh"
-    assert len(ratio_histogram_figure(pd.DataFrame(columns=["algorithm", "ratio"])).data) == 0
+    assert len(ratio_histogram_figure(pd.DataFrame(columns=["algorithm", "ratio"]), {}).data) == 0
 
 
 def test_token_weight_heatmap():
@@ -186,7 +190,7 @@ def test_token_weight_heatmap():
             "advantage": [1.0, 1.0, 1.0, -1.0, -1.0],
         }
     )
-    fig = token_weight_figure(df, row_labels={0: "#0 ✓", 1: "#1 ✗"})
+    fig = token_weight_figure(df, {"row.0": "#0 ✓", "row.1": "#1 ✗"})
     spec = json.loads(fig.to_json())
     hm = spec["data"][0]
     assert hm["type"] == "heatmap"
@@ -199,15 +203,93 @@ def test_token_weight_heatmap():
 
 
 def test_token_weight_empty():
-    fig = token_weight_figure(pd.DataFrame())
+    fig = token_weight_figure(pd.DataFrame(), {})
     assert len(fig.data) == 0
 
 
 def test_lineage():
     parents = {"ppo": None, "grpo": "ppo", "gspo": "grpo", "sapo": "gspo"}
-    fig = lineage_figure(parents, {"gspo": "GSPO"})
+    fig = lineage_figure(parents, {"name.gspo": "G", "hover.grpo": "the group baseline"})
     spec = json.loads(fig.to_json())
     assert len(spec["layout"]["shapes"]) == 4
     arrows = [a for a in spec["layout"]["annotations"] if a.get("showarrow")]
     assert len(arrows) == 3
-    assert any(a["text"] == "<b>GSPO</b>" for a in spec["layout"]["annotations"])
+    boxes = [a["text"] for a in spec["layout"]["annotations"] if not a.get("showarrow")]
+    # a missing name: the registry title; a missing hover: the box label
+    assert boxes == ["<b>PPO</b>", "<b>GRPO</b>", "<b>G</b>", "<b>SAPO</b>"]
+    assert spec["data"][0]["hovertext"] == ["PPO", "the group baseline", "G", "SAPO"]
+
+
+BUILDERS = (live_metrics_figure, ratio_histogram_figure, token_weight_figure, lineage_figure)
+
+
+def test_words_reach_the_builders_only_through_labels():
+    # no language code and no i18n lookup in rlviz.plots (the shared builders) or rlviz.plots.live:
+    # one ``labels`` mapping per builder
+    assert "rlviz.i18n" not in inspect.getsource(live_plots) and "rlviz.i18n" not in inspect.getsource(plots)
+    for builder in BUILDERS:
+        params = inspect.signature(builder).parameters
+        assert "lang" not in params and "labels" in params, builder.__name__
+        assert not [p for p in params if p.endswith(("_title", "_label", "_labels", "titles", "hover"))], (
+            builder.__name__
+        )
+        assert re.search(r"labels: [^`]*``", builder.__doc__), builder.__name__  # its keys are documented
+    # a missing key shows the key itself (a missing legend name: the registry title; a row: #i)
+    metrics = live_metrics_figure(_frame(), ["reward_mean", "entropy"], {"name.sapo": "S"})
+    assert [a.text for a in metrics.layout.annotations] == ["reward_mean", "entropy"]
+    assert {tr.name for tr in metrics.data} == {ALGORITHMS["grpo"].title, "S"}
+    assert metrics.layout.xaxis.title.text == "step" and "<br>step %{x}<br>entropy: " in metrics.data[-1].hovertemplate
+    binned = pd.DataFrame({"arm": ["grpo"], "bin_left": [0.9], "bin_right": [1.1], "fraction": [1.0]})
+    ratios = ratio_histogram_figure(binned, {}, value="fraction", by="arm")
+    assert (ratios.layout.xaxis.title.text, ratios.layout.yaxis.title.text) == ("ratio_axis", "value_axis")
+    assert ratios.data[0].name == ALGORITHMS["grpo"].title
+    tokens = pd.DataFrame(
+        {"response": [0, 1], "position": [0, 0], "token": ["1", "2"], "weight": [0.5, -0.5], "advantage": [1.0, -1.0]}
+    )
+    heat = token_weight_figure(tokens, {"row.1": "#1 ✗"})
+    assert list(heat.data[0].y) == ["#0", "#1 ✗"] and heat.layout.xaxis.title.text == "position"
+    assert heat.data[0].colorbar.title.text == "push"
+    assert heat.data[0].hovertemplate.startswith("token: %{customdata[0]}<br>grad_weight: %{z:.3g}<br>advantage: ")
+    assert token_weight_figure(pd.DataFrame(), {}).layout.xaxis.title.text == "position"
+
+
+def test_the_token_heatmap_says_what_the_trust_region_did():
+    # the trainer's token view carries each token's state (after the updates and at the first one);
+    # token_view_frame picks the one that goes with the weights shown, the hover says it in words
+    view = {
+        "rows": [
+            {
+                "tokens": ["1", "2"],
+                "weight": [-0.5, 0.0],
+                "weight_first": [-0.5, -0.5],
+                "state": ["active", "clipped"],
+                "state_first": ["active", "active"],
+                "advantage": 1.0,
+                "reward": 1.0,
+                "in_loss": True,
+            },
+            {
+                "tokens": ["3"],
+                "weight": [0.0],
+                "weight_first": [0.0],
+                "state": ["masked"],
+                "state_first": ["masked"],
+                "advantage": 0.0,
+                "reward": 0.0,
+                "in_loss": False,
+            },
+        ]
+    }
+    after, first = token_view_frame(view, "weight"), token_view_frame(view, "weight_first")
+    assert after["state"].tolist() == ["active", "clipped", "masked"]
+    assert first["state"].tolist() == ["active", "active", "masked"]
+    words = {f"state.{s}": s.upper() for s in TOKEN_STATES}
+    hm = token_weight_figure(after, words).data[0]
+    assert hm.hovertemplate.endswith("<br>%{customdata[2]}<extra>%{y}, position %{x}</extra>")
+    assert [[c[2] for c in row] for row in hm.customdata] == [["ACTIVE", "CLIPPED"], ["MASKED", ""]]  # padding: ""
+    # a missing word shows the key; a view without states (or another figure's frame) has no state line
+    assert token_weight_figure(after, {}).data[0].customdata[0][1][2] == "state.clipped"
+    del view["rows"][0]["state"], view["rows"][1]["state"]
+    plain = token_weight_figure(token_view_frame(view, "weight"), words).data[0]
+    assert "customdata[2]" not in plain.hovertemplate and len(plain.customdata[0][0]) == 2
+    assert token_view_frame(None).columns.tolist()[-1] == "state"

@@ -3,6 +3,7 @@ live stepper on the tiny LM, and the page's figures (finite values only)."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 
@@ -25,6 +26,7 @@ from rlviz.core.sampling import (
 )
 from rlviz.experiments.sampling import (
     ARMS,
+    DIFFICULTY_BIAS,
     DynamicSamplingConfig,
     DynamicSamplingRun,
     PassRateDistribution,
@@ -276,6 +278,31 @@ def test_std_scaling_overweights_rare_and_easy_prompts():
     assert rel["grpo"].iloc[0] == 0 and rel["grpo"].iloc[-1] == 0  # no signal at p = 0 or 1
 
 
+def test_difficulty_bias_reads_each_algorithms_scale_from_the_registry(monkeypatch):
+    # the compared pair is data: each algorithm's advantage scale is its registry default, never its name
+    default = advantage_mass_curves(8, points=11)
+    assert list(dict.fromkeys(default.algorithm)) == list(DIFFICULTY_BIAS)
+    for algo in DIFFICULTY_BIAS:
+        scale = ALGORITHMS[algo].train_defaults["scale_rewards"]
+        mass = expected_advantage_mass(torch.linspace(0, 1, 11, dtype=torch.float64), 8, scale)
+        assert default[default.algorithm == algo]["mass"].tolist() == mass.tolist()
+    # an entry whose default scale changes draws the other curve
+    grpo = ALGORITHMS["grpo"]
+    settings = tuple(
+        dataclasses.replace(x, default="none") if x.name == "scale_rewards" else x for x in grpo.train_settings
+    )
+    flipped = dataclasses.replace(grpo, train_settings=settings)
+    monkeypatch.setitem(ALGORITHMS, "grpo", flipped)
+    moved = advantage_mass_curves(8, points=11)
+    assert moved[moved.algorithm == "grpo"]["mass"].tolist() == default[default.algorithm == "dr_grpo"]["mass"].tolist()
+    # any registry entries compare; the figure draws whatever the frame has, in registry order
+    other = advantage_mass_curves(8, points=11, algorithms=("cispo", "ppo"))
+    fig = advantage_mass_figure(other, {})
+    assert [tr.name for tr in fig.data] == [ALGORITHMS["ppo"].title, ALGORITHMS["cispo"].title]
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        advantage_mass_curves(8, algorithms=("no_such",))
+
+
 def test_signal_curves_frame():
     df = signal_curves([2, 8], points=11)
     assert set(df.G) == {2, 8} and len(df) == 22
@@ -385,26 +412,10 @@ def test_measured_and_live_figures(policy):
     run = DynamicSamplingRun(
         DynamicSamplingConfig(steps=1, prompts_per_step=2, group_size=2, heldout_samples=0), policy=policy
     )
-    empty = live_sampling_figure(
-        run.metrics_frame(),
-        2,
-        titles=("a", "b", "c", "d"),
-        step_title="s",
-        rollouts_title="r",
-        arm_labels={},
-        target_label="N",
-    )
+    empty = live_sampling_figure(run.metrics_frame(), 2, {})
     assert _finite_traces(empty) == 0  # no step yet: a valid, empty figure
     run.step()
-    fig = live_sampling_figure(
-        run.metrics_frame(),
-        2,
-        titles=("a", "b", "c", "d"),
-        step_title="s",
-        rollouts_title="r",
-        arm_labels={},
-        target_label="N",
-    )
+    fig = live_sampling_figure(run.metrics_frame(), 2, {})
     assert _finite_traces(fig) == 8  # 2 arms x 4 panels
 
 
@@ -556,8 +567,14 @@ def test_histogram_note_sits_above_the_tallest_bar():
     assert _annotation(fig, "zero").yanchor == "top"
 
 
-# live_sampling_figure is converted to a ``labels`` mapping separately, with the page's live-run section
-BUILDERS = (signal_probability_figure, advantage_mass_figure, pass_rate_figure, beta_density_figure, fill_cost_figure)
+BUILDERS = (
+    signal_probability_figure,
+    advantage_mass_figure,
+    pass_rate_figure,
+    beta_density_figure,
+    fill_cost_figure,
+    live_sampling_figure,
+)
 
 
 def _axis_titles(fig) -> list[str]:
@@ -595,3 +612,24 @@ def test_words_reach_the_builders_only_through_labels():
     assert notes == ["cost_groups", "cost_full", "cost_rollouts", "target_line", "plain", "chosen"]
     assert {tr.name for tr in cost.data} == {"name.beta", "name.beta · plain"}
     assert set(_axis_titles(cost)) == {"cap_axis"}
+    frame = pd.DataFrame(
+        {
+            "arm": ["grpo", "grpo_ds"],
+            "step": [1, 1],
+            "signal_groups": [1.0, 2.0],
+            "rollouts_cum": [4, 8],
+            "pass_at_1": [0.25, 0.5],
+        }
+    )
+    live = live_sampling_figure(frame, 2, {"name.grpo_ds": "GRPO + DS"})
+    assert [a.text for a in live.layout.annotations] == [
+        "live_signal",
+        "live_rollouts",
+        "live_reward",
+        "live_reward_vs",
+        "target_line",
+    ]
+    assert set(_axis_titles(live)) == {"step", "live_rollouts"}
+    # a missing arm name: the registry title of an arm named after an algorithm, else the arm's name
+    assert [tr.name for tr in live.data if tr.showlegend is not False] == [ALGORITHMS["grpo"].title, "GRPO + DS"]
+    assert "<br>step: %{x}<br>live_signal: " in live.data[0].hovertemplate

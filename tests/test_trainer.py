@@ -9,7 +9,7 @@ import torch
 
 from rlviz.cli import main as cli_main
 from rlviz.cli import parse_setting
-from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments.live import LiveConfig, LiveRun
 from rlviz.lm.model import load_policy
 from rlviz.lm.trainer import METRICS, TrainConfig, Trainer
@@ -44,8 +44,18 @@ def test_every_algorithm_takes_a_step(policy, name):
     view = t.token_views[-1]
     if view is not None:
         assert len(view["rows"]) == 4
+        hit = "capped" if "capped" in ALGORITHMS[name].trust_region else "clipped"
         for row in view["rows"]:
             assert len(row["weight"]) == len(row["tokens"])
+            # each token's state in the app's one vocabulary, as token_states decides it
+            assert len(row["state"]) == len(row["state_first"]) == len(row["tokens"])
+            assert set(row["state"]) | set(row["state_first"]) <= set(TOKEN_STATES)
+            if not row["in_loss"]:
+                assert set(row["state"]) == set(row["state_first"]) == {"masked"}
+                continue
+            assert [s == hit for s in row["state"]] == [bool(c) for c in row["clipped"]]
+            # at the step's first update the ratio is 1: the trust region has not acted yet
+            assert set(row["state_first"]) <= {"active", "masked"}
 
 
 def test_ratio_is_one_before_the_first_update(policy):

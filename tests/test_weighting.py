@@ -505,6 +505,23 @@ def test_noise_figure_four_curves_on_log_axes():
     assert _finite_fig(noise_figure(df.iloc[0:0], {}))["data"] == []
 
 
+def test_noise_compares_the_pair_it_is_given_decided_by_the_registry():
+    # the pair is data: the sequence-level ratio's s is measured, each algorithm clips at its own default
+    default = W.noise_sweep(0.02, 100, (1, 10), seed=0)
+    assert [c for c in default.columns if c.endswith("_clip_fraction")] == [f"{a}_clip_fraction" for a in W.NOISE_PAIR]
+    other = W.noise_sweep(0.02, 100, (1, 10), seed=0, algorithms=("gspo_token", "cispo"))
+    assert other.var_log_s.tolist() == default.var_log_s.tolist()  # the same s = geometric mean of the ratios
+    assert other.cispo_epsilon_high.iloc[0] == ALGORITHMS["cispo"].defaults["epsilon_high"]
+    fig = noise_figure(other, {})
+    assert [tr.name for tr in fig.data][2:] == ["clip.gspo_token", "clip.cispo"]  # registry order
+    assert fig.data[0].line.color == algorithm_style("gspo_token")["color"]  # log s: the sequence-level one's
+    assert [tr.line.color for tr in fig.data[2:]] == [algorithm_style(a)["color"] for a in ("gspo_token", "cispo")]
+    with pytest.raises(ValueError, match="sequence-level"):
+        W.noise_sweep(0.02, 100, (1, 10), algorithms=("grpo", "gspo"))
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        W.noise_sweep(0.02, 100, (1, 10), algorithms=("no_such", "grpo"))
+
+
 def test_aggregation_figure_with_labels_stacks_full_width_panels_with_readable_text():
     t = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
     spec = _finite_fig(aggregation_figure(t, "mode", {"per_token": "per token", "per_response": "per response"}))
@@ -555,7 +572,7 @@ def test_words_reach_the_builders_only_through_labels():
     assert {c[3] for c in off.data[0].customdata} == {"state.active", "state.clipped"}
     assert [a.text for a in off.layout.annotations] == ["GRPO", "CISPO"]  # no note without ``note.<name>``
     noise = noise_figure(W.noise_sweep(0.02, 50, (1, 10), seed=0), {})
-    assert [tr.name for tr in noise.data] == ["var_s", "var_product", "gspo_clip", "grpo_clip"]
+    assert [tr.name for tr in noise.data] == ["var_s", "var_product", "clip.grpo", "clip.gspo"]  # registry order
     assert [a.text for a in noise.layout.annotations] == ["var_title", "clip_title"]
     assert _axis_titles(noise) == {"length_axis"}
 

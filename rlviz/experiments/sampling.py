@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 import torch
 
+from rlviz.core.objectives import get_algorithm
 from rlviz.core.sampling import (
     beta_signal_probability,
     expected_advantage_mass,
@@ -30,6 +31,7 @@ from rlviz.experiments.runner import Arm, RunConfig, SideBySideRun, train_config
 
 __all__ = [
     "ARMS",
+    "DIFFICULTY_BIAS",
     "DynamicSamplingConfig",
     "DynamicSamplingRun",
     "FillSimulation",
@@ -45,6 +47,10 @@ __all__ = [
 ]
 
 ARMS = ("grpo", "grpo_ds")  # plain GRPO, GRPO + dynamic sampling
+# The difficulty-bias comparison's default pair (data only: any registry entries compare): an
+# advantage scaled by the group's std (GRPO) and one left unscaled (Dr.GRPO), each algorithm's own
+# ``scale_rewards`` from the registry.
+DIFFICULTY_BIAS = ("grpo", "dr_grpo")
 
 
 # ------------------------------------------------------------------------------------ analytic views
@@ -76,16 +82,21 @@ def signal_curves(group_sizes, points: int = 201) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def advantage_mass_curves(group_size: int, points: int = 201) -> pd.DataFrame:
-    """Expected sum of |A_i| of a group vs its prompt's pass rate, GRPO (std-scaled) vs Dr.GRPO.
+def advantage_mass_curves(group_size: int, points: int = 201, algorithms=DIFFICULTY_BIAS) -> pd.DataFrame:
+    """Expected sum of |A_i| of a group vs its prompt's pass rate, one curve per algorithm, each with
+    its own advantage scale (the registry's ``train_defaults["scale_rewards"]``; by default GRPO,
+    std-scaled, vs Dr.GRPO, unscaled).
 
     From ``core.sampling.expected_advantage_mass`` (which calls ``group_advantages``). Columns:
-    ``algorithm`` (``grpo`` / ``dr_grpo``), ``pass_rate``, ``mass``, ``relative`` (mass / its
-    maximum over p, so the two shapes compare on one axis).
+    ``algorithm`` (one of ``algorithms``, in their order), ``pass_rate``, ``mass``, ``relative``
+    (mass / its maximum over p, so the shapes compare on one axis).
+
+    Raises ``ValueError`` for a name the registry does not know.
     """
     p = torch.linspace(0.0, 1.0, int(points), dtype=torch.float64)
     frames = []
-    for algo, scale in (("grpo", "group"), ("dr_grpo", "none")):
+    for algo in algorithms:
+        scale = get_algorithm(algo).train_defaults["scale_rewards"]
         mass = expected_advantage_mass(p, group_size, scale)
         top = float(mass.max())
         frames.append(

@@ -42,6 +42,7 @@ __all__ = [
     "MAX_LENGTH",
     "MAX_RESPONSES",
     "NOISE_LENGTHS",
+    "NOISE_PAIR",
     "OFFPOLICY_ALGORITHMS",
     "REAL_ALGORITHMS",
     "RealGroup",
@@ -66,6 +67,9 @@ MAX_LENGTH = 8192  # tokens per hand-made response
 OFFPOLICY_ALGORITHMS = ("grpo", "gspo", "gspo_token", "gmpo", "sapo", "cispo")
 REAL_ALGORITHMS = ("grpo", "gspo", "sapo")
 NOISE_LENGTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+# The noise sweep's pair: an objective with a sequence-level ratio (its s is measured), then one
+# with token ratios, each at its registry defaults
+NOISE_PAIR = ("gspo", "grpo")
 NO_CLIP = 1e6  # an ε so wide that no ratio reaches it ("without clipping")
 
 
@@ -392,23 +396,27 @@ def noise_sweep(
     n_responses: int = 1000,
     lengths=NOISE_LENGTHS,
     seed: int = 0,
+    algorithms: tuple[str, str] = NOISE_PAIR,
 ) -> pd.DataFrame:
-    """How i.i.d. token log-ratio noise averages out in GSPO's sequence ratio as length grows.
+    """How i.i.d. token log-ratio noise averages out in a sequence-level ratio as length grows.
 
     For each length L: N responses whose token log-ratios are N(0, σ²) (a ``torch.Generator``
-    seeded with ``seed``), advantages alternating +1 / −1 (so both clip sides count). GSPO's
-    ``policy_loss`` gives s_i (its ``ratio``) and the share of responses it clips (its
-    ``clip_fraction``; all responses have length L, so the share of tokens equals the share of
-    responses); GRPO's ``policy_loss`` on the same batch gives the share of tokens it clips.
+    seeded with ``seed``), advantages alternating +1 / −1 (so both clip sides count). The first of
+    ``algorithms`` (a sequence-level ratio; by default GSPO) gives s_i (its ``policy_loss``'s
+    ``ratio``) and the share of responses it clips (its ``clip_fraction``; all responses have
+    length L, so the share of tokens equals the share of responses); the second's ``policy_loss``
+    (by default GRPO's) on the same batch gives the share of tokens it clips. Each at its registry
+    defaults, without KL.
 
     Returns:
         DataFrame, one row per L: ``length, var_log_s`` (sample variance of log s over the N
         responses), ``var_log_product`` (of log Π_t r_t = L log s: the ratio without the 1/|y|),
-        ``var_log_s_times_length``, ``gspo_clip_fraction``, ``grpo_clip_fraction``, ``sigma``,
-        ``n_responses``, ``gspo_epsilon_high``, ``grpo_epsilon_high`` (the defaults used).
+        ``var_log_s_times_length``, ``<algorithm>_clip_fraction`` for each of ``algorithms``,
+        ``sigma``, ``n_responses``, ``<algorithm>_epsilon_high`` for each (the defaults used).
 
     Raises:
-        ValueError: ``sigma`` not in (0, 1]; ``n_responses`` not in [2, 20000]; a length < 1.
+        ValueError: ``sigma`` not in (0, 1]; ``n_responses`` not in [2, 20000]; a length < 1; an
+        unknown algorithm, or a first one whose ratio is not sequence-level.
 
     Source: GSPO arXiv 2507.18071 eq. 7 (s = geometric mean of token ratios) and §5.1 (ε ~ 3e-4
     vs GRPO's 0.2; GSPO clips far more tokens).
@@ -419,6 +427,10 @@ def noise_sweep(
         raise ValueError(f"n_responses: must be a whole number in [2, 20000], got {n_responses!r}")
     if not lengths or any(int(n) < 1 for n in lengths):
         raise ValueError(f"lengths: each length must be >= 1, got {list(lengths)}")
+    sequence, token = algorithms
+    specs = {name: get_algorithm(name) for name in algorithms}
+    if specs[sequence].ratio_level != "sequence":
+        raise ValueError(f"algorithms: the first must have a sequence-level ratio, got {sequence!r}")
     gen = torch.Generator().manual_seed(int(seed))
     adv = torch.ones(n_responses, dtype=torch.float64)
     adv[1::2] = -1.0  # (N,) half A>0, half A<0
@@ -428,9 +440,8 @@ def noise_sweep(
         log_ratio = sigma * torch.randn(n_responses, n, generator=gen, dtype=torch.float64)  # (N, L)
         mask = torch.ones_like(log_ratio)
         old = torch.zeros_like(log_ratio)
-        gspo = policy_loss("gspo", log_ratio, old, adv, mask, beta=0.0)
-        grpo = policy_loss("grpo", log_ratio, old, adv, mask, beta=0.0)
-        log_s = gspo.ratio[:, 0].log()  # (N,)
+        out = {name: policy_loss(name, log_ratio, old, adv, mask, beta=0.0) for name in algorithms}
+        log_s = out[sequence].ratio[:, 0].log()  # (N,)
         var = float(log_s.var())
         rows.append(
             {
@@ -438,12 +449,10 @@ def noise_sweep(
                 "var_log_s": var,
                 "var_log_product": float((n * log_s).var()),
                 "var_log_s_times_length": var * n,
-                "gspo_clip_fraction": gspo.clip_fraction,
-                "grpo_clip_fraction": grpo.clip_fraction,
+                **{f"{name}_clip_fraction": out[name].clip_fraction for name in (sequence, token)},
                 "sigma": sigma,
                 "n_responses": n_responses,
-                "gspo_epsilon_high": ALGORITHMS["gspo"].defaults["epsilon_high"],
-                "grpo_epsilon_high": ALGORITHMS["grpo"].defaults["epsilon_high"],
+                **{f"{name}_epsilon_high": specs[name].defaults.get("epsilon_high") for name in (sequence, token)},
             }
         )
     return no_negative_zero(pd.DataFrame(rows))

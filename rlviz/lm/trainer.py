@@ -25,7 +25,14 @@ import torch
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import aggregate, masked_mean
 from rlviz.core.kl import kl_estimate
-from rlviz.core.objectives import check_types, get_algorithm, gradient_weights, policy_loss, resolve_settings
+from rlviz.core.objectives import (
+    check_types,
+    get_algorithm,
+    gradient_weights,
+    policy_loss,
+    resolve_settings,
+    token_states,
+)
 from rlviz.core.sampling import informative_groups
 from rlviz.core.shaping import overlong_filter_mask, overlong_penalty
 
@@ -591,15 +598,19 @@ class Trainer:
 
         Autograd through ``policy_loss`` on the whole step batch (so the aggregation is the one that
         trained): ``weight`` with the ratio the policy has after the step's updates (what one more
-        update would do, clipping included), ``weight_first`` at the step's first update (ratio 1).
-        The first group with a learning signal is shown.
+        update would do, clipping included), ``weight_first`` at the step's first update (ratio 1);
+        ``state`` / ``state_first``: what the trust region did to each token at those two points, in
+        the app's one vocabulary (``rlviz.core.objectives.token_states``: active / clipped / capped
+        / gated / masked). The first group with a learning signal is shown.
         """
         batch, old, ref, adv, mask = data.batch, data.old_log_prob, data.ref_log_prob, data.advantages, data.mask
         lp = self._current_log_prob(batch)
         params = self._loss_params(data)
         weights, out = gradient_weights(self.spec.name, lp, old, adv, mask, ref_log_prob=ref, **params)
         # the same at the step's first update, on-policy (ratio 1): the pure token / sequence weighting
-        first, _ = gradient_weights(self.spec.name, old, old, adv, mask, ref_log_prob=ref, **params)
+        first, out_first = gradient_weights(self.spec.name, old, old, adv, mask, ref_log_prob=ref, **params)
+        states = token_states(self.spec.name, out, mask)  # (B, T) strings
+        states_first = token_states(self.spec.name, out_first, mask)
         G = self.config.group_size
         adv_rows = adv if adv.dim() == 1 else masked_mean(adv, mask, dim=-1)
         signal = [g for g in range(len(batch.problems) // G) if bool((adv_rows[g * G : (g + 1) * G] != 0).any())]
@@ -617,6 +628,8 @@ class Trainer:
                     "weight_first": first[i, : len(batch.tokens[i])].tolist(),
                     "ratio": out.ratio[i, : len(batch.tokens[i])].tolist(),
                     "clipped": out.clipped[i, : len(batch.tokens[i])].tolist(),
+                    "state": [str(x) for x in states[i, : len(batch.tokens[i])]],
+                    "state_first": [str(x) for x in states_first[i, : len(batch.tokens[i])]],
                     "in_loss": bool(mask[i].sum() > 0),
                     "advantage": float(adv_rows[i]),
                     "reward": float(batch.rewards[i]),

@@ -215,6 +215,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.ratio_formula": {"en": "Ratio", "zh": "比率"},
     "live.step_select": {"en": "Step", "zh": "步"},
     "live.share": {"en": "share of tokens", "zh": "token 占比"},
+    "live.ratio_axis": {"en": "r = π<sub>θ</sub> / π<sub>old</sub>", "zh": "r = π<sub>θ</sub> / π<sub>old</sub>"},
     "live.tokens_header": {"en": "Where the gradient goes, token by token", "zh": "梯度落在哪里：逐 token 查看"},
     "live.tokens_when": {"en": "Weights at", "zh": "权重取自"},
     "live.tokens_weight_first": {
@@ -232,11 +233,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "update or with the ratio the step's μ × mini-batch updates have reached: orange pushed up, "
         "purple pushed down, white no gradient (clipped: under GSPO a whole response at once). All heatmaps share "
         "one colour scale. At step 1 all algorithms start from the same samples, so their rows usually "
-        "show the same group side by side (DAPO's dynamic sampling may pick another).",
+        "show the same group side by side (DAPO's dynamic sampling may pick another). Hover a token to "
+        "read what the trust region did to it at that point: active, clipped, capped, gated or masked.",
         "zh": "在所选的步中，每个算法的一个组（同一问题的 G 条回答）。颜色表示在这一批上做一次梯度下降时每个 token 的对数概率受到的推动量 "
         "−∂loss/∂log π（对该算法自身损失求自动微分），可以取本步第一次（在策略上的）更新，也可以取本步 μ × 小批次更新之后比率已变的状态："
         "橙色往上推，紫色往下压，白色没有梯度（被裁剪；GSPO 会整条回答一起被裁掉）。所有热力图使用同一个颜色刻度。"
-        "第 1 步所有算法从同样的样本出发，通常展示的是同一个组，可以逐行对比（DAPO 的动态采样可能会选到别的组）。",
+        "第 1 步所有算法从同样的样本出发，通常展示的是同一个组，可以逐行对比（DAPO 的动态采样可能会选到别的组）。"
+        "把鼠标移到 token 上，可以看到信任域在这一时刻对它做了什么：生效、被裁剪、被截顶、被门控或已屏蔽。",
     },
     "live.tokens_algos": {"en": "Show", "zh": "显示"},
     "live.prompt_line": {
@@ -249,6 +252,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "live.row_label": {"en": "#{i} {mark} A={adv}", "zh": "#{i} {mark} A={adv}"},
     "live.masked": {"en": "masked", "zh": "已屏蔽"},
+    # what the trust region did to a token (rlviz.core.objectives.TOKEN_STATES): the token heatmap's hover
+    "live.state.active": {"en": "active: full gradient", "zh": "生效：完整梯度"},
+    "live.state.clipped": {"en": "clipped: zero gradient", "zh": "被裁剪：梯度为零"},
+    "live.state.capped": {"en": "capped: bounded gradient, not zero", "zh": "被截顶：梯度有界但不为零"},
+    "live.state.gated": {"en": "gated: scaled down by the soft gate", "zh": "被门控：软门控把梯度缩小"},
+    "live.state.masked": {"en": "masked: out of the loss", "zh": "已屏蔽：不进入损失"},
     "live.summary_header": {"en": "Final table", "zh": "结果汇总"},
     "live.summary_caption": {
         "en": "Held-out pass@1 on 96 fixed prompts the model never trains on, before and after (— until "

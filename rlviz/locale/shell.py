@@ -84,6 +84,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "word.token": {"en": "token", "zh": "token"},
     "word.advantage": {"en": "advantage A", "zh": "优势 A"},
     "word.grad_weight": {"en": "gradient weight −∂loss/∂log π", "zh": "梯度权重 −∂loss/∂log π"},
+    "word.push": {"en": "−∂loss/∂log π", "zh": "−∂loss/∂log π"},  # the token heatmaps' colour bar
     "word.tokens": {"en": "tokens", "zh": "token 数"},
     "word.algorithm": {"en": "algorithm", "zh": "算法"},
     "word.none": {"en": "none", "zh": "无"},

@@ -298,8 +298,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "weighting.length_axis": {"en": "response length L (tokens)", "zh": "回答长度 L（token 数）"},
     "weighting.var_s": {"en": "var(log s): GSPO's sequence ratio", "zh": "var(log s)：GSPO 的序列比率"},
     "weighting.var_product": {"en": "var(log Π r<sub>t</sub>): no 1/|y|", "zh": "var(log Π r<sub>t</sub>)：不除以 |y|"},
-    "weighting.gspo_clip": {"en": "GSPO (ε = {eps}): responses clipped", "zh": "GSPO（ε = {eps}）：被裁剪的回答"},
-    "weighting.grpo_clip": {"en": "GRPO (ε = {eps}): tokens clipped", "zh": "GRPO（ε = {eps}）：被裁剪的 token"},
+    # a clip-share line of the noise figure, by the algorithm's ratio level (its title from the registry)
+    "weighting.clip_line.sequence": {
+        "en": "{title} (ε = {eps}): responses clipped",
+        "zh": "{title}（ε = {eps}）：被裁剪的回答",
+    },
+    "weighting.clip_line.token": {
+        "en": "{title} (ε = {eps}): tokens clipped",
+        "zh": "{title}（ε = {eps}）：被裁剪的 token",
+    },
     "weighting.noise_reading": {
         "en": "**Measured:** var(log s) falls with slope {slope} on the log–log plot, that is as 1/L: "
         "var(log s)·L stays near {varl} (σ² = {sigma2}). At L = {L}, log s has a standard deviation of "

@@ -175,35 +175,31 @@ def algorithms_in(df: pd.DataFrame) -> list[str]:
     return ordered(dict.fromkeys(df["algorithm"].astype(str)))
 
 
-def token_weight_figure(
-    df: pd.DataFrame,
-    *,
-    title: str | None = None,
-    row_labels: Mapping[int, str] | None = None,
-    weight_label: str = "∂loss/∂log π",
-    advantage_label: str = "A",
-    token_label: str = "token",
-    x_title: str = "position",
-    colorbar_title: str | None = None,
-    zmax: float | None = None,
-) -> go.Figure:
+def token_weight_figure(df: pd.DataFrame, labels: Mapping[str, str], *, zmax: float | None = None) -> go.Figure:
     """Heatmap of per-token gradient weights for one group of responses.
 
     Args:
         df: long frame, one row per real response token, with columns ``response`` (int),
-            ``position`` (int), ``token`` (str), ``weight`` (float) and ``advantage`` (float).
-        row_labels: response index -> y-axis label (e.g. "#0 ✓ A=+0.9"); default "#i".
+            ``position`` (int), ``token`` (str), ``weight`` (float) and ``advantage`` (float);
+            optionally ``state`` (str: one of ``rlviz.core.objectives.TOKEN_STATES``, what the trust
+            region did to the token; ``None`` where unknown).
+        labels: already-translated texts: ``token``, ``grad_weight``, ``advantage`` (the hover's
+            words for the token, its weight and its advantage), ``position`` (the x axis title,
+            also in the hover), ``push`` (the colour bar's title), ``state.<state>`` for each state
+            in ``df`` (the hover's last line); optionally ``row.<i>``, response ``i``'s y-axis
+            label (e.g. "#0 ✓ A=+0.9"; a missing one: "#i"). A missing key shows the key itself.
         zmax: the colour scale spans [-zmax, zmax] (share it between figures to compare them);
             default: the largest |weight| in ``df``.
 
     Rows are responses, columns positions, the cell text is the token's characters; the colour
     scale is diverging and centred at 0 (purple: pushed down, orange: pushed up); padding cells
-    stay empty. Hover shows token, weight and advantage.
+    stay empty. Hover shows token, weight and advantage, and the token's state when ``df`` has one.
     """
+    x_title = _l(labels, "position")
     fig = go.Figure()
     needed = {"response", "position", "token", "weight", "advantage"}
     if df.empty or not needed.issubset(df.columns):
-        return base_layout(fig, title=title, height=240, x_title=x_title)
+        return base_layout(fig, height=240, x_title=x_title)
     data = df.copy()
     data["weight"] = pd.to_numeric(data["weight"], errors="coerce")
     data["advantage"] = pd.to_numeric(data["advantage"], errors="coerce")
@@ -212,24 +208,32 @@ def token_weight_figure(
     z = np.full((len(responses), width), np.nan)
     text = np.full((len(responses), width), "", dtype=object)
     adv = np.full((len(responses), width), np.nan)
+    state = np.full((len(responses), width), "", dtype=object)
+    with_state = "state" in data.columns and data["state"].notna().any()
     row_of = {r: i for i, r in enumerate(responses)}
     for rec in data.itertuples(index=False):
         i, j = row_of[int(rec.response)], int(rec.position)
         z[i, j] = rec.weight
         text[i, j] = _visible(str(rec.token))
         adv[i, j] = rec.advantage
+        if with_state and isinstance(rec.state, str):
+            state[i, j] = _l(labels, f"state.{rec.state}")
     if zmax is None or not (math.isfinite(zmax) and zmax > 0):
         finite = z[np.isfinite(z)]
         zmax = float(np.max(np.abs(finite))) if finite.size else 1.0
         zmax = zmax if zmax > 0 else 1.0
-    labels = dict(row_labels or {})
-    y = [labels.get(r, f"#{r}") for r in responses]
+    y = [labels.get(f"row.{r}", f"#{r}") for r in responses]
     # Plotly writes NaN as null, which a heatmap leaves blank; hover data uses "" for padding.
     z_list = [[None if not np.isfinite(v) else float(v) for v in row] for row in z]
     custom = [
-        [[text[i, j], "" if not np.isfinite(adv[i, j]) else f"{adv[i, j]:+.3f}"] for j in range(width)]
+        [
+            [text[i, j], "" if not np.isfinite(adv[i, j]) else f"{adv[i, j]:+.3f}"]
+            + ([state[i, j]] if with_state else [])
+            for j in range(width)
+        ]
         for i in range(len(responses))
     ]
+    state_line = "<br>%{customdata[2]}" if with_state else ""
     fig.add_trace(
         go.Heatmap(
             z=z_list,
@@ -246,17 +250,23 @@ def token_weight_figure(
             xgap=2,
             ygap=2,
             hoverongaps=False,
-            colorbar={"title": {"text": colorbar_title or "−∂loss/∂log π", "side": "right"}, "thickness": 14},
+            colorbar={"title": {"text": _l(labels, "push"), "side": "right"}, "thickness": 14},
             hovertemplate=(
-                f"{token_label}: %{{customdata[0]}}<br>{weight_label}: %{{z:.3g}}"
-                f"<br>{advantage_label}: %{{customdata[1]}}<extra>%{{y}}, {x_title} %{{x}}</extra>"
+                f"{_l(labels, 'token')}: %{{customdata[0]}}<br>{_l(labels, 'grad_weight')}: %{{z:.3g}}"
+                f"<br>{_l(labels, 'advantage')}: %{{customdata[1]}}{state_line}"
+                f"<extra>%{{y}}, {x_title} %{{x}}</extra>"
             ),
         )
     )
-    base_layout(fig, title=title, height=max(220, 34 * len(responses) + 110), x_title=x_title)
+    base_layout(fig, height=max(220, 34 * len(responses) + 110), x_title=x_title)
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(dtick=1, showgrid=False)
     return fig
+
+
+def _l(labels: Mapping[str, str], key: str) -> str:
+    """The text of ``key`` in ``labels``, or the key itself."""
+    return labels.get(key, key)
 
 
 def _visible(token: str) -> str:

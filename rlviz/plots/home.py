@@ -6,30 +6,25 @@ from collections.abc import Mapping
 
 import plotly.graph_objects as go
 
+from rlviz.core.objectives import ALGORITHMS
 from rlviz.plots import base_layout, ordered, style_or_default, text_color_on
 
 __all__ = ["lineage_figure"]
 
 
-def lineage_figure(
-    parents: Mapping[str, str | None],
-    titles: Mapping[str, str] | None = None,
-    hover: Mapping[str, str] | None = None,
-    *,
-    height: int = 380,
-) -> go.Figure:
+def lineage_figure(parents: Mapping[str, str | None], labels: Mapping[str, str], *, height: int = 380) -> go.Figure:
     """The family tree of the algorithms: one box per algorithm, an arrow from parent to child.
 
     Args:
         parents: algorithm -> the algorithm it refines (``None`` for a root).
-        titles: algorithm -> box label (default: the name).
-        hover: algorithm -> hover text (e.g. the one-line summary).
+        labels: optionally, for each algorithm, ``name.<algorithm>`` (its box label; a missing one:
+            the registry title, else the name) and ``hover.<algorithm>`` (its hover text, e.g. the
+            one-line summary; a missing one: the box label).
 
     Columns are generations (distance from a root); boxes use the algorithm's colour.
     """
-    titles = dict(titles or {})
-    hover = dict(hover or {})
     names = ordered(parents)
+    titles = {n: labels.get(f"name.{n}", ALGORITHMS[n].title if n in ALGORITHMS else n) for n in names}
 
     def depth(name: str, seen: tuple[str, ...] = ()) -> int:
         parent = parents.get(name)
@@ -65,7 +60,7 @@ def lineage_figure(
         fig.add_annotation(
             x=x,
             y=y,
-            text=f"<b>{titles.get(name, name)}</b>",
+            text=f"<b>{titles[name]}</b>",
             showarrow=False,
             font={"color": ink, "size": 14},
         )
@@ -94,7 +89,7 @@ def lineage_figure(
             y=[pos[n][1] for n in names],
             mode="markers",
             marker={"size": 40, "opacity": 0},
-            hovertext=[hover.get(n, titles.get(n, n)) for n in names],
+            hovertext=[labels.get(f"hover.{n}", titles[n]) for n in names],
             hoverinfo="text",
             showlegend=False,
         )

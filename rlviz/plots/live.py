@@ -1,5 +1,9 @@
 """Figures of the Live policy update page: metric small multiples, the ratio histogram, and the
-per-token view's frame (the heatmap itself is :func:`rlviz.plots.token_weight_figure`)."""
+per-token view's frame (the heatmap itself is :func:`rlviz.plots.token_weight_figure`).
+
+Every builder takes one ``labels`` mapping of already-translated texts whose keys its docstring
+lists (a missing key shows the key itself; a legend name ``name.<algorithm>`` falls back to the
+registry title)."""
 
 from __future__ import annotations
 
@@ -11,9 +15,14 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from rlviz.core.objectives import ALGORITHMS
 from rlviz.plots import base_layout, ordered, style_or_default
 
 __all__ = ["live_metrics_figure", "ratio_histogram_figure", "token_view_frame"]
+
+
+def _l(labels: Mapping[str, str], key: str) -> str:
+    return labels.get(key, key)
 
 
 def _series_in(df: pd.DataFrame, by: str) -> list[str]:
@@ -24,14 +33,18 @@ def _series_in(df: pd.DataFrame, by: str) -> list[str]:
     return ordered(dict.fromkeys(df[by].astype(str)))
 
 
+def _name(labels: Mapping[str, str], value: str) -> str:
+    """The legend name of ``value`` (an algorithm or arm): ``labels["name.<value>"]``, else the
+    registry title of a registry name, else ``value`` itself."""
+    return labels.get(f"name.{value}", ALGORITHMS[value].title if value in ALGORITHMS else value)
+
+
 def live_metrics_figure(
     df: pd.DataFrame,
     metrics: Sequence[str],
-    labels: Mapping[str, str] | None = None,
+    labels: Mapping[str, str],
     *,
     cols: int = 2,
-    x_title: str = "step",
-    algorithm_labels: Mapping[str, str] | None = None,
     panel_height: int = 220,
     by: str = "algorithm",
 ) -> go.Figure:
@@ -41,18 +54,18 @@ def live_metrics_figure(
         df: long frame with columns ``by`` (``algorithm``, or ``arm`` for a
             ``rlviz.experiments.runner.SideBySideRun.metrics_frame``), ``step`` and the metric columns.
         metrics: metric column names, one panel each, in order. Missing columns give empty panels.
-        labels: metric -> panel title (Unicode / ``<sub>``); defaults to the column name.
+        labels: already-translated texts (Unicode / ``<sub>``): ``<metric>`` for each of ``metrics``
+            (its panel title, also in the hover), ``step`` (the shared x axis title, also in the
+            hover); optionally ``name.<value>`` for a value of ``by`` (its legend name; a missing
+            one: the registry title, or the value itself). A missing key shows the key itself.
         cols: panels per row.
-        x_title: label of the shared step axis.
-        algorithm_labels: value of ``by`` -> legend label; defaults to the value.
         panel_height: pixels per row of panels.
         by: the column with one trace per value; a registry name gets its algorithm's colour.
 
     NaN points are dropped, so an all-NaN metric draws no trace for that algorithm; the legend
     shows each algorithm once and toggles it in every panel.
     """
-    labels = dict(labels or {})
-    algorithm_labels = dict(algorithm_labels or {})
+    x_title = _l(labels, "step")
     metrics = list(metrics)
     n = max(len(metrics), 1)
     cols = max(1, min(cols, n))
@@ -61,7 +74,7 @@ def live_metrics_figure(
         rows=rows,
         cols=cols,
         shared_xaxes=True,
-        subplot_titles=[labels.get(m, m) for m in metrics] or None,
+        subplot_titles=[_l(labels, m) for m in metrics] or None,
         vertical_spacing=min(0.12, 0.35 / rows) if rows > 1 else 0.0,
         horizontal_spacing=0.08,
     )
@@ -79,7 +92,7 @@ def live_metrics_figure(
                 continue
             part = part.sort_values("step")
             style = style_or_default(algo)
-            name = algorithm_labels.get(algo, algo)
+            name = _name(labels, algo)
             fig.add_trace(
                 go.Scatter(
                     x=part["step"].tolist(),
@@ -90,7 +103,7 @@ def live_metrics_figure(
                     showlegend=algo not in in_legend,
                     line={"color": style["color"], "dash": style["dash"], "width": 2},
                     marker={"size": 4, "color": style["color"]},
-                    hovertemplate=f"{name}<br>{x_title} %{{x}}<br>{labels.get(metric, metric)}: %{{y:.4g}}<extra></extra>",
+                    hovertemplate=f"{name}<br>{x_title} %{{x}}<br>{_l(labels, metric)}: %{{y:.4g}}<extra></extra>",
                 ),
                 row=row + 1,
                 col=col + 1,
@@ -112,11 +125,8 @@ def live_metrics_figure(
 
 def ratio_histogram_figure(
     hist_df: pd.DataFrame,
+    labels: Mapping[str, str],
     *,
-    title: str | None = None,
-    x_title: str = "r = π<sub>θ</sub> / π<sub>old</sub>",
-    y_title: str = "tokens",
-    algorithm_labels: Mapping[str, str] | None = None,
     trust_region: tuple[float, float] | None = None,
     value: str = "count",
     by: str = "algorithm",
@@ -126,18 +136,21 @@ def ratio_histogram_figure(
     Args:
         hist_df: either raw values (columns ``algorithm``, ``ratio``) or pre-binned counts
             (columns ``algorithm``, ``bin_left``, ``bin_right`` and ``value``).
+        labels: already-translated texts: ``ratio_axis`` (the x axis title), ``value_axis`` (the y
+            axis title: what ``value`` counts); optionally ``name.<value>`` for a value of ``by``
+            (its legend name; a missing one: the registry title, or the value itself). A missing
+            key shows the key itself.
         value: the column of a pre-binned frame to plot (``count``, or e.g. ``fraction``).
         by: the column with one trace per value (``algorithm``, or ``arm``).
         trust_region: optional ``(1-ε_low, 1+ε_high)`` band drawn with ``add_vrect``.
 
     A vertical line marks r = 1. Non-finite values are dropped.
     """
-    algorithm_labels = dict(algorithm_labels or {})
     fig = go.Figure()
     binned = {"bin_left", "bin_right", value}.issubset(hist_df.columns)
     for algo in _series_in(hist_df, by):
         style = style_or_default(algo)
-        name = algorithm_labels.get(algo, algo)
+        name = _name(labels, algo)
         part = hist_df[hist_df[by].astype(str) == algo]
         if binned:
             part = part[["bin_left", "bin_right", value]].apply(pd.to_numeric, errors="coerce")
@@ -178,25 +191,29 @@ def ratio_histogram_figure(
         fig.add_vrect(x0=lo, x1=hi, fillcolor="#999999", opacity=0.12, line_width=0, layer="below")
     fig.add_vline(x=1.0, line={"color": "#000000", "dash": "dot", "width": 1})
     fig.update_layout(barmode="overlay")
-    return base_layout(fig, title=title, height=360, x_title=x_title, y_title=y_title)
+    return base_layout(fig, height=360, x_title=_l(labels, "ratio_axis"), y_title=_l(labels, "value_axis"))
 
 
 def token_view_frame(view: Mapping | None, weight_key: str = "weight") -> pd.DataFrame:
     """A group's token view (``rlviz.experiments.runner.SideBySideRun.token_view``) as the long frame
     :func:`token_weight_figure` takes: one row per response token with ``response, position, token,
-    weight, advantage, reward, in_loss``.
+    weight, advantage, reward, in_loss, state``.
 
     ``weight`` is the *push* on each token's log-probability, −∂loss/∂log π (positive: one
     gradient-descent step raises it), read from each row's ``weight_key`` (``"weight"``: after
-    the step's updates; ``"weight_first"``: at its first, on-policy update). An empty frame for
-    ``None`` (a step without an update).
+    the step's updates; ``"weight_first"``: at its first, on-policy update). ``state`` is what the
+    trust region did to the token at that same point (``rlviz.core.objectives.TOKEN_STATES``), read
+    from the row's ``"state"`` (with ``"weight"``) or ``"state_first"`` (with ``"weight_first"``);
+    ``None`` where the view has none. An empty frame for ``None`` (a step without an update).
     """
-    columns = ["response", "position", "token", "weight", "advantage", "reward", "in_loss"]
+    columns = ["response", "position", "token", "weight", "advantage", "reward", "in_loss", "state"]
     if not view:
         return pd.DataFrame(columns=columns)
+    state_key = "state" + weight_key.removeprefix("weight")
     rows = []
     for i, row in enumerate(view.get("rows", [])):
-        for j, (token, weight) in enumerate(zip(row["tokens"], row[weight_key])):
+        states = row.get(state_key) or [None] * len(row["tokens"])
+        for j, (token, weight, state) in enumerate(zip(row["tokens"], row[weight_key], states)):
             rows.append(
                 {
                     "response": i,
@@ -206,6 +223,7 @@ def token_view_frame(view: Mapping | None, weight_key: str = "weight") -> pd.Dat
                     "advantage": row["advantage"],
                     "reward": row["reward"],
                     "in_loss": row["in_loss"],
+                    "state": state,
                 }
             )
     return pd.DataFrame(rows, columns=columns)

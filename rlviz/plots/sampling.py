@@ -3,8 +3,8 @@
 Every builder takes data frames from :mod:`rlviz.experiments.sampling` and the (translated) labels
 it shows: the signal, bias, measured, Beta and cost figures as one ``labels`` mapping of
 already-translated texts whose keys each docstring lists (a missing key shows the key itself; a
-legend name ``name.<algorithm>`` falls back to the registry title). NaN / inf values are dropped,
-never drawn. Algorithm lines use ``algorithm_style``; the
+legend name ``name.<algorithm>`` falls back to the registry title), the live run's figure likewise.
+NaN / inf values are dropped, never drawn. Algorithm lines use ``algorithm_style``; the
 GRPO + dynamic-sampling arm of the live run takes DAPO's colour (dynamic sampling is DAPO's
 component) with a dashed line, so it never looks like DAPO itself.
 """
@@ -22,7 +22,7 @@ from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import ALGORITHMS
 
-from . import OKABE_ITO, algorithm_style, base_layout
+from . import OKABE_ITO, algorithm_style, base_layout, ordered, style_or_default
 
 __all__ = [
     "ARM_STYLES",
@@ -93,7 +93,8 @@ def signal_probability_figure(df: pd.DataFrame, labels: Mapping[str, str], *, he
 
 
 def advantage_mass_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 380) -> go.Figure:
-    """Expected sum of |A| per group vs pass rate, each algorithm scaled to its own maximum.
+    """Expected sum of |A| per group vs pass rate, each algorithm scaled to its own maximum: one line
+    per algorithm of ``df``, in registry order.
 
     Args:
         df: ``advantage_mass_curves`` frame (``algorithm, pass_rate, mass, relative``).
@@ -103,9 +104,9 @@ def advantage_mass_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height
     """
     x_title, y_title, mass = _l(labels, "pass_rate"), _l(labels, "bias_axis"), _l(labels, "bias_mass")
     fig = go.Figure()
-    for algo in [a for a in ("grpo", "dr_grpo") if a in set(df["algorithm"])]:
+    for algo in ordered(df["algorithm"].astype(str)) if not df.empty else []:
         part = _finite(df[df["algorithm"] == algo], ["pass_rate", "relative", "mass"])
-        style = algorithm_style(algo)
+        style = style_or_default(algo)
         name = labels.get(f"name.{algo}", ALGORITHMS[algo].title if algo in ALGORITHMS else algo)
         fig.add_trace(
             go.Scatter(
@@ -386,23 +387,22 @@ def _hline_label(fig: go.Figure, y: float, top: float, text: str, col: int, x_en
 
 
 def live_sampling_figure(
-    df: pd.DataFrame,
-    target_groups: int,
-    *,
-    titles: Sequence[str],
-    step_title: str,
-    rollouts_title: str,
-    arm_labels: Mapping[str, str],
-    target_label: str,
-    height: int = 560,
+    df: pd.DataFrame, target_groups: int, labels: Mapping[str, str], *, height: int = 560
 ) -> go.Figure:
     """The live comparison, 2 x 2: groups with signal in the loss (effective batch) per step, rollouts
     spent so far per step, training reward per step, and training reward against rollouts spent.
 
     Args:
         df: ``DynamicSamplingRun.metrics_frame()``.
-        titles: four panel titles.
+        target_groups: N, the grey line in the first panel.
+        labels: ``live_signal``, ``live_rollouts``, ``live_reward``, ``live_reward_vs`` (the four
+            panel titles, also in the hover; ``live_rollouts`` is the last panel's x axis title
+            too), ``step`` (the other panels' x axis title), ``target_line`` (the label of N);
+            optionally ``name.<arm>``, an arm's legend name (a missing one: the registry title of
+            an arm named after an algorithm, else the arm's name).
     """
+    titles = [_l(labels, k) for k in ("live_signal", "live_rollouts", "live_reward", "live_reward_vs")]
+    step_title, rollouts_title = _l(labels, "step"), titles[1]
     fig = make_subplots(rows=2, cols=2, subplot_titles=list(titles), vertical_spacing=0.22, horizontal_spacing=0.1)
     panels = (
         ("step", "signal_groups", 1, 1),
@@ -413,7 +413,7 @@ def live_sampling_figure(
     for arm in [a for a in ARM_STYLES if not df.empty and a in set(df["arm"])]:
         part = df[df["arm"] == arm].sort_values("step")
         style = ARM_STYLES[arm]
-        label = arm_labels.get(arm, arm)
+        label = labels.get(f"name.{arm}", ALGORITHMS[arm].title if arm in ALGORITHMS else arm)
         for i, (x, y, row, col) in enumerate(panels):
             p = _finite(part, [x, y])
             xt = step_title if x == "step" else rollouts_title
@@ -436,7 +436,7 @@ def live_sampling_figure(
         y=target_groups,
         line_color=OKABE_ITO["grey"],
         line_width=1,
-        annotation_text=target_label,
+        annotation_text=_l(labels, "target_line"),
         annotation_position="bottom right",
         row=1,
         col=1,

@@ -302,28 +302,36 @@ def offpolicy_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
 def noise_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     """Two panels of a ``noise_sweep`` frame, both against length on a log axis.
 
-    Left (log-log): the measured variance of GSPO's log s (GSPO's colour) and of the log of the
-    plain product of token ratios (grey, dashed). Right: the share of responses GSPO clips and the
-    share of tokens GRPO clips at their default ε (each in its algorithm's colour and dash).
+    Left (log-log): the measured variance of log s (in the colour of the frame's sequence-level
+    algorithm) and of the log of the plain product of token ratios (grey, dashed). Right: the share
+    each algorithm of the frame (a ``<algorithm>_clip_fraction`` column) clips at its default ε,
+    in its colour and dash, in registry order.
 
     ``labels``: ``var_title``, ``clip_title`` (the panel titles), ``length_axis`` (the x axis title),
-    ``var_s``, ``var_product``, ``gspo_clip``, ``grpo_clip`` (the four lines' legend names).
+    ``var_s``, ``var_product`` and ``clip.<algorithm>`` for each algorithm (the lines' legend names).
     """
     titles = [_l(labels, "var_title"), _l(labels, "clip_title")]
     fig = make_subplots(rows=1, cols=2, subplot_titles=titles, horizontal_spacing=0.12)
-    needed = {"length", "var_log_s", "var_log_product", "gspo_clip_fraction", "grpo_clip_fraction"}
-    if df.empty or not needed.issubset(df.columns):
+    suffix = "_clip_fraction"
+    algos = ordered(c.removesuffix(suffix) for c in df.columns if c.endswith(suffix))
+    clips = [f"{a}{suffix}" for a in algos]
+    needed = ["length", "var_log_s", "var_log_product", *clips]
+    if df.empty or not clips or not set(needed).issubset(df.columns):
         return base_layout(fig, height=380)
-    d = df[list(needed)].apply(pd.to_numeric, errors="coerce")
+    d = df[needed].apply(pd.to_numeric, errors="coerce")
     d = d[np.isfinite(d).all(axis=1) & (d["var_log_s"] > 0) & (d["var_log_product"] > 0)].sort_values("length")
     x = d["length"].astype(int).tolist()
-    gspo, grpo = algorithm_style("gspo"), algorithm_style("grpo")
+    # log s is the sequence-level algorithm's ratio (the registry says which one's is)
+    sequence = next((a for a in algos if a in ALGORITHMS and ALGORITHMS[a].ratio_level == "sequence"), algos[0])
+    s_style = style_or_default(sequence)
     lines = [
-        (1, "var_log_s", _l(labels, "var_s"), gspo["color"], gspo["dash"], ".3g"),
+        (1, "var_log_s", _l(labels, "var_s"), s_style["color"], s_style["dash"], ".3g"),
         (1, "var_log_product", _l(labels, "var_product"), OKABE_ITO["grey"], "dash", ".3g"),
-        (2, "gspo_clip_fraction", _l(labels, "gspo_clip"), gspo["color"], gspo["dash"], ".1%"),
-        (2, "grpo_clip_fraction", _l(labels, "grpo_clip"), grpo["color"], grpo["dash"], ".2%"),
     ]
+    for algo, column in zip(algos, clips):
+        style = style_or_default(algo)
+        fmt = ".1%" if algo == sequence else ".2%"  # a sequence-level ratio clips whole responses: larger shares
+        lines.append((2, column, _l(labels, f"clip.{algo}"), style["color"], style["dash"], fmt))
     for col, column, name, color, dash, fmt in lines:
         fig.add_trace(
             go.Scatter(
@@ -342,7 +350,7 @@ def noise_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     fig.update_xaxes(type="log", dtick=1, title_text=_l(labels, "length_axis"))
     # decades written 10⁻⁴ (as the text and GSPO's ε are), not SI "100μ"
     fig.update_yaxes(type="log", dtick=1, exponentformat="power", row=1, col=1)
-    top = float(d[["gspo_clip_fraction", "grpo_clip_fraction"]].to_numpy().max()) if len(d) else 1.0
+    top = float(d[clips].to_numpy().max()) if len(d) else 1.0
     fig.update_yaxes(tickformat=".0%", range=[0, max(0.05, min(1.0, top * 1.15))], row=1, col=2)
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
     fig.update_annotations(font={"size": 13})
