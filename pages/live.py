@@ -416,8 +416,25 @@ else:  # stopped between two arms of a round: say where each is
     steps_text = ", ".join(f"{arm_titles[name]} {done}" for name, done in progress.items())
     status.warning(tr("live.stopped_arms", steps=steps_text, total=total))
 st.markdown(tr("live.metric_notes"))
-with st.expander(tr("live.entropy_header")):
-    st.markdown(tr("live.entropy_note"))
+entropy = run.entropy_frame()
+if not entropy.empty:
+    with st.expander(tr("live.entropy_header")):
+        # what this run measured, read from its metrics; the reasons below hold for any run
+        lost = entropy.loc[entropy["entropy_change"].idxmin()]
+        st.markdown(
+            tr(
+                "live.entropy_reading",
+                title=arm_titles[lost["arm"]],
+                first=f"{lost['entropy_first']:.2f}",
+                last=f"{lost['entropy_last']:.2f}",
+                steps=int(lost["steps"]),
+                high=f"{lost['clip_high_mean']:.1%}",
+            )
+        )
+        shown = entropy.drop(columns=["algorithm"]).assign(arm=[arm_titles[a] for a in entropy["arm"]])
+        shown = shown.rename(columns={c: tr(f"live.entropy_col.{c}") for c in shown.columns})
+        st.dataframe(shown.round(3), hide_index=True)
+        st.markdown(tr("live.entropy_why"))
 max_step = max(progress.values())
 if max_step == 0:
     st.stop()

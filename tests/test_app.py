@@ -204,6 +204,19 @@ def test_live_run_through_the_ui():
     frame = run.metrics_frame()
     grpo_entropy = frame[frame.arm == "grpo"]["entropy"].tolist()
     assert any(tr["name"] == "GRPO" and tr["y"] == pytest.approx(grpo_entropy) for tr in curves["data"])
+    # the entropy reading is this run's own numbers: the arm that lost the most, from its metrics
+    entropy = run.entropy_frame()
+    lost = entropy.loc[entropy["entropy_change"].idxmin()]
+    reading = t(
+        "live.entropy_reading",
+        "en",
+        title=ALGORITHMS[lost["algorithm"]].title,
+        first=f"{lost['entropy_first']:.2f}",
+        last=f"{lost['entropy_last']:.2f}",
+        steps=2,
+        high=f"{lost['clip_high_mean']:.1%}",
+    )
+    assert reading in _texts(at)
     # ratio histogram, token views, final table, downloads
     assert len(at.get("plotly_chart")) >= 2
     # each token heatmap's hover says what the trust region did to each token (at the step's first

@@ -156,37 +156,50 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个指标一张小图，横轴都是步数；点击图例可以在所有小图中隐藏某个算法。"
         "缺少的点表示该指标不适用（门控权重只有 SAPO 才有，它的软门控不做任何裁剪），或者这一步没有更新。",
     },
-    "live.entropy_header": {"en": "Entropy: what the default run shows", "zh": "熵：默认设置这次训练显示了什么"},
-    "live.entropy_note": {
-        "en": "In the default run (GRPO, DAPO, GSPO and SAPO, 30 steps, seed 0) DAPO loses the most entropy: "
-        "from 0.69 to 0.28 nats per token at step 30 (0.33 over the last 5 steps), against 0.60 for GRPO, 0.57 "
-        "for GSPO and 0.59 for SAPO, although DAPO's clip-higher was proposed against entropy collapse. This "
-        "run cannot show that effect, for two reasons.\n\n"
-        "- **DAPO changes several things at once.** Dynamic sampling fills every update with 16 groups that "
-        "carry a signal (GRPO's batches hold about 9.5; the rest are all right or all wrong), at the cost of "
-        "2.2× as many sampled answers; it has no KL term (GRPO's β is 0.04) and averages over all tokens of the "
-        "batch. So DAPO learns fastest (held-out pass@1 0.48 → 0.71, the best of the four) and sharpens "
-        "fastest: here a lower entropy is mostly the model becoming sure of the answer's digits.\n"
-        "- **Clip-higher hardly ever acts here.** The upper clip binds on about 0.5% of DAPO's tokens (the "
-        "same share as GRPO's; the lower clip on about 2%): with μ = 2 and learning rate 1e-4 this small "
-        "model's ratios rarely pass 1.2, so raising the bound from 1.2 to 1.28 changes little. DAPO with "
-        "ε_high = 0.2 instead, all else equal, keeps about as much entropy (0.38 over the last 5 steps) "
-        "and ends at held-out pass@1 0.70.\n\n"
-        "To see clip-higher on its own, run DAPO alone twice at the same seed, with ε_high 0.28 and 0.2 in "
-        "its settings. Its effect on entropy needs ratios that often reach the clip: more updates per "
-        "batch, longer answers, a larger vocabulary or model (the DAPO paper trained a 32B model).",
-        "zh": "在默认设置的这次训练里（GRPO、DAPO、GSPO、SAPO，30 步，种子 0），熵降得最多的是 DAPO："
-        "从 0.69 降到第 30 步的 0.28 nats / token（最后 5 步平均 0.33），而 GRPO 为 0.60、GSPO 为 0.57、"
-        "SAPO 为 0.59——尽管 DAPO 的 clip-higher 正是为防止熵坍缩而提出的。这次训练显示不出这个效果，原因有二。\n\n"
-        "- **DAPO 同时改了好几样东西。** 动态采样让每次更新都有 16 个带信号的组（GRPO 的批次里平均只有约 9.5 个，"
-        "其余全对或全错），代价是采样的回答多了 2.2 倍；它没有 KL 项（GRPO 的 β 为 0.04），并且对整批所有 token "
-        "求平均。所以 DAPO 学得最快（留出集 pass@1 从 0.48 升到 0.71，四者中最好），也收敛得最快："
-        "这里熵的下降主要是模型对答案的数字越来越有把握。\n"
-        "- **clip-higher 在这里几乎不起作用。** 上界裁剪只作用在约 0.5% 的 token 上（与 GRPO 相同；下界约 2%）："
-        "在 μ = 2、学习率 1e-4 下，这个小模型的比率很少超过 1.2，所以把上界从 1.2 提到 1.28 变化不大。"
-        "其余不变、只把 DAPO 的 ε_high 改成 0.2，熵几乎一样（最后 5 步平均 0.38），留出集 pass@1 最终为 0.70。\n\n"
-        "想单独看 clip-higher 的作用，可以在同一个种子下只选 DAPO 训练两次，在它的设置里分别把 ε_high 设为 0.28 和 0.2。"
-        "它对熵的影响需要比率经常碰到裁剪边界：每批更多次更新、更长的回答、更大的词表或模型（DAPO 论文训练的是 32B 模型）。",
+    "live.entropy_header": {"en": "Entropy: what this run shows, and why", "zh": "熵：这次训练显示了什么，为什么"},
+    "live.entropy_reading": {
+        "en": "In this run **{title}** lost the most entropy: from {first} to {last} nats per token over "
+        "{steps} steps, while its upper clip (A > 0) acted on {high} of its tokens on average. The table "
+        "has every algorithm's numbers, read from the run's metrics.",
+        "zh": "这次训练中熵降得最多的是 **{title}**：{steps} 步内从 {first} 降到 {last} nats / token，"
+        "而它的上界裁剪（A > 0）平均只作用在 {high} 的 token 上。表中是每个算法的数字，直接取自这次训练的指标。",
+    },
+    "live.entropy_col.arm": {"en": "algorithm", "zh": "算法"},
+    "live.entropy_col.steps": {"en": "steps", "zh": "步数"},
+    "live.entropy_col.entropy_first": {"en": "entropy, step 1", "zh": "第 1 步的熵"},
+    "live.entropy_col.entropy_last": {"en": "entropy, last step", "zh": "最后一步的熵"},
+    "live.entropy_col.entropy_last5": {"en": "entropy, last 5 steps", "zh": "最后 5 步的熵"},
+    "live.entropy_col.entropy_change": {"en": "change", "zh": "变化"},
+    "live.entropy_col.clip_high_mean": {"en": "upper clip share", "zh": "上界裁剪占比"},
+    "live.entropy_col.clip_low_mean": {"en": "lower clip share", "zh": "下界裁剪占比"},
+    "live.entropy_col.signal_groups_mean": {"en": "groups with a signal per update", "zh": "每次更新中有信号的组"},
+    "live.entropy_col.rollouts_total": {"en": "responses sampled", "zh": "采样回答数"},
+    "live.entropy_col.heldout_gain": {"en": "held-out pass@1 gain", "zh": "留出集 pass@1 提升"},
+    "live.entropy_why": {
+        "en": "DAPO's clip-higher was proposed against entropy collapse, yet on the shipped tiny model DAPO "
+        "usually loses the most entropy (with the defaults: 30 steps, seed 0). Two things explain it, and the "
+        "table shows both.\n\n"
+        "- **DAPO changes several things at once.** Dynamic sampling fills every update with groups that carry "
+        "a signal (compare *groups with a signal per update*, paid for in *responses sampled*), it has no KL "
+        "term and it averages over all tokens of the batch. So it learns fast and sharpens fast: here a lower "
+        "entropy is mostly the model becoming sure of the answer's digits (compare the held-out gain).\n"
+        "- **Clip-higher hardly ever acts here.** Raising the upper bound only matters for tokens whose ratio "
+        "reaches it; look at the *upper clip share*: with a few updates per batch and a small learning rate, "
+        "this small model's ratios rarely pass 1 + ε, so moving the bound changes little.\n\n"
+        "To see clip-higher on its own, train DAPO alone twice at the same seed, with ε_high at its default "
+        "and at ε_low's value in its settings, and compare the entropy. Its effect needs ratios that often "
+        "reach the clip: more updates per batch (μ, mini-batches), longer answers, a larger vocabulary or model "
+        "(the DAPO paper trained a 32B model).",
+        "zh": "DAPO 的 clip-higher 是为防止熵坍缩而提出的，但在自带的微型模型上，DAPO 往往是熵降得最多的那个"
+        "（默认设置：30 步，种子 0）。原因有二，表格里都看得到。\n\n"
+        "- **DAPO 同时改了好几样东西。** 动态采样让每次更新都装满带信号的组（对比“每次更新中有信号的组”，"
+        "代价见“采样回答数”）；它没有 KL 项，并且对整批所有 token 求平均。所以它学得快、收敛得也快："
+        "这里熵的下降主要是模型对答案的数字越来越有把握（对比留出集提升）。\n"
+        "- **clip-higher 在这里几乎不起作用。** 提高上界只对比率碰到上界的 token 有影响；看“上界裁剪占比”："
+        "每批更新次数少、学习率小的时候，这个小模型的比率很少超过 1 + ε，所以移动上界变化不大。\n\n"
+        "想单独看 clip-higher 的作用，可以在同一个种子下只选 DAPO 训练两次，在它的设置里把 ε_high 分别设为默认值"
+        "和 ε_low 的值，再比较熵。它的效果需要比率经常碰到裁剪边界：每批更多次更新（μ、mini-batch 数）、更长的回答、"
+        "更大的词表或模型（DAPO 论文训练的是 32B 模型）。",
     },
     "live.metric_notes": {
         "en": r"**How the numbers are computed.** Reward: the verifier's 1 or 0 (plus DAPO's overlong "
