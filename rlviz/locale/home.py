@@ -57,19 +57,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "answers: token by token (GRPO) or one weight per response (GSPO).\n"
         "- Turn the learning rate up until the policy collapses and read the symptoms: KL jumps, "
         "the reward falls to zero (to −1 under DAPO's overlong penalty), answers turn into noise that often runs to the length limit.\n"
-        "- Entropy, measured rather than assumed: in the default run DAPO loses the most entropy (0.69 → 0.28 "
-        "nats per token) although clip-higher was proposed against entropy collapse. Dynamic sampling, no KL "
-        "and token-mean make it learn and sharpen fastest, and on this small model the raised upper clip "
-        "almost never binds: DAPO with ε_high = 0.2 keeps about as much entropy.",
+        "- Entropy, measured rather than assumed: in the default run DAPO loses the most entropy although "
+        "clip-higher was proposed against entropy collapse. Dynamic sampling, no KL and token-mean make it learn "
+        "and sharpen fastest, and on this small model the raised upper clip almost never binds; the page reads "
+        "the numbers from your run.",
         "zh": "- 在同一批问题上并排训练几个算法，逐步观察奖励、pass@1、回答长度、熵、KL 和裁剪比例，并比较训练前后的留出集 pass@1。\n"
         "- 全对或全错的组优势为零：白白花了算力却什么也学不到（见“零优势组占比”）。\n"
         "- GSPO 按整条序列裁剪，裁剪比例大得多，却照样能学。\n"
         "- SAPO 的软门控从不把 token 完全截断；CISPO 对信任域之外的 token 仍保留有界的梯度。\n"
         "- 逐 token 视图显示每个目标函数怎样把梯度分配到一组回答上：GRPO 逐个 token 不同，GSPO 每条回答一个权重。\n"
         "- 把学习率调大直到策略崩溃，再看症状：KL 飙升，奖励跌到零（DAPO 因超长惩罚会跌到 −1），回答变成乱码，常常写到长度上限。\n"
-        "- 熵是测出来的，不是假设的：默认设置下 DAPO 的熵降得最多（从 0.69 降到 0.28 nats / token），尽管 clip-higher "
-        "是为防止熵坍缩而提出的。动态采样、去掉 KL 和按 token 求平均让它学得最快、收敛最快；而在这个小模型上，"
-        "提高的上界几乎碰不到：把 DAPO 的 ε_high 改成 0.2，熵几乎一样。",
+        "- 熵是测出来的，不是假设的：默认设置下 DAPO 的熵降得最多，尽管 clip-higher 是为防止熵坍缩而提出的。"
+        "动态采样、去掉 KL 和按 token 求平均让它学得最快、收敛最快；而在这个小模型上，提高的上界几乎碰不到；"
+        "页面上的数字直接取自你的这次训练。",
     },
     "home.curves_claims": {
         "en": "- PPO's clip: for A>0 the gradient is exactly zero once r > 1+ε, for A<0 once r < 1−ε; "
