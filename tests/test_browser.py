@@ -172,7 +172,7 @@ def test_every_page_renders(server, page, path, lang):
         assert "lang=zh" in page.url  # a copied link keeps the language
         assert any("\u4e00" <= ch <= "\u9fff" for ch in title), title
     # the sidebar (language, seed, device) is on every page
-    assert page.get_by_text("Seed" if lang == "en" else "随机种子").count() >= 1
+    page.get_by_text("Seed" if lang == "en" else "随机种子").first.wait_for(timeout=30_000)
     # formulas fit their columns: English on a projector (1024 px, sidebar open), Chinese at 1400 px
     _formulas_fit(page, width=1024 if lang == "en" else 1400)
 
