@@ -187,6 +187,8 @@ def run_controls(
         state.pop(stop_key, None)
 
     def _reset() -> None:
+        if state.get(flag_key) and run_key in state:
+            return  # a click on a button left from before the run started: never drop a running run
         state.pop(run_key, None)
         state.pop(error_key, None)
         state.pop(stop_key, None)
@@ -208,14 +210,27 @@ def run_controls(
     controls.button(
         run_label, type="primary", key=run_btn, disabled=running, on_click=_run, icon=":material/play_arrow:"
     )
-    if running:  # disabled once pressed, while the round in progress finishes
-        controls.button(
-            stop_label, key=stop_btn, on_click=_stop, icon=":material/stop:", disabled=bool(state.get(stop_key))
-        )
-    elif run_key in state and not state[run_key].done:
-        controls.button(continue_label, key=continue_btn, on_click=_continue, icon=":material/resume:")
-    if run_key in state and not running:
-        controls.button(reset_label, key=reset_btn, on_click=_reset, icon=":material/delete:")
+    # The four buttons are drawn in every script run, in the same places, enabled or not: a button
+    # drawn only in some runs would stay on screen (faded but clickable) from the previous run while a
+    # long run keeps this script busy, e.g. a Reset that would drop the run in progress.
+    has_run = run_key in state
+    controls.button(
+        stop_label,
+        key=stop_btn,
+        on_click=_stop,
+        icon=":material/stop:",
+        disabled=not running or bool(state.get(stop_key)),  # disabled once pressed: the round finishes
+    )
+    controls.button(
+        continue_label,
+        key=continue_btn,
+        on_click=_continue,
+        icon=":material/resume:",
+        disabled=running or not has_run or state[run_key].done,
+    )
+    controls.button(
+        reset_label, key=reset_btn, on_click=_reset, icon=":material/delete:", disabled=running or not has_run
+    )
     bad_start = state.pop(bad_start_key, None)
     if isinstance(bad_start, ValueError):
         on_error(bad_start)  # a bad setting: the run never started

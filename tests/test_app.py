@@ -186,6 +186,18 @@ def test_live_page_in_chinese():
     assert at.button(key="lv_run").label == t("live.run", "zh")
 
 
+def test_the_run_buttons_are_always_drawn_and_enabled_only_when_they_can_act():
+    # a button drawn only in some script runs stays on screen from the previous run while a long run
+    # keeps the script busy (a stale Reset could drop the run): all four are drawn every time
+    at = _small(_live())
+    assert not at.button(key="lv_run").disabled and at.button(key="lv_stop").disabled
+    assert at.button(key="lv_continue").disabled and at.button(key="lv_reset").disabled  # no run yet
+    at.button(key="lv_run").click().run()
+    assert at.session_state["live_run"].done
+    assert at.button(key="lv_continue").disabled and not at.button(key="lv_reset").disabled
+    assert at.button(key="lv_stop").disabled
+
+
 def test_live_run_through_the_ui():
     at = _small(_live())
     at.button(key="lv_run").click().run()
@@ -370,7 +382,7 @@ def test_error_during_a_run_is_a_message_in_words_and_keeps_the_steps(monkeypatc
         run = at.session_state["live_run"]
         assert run.progress == {"grpo": 1} and len(run.metrics_frame()) == 1
         assert at.session_state["live_running"] is False
-        assert at.button(key="lv_continue")  # the steps are kept; Continue tries again
+        assert not at.button(key="lv_continue").disabled  # the steps are kept; Continue tries again
     # the message follows the language switch, until Continue or Reset
     at.radio(key="lang").set_value("en").run()
     assert at.error[0].value == t("run.failed", "en", what=t("run.err_memory", "en"))

@@ -215,10 +215,13 @@ def test_live_stop_keeps_partial_results(server, page):
     page.goto(f"{server}/{LIVE_SMALL.format(steps=200)}")
     _settle(page)
     page.locator(".st-key-lv_run button").click()
-    page.locator(".st-key-lv_stop button").wait_for(timeout=60_000)
+    page.locator(".st-key-lv_stop button:enabled").wait_for(timeout=60_000)
+    # while it runs, Continue and Reset are there but disabled: nothing can drop the run in progress
+    assert page.locator(".st-key-lv_reset button").is_disabled()
+    assert page.locator(".st-key-lv_continue button").is_disabled()
     page.get_by_text("GRPO: step 2 / 200").wait_for(timeout=120_000)
     page.locator(".st-key-lv_stop button").click()
-    page.locator(".st-key-lv_continue button").wait_for(timeout=120_000)
+    page.locator(".st-key-lv_continue button:enabled").wait_for(timeout=120_000)
     _wait_idle_after_click(page)
     assert page.get_by_text("Stopped after").count() == 1  # the round in progress was finished: arms level
     bars = page.locator("[data-testid=stProgress]").all_inner_texts()
@@ -266,7 +269,7 @@ def test_live_run_survives_language_setting_and_page_switches(server, page):
     deadline = time.monotonic() + 300
     while finished.count() == 0 and time.monotonic() < deadline:
         _no_exception_now(page)
-        if page.locator(".st-key-lv_continue button").count():
+        if page.locator(".st-key-lv_continue button:enabled").count():
             page.locator(".st-key-lv_continue button").click()  # Continue if the run was left paused
         page.wait_for_timeout(1000)
     finished.wait_for(timeout=10_000)
