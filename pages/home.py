@@ -6,6 +6,8 @@ Names, papers, summaries, changes, formulas and defaults all come from the algor
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from app_common import chart, csv_download, ensure_shell, formula, lang, tr
@@ -36,7 +38,8 @@ st.subheader(tr("home.algos_header", n=len(names)))
 
 
 def _fmt(value: object) -> str:
-    return tr("word.none") if value is None else str(value)
+    """A setting's value as text: none (or a missing framework name) reads as the word "none"."""
+    return tr("word.none") if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
 
 
 for name in names:

@@ -55,6 +55,9 @@ def test_home_english_by_default():
 def test_home_lists_every_page_of_the_page_table():
     at = _app().run()
     _no_exception(at)
+    # the settings tables: a setting without a TRL / verl name reads "none", never nan
+    cells = [str(v) for table in at.table for v in table.value.to_numpy().ravel()]
+    assert cells and "nan" not in cells and t("word.none", "en") in cells
     links = [link.proto.page for link in at.get("page_link")]
     for entry in PAGES:
         if not entry.is_home:

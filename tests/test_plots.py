@@ -65,6 +65,8 @@ def test_every_registry_entry_has_its_own_style():
         assert s["dash"] in {"solid", "dot", "dash", "longdash", "dashdot", "longdashdot"}
     # the four defaults of the live page and DAPO vs SAPO (once too close) differ in colour itself
     assert len({algorithm_style(n)["color"] for n in ("grpo", "dapo", "gspo", "sapo")}) == 4
+    # GSPO and GSPO-token differ in colour too: a bar chart shows no dash
+    assert algorithm_style("gspo")["color"] != algorithm_style("gspo_token")["color"]
 
 
 def test_an_entry_without_a_style_gets_an_unused_one(monkeypatch):

@@ -620,3 +620,9 @@ def test_frames_hold_no_negative_zero():
     assert _negative_zeros(W.aggregation_table([3, 5], [0.0, -1.0], 8)) == []
     assert W.parse_numbers("-0, 1", "advantages") == [0.0, 1.0]
     assert not np.signbit(W.parse_numbers("-0", "advantages")[0])
+
+
+def test_format_number_never_shows_nan():
+    # nothing to measure (no "other" tokens when every token is off-policy) reads as a dash
+    assert format_number(float("nan"), ".2f") == "—" and format_number(float("inf")) == "—"
+    assert format_number(-0.001, ".2f") == "0.00" and format_number(-0.5, ".2f") == "-0.50"

@@ -659,7 +659,7 @@ _SPECS = [
         loss_settings=_GSPO_LOSS,
         train_settings=_GSPO_TRAIN,
         surrogate=_gspo_token,
-        style={"color": "#009E73", "dash": "dashdot"},
+        style={"color": "#332288", "dash": "dashdot"},
     ),
     AlgorithmSpec(
         name="gmpo",

@@ -14,6 +14,7 @@ Nothing here branches on an algorithm's name. The real-group heatmaps reuse
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 
@@ -76,8 +77,11 @@ def format_number(value: float, spec: str = ".3g") -> str:
 
     ``-0.0`` and small negatives rounded away (``-0.001`` with ``".2f"``) would read "-0.00";
     they read "0.00". Other values format as ``format`` does (``format_number(-0.5, ".2f")`` is
-    "-0.50"); with a ``+`` in ``spec`` a zero reads "+0.00".
+    "-0.50"); with a ``+`` in ``spec`` a zero reads "+0.00". A NaN or inf (nothing to measure, e.g.
+    the "other" tokens of a response whose tokens are all off-policy) reads "—".
     """
+    if not math.isfinite(float(value)):
+        return "—"
     text = format(float(value), spec)
     mantissa = re.split(r"[eE]", text, maxsplit=1)[0]
     if text.startswith("-") and not any(c in "123456789" for c in mantissa):
