@@ -36,7 +36,8 @@ st.set_page_config(page_title="rlviz", page_icon=str(FAVICON), layout="wide")
 st.html(
     "<style>.katex-display{overflow-x:auto;overflow-y:hidden}.katex-display>.katex{padding:0 0.2em}"
     "[data-testid=stHorizontalBlock]{flex-wrap:wrap}"
-    "[data-testid=stColumn]{min-width:min(200px,100%)}</style>"
+    "[data-testid=stColumn]{min-width:min(200px,100%)}"
+    "[data-testid=stTable] td,[data-testid=stTable] th{overflow-wrap:anywhere}</style>"
 )
 
 options = server_options()

@@ -240,18 +240,19 @@ def _setting_widget(algo: str, s) -> object:
         trl=s.trl or tr("word.none"),
         verl=s.verl or tr("word.none"),
     )
-    common = dict(key=key, help=help_, bind="query-params", disabled=running)
+    common = dict(key=key, help=f"`{s.name}` · {help_}", bind="query-params", disabled=running)
+    label = s.help.get(L, s.name)  # the setting's meaning in the session's language; its name in the help
     if isinstance(s.default, bool):
-        return st.checkbox(s.name, value=s.default, **common)
+        return st.checkbox(label, value=s.default, **common)
     options = list(CHOICES.get(s.name, ()))
     if not options and s.choices and all(isinstance(c, str) for c in s.choices):
         options = list(s.choices)
     if options:
         if s.name == "advantage" and "lam" not in ALGORITHMS[algo].train_defaults:
             options = ["group"]  # GAE needs a value model: only an objective with a GAE lambda has one
-        return st.selectbox(s.name, options, index=options.index(s.default), **common)
+        return st.selectbox(label, options, index=options.index(s.default), **common)
     placeholder = tr("live.empty_means_none") if s.default is None else None
-    return st.text_input(s.name, value="" if s.default is None else f"{s.default:g}", placeholder=placeholder, **common)
+    return st.text_input(label, value="" if s.default is None else f"{s.default:g}", placeholder=placeholder, **common)
 
 
 def _parse(algo: str, s, value: object) -> object:

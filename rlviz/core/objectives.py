@@ -314,8 +314,8 @@ _AGG_HELP = {
 
 
 def _eps(low, high, source, log_space=False, low_range=(0.0, 0.9, 0.01), high_range=(0.0, 1.0, 0.01), choices=None):
-    what_zh = "对数空间" if log_space else "比率"
-    what_en = "log-space" if log_space else "ratio"
+    what_zh = "对数比率，相对 0 的偏移" if log_space else "比率，相对 1 的偏移"
+    what_en = "log-ratio offset from 0" if log_space else "ratio offset from 1"
     return (
         Setting(
             "epsilon_low",
@@ -324,8 +324,8 @@ def _eps(low, high, source, log_space=False, low_range=(0.0, 0.9, 0.01), high_ra
             trl="epsilon",
             verl="actor.clip_ratio_low",
             help={
-                "zh": f"下界裁剪 ε_low（{what_zh}，相对 1 的偏移）",
-                "en": f"lower clip ε_low ({what_en} offset from 1)",
+                "zh": f"下界裁剪 ε_low（{what_zh}）",
+                "en": f"lower clip ε_low ({what_en})",
             },
             surrogate=True,
             range=None if choices else low_range,
@@ -338,8 +338,8 @@ def _eps(low, high, source, log_space=False, low_range=(0.0, 0.9, 0.01), high_ra
             trl="epsilon_high",
             verl="actor.clip_ratio_high",
             help={
-                "zh": f"上界裁剪 ε_high（{what_zh}，相对 1 的偏移）",
-                "en": f"upper clip ε_high ({what_en} offset from 1)",
+                "zh": f"上界裁剪 ε_high（{what_zh}）",
+                "en": f"upper clip ε_high ({what_en})",
             },
             surrogate=True,
             range=None if choices else high_range,
@@ -355,7 +355,7 @@ def _dual(source):
         source,
         trl="delta",
         verl="actor.clip_ratio_c",
-        help={"zh": "双重裁剪 c（仅 A<0；None 表示关闭）", "en": "dual clip c (A<0 only; None = off)"},
+        help={"zh": "双重裁剪 c（仅 A<0；可关闭）", "en": "dual clip c (A<0 only; can be off)"},
         surrogate=True,
         optional=True,
         range=(1.1, 10.0, 0.1),

@@ -115,7 +115,8 @@ def validate(arms: Iterable[Arm], config: RunConfig) -> None:
     Raises:
         ValueError: the message starts with the bad parameter's name: ``arms`` (none, or a name
         twice), ``objective`` (not in the registry), ``steps``, ``heldout_samples``, or any
-        ``TrainConfig`` field or objective setting (``epsilon_high: ...``).
+        ``TrainConfig`` field or objective setting (``epsilon_high: ... (in DAPO, arm 'dapo')``:
+        a setting's message ends with the arm it belongs to).
     """
     from rlviz.core.objectives import ALGORITHMS
 
@@ -137,7 +138,10 @@ def validate(arms: Iterable[Arm], config: RunConfig) -> None:
     for arm in arms:
         if arm.objective not in ALGORITHMS:  # read at call time: an entry added later is known
             raise ValueError(f"objective: {arm.objective!r} is not one of {', '.join(ALGORITHMS)}")
-        train_config(arm, config).validate()
+        try:
+            train_config(arm, config).validate()
+        except ValueError as exc:  # the same setting exists in every arm: say which one is wrong
+            raise ValueError(f"{exc} (in {ALGORITHMS[arm.objective].title}, arm {arm.name!r})") from None
 
 
 def _clean(x):

@@ -151,10 +151,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.panels": {"en": "Panels", "zh": "显示的指标"},
     "live.curves_caption": {
         "en": "One panel per metric, shared step axis; click a legend entry to hide an algorithm "
-        "everywhere. Missing points mean the metric does not apply (the gate weight exists only "
-        "for SAPO, whose soft gate clips nothing) or the step made no update.",
+        "everywhere. Missing points mean the metric does not apply (only an objective with a soft gate, "
+        "such as SAPO, has a gate weight) or the step made no update. A soft gate clips nothing, so its clip "
+        "fraction is drawn at 0.",
         "zh": "每个指标一张小图，横轴都是步数；点击图例可以在所有小图中隐藏某个算法。"
-        "缺少的点表示该指标不适用（门控权重只有 SAPO 才有，它的软门控不做任何裁剪），或者这一步没有更新。",
+        "缺少的点表示该指标不适用（只有带软门控的目标函数，例如 SAPO，才有门控权重），或者这一步没有更新。"
+        "软门控不做任何裁剪，所以它的裁剪比例画在 0 处。",
     },
     "live.entropy_header": {"en": "Entropy: what this run shows, and why", "zh": "熵：这次训练显示了什么，为什么"},
     "live.entropy_reading": {

@@ -70,11 +70,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "sampling.bias_axis": {"en": "E[Σ|A|] / its maximum", "zh": "E[Σ|A|] / 其最大值"},
     "sampling.bias_mass": {"en": "E[Σ|A|]", "zh": "E[Σ|A|]"},
     "sampling.bias_caption": {
-        "en": "With the std (GRPO) the curve is flatter: prompts solved rarely or almost always weigh nearly as "
-        "much as those solved half the time (the difficulty bias). Without it (Dr.GRPO) the weight follows how "
-        "spread out the rewards are. Both are zero at p = 0 and p = 1, where no group has a signal.",
-        "zh": "带标准差归一化（GRPO）时曲线更平：很少答对或几乎总答对的问题，权重与一半时间答对的问题相差无几（即难度偏差）。"
-        "去掉它（Dr.GRPO）后，权重取决于组内奖励的离散程度。两者在 p = 0 和 p = 1 处都为零，因为这时没有任何组有信号。",
+        "en": "The curves average over all groups, those without a signal included. With the std (GRPO), dividing "
+        "by the small std of a group that is nearly all right or all wrong raises its weight, so GRPO's curve stays "
+        "closer to its peak for prompts solved rarely or almost always than Dr.GRPO's (the difficulty bias): hover a curve to "
+        "compare them at p = 0.1 and p = 0.5. Without it (Dr.GRPO) the weight follows how spread out the rewards "
+        "are. Both are zero at p = 0 and p = 1, where no group has a signal.",
+        "zh": "曲线是对所有组的平均，包括没有信号的组。带标准差归一化（GRPO）时，几乎全对或几乎全错的组标准差很小，"
+        "除以它会放大这组的权重，所以对很少答对或几乎总答对的问题，GRPO 的曲线比 Dr.GRPO 更接近峰值（即难度偏差）："
+        "把鼠标放在曲线上比较 p = 0.1 和 p = 0.5 处的值。去掉它（Dr.GRPO）后，权重取决于组内奖励的离散程度。"
+        "两者在 p = 0 和 p = 1 处都为零，因为这时没有任何组有信号。",
     },
     # ------------------------------------------------------------------ 2. measured
     "sampling.measured_header": {"en": "2 · Measured on the tiny LM", "zh": "2 · 在微型语言模型上实测"},
