@@ -18,7 +18,6 @@ import streamlit as st
 from app_common import chart, csv_download, ensure_shell, labels, lang, show_bad_input, tr
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
 from rlviz.experiments.curves import (
-    CASES_VARIANT,
     DEFAULT_VARIANTS,
     DUAL_VARIANT,
     PROBABILITY_VARIANTS,
@@ -258,7 +257,7 @@ st.dataframe(cases_table(res.cases, cases_labels), hide_index=True)
 st.caption(
     tr(
         "curves.cases_caption",
-        case=titles.get(CASES_VARIANT, CASES_VARIANT),
+        case=titles.get(res.cases_variant, res.cases_variant),
         dual=titles.get(DUAL_VARIANT, DUAL_VARIANT),
     )
 )

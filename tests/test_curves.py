@@ -605,3 +605,14 @@ def test_an_example_key_that_clashes_is_an_error(monkeypatch):
     monkeypatch.setitem(ALGORITHMS, "gspo", spec)
     with pytest.raises(ValueError, match="gspo_token"):
         variants()
+
+
+def test_clip_cases_follow_the_sliders_the_learner_sees():
+    # with Dual-clip PPO chosen and plain PPO not, the six cases use Dual-clip PPO's own ε (its
+    # panel's sliders); with PPO chosen, PPO's: 1 - ε_low = 0.5 puts the "below" ratio under 0.5
+    s = CurveSettings(overrides={"ppo_dual": {"epsilon_low": 0.5, "epsilon_high": 0.5}})
+    res = run(["grpo", "ppo_dual"], s)
+    assert res.cases_variant == "ppo_dual"
+    below = res.cases[res.cases["region"] == "below"]["ratio"]
+    assert (below < 0.5).all()
+    assert run(["grpo"], s).cases_variant == "ppo"  # none chosen: PPO's registry settings

@@ -549,6 +549,9 @@ class CurvesResult:
         bands: variant -> its trust region (:func:`trust_region`), ``None`` without one.
         dual_clips: variant -> its dual clip c (:func:`dual_clip`), ``None`` where off.
         x_range: the ratio range of ``curves``.
+        cases_variant: whose ε_low / ε_high the clip cases use: the first chosen variant of
+            ``CASES_VARIANT``'s algorithm (PPO itself, or Dual-clip PPO when only that is chosen), so
+            the table follows sliders the learner can see; ``CASES_VARIANT`` when none is chosen.
     """
 
     settings: CurveSettings
@@ -559,6 +562,7 @@ class CurvesResult:
     bands: dict[str, tuple[float, float] | None]
     dual_clips: dict[str, float | None]
     x_range: tuple[float, float]
+    cases_variant: str = CASES_VARIANT
 
     @property
     def first_band(self) -> tuple[str, tuple[float, float]] | None:
@@ -577,13 +581,16 @@ def run(variants: Iterable[str], settings: CurveSettings, zoom: bool = False) ->
     variants = _unique_known(variants)
     settings.check()
     x_range = zoom_window(variants, settings) if zoom else (R_MIN, R_MAX)
+    cases_algorithm = get_variant(CASES_VARIANT).algorithm
+    cases_variant = next((v for v in variants if get_variant(v).algorithm == cases_algorithm), CASES_VARIANT)
     return CurvesResult(
         settings=settings,
         variants=variants,
         curves=curves_frame(variants, settings, *x_range, n=300 if zoom else 240),
         support=support_frame(variants, settings),
-        cases=ppo_cases_frame(settings),
+        cases=ppo_cases_frame(settings, variant=cases_variant),
         bands={v: trust_region(v, settings) for v in variants},
         dual_clips={v: dual_clip(v, settings) for v in variants},
         x_range=x_range,
+        cases_variant=cases_variant,
     )
