@@ -302,7 +302,8 @@ def cost_section() -> None:
             tr("sampling.col_plain_rollouts"): at_k["plain_rollouts"].tolist(),
         }
     )
-    st.table(table, hide_index=True, border="horizontal")  # nine columns: headers wrap, none hides
+    shown = table.map(lambda v: f"{v:.4g}" if isinstance(v, float) else v)  # as many digits as the CSV's rounding
+    st.table(shown, hide_index=True, border="horizontal")  # nine columns: headers wrap, none hides
     st.caption(tr("sampling.table_caption"))
     csv_download(df, "sampling-cost", key="s_dl_cost")
     with st.expander(tr("sampling.mc_header")):
@@ -511,7 +512,7 @@ else:
         status.warning(tr("sampling.stopped_arms", steps=steps_text, total=total))
     _draw_curves("sampling-live")
     st.caption(tr("sampling.live_caption"))
-    st.dataframe(_summary_table(run), hide_index=True)
+    st.table(_summary_table(run), hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
     st.caption(tr("sampling.summary_caption"))
     csv_download(run.metrics_frame(), "sampling-live", key="s_dl_live")
 

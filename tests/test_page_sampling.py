@@ -246,7 +246,7 @@ def test_tiny_live_run():
     live = figs[-1]
     names = {tr["name"] for tr in live["data"]}
     assert names == {t("sampling.arm_grpo", "en"), t("sampling.arm_grpo_ds", "en")}
-    summary = at.dataframe[-1].value
+    summary = at.table[-1].value
     assert len(summary) == 2
     # the key result first, visible without scrolling sideways: the run, then held-out pass@1 start -> end
     assert list(summary.columns[:3]) == [
