@@ -50,6 +50,23 @@ def _x_axis(fig: go.Figure, x_range: tuple[float, float], log_x: bool) -> None:
         fig.update_xaxes(type="linear", range=[lo, hi])
 
 
+def _band_shape(xa: str, ya: str, band: tuple[float, float], opacity: float) -> dict:
+    """The grey trust-region band over ratios ``band`` on axes ``xa`` / ``ya`` (a layout shape)."""
+    return {
+        "type": "rect",
+        "xref": xa,
+        "yref": f"{ya} domain",
+        "x0": band[0],
+        "x1": band[1],
+        "y0": 0,
+        "y1": 1,
+        "fillcolor": BAND_FILL,
+        "opacity": opacity,
+        "line": {"width": 0},
+        "layer": "below",
+    }
+
+
 def _refs(fig: go.Figure, row: int, col: int) -> tuple[str, str]:
     """The axis references ("x3", "y3") of one subplot, for shapes and annotations."""
     axis = fig.get_subplot(row, col)
@@ -136,21 +153,7 @@ def curves_overlay_figure(
         for col in (1, 2):
             xa, ya = _refs(fig, row, col)
             if band is not None:
-                shapes.append(
-                    {
-                        "type": "rect",
-                        "xref": xa,
-                        "yref": f"{ya} domain",
-                        "x0": band[0],
-                        "x1": band[1],
-                        "y0": 0,
-                        "y1": 1,
-                        "fillcolor": BAND_FILL,
-                        "opacity": 0.15,
-                        "line": {"width": 0},
-                        "layer": "below",
-                    }
-                )
+                shapes.append(_band_shape(xa, ya, band, opacity=0.15))
             shapes.append(
                 {
                     "type": "line",
@@ -298,21 +301,7 @@ def curves_gallery_figure(
                 )
         band = bands.get(v)
         if band is not None:
-            shapes.append(
-                {
-                    "type": "rect",
-                    "xref": xa,
-                    "yref": f"{ya} domain",
-                    "x0": band[0],
-                    "x1": band[1],
-                    "y0": 0,
-                    "y1": 1,
-                    "fillcolor": BAND_FILL,
-                    "opacity": 0.18,
-                    "line": {"width": 0},
-                    "layer": "below",
-                }
-            )
+            shapes.append(_band_shape(xa, ya, band, opacity=0.18))
         vlines = [(1.0, {"color": "#000000", "dash": "dot", "width": 1})]
         if dual_clips.get(v) is not None:
             vlines.append((dual_clips[v], {"color": style["color"], "dash": "dash", "width": 1}))
