@@ -24,13 +24,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "on-policy: the ratio the update sees stays at 1 and nothing is clipped (the per-token view, "
         "computed after the update, already shows the moved ratio the next update would start from). Compare GSPO's clip fraction with "
         "GRPO's, and watch the share of zero-advantage groups: those groups teach nothing. One notch "
-        "up, at learning rate 2e-4, SAPO drifts away (KL 0.7-0.8, held-out pass@1 falls) while the "
+        "up, at learning rate 2e-4, SAPO drifts away (its KL to the reference climbs far above the others', held-out pass@1 falls) while the "
         "hard-clipped GRPO and DAPO still gain: its gate, tuned for tiny LLM-scale ratio moves, barely "
         "damps the larger moves of this small model, above all on tokens pushed down (A < 0).",
         "zh": "**可以试试：** 把学习率调到 1e-2，几步之内就能看到策略崩溃：与参考模型的 KL 飙升，"
         "奖励跌到零（DAPO 因超长惩罚跌到 −1，且找不到有信号的组而停止更新），回答变成乱码，长度忽长忽短，常常写到长度上限。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
         "更新时看到的比率始终为 1，也就不会有任何裁剪（逐 token 视图是在更新之后算的，显示的是下一次更新的起点，比率已经变了）。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。"
-        "把学习率只调高一档到 2e-4：SAPO 会越走越远（KL 达到 0.7–0.8，留出集 pass@1 下降），而带硬裁剪的 GRPO 和 DAPO 仍在进步——"
+        "把学习率只调高一档到 2e-4：SAPO 会越走越远（它与参考模型的 KL 远高于其他算法，留出集 pass@1 下降），而带硬裁剪的 GRPO 和 DAPO 仍在进步——"
         "它的门控是为大模型上极小的比率变化调的，对这个小模型较大的变化几乎不起抑制作用，被压低的 token（A < 0）尤其如此。",
     },
     "live.settings": {"en": "Run settings", "zh": "训练设置"},
