@@ -14,6 +14,7 @@ import streamlit as st
 from app_common import chart, csv_download, ensure_shell, formula, labels, lang, show_bad_input, tr
 from rlviz.experiments.length import (
     SAMPLE_LIMIT,
+    SCHEMES,
     CosineParams,
     ShapingSettings,
     analyse,
@@ -48,6 +49,7 @@ lmax = c1.slider(
     tr("length.lmax"),
     1,
     SAMPLE_LIMIT,
+    SCHEMES,
     D.max_length,
     key="l_max",
     help=tr("length.lmax_help", limit=SAMPLE_LIMIT),
@@ -57,6 +59,7 @@ lcache = c2.slider(
     tr("length.lcache"),
     0,
     SAMPLE_LIMIT,
+    SCHEMES,
     D.buffer_length,
     key="l_cache",
     help=tr("length.lcache_help"),
@@ -328,7 +331,7 @@ group_labels = labels(
     "truncated",
     "length",
     "reward",
-    *(f"scheme_{k}" for k in ("task", "dapo", "kimi", "cosine")),
+    *(f"scheme_{k}" for k in SCHEMES),
 )
 left, right = st.columns([3, 2], gap="large")
 with left:

@@ -60,6 +60,36 @@ def _titled_subplots(fig: go.Figure) -> go.Figure:
     return fig
 
 
+# The length-shaping schemes drawn as panels (reward schemes, not objectives): each panel's lines
+# (column of its frame, label key, dash), which frame holds them, whether its hover names the zone
+# of DAPO's ramp, and its limit lines ("buffer": L_max and the L_cache band, "max": L_max only).
+SHAPING_PANELS = ("dapo", "kimi", "cosine")
+_PANEL_SERIES = {
+    "dapo": {
+        "series": (
+            ("dapo_right", "right", "solid"),
+            ("dapo_wrong", "wrong", "solid"),
+            ("dapo_penalty", "penalty", "dot"),
+        ),
+        "frame": "curves",
+        "zones": True,
+        "limits": "buffer",
+    },
+    "kimi": {
+        "series": (("kimi_right", "right", "dash"), ("kimi_wrong", "wrong", "dash")),
+        "frame": "kimi",
+        "zones": False,
+        "limits": None,
+    },
+    "cosine": {
+        "series": (("cosine_right", "right", "dashdot"), ("cosine_wrong", "wrong", "dashdot")),
+        "frame": "curves",
+        "zones": False,
+        "limits": "max",
+    },
+}
+
+
 def penalty_curves_figure(
     curves: pd.DataFrame,
     kimi: pd.DataFrame | None,
@@ -79,7 +109,7 @@ def penalty_curves_figure(
             ``wrong``, ``length``, ``reward``, ``hover_zero``, ``hover_ramp``, ``hover_full``.
         show: which other penalties get a panel.
     """
-    panels = ["dapo"] + [k for k in ("kimi", "cosine") if k in show and (k != "kimi" or kimi is not None)]
+    panels = [SHAPING_PANELS[0]] + [k for k in SHAPING_PANELS[1:] if k in show and (k != "kimi" or kimi is not None)]
     fig = make_subplots(
         rows=1, cols=len(panels), subplot_titles=[_l(labels, f"panel_{p}") for p in panels], horizontal_spacing=0.07
     )
@@ -90,29 +120,12 @@ def penalty_curves_figure(
         _l(labels, "hover_zero"),
         np.where(x <= max_length, _l(labels, "hover_ramp"), _l(labels, "hover_full")),
     )
-    first = True
+    colors = {**OUTCOME_COLORS, "penalty": algorithm_style("dapo")["color"]}  # DAPO's penalty in DAPO's colour
     for col, panel in enumerate(panels, start=1):
-        if panel == "dapo":
-            series = [
-                ("dapo_right", "right", OUTCOME_COLORS["right"], "solid"),
-                ("dapo_wrong", "wrong", OUTCOME_COLORS["wrong"], "solid"),
-                ("dapo_penalty", "penalty", algorithm_style("dapo")["color"], "dot"),
-            ]
-            xs, custom = x, zone
-        elif panel == "kimi":
-            series = [
-                ("kimi_right", "right", OUTCOME_COLORS["right"], "dash"),
-                ("kimi_wrong", "wrong", OUTCOME_COLORS["wrong"], "dash"),
-            ]
-            xs, custom = kimi["length"].to_numpy(), None
-        else:
-            series = [
-                ("cosine_right", "right", OUTCOME_COLORS["right"], "dashdot"),
-                ("cosine_wrong", "wrong", OUTCOME_COLORS["wrong"], "dashdot"),
-            ]
-            xs, custom = x, None
-        frame = kimi if panel == "kimi" else curves
-        for column, name, color, dash in series:
+        spec = _PANEL_SERIES[panel]
+        frame = kimi if spec["frame"] == "kimi" else curves
+        xs, custom = frame["length"].to_numpy(), (zone if spec["zones"] else None)
+        for column, name, dash in spec["series"]:
             hover = f"{_l(labels, name)}<br>{_l(labels, 'length')} %{{x:.3g}}<br>{_l(labels, 'reward')} %{{y:.3g}}"
             if custom is not None:
                 hover += "<br>%{customdata}"
@@ -123,17 +136,16 @@ def penalty_curves_figure(
                     mode="lines",
                     name=_l(labels, name),
                     legendgroup=name,
-                    showlegend=first or (panel == "dapo" and name == "penalty"),
-                    line={"color": color, "dash": dash, "width": 2.5 if name != "penalty" else 2},
+                    showlegend=col == 1 or name == "penalty",  # each line kind once in the legend
+                    line={"color": colors[name], "dash": dash, "width": 2.5 if name != "penalty" else 2},
                     customdata=custom,
                     hovertemplate=hover + "<extra></extra>",
                 ),
                 row=1,
                 col=col,
             )
-        first = False
-        if panel in ("dapo", "cosine"):
-            _limits(fig, max_length, buffer_length if panel == "dapo" else 0, labels, row=1, col=col)
+        if spec["limits"] is not None:  # L_max, and the buffer L_cache where the scheme has one
+            _limits(fig, max_length, buffer_length if spec["limits"] == "buffer" else 0, labels, row=1, col=col)
         fig.update_xaxes(title_text=_l(labels, "length"), row=1, col=col)
     fig.update_yaxes(title_text=_l(labels, "reward"), row=1, col=1)
     return _titled_subplots(base_layout(fig, height=400))
