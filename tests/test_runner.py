@@ -210,3 +210,21 @@ def test_entropy_frame_reads_the_metrics(policy):
         assert row["signal_groups_mean"] == pytest.approx(m.signal_groups.mean())
         assert math.isnan(row["heldout_gain"])  # heldout 0: never measured
     assert list(frame.algorithm) == ["grpo", "dapo"]
+
+
+def test_collapse_flag_by_hand():
+    from rlviz.experiments.runner import collapse_flags
+
+    # trailing means (window 3): .6 .6 .6 .6 .5 .367 .233; best .6 first reached at step 0
+    reward = [0.6, 0.6, 0.6, 0.6, 0.3, 0.2, 0.2]
+    kl = [0.01, 0.01, 0.01, 0.01, 0.05, 0.05, 0.02]  # jumps when > 3 x 0.01
+    var = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 5.0]  # jumps when > 3 x 1.0
+    # step 4: drop .1 < .15; step 5: drop .233 and KL .05 > .03; step 6: KL .02 no, variance 5 > 3
+    assert collapse_flags(reward, kl, var) == [False] * 5 + [True, True]
+    var[6] = 1.0
+    assert collapse_flags(reward, kl, var) == [False] * 5 + [True, False]
+    # a falling reward alone (nothing jumps) is not a collapse, nor is NaN
+    assert not any(collapse_flags(reward, [0.01] * 7, [1.0] * 7))
+    assert not any(collapse_flags(reward, [float("nan")] * 7, [float("nan")] * 7))
+    with pytest.raises(ValueError, match="kl"):
+        collapse_flags([0.1], [], [])

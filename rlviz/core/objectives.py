@@ -31,6 +31,7 @@ __all__ = [
     "PolicyLossOutput",
     "Setting",
     "TOKEN_STATES",
+    "TRAINER_SETTINGS",
     "TRUST_REGION_KINDS",
     "get_algorithm",
     "gradient_weights",
@@ -89,6 +90,25 @@ class Setting:
     optional: bool = False
     range: tuple[float, float, float] | None = None
     choices: tuple[Any, ...] | None = None
+
+
+# Settings of the trainer that every objective accepts, whatever its paper says (pages that show
+# one objective's own settings list ``train_settings``; these belong to the system, not the paper).
+TRAINER_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "routing_replay",
+        "none",
+        "verl actor_rollout_ref.actor.router_replay.mode; R2: arXiv 2512.01374, R3: arXiv 2510.11370",
+        trl=None,
+        verl="actor_rollout_ref.actor.router_replay.mode",
+        help={
+            "zh": "路由回放（仅 MoE）：none 关闭；R2 重放训练端为旧策略记录的专家；R3 重放采样端用过的专家",
+            "en": "routing replay (MoE only): none; R2 replays the experts the trainer recorded for the "
+            "old policy; R3 the experts the sampler used",
+        },
+        choices=("none", "R2", "R3"),
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -169,12 +189,14 @@ class AlgorithmSpec:
 
     @property
     def train_defaults(self) -> dict[str, Any]:
-        """Training settings with their default values, ``{name: default}``."""
-        return {s.name: s.default for s in self.train_settings}
+        """Training settings with their default values, ``{name: default}``: the algorithm's own
+        and the trainer's settings every objective accepts (:data:`TRAINER_SETTINGS`)."""
+        return {s.name: s.default for s in self.train_settings + TRAINER_SETTINGS}
 
     def setting(self, name: str) -> Setting:
-        """The :class:`Setting` called ``name`` (loss or training). Raises ``ValueError``."""
-        for s in self.loss_settings + self.train_settings:
+        """The :class:`Setting` called ``name`` (loss, training, or one of :data:`TRAINER_SETTINGS`).
+        Raises ``ValueError``."""
+        for s in self.loss_settings + self.train_settings + TRAINER_SETTINGS:
             if s.name == name:
                 return s
         raise ValueError(f"{name}: not a setting of {self.name}")

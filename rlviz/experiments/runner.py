@@ -38,12 +38,55 @@ import torch
 
 from rlviz.lm.trainer import METRICS, RATIO_BIN_EDGES, TrainConfig, Trainer
 
-__all__ = ["DERIVED_METRICS", "Arm", "RunConfig", "SideBySideRun"]
+__all__ = ["COLLAPSE", "DERIVED_METRICS", "Arm", "RunConfig", "SideBySideRun", "collapse_flags"]
 
 # TrainConfig fields a run or an arm may set (the objective and its settings live on the arm)
 _TRAIN_FIELDS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("algorithm", "settings"))
 # columns metrics_frame() adds to the trainer's METRICS
-DERIVED_METRICS = ("signal_groups", "rollouts_cum", "rounds")
+DERIVED_METRICS = ("signal_groups", "rollouts_cum", "rounds", "collapse")
+
+# The collapse flag (:func:`collapse_flags`): the reward falls while the KL or the ratio variance jumps.
+COLLAPSE = {
+    "window": 3,  # steps in the trailing mean of the reward
+    "reward_drop": 0.15,  # the trailing mean this far (absolute, reward in [0, 1]) below its best so far
+    "jump": 3.0,  # KL to the reference, or the token-ratio variance, this many times its value at the best step
+}
+
+
+def collapse_flags(reward: list[float], kl: list[float], ratio_var: list[float]) -> list[bool]:
+    """Per step, whether the run looks collapsed: the reward falls while KL or ratio variance jumps.
+
+    Step t is flagged when the trailing mean of ``reward`` over ``COLLAPSE["window"]`` steps is at
+    least ``COLLAPSE["reward_drop"]`` below the best trailing mean so far, and, at the same step,
+    ``kl`` (KL to the reference) or ``ratio_var`` (variance of the token ratio in the updates) is at
+    least ``COLLAPSE["jump"]`` times its value at that best step. NaN values never flag.
+
+    Args:
+        reward, kl, ratio_var: one value per step, the same length.
+
+    Returns:
+        One bool per step.
+
+    Raises:
+        ValueError: the lengths differ.
+    """
+    if not len(reward) == len(kl) == len(ratio_var):
+        raise ValueError(f"kl: lengths differ ({len(reward)}, {len(kl)}, {len(ratio_var)})")
+    w, drop, jump = COLLAPSE["window"], COLLAPSE["reward_drop"], COLLAPSE["jump"]
+    flags, best, best_at = [], -math.inf, 0
+    for t in range(len(reward)):
+        window = [r for r in reward[max(0, t - w + 1) : t + 1] if math.isfinite(r)]
+        trail = sum(window) / len(window) if window else math.nan
+        if math.isfinite(trail) and trail > best:
+            best, best_at = trail, t
+        fell = math.isfinite(trail) and best - trail >= drop
+
+        def jumped(xs):
+            base, now = xs[best_at], xs[t]
+            return math.isfinite(base) and math.isfinite(now) and now > jump * base and now > base
+
+        flags.append(bool(fell and (jumped(kl) or jumped(ratio_var))))
+    return flags
 
 
 @dataclass
@@ -290,8 +333,9 @@ class SideBySideRun:
         :data:`DERIVED_METRICS`: ``signal_groups`` (groups with a non-zero advantage that entered
         the loss: the effective batch; read from the arm's ``dynamic_sampling`` setting: with it
         every kept group has a signal, without it the all-equal groups are trained on too),
-        ``rollouts_cum`` (responses sampled so far) and ``rounds`` (generation rounds of n
-        prompts this step).
+        ``rollouts_cum`` (responses sampled so far), ``rounds`` (generation rounds of n
+        prompts this step) and ``collapse`` (:func:`collapse_flags` on the reward, the KL to the
+        reference and the token-ratio variance).
         """
         rows = []
         with self.lock:
@@ -299,7 +343,11 @@ class SideBySideRun:
                 G, n = t.config.group_size, t.config.prompts_per_step
                 filtered = bool(t.train_params["dynamic_sampling"])
                 total = 0
-                for m in t.history:
+                h = t.history
+                flags = collapse_flags(
+                    [m["reward_mean"] for m in h], [m["kl_ref"] for m in h], [m["token_ratio_var"] for m in h]
+                )
+                for m, flag in zip(h, flags):
                     rollouts = int(m["rollouts"])
                     total += rollouts
                     seen = rollouts // G  # groups generated
@@ -309,6 +357,7 @@ class SideBySideRun:
                         "signal_groups": kept if filtered else kept - zero,
                         "rollouts_cum": total,
                         "rounds": seen // n,
+                        "collapse": flag,
                     }
                     rows.append({"arm": name, "algorithm": self.arms[name].objective, **m, **derived})
         return pd.DataFrame(rows, columns=["arm", "algorithm", "step", *METRICS, *DERIVED_METRICS])
@@ -320,7 +369,9 @@ class SideBySideRun:
         ``heldout_pass_at_1_end`` / ``heldout_gain`` (NaN until measured), ``train_pass_at_1_last5``,
         ``response_length_last5`` (means over the last 5 steps), ``clip_fraction_mean``,
         ``entropy_last``, ``kl_ref_last``, ``rollouts_total``, ``signal_groups_mean``,
-        ``signal_groups_total``, ``rollouts_per_signal_group``, ``seconds_total``.
+        ``signal_groups_total``, ``rollouts_per_signal_group``, ``seconds_total``,
+        ``token_ratio_var_mean``, ``route_change_mean`` (NaN for a dense model) and
+        ``collapse_step`` (the first step flagged as collapsed, NaN if none).
         """
         with self.lock:
             df = self.metrics_frame()
@@ -349,6 +400,11 @@ class SideBySideRun:
                     "signal_groups_total": int(signal),
                     "rollouts_per_signal_group": rollouts / signal if signal else math.nan,
                     "seconds_total": d["seconds"].sum(),
+                    "token_ratio_var_mean": d["token_ratio_var"].mean(),
+                    "route_change_mean": d["route_change_fraction"].mean(),
+                    "collapse_step": float(d.loc[d["collapse"], "step"].min())
+                    if bool(d["collapse"].any())
+                    else math.nan,
                 }
             )
         return pd.DataFrame(rows)

@@ -34,6 +34,7 @@ def select_rows(batch: RolloutBatch, rows: torch.Tensor | list[int]) -> RolloutB
         tokens=[batch.tokens[i] for i in il],
         rollout_log_prob=batch.rollout_log_prob[dev_idx],
         rewards=batch.rewards[dev_idx],
+        rollout_routing=None if batch.rollout_routing is None else batch.rollout_routing[idx],
     )
 
 
@@ -41,7 +42,7 @@ def _pad(x: torch.Tensor, width: int, value, left: bool) -> torch.Tensor:
     extra = width - x.shape[1]
     if extra == 0:
         return x
-    pad = torch.full((x.shape[0], extra), value, dtype=x.dtype, device=x.device)
+    pad = torch.full((x.shape[0], extra, *x.shape[2:]), value, dtype=x.dtype, device=x.device)
     return torch.cat([pad, x] if left else [x, pad], dim=1)
 
 
@@ -80,4 +81,24 @@ def concat_batches(batches: list[RolloutBatch], pad_token_id: int) -> RolloutBat
         tokens=[t for b in batches for t in b.tokens],
         rollout_log_prob=torch.cat([_pad(b.rollout_log_prob, T, 0.0, False) for b in batches]),
         rewards=torch.cat([b.rewards for b in batches]),
+        rollout_routing=_join_routes(batches, P, T),
+    )
+
+
+def _join_routes(batches: list[RolloutBatch], P: int, T: int) -> torch.Tensor | None:
+    """The sampler's routes (B, L, layers, k) re-padded like the tokens (expert 0 on padding), or
+    ``None`` unless every batch has them."""
+    if any(b.rollout_routing is None for b in batches):
+        return None
+    return torch.cat(
+        [
+            torch.cat(
+                [
+                    _pad(b.rollout_routing[:, : b.prompt_width], P, 0, True),
+                    _pad(b.rollout_routing[:, b.prompt_width :], T, 0, False),
+                ],
+                dim=1,
+            )
+            for b in batches
+        ]
     )

@@ -1,6 +1,11 @@
 """Build the shipped tiny LM: tokenizer + Llama from a seed, warm-started by a short supervised run.
 
-    python -m rlviz.lm.pretrain [--seed 0] [--out DIR] [--steps N]
+    python -m rlviz.lm.pretrain [--moe] [--seed 0] [--out DIR] [--steps N]
+
+``--moe`` builds the mixture-of-experts model instead (``rlviz.lm.moe``: Qwen3-MoE, 8 experts, top-2)
+into ``assets/tinymoe``, with the router's auxiliary load-balancing loss (Switch Transformer, arXiv
+2101.03961; ``router_aux_loss_coef`` x ``aux_loss`` of ``transformers``) added to the supervised loss
+so that every expert stays in use.
 
 The supervised targets are deliberately imperfect so that RL has something to improve:
 - level 1 (1+1 digits) targets are clean, so those prompts end up almost always right;
@@ -28,6 +33,7 @@ import torch.nn.functional as F
 from transformers import GenerationConfig
 
 from .model import DEFAULT_MODEL_DIR, build_model
+from .moe import MOE_MODEL_DIR, build_moe_model, capture_routing, expert_load, routers
 from .rollout import evaluate_pass_at_1
 from .task import DEFAULT_MAX_NEW_TOKENS, Problem, heldout_problems, sample_problems
 from .tokenizer import FILLER, build_tokenizer
@@ -76,11 +82,18 @@ def make_batch(tokenizer, n: int, g: torch.Generator):
     return ids, mask, lab
 
 
-def pretrain(seed: int = 0, steps: int = STEPS, log_every: int = 250):
-    """Supervised warm start; returns ``(model, tokenizer)`` (model in eval mode, on CPU)."""
+def pretrain(seed: int = 0, steps: int = STEPS, log_every: int = 250, moe: bool = False, aux_coef: float | None = None):
+    """Supervised warm start; returns ``(model, tokenizer)`` (model in eval mode, on CPU).
+
+    With ``moe`` the model is the tiny Qwen3-MoE (``rlviz.lm.moe.build_moe_model``) and the loss adds
+    ``router_aux_loss_coef`` x the load-balancing loss over the real tokens (``aux_coef`` overrides the
+    config's coefficient and is saved with it).
+    """
     torch.manual_seed(seed)
     tokenizer = build_tokenizer()
-    model = build_model(tokenizer, seed)
+    model = (build_moe_model if moe else build_model)(tokenizer, seed)
+    if moe and aux_coef is not None:
+        model.config.router_aux_loss_coef = aux_coef
     g = torch.Generator().manual_seed(seed + 1)
     opt = torch.optim.AdamW(model.parameters(), lr=LR, betas=(0.9, 0.98), weight_decay=0.01)
 
@@ -93,8 +106,11 @@ def pretrain(seed: int = 0, steps: int = STEPS, log_every: int = 250):
     t0 = time.time()
     for step in range(steps):
         ids, mask, lab = make_batch(tokenizer, BATCH, g)
-        logits = model(input_ids=ids, attention_mask=mask).logits  # (n, L, V)
+        out = model(input_ids=ids, attention_mask=mask, **({"output_router_logits": True} if moe else {}))
+        logits = out.logits  # (n, L, V)
         loss = F.cross_entropy(logits[:, :-1].flatten(0, 1), lab[:, 1:].flatten(), ignore_index=-100)
+        if moe:  # keep every expert in use
+            loss = loss + model.config.router_aux_loss_coef * out.aux_loss
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -120,7 +136,27 @@ def measure(model, tokenizer, seed: int = 0, group_size: int = 8) -> dict:
             per_level[str(lvl)] = round(sum(rates) / len(rates), 3)
         m.pop("per_prompt")
         out[name] = {k: round(v, 4) if isinstance(v, float) else v for k, v in m.items()} | {"per_level": per_level}
+    if routers(model):
+        out["expert_load"] = measure_expert_load(model, tokenizer, held, group_size, g)
     return out
+
+
+@torch.no_grad()
+def measure_expert_load(model, tokenizer, problems, group_size: int, g: torch.Generator) -> dict:
+    """Per layer, the share of (token, slot) routes each expert gets on sampled held-out rollouts
+    (prompt and response tokens), and the smallest and largest share over all layers and experts."""
+    from .rollout import response_log_probs, sample_rollouts
+
+    batch = sample_rollouts(model, tokenizer, problems, group_size, DEFAULT_MAX_NEW_TOKENS, 1.0, g)
+    with capture_routing(model) as cap:
+        response_log_probs(model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, 1.0)
+    load = expert_load(cap.indices(*batch.input_ids.shape), batch.attention_mask, model.config.num_experts)
+    return {
+        "per_layer": [[round(float(x), 4) for x in row] for row in load],
+        "min_share": round(float(load.min()), 4),
+        "max_share": round(float(load.max()), 4),
+        "uniform_share": round(1 / model.config.num_experts, 4),
+    }
 
 
 def main(argv=None) -> dict:
@@ -129,11 +165,15 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--steps", type=int, default=STEPS)
-    ap.add_argument("--out", default=DEFAULT_MODEL_DIR)
+    ap.add_argument("--out", default=None, help="default: assets/tinylm, or assets/tinymoe with --moe")
+    ap.add_argument("--moe", action="store_true", help="the mixture-of-experts model (8 experts, top-2)")
+    ap.add_argument("--aux-coef", type=float, default=None, help="MoE load-balancing loss coefficient")
     args = ap.parse_args(argv)
+    if args.out is None:
+        args.out = MOE_MODEL_DIR if args.moe else DEFAULT_MODEL_DIR
     torch.set_num_threads(1)  # one thread: the same bits on any core count (and robust to a busy CPU)
     t0 = time.time()
-    model, tokenizer = pretrain(args.seed, args.steps)
+    model, tokenizer = pretrain(args.seed, args.steps, moe=args.moe, aux_coef=args.aux_coef)
     train_s = time.time() - t0
     figures = measure(model, tokenizer, args.seed)
     out = Path(args.out)
@@ -149,6 +189,7 @@ def main(argv=None) -> dict:
     model.save_pretrained(out, safe_serialization=True)
     tokenizer.save_pretrained(out)
     card = {
+        "architecture": type(model).__name__,
         "seed": args.seed,
         "steps": args.steps,
         "batch_size": BATCH,

@@ -6,6 +6,8 @@ T response width (right-padded), L = P + T, V vocabulary.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import math
 from dataclasses import dataclass
 
@@ -13,6 +15,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from .moe import capture_routing, is_moe
 from .task import DEFAULT_MAX_NEW_TOKENS, Problem, reward
 
 __all__ = [
@@ -45,6 +48,9 @@ class RolloutBatch:
     tokens: list[list[str]]  # B lists of display strings, EOS shown as EOS_DISPLAY
     rollout_log_prob: torch.Tensor  # (B, T) the sampler's log-probs (verl name), 0 on padding
     rewards: torch.Tensor  # (B,) float task reward
+    # (B, L, layers, k) CPU int64: the experts the sampler's routers chose for every position (MoE
+    # models, when asked for); R3 routing replay trains with them
+    rollout_routing: torch.Tensor | None = None
 
 
 def _check(group_size: int, max_new_tokens: int, temperature: float) -> None:
@@ -97,6 +103,8 @@ def sample_rollouts(
     max_new_tokens: int,
     temperature: float,
     generator: torch.Generator,
+    sampler_dtype: torch.dtype | None = None,
+    record_routing: bool = False,
 ) -> RolloutBatch:
     """Sample ``group_size`` responses per problem at ``temperature`` and score them.
 
@@ -111,6 +119,13 @@ def sample_rollouts(
         max_new_tokens: response length limit (>= 1); rows without EOS by then are ``truncated``.
         temperature: finite, > 0.
         generator: the only source of randomness.
+        sampler_dtype: the sampler's parameter dtype (``torch.bfloat16`` as an inference engine
+            serving a float32-trained policy in bf16; verl ``rollout.dtype``). ``None`` or the model's
+            own dtype: sample with ``model`` itself. Otherwise a copy in that dtype samples and scores
+            (``rollout_log_prob``), so its probabilities, and an MoE's routing, differ from the
+            trainer's.
+        record_routing: also record the sampler's expert choices in ``rollout_routing`` (MoE
+            models; ``None`` for a dense model).
 
     Raises:
         ValueError: a parameter is out of range (the message names it), or ``problems`` is empty.
@@ -118,6 +133,11 @@ def sample_rollouts(
     _check(group_size, max_new_tokens, temperature)
     if not problems:
         raise ValueError("problems: must not be empty")
+    if sampler_dtype is not None and not (isinstance(sampler_dtype, torch.dtype) and sampler_dtype.is_floating_point):
+        raise ValueError(f"sampler_dtype: must be a floating torch dtype, got {sampler_dtype!r}")
+    policy = model
+    if sampler_dtype is not None and sampler_dtype != next(model.parameters()).dtype:
+        model = copy.deepcopy(model).to(sampler_dtype)  # the weights as the inference engine holds them
     was_training = model.training
     model.eval()
     device = next(model.parameters()).device
@@ -160,10 +180,15 @@ def sample_rollouts(
     truncated = ~finished  # (B,) finished means EOS was sampled
     lengths = response_mask_long.sum(-1)  # (B,)
 
-    rollout_log_prob, _ = response_log_probs(model, input_ids, attention_mask, position_ids, P, temperature)
+    routing = None
+    with capture_routing(model) if record_routing else contextlib.nullcontext() as cap:
+        rollout_log_prob, _ = response_log_probs(model, input_ids, attention_mask, position_ids, P, temperature)
+    if record_routing and is_moe(model):
+        routing = cap.indices(*input_ids.shape)  # (B, L, layers, k)
     response_mask = response_mask_long.float()
     rollout_log_prob = rollout_log_prob * response_mask  # 0 on padding
     model.train(was_training)
+    model = policy
 
     ids_cpu, len_cpu = response_ids.cpu().tolist(), lengths.cpu().tolist()
     texts, tokens = [], []
@@ -191,6 +216,7 @@ def sample_rollouts(
         tokens=tokens,
         rollout_log_prob=rollout_log_prob,
         rewards=rewards.to(device),
+        rollout_routing=routing,
     )
 
 

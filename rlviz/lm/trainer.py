@@ -14,6 +14,7 @@ Legend: n groups (prompts) per step, G group size, B = n * G responses, T respon
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import time
@@ -26,6 +27,7 @@ from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import aggregate, masked_mean
 from rlviz.core.kl import kl_estimate
 from rlviz.core.objectives import (
+    TRAINER_SETTINGS,
     check_types,
     get_algorithm,
     gradient_weights,
@@ -37,10 +39,14 @@ from rlviz.core.sampling import informative_groups
 from rlviz.core.shaping import overlong_filter_mask, overlong_penalty
 
 from .batching import concat_batches, select_rows
+from .moe import capture_routing, is_moe, replay_routing, route_changed
 from .rollout import RolloutBatch, response_log_probs, sample_rollouts
 from .task import DEFAULT_MAX_NEW_TOKENS, sample_problems
 
-__all__ = ["RATIO_BIN_EDGES", "METRICS", "TrainConfig", "Trainer", "UpdateData", "split_settings"]
+__all__ = ["RATIO_BIN_EDGES", "METRICS", "ROLLOUT_DTYPES", "TrainConfig", "Trainer", "UpdateData", "split_settings"]
+
+# the sampler's precision (TrainConfig.rollout_dtype), by name
+ROLLOUT_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 # Histogram of the ratio the algorithm uses, in log space: 40 bins over log r in [-0.5, 0.5];
 # values outside land in the end bins.
@@ -59,6 +65,9 @@ METRICS = (
     "ratio_mean",
     "ratio_min",
     "ratio_max",
+    "ratio_var",
+    "token_ratio_var",
+    "route_change_fraction",
     "clip_fraction",
     "clip_fraction_low",
     "clip_fraction_high",
@@ -104,6 +113,11 @@ class TrainConfig:
         value_lr: learning rate of PPO's critic.
         entropy_coef: entropy bonus, ``loss -= entropy_coef * agg(H)`` with the algorithm's
             ``loss_agg_mode`` (verl ``actor.entropy_coeff``, default 0; TRL ``entropy_coef``).
+        rollout_dtype: the sampler's precision, one of ``ROLLOUT_DTYPES`` (verl ``rollout.dtype``):
+            ``"float32"`` samples with the trained weights themselves; ``"bfloat16"`` /
+            ``"float16"`` with a copy in that precision, as an inference engine serving a float32
+            trainer does, so the sampler's probabilities (and an MoE's routing) differ from the
+            trainer's. The ratio's denominator is always the trainer's ``old_log_prob``.
     """
 
     algorithm: str = "grpo"
@@ -123,6 +137,7 @@ class TrainConfig:
     kl_in_reward: bool = False
     value_lr: float = 1e-3
     entropy_coef: float = 0.0
+    rollout_dtype: str = "float32"
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the first parameter out of range."""
@@ -149,6 +164,8 @@ class TrainConfig:
             raise ValueError(f"entropy_coef: must be >= 0, got {self.entropy_coef}")
         if not (math.isfinite(self.overlong_penalty_factor) and self.overlong_penalty_factor >= 0):
             raise ValueError(f"overlong_penalty_factor: must be >= 0, got {self.overlong_penalty_factor}")
+        if self.rollout_dtype not in ROLLOUT_DTYPES:
+            raise ValueError(f"rollout_dtype: {self.rollout_dtype!r} is not one of {', '.join(ROLLOUT_DTYPES)}")
 
 
 def split_settings(algorithm: str, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -169,6 +186,9 @@ def split_settings(algorithm: str, settings: dict[str, Any]) -> tuple[dict[str, 
     check_types(spec.train_defaults, train)
     if train["scale_rewards"] not in ADVANTAGE_SCALES:
         raise ValueError(f"scale_rewards: {train['scale_rewards']!r} is not one of {', '.join(ADVANTAGE_SCALES)}")
+    for s in TRAINER_SETTINGS:
+        if s.choices and train[s.name] not in s.choices:
+            raise ValueError(f"{s.name}: {train[s.name]!r} is not one of {', '.join(map(str, s.choices))}")
     if train["advantage"] not in ("group", "gae"):
         raise ValueError(f"advantage: {train['advantage']!r} is not 'group' or 'gae'")
     if train["advantage"] == "gae" and "lam" not in train:
@@ -177,6 +197,14 @@ def split_settings(algorithm: str, settings: dict[str, Any]) -> tuple[dict[str, 
         if key in train and not 0.0 <= train[key] <= 1.0:
             raise ValueError(f"{key}: must be in [0, 1], got {train[key]}")
     return resolve_settings(algorithm, **loss_over), train
+
+
+def _variance(total: float, squares: float, n: int) -> float:
+    """Population variance from a sum, a sum of squares and a count (NaN for n = 0)."""
+    if n == 0:
+        return float("nan")
+    mean = total / n
+    return max(squares / n - mean * mean, 0.0)
 
 
 class _Critic(torch.nn.Module):
@@ -212,6 +240,9 @@ class UpdateData:
         mask: (B, T) float, 1 on response tokens in the loss (after overlong filtering).
         returns, old_values: (B, T) PPO's GAE returns and the critic's values before the
             updates; ``None`` for group advantages.
+        routes: (B, L, layers, k) the experts ``old_log_prob`` was computed with (an MoE model:
+            the trainer's own routing recorded at that forward, or with R3 the sampler's), which
+            routing replay uses in every update; ``None`` for a dense model.
     """
 
     batch: RolloutBatch
@@ -221,6 +252,7 @@ class UpdateData:
     mask: torch.Tensor
     returns: torch.Tensor | None = None
     old_values: torch.Tensor | None = None
+    routes: torch.Tensor | None = None
 
 
 @dataclass
@@ -236,7 +268,10 @@ class _UpdateStats:
     grad_tok: list[float] = field(default_factory=list)
     grad_norm: list[float] = field(default_factory=list)
     value_loss: list[float] = field(default_factory=list)
-    r_sum: float = 0.0  # ratio over real tokens: sum, count, extremes
+    r_sum: float = 0.0  # ratio over real tokens: sum, sum of squares, count, extremes
+    r_sq: float = 0.0
+    t_sum: float = 0.0  # the token ratio pi / pi_old, whatever ratio the objective uses
+    t_sq: float = 0.0
     r_n: int = 0
     r_min: float = math.inf
     r_max: float = -math.inf
@@ -267,6 +302,12 @@ class Trainer:
             # same every step, not the width of this step's longest response.
             self.loss_params["norm_length"] = config.max_new_tokens
         self.model, self.tokenizer, self.ref_model = model, tokenizer, ref_model
+        self.routing_replay = self.train_params["routing_replay"]
+        self.moe = is_moe(model)
+        if self.routing_replay != "none" and not self.moe:
+            raise ValueError(
+                f"routing_replay: {self.routing_replay} needs a mixture-of-experts model; this one has no router"
+            )
         self.device = next(model.parameters()).device
         self.generator = torch.Generator().manual_seed(int(config.seed))
         self.optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.0)
@@ -285,7 +326,15 @@ class Trainer:
         c = self.config
         problems = sample_problems(c.prompts_per_step, self.generator)
         return sample_rollouts(
-            self.model, self.tokenizer, problems, c.group_size, c.max_new_tokens, c.temperature, self.generator
+            self.model,
+            self.tokenizer,
+            problems,
+            c.group_size,
+            c.max_new_tokens,
+            c.temperature,
+            self.generator,
+            sampler_dtype=ROLLOUT_DTYPES[c.rollout_dtype],
+            record_routing=self.routing_replay == "R3",
         )
 
     def _shaped_rewards(self, batch: RolloutBatch) -> torch.Tensor:
@@ -369,6 +418,7 @@ class Trainer:
             update_metrics, hist, data = self._update(batch)
             m.update(update_metrics)
             view = self._token_view(data)
+            m["route_change_fraction"] = self._last_route_change
         else:  # dynamic sampling found no mixed group: no update, but the policy is still observed
             m.update(self._observe(stats["last_batch"]))
         m["seconds"] = time.perf_counter() - t0
@@ -387,18 +437,30 @@ class Trainer:
         return mask
 
     @torch.no_grad()
-    def _recompute_log_probs(self, batch: RolloutBatch) -> tuple[torch.Tensor, torch.Tensor | None]:
-        """``(old_log_prob, ref_log_prob)``, each (B, T): the training forward of the policy before
-        the step's first update (verl ``old_log_prob``: the same layout as the updates, so the ratio
-        is 1 at first) and of the frozen reference (``None`` without one)."""
+    def _recompute_log_probs(self, batch: RolloutBatch):
+        """``(old_log_prob, ref_log_prob, routes)``: (B, T) each, the training forward of the policy
+        before the step's first update (verl ``old_log_prob``: the same layout as the updates, so the
+        ratio is 1 at first) and of the frozen reference (``None`` without one); for an MoE model the
+        (B, L, layers, k) experts that forward used (recorded, or with R3 the sampler's, replayed),
+        else ``None``."""
         c = self.config
         self.model.eval()
         args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, c.temperature)
-        old, _ = response_log_probs(self.model, *args)
+        routes = None
+        if self.routing_replay == "R3":  # verl R3: old log-probs with the rollout engine's routing too
+            routes = batch.rollout_routing
+            with replay_routing(self.model, routes):
+                old, _ = response_log_probs(self.model, *args)
+        elif self.moe:  # record the old policy's routing (R2 replays it; the route-change metric reads it)
+            with capture_routing(self.model) as cap:
+                old, _ = response_log_probs(self.model, *args)
+            routes = cap.indices(*batch.input_ids.shape)
+        else:
+            old, _ = response_log_probs(self.model, *args)
         ref = None
         if self.ref_model is not None:
             ref, _ = response_log_probs(self.ref_model, *args)
-        return old, ref
+        return old, ref, routes
 
     def _advantages(self, batch: RolloutBatch, old: torch.Tensor, ref: torch.Tensor | None, mask: torch.Tensor):
         """Advantages [B] (group) or [B, T] (GAE), and PPO's returns / old values (or None)."""
@@ -425,9 +487,9 @@ class Trainer:
         """Everything the step's updates hold fixed: loss mask, old and reference log-probs,
         advantages (and PPO's returns and old values)."""
         mask = self._loss_mask(batch)
-        old, ref = self._recompute_log_probs(batch)
+        old, ref, routes = self._recompute_log_probs(batch)
         adv, returns, old_values = self._advantages(batch, old, ref, mask)
-        return UpdateData(batch, old, ref, adv, mask, returns, old_values)
+        return UpdateData(batch, old, ref, adv, mask, returns, old_values, routes)
 
     def _loss_params(self, data: UpdateData) -> dict[str, Any]:
         """The loss settings of this step: beta is 0 when the KL went into the reward or there is
@@ -466,15 +528,19 @@ class Trainer:
         mb_mask = data.mask[idx]
         if float(mb_mask.sum()) == 0:
             return
-        log_prob, ent = response_log_probs(
-            model,
-            batch.input_ids[idx],
-            batch.attention_mask[idx],
-            batch.position_ids[idx],
-            batch.prompt_width,
-            c.temperature,
-            with_entropy=epoch == 0 or c.entropy_coef > 0,
+        replay = (
+            replay_routing(model, data.routes[idx.cpu()]) if self.routing_replay != "none" else contextlib.nullcontext()
         )
+        with replay:  # R2 / R3: the forward routes each token to the experts the old log-prob used
+            log_prob, ent = response_log_probs(
+                model,
+                batch.input_ids[idx],
+                batch.attention_mask[idx],
+                batch.position_ids[idx],
+                batch.prompt_width,
+                c.temperature,
+                with_entropy=epoch == 0 or c.entropy_coef > 0,
+            )
         log_prob.retain_grad()
         ref = data.ref_log_prob
         out = policy_loss(
@@ -495,7 +561,11 @@ class Trainer:
         self.optimizer.step()
         real = mb_mask > 0
         ratios = out.ratio[real]
+        token_ratios = (log_prob.detach() - data.old_log_prob[idx])[real].exp()
         acc.r_sum, acc.r_n = acc.r_sum + float(ratios.sum()), acc.r_n + ratios.numel()
+        acc.r_sq += float((ratios.double() ** 2).sum())
+        acc.t_sum += float(token_ratios.double().sum())
+        acc.t_sq += float((token_ratios.double() ** 2).sum())
         acc.r_min, acc.r_max = min(acc.r_min, float(ratios.min())), max(acc.r_max, float(ratios.max()))
         counts = torch.bucketize(
             ratios.log().clamp(-0.5, 0.5 - 1e-9).cpu(), torch.tensor(RATIO_BIN_EDGES).log()[1:-1], right=True
@@ -540,6 +610,8 @@ class Trainer:
             "ratio_mean": acc.r_sum / acc.r_n if acc.r_n else float("nan"),
             "ratio_min": acc.r_min if acc.r_n else float("nan"),
             "ratio_max": acc.r_max if acc.r_n else float("nan"),
+            "ratio_var": _variance(acc.r_sum, acc.r_sq, acc.r_n),
+            "token_ratio_var": _variance(acc.t_sum, acc.t_sq, acc.r_n),
         }
 
     @torch.no_grad()
@@ -582,16 +654,34 @@ class Trainer:
         return loss.item()
 
     @torch.no_grad()
-    def _current_log_prob(self, batch: RolloutBatch) -> torch.Tensor:
-        lp, _ = response_log_probs(
-            self.model,
-            batch.input_ids,
-            batch.attention_mask,
-            batch.position_ids,
-            batch.prompt_width,
-            self.config.temperature,
-        )
-        return lp
+    def _current_log_prob(self, data: UpdateData) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The policy after the step's updates on the step batch: ``(log_prob (B, T), routes)``,
+        the log-probs as the updates compute them (replaying ``data.routes`` under routing replay)
+        and, for an MoE, the (B, L, layers, k) experts its own routers choose now (``None`` dense)."""
+        batch = data.batch
+        args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, self.config.temperature)
+        if not self.moe:
+            return response_log_probs(self.model, *args)[0], None
+        with capture_routing(self.model) as cap:
+            if self.routing_replay != "none":
+                with replay_routing(self.model, data.routes):  # the capture hook still sees the own top-k
+                    lp, _ = response_log_probs(self.model, *args)
+            else:
+                lp, _ = response_log_probs(self.model, *args)
+        return lp, cap.indices(*batch.input_ids.shape)
+
+    @staticmethod
+    def _route_change(data: UpdateData, routes: torch.Tensor | None) -> tuple[float, torch.Tensor | None]:
+        """``(share, changed)``: the share of (response token, layer) routes whose expert set the
+        step's updates changed, against the routes ``old_log_prob`` used (NaN for a dense model), and
+        per response token the number of layers that changed, (B, T) int (``None`` dense)."""
+        if routes is None or data.routes is None:
+            return float("nan"), None
+        P = data.batch.prompt_width
+        changed = route_changed(data.routes[:, P:], routes[:, P:])  # (B, T, layers)
+        real = data.batch.response_mask.cpu() > 0  # (B, T)
+        share = float(changed[real].float().mean()) if bool(real.any()) else float("nan")
+        return share, changed.sum(-1)
 
     def _token_view(self, data: UpdateData) -> dict[str, Any]:
         """Per-token gradient weights d loss / d log pi for one group of this step.
@@ -604,7 +694,8 @@ class Trainer:
         / gated / masked). The first group with a learning signal is shown.
         """
         batch, old, ref, adv, mask = data.batch, data.old_log_prob, data.ref_log_prob, data.advantages, data.mask
-        lp = self._current_log_prob(batch)
+        lp, routes = self._current_log_prob(data)
+        self._last_route_change, layers_changed = self._route_change(data, routes)
         params = self._loss_params(data)
         weights, out = gradient_weights(self.spec.name, lp, old, adv, mask, ref_log_prob=ref, **params)
         # the same at the step's first update, on-policy (ratio 1): the pure token / sequence weighting
@@ -631,6 +722,9 @@ class Trainer:
                     "state": [str(x) for x in states[i, : len(batch.tokens[i])]],
                     "state_first": [str(x) for x in states_first[i, : len(batch.tokens[i])]],
                     "in_loss": bool(mask[i].sum() > 0),
+                    "layers_changed": None
+                    if layers_changed is None
+                    else layers_changed[i, : len(batch.tokens[i])].tolist(),
                     "advantage": float(adv_rows[i]),
                     "reward": float(batch.rewards[i]),
                     "shaped_reward": float(shaped[i]),

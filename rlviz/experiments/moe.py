@@ -1,0 +1,411 @@
+"""Mixture-of-experts routing: how much routing shifts when the policy updates, what that does to the
+importance ratio, and what routing replay and GSPO's sequence ratio do about it.
+
+GSPO (arXiv 2507.18071, §5.3) reports that after one gradient step about 10% of the experts a token
+is routed to change in a 48-layer Qwen3-30B-A3B, so token ratios swing for reasons unrelated to the
+update and GRPO needs routing replay to train stably; GSPO's sequence ratio averages that noise.
+
+Two experiments on the shipped models (the MoE, and the dense model as the control):
+
+- :func:`routing_shift`: one rollout batch, k optimizer steps on it under GRPO, GRPO + R2 replay
+  and GSPO (each from the same weights; the dense model has no R2 arm). After each step it
+  measures, on the GRPO arm's weights, the share of (response token, layer) routes whose expert
+  set changed, and the token log-ratio ``log pi/pi_old`` with the policy's own routing and with the
+  old routing replayed (same weights: the difference is routing alone), and GSPO's sequence
+  log-ratio; for every arm, the clip fraction and ratio variance its update saw.
+- :class:`MoeLiveRun`: a live side-by-side run (GRPO, GRPO + routing replay, GSPO) on the MoE from
+  one checkpoint and seed, with the runner's collapse flag.
+
+Every number comes from the code that trains: ``rlviz.core.objectives.policy_loss`` for ratios,
+clipping and the loss, ``rlviz.lm.moe`` hooks for routing, ``rlviz.lm.rollout`` for sampling.
+
+Legend: n prompts, G group size, B = n * G responses, T response width, L full width, k updates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+import torch
+
+from rlviz.core.advantages import group_advantages
+from rlviz.core.objectives import get_algorithm, policy_loss
+from rlviz.lm.moe import MOE_MODEL_DIR, capture_routing, is_moe, replay_routing, route_changed
+from rlviz.lm.model import DEFAULT_MODEL_DIR
+from rlviz.lm.rollout import response_log_probs, sample_rollouts
+from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, sample_problems
+from rlviz.lm.trainer import split_settings
+
+from .runner import Arm, RunConfig, SideBySideRun, validate
+
+__all__ = [
+    "ARTICLE_ROUTE_CHANGE",
+    "MODELS",
+    "SHIFT_ARMS",
+    "LIVE_ARMS",
+    "RoutingShiftSettings",
+    "RoutingShiftResult",
+    "routing_shift",
+    "MoeLiveConfig",
+    "MoeLiveRun",
+]
+
+# GSPO arXiv 2507.18071 §5.3: "roughly 10% of the experts activated for the new policy differ from
+# those of the old policy" after each gradient update (Qwen3-30B-A3B-Base, 48 layers).
+ARTICLE_ROUTE_CHANGE = 0.10
+
+# the shipped checkpoints the page offers: the MoE and its dense control
+MODELS = {"moe": MOE_MODEL_DIR, "dense": DEFAULT_MODEL_DIR}
+
+# the arms compared on one batch and live: GRPO, GRPO with the old routing replayed, GSPO
+SHIFT_ARMS = (
+    Arm("grpo", "grpo"),
+    Arm("grpo_r2", "grpo", {"routing_replay": "R2"}),
+    Arm("gspo", "gspo"),
+)
+
+
+def _replays(arm: Arm) -> bool:
+    return arm.settings.get("routing_replay", "none") != "none"
+
+
+@dataclass
+class RoutingShiftSettings:
+    """One batch, k updates.
+
+    Attributes:
+        model: ``"moe"`` or ``"dense"`` (a key of :data:`MODELS`).
+        updates: k, optimizer steps on the one batch (>= 1; as mu = k with one mini-batch).
+        lr: AdamW learning rate (>= 0; 0 changes nothing, so no route changes).
+        prompts: n prompts, each sampled ``group_size`` times.
+        group_size: G >= 2 (group-relative advantages).
+        temperature: sampling temperature (> 0); log-probs use the same.
+        seed: the prompts, samples and nothing else (deterministic).
+        grad_clip: max gradient norm (> 0).
+        device: ``None`` for automatic, or a device name.
+    """
+
+    model: str = "moe"
+    updates: int = 4
+    lr: float = 1e-3
+    prompts: int = 16
+    group_size: int = 8
+    temperature: float = 1.0
+    seed: int = 0
+    grad_clip: float = 1.0
+    device: str | None = None
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` naming the first bad parameter."""
+        if self.model not in MODELS:
+            raise ValueError(f"model: {self.model!r} is not one of {', '.join(MODELS)}")
+        for name, low in (("updates", 1), ("prompts", 1), ("group_size", 2)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < low:
+                raise ValueError(f"{name}: must be a whole number >= {low}, got {v!r}")
+        if self.updates > 50:
+            raise ValueError(f"updates: at most 50, got {self.updates}")
+        if self.prompts * self.group_size > 512:
+            raise ValueError(f"prompts: {self.prompts} x G {self.group_size} is more than 512 responses")
+        if not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr) and 0 <= self.lr <= 0.1):
+            raise ValueError(f"lr: must be a number in [0, 0.1], got {self.lr!r}")
+        for name in ("temperature", "grad_clip"):
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+                raise ValueError(f"{name}: must be a finite number > 0, got {v!r}")
+
+
+@dataclass
+class RoutingShiftResult:
+    """What :func:`routing_shift` measured.
+
+    Attributes:
+        settings: the settings it ran with.
+        moe: whether the model routes (False: the dense control; no route or replay results).
+        layers: MoE layers (0 for the dense model).
+        route_change: columns ``update`` (1..k), ``layer`` (1..layers), ``share`` (of the response
+            tokens' routes in that layer whose expert set differs from the old policy's); the GRPO
+            arm's weights. Empty for the dense model.
+        log_ratios: long frame, columns ``update``, ``kind`` (``"token_own"``: token log-ratio
+            with the new policy's own routing; ``"token_replay"``: the same weights with the old
+            routing replayed; ``"sequence"``: GSPO's sequence log-ratio ``log s_i``, own routing),
+            ``value``; the GRPO arm's weights, one row per real response token (per response for
+            ``sequence``). No ``token_replay`` rows for the dense model.
+        arms: columns ``arm``, ``objective``, ``update`` (1..k), ``clip_fraction`` (what the clip
+            acted on in that update's loss, ``policy_loss``), ``ratio_var`` (variance of the
+            ratio the objective used), ``token_log_ratio_std`` (std of the token log-ratio the
+            update saw).
+        token: one response after the last update: ``prompt``, ``tokens`` (list of str),
+            ``layers_changed`` (per token, layers whose experts changed at its position; ``None``
+            for the dense model), ``log_ratio_own`` and ``log_ratio_replay`` per token (the
+            latter ``None`` for the dense model). The response with the most changed routes.
+        sampler_mismatch: share of response routes where a bfloat16 copy of the same weights (an
+            inference engine's precision) chooses other experts than the float32 trainer: why R3
+            (replaying the sampler's routing) needs a sampler that differs. NaN for dense.
+        reward_mean: mean reward of the batch; ``signal_groups``: groups with a non-zero advantage.
+    """
+
+    settings: RoutingShiftSettings
+    moe: bool
+    layers: int
+    route_change: pd.DataFrame
+    log_ratios: pd.DataFrame
+    arms: pd.DataFrame
+    token: dict[str, Any]
+    sampler_mismatch: float
+    reward_mean: float
+    signal_groups: int
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float]:
+        """Headline numbers: ``route_change_first`` / ``route_change_last`` (share after update 1
+        and k, all layers), ``token_std_own`` / ``token_std_replay`` / ``sequence_std`` (std of the
+        log-ratios after the last update), ``clip_<arm>`` (clip fraction at the last update)."""
+        k = self.settings.updates
+        out: dict[str, float] = {}
+        rc = self.route_change
+        out["route_change_first"] = float(rc[rc["update"] == 1]["share"].mean()) if len(rc) else math.nan
+        out["route_change_last"] = float(rc[rc["update"] == k]["share"].mean()) if len(rc) else math.nan
+        last = self.log_ratios[self.log_ratios["update"] == k]
+        kinds = (("token_own", "token_std_own"), ("token_replay", "token_std_replay"), ("sequence", "sequence_std"))
+        for kind, key in kinds:
+            v = last[last["kind"] == kind]["value"]
+            out[key] = float(v.std(ddof=0)) if len(v) else math.nan
+        for arm, d in self.arms.groupby("arm", sort=False):
+            out[f"clip_{arm}"] = float(d[d["update"] == k]["clip_fraction"].iloc[0])
+        return out
+
+
+def _load(settings: RoutingShiftSettings):
+    from rlviz.lm.model import load_policy
+
+    return load_policy(MODELS[settings.model], settings.device)
+
+
+@torch.no_grad()
+def _forward(model, batch, temperature: float, replay: torch.Tensor | None = None):
+    """``(log_prob (B, T), own routes (B, L, layers, k) or None)``: a no-grad forward on the batch,
+    replaying ``replay`` if given (the capture still sees the routers' own choice)."""
+    args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, temperature)
+    if not is_moe(model):
+        return response_log_probs(model, *args)[0], None
+    with capture_routing(model) as cap:
+        with replay_routing(model, replay) if replay is not None else contextlib.nullcontext():
+            lp, _ = response_log_probs(model, *args)
+    return lp, cap.indices(*batch.input_ids.shape)
+
+
+def routing_shift(settings: RoutingShiftSettings, policy=None, on_update=None) -> RoutingShiftResult:
+    """k updates on one rollout batch under each arm of :data:`SHIFT_ARMS`; see the module doc.
+
+    Args:
+        settings: a :class:`RoutingShiftSettings` (validated here).
+        policy: optionally an already loaded ``(model, tokenizer)`` (copied, never changed).
+        on_update: optional ``callable(done, total)`` called after each optimizer step (progress).
+
+    Returns:
+        :class:`RoutingShiftResult`.
+
+    Raises:
+        ValueError: a bad setting (the message names it).
+    """
+    settings.validate()
+    model, tokenizer = policy if policy is not None else _load(settings)
+    moe = is_moe(model)
+    device = next(model.parameters()).device
+    s = settings
+    gen = torch.Generator().manual_seed(s.seed)
+    problems = sample_problems(s.prompts, gen)
+    batch = sample_rollouts(model, tokenizer, problems, s.group_size, DEFAULT_MAX_NEW_TOKENS, s.temperature, gen)
+    mask = batch.response_mask  # (B, T)
+    real = mask > 0
+    P = batch.prompt_width
+    old, old_routes = _forward(model, batch, s.temperature)  # the trainer's old_log_prob and its routing
+
+    sampler_mismatch = math.nan
+    if moe:  # the same weights in bfloat16, as an inference engine holds them
+        sampler = copy.deepcopy(model).to(torch.bfloat16)
+        _, bf16_routes = _forward(sampler, batch, s.temperature)
+        del sampler
+        sampler_mismatch = float(route_changed(old_routes[:, P:], bf16_routes[:, P:])[real.cpu()].float().mean())
+
+    arms = [a for a in SHIFT_ARMS if moe or not _replays(a)]
+    total = s.updates * len(arms)
+    done = 0
+    arm_rows, rc_rows, lr_rows = [], [], []
+    token = {}
+    for arm in arms:
+        loss_params, train_params = split_settings(arm.objective, arm.settings)
+        adv = group_advantages(batch.rewards.view(-1, s.group_size).cpu(), train_params["scale_rewards"])
+        adv = adv.reshape(-1).to(device)  # (B,)
+        policy_copy = copy.deepcopy(model).train()
+        opt = torch.optim.AdamW(policy_copy.parameters(), lr=s.lr, weight_decay=0.0)
+        replay = old_routes if _replays(arm) else None
+        args = (batch.input_ids, batch.attention_mask, batch.position_ids, P, s.temperature)
+        for j in range(1, s.updates + 1):
+            with replay_routing(policy_copy, replay) if replay is not None else contextlib.nullcontext():
+                lp, _ = response_log_probs(policy_copy, *args)
+            # the batch's policy is the checkpoint, so it is also the reference of the KL term
+            out = policy_loss(arm.objective, lp, old, adv, mask, ref_log_prob=old, **loss_params)
+            token_lr = (lp.detach() - old)[real]
+            arm_rows.append(
+                {
+                    "arm": arm.name,
+                    "objective": arm.objective,
+                    "update": j,
+                    "clip_fraction": out.clip_fraction,
+                    "ratio_var": float(out.ratio[real].double().var(unbiased=False)),
+                    "token_log_ratio_std": float(token_lr.double().std(unbiased=False)),
+                }
+            )
+            opt.zero_grad(set_to_none=True)
+            out.loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy_copy.parameters(), s.grad_clip)
+            opt.step()
+            done += 1
+            if arm.name == "grpo":  # measure the shift on the plain GRPO arm's new weights
+                policy_copy.eval()
+                lp_own, new_routes = _forward(policy_copy, batch, s.temperature)
+                own = lp_own - old
+                lr_rows += [{"update": j, "kind": "token_own", "value": float(v)} for v in own[real].tolist()]
+                seq = policy_loss("gspo", lp_own, old, adv, mask).ratio[:, 0].log()  # GSPO's s_i per response
+                lr_rows += [{"update": j, "kind": "sequence", "value": float(v)} for v in seq.tolist()]
+                if moe:
+                    lp_rep, _ = _forward(policy_copy, batch, s.temperature, replay=old_routes)
+                    rep = lp_rep - old
+                    lr_rows += [{"update": j, "kind": "token_replay", "value": float(v)} for v in rep[real].tolist()]
+                    changed = route_changed(old_routes[:, P:], new_routes[:, P:])  # (B, T, layers)
+                    per_layer = changed[real.cpu()].float().mean(0)  # (layers,)
+                    rc_rows += [{"update": j, "layer": i + 1, "share": float(x)} for i, x in enumerate(per_layer)]
+                if j == s.updates:
+                    token = _token_example(batch, own, rep if moe else None, changed if moe else None)
+                policy_copy.train()
+            if on_update is not None:
+                on_update(done, total)
+        del policy_copy, opt
+    return RoutingShiftResult(
+        settings=s,
+        moe=moe,
+        layers=0 if old_routes is None else old_routes.shape[2],
+        route_change=pd.DataFrame(rc_rows, columns=["update", "layer", "share"]),
+        log_ratios=pd.DataFrame(lr_rows, columns=["update", "kind", "value"]),
+        arms=pd.DataFrame(
+            arm_rows, columns=["arm", "objective", "update", "clip_fraction", "ratio_var", "token_log_ratio_std"]
+        ),
+        token=token,
+        sampler_mismatch=sampler_mismatch,
+        reward_mean=float(batch.rewards.float().mean()),
+        signal_groups=int((batch.rewards.view(-1, s.group_size).std(-1) > 0).sum()),
+    )
+
+
+def _token_example(batch, own: torch.Tensor, rep: torch.Tensor | None, changed: torch.Tensor | None) -> dict:
+    """One response for the token strip: the one with the most changed (token, layer) routes (the
+    longest response for the dense model)."""
+    lengths = batch.response_lengths.cpu()
+    if changed is not None:
+        score = changed.sum(-1).float() * (batch.response_mask.cpu() > 0)  # (B, T)
+        i = int(torch.argmax(score.sum(-1) + lengths * 1e-3))
+    else:
+        i = int(torch.argmax(lengths))
+    n = int(lengths[i])
+    return {
+        "prompt": batch.problems[i].prompt,
+        "tokens": batch.tokens[i],
+        "reward": float(batch.rewards[i]),
+        "layers_changed": None if changed is None else changed[i, :n].sum(-1).tolist(),
+        "log_ratio_own": own[i, :n].tolist(),
+        "log_ratio_replay": None if rep is None else rep[i, :n].tolist(),
+    }
+
+
+# -- live side by side ------------------------------------------------------------------------
+
+
+@dataclass
+class MoeLiveConfig:
+    """A live run on the shipped MoE: the arms of :data:`SHIFT_ARMS` (or a subset), one seed.
+
+    Attributes:
+        arms: names from :data:`SHIFT_ARMS` (``grpo``, ``grpo_r2``, ``gspo``) or ``grpo_r3``
+            (GRPO replaying the sampler's routing, with the sampler in bfloat16).
+        steps, lr, mu, mini_batches, prompts_per_step, group_size, seed: as ``TrainConfig``.
+        heldout_samples: samples per held-out prompt for pass@1 before and after (0: skip).
+        model: ``"moe"`` or ``"dense"`` (the control: no routing, so no replay arm).
+        device: ``None`` for automatic, or a device name.
+    """
+
+    arms: tuple[str, ...] = ("grpo", "grpo_r2", "gspo")
+    steps: int = 20
+    lr: float = 1e-3
+    mu: int = 4
+    mini_batches: int = 2
+    prompts_per_step: int = 16
+    group_size: int = 8
+    seed: int = 0
+    heldout_samples: int = 4
+    model: str = "moe"
+    device: str | None = None
+
+    def arm_list(self) -> list[Arm]:
+        """The chosen arms, in the order of :data:`LIVE_ARMS`."""
+        known = {a.name: a for a in LIVE_ARMS}
+        for name in self.arms:
+            if name not in known:
+                raise ValueError(f"arms: {name!r} is not one of {', '.join(known)}")
+        return [copy.deepcopy(a) for a in LIVE_ARMS if a.name in self.arms]
+
+    def run_config(self) -> RunConfig:
+        """The shared :class:`RunConfig`."""
+        train = {
+            "lr": self.lr,
+            "mu": self.mu,
+            "mini_batches": self.mini_batches,
+            "prompts_per_step": self.prompts_per_step,
+            "group_size": self.group_size,
+            "seed": self.seed,
+        }
+        if self.model not in MODELS:
+            raise ValueError(f"model: {self.model!r} is not one of {', '.join(MODELS)}")
+        return RunConfig(
+            steps=self.steps,
+            heldout_samples=self.heldout_samples,
+            train=train,
+            device=self.device,
+            model_dir=MODELS[self.model],
+        )
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` naming the first bad parameter."""
+        if not self.arms:
+            raise ValueError("arms: choose at least one")
+        arms = self.arm_list()
+        if self.model == "dense" and any(_replays(a) for a in arms):
+            raise ValueError("arms: routing replay needs the MoE model (the dense model has no router)")
+        validate(arms, self.run_config())
+
+
+# GRPO + R3: replay the routing of a bfloat16 sampler (with a float32 sampler, R3 would equal R2)
+LIVE_ARMS = (
+    *SHIFT_ARMS[:2],
+    Arm("grpo_r3", "grpo", {"routing_replay": "R3"}, {"rollout_dtype": "bfloat16"}),
+    SHIFT_ARMS[2],
+)
+
+
+class MoeLiveRun(SideBySideRun):
+    """The side-by-side run of a :class:`MoeLiveConfig`; keep one per session.
+
+    Raises:
+        ValueError: a bad setting (the message names it).
+    """
+
+    def __init__(self, config: MoeLiveConfig, policy=None):
+        config.validate()
+        super().__init__(config.arm_list(), config.run_config(), policy=policy)
+        self.moe_config = config
