@@ -10,6 +10,7 @@ import torch
 
 from rlviz.experiments.moe import RoutingShiftSettings, routing_shift
 from rlviz.lm.batching import concat_batches, select_rows
+from rlviz.lm.model import load_policy
 from rlviz.lm.moe import (
     MOE_MODEL_DIR,
     capture_routing,
@@ -19,7 +20,6 @@ from rlviz.lm.moe import (
     route_changed,
     routers,
 )
-from rlviz.lm.model import load_policy
 from rlviz.lm.rollout import response_log_probs, sample_rollouts
 from rlviz.lm.task import sample_problems
 from rlviz.lm.trainer import TrainConfig, Trainer

@@ -34,9 +34,9 @@ import pandas as pd
 import torch
 
 from rlviz.core.advantages import group_advantages
-from rlviz.core.objectives import get_algorithm, policy_loss
-from rlviz.lm.moe import MOE_MODEL_DIR, capture_routing, is_moe, replay_routing, route_changed
+from rlviz.core.objectives import policy_loss
 from rlviz.lm.model import DEFAULT_MODEL_DIR
+from rlviz.lm.moe import MOE_MODEL_DIR, capture_routing, is_moe, replay_routing, route_changed
 from rlviz.lm.rollout import response_log_probs, sample_rollouts
 from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, sample_problems
 from rlviz.lm.trainer import split_settings

@@ -81,11 +81,11 @@ def collapse_flags(reward: list[float], kl: list[float], ratio_var: list[float])
             best, best_at = trail, t
         fell = math.isfinite(trail) and best - trail >= drop
 
-        def jumped(xs):
-            base, now = xs[best_at], xs[t]
-            return math.isfinite(base) and math.isfinite(now) and now > jump * base and now > base
-
-        flags.append(bool(fell and (jumped(kl) or jumped(ratio_var))))
+        jumped = any(
+            math.isfinite(xs[best_at]) and math.isfinite(xs[t]) and xs[t] > jump * xs[best_at] and xs[t] > xs[best_at]
+            for xs in (kl, ratio_var)
+        )
+        flags.append(bool(fell and jumped))
     return flags
 
 
