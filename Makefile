@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench pretrain lint format
+.PHONY: run test bench bench-moe pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -23,8 +23,14 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_step.py
 
+bench-moe: $(STAMP)
+	$(PY) benchmarks/moe_effect.py
+
 pretrain: $(STAMP)
 	$(PY) -m rlviz.lm.pretrain
+
+pretrain-moe: $(STAMP)
+	$(PY) -m rlviz.lm.pretrain --moe
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

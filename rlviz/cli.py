@@ -1,4 +1,8 @@
-"""Command line: ``python -m rlviz compare --algorithms grpo,dapo,gspo,sapo --steps 30 --out run.json``."""
+"""Command line: ``python -m rlviz compare --algorithms grpo,dapo,gspo,sapo --steps 30 --out run.json``.
+
+On the shipped mixture-of-experts model, with routing replay for one arm:
+``python -m rlviz compare --model moe --algorithms grpo,gspo --set grpo.routing_replay=R2``.
+"""
 
 from __future__ import annotations
 
@@ -53,6 +57,12 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--csv", type=Path, default=None, help="also write the per-step metrics as CSV")
     c.add_argument("--device", default=None, help="auto (default), cpu, cuda, cuda:1, mps")
     c.add_argument(
+        "--model",
+        choices=("dense", "moe"),
+        default=None,
+        help="a shipped model: dense (the tiny Llama, default) or moe (the tiny Qwen3-MoE, 8 experts, top-2)",
+    )
+    c.add_argument(
         "--model-dir", default=None, help="a local Hugging Face model directory (default: the shipped tiny LM)"
     )
     c.add_argument("--group-size", type=int, default=d.group_size, help="G, responses per prompt")
@@ -94,6 +104,12 @@ def main(argv: list[str] | None = None) -> int:
 
     args = _parser().parse_args(argv)
     try:
+        if args.model and args.model_dir:
+            raise ValueError("--model: give either --model or --model-dir, not both")
+        if args.model:
+            from rlviz.experiments.moe import MODELS
+
+            args.model_dir = MODELS[args.model]
         settings: dict[str, dict] = {}
         for text in args.set:
             algo, name, value = parse_setting(text)

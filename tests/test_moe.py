@@ -261,3 +261,22 @@ def test_routing_shift_on_the_dense_control_has_no_routes():
 def test_routing_shift_settings_name_the_bad_parameter(kw, param):
     with pytest.raises(ValueError, match=f"^{param}"):
         RoutingShiftSettings(**kw).validate()
+
+
+def test_cli_compare_on_the_moe_with_routing_replay(tmp_path, capsys):
+    from rlviz.cli import main as cli_main
+
+    out = tmp_path / "run.json"
+    args = ["compare", "--model", "moe", "--algorithms", "grpo,gspo", "--set", "grpo.routing_replay=R2"]
+    small = ["--steps", "1", "--group-size", "4", "--prompts-per-step", "2", "--heldout-samples", "0"]
+    assert cli_main([*args, *small, "--device", "cpu", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert [a["settings"] for a in data["arms"]] == [{"routing_replay": "R2"}, {}]
+    assert 0.0 <= data["metrics"]["grpo"][0]["route_change_fraction"] <= 1.0
+    # replay on the dense model is refused with the setting's name, not a traceback
+    assert (
+        cli_main(["compare", "--model", "dense", "--algorithms", "grpo", "--set", "grpo.routing_replay=R2", *small])
+        == 2
+    )
+    assert "routing_replay" in capsys.readouterr().err
+    assert cli_main(["compare", "--model", "moe", "--model-dir", str(tmp_path), *small]) == 2

@@ -35,3 +35,32 @@ def test_pretrain_main_writes_a_loadable_checkpoint_and_card(tmp_path):
     model, tok = load_policy(str(tmp_path), device="cpu")
     assert sum(p.numel() for p in model.parameters()) == saved["parameters"]
     assert tok.decode(tok("12+3=")["input_ids"], skip_special_tokens=True) == "12+3="
+
+
+def test_pretrain_moe_writes_a_moe_checkpoint_with_its_expert_load(tmp_path):
+    card = main(["--moe", "--seed", "1", "--steps", "2", "--out", str(tmp_path)])
+    assert card["architecture"] == "Qwen3MoeForCausalLM"
+    load = card["figures"]["expert_load"]
+    assert len(load["per_layer"]) == 4
+    for row in load["per_layer"]:  # shares of the (token, slot) routes of each layer sum to 1
+        assert sum(row) == pytest.approx(1.0, abs=1e-3) and len(row) == 8
+    model, _ = load_policy(str(tmp_path), device="cpu")
+    assert type(model).__name__ == "Qwen3MoeForCausalLM"
+
+
+def test_per_layer_balance_loss_is_top_k_when_balanced_and_larger_when_not():
+    from types import SimpleNamespace
+
+    from rlviz.lm.pretrain import per_layer_balance_loss
+
+    model = SimpleNamespace(config=SimpleNamespace(num_experts=4, num_experts_per_tok=2))
+    mask = torch.ones(1, 4)
+    # 4 tokens; token t prefers experts t and t+1 (mod 4): every expert gets half the tokens
+    rotated = torch.stack([torch.roll(torch.tensor([5.0, 5.0, 0.0, 0.0]), t) for t in range(4)])
+    # E x sum_i f_i P_i with f_i = 1/2 and P_i = 1/4 (rolled rows average to uniform): 4 x 4 x 1/8 = 2
+    assert float(per_layer_balance_loss(model, (rotated,), mask)) == pytest.approx(2.0, abs=1e-3)
+    skewed = torch.tensor([[9.0, 9.0, 0.0, 0.0]] * 4)  # every token to experts 0 and 1, P ~ (1/2, 1/2, 0, 0)
+    # f = (1, 1, 0, 0), P ~ (0.5, 0.5, 0, 0): 4 x (0.5 + 0.5) = 4
+    assert float(per_layer_balance_loss(model, (skewed,), mask)) == pytest.approx(4.0, abs=1e-3)
+    # averaged over layers: (2 + 4) / 2
+    assert float(per_layer_balance_loss(model, (rotated, skewed), mask)) == pytest.approx(3.0, abs=1e-3)

@@ -165,7 +165,9 @@ class RoutingShiftResult:
     def summary(self) -> dict[str, float]:
         """Headline numbers: ``route_change_first`` / ``route_change_last`` (share after update 1
         and k, all layers), ``token_std_own`` / ``token_std_replay`` / ``sequence_std`` (std of the
-        log-ratios after the last update), ``clip_<arm>`` (clip fraction at the last update)."""
+        log-ratios after the last update), ``routing_only_std`` (std over tokens of own − replay
+        after the last update: the part of the token log-ratio that routing alone causes; NaN for
+        the dense model), ``clip_<arm>`` (clip fraction at the last update)."""
         k = self.settings.updates
         out: dict[str, float] = {}
         rc = self.route_change
@@ -176,6 +178,10 @@ class RoutingShiftResult:
         for kind, key in kinds:
             v = last[last["kind"] == kind]["value"]
             out[key] = float(v.std(ddof=0)) if len(v) else math.nan
+        own = last[last["kind"] == "token_own"]["value"].to_numpy()
+        rep = last[last["kind"] == "token_replay"]["value"].to_numpy()
+        # the routing-only part of each token's log-ratio (rows are the same tokens in the same order)
+        out["routing_only_std"] = float((own - rep).std()) if len(rep) else math.nan
         for arm, d in self.arms.groupby("arm", sort=False):
             out[f"clip_{arm}"] = float(d[d["update"] == k]["clip_fraction"].iloc[0])
         return out

@@ -67,7 +67,7 @@ def moe_config(tokenizer) -> Qwen3MoeConfig:
         num_experts_per_tok=2,  # top-2
         norm_topk_prob=True,  # the two gate weights sum to 1 (Qwen3-30B-A3B does the same)
         decoder_sparse_step=1,  # every layer is an MoE layer
-        router_aux_loss_coef=0.01,  # Switch-style load balancing, used in pre-training
+        router_aux_loss_coef=0.01,  # Switch load balancing, per layer (pretrain.per_layer_balance_loss)
         max_position_embeddings=64,
         rope_theta=10000.0,
         tie_word_embeddings=True,

@@ -4,8 +4,8 @@
 
 ``--moe`` builds the mixture-of-experts model instead (``rlviz.lm.moe``: Qwen3-MoE, 8 experts, top-2)
 into ``assets/tinymoe``, with the router's auxiliary load-balancing loss (Switch Transformer, arXiv
-2101.03961; ``router_aux_loss_coef`` x ``aux_loss`` of ``transformers``) added to the supervised loss
-so that every expert stays in use.
+2101.03961; ``router_aux_loss_coef`` x :func:`per_layer_balance_loss`) added to the supervised loss
+so that every expert of every layer stays in use.
 
 The supervised targets are deliberately imperfect so that RL has something to improve:
 - level 1 (1+1 digits) targets are clean, so those prompts end up almost always right;
@@ -64,6 +64,24 @@ def _target(p: Problem, g: torch.Generator) -> str:
     return FILLER * n_fill + "".join(ans)
 
 
+def per_layer_balance_loss(model, router_logits, attention_mask) -> torch.Tensor:
+    """The Switch load-balancing loss (arXiv 2101.03961, eq. 4) of each MoE layer, averaged over layers.
+
+    ``transformers``' ``load_balancing_loss_func`` pools the routes of all layers before balancing,
+    which lets one layer starve an expert that another layer overuses; here it is applied to one
+    layer at a time. ``router_logits``: per layer (B * L, E); ``attention_mask``: (B, L).
+    Equals top_k (2) when every layer is perfectly balanced.
+    """
+    from transformers.models.qwen3_moe.modeling_qwen3_moe import load_balancing_loss_func
+
+    cfg = model.config
+    losses = [
+        load_balancing_loss_func((logits,), cfg.num_experts, cfg.num_experts_per_tok, attention_mask)
+        for logits in router_logits
+    ]
+    return torch.stack(losses).mean()
+
+
 def make_batch(tokenizer, n: int, g: torch.Generator):
     """(input_ids, attention_mask, labels), each (n, L), right-padded; labels -100 off the response."""
     problems = sample_problems(n, g, PRETRAIN_LEVELS)
@@ -109,8 +127,8 @@ def pretrain(seed: int = 0, steps: int = STEPS, log_every: int = 250, moe: bool 
         out = model(input_ids=ids, attention_mask=mask, **({"output_router_logits": True} if moe else {}))
         logits = out.logits  # (n, L, V)
         loss = F.cross_entropy(logits[:, :-1].flatten(0, 1), lab[:, 1:].flatten(), ignore_index=-100)
-        if moe:  # keep every expert in use
-            loss = loss + model.config.router_aux_loss_coef * out.aux_loss
+        if moe:  # keep every expert of every layer in use
+            loss = loss + model.config.router_aux_loss_coef * per_layer_balance_loss(model, out.router_logits, mask)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

@@ -691,7 +691,10 @@ class Trainer:
         update would do, clipping included), ``weight_first`` at the step's first update (ratio 1);
         ``state`` / ``state_first``: what the trust region did to each token at those two points, in
         the app's one vocabulary (``rlviz.core.objectives.token_states``: active / clipped / capped
-        / gated / masked). The first group with a learning signal is shown.
+        / gated / masked); ``layers_changed``: for an MoE, per token the number of layers whose
+        experts at its position changed over the step's updates (``None`` for a dense model). The
+        first group with a learning signal is shown. Also sets ``_last_route_change``, the step's
+        ``route_change_fraction`` (:meth:`_route_change`), from the same forward pass.
         """
         batch, old, ref, adv, mask = data.batch, data.old_log_prob, data.ref_log_prob, data.advantages, data.mask
         lp, routes = self._current_log_prob(data)
