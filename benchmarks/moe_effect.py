@@ -72,7 +72,7 @@ def main() -> None:
     ap.add_argument("--live-steps", type=int, default=20)
     ap.add_argument("--skip-live", action="store_true")
     ap.add_argument("--lrs", default="1e-4,3e-4,1e-3,3e-3")
-    ap.add_argument("--live-lrs", default="1e-4,1e-3")
+    ap.add_argument("--live-lrs", default="1e-4,3e-4,1e-3")
     args = ap.parse_args()
     torch.set_num_threads(1)
     lrs = [float(x) for x in args.lrs.split(",")]
