@@ -129,19 +129,24 @@ class RoutingShiftResult:
         moe: whether the model routes (False: the dense control; no route or replay results).
         layers: MoE layers (0 for the dense model).
         route_change: columns ``update`` (1..k), ``layer`` (1..layers), ``share`` (of the response
-            tokens' routes in that layer whose expert set differs from the old policy's); the GRPO
-            arm's weights. Empty for the dense model.
+            tokens' routes in that layer whose expert set differs from the old policy's; a token's
+            route is the one at the position that computes its probability, the one before it);
+            the GRPO arm's weights. Empty for the dense model.
         log_ratios: long frame, columns ``update``, ``kind`` (``"token_own"``: token log-ratio
             with the new policy's own routing; ``"token_replay"``: the same weights with the old
             routing replayed; ``"sequence"``: GSPO's sequence log-ratio ``log s_i``, own routing),
-            ``value``; the GRPO arm's weights, one row per real response token (per response for
-            ``sequence``). No ``token_replay`` rows for the dense model.
+            ``value``, ``changed`` (the experts that computed the token's probability, at the
+            position before it, changed in at least one layer; for ``sequence``: in at least one
+            token of the response; always False for the dense model); the GRPO arm's weights, one
+            row per real response token (per response for ``sequence``), the same tokens in the
+            same order for each token kind. No ``token_replay`` rows for the dense model.
         arms: columns ``arm``, ``objective``, ``update`` (1..k), ``clip_fraction`` (what the clip
             acted on in that update's loss, ``policy_loss``), ``ratio_var`` (variance of the
             ratio the objective used), ``token_log_ratio_std`` (std of the token log-ratio the
             update saw).
         token: one response after the last update: ``prompt``, ``tokens`` (list of str),
-            ``layers_changed`` (per token, layers whose experts changed at its position; ``None``
+            ``layers_changed`` (per token, layers whose experts changed at the position that
+            computes its probability; ``None``
             for the dense model), ``log_ratio_own`` and ``log_ratio_replay`` per token (the
             latter ``None`` for the dense model). The response with the most changed routes.
         sampler_mismatch: share of response routes where a bfloat16 copy of the same weights (an
@@ -167,7 +172,10 @@ class RoutingShiftResult:
         and k, all layers), ``token_std_own`` / ``token_std_replay`` / ``sequence_std`` (std of the
         log-ratios after the last update), ``routing_only_std`` (std over tokens of own − replay
         after the last update: the part of the token log-ratio that routing alone causes; NaN for
-        the dense model), ``clip_<arm>`` (clip fraction at the last update)."""
+        the dense model), ``tokens_changed_share`` (tokens whose experts changed in some layer),
+        ``abs_own_changed`` / ``abs_own_unchanged`` / ``abs_replay_changed`` /
+        ``abs_replay_unchanged`` (mean |log-ratio| of those tokens and of the others, with their own
+        routing and with the old one replayed), ``clip_<arm>`` (clip fraction at the last update)."""
         k = self.settings.updates
         out: dict[str, float] = {}
         rc = self.route_change
@@ -182,6 +190,14 @@ class RoutingShiftResult:
         rep = last[last["kind"] == "token_replay"]["value"].to_numpy()
         # the routing-only part of each token's log-ratio (rows are the same tokens in the same order)
         out["routing_only_std"] = float((own - rep).std()) if len(rep) else math.nan
+        # mean |log-ratio| of the tokens whose experts changed and of the others, own and replayed
+        tok = last[last["kind"] == "token_own"]
+        out["tokens_changed_share"] = float(tok["changed"].mean()) if len(tok) and len(rep) else math.nan
+        for kind, name in (("token_own", "own"), ("token_replay", "replay")):
+            d = last[last["kind"] == kind]
+            for flag, which in ((True, "changed"), (False, "unchanged")):
+                v = d[d["changed"] == flag]["value"].abs()
+                out[f"abs_{name}_{which}"] = float(v.mean()) if len(v) else math.nan
         for arm, d in self.arms.groupby("arm", sort=False):
             out[f"clip_{arm}"] = float(d[d["update"] == k]["clip_fraction"].iloc[0])
         return out
@@ -238,7 +254,8 @@ def routing_shift(settings: RoutingShiftSettings, policy=None, on_update=None) -
         sampler = copy.deepcopy(model).to(torch.bfloat16)
         _, bf16_routes = _forward(sampler, batch, s.temperature)
         del sampler
-        sampler_mismatch = float(route_changed(old_routes[:, P:], bf16_routes[:, P:])[real.cpu()].float().mean())
+        mismatch = route_changed(old_routes[:, P - 1 : -1], bf16_routes[:, P - 1 : -1])  # (B, T, layers)
+        sampler_mismatch = float(mismatch[real.cpu()].float().mean())
 
     arms = [a for a in SHIFT_ARMS if moe or not _replays(a)]
     total = s.updates * len(arms)
@@ -278,16 +295,32 @@ def routing_shift(settings: RoutingShiftSettings, policy=None, on_update=None) -
                 policy_copy.eval()
                 lp_own, new_routes = _forward(policy_copy, batch, s.temperature)
                 own = lp_own - old
-                lr_rows += [{"update": j, "kind": "token_own", "value": float(v)} for v in own[real].tolist()]
+                changed = None
+                if moe:  # the experts that computed each response token's probability: position P - 1 + t
+                    changed = route_changed(old_routes[:, P - 1 : -1], new_routes[:, P - 1 : -1])  # (B, T, layers)
+                    per_layer = changed[real.cpu()].float().mean(0)  # (layers,)
+                    rc_rows += [{"update": j, "layer": i + 1, "share": float(x)} for i, x in enumerate(per_layer)]
+                any_changed = (
+                    changed.any(-1).to(device) if changed is not None else torch.zeros_like(real)
+                )  # (B, T) bool
+                flags = any_changed[real].tolist()
+                lr_rows += [
+                    {"update": j, "kind": "token_own", "value": float(v), "changed": c}
+                    for v, c in zip(own[real].tolist(), flags)
+                ]
                 seq = policy_loss("gspo", lp_own, old, adv, mask).ratio[:, 0].log()  # GSPO's s_i per response
-                lr_rows += [{"update": j, "kind": "sequence", "value": float(v)} for v in seq.tolist()]
+                seq_changed = (any_changed & real).any(-1).tolist()
+                lr_rows += [
+                    {"update": j, "kind": "sequence", "value": float(v), "changed": c}
+                    for v, c in zip(seq.tolist(), seq_changed)
+                ]
                 if moe:
                     lp_rep, _ = _forward(policy_copy, batch, s.temperature, replay=old_routes)
                     rep = lp_rep - old
-                    lr_rows += [{"update": j, "kind": "token_replay", "value": float(v)} for v in rep[real].tolist()]
-                    changed = route_changed(old_routes[:, P:], new_routes[:, P:])  # (B, T, layers)
-                    per_layer = changed[real.cpu()].float().mean(0)  # (layers,)
-                    rc_rows += [{"update": j, "layer": i + 1, "share": float(x)} for i, x in enumerate(per_layer)]
+                    lr_rows += [
+                        {"update": j, "kind": "token_replay", "value": float(v), "changed": c}
+                        for v, c in zip(rep[real].tolist(), flags)
+                    ]
                 if j == s.updates:
                     token = _token_example(batch, own, rep if moe else None, changed if moe else None)
                 policy_copy.train()
@@ -299,7 +332,7 @@ def routing_shift(settings: RoutingShiftSettings, policy=None, on_update=None) -
         moe=moe,
         layers=0 if old_routes is None else old_routes.shape[2],
         route_change=pd.DataFrame(rc_rows, columns=["update", "layer", "share"]),
-        log_ratios=pd.DataFrame(lr_rows, columns=["update", "kind", "value"]),
+        log_ratios=pd.DataFrame(lr_rows, columns=["update", "kind", "value", "changed"]),
         arms=pd.DataFrame(
             arm_rows, columns=["arm", "objective", "update", "clip_fraction", "ratio_var", "token_log_ratio_std"]
         ),

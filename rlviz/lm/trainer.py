@@ -678,7 +678,8 @@ class Trainer:
         if routes is None or data.routes is None:
             return float("nan"), None
         P = data.batch.prompt_width
-        changed = route_changed(data.routes[:, P:], routes[:, P:])  # (B, T, layers)
+        # a response token's route: the experts at the position that computes its probability (P - 1 + t)
+        changed = route_changed(data.routes[:, P - 1 : -1], routes[:, P - 1 : -1])  # (B, T, layers)
         real = data.batch.response_mask.cpu() > 0  # (B, T)
         share = float(changed[real].float().mean()) if bool(real.any()) else float("nan")
         return share, changed.sum(-1)
@@ -692,7 +693,8 @@ class Trainer:
         ``state`` / ``state_first``: what the trust region did to each token at those two points, in
         the app's one vocabulary (``rlviz.core.objectives.token_states``: active / clipped / capped
         / gated / masked); ``layers_changed``: for an MoE, per token the number of layers whose
-        experts at its position changed over the step's updates (``None`` for a dense model). The
+        experts changed over the step's updates at the position that computes its probability
+        (the one before it; ``None`` for a dense model). The
         first group with a learning signal is shown. Also sets ``_last_route_change``, the step's
         ``route_change_fraction`` (:meth:`_route_change`), from the same forward pass.
         """
