@@ -232,6 +232,14 @@ def test_routing_shift_replay_removes_the_routing_part_of_the_ratio(moe):
     last = lr[lr["update"] == 3]
     own, rep = last[last["kind"] == "token_own"]["value"], last[last["kind"] == "token_replay"]["value"]
     assert len(own) == len(rep) > 0
+    # the same tokens in the same order: the routing-only part is their difference
+    own_rows, rep_rows = last[last["kind"] == "token_own"], last[last["kind"] == "token_replay"]
+    assert own_rows["changed"].tolist() == rep_rows["changed"].tolist()
+    assert s["routing_only_std"] == pytest.approx(float((own.to_numpy() - rep.to_numpy()).std()))
+    assert 0 < s["tokens_changed_share"] <= 1 and own_rows["changed"].any()
+    # a response is flagged when any of its tokens is
+    seq = last[last["kind"] == "sequence"]
+    assert seq["changed"].sum() <= len(seq) and seq["changed"].any()
     # GSPO's sequence log-ratio is the mean of the token log-ratios of each response: narrower
     assert s["sequence_std"] < s["token_std_own"]
     tok = r.token

@@ -381,7 +381,7 @@ class MoeLiveConfig:
 
     arms: tuple[str, ...] = ("grpo", "grpo_r2", "gspo")
     steps: int = 20
-    lr: float = 3e-4
+    lr: float = 1e-4
     mu: int = 2
     mini_batches: int = 2
     prompts_per_step: int = 16
