@@ -91,10 +91,10 @@ with left:
     st.markdown(tr("moe.models", **ARCH))
 with right:
     formula(
-        r"r_{i,t} = \frac{\pi_\theta(y_{i,t} \mid x, y_{i,<t};\ e_\theta)}"
-        r"{\pi_{\theta_\text{old}}(y_{i,t} \mid x, y_{i,<t};\ e_\text{old})},\quad "
-        r"r^\text{replay}_{i,t} = \frac{\pi_\theta(y_{i,t} \mid \cdot\,;\ e_\text{old})}"
-        r"{\pi_{\theta_\text{old}}(y_{i,t} \mid \cdot\,;\ e_\text{old})},\quad "
+        r"r_{i,t} = \frac{\pi_\theta(y_{i,t} \mid \cdot\,;\, e_\theta)}"
+        r"{\pi_\text{old}(y_{i,t} \mid \cdot\,;\, e_\text{old})},\quad "
+        r"r^\text{replay}_{i,t} = \frac{\pi_\theta(y_{i,t} \mid \cdot\,;\, e_\text{old})}"
+        r"{\pi_\text{old}(y_{i,t} \mid \cdot\,;\, e_\text{old})},\quad "
         r"\log s_i = \frac{1}{|y_i|} \sum_t \log r_{i,t}",
         small=True,
     )

@@ -404,6 +404,7 @@ def test_arm_metrics_figure_styles_arms_and_marks_collapse():
     marks = [tr for tr in spec["data"] if tr["name"] == "collapse"]
     assert len(marks) == 2 and [m["showlegend"] for m in marks] == [True, False]  # one mark per panel
     assert marks[0]["x"] == [3] and marks[0]["y"] == [0.1] and marks[0]["marker"]["symbol"] == "x"
+    assert marks[0]["legendrank"] > 1000  # listed after the arms
     gspo_routes = [tr for tr in lines if tr["name"] == "GSPO" and tr["yaxis"] == "y2"][0]
     assert gspo_routes["x"] == [1, 3]  # the NaN step is dropped
     assert spec["layout"]["xaxis2"]["title"]["text"] == "step"

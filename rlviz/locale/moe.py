@@ -44,8 +44,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "两者就不一样。",
     },
     "moe.formula_caption": {
-        "en": "e_θ: the experts the router of θ picks for the token in each layer; e_old: those of the old policy.",
-        "zh": "e_θ：参数为 θ 的路由器在每一层为该 token 选的专家；e_old：旧策略选的专家。",
+        "en": "·: the prompt x and the response tokens before y_i,t. e_θ: the experts the routers of θ pick for "
+        "the token in each layer; e_old: those of the old policy π_old.",
+        "zh": "·：问题 x 以及 y_i,t 之前的回答 token。e_θ：参数为 θ 的路由器在每一层为该 token 选的专家；"
+        "e_old：旧策略 π_old 选的专家。",
     },
     # ------------------------------------------------------------------ widgets shared by both sections
     "moe.model": {"en": "Model", "zh": "模型"},

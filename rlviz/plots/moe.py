@@ -346,6 +346,7 @@ def arm_metrics_figure(
                             mode="markers",
                             name=label,
                             legendgroup="collapse",
+                            legendrank=2000,  # after every arm (default 1000)
                             showlegend=not collapse_shown,
                             marker={"symbol": "x", "size": 11, "color": OKABE_ITO["vermillion"]},
                             hovertemplate=f"{label}<br>{name}<br>{x_title} %{{x}}<extra></extra>",
