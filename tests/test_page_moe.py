@@ -5,6 +5,8 @@ experiment takes well under a second at that size on one thread."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import torch
 from apptools import assert_finite_figures, figures, no_exception, open_page
@@ -173,3 +175,18 @@ def test_tiny_live_run():
     at.button(key="mo_reset").click().run()
     no_exception(at)
     assert "moe_run" not in at.session_state and len(figures(at)) == n_before
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"mo_n": 1, "mo_G": 2, "mo_k": 1, "mo_lr": "0.0"},  # the smallest batch, nothing moves
+        {"mo_n": 1, "mo_G": 2, "mo_k": 1, "mo_lr": "0.003"},  # one update: every clip fraction is 0 (on-policy)
+        {"mo_n": 2, "mo_G": 4, "mo_k": 8, "mo_lr": "0.003"},  # the most updates at the largest step
+    ],
+)
+def test_widget_limits_draw_no_nan(settings):
+    at = open_page(PAGE, **settings)
+    no_exception(at)
+    assert_finite_figures(at, at_least=3)
+    assert not re.search(r"\bnan\b", _texts(at) + " ".join(m.value for m in at.metric), re.IGNORECASE)
