@@ -281,7 +281,7 @@ if result is not None:
         st.markdown(tr("moe.read_dense", k=k, own=_num(own), seq=_num(seq)))
     if shift_lr != 0 and result.moe:
         if 0 < seq < own:
-            st.markdown(tr("moe.read_sequence", seq=_num(seq), own=_num(own), factor=f"{own / seq:.1f}"))
+            st.markdown(tr("moe.read_sequence", seq=_num(seq), own=_num(own), pct=_pct(seq / own)))
         else:
             st.markdown(tr("moe.read_sequence_not", seq=_num(seq), own=_num(own)))
 

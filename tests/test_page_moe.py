@@ -73,6 +73,9 @@ def test_both_languages_show_every_figure_and_read_the_result(lang):
     text = _texts(at)
     assert f"**{_pct(s['route_change_first'])}**" in text and f"**{s['token_std_own']:.3g}**" in text
     assert f"**{s['token_std_replay']:.3g}**" in text and f"**{s['sequence_std']:.3g}**" in text
+    own, seq = s["token_std_own"], s["sequence_std"]
+    if 0 < seq < own:  # GSPO's sequence ratio, narrower than the tokens', as a share of their spread
+        assert t("moe.read_sequence", lang, seq=f"{seq:.3g}", own=f"{own:.3g}", pct=_pct(seq / own)) in text
     cmp = "above" if s["route_change_first"] > ARTICLE_ROUTE_CHANGE + 0.005 else None
     if cmp:
         assert t(f"moe.cmp.{cmp}", lang) in text

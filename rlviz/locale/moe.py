@@ -229,9 +229,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在这组设置下，路由占了比率波动的很大一部分。",
     },
     "moe.read_sequence": {
-        "en": "GSPO's sequence log-ratio log s has σ = **{seq}**, {factor}× smaller than the token log-ratio's "
-        "{own}: the geometric mean over the response averages the token swings, routing ones included.",
-        "zh": "GSPO 的序列对数比率 log s 的 σ = **{seq}**，比 token 对数比率的 {own} 小 {factor} 倍：在整条回答上"
+        "en": "GSPO's sequence log-ratio log s has σ = **{seq}**, only {pct} of the token log-ratio's {own}: the "
+        "geometric mean over the response averages the token swings, routing ones included.",
+        "zh": "GSPO 的序列对数比率 log s 的 σ = **{seq}**，只有 token 对数比率 σ（{own}）的 {pct}：在整条回答上"
         "取几何平均，把逐 token 的波动（包括路由带来的）平均掉了。",
     },
     "moe.read_sequence_not": {
