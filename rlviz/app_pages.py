@@ -44,6 +44,7 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("weighting", "pages/weighting.py", ":material/bar_chart:", "weighting", (5, 8, 9, 11, 15, 16, 18, 23)),
     PageEntry("length", "pages/length.py", ":material/straighten:", "length", (6, 7)),
     PageEntry("sampling", "pages/sampling.py", ":material/filter_alt:", "sampling", (3, 4, 19)),
+    PageEntry("moe", "pages/moe.py", ":material/hub:", "moe", (12,)),
     PageEntry("live", "pages/live.py", ":material/bolt:", "live", (3, 11, 20, 21, 22)),
 )
 

@@ -25,8 +25,17 @@ from rlviz.plots import (
     token_weight_figure,
 )
 from rlviz.plots import live as live_plots
+from rlviz.plots import moe as moe_plots
 from rlviz.plots.home import lineage_figure
 from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
+from rlviz.plots.moe import (
+    ARM_STYLES,
+    arm_metrics_figure,
+    log_ratio_figure,
+    route_change_figure,
+    routing_part,
+    token_strip_figure,
+)
 
 NINE = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
 
@@ -295,3 +304,126 @@ def test_the_token_heatmap_says_what_the_trust_region_did():
     plain = token_weight_figure(token_view_frame(view, "weight"), words).data[0]
     assert "customdata[2]" not in plain.hovertemplate and len(plain.customdata[0][0]) == 2
     assert token_view_frame(None).columns.tolist()[-1] == "state"
+
+
+# ---------------------------------------------------------------------------------------- MoE page
+MOE_BUILDERS = (route_change_figure, log_ratio_figure, arm_metrics_figure, token_strip_figure)
+
+
+def _route_frame():
+    rows = [{"update": u, "layer": layer, "share": 0.02 * u * layer} for u in (1, 2, 3) for layer in (1, 2)]
+    rows.append({"update": 3, "layer": 3, "share": np.nan})  # never drawn
+    return pd.DataFrame(rows)
+
+
+def _log_ratio_frame(replay=True):
+    rng = np.random.default_rng(0)
+    own = rng.normal(0, 0.3, 200)
+    own[:3] = [-15.0, -12.0, 9.0]  # a few collapsed tokens: into the end bins
+    rows = [{"update": 2, "kind": "token_own", "value": v} for v in own]
+    if replay:
+        rows += [{"update": 2, "kind": "token_replay", "value": v - 0.01 * (i % 3)} for i, v in enumerate(own)]
+    rows += [{"update": 2, "kind": "sequence", "value": v} for v in rng.normal(0, 0.1, 20)]
+    rows += [{"update": 1, "kind": "token_own", "value": 0.0}]  # another update: left out
+    return pd.DataFrame(rows)
+
+
+def test_moe_words_reach_the_builders_only_through_labels():
+    assert "rlviz.i18n" not in inspect.getsource(moe_plots) and "streamlit" not in inspect.getsource(moe_plots)
+    for builder in MOE_BUILDERS:
+        params = inspect.signature(builder).parameters
+        assert "lang" not in params and "labels" in params, builder.__name__
+        assert re.search(r"labels: [^`]*``", builder.__doc__), builder.__name__
+    # a missing key shows the key itself
+    fig = route_change_figure(_route_frame(), {}, article=0.1)
+    assert [tr.name for tr in fig.data] == ["L1", "L2", "all_layers", "article"]
+    assert fig.layout.xaxis.title.text == "update" and fig.layout.yaxis.title.text == "share"
+
+
+def test_route_change_figure_draws_layers_their_mean_and_the_article_line():
+    labels = {"layer.1": "layer 1", "layer.2": "layer 2", "all_layers": "all", "article": "paper"}
+    spec = _no_nan(route_change_figure(_route_frame(), labels, article=0.1))
+    names = [tr["name"] for tr in spec["data"]]
+    assert names == ["layer 1", "layer 2", "all", "paper"]
+    mean = spec["data"][2]
+    assert mean["x"] == [1, 2, 3] and mean["y"] == pytest.approx([0.03, 0.06, 0.09])
+    assert spec["data"][3]["y"] == [0.1, 0.1] and spec["data"][3]["line"]["dash"] == "dash"
+    # the layers differ in colour and dash; none is the mean's black or the article's vermillion
+    colours = {tr["line"]["color"] for tr in spec["data"][:2]}
+    assert len(colours) == 2 and not colours & {OKABE_ITO["black"], OKABE_ITO["vermillion"]}
+    assert spec["layout"]["yaxis"]["range"][1] >= 0.1  # the article's line is in view
+    empty = _no_nan(route_change_figure(pd.DataFrame(columns=["update", "layer", "share"]), {}, article=0.1))
+    assert [tr["name"] for tr in empty["data"]] == ["article"]
+
+
+def test_log_ratio_figure_compares_own_and_replayed_routing():
+    df = _log_ratio_frame()
+    labels = {f"kind.{k}": k.upper() for k in ("token_own", "token_replay", "sequence", "routing")}
+    spec = _no_nan(log_ratio_figure(df, 2, labels))
+    names = [tr["name"] for tr in spec["data"]]
+    assert [n.split(" · ")[0] for n in names] == ["TOKEN_OWN", "TOKEN_REPLAY", "SEQUENCE", "ROUTING"]
+    own = df[(df["update"] == 2) & (df["kind"] == "token_own")]["value"]
+    assert names[0].endswith(f"σ = {float(np.std(own)):.3g}")
+    for trace in spec["data"]:
+        assert sum(trace["y"]) == pytest.approx(1.0)  # shares of each kind; outliers in the end bins
+    # the tokens' panel spans the middle of the values, not the collapsed tokens
+    assert -15 < spec["data"][0]["x"][0] and spec["data"][0]["x"][-1] < 9
+    assert spec["data"][3]["xaxis"] == "x2"  # the routing part has its own panel
+    assert routing_part(df, 2) == pytest.approx(np.array([0.01 * (i % 3) for i in range(200)]))
+    # the dense control: nothing replayed, one panel, no routing part
+    dense = _no_nan(log_ratio_figure(_log_ratio_frame(replay=False), 2, labels))
+    assert [tr["name"].split(" · ")[0] for tr in dense["data"]] == ["TOKEN_OWN", "SEQUENCE"]
+    assert len(routing_part(_log_ratio_frame(replay=False), 2)) == 0
+    # nothing moved (lr 0): one bar at 0, still a valid figure
+    still = pd.DataFrame({"update": [1, 1], "kind": ["token_own", "token_replay"], "value": [0.0, 0.0]})
+    spec = _no_nan(log_ratio_figure(still, 1, {}))
+    assert max(spec["data"][0]["y"]) == 1.0
+    assert _no_nan(log_ratio_figure(pd.DataFrame(columns=["update", "kind", "value"]), 1, {}))["data"] == []
+
+
+def test_arm_metrics_figure_styles_arms_and_marks_collapse():
+    rows = []
+    for arm in ("gspo", "grpo_r2", "grpo"):
+        for step in (1, 2, 3):
+            rows.append(
+                {
+                    "arm": arm,
+                    "step": step,
+                    "reward_mean": 0.5 if step < 3 else 0.1,
+                    "route_change_fraction": np.nan if arm == "gspo" and step == 2 else 0.1,
+                    "collapse": arm == "grpo" and step == 3,
+                }
+            )
+    labels = {"name.grpo_r2": "GRPO + R2", "collapse": "collapse", "step": "step"}
+    spec = _no_nan(arm_metrics_figure(pd.DataFrame(rows), ["reward_mean", "route_change_fraction"], labels, x="step"))
+    lines = [tr for tr in spec["data"] if tr["name"] != "collapse"]
+    # the order of ARM_STYLES, whatever the frame's order; GRPO + R2 is GRPO's colour, dashed
+    assert [tr["name"] for tr in lines[:3]] == ["GRPO", "GRPO + R2", "GSPO"]
+    assert lines[1]["line"] == {"color": ARM_STYLES["grpo"]["color"], "dash": "dash", "width": 2}
+    assert [tr["showlegend"] for tr in lines] == [True, True, True, False, False, False]
+    marks = [tr for tr in spec["data"] if tr["name"] == "collapse"]
+    assert len(marks) == 2 and [m["showlegend"] for m in marks] == [True, False]  # one mark per panel
+    assert marks[0]["x"] == [3] and marks[0]["y"] == [0.1] and marks[0]["marker"]["symbol"] == "x"
+    assert marks[0]["legendrank"] > 1000  # listed after the arms
+    gspo_routes = [tr for tr in lines if tr["name"] == "GSPO" and tr["yaxis"] == "y2"][0]
+    assert gspo_routes["x"] == [1, 3]  # the NaN step is dropped
+    assert spec["layout"]["xaxis2"]["title"]["text"] == "step"
+    assert _no_nan(arm_metrics_figure(pd.DataFrame(), ["clip_fraction"], {}))["data"] == []
+
+
+def test_token_strip_colours_layers_changed_and_hovers_both_ratios():
+    token = {
+        "tokens": [".", "5", "\n"],
+        "layers_changed": [2, 0, 4],
+        "log_ratio_own": [-0.4, 0.1, -0.2],
+        "log_ratio_replay": [-0.2, 0.1, -0.1],
+    }
+    labels = {"own": "own", "replay": "replay", "routing": "routing", "layers_changed": "layers"}
+    hm = _no_nan(token_strip_figure(token, 4, labels))["data"][0]
+    assert hm["z"] == [[2.0, 0.0, 4.0]] and hm["text"] == [[".", "5", "⏎"]]
+    assert hm["customdata"][0][0] == [".", "-0.400", "-0.200", "-0.200"]
+    assert hm["colorbar"]["tickvals"] == [0, 1, 2, 3, 4] and (hm["zmin"], hm["zmax"]) == (-0.5, 4.5)
+    assert "own: %{customdata[1]}" in hm["hovertemplate"] and "layers: %{z}" in hm["hovertemplate"]
+    # the dense model has no routes: an empty figure
+    dense = dict(token, layers_changed=None, log_ratio_replay=None)
+    assert _no_nan(token_strip_figure(dense, 0, labels))["data"] == []

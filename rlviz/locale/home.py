@@ -117,6 +117,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 用有信号的组填满一个批次要多花多少次采样，限制补采轮数会怎样；以及微型模型实测的通过率分布。\n"
         "- 实时对比 GRPO 与 GRPO + 动态采样：有效批大小、花掉的采样数和奖励。",
     },
+    "home.moe_claims": {
+        "en": "- One batch, k updates on a tiny Qwen3-MoE: the share of routes whose experts changed, per layer, "
+        "beside the ≈ 10% per update the GSPO paper reports; a bf16 copy of the same weights already routes some "
+        "tokens differently (why R3 exists).\n"
+        "- The token log-ratio with the policy's own routing and with the old routing replayed (verl's "
+        "router_replay R2 / R3): their difference is the routing's part alone; GSPO's sequence ratio averages the "
+        "token swings. The dense model is the control.\n"
+        "- Live: GRPO vs GRPO + routing replay vs GSPO, with route change, ratio variance, clip fraction, KL and a "
+        "collapse flag per step.",
+        "zh": "- 在微型 Qwen3-MoE 上对一个批次做 k 次更新：各层有多少比例的路由换了专家，对照 GSPO 论文报告的每次更新"
+        "约 10%；同一份权重的 bf16 副本已经会给一些 token 选不同的专家（这就是 R3 存在的原因）。\n"
+        "- token 对数比率用策略自身的路由和重放旧路由（verl 的 router_replay R2 / R3）时的对比：两者之差就是单纯由"
+        "路由带来的部分；GSPO 的序列级比率把 token 的波动平均掉。稠密模型作为对照。\n"
+        "- 实时对比 GRPO、GRPO + 路由重放和 GSPO：每一步的路由变化、比率方差、裁剪比例、KL 和崩溃标记。",
+    },
     "home.open_live": {"en": "Open the live policy update", "zh": "打开实时策略更新"},
     "home.settings": {"en": "Settings and where their defaults come from", "zh": "参数设置及默认值出处"},
     "home.csv_settings": {

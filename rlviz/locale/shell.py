@@ -15,6 +15,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.weighting": {"en": "Token vs sequence weighting", "zh": "token 级与序列级加权"},
     "nav.length": {"en": "Length penalties", "zh": "长度惩罚"},
     "nav.sampling": {"en": "Dynamic sampling", "zh": "动态采样"},
+    "nav.moe": {"en": "MoE routing & replay", "zh": "MoE 路由与路由重放"},
     "side.image_format": {"en": "Chart download format", "zh": "图表下载格式"},
     "side.image_format_help": {
         "en": "What the camera button in each chart's toolbar saves: SVG (vector, for slides and papers) or PNG.",

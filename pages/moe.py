@@ -1,0 +1,552 @@
+"""MoE routing: how far routing moves after an update, what that does to the token ratio, and what
+routing replay (verl R2 / R3) and GSPO's sequence ratio do about it (teaching claim 12).
+
+Widgets -> ``rlviz.experiments.moe`` -> ``rlviz.plots.moe`` -> ``app_common.chart``. The one-batch
+experiment (``routing_shift``) is cached by its inputs and shows its progress while it computes;
+the live run (a ``MoeLiveRun``) lives in ``st.session_state`` and advances one arm-step at a time
+through ``app_common.advance``, like the live page. Every number in the text is read from the
+result. Widget keys start with ``mo_``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from app_common import (
+    advance,
+    chart,
+    csv_download,
+    ensure_shell,
+    formula,
+    labels,
+    lang,
+    run_active,
+    run_controls,
+    show_bad_input,
+    stop_requested,
+    tr,
+)
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.moe import (
+    ARTICLE_ROUTE_CHANGE,
+    LIVE_ARMS,
+    MODELS,
+    MoeLiveConfig,
+    MoeLiveRun,
+    RoutingShiftSettings,
+    routing_shift,
+)
+from rlviz.experiments.runner import COLLAPSE
+from rlviz.lm.task import HELDOUT_SIZE
+from rlviz.plots.moe import arm_metrics_figure, log_ratio_figure, route_change_figure, routing_part, token_strip_figure
+
+ensure_shell()
+L = lang()
+state = st.session_state
+seed = int(state.get("seed", 0))
+device = state.get("device", "auto")
+S = RoutingShiftSettings()  # the experiment's own defaults
+D = MoeLiveConfig()
+LR_CHOICES = (0.0, 1e-4, 3e-4, 1e-3, 3e-3)
+LIVE_LR_CHOICES = (1e-4, 2e-4, 3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
+REPLAY_ARMS = {a.name for a in LIVE_ARMS if a.settings.get("routing_replay", "none") != "none"}
+SIDEBAR_FIELDS = {"device": tr("side.device")}
+
+
+@st.cache_data(show_spinner=False)
+def _architecture() -> dict[str, int]:
+    """Layers, experts and experts per token of the shipped MoE, read from its config."""
+    from transformers import AutoConfig
+
+    config = AutoConfig.from_pretrained(MODELS["moe"])
+    experts = getattr(config, "num_experts", None) or getattr(config, "num_local_experts", 0)
+    return {"layers": config.num_hidden_layers, "experts": experts, "top_k": config.num_experts_per_tok}
+
+
+def _pct(value: float) -> str:
+    """A share as a percentage: two decimals below 0.1%, else one."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:.2%}" if 0 < abs(value) < 0.001 else f"{value:.1%}"
+
+
+def _num(value: float, digits: int = 3) -> str:
+    return f"{value:.{digits}g}" if value is not None and math.isfinite(value) else "—"
+
+
+ARCH = _architecture()
+model_names = {m: tr(f"moe.model_code.{m}") for m in MODELS}  # the same in both languages
+arm_names = {a.name: tr(f"moe.arm.{a.name}") for a in LIVE_ARMS}
+legend_names = {f"name.{arm}": text for arm, text in arm_names.items()}
+
+st.title(tr("moe.title"))
+st.markdown(tr("moe.intro", article=f"{ARTICLE_ROUTE_CHANGE:.0%}", **ARCH))
+left, right = st.columns([3, 2])
+with left:
+    st.markdown(tr("moe.models", **ARCH))
+with right:
+    formula(
+        r"r_{i,t} = \frac{\pi_\theta(y_{i,t} \mid \cdot\,;\, e_\theta)}"
+        r"{\pi_\text{old}(y_{i,t} \mid \cdot\,;\, e_\text{old})},\quad "
+        r"r^\text{replay}_{i,t} = \frac{\pi_\theta(y_{i,t} \mid \cdot\,;\, e_\text{old})}"
+        r"{\pi_\text{old}(y_{i,t} \mid \cdot\,;\, e_\text{old})},\quad "
+        r"\log s_i = \frac{1}{|y_i|} \sum_t \log r_{i,t}",
+        small=True,
+    )
+    st.caption(tr("moe.formula_caption"))
+
+# ---------------------------------------------------------------------------------------- 1. one batch
+st.subheader(tr("moe.shift_header"))
+st.markdown(tr("moe.shift_text"))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _shift(model: str, updates: int, lr: float, prompts: int, group_size: int, seed: int, device: str):
+    """Plain data, cached by the settings. The progress bar is made, moved and removed in here: a
+    cache hit replays those three (and so shows nothing), and Streamlit refuses to replay an element
+    drawn into a block made outside the function."""
+    bar = st.empty()
+
+    def on_update(done: int, total: int) -> None:
+        bar.progress(done / max(total, 1), text=tr("moe.computing", done=done, total=total))
+
+    settings = RoutingShiftSettings(
+        model=model, updates=updates, lr=lr, prompts=prompts, group_size=group_size, seed=seed, device=device
+    )
+    result = routing_shift(settings, on_update=on_update)
+    bar.empty()
+    return result
+
+
+c1, c2, c3 = st.columns([1.3, 2, 2])
+model = c1.radio(
+    tr("moe.model"),
+    list(MODELS),
+    format_func=model_names.get,
+    horizontal=True,
+    key="mo_model",
+    help=tr("moe.model_help", **ARCH),
+    bind="query-params",
+)
+lr = c2.select_slider(
+    tr("moe.lr"),
+    LR_CHOICES,
+    value=S.lr,
+    format_func="{:g}".format,
+    key="mo_lr",
+    help=tr("moe.lr_help"),
+    bind="query-params",
+)
+updates = c3.slider(tr("moe.updates"), 1, 8, S.updates, key="mo_k", help=tr("moe.updates_help"), bind="query-params")
+c1, c2, c3 = st.columns(3)
+prompts = c1.number_input(
+    tr("moe.prompts"), 1, 64, S.prompts, key="mo_n", help=tr("moe.prompts_help"), bind="query-params"
+)
+group_size = c2.number_input(
+    tr("moe.group_size"), 2, 16, S.group_size, key="mo_G", help=tr("moe.group_size_help"), bind="query-params"
+)
+c3.caption(tr("moe.seed_note"))
+SHIFT_FIELDS = {
+    "model": tr("moe.model"),
+    "updates": tr("moe.updates"),
+    "lr": tr("moe.lr"),
+    "prompts": tr("moe.prompts"),
+    "group_size": tr("moe.group_size"),
+    **SIDEBAR_FIELDS,
+}
+
+result = None
+try:
+    result = _shift(model, int(updates), float(lr), int(prompts), int(group_size), seed, device)
+except ValueError as exc:
+    show_bad_input(exc, SHIFT_FIELDS)
+
+if result is not None:
+    k, shift_lr = result.settings.updates, result.settings.lr
+    summary = result.summary()
+    shift_arms = list(dict.fromkeys(result.arms["arm"]))
+    if result.moe:
+        cols = st.columns(4)
+        cols[0].metric(tr("moe.m_first"), _pct(summary["route_change_first"]), help=tr("moe.m_first_help"))
+        cols[1].metric(tr("moe.m_last", k=k), _pct(summary["route_change_last"]), help=tr("moe.m_first_help"))
+        cols[2].metric(
+            tr("moe.m_article"),
+            tr("moe.m_article_value", share=f"{ARTICLE_ROUTE_CHANGE:.0%}"),
+            help=tr("moe.m_article_help"),
+        )
+        cols[3].metric(tr("moe.m_sampler"), _pct(result.sampler_mismatch), help=tr("moe.m_sampler_help"))
+    else:
+        st.info(tr("moe.dense_note"), icon=":material/info:")
+    cols = st.columns(3)
+    for col, arm in zip(cols, shift_arms):
+        clip = _pct(summary[f"clip_{arm}"])
+        col.metric(tr("moe.m_clip", arm=arm_names.get(arm, arm)), clip, help=tr("moe.m_clip_help", k=k))
+    st.caption(
+        tr(
+            "moe.batch_note",
+            reward=f"{result.reward_mean:.2f}",
+            signal=result.signal_groups,
+            groups=result.settings.prompts,
+        )
+    )
+
+    # ------------------------------------------------------------------ which routes changed
+    if result.moe:
+        st.markdown(f"#### {tr('moe.route_header')}")
+        rc = result.route_change
+        if shift_lr == 0:
+            reading = tr("moe.read_lr0")
+        else:
+            first, last = summary["route_change_first"], summary["route_change_last"]
+            gap = first - ARTICLE_ROUTE_CHANGE
+            cmp = "equal" if abs(gap) < 0.005 else ("above" if gap > 0 else "below")
+            reading = tr(
+                "moe.read_share",
+                lr=f"{shift_lr:g}",
+                first=_pct(first),
+                cmp=tr(f"moe.cmp.{cmp}"),
+                article=f"{ARTICLE_ROUTE_CHANGE:.0%}",
+            )
+            at_k = rc[rc["update"] == k]
+            top = at_k.loc[at_k["share"].idxmax()] if len(at_k) else None
+            if top is not None and k > 1:
+                reading += tr(
+                    "moe.read_share_more",
+                    k=k,
+                    last=_pct(last),
+                    layer=int(top["layer"]),
+                    layer_share=_pct(float(top["share"])),
+                )
+            elif top is not None:
+                reading += tr("moe.read_share_layer", layer=int(top["layer"]), layer_share=_pct(float(top["share"])))
+        st.markdown(reading)
+        route_labels = labels(
+            "moe",
+            "update",
+            "share",
+            "all_layers",
+            article=tr("moe.article_line", share=f"{ARTICLE_ROUTE_CHANGE:.0%}"),
+            **{f"layer.{i}": tr("moe.layer", i=i) for i in range(1, result.layers + 1)},
+        )
+        chart(route_change_figure(rc, route_labels, article=ARTICLE_ROUTE_CHANGE), "moe-route-change")
+        st.caption(tr("moe.route_caption", article=f"{ARTICLE_ROUTE_CHANGE:.0%}"))
+
+    # ------------------------------------------------------------------ ratios
+    st.markdown(f"#### {tr('moe.ratio_header')}")
+    ratio_labels = labels(
+        "moe",
+        *(f"kind.{kind}" for kind in ("token_own", "token_replay", "sequence", "routing")),
+        "log_ratio",
+        "routing_axis",
+        "panel.routing",
+        share=tr("moe.token_share"),
+        **{"panel.ratios": tr("moe.panel.ratios", k=k)},
+    )
+    chart(log_ratio_figure(result.log_ratios, k, ratio_labels), "moe-log-ratios")
+    st.caption(tr("moe.ratio_caption", k=k))
+    own, seq = summary["token_std_own"], summary["sequence_std"]
+    if shift_lr == 0:
+        st.markdown(tr("moe.read_lr0"))
+    elif result.moe:
+        rep = summary["token_std_replay"]
+        part = routing_part(result.log_ratios, k)
+        routing = float(np.std(part)) if len(part) else math.nan
+        change = (rep - own) / own if own > 0 else 0.0
+        if abs(change) < 0.005:
+            effect = tr("moe.effect.same")
+        elif change < 0:
+            effect = tr("moe.effect.narrowed", pct=_pct(-change))
+        else:
+            effect = tr("moe.effect.widened", pct=_pct(change))
+        share_of_own = routing / own if own > 0 else math.nan
+        verdict = tr("moe.verdict.update" if share_of_own < 0.5 else "moe.verdict.routing")
+        st.markdown(
+            tr(
+                "moe.read_replay",
+                k=k,
+                own=_num(own),
+                rep=_num(rep),
+                effect=effect,
+                routing=_num(routing),
+                pct=_pct(share_of_own),
+                verdict=verdict,
+            )
+        )
+    else:
+        st.markdown(tr("moe.read_dense", k=k, own=_num(own), seq=_num(seq)))
+    if shift_lr != 0 and result.moe:
+        if 0 < seq < own:
+            st.markdown(tr("moe.read_sequence", seq=_num(seq), own=_num(own), pct=_pct(seq / own)))
+        else:
+            st.markdown(tr("moe.read_sequence_not", seq=_num(seq), own=_num(own)))
+
+    # ------------------------------------------------------------------ what each arm's clip saw
+    st.markdown(f"#### {tr('moe.arms_header')}")
+    arm_panels = ("clip_fraction", "ratio_var", "token_log_ratio_std")
+    arms_labels = labels(
+        "moe",
+        *(f"metric.{m}" for m in arm_panels),
+        "update",
+        "collapse",
+        **legend_names,
+    )
+    arms_labels |= {m: arms_labels[f"metric.{m}"] for m in arm_panels}
+    chart(arm_metrics_figure(result.arms, arm_panels, arms_labels, x="update", cols=3), "moe-arms")
+    gspo = ALGORITHMS["gspo"].defaults
+    st.caption(tr("moe.arms_caption", eps_low=f"{gspo['epsilon_low']:g}", eps_high=f"{gspo['epsilon_high']:g}"))
+    parts = [
+        tr("moe.read_clip_part", share=_pct(summary[f"clip_{arm}"]), arm=arm_names.get(arm, arm)) for arm in shift_arms
+    ]
+    st.markdown(tr("moe.read_clip", k=k) + "\n" + "".join(f"\n- {part}" for part in parts))
+
+    # ------------------------------------------------------------------ one response
+    if result.moe and result.token.get("layers_changed"):
+        st.markdown(f"#### {tr('moe.strip_header')}")
+        strip_labels = labels(
+            "moe.strip",
+            "layers_changed",
+            "own",
+            "replay",
+            "routing",
+            token=tr("word.token"),
+            position=tr("word.position"),
+        )
+        chart(token_strip_figure(result.token, result.layers, strip_labels), "moe-token-strip")
+        st.caption(tr("moe.strip_caption", k=k, prompt=result.token["prompt"], layers=result.layers))
+
+    downloads = st.container(horizontal=True)
+    with downloads:
+        csv_download(result.arms, "moe-arms", key="mo_dl_arms", label=tr("moe.dl_arms"))
+        if result.moe:
+            csv_download(result.route_change, "moe-route-change", key="mo_dl_routes", label=tr("moe.dl_routes"))
+
+# ---------------------------------------------------------------------------------------- 2. live
+st.subheader(tr("moe.live_header"))
+st.markdown(
+    tr(
+        "moe.live_text",
+        window=COLLAPSE["window"],
+        drop=f"{COLLAPSE['reward_drop']:g}",
+        jump=f"{COLLAPSE['jump']:g}",
+    )
+)
+state.setdefault("moe_running", False)
+running = run_active("moe_running")  # True from the Run click's own script run: widgets disabled
+live_arms = st.multiselect(
+    tr("moe.arms"),
+    [a.name for a in LIVE_ARMS],
+    default=list(D.arms),
+    format_func=lambda name: tr(f"moe.arm_code.{name}"),
+    key="mo_arms",
+    help=tr("moe.arms_help"),
+    bind="query-params",
+    disabled=running,
+)
+c1, c2, c3 = st.columns([1.3, 1, 2])
+live_model = c1.radio(
+    tr("moe.model"),
+    list(MODELS),
+    format_func=model_names.get,
+    horizontal=True,
+    key="mo_lmodel",
+    help=tr("moe.model_help", **ARCH),
+    bind="query-params",
+    disabled=running,
+)
+steps = c2.number_input(tr("moe.steps"), 1, 200, D.steps, key="mo_steps", bind="query-params", disabled=running)
+live_lr = c3.select_slider(
+    tr("moe.lr"),
+    LIVE_LR_CHOICES,
+    value=D.lr,
+    format_func="{:g}".format,
+    key="mo_llr",
+    help=tr("moe.lr_help"),
+    bind="query-params",
+    disabled=running,
+)
+with st.expander(tr("moe.live_more")):
+    c1, c2, c3, c4, c5 = st.columns(5)
+    live_prompts = c1.number_input(
+        tr("moe.prompts"),
+        1,
+        64,
+        D.prompts_per_step,
+        key="mo_lp",
+        help=tr("moe.prompts_help"),
+        bind="query-params",
+        disabled=running,
+    )
+    live_G = c2.number_input(
+        tr("moe.group_size"),
+        2,
+        32,
+        D.group_size,
+        key="mo_lG",
+        help=tr("moe.group_size_help"),
+        bind="query-params",
+        disabled=running,
+    )
+    mu = c3.number_input(
+        tr("moe.mu"), 1, 16, D.mu, key="mo_mu", help=tr("moe.mu_help"), bind="query-params", disabled=running
+    )
+    mini_batches = c4.number_input(
+        tr("moe.mini_batches"), 1, 64, D.mini_batches, key="mo_mb", bind="query-params", disabled=running
+    )
+    heldout = c5.number_input(
+        tr("moe.heldout"),
+        0,
+        32,
+        D.heldout_samples,
+        key="mo_heldout",
+        help=tr("moe.heldout_help"),
+        bind="query-params",
+        disabled=running,
+    )
+SETTINGS_KEYS = ("mo_arms", "mo_lmodel", "mo_steps", "mo_llr", "mo_lp", "mo_lG", "mo_mu", "mo_mb", "mo_heldout")
+LIVE_FIELDS = {
+    "arms": tr("moe.arms"),
+    "model": tr("moe.model"),
+    "steps": tr("moe.steps"),
+    "lr": tr("moe.lr"),
+    "prompts_per_step": tr("moe.prompts"),
+    "group_size": tr("moe.group_size"),
+    "mu": tr("moe.mu"),
+    "mini_batches": tr("moe.mini_batches"),
+    "heldout_samples": tr("moe.heldout"),
+    **SIDEBAR_FIELDS,
+}
+
+
+def _config() -> MoeLiveConfig:
+    return MoeLiveConfig(
+        arms=tuple(live_arms),
+        steps=int(steps),
+        lr=float(live_lr),
+        mu=int(mu),
+        mini_batches=int(mini_batches),
+        prompts_per_step=int(live_prompts),
+        group_size=int(live_G),
+        seed=seed,
+        heldout_samples=int(heldout),
+        model=live_model,
+        device=device,
+    )
+
+
+def _make_run() -> MoeLiveRun:
+    """The run the widgets describe (loads the model); a replay arm on the dense model is refused
+    in the session's language before the library refuses it."""
+    config = _config()
+    if config.model == "dense" and REPLAY_ARMS & set(config.arms):
+        raise ValueError(f"arms: {tr('moe.dense_no_replay')}")
+    return MoeLiveRun(config)
+
+
+running = run_controls(
+    "moe_run",
+    "moe_running",
+    _make_run,
+    labels=(tr("moe.run"), tr("moe.stop"), tr("moe.continue"), tr("moe.reset")),
+    keys=("mo_run", "mo_stop", "mo_continue", "mo_reset"),
+    on_error=lambda exc: show_bad_input(exc, LIVE_FIELDS),
+    settings_keys=SETTINGS_KEYS,
+)
+
+run: MoeLiveRun | None = state.get("moe_run")
+if run is None:
+    st.info(tr("moe.no_run"))
+    st.stop()
+
+if not running:
+    try:
+        changed = dataclasses.asdict(_config()) != dataclasses.asdict(run.moe_config)
+    except ValueError:
+        changed = True
+    if changed:
+        st.caption(tr("moe.settings_changed"))
+
+total = run.config.steps
+bars = {name: st.empty() for name in run.arms}
+
+
+def _draw_progress(progress: dict[str, int]) -> None:
+    for name, done in progress.items():
+        text = tr("moe.progress", arm=arm_names.get(name, name), done=done, total=total)
+        bars[name].progress(done / total, text=text)
+
+
+_draw_progress(run.progress)  # waits for a step still in flight in a previous script run
+status = st.empty()
+PANELS = ("reward_mean", "pass_at_1", "token_ratio_var", "clip_fraction", "kl_ref", "route_change_fraction")
+live_labels = labels("metric", "reward_mean", "pass_at_1", "clip_fraction", "kl_ref", step=tr("word.step"))
+live_labels |= {m: tr(f"moe.metric.{m}") for m in ("token_ratio_var", "route_change_fraction")}
+live_labels |= {"collapse": tr("moe.collapse"), **legend_names}
+curves = st.empty()
+
+
+def _draw_curves(key: str) -> None:
+    frame = run.metrics_frame()
+    # a panel no arm measures (the route change of the dense model) is left out
+    shown = [m for m in PANELS if frame.empty or pd.to_numeric(frame[m], errors="coerce").notna().any()]
+    fig = arm_metrics_figure(frame, shown, live_labels, x="step", cols=3)
+    with curves:
+        chart(fig, key)
+
+
+if running:
+    status.info(tr("run.stopping") if stop_requested("moe_running") else tr("moe.running"))
+    _draw_curves(f"moe-live-{sum(run.progress.values())}")
+
+    def _on_progress() -> None:
+        progress = run.progress
+        _draw_progress(progress)
+        if len(set(progress.values())) == 1:  # a round done: every arm at the same step
+            # a fresh key per redraw: the chart is redrawn several times in one script run
+            _draw_curves(f"moe-live-{sum(progress.values())}")
+
+    advance(run, "moe_running", _on_progress)  # reruns when done; an error is shown by run_controls
+
+_draw_curves("moe-live")
+st.caption(tr("moe.live_caption"))
+progress = run.progress
+if run.done:
+    status.success(tr("moe.finished", total=total))
+elif len(set(progress.values())) == 1:
+    status.warning(tr("moe.stopped", done=min(progress.values()), total=total))
+else:  # stopped between two arms of a round: say where each is
+    steps_text = ", ".join(f"{arm_names.get(name, name)} {done}" for name, done in progress.items())
+    status.warning(tr("moe.stopped_arms", steps=steps_text, total=total))
+
+st.markdown(f"#### {tr('moe.summary_header')}")
+summary_frame = run.summary_frame()
+
+
+def _cell(value: float, digits: int = 3, signed: bool = False) -> str:
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
+table = pd.DataFrame(
+    {
+        tr("moe.col.arm"): [arm_names.get(a, a) for a in summary_frame["arm"]],
+        tr("moe.col.heldout"): [
+            f"{_cell(a)} → {_cell(b)}"
+            for a, b in zip(summary_frame["heldout_pass_at_1_start"], summary_frame["heldout_pass_at_1_end"])
+        ],
+        tr("moe.col.gain"): [_cell(v, signed=True) for v in summary_frame["heldout_gain"]],
+        tr("moe.col.collapse_step"): [_cell(v, 0) for v in summary_frame["collapse_step"]],
+        tr("moe.col.route_change_mean"): [_pct(v) for v in summary_frame["route_change_mean"]],
+        tr("moe.col.token_ratio_var_mean"): [_num(v) for v in summary_frame["token_ratio_var_mean"]],
+        tr("moe.col.clip_fraction_mean"): [_pct(v) for v in summary_frame["clip_fraction_mean"]],
+        tr("moe.col.steps"): [str(int(v)) for v in summary_frame["steps"]],
+    }
+)
+st.table(table, hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
+st.caption(tr("moe.summary_caption", n=HELDOUT_SIZE))
+csv_download(run.metrics_frame(), "moe-live", key="mo_dl_live", label=tr("moe.download_csv"))
