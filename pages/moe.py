@@ -279,6 +279,20 @@ if result is not None:
         )
     else:
         st.markdown(tr("moe.read_dense", k=k, own=_num(own), seq=_num(seq)))
+    if shift_lr != 0 and result.moe and math.isfinite(summary["abs_own_changed"]):
+        own_c, own_u, rep_c = summary["abs_own_changed"], summary["abs_own_unchanged"], summary["abs_replay_changed"]
+        numbers = dict(
+            share=_pct(summary["tokens_changed_share"]),
+            own_changed=_num(own_c),
+            own_unchanged=_num(own_u),
+            rep_changed=_num(rep_c),
+        )
+        if own_c > own_u:
+            removed = (own_c - rep_c) / (own_c - own_u)  # share of the extra swing that replay takes away
+            verdict = tr("moe.changed.mostly_routing" if removed >= 0.5 else "moe.changed.mostly_update")
+            st.markdown(tr("moe.read_changed", removed=_pct(max(removed, 0.0)), verdict=verdict, **numbers))
+        else:
+            st.markdown(tr("moe.changed.not_more", **numbers))
     if shift_lr != 0 and result.moe:
         if 0 < seq < own:
             st.markdown(tr("moe.read_sequence", seq=_num(seq), own=_num(own), pct=_pct(seq / own)))
@@ -549,4 +563,21 @@ table = pd.DataFrame(
 )
 st.table(table, hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
 st.caption(tr("moe.summary_caption", n=HELDOUT_SIZE))
+collapsed = [
+    tr("moe.read_live_arm_step", arm=arm_names.get(a, a), step=int(v))
+    for a, v in zip(summary_frame["arm"], summary_frame["collapse_step"])
+    if math.isfinite(v)
+]
+reading = tr("moe.read_live_collapse", arms=", ".join(collapsed)) if collapsed else tr("moe.read_live_no_collapse")
+ends = [v for v in summary_frame["heldout_pass_at_1_end"] if math.isfinite(v)]
+samples = HELDOUT_SIZE * run.config.heldout_samples
+if len(ends) >= 2 and samples:
+    low, high = min(ends), max(ends)
+    mid = (low + high) / 2
+    two_se = 2 * math.sqrt(2 * mid * (1 - mid) / samples)  # of a difference of two independent pass rates
+    verdict = tr("moe.live_verdict.separates" if high - low > two_se else "moe.live_verdict.noise")
+    reading += " " + tr(
+        "moe.read_live_apart", low=_cell(low), high=_cell(high), n=samples, two_se=_cell(two_se), verdict=verdict
+    )
+st.markdown(reading)
 csv_download(run.metrics_frame(), "moe-live", key="mo_dl_live", label=tr("moe.download_csv"))

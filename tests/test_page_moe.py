@@ -76,6 +76,27 @@ def test_both_languages_show_every_figure_and_read_the_result(lang):
     own, seq = s["token_std_own"], s["sequence_std"]
     if 0 < seq < own:  # GSPO's sequence ratio, narrower than the tokens', as a share of their spread
         assert t("moe.read_sequence", lang, seq=f"{seq:.3g}", own=f"{own:.3g}", pct=_pct(seq / own)) in text
+    # the tokens whose experts changed: their swing with and without replay, read from the result
+    own_c, own_u, rep_c = s["abs_own_changed"], s["abs_own_unchanged"], s["abs_replay_changed"]
+    if own_c > own_u:
+        removed = max((own_c - rep_c) / (own_c - own_u), 0.0)
+        verdict = t("moe.changed.mostly_routing" if removed >= 0.5 else "moe.changed.mostly_update", lang)
+        numbers = dict(share=_pct(s["tokens_changed_share"]), own_changed=f"{own_c:.3g}", own_unchanged=f"{own_u:.3g}")
+        expected = t(
+            "moe.read_changed", lang, rep_changed=f"{rep_c:.3g}", removed=_pct(removed), verdict=verdict, **numbers
+        )
+        assert expected in text
+    else:
+        assert (
+            t(
+                "moe.changed.not_more",
+                lang,
+                share=_pct(s["tokens_changed_share"]),
+                own_changed=f"{own_c:.3g}",
+                own_unchanged=f"{own_u:.3g}",
+            )
+            in text
+        )
     cmp = "above" if s["route_change_first"] > ARTICLE_ROUTE_CHANGE + 0.005 else None
     if cmp:
         assert t(f"moe.cmp.{cmp}", lang) in text
@@ -170,6 +191,11 @@ def test_tiny_live_run():
     summary = at.table[-1].value
     assert len(summary) == 3 and list(summary.columns[:2]) == [t("moe.col.arm", "en"), t("moe.col.heldout", "en")]
     assert summary.iloc[:, 1].tolist() == ["— → —"] * 3  # held-out pass@1 skipped (0 samples)
+    # the reading names the collapse-flagged arms, or says none was; no held-out verdict without samples
+    flagged = run.summary_frame()["collapse_step"].notna().any()
+    text = _texts(at)
+    assert (t("moe.read_live_no_collapse", "en") in text) != bool(flagged)
+    assert "standard errors" not in text
     # the language switch keeps the run and relabels it
     at.radio(key="lang").set_value("zh").run()
     no_exception(at)
@@ -193,3 +219,21 @@ def test_widget_limits_draw_no_nan(settings):
     no_exception(at)
     assert_finite_figures(at, at_least=3)
     assert not re.search(r"\bnan\b", _texts(at) + " ".join(m.value for m in at.metric), re.IGNORECASE)
+
+
+def test_live_reading_compares_the_arms_with_the_evaluation_noise():
+    live = {**LIVE_SMALL, "mo_steps": 1, "mo_heldout": 1}
+    at = open_page(PAGE, **SMALL, **live)
+    at.multiselect(key="mo_arms").set_value(["grpo", "gspo"])
+    at.button(key="mo_run").click().run()
+    no_exception(at)
+    s = at.session_state["moe_run"].summary_frame()
+    ends = s["heldout_pass_at_1_end"].tolist()
+    low, high = min(ends), max(ends)
+    mid, n = (low + high) / 2, 96  # 96 held-out prompts x 1 sample
+    two_se = 2 * (2 * mid * (1 - mid) / n) ** 0.5  # of a difference of two pass rates
+    verdict = t("moe.live_verdict.separates" if high - low > two_se else "moe.live_verdict.noise", "en")
+    expected = t(
+        "moe.read_live_apart", "en", low=f"{low:.3f}", high=f"{high:.3f}", n=n, two_se=f"{two_se:.3f}", verdict=verdict
+    )
+    assert expected in _texts(at)

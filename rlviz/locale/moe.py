@@ -375,4 +375,51 @@ STRINGS: dict[str, dict[str, str]] = {
         "被标记的步时显示 —。",
     },
     "moe.download_csv": {"en": "Download metrics (CSV)", "zh": "下载指标（CSV）"},
+    "moe.read_changed": {
+        "en": "The tokens whose experts changed in some layer ({share} of the tokens) swing more: mean |log r| "
+        "**{own_changed}** against {own_unchanged} for the others. With the old routing replayed, theirs is "
+        "**{rep_changed}**: replay removes {removed} of their extra swing, {verdict}",
+        "zh": "在某一层换了专家的 token（占 {share}）波动更大：平均 |log r| 为 **{own_changed}**，其余 token 为 "
+        "{own_unchanged}。重放旧路由后，这些 token 的平均 |log r| 为 **{rep_changed}**：重放去掉了它们多出波动的 "
+        "{removed}，{verdict}",
+    },
+    "moe.changed.mostly_update": {
+        "en": "so most of it comes from the update that moved their hidden states (and with them the routing), "
+        "not from the switch of experts itself.",
+        "zh": "所以多出的波动大多来自更新本身改变了它们的隐状态（路由随之改变），而不是换专家这件事本身。",
+    },
+    "moe.changed.mostly_routing": {
+        "en": "so most of it is the switch of experts itself.",
+        "zh": "所以多出的波动大多来自换专家这件事本身。",
+    },
+    "moe.changed.not_more": {
+        "en": "The tokens whose experts changed ({share} of the tokens) do not swing more than the others at these "
+        "settings (mean |log r| {own_changed} against {own_unchanged}).",
+        "zh": "在这组设置下，换了专家的 token（占 {share}）并不比其余 token 波动更大（平均 |log r| {own_changed}，"
+        "其余 {own_unchanged}）。",
+    },
+    "moe.read_live_collapse": {
+        "en": "Flagged as collapsed: {arms}.",
+        "zh": "被标记为崩溃的：{arms}。",
+    },
+    "moe.read_live_no_collapse": {
+        "en": "No arm was flagged as collapsed.",
+        "zh": "没有哪一路被标记为崩溃。",
+    },
+    "moe.read_live_arm_step": {"en": "{arm} at step {step}", "zh": "{arm}（第 {step} 步）"},
+    "moe.read_live_apart": {
+        "en": "Held-out pass@1 at the end spans {low} to {high} across the arms; two standard errors of a "
+        "difference between two arms ({n} samples each) are about {two_se}, so this run {verdict}",
+        "zh": "训练结束时各路的留出集 pass@1 在 {low} 到 {high} 之间；两路之差（每路 {n} 个样本）的两个标准误约为 "
+        "{two_se}，所以这次运行{verdict}",
+    },
+    "moe.live_verdict.separates": {
+        "en": "separates the best arm from the worst beyond evaluation noise (one seed: try another before "
+        "drawing a conclusion).",
+        "zh": "把最好和最差的一路区分开了，差距超出评估噪声（只有一个种子：换个种子再下结论）。",
+    },
+    "moe.live_verdict.noise": {
+        "en": "does not separate the arms: their differences are within evaluation noise.",
+        "zh": "没有把各路区分开：差距在评估噪声之内。",
+    },
 }
