@@ -13,6 +13,7 @@ from apptools import assert_finite_figures, figures, no_exception, open_page
 
 from rlviz.experiments.moe import ARTICLE_ROUTE_CHANGE, RoutingShiftSettings, routing_shift
 from rlviz.i18n import t
+from rlviz.lm.task import HELDOUT_SIZE
 
 PAGE = "pages/moe.py"
 SMALL = {"mo_n": 4, "mo_G": 4, "mo_k": 2}  # the one-batch experiment, small
@@ -230,7 +231,7 @@ def test_live_reading_compares_the_arms_with_the_evaluation_noise():
     s = at.session_state["moe_run"].summary_frame()
     ends = s["heldout_pass_at_1_end"].tolist()
     low, high = min(ends), max(ends)
-    mid, n = (low + high) / 2, 96  # 96 held-out prompts x 1 sample
+    mid, n = (low + high) / 2, HELDOUT_SIZE  # the held-out prompts x 1 sample
     two_se = 2 * (2 * mid * (1 - mid) / n) ** 0.5  # of a difference of two pass rates
     verdict = t("moe.live_verdict.separates" if high - low > two_se else "moe.live_verdict.noise", "en")
     expected = t(
