@@ -71,13 +71,15 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--live-steps", type=int, default=20)
     ap.add_argument("--skip-live", action="store_true")
+    ap.add_argument("--skip-shift", action="store_true")
     ap.add_argument("--lrs", default="1e-4,3e-4,1e-3,3e-3")
     ap.add_argument("--live-lrs", default="1e-4,3e-4,1e-3")
     args = ap.parse_args()
     torch.set_num_threads(1)
     lrs = [float(x) for x in args.lrs.split(",")]
     with pd.option_context("display.width", 250, "display.max_columns", 30, "display.precision", 4):
-        print(shift_table(args.seeds, lrs).to_string(index=False), flush=True)
+        if not args.skip_shift:
+            print(shift_table(args.seeds, lrs).to_string(index=False), flush=True)
         if not args.skip_live:
             print(live_table(args.live_steps, [float(x) for x in args.live_lrs.split(",")]).to_string(index=False))
 

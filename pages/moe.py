@@ -42,6 +42,7 @@ from rlviz.experiments.moe import (
     routing_shift,
 )
 from rlviz.experiments.runner import COLLAPSE
+from rlviz.i18n import LIST_SEPARATOR, SENTENCE_SEPARATOR
 from rlviz.lm.task import HELDOUT_SIZE
 from rlviz.plots.moe import arm_metrics_figure, log_ratio_figure, route_change_figure, routing_part, token_strip_figure
 
@@ -173,7 +174,8 @@ if result is not None:
     if result.moe:
         cols = st.columns(4)
         cols[0].metric(tr("moe.m_first"), _pct(summary["route_change_first"]), help=tr("moe.m_first_help"))
-        cols[1].metric(tr("moe.m_last", k=k), _pct(summary["route_change_last"]), help=tr("moe.m_first_help"))
+        if k > 1:  # after one update the two are the same number
+            cols[1].metric(tr("moe.m_last", k=k), _pct(summary["route_change_last"]), help=tr("moe.m_first_help"))
         cols[2].metric(
             tr("moe.m_article"),
             tr("moe.m_article_value", share=f"{ARTICLE_ROUTE_CHANGE:.0%}"),
@@ -185,7 +187,7 @@ if result is not None:
     cols = st.columns(3)
     for col, arm in zip(cols, shift_arms):
         clip = _pct(summary[f"clip_{arm}"])
-        col.metric(tr("moe.m_clip", arm=arm_names.get(arm, arm)), clip, help=tr("moe.m_clip_help", k=k))
+        col.metric(tr("moe.m_clip", arm=arm_names.get(arm, arm), k=k), clip, help=tr("moe.m_clip_help", k=k))
     st.caption(
         tr(
             "moe.batch_note",
@@ -248,10 +250,11 @@ if result is not None:
         **{"panel.ratios": tr("moe.panel.ratios", k=k)},
     )
     chart(log_ratio_figure(result.log_ratios, k, ratio_labels), "moe-log-ratios")
-    st.caption(tr("moe.ratio_caption", k=k))
+    st.caption(tr("moe.ratio_caption" if result.moe else "moe.ratio_caption_dense", k=k))
     own, seq = summary["token_std_own"], summary["sequence_std"]
     if shift_lr == 0:
-        st.markdown(tr("moe.read_lr0"))
+        if not result.moe:  # the MoE's route section has said it already
+            st.markdown(tr("moe.read_lr0"))
     elif result.moe:
         rep = summary["token_std_replay"]
         part = routing_part(result.log_ratios, k)
@@ -264,7 +267,8 @@ if result is not None:
         else:
             effect = tr("moe.effect.widened", pct=_pct(change))
         share_of_own = routing / own if own > 0 else math.nan
-        verdict = tr("moe.verdict.update" if share_of_own < 0.5 else "moe.verdict.routing")
+        # replay narrows the spread by a tenth or more: routing adds to it; else it only reshuffles tokens
+        verdict = tr("moe.verdict.routing" if change <= -0.10 else "moe.verdict.update")
         st.markdown(
             tr(
                 "moe.read_replay",
@@ -283,16 +287,20 @@ if result is not None:
         own_c, own_u, rep_c = summary["abs_own_changed"], summary["abs_own_unchanged"], summary["abs_replay_changed"]
         numbers = dict(
             share=_pct(summary["tokens_changed_share"]),
-            own_changed=_num(own_c),
-            own_unchanged=_num(own_u),
-            rep_changed=_num(rep_c),
+            own_changed=_num(own_c, 4),
+            own_unchanged=_num(own_u, 4),
+            rep_changed=_num(rep_c, 4),
         )
-        if own_c > own_u:
+        if not math.isfinite(own_u):  # every token's experts changed: nothing to compare with
+            st.markdown(tr("moe.changed.all", **numbers))
+        elif own_c <= own_u:
+            st.markdown(tr("moe.changed.not_more", **numbers))
+        elif rep_c >= own_c:  # replay did not calm them
+            st.markdown(tr("moe.read_changed_up", **numbers))
+        else:
             removed = (own_c - rep_c) / (own_c - own_u)  # share of the extra swing that replay takes away
             verdict = tr("moe.changed.mostly_routing" if removed >= 0.5 else "moe.changed.mostly_update")
-            st.markdown(tr("moe.read_changed", removed=_pct(max(removed, 0.0)), verdict=verdict, **numbers))
-        else:
-            st.markdown(tr("moe.changed.not_more", **numbers))
+            st.markdown(tr("moe.read_changed", removed=_pct(removed), verdict=verdict, **numbers))
     if shift_lr != 0 and result.moe:
         if 0 < seq < own:
             st.markdown(tr("moe.read_sequence", seq=_num(seq), own=_num(own), pct=_pct(seq / own)))
@@ -319,7 +327,7 @@ if result is not None:
     st.markdown(tr("moe.read_clip", k=k) + "\n" + "".join(f"\n- {part}" for part in parts))
 
     # ------------------------------------------------------------------ one response
-    if result.moe and result.token.get("layers_changed"):
+    if result.moe and any(result.token.get("layers_changed") or ()):  # a response where some route changed
         st.markdown(f"#### {tr('moe.strip_header')}")
         strip_labels = labels(
             "moe.strip",
@@ -346,7 +354,10 @@ st.markdown(
         "moe.live_text",
         window=COLLAPSE["window"],
         drop=f"{COLLAPSE['reward_drop']:g}",
+        se=f"{COLLAPSE['noise_se']:g}",
         jump=f"{COLLAPSE['jump']:g}",
+        kl_floor=f"{COLLAPSE['kl_floor']:g}",
+        var_floor=f"{COLLAPSE['ratio_var_floor']:g}",
     )
 )
 state.setdefault("moe_running", False)
@@ -421,6 +432,8 @@ with st.expander(tr("moe.live_more")):
         bind="query-params",
         disabled=running,
     )
+if live_model == "dense" and REPLAY_ARMS & set(live_arms):  # said before Run, not only after it
+    st.warning(tr("moe.dense_no_replay_now"), icon=":material/warning:")
 SETTINGS_KEYS = ("mo_arms", "mo_lmodel", "mo_steps", "mo_llr", "mo_lp", "mo_lG", "mo_mu", "mo_mb", "mo_heldout")
 LIVE_FIELDS = {
     "arms": tr("moe.arms"),
@@ -568,7 +581,11 @@ collapsed = [
     for a, v in zip(summary_frame["arm"], summary_frame["collapse_step"])
     if math.isfinite(v)
 ]
-reading = tr("moe.read_live_collapse", arms=", ".join(collapsed)) if collapsed else tr("moe.read_live_no_collapse")
+reading = (
+    tr("moe.read_live_collapse", arms=LIST_SEPARATOR[L].join(collapsed))
+    if collapsed
+    else tr("moe.read_live_no_collapse")
+)
 ends = [v for v in summary_frame["heldout_pass_at_1_end"] if math.isfinite(v)]
 samples = HELDOUT_SIZE * run.config.heldout_samples
 if len(ends) >= 2 and samples:
@@ -576,7 +593,7 @@ if len(ends) >= 2 and samples:
     mid = (low + high) / 2
     two_se = 2 * math.sqrt(2 * mid * (1 - mid) / samples)  # of a difference of two independent pass rates
     verdict = tr("moe.live_verdict.separates" if high - low > two_se else "moe.live_verdict.noise")
-    reading += " " + tr(
+    reading += SENTENCE_SEPARATOR[L] + tr(
         "moe.read_live_apart", low=_cell(low), high=_cell(high), n=samples, two_se=_cell(two_se), verdict=verdict
     )
 st.markdown(reading)

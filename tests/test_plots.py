@@ -397,9 +397,10 @@ def test_arm_metrics_figure_styles_arms_and_marks_collapse():
     labels = {"name.grpo_r2": "GRPO + R2", "collapse": "collapse", "step": "step"}
     spec = _no_nan(arm_metrics_figure(pd.DataFrame(rows), ["reward_mean", "route_change_fraction"], labels, x="step"))
     lines = [tr for tr in spec["data"] if tr["name"] != "collapse"]
-    # the order of ARM_STYLES, whatever the frame's order; GRPO + R2 is GRPO's colour, dashed
+    # the order of ARM_STYLES, whatever the frame's order; GRPO + R2 has a colour of its own, dashed
     assert [tr["name"] for tr in lines[:3]] == ["GRPO", "GRPO + R2", "GSPO"]
-    assert lines[1]["line"] == {"color": ARM_STYLES["grpo"]["color"], "dash": "dash", "width": 2}
+    assert lines[1]["line"] == {"color": ARM_STYLES["grpo_r2"]["color"], "dash": "dash", "width": 2}
+    assert len({ARM_STYLES[a]["color"] for a in ARM_STYLES}) == len(ARM_STYLES)  # told apart by colour
     assert [tr["showlegend"] for tr in lines] == [True, True, True, False, False, False]
     marks = [tr for tr in spec["data"] if tr["name"] == "collapse"]
     assert len(marks) == 2 and [m["showlegend"] for m in marks] == [True, False]  # one mark per panel

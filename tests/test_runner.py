@@ -213,18 +213,29 @@ def test_entropy_frame_reads_the_metrics(policy):
 
 
 def test_collapse_flag_by_hand():
-    from rlviz.experiments.runner import collapse_flags
+    from rlviz.experiments.runner import COLLAPSE, collapse_flags
 
+    assert COLLAPSE["kl_floor"] == 0.1 and COLLAPSE["ratio_var_floor"] == 0.05 and COLLAPSE["jump"] == 3.0
     # trailing means (window 3): .6 .6 .6 .6 .5 .367 .233; best .6 first reached at step 0
     reward = [0.6, 0.6, 0.6, 0.6, 0.3, 0.2, 0.2]
-    kl = [0.01, 0.01, 0.01, 0.01, 0.05, 0.05, 0.02]  # jumps when > 3 x 0.01
-    var = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 5.0]  # jumps when > 3 x 1.0
-    # step 4: drop .1 < .15; step 5: drop .233 and KL .05 > .03; step 6: KL .02 no, variance 5 > 3
+    kl = [0.05, 0.05, 0.05, 0.05, 0.2, 0.2, 0.1]  # jumps when > 3 x 0.05 and > 0.1
+    var = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 5.0]  # jumps when > 3 x 1.0 (and > 0.05)
+    # step 4: drop .1 < .15; step 5: drop .233 and KL .2 > .15; step 6: KL .1 no, variance 5 > 3
     assert collapse_flags(reward, kl, var) == [False] * 5 + [True, True]
     var[6] = 1.0
     assert collapse_flags(reward, kl, var) == [False] * 5 + [True, False]
     # a falling reward alone (nothing jumps) is not a collapse, nor is NaN
-    assert not any(collapse_flags(reward, [0.01] * 7, [1.0] * 7))
+    assert not any(collapse_flags(reward, [0.05] * 7, [1.0] * 7))
     assert not any(collapse_flags(reward, [float("nan")] * 7, [float("nan")] * 7))
+    # a tiny KL tripling (0.001 -> 0.004) stays under the floor: not a collapse
+    assert not any(collapse_flags(reward, [0.001] * 4 + [0.004] * 3, [0.001] * 7))
+    # the reward drop must also exceed 3 standard errors of the difference of the two means: the best
+    # (step 0) has one step of responses, step 5's window three. With 64 a step:
+    # 3 sqrt(.6 x .4 x (1/192 + 1/64)) = 0.212 < 0.233 (flagged); with 16 a step,
+    # 3 sqrt(.24 x (1/48 + 1/16)) = 0.424 > 0.233 (noise, not flagged)
+    assert collapse_flags(reward, kl, var, [64] * 7) == [False] * 5 + [True, False]
+    assert not any(collapse_flags(reward, kl, var, [16] * 7))
     with pytest.raises(ValueError, match="kl"):
         collapse_flags([0.1], [], [])
+    with pytest.raises(ValueError, match="kl"):
+        collapse_flags([0.1], [0.1], [0.1], [])

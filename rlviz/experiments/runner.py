@@ -48,21 +48,39 @@ DERIVED_METRICS = ("signal_groups", "rollouts_cum", "rounds", "collapse")
 # The collapse flag (:func:`collapse_flags`): the reward falls while the KL or the ratio variance jumps.
 COLLAPSE = {
     "window": 3,  # steps in the trailing mean of the reward
-    "reward_drop": 0.15,  # the trailing mean this far (absolute, reward in [0, 1]) below its best so far
-    "jump": 3.0,  # KL to the reference, or the token-ratio variance, this many times its value at the best step
+    "reward_drop": 0.15,  # the trailing mean this far (absolute, reward in [0, 1]) below its best so far ...
+    "noise_se": 3.0,  # ... and at least this many standard errors of a trailing mean of the steps' rewards
+    "jump": 3.0,  # KL to the reference, or the token-ratio variance, this many times its value at the best step ...
+    "kl_floor": 0.1,  # ... and above this (nats per token): a KL of 0.001 tripling is no collapse
+    "ratio_var_floor": 0.05,  # ... or, for the token-ratio variance, above this
 }
 
 
-def collapse_flags(reward: list[float], kl: list[float], ratio_var: list[float]) -> list[bool]:
+def _jumped(xs: list[float], best_at: int, t: int, floor: float) -> bool:
+    base, now = xs[best_at], xs[t]
+    return math.isfinite(base) and math.isfinite(now) and now > COLLAPSE["jump"] * base and now > floor
+
+
+def collapse_flags(
+    reward: list[float], kl: list[float], ratio_var: list[float], samples: list[float] | None = None
+) -> list[bool]:
     """Per step, whether the run looks collapsed: the reward falls while KL or ratio variance jumps.
 
-    Step t is flagged when the trailing mean of ``reward`` over ``COLLAPSE["window"]`` steps is at
-    least ``COLLAPSE["reward_drop"]`` below the best trailing mean so far, and, at the same step,
-    ``kl`` (KL to the reference) or ``ratio_var`` (variance of the token ratio in the updates) is at
-    least ``COLLAPSE["jump"]`` times its value at that best step. NaN values never flag.
+    Step t is flagged when (thresholds in :data:`COLLAPSE`)
+
+    - the trailing mean of ``reward`` over ``window`` steps is below the best trailing mean so far
+      by at least ``reward_drop``, and by at least ``noise_se`` standard errors of the difference,
+      ``sqrt(p (1 - p) (1/m + 1/m_best))`` with p the best mean and m, m_best the responses in the two
+      windows (with 16 responses a step, a drop of 0.15 is noise), and
+    - at the same step ``kl`` (KL to the reference) is above ``jump`` times its value at that best
+      step and above ``kl_floor``, or ``ratio_var`` (variance of the token ratio in the updates) is
+      above ``jump`` times its value there and above ``ratio_var_floor``.
+
+    NaN values never flag.
 
     Args:
         reward, kl, ratio_var: one value per step, the same length.
+        samples: responses behind each step's reward, the same length (``None``: no noise term).
 
     Returns:
         One bool per step.
@@ -70,21 +88,25 @@ def collapse_flags(reward: list[float], kl: list[float], ratio_var: list[float])
     Raises:
         ValueError: the lengths differ.
     """
-    if not len(reward) == len(kl) == len(ratio_var):
-        raise ValueError(f"kl: lengths differ ({len(reward)}, {len(kl)}, {len(ratio_var)})")
-    w, drop, jump = COLLAPSE["window"], COLLAPSE["reward_drop"], COLLAPSE["jump"]
-    flags, best, best_at = [], -math.inf, 0
-    for t in range(len(reward)):
-        window = [r for r in reward[max(0, t - w + 1) : t + 1] if math.isfinite(r)]
+    n = len(reward)
+    if not n == len(kl) == len(ratio_var) or (samples is not None and len(samples) != n):
+        raise ValueError(f"kl: lengths differ ({n}, {len(kl)}, {len(ratio_var)})")
+    c = COLLAPSE
+    w = c["window"]
+    flags, best, best_at, best_m = [], -math.inf, 0, 0.0
+    for t in range(n):
+        lo = max(0, t - w + 1)
+        window = [r for r in reward[lo : t + 1] if math.isfinite(r)]
         trail = sum(window) / len(window) if window else math.nan
+        m = sum(samples[lo : t + 1]) if samples is not None else 0.0
         if math.isfinite(trail) and trail > best:
-            best, best_at = trail, t
-        fell = math.isfinite(trail) and best - trail >= drop
-
-        jumped = any(
-            math.isfinite(xs[best_at]) and math.isfinite(xs[t]) and xs[t] > jump * xs[best_at] and xs[t] > xs[best_at]
-            for xs in (kl, ratio_var)
-        )
+            best, best_at, best_m = trail, t, m
+        need = c["reward_drop"]
+        if samples is not None and math.isfinite(best) and m > 0 and best_m > 0:
+            p = min(max(best, 0.0), 1.0)  # the standard error of the difference of the two means
+            need = max(need, c["noise_se"] * math.sqrt(p * (1 - p) * (1 / m + 1 / best_m)))
+        fell = math.isfinite(trail) and best - trail >= need
+        jumped = _jumped(kl, best_at, t, c["kl_floor"]) or _jumped(ratio_var, best_at, t, c["ratio_var_floor"])
         flags.append(bool(fell and jumped))
     return flags
 
@@ -345,7 +367,10 @@ class SideBySideRun:
                 total = 0
                 h = t.history
                 flags = collapse_flags(
-                    [m["reward_mean"] for m in h], [m["kl_ref"] for m in h], [m["token_ratio_var"] for m in h]
+                    [m["reward_mean"] for m in h],
+                    [m["kl_ref"] for m in h],
+                    [m["token_ratio_var"] for m in h],
+                    [m["rollouts"] for m in h],
                 )
                 for m, flag in zip(h, flags):
                     rollouts = int(m["rollouts"])

@@ -37,7 +37,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "generated the response (arXiv 2510.11370). They differ when the sampler computes in another "
         "precision than the trainer (bf16 against float32) and so picks other experts for some tokens.",
         "zh": "**两个自带模型。** 一个微型 **Qwen3-MoE**（{layers} 层，每层 {experts} 个专家，top-{top_k} 路由），以及作为对照的"
-        "**稠密**微型语言模型：同样的任务、同样的测量，但没有路由器，所以它的比率怎么变都只来自更新本身。\n\n"
+        "**稠密（Dense）微型语言模型**：同样的任务、同样的测量，但没有路由器，所以它的比率怎么变都只来自更新本身。\n\n"
         "**verl 中的路由重放**设置是 `actor_rollout_ref.actor.router_replay.mode`：**R2** 重放训练引擎在计算"
         "旧策略对数概率时记录的路由（arXiv 2512.01374）；**R3** 重放推理引擎（采样器）生成回答时用的路由"
         "（arXiv 2510.11370）。当采样器和训练器的计算精度不同（bf16 对 float32），对一些 token 选了不同的专家时，"
@@ -123,7 +123,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Share of (response token, layer) routes whose pair of experts differs from the old policy's.",
         "zh": "（回答 token，层）路由中，所选两个专家与旧策略不同的比例。",
     },
-    "moe.m_last": {"en": "… after {k} updates", "zh": "…… {k} 次更新后"},
+    "moe.m_last": {"en": "Routes changed after {k} updates", "zh": "{k} 次更新后路由变化"},
     "moe.m_article": {"en": "GSPO paper, per update", "zh": "GSPO 论文，每次更新"},
     "moe.m_article_help": {
         "en": "Qwen3-30B-A3B (48 layers, 128 experts, 8 active), arXiv 2507.18071 §5.3.",
@@ -138,7 +138,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "同一份权重转成 bfloat16（推理引擎通常这样保存）后，在任何更新之前，就有这么多比例的路由选了和 "
         "float32 训练器不同的专家。R3 重放的正是这部分差异，R2 则不管它。",
     },
-    "moe.m_clip": {"en": "Clip fraction · {arm}", "zh": "裁剪比例 · {arm}"},
+    "moe.m_clip": {"en": "Clip fraction at update {k} · {arm}", "zh": "第 {k} 次更新的裁剪比例 · {arm}"},
     "moe.m_clip_help": {
         "en": "The share of response tokens the clip acted on in the loss of update {k} (the last).",
         "zh": "第 {k} 次（最后一次）更新的损失中，被裁剪作用到的回答 token 占比。",
@@ -220,13 +220,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.effect.widened": {"en": "did not narrow it (it is {pct} wider)", "zh": "没有让分布变窄（反而宽了 {pct}）"},
     "moe.effect.same": {"en": "left the spread unchanged", "zh": "没有改变分布宽度"},
     "moe.verdict.update": {
-        "en": "at these settings most of the ratio's spread comes from the update itself, and routing is the "
-        "smaller part.",
-        "zh": "在这组设置下，比率的波动大部分来自更新本身，路由只占较小的一部分。",
+        "en": "replay hardly changes how wide the spread is, so at these settings the update itself makes the "
+        "spread, and routing only moves some tokens up and others down within it.",
+        "zh": "重放几乎不改变分布的宽度，所以在这组设置下波动来自更新本身，路由只是让其中一些 token 上移、另一些下移。",
     },
     "moe.verdict.routing": {
-        "en": "at these settings routing is a large part of the ratio's spread.",
-        "zh": "在这组设置下，路由占了比率波动的很大一部分。",
+        "en": "replay narrows the spread by a tenth or more, so at these settings routing adds a visible part "
+        "of the ratio's spread.",
+        "zh": "重放让分布至少窄了十分之一，所以在这组设置下路由为比率的波动贡献了明显的一部分。",
     },
     "moe.read_sequence": {
         "en": "GSPO's sequence log-ratio log s has σ = **{seq}**, only {pct} of the token log-ratio's {own}: the "
@@ -245,7 +246,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 {k} 次更新后，稠密模型的 token 对数比率 σ = **{own}**，GSPO 的序列对数比率 σ = **{seq}**，"
         "其中没有任何路由器参与：这些波动完全来自更新本身。",
     },
-    "moe.arms_header": {"en": "What each arm's clip saw", "zh": "每种方法的裁剪看到了什么"},
+    "moe.arms_header": {"en": "What each arm's clip saw", "zh": "各方法的裁剪在每次更新中作用了多少"},
     "moe.metric.clip_fraction": {"en": "clip fraction", "zh": "裁剪比例"},
     "moe.metric.ratio_var": {"en": "variance of the ratio the loss used", "zh": "损失所用比率的方差"},
     "moe.metric.token_log_ratio_std": {"en": "σ of the token log-ratio", "zh": "token 对数比率的 σ"},
@@ -292,15 +293,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "batch, in mini-batches), as on the live page. Each step logs the share of routes that changed between "
         "the sampled batch's old policy and the updated one, the variance of the token ratio, the clip fraction "
         "and the KL to the starting model. A step is marked ✕ (collapse) when the training reward's mean over "
-        "{window} steps has fallen at least {drop} below its best while the KL or the token-ratio variance has "
-        "jumped to more than {jump}× its value at that best step.\n\n"
+        "{window} steps has fallen below its best by at least {drop} and by more than {se} standard errors of "
+        "the difference (a small batch's noise does not count), while the KL has jumped to more than {jump}× its "
+        "value at that best step and above {kl_floor}, or the token-ratio variance to more than {jump}× and above "
+        "{var_floor}.\n\n"
         "**GRPO + R3** samples with a bfloat16 copy of the policy, as an inference engine would, and replays the "
         "routing that sampler chose: with a float32 sampler its routing would equal the trainer's, and R3 would "
         "be R2.",
         "zh": "几种方法从同一个检查点、同一个随机种子出发并排训练，每一步采一个新批次（每个批次做 μ 次更新，分小批次），"
         "和实时策略更新页面一样。每一步记录：采样时的旧策略与更新后策略之间路由变化的比例、token 比率的方差、"
-        "裁剪比例，以及与初始模型的 KL。如果训练奖励的 {window} 步平均值比它的最好值低了至少 {drop}，同时 KL 或"
-        " token 比率方差跳到最好那一步的 {jump} 倍以上，这一步就标上 ✕（崩溃）。\n\n"
+        "裁剪比例，以及与初始模型的 KL。如果训练奖励的 {window} 步平均值比它的最好值低了至少 {drop}，并且超过两者之差"
+        "的 {se} 个标准误（小批次的噪声不算），同时 KL 跳到最好那一步的 {jump} 倍以上且超过 {kl_floor}，或 token "
+        "比率方差跳到 {jump} 倍以上且超过 {var_floor}，这一步就标上 ✕（崩溃）。\n\n"
         "**GRPO + R3** 用策略的 bfloat16 副本采样（就像推理引擎那样），并重放这个采样器选的路由：如果采样器也是 "
         "float32，它的路由就和训练器的完全一样，R3 也就等于 R2。",
     },
@@ -325,6 +329,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.heldout_help": {
         "en": "Samples per held-out prompt for pass@1 before and after training; 0 skips it (faster).",
         "zh": "训练前后计算留出集 pass@1 时每个问题的采样数；取 0 则跳过（更快）。",
+    },
+    "moe.dense_no_replay_now": {
+        "en": "The dense model has no router, so GRPO + R2 and GRPO + R3 cannot run on it: choose the MoE model, "
+        "or drop those arms before pressing Run.",
+        "zh": "稠密模型没有路由器，GRPO + R2 和 GRPO + R3 无法在它上面运行：请选择 MoE 模型，或在按“运行”之前去掉这两路。",
     },
     "moe.dense_no_replay": {
         "en": "routing replay needs the MoE model: the dense model has no router. Choose the MoE model, or "
@@ -355,9 +364,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.metric.token_ratio_var": {"en": "variance of the token ratio", "zh": "token 比率的方差"},
     "moe.collapse": {"en": "collapse flag", "zh": "崩溃标记"},
     "moe.live_caption": {
-        "en": "One line per arm; ✕: a step flagged as collapsed. The route-change panel is empty for the dense "
-        "model (no router).",
-        "zh": "每种方法一条线；✕：被标记为崩溃的步。稠密模型没有路由器，路由变化面板为空。",
+        "en": "One line per arm; ✕: a step flagged as collapsed. The dense model has no router, so its run has "
+        "no route-change panel.",
+        "zh": "每种方法一条线；✕：被标记为崩溃的步。稠密模型没有路由器，所以不画路由变化面板。",
     },
     "moe.summary_header": {"en": "Summary", "zh": "汇总"},
     "moe.col.arm": {"en": "arm", "zh": "方法"},
@@ -397,6 +406,29 @@ STRINGS: dict[str, dict[str, str]] = {
         "settings (mean |log r| {own_changed} against {own_unchanged}).",
         "zh": "在这组设置下，换了专家的 token（占 {share}）并不比其余 token 波动更大（平均 |log r| {own_changed}，"
         "其余 {own_unchanged}）。",
+    },
+    "moe.changed.all": {
+        "en": "Every token's experts changed in some layer at these settings ({share}), so there are no unchanged "
+        "tokens to compare with: mean |log r| {own_changed} with their own routing, {rep_changed} with the old "
+        "routing replayed.",
+        "zh": "在这组设置下每个 token 都在某一层换了专家（{share}），没有未换专家的 token 可作对比：平均 |log r| "
+        "用自身路由为 {own_changed}，重放旧路由为 {rep_changed}。",
+    },
+    "moe.read_changed_up": {
+        "en": "The tokens whose experts changed in some layer ({share} of the tokens) swing more: mean |log r| "
+        "**{own_changed}** against {own_unchanged} for the others. Replaying the old routing does not calm them "
+        "at these settings: theirs is **{rep_changed}** with it.",
+        "zh": "在某一层换了专家的 token（占 {share}）波动更大：平均 |log r| 为 **{own_changed}**，其余 token 为 "
+        "{own_unchanged}。在这组设置下重放旧路由并没有让它们平静下来：重放后为 **{rep_changed}**。",
+    },
+    "moe.ratio_caption_dense": {
+        "en": "How far each token's probability moved after update {k}, log(π/π_old) (red), and GSPO's sequence "
+        "log-ratio log s (green, dotted; one value per response). The dense model has no router: nothing to "
+        "replay. σ in the legend: the standard deviation over all values. The axes span the middle 95% of the "
+        "values; the rest are counted in the end bins.",
+        "zh": "第 {k} 次更新后每个 token 的概率变了多少，即 log(π/π_old)（红色），以及 GSPO 的序列对数比率 log s（绿色"
+        "点线，每条回答一个值）。稠密模型没有路由器，无可重放。图例中的 σ 是全部数值的标准差。坐标轴只覆盖中间 95% "
+        "的数值，其余的计入两端的区间。",
     },
     "moe.read_live_collapse": {
         "en": "Flagged as collapsed: {arms}.",

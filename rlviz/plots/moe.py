@@ -36,10 +36,12 @@ __all__ = [
     "token_strip_figure",
 ]
 
+# GRPO with replay: colours of their own (told apart at a glance, not by the dash alone), and a dash
+# that marks them as variants of GRPO
 ARM_STYLES: dict[str, dict[str, str]] = {
     "grpo": algorithm_style("grpo"),
-    "grpo_r2": {"color": algorithm_style("grpo")["color"], "dash": "dash"},
-    "grpo_r3": {"color": algorithm_style("grpo")["color"], "dash": "dot"},
+    "grpo_r2": {"color": OKABE_ITO["vermillion"], "dash": "dash"},
+    "grpo_r3": {"color": OKABE_ITO["reddish_purple"], "dash": "dot"},
     "gspo": algorithm_style("gspo"),
 }
 # the log-ratio distributions: own routing, old routing replayed, GSPO's sequence log-ratio, and
