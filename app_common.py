@@ -294,6 +294,20 @@ def advance(run, flag_key: str, on_progress) -> None:
     st.rerun()
 
 
+def show_run_status(run, status, prefix: str, names: dict[str, str]) -> None:
+    """Say in ``status`` (an ``st.empty``) where a side-by-side ``run`` stands once it is not stepping:
+    ``<prefix>.finished`` when done, ``<prefix>.stopped`` when every arm is at the same step, else
+    ``<prefix>.stopped_arms`` naming each arm (``names``: arm -> its label) with its step."""
+    progress, total = run.progress, run.config.steps
+    if run.done:
+        status.success(tr(f"{prefix}.finished", total=total))
+    elif len(set(progress.values())) == 1:
+        status.warning(tr(f"{prefix}.stopped", done=min(progress.values()), total=total))
+    else:  # stopped between two arms of a round: say where each is
+        steps_text = ", ".join(f"{names.get(name, name)} {done}" for name, done in progress.items())
+        status.warning(tr(f"{prefix}.stopped_arms", steps=steps_text, total=total))
+
+
 def labels(prefix: str, *keys: str, **extra: str) -> dict[str, str]:
     """The ``labels`` mapping a figure builder of ``rlviz.plots`` takes: each of ``keys`` -> its text
     ``tr(f"{prefix}.{key}")`` in the session's language, then ``extra`` (texts the page has already

@@ -27,6 +27,7 @@ from app_common import (
     run_active,
     run_controls,
     show_bad_input,
+    show_run_status,
     stop_requested,
     tr,
 )
@@ -408,14 +409,8 @@ if running:
 
 _draw_curves("live-curves")
 st.caption(tr("live.curves_caption"))
+show_run_status(run, status, "live", arm_titles)
 progress = run.progress
-if run.done:
-    status.success(tr("live.finished", total=total))
-elif len(set(progress.values())) == 1:
-    status.warning(tr("live.stopped", done=min(progress.values()), total=total))
-else:  # stopped between two arms of a round: say where each is
-    steps_text = ", ".join(f"{arm_titles[name]} {done}" for name, done in progress.items())
-    status.warning(tr("live.stopped_arms", steps=steps_text, total=total))
 st.markdown(tr("live.metric_notes"))
 entropy = run.entropy_frame()
 if not entropy.empty:

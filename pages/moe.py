@@ -28,6 +28,7 @@ from app_common import (
     run_active,
     run_controls,
     show_bad_input,
+    show_run_status,
     stop_requested,
     tr,
 )
@@ -540,14 +541,7 @@ if running:
 
 _draw_curves("moe-live")
 st.caption(tr("moe.live_caption"))
-progress = run.progress
-if run.done:
-    status.success(tr("moe.finished", total=total))
-elif len(set(progress.values())) == 1:
-    status.warning(tr("moe.stopped", done=min(progress.values()), total=total))
-else:  # stopped between two arms of a round: say where each is
-    steps_text = ", ".join(f"{arm_names.get(name, name)} {done}" for name, done in progress.items())
-    status.warning(tr("moe.stopped_arms", steps=steps_text, total=total))
+show_run_status(run, status, "moe", arm_names)
 
 st.markdown(f"#### {tr('moe.summary_header')}")
 summary_frame = run.summary_frame()

@@ -28,6 +28,7 @@ from app_common import (
     run_active,
     run_controls,
     show_bad_input,
+    show_run_status,
     stop_requested,
     tr,
 )
@@ -502,14 +503,7 @@ else:
                 _draw_curves(f"sampling-live-{sum(progress.values())}")
 
         advance(run, "sampling_running", _on_progress)  # reruns when done; errors are shown by run_controls
-    progress = run.progress
-    if run.done:
-        status.success(tr("sampling.finished", total=total))
-    elif len(set(progress.values())) == 1:
-        status.warning(tr("sampling.stopped", done=min(progress.values()), total=total))
-    else:  # an arm ahead of the other (stopped between the two arms of a step): say both
-        steps_text = ", ".join(f"{arm_labels[arm]} {done}" for arm, done in progress.items())
-        status.warning(tr("sampling.stopped_arms", steps=steps_text, total=total))
+    show_run_status(run, status, "sampling", arm_labels)
     _draw_curves("sampling-live")
     st.caption(tr("sampling.live_caption"))
     st.table(_summary_table(run), hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px

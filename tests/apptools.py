@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +84,23 @@ def assert_finite_figures(at: AppTest, at_least: int = 1, gaps: bool = False) ->
                 bad = [v for v in _numbers(values, gaps) if not math.isfinite(v)]
                 assert not bad, f"figure {i} trace {j} ({trace.get('name')}) {axis}: {bad[:5]}"
     return figs
+
+
+def texts(at: AppTest) -> str:
+    """Every markdown, caption and subheader text of the page, one per line."""
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [s.value for s in at.subheader]
+    return "\n".join(parts)
+
+
+@contextmanager
+def torch_threads(n: int) -> Iterator[None]:
+    """Run the block with ``n`` torch threads, then restore the count (a module fixture's body: one
+    thread is fast and steady on a shared 2-core machine)."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)

@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-import torch
-from apptools import assert_finite_figures, figures, no_exception, open_page
+from apptools import assert_finite_figures, figures, no_exception, open_page, texts, torch_threads
 
 from rlviz.experiments.moe import ARTICLE_ROUTE_CHANGE, RoutingShiftSettings, routing_shift
 from rlviz.i18n import t
@@ -22,16 +21,11 @@ LIVE_SMALL = {"mo_steps": 2, "mo_lp": 2, "mo_lG": 2, "mo_mu": 1, "mo_mb": 1, "mo
 
 @pytest.fixture(scope="module", autouse=True)
 def _one_thread():
-    """One torch thread (see tests/test_sampling.py): fast and steady on a shared 2-core machine."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+    with torch_threads(1):
+        yield
 
 
-def _texts(at) -> str:
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [s.value for s in at.subheader]
-    return "\n".join(parts)
+_texts = texts
 
 
 def _metrics(at) -> dict[str, str]:

@@ -4,8 +4,7 @@ input shown as a message, the URL holding the settings, and a tiny live run."""
 from __future__ import annotations
 
 import pytest
-import torch
-from apptools import assert_finite_figures, figures, no_exception, open_page
+from apptools import assert_finite_figures, figures, no_exception, open_page, texts, torch_threads
 
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.i18n import t
@@ -15,16 +14,11 @@ PAGE = "pages/sampling.py"
 
 @pytest.fixture(scope="module", autouse=True)
 def _one_thread():
-    """One torch thread (see tests/test_sampling.py): fast and steady on a shared 2-core machine."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+    with torch_threads(1):
+        yield
 
 
-def _texts(at) -> str:
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [s.value for s in at.subheader]
-    return "\n".join(parts)
+_texts = texts
 
 
 def assert_figure_words(at, lang: str) -> None:
