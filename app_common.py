@@ -294,6 +294,57 @@ def advance(run, flag_key: str, on_progress) -> None:
     st.rerun()
 
 
+def predict(prediction, state: dict) -> None:
+    """Predict, then reveal (``rlviz.teach.predict``): the question at the page's current ``state``,
+    a committed guess (a form: typing does not rerun the page), then the answer ``rlviz`` computes for
+    the same state, the verdict and the explanation. A committed guess is kept per session until the
+    learner tries again or the settings change (then the question is asked afresh)."""
+    from rlviz.teach.predict import reveal
+
+    state_ = st.session_state
+    key = prediction.key
+    store = f"pr_{key}"
+    fields = prediction.fields(state)
+    signature = repr(sorted(state.items()))
+    st.markdown(tr(f"{key}.q", **fields))
+    committed = state_.get(store)
+    if committed is not None and committed["signature"] != signature:
+        state_.pop(store)
+        committed = None
+        st.caption(tr("teach.changed"))
+    if committed is None:
+        with st.form(key=f"form_{key}", border=False):
+            if prediction.kind == "number":
+                guess = st.number_input(tr("teach.your_guess"), value=None, step=0.01, format="%.4f", key=f"{store}_in")
+            else:
+                guess = st.radio(
+                    tr("teach.your_guess"),
+                    list(prediction.choices),
+                    index=None,
+                    format_func=lambda c: tr(f"{key}.choice.{c}"),
+                    key=f"{store}_in_{lang()}",
+                )
+            if st.form_submit_button(tr("teach.commit")) and guess is not None:
+                state_[store] = {"signature": signature, "guess": guess}
+                st.rerun()
+        return
+    result = reveal(prediction, state, committed["guess"])
+    if prediction.kind == "number":
+        answer, guess = f"{result.answer:.4g}", f"{result.guess:.4g}"
+        why = f"{key}.why"
+    else:
+        answer, guess = tr(f"{key}.choice.{result.answer}"), tr(f"{key}.choice.{result.guess}")
+        why = f"{key}.why.{result.answer}"
+    if result.correct:
+        st.success(tr("teach.right", answer=answer), icon=":material/check_circle:")
+    else:
+        st.warning(tr("teach.wrong", guess=guess, answer=answer), icon=":material/lightbulb:")
+    st.markdown(tr(why, answer=answer, **fields))
+    if st.button(tr("teach.again"), key=f"{store}_again"):
+        state_.pop(store, None)
+        st.rerun()
+
+
 def show_run_status(run, status, prefix: str, names: dict[str, str]) -> None:
     """Say in ``status`` (an ``st.empty``) where a side-by-side ``run`` stands once it is not stepping:
     ``<prefix>.finished`` when done, ``<prefix>.stopped`` when every arm is at the same step, else

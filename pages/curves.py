@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, labels, lang, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, labels, lang, predict, show_bad_input, tr
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
 from rlviz.experiments.curves import (
     DEFAULT_VARIANTS,
@@ -36,6 +36,7 @@ from rlviz.plots.curves import (
     probability_figure,
     support_table,
 )
+from rlviz.teach.predict import PREDICTIONS
 
 ensure_shell()
 L = lang()
@@ -235,6 +236,19 @@ else:
         st.markdown(tr("curves.look"))
 
 # ---------------------------------------------------------------------------------------- six cases
+# predict, then check: asked before the cases table and the probability view give the answers away
+st.subheader(tr("teach.header"))
+st.caption(tr("teach.intro"))
+try:
+    ppo_state = variant_overrides("ppo", settings) if "ppo" in CATALOG else None
+except ValueError:  # a bad slider value: its message is shown above
+    ppo_state = None
+if ppo_state is not None:
+    cols = st.columns(len(PREDICTIONS["curves"]), border=True)
+    for col, prediction in zip(cols, PREDICTIONS["curves"]):
+        with col:
+            predict(prediction, ppo_state)
+
 st.subheader(tr("curves.cases_header"))
 left, right = st.columns(2, gap="medium")
 left.latex(

@@ -1,0 +1,1 @@
+"""Teaching components without Streamlit: predictions the app asks, with answers computed by ``rlviz``."""

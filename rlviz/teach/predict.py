@@ -1,0 +1,128 @@
+"""Predict, then reveal: a question about the current view, the learner's committed guess, and the
+value ``rlviz`` computes for the same settings at that moment.
+
+A :class:`Prediction` is data plus one function: ``compute(state)`` returns the true answer for the
+page's current settings (``state``, a plain mapping the page builds), by calling the same library code
+that draws the page (``trust_band``, ``gradient_weights``, ...): never a typed number. The page shows the
+question (locale key ``<key>.q``, formatted with :meth:`Prediction.fields`), takes a guess, and shows
+:func:`reveal`'s verdict with the explanation ``<key>.why``.
+
+``PREDICTIONS`` maps a page key (``rlviz.app_pages``) to its predictions, in the order asked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from rlviz.core.objectives import gradient_weights, trust_band
+
+__all__ = ["KINDS", "PREDICTIONS", "Prediction", "Reveal", "reveal"]
+
+KINDS = ("number", "choice")
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One question about the current view.
+
+    Attributes:
+        key: its locale prefix: ``<key>.q`` (the question), ``<key>.why`` (the explanation, formatted
+            with the answer), ``<key>.choice.<c>`` (each choice's label).
+        kind: ``"number"`` (a value with a tolerance) or ``"choice"`` (one of ``choices``).
+        compute: ``state -> answer``: the true answer (a float, or a key of ``choices``) for the page's
+            current settings, computed by ``rlviz``.
+        fields: ``state -> {name: text}`` formatted into the question and the explanation (the
+            settings it is asked at, e.g. ``eps="0.2"``).
+        tolerance: a number guess within this absolute distance of the answer counts as right.
+        choices: the choice keys (for ``"choice"``).
+        figure: the figure element that shows the answer (a locale key naming it, ``<key>.where``).
+    """
+
+    key: str
+    kind: str
+    compute: Callable[[Mapping[str, Any]], Any] = field(repr=False)
+    fields: Callable[[Mapping[str, Any]], dict[str, str]] = field(repr=False, default=lambda state: {})
+    tolerance: float = 0.0
+    choices: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind: {self.kind!r} is not one of {', '.join(KINDS)}")
+        if self.kind == "choice" and len(self.choices) < 2:
+            raise ValueError(f"choices: a choice question needs at least two, got {self.choices!r}")
+        if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
+            raise ValueError(f"tolerance: must be a finite number >= 0, got {self.tolerance}")
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """The verdict on one committed guess: ``correct``, the computed ``answer`` and the ``guess``."""
+
+    correct: bool
+    answer: Any
+    guess: Any
+
+
+def reveal(prediction: Prediction, state: Mapping[str, Any], guess: Any) -> Reveal:
+    """Compute the answer for ``state`` and judge ``guess`` against it.
+
+    Raises:
+        ValueError: ``guess`` is not a finite number (number questions) or not one of the choices
+            (choice questions); or ``compute`` raised it for a bad setting in ``state``.
+    """
+    answer = prediction.compute(state)
+    if prediction.kind == "number":
+        if isinstance(guess, bool) or not isinstance(guess, (int, float)) or not math.isfinite(guess):
+            raise ValueError(f"guess: must be a finite number, got {guess!r}")
+        return Reveal(abs(float(guess) - float(answer)) <= prediction.tolerance, float(answer), float(guess))
+    if guess not in prediction.choices:
+        raise ValueError(f"guess: {guess!r} is not one of {', '.join(prediction.choices)}")
+    return Reveal(guess == answer, answer, guess)
+
+
+# -- the curves page ---------------------------------------------------------------------------
+# state: PPO's settings on the page ({"epsilon_low": ..., "epsilon_high": ..., "dual_clip_c": ...})
+
+
+def _ppo_ceiling(state: Mapping[str, Any]) -> float:
+    """The largest π a token with π_old = 0.2 and A > 0 reaches before PPO's clip stops its gradient:
+    π_old x the upper end of the trust band (PPO arXiv 1707.06347 eq. 7)."""
+    _, high = trust_band("ppo", **state)
+    return 0.2 * high
+
+
+def _ppo_negative_weight(state: Mapping[str, Any]) -> float:
+    """d loss / d log π of one token with A = -1 at ratio r = 1.5 under PPO's clip: autograd of the loss
+    (``gradient_weights``); 0 where the clip stops the gradient."""
+    log_r = torch.tensor([[math.log(1.5)]], dtype=torch.float64)
+    adv = torch.tensor([-1.0], dtype=torch.float64)
+    weights, _ = gradient_weights("ppo", log_r, torch.zeros_like(log_r), adv, torch.ones_like(log_r), **state)
+    return float(weights[0, 0])
+
+
+def _ppo_negative_far(state: Mapping[str, Any]) -> str:
+    """Whether a token with A < 0 at ratio r = 1.5 still gets a gradient under PPO's clip."""
+    return "flows" if _ppo_negative_weight(state) != 0 else "zero"
+
+
+def _eps_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    low, high = trust_band("ppo", **state)
+    return {"eps_high": f"{high - 1:g}", "band_high": f"{high:g}", "band_low": f"{low:g}"}
+
+
+def _dual_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    c = state.get("dual_clip_c")
+    return _eps_fields(state) | {"c": "∞" if c is None else f"{c:g}", "weight": f"{_ppo_negative_weight(state):.3g}"}
+
+
+PREDICTIONS: dict[str, tuple[Prediction, ...]] = {
+    "curves": (
+        Prediction("teach.curves_ceiling", "number", _ppo_ceiling, _eps_fields, tolerance=0.002),
+        Prediction("teach.curves_negative", "choice", _ppo_negative_far, _dual_fields, choices=("flows", "zero")),
+    ),
+}
