@@ -18,12 +18,13 @@ import math
 import numpy as np
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, labels, lang, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, labels, lang, predict, show_bad_input, tr
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import weighting as W
 from rlviz.plots import ordered, token_weight_figure
 from rlviz.plots.weighting import aggregation_figure, format_number, noise_figure, offpolicy_figure
+from rlviz.teach.predict import PREDICTIONS
 
 ensure_shell()
 L = lang()
@@ -106,6 +107,13 @@ def aggregation_section() -> None:
         show_bad_input(exc, AGG_FIELDS)
         return
     B, N = len(lengths), sum(lengths)
+    # predict, then check: before the figures and the table give the answers away
+    with st.expander(tr("teach.header"), expanded=True):
+        st.caption(tr("teach.intro"))
+        cols = st.columns(len(PREDICTIONS["weighting"]), border=True)
+        for col, prediction in zip(cols, PREDICTIONS["weighting"]):
+            with col:
+                predict(prediction, {"lengths": tuple(lengths)})
     responses = {
         i: tr("weighting.response_label", i=i, n=n, adv=format_number(a, "+g"))
         for i, (n, a) in enumerate(zip(lengths, advantages))

@@ -82,3 +82,25 @@ def test_curves_page_asks_then_reveals_the_computed_answer(lang):
     at.number_input(key="pr_teach.curves_ceiling_in").set_value(0.24)
     [b for b in at.button if b.label == t("teach.commit", lang)][0].click().run()
     assert at.success and t("teach.right", lang, answer="0.24") in at.success[0].value
+
+
+@pytest.mark.parametrize("lengths, ratio", [((200, 10), 20.0), ((10, 200, 50), 20.0), ((7,), 1.0), ((8, 4, 4), 2.0)])
+def test_weighting_predictions_by_hand(lengths, ratio):
+    # token-mean: every token 1/sum(L), a response totals L/sum(L): long/short = L_long/L_short (200/10 = 20)
+    # seq-mean-token-mean: a token weighs 1/(B L): short token / long token = L_long/L_short again
+    token_mean, seq_mean = PREDICTIONS["weighting"]
+    state = {"lengths": lengths}
+    assert token_mean.compute(state) == pytest.approx(ratio, rel=1e-12)
+    assert seq_mean.compute(state) == pytest.approx(ratio, rel=1e-12)
+    assert reveal(token_mean, state, ratio + 0.04).correct and not reveal(token_mean, state, ratio + 1).correct
+    with pytest.raises(ValueError, match="^lengths"):
+        token_mean.compute({"lengths": (0, 5)})
+
+
+def test_weighting_page_asks_before_it_shows():
+    at = open_page("pages/weighting.py")
+    no_exception(at)
+    at.number_input(key="pr_teach.weighting_token_mean_in").set_value(20.0)
+    [b for b in at.button if b.label == t("teach.commit", "en")][0].click().run()
+    no_exception(at)
+    assert at.success and t("teach.right", "en", answer="20") in at.success[0].value

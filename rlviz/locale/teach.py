@@ -57,4 +57,27 @@ STRINGS = {
         "zh": "A < 0 时 min 本会取未裁剪的 r·A，但 c = {c} 的 dual clip 在 r > c 时截住了损失，所以在 r = 1.5 处梯度为零"
         "（对损失自动求导得 d loss/d log π = {weight}）。见 A < 0 的面板。",
     },
+    "teach.weighting_token_mean.q": {
+        "en": "Under token-mean, how many times the total weight of the shortest response ({short} tokens) does "
+        "the longest one ({long} tokens) get?",
+        "zh": "在 token-mean 下，最长的回答（{long} 个 token）得到的总权重是最短的回答（{short} 个 token）的几倍？",
+    },
+    "teach.weighting_token_mean.why": {
+        "en": "token-mean gives every token of the group the same weight 1/{total}, so a response's total is its "
+        "length over {total}: {long}/{short} = {answer}×. Long answers dominate the update.",
+        "zh": "token-mean 给组里每个 token 相同的权重 1/{total}，所以一条回答的总权重是它的长度除以 {total}："
+        "{long}/{short} = {answer} 倍。长回答主导了这次更新。",
+    },
+    "teach.weighting_seq_mean.q": {
+        "en": "Under seq-mean-token-mean (GRPO's paper), how many times the weight of one token of the longest "
+        "response does one token of the shortest response get?",
+        "zh": "在 seq-mean-token-mean（GRPO 论文的做法）下，最短回答的一个 token 的权重是最长回答的一个 token 的几倍？",
+    },
+    "teach.weighting_seq_mean.why": {
+        "en": "Each response first averages over its own tokens and then counts 1/{B}, so a token weighs "
+        "1/({B}·L): the short response's tokens weigh {long}/{short} = {answer}× more. This is the length bias "
+        "Dr.GRPO removes.",
+        "zh": "每条回答先在自己的 token 上取平均，再各占 1/{B}，所以一个 token 的权重是 1/({B}·L)：短回答的 token "
+        "重 {long}/{short} = {answer} 倍。这正是 Dr.GRPO 去掉的长度偏差。",
+    },
 }

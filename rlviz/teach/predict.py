@@ -19,6 +19,7 @@ from typing import Any
 
 import torch
 
+from rlviz.core.aggregation import token_weights
 from rlviz.core.objectives import gradient_weights, trust_band
 
 __all__ = ["KINDS", "PREDICTIONS", "Prediction", "Reveal", "reveal"]
@@ -120,7 +121,44 @@ def _dual_fields(state: Mapping[str, Any]) -> dict[str, str]:
     return _eps_fields(state) | {"c": "∞" if c is None else f"{c:g}", "weight": f"{_ppo_negative_weight(state):.3g}"}
 
 
+# -- the weighting page ------------------------------------------------------------------------
+# state: the group on the page ({"lengths": (L_1, ..., L_B)})
+
+
+def _weights(state: Mapping[str, Any], mode: str) -> tuple[torch.Tensor, int, int]:
+    """``(w [B, T], longest row, shortest row)`` of the page's group under ``mode`` (token_weights)."""
+    lengths = [int(n) for n in state["lengths"]]
+    if not lengths or min(lengths) < 1:
+        raise ValueError(f"lengths: need at least one response of at least one token, got {lengths}")
+    mask = (torch.arange(max(lengths))[None, :] < torch.tensor(lengths)[:, None]).double()  # [B, T]
+    long_i = max(range(len(lengths)), key=lambda i: lengths[i])
+    short_i = min(range(len(lengths)), key=lambda i: lengths[i])
+    return token_weights(mask, mode), long_i, short_i
+
+
+def _token_mean_totals(state: Mapping[str, Any]) -> float:
+    """Under token-mean, the longest response's total weight over the shortest's (= L_long / L_short)."""
+    w, long_i, short_i = _weights(state, "token-mean")
+    return float(w[long_i].sum() / w[short_i].sum())
+
+
+def _seq_mean_per_token(state: Mapping[str, Any]) -> float:
+    """Under seq-mean-token-mean, one token of the shortest response over one of the longest
+    (= L_long / L_short: each response totals 1/B)."""
+    w, long_i, short_i = _weights(state, "seq-mean-token-mean")
+    return float(w[short_i, 0] / w[long_i, 0])
+
+
+def _group_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    lengths = [int(n) for n in state["lengths"]]
+    return {"long": str(max(lengths)), "short": str(min(lengths)), "total": str(sum(lengths)), "B": str(len(lengths))}
+
+
 PREDICTIONS: dict[str, tuple[Prediction, ...]] = {
+    "weighting": (
+        Prediction("teach.weighting_token_mean", "number", _token_mean_totals, _group_fields, tolerance=0.05),
+        Prediction("teach.weighting_seq_mean", "number", _seq_mean_per_token, _group_fields, tolerance=0.05),
+    ),
     "curves": (
         Prediction("teach.curves_ceiling", "number", _ppo_ceiling, _eps_fields, tolerance=0.002),
         Prediction("teach.curves_negative", "choice", _ppo_negative_far, _dual_fields, choices=("flows", "zero")),
