@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, formula, labels, lang, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, formula, labels, lang, predict, show_bad_input, tr
 from rlviz.experiments.length import (
     SAMPLE_LIMIT,
     SCHEMES,
@@ -24,6 +24,7 @@ from rlviz.experiments.length import (
     sweep,
 )
 from rlviz.plots.length import filter_figure, group_figure, length_histogram_figure, penalty_curves_figure, sweep_figure
+from rlviz.teach.predict import PREDICTIONS
 
 ensure_shell()
 L = lang()
@@ -145,6 +146,14 @@ try:
 except ValueError as exc:
     show_bad_input(exc, FIELDS)
     st.stop()
+
+# predict, then check: before the curves give the answers away
+with st.expander(tr("teach.header"), expanded=True):
+    st.caption(tr("teach.intro"))
+    shaping = {"max_length": lmax, "buffer_length": lcache, "penalty_factor": factor}
+    for col, prediction in zip(st.columns(len(PREDICTIONS["length"]), border=True), PREDICTIONS["length"]):
+        with col:
+            predict(prediction, shaping)
 
 # ---------------------------------------------------------------------------------------- curves
 st.subheader(tr("length.curves_header"))

@@ -25,6 +25,7 @@ from app_common import (
     formula,
     labels,
     lang,
+    predict,
     run_active,
     run_controls,
     show_bad_input,
@@ -53,6 +54,7 @@ from rlviz.plots.sampling import (
     pass_rate_figure,
     signal_probability_figure,
 )
+from rlviz.teach.predict import PREDICTIONS
 
 ensure_shell()
 L = lang()
@@ -83,6 +85,12 @@ def signal_section() -> None:
         help=tr("sampling.group_sizes_help"),
         bind="query-params",
     )
+    if sizes:  # predict, then check: before the curves give the answers away
+        with st.expander(tr("teach.header"), expanded=True):
+            st.caption(tr("teach.intro"))
+            for col, prediction in zip(st.columns(len(PREDICTIONS["sampling"]), border=True), PREDICTIONS["sampling"]):
+                with col:
+                    predict(prediction, {"group_size": max(sizes)})
     left, right = st.columns([3, 2])
     with right:
         # k = right answers among the G: k ~ Binomial(G, p)

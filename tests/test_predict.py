@@ -104,3 +104,48 @@ def test_weighting_page_asks_before_it_shows():
     [b for b in at.button if b.label == t("teach.commit", "en")][0].click().run()
     no_exception(at)
     assert at.success and t("teach.right", "en", answer="20") in at.success[0].value
+
+
+@pytest.mark.parametrize(
+    "lmax, lcache, factor, in_buffer, at_limit",
+    [
+        # L_max 20, L_cache 4: 0 up to 16 tokens; at 18: -(18 - 16)/4 = -0.5; at 20: -1
+        (20, 4, 1.0, -0.5, -1.0),
+        # factor 2 doubles both; L_cache 3: n = 20 - 1 = 19, -(19 - 17)/3 x 2 = -4/3
+        (20, 3, 2.0, -4 / 3, -2.0),
+        # no buffer: n = L_max, and a response of exactly L_max tokens is not punished
+        (20, 0, 1.0, 0.0, 0.0),
+    ],
+)
+def test_length_predictions_by_hand(lmax, lcache, factor, in_buffer, at_limit):
+    state = {"max_length": lmax, "buffer_length": lcache, "penalty_factor": factor}
+    first, second = PREDICTIONS["length"]
+    assert first.compute(state) == pytest.approx(in_buffer, abs=1e-6)
+    assert second.compute(state) == pytest.approx(at_limit, abs=1e-6)
+
+
+@pytest.mark.parametrize("G", [2, 8, 16])
+def test_sampling_predictions_by_hand(G):
+    # a group carries a signal unless all right (p^G) or all wrong ((1 - p)^G)
+    easy, hard = PREDICTIONS["sampling"]
+    assert easy.compute({"group_size": G}) == pytest.approx(1 - 0.9**G - 0.1**G, abs=1e-6)
+    assert hard.compute({"group_size": G}) == pytest.approx(1 - 0.05**G - 0.95**G, abs=1e-6)
+
+
+@pytest.mark.parametrize("page", ["length", "sampling"])
+def test_length_and_sampling_pages_ask_two(page):
+    at = open_page(f"pages/{page}.py")
+    no_exception(at)
+    submit = [b for b in at.button if b.label == t("teach.commit", "en")]
+    assert len(submit) == 2
+    first = PREDICTIONS[page][0]
+    if page == "length":  # the page's own sliders are the state
+        lmax, lcache = at.slider(key="l_max").value, at.slider(key="l_cache").value
+        state = {"max_length": lmax, "buffer_length": min(lcache, lmax), "penalty_factor": at.slider(key="l_pen").value}
+    else:  # the largest group size chosen
+        state = {"group_size": max(at.multiselect(key="s_Gs").value)}
+    at.number_input(key=f"pr_{first.key}_in").set_value(-5.0)  # wrong on both pages
+    submit[0].click().run()
+    no_exception(at)
+    expected = t("teach.wrong", "en", guess="-5", answer=f"{first.compute(state):.4g}")
+    assert [w.value for w in at.warning] == [expected]

@@ -80,4 +80,47 @@ STRINGS = {
         "zh": "每条回答先在自己的 token 上取平均，再各占 1/{B}，所以一个 token 的权重是 1/({B}·L)：短回答的 token "
         "重 {long}/{short} = {answer} 倍。这正是 Dr.GRPO 去掉的长度偏差。",
     },
+    "teach.length_in_buffer.q": {
+        "en": "DAPO's soft overlong punishment with L_max = {lmax}, L_cache = {lcache} and factor {factor}: what "
+        "does it add to the reward of a response of {n} tokens?",
+        "zh": "DAPO 的软超长惩罚，L_max = {lmax}、L_cache = {lcache}、系数 {factor}：一条 {n} 个 token 的回答，奖励会被加上多少？",
+    },
+    "teach.length_in_buffer.why": {
+        "en": "The penalty is 0 up to L_max − L_cache = {start} tokens, then falls linearly to −{factor} at L_max: "
+        "at {n} tokens it is {answer}. The curve above shows the ramp.",
+        "zh": "惩罚在 L_max − L_cache = {start} 个 token 以内为 0，之后线性下降，到 L_max 时为 −{factor}：在 {n} 个 "
+        "token 处是 {answer}。上面的曲线画出了这段斜坡。",
+    },
+    "teach.length_at_limit.q": {
+        "en": "Same settings (L_max = {lmax}, L_cache = {lcache}, factor {factor}): what does a response of exactly "
+        "L_max = {lmax} tokens get added?",
+        "zh": "同样的设置（L_max = {lmax}、L_cache = {lcache}、系数 {factor}）：一条恰好 L_max = {lmax} 个 token 的回答"
+        "会被加上多少？",
+    },
+    "teach.length_at_limit.why": {
+        "en": "At L_max the ramp has reached its end, so the penalty is {answer} (with L_cache = 0 there is no "
+        "ramp and only responses beyond L_max are punished).",
+        "zh": "到 L_max 时斜坡已经走完，所以惩罚是 {answer}（L_cache = 0 时没有斜坡，只有超过 L_max 的回答才被惩罚）。",
+    },
+    "teach.sampling_easy.q": {
+        "en": "An easy prompt the model answers right 90% of the time gets G = {G} samples. What is the chance that "
+        "its group carries a learning signal (not all rewards equal)?",
+        "zh": "一道模型有 90% 概率答对的简单题，采 G = {G} 条回答。这一组带有学习信号（奖励不全相同）的概率是多少？",
+    },
+    "teach.sampling_easy.why": {
+        "en": "1 − 0.9^{G} − 0.1^{G} = {answer}: the group is all right with probability 0.9^{G}, and then every "
+        "advantage is 0. The curves below show it for every pass rate.",
+        "zh": "1 − 0.9^{G} − 0.1^{G} = {answer}：整组全对的概率是 0.9^{G}，这时所有优势都是 0。下面的曲线给出了每个通过率下的值。",
+    },
+    "teach.sampling_hard.q": {
+        "en": "A hard prompt the model answers right 5% of the time, also G = {G} samples: the chance its group "
+        "carries a signal?",
+        "zh": "一道模型只有 5% 概率答对的难题，同样采 G = {G} 条：这一组带有学习信号的概率是多少？",
+    },
+    "teach.sampling_hard.why": {
+        "en": "1 − 0.05^{G} − 0.95^{G} = {answer}: all wrong with probability 0.95^{G}. Hard prompts need larger "
+        "groups to teach anything, which dynamic sampling pays for in rollouts.",
+        "zh": "1 − 0.05^{G} − 0.95^{G} = {answer}：整组全错的概率是 0.95^{G}。难题需要更大的组才能学到东西，"
+        "动态采样为此付出更多采样。",
+    },
 }

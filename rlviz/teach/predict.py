@@ -21,6 +21,8 @@ import torch
 
 from rlviz.core.aggregation import token_weights
 from rlviz.core.objectives import gradient_weights, trust_band
+from rlviz.core.sampling import signal_probability
+from rlviz.core.shaping import overlong_penalty
 
 __all__ = ["KINDS", "PREDICTIONS", "Prediction", "Reveal", "reveal"]
 
@@ -154,7 +156,63 @@ def _group_fields(state: Mapping[str, Any]) -> dict[str, str]:
     return {"long": str(max(lengths)), "short": str(min(lengths)), "total": str(sum(lengths)), "B": str(len(lengths))}
 
 
+# -- the length page ---------------------------------------------------------------------------
+# state: DAPO's shaping on the page ({"max_length": L_max, "buffer_length": L_cache, "penalty_factor": f})
+
+
+def _in_buffer(state: Mapping[str, Any]) -> int:
+    """The length asked about first: half-way into the buffer, L_max - L_cache // 2 tokens."""
+    return int(state["max_length"]) - int(state["buffer_length"]) // 2
+
+
+def _penalty_at(length_of: Callable[[Mapping[str, Any]], int]) -> Callable[[Mapping[str, Any]], float]:
+    def compute(state: Mapping[str, Any]) -> float:
+        lengths = torch.tensor([float(length_of(state))])
+        return float(overlong_penalty(lengths, state["max_length"], state["buffer_length"], state["penalty_factor"])[0])
+
+    return compute
+
+
+def _length_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    return {
+        "lmax": str(int(state["max_length"])),
+        "lcache": str(int(state["buffer_length"])),
+        "factor": f"{float(state['penalty_factor']):g}",
+        "n": str(_in_buffer(state)),
+        "start": str(int(state["max_length"]) - int(state["buffer_length"])),
+    }
+
+
+# -- the sampling page -------------------------------------------------------------------------
+# state: the largest group size chosen on the page ({"group_size": G})
+
+
+def _signal(p: float) -> Callable[[Mapping[str, Any]], float]:
+    def compute(state: Mapping[str, Any]) -> float:
+        return float(signal_probability(torch.tensor(p, dtype=torch.float64), int(state["group_size"])))
+
+    return compute
+
+
+def _sampling_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    return {"G": str(int(state["group_size"]))}
+
+
 PREDICTIONS: dict[str, tuple[Prediction, ...]] = {
+    "length": (
+        Prediction("teach.length_in_buffer", "number", _penalty_at(_in_buffer), _length_fields, tolerance=0.02),
+        Prediction(
+            "teach.length_at_limit",
+            "number",
+            _penalty_at(lambda state: int(state["max_length"])),
+            _length_fields,
+            tolerance=0.02,
+        ),
+    ),
+    "sampling": (
+        Prediction("teach.sampling_easy", "number", _signal(0.9), _sampling_fields, tolerance=0.02),
+        Prediction("teach.sampling_hard", "number", _signal(0.05), _sampling_fields, tolerance=0.02),
+    ),
     "weighting": (
         Prediction("teach.weighting_token_mean", "number", _token_mean_totals, _group_fields, tolerance=0.05),
         Prediction("teach.weighting_seq_mean", "number", _seq_mean_per_token, _group_fields, tolerance=0.05),
