@@ -288,3 +288,19 @@ def test_cli_compare_on_the_moe_with_routing_replay(tmp_path, capsys):
     )
     assert "routing_replay" in capsys.readouterr().err
     assert cli_main(["compare", "--model", "moe", "--model-dir", str(tmp_path), *small]) == 2
+
+
+def test_the_measured_and_sequence_arms_come_from_the_registry(monkeypatch):
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.experiments.moe import SHIFT_ARMS, measured_arm, sequence_objective
+    from rlviz.experiments.runner import Arm
+
+    assert measured_arm().name == "grpo" and sequence_objective() == "gspo"
+    # read from each objective's ratio_level, not from its name
+    arms = (Arm("seq", "gspo"), Arm("rep", "grpo", {"routing_replay": "R2"}), Arm("tok", "dapo"))
+    assert measured_arm(arms).name == "tok" and sequence_objective(arms) == "gspo"
+    with pytest.raises(ValueError, match="^arms"):
+        measured_arm(SHIFT_ARMS[1:2])
+    with pytest.raises(ValueError, match="^arms"):
+        sequence_objective(SHIFT_ARMS[:2])
+    assert ALGORITHMS["gspo"].ratio_level == "sequence"

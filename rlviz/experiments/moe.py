@@ -9,7 +9,7 @@ Two experiments on the shipped models (the MoE, and the dense model as the contr
 
 - :func:`routing_shift`: one rollout batch, k optimizer steps on it under GRPO, GRPO + R2 replay
   and GSPO (each from the same weights; the dense model has no R2 arm). After each step it
-  measures, on the GRPO arm's weights, the share of (response token, layer) routes whose expert
+  measures, on the plain token-ratio arm's weights (GRPO; ``measured_arm``), the share of (response token, layer) routes whose expert
   set changed, and the token log-ratio ``log pi/pi_old`` with the policy's own routing and with the
   old routing replayed (same weights: the difference is routing alone), and GSPO's sequence
   log-ratio; for every arm, the clip fraction and ratio variance its update saw.
@@ -34,7 +34,7 @@ import pandas as pd
 import torch
 
 from rlviz.core.advantages import group_advantages
-from rlviz.core.objectives import policy_loss
+from rlviz.core.objectives import get_algorithm, policy_loss
 from rlviz.lm.model import DEFAULT_MODEL_DIR
 from rlviz.lm.moe import MOE_MODEL_DIR, capture_routing, is_moe, replay_routing, route_changed
 from rlviz.lm.rollout import response_log_probs, sample_rollouts
@@ -47,6 +47,8 @@ __all__ = [
     "ARTICLE_ROUTE_CHANGE",
     "MODELS",
     "SHIFT_ARMS",
+    "measured_arm",
+    "sequence_objective",
     "LIVE_ARMS",
     "RoutingShiftSettings",
     "RoutingShiftResult",
@@ -72,6 +74,36 @@ SHIFT_ARMS = (
 
 def _replays(arm: Arm) -> bool:
     return arm.settings.get("routing_replay", "none") != "none"
+
+
+def _ratio_level(arm: Arm) -> str:
+    return get_algorithm(arm.objective).ratio_level
+
+
+def measured_arm(arms=SHIFT_ARMS) -> Arm:
+    """The arm whose weights :func:`routing_shift` measures the shift on: the first one with a
+    token-level ratio (registry ``ratio_level``) and no routing replay (GRPO in :data:`SHIFT_ARMS`).
+
+    Raises:
+        ValueError: no such arm.
+    """
+    for arm in arms:
+        if _ratio_level(arm) == "token" and not _replays(arm):
+            return arm
+    raise ValueError("arms: none has a token-level ratio without routing replay")
+
+
+def sequence_objective(arms=SHIFT_ARMS) -> str:
+    """The objective whose sequence ratio ``log s_i`` :func:`routing_shift` reads on the measured
+    weights: the first arm's objective with a sequence-level ratio (GSPO in :data:`SHIFT_ARMS`).
+
+    Raises:
+        ValueError: no such arm.
+    """
+    for arm in arms:
+        if _ratio_level(arm) == "sequence":
+            return arm.objective
+    raise ValueError("arms: none has a sequence-level ratio")
 
 
 @dataclass
@@ -258,6 +290,7 @@ def routing_shift(settings: RoutingShiftSettings, policy=None, on_update=None) -
         sampler_mismatch = float(mismatch[real.cpu()].float().mean())
 
     arms = [a for a in SHIFT_ARMS if moe or not _replays(a)]
+    measured, seq_objective = measured_arm(arms), sequence_objective(arms)
     total = s.updates * len(arms)
     done = 0
     arm_rows, rc_rows, lr_rows = [], [], []
@@ -291,7 +324,7 @@ def routing_shift(settings: RoutingShiftSettings, policy=None, on_update=None) -
             torch.nn.utils.clip_grad_norm_(policy_copy.parameters(), s.grad_clip)
             opt.step()
             done += 1
-            if arm.name == "grpo":  # measure the shift on the plain GRPO arm's new weights
+            if arm is measured:  # the shift on the plain token-ratio arm's new weights
                 policy_copy.eval()
                 lp_own, new_routes = _forward(policy_copy, batch, s.temperature)
                 own = lp_own - old
@@ -308,7 +341,8 @@ def routing_shift(settings: RoutingShiftSettings, policy=None, on_update=None) -
                     {"update": j, "kind": "token_own", "value": float(v), "changed": c}
                     for v, c in zip(own[real].tolist(), flags)
                 ]
-                seq = policy_loss("gspo", lp_own, old, adv, mask).ratio[:, 0].log()  # GSPO's s_i per response
+                # the sequence ratio s_i of each response, as the sequence-level objective computes it
+                seq = policy_loss(seq_objective, lp_own, old, adv, mask).ratio[:, 0].log()
                 seq_changed = (any_changed & real).any(-1).tolist()
                 lr_rows += [
                     {"update": j, "kind": "sequence", "value": float(v), "changed": c}
