@@ -345,6 +345,24 @@ def predict(prediction, state: dict) -> None:
         st.rerun()
 
 
+def drive(run, flag_key: str, status, running_text: str, draw_progress, draw_curves, chart_key: str) -> None:
+    """The script run of a page whose side-by-side ``run`` is active: say so in ``status`` (or that it
+    is stopping), draw the curves, then :func:`advance` it one arm-step at a time, drawing
+    ``draw_progress(progress)`` after each and ``draw_curves(key)`` after each full round (a fresh
+    ``<chart_key>-<steps done>`` key per redraw: the chart is redrawn several times in one script
+    run). Reruns when done; an error is shown by :func:`run_controls`."""
+    status.info(tr("run.stopping") if stop_requested(flag_key) else running_text)
+    draw_curves(f"{chart_key}-{sum(run.progress.values())}")
+
+    def on_progress() -> None:
+        progress = run.progress
+        draw_progress(progress)
+        if len(set(progress.values())) == 1:  # a round done: every arm at the same step
+            draw_curves(f"{chart_key}-{sum(progress.values())}")
+
+    advance(run, flag_key, on_progress)
+
+
 def show_run_status(run, status, prefix: str, names: dict[str, str]) -> None:
     """Say in ``status`` (an ``st.empty``) where a side-by-side ``run`` stands once it is not stepping:
     ``<prefix>.finished`` when done, ``<prefix>.stopped`` when every arm is at the same step, else

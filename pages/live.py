@@ -17,9 +17,9 @@ import pandas as pd
 import streamlit as st
 
 from app_common import (
-    advance,
     chart,
     csv_download,
+    drive,
     ensure_shell,
     formula,
     labels,
@@ -28,7 +28,6 @@ from app_common import (
     run_controls,
     show_bad_input,
     show_run_status,
-    stop_requested,
     tr,
 )
 from rlviz.core.advantages import ADVANTAGE_SCALES
@@ -395,17 +394,7 @@ def _draw_curves(key: str) -> None:
 
 
 if running:
-    status.info(tr("run.stopping") if stop_requested("live_running") else tr("live.running"))
-    _draw_curves(f"live-curves-{sum(run.progress.values())}")
-
-    def _on_progress() -> None:
-        progress = run.progress
-        _draw_progress(progress)
-        if len(set(progress.values())) == 1:  # a round done: every arm at the same step
-            # a fresh key per redraw: the chart is redrawn several times in one script run
-            _draw_curves(f"live-curves-{sum(progress.values())}")
-
-    advance(run, "live_running", _on_progress)  # reruns when done; an error is shown by run_controls
+    drive(run, "live_running", status, tr("live.running"), _draw_progress, _draw_curves, "live-curves")
 
 _draw_curves("live-curves")
 st.caption(tr("live.curves_caption"))

@@ -18,9 +18,9 @@ import pandas as pd
 import streamlit as st
 
 from app_common import (
-    advance,
     chart,
     csv_download,
+    drive,
     ensure_shell,
     formula,
     labels,
@@ -29,7 +29,6 @@ from app_common import (
     run_controls,
     show_bad_input,
     show_run_status,
-    stop_requested,
     tr,
 )
 from rlviz.core.objectives import ALGORITHMS
@@ -527,17 +526,7 @@ def _draw_curves(key: str) -> None:
 
 
 if running:
-    status.info(tr("run.stopping") if stop_requested("moe_running") else tr("moe.running"))
-    _draw_curves(f"moe-live-{sum(run.progress.values())}")
-
-    def _on_progress() -> None:
-        progress = run.progress
-        _draw_progress(progress)
-        if len(set(progress.values())) == 1:  # a round done: every arm at the same step
-            # a fresh key per redraw: the chart is redrawn several times in one script run
-            _draw_curves(f"moe-live-{sum(progress.values())}")
-
-    advance(run, "moe_running", _on_progress)  # reruns when done; an error is shown by run_controls
+    drive(run, "moe_running", status, tr("moe.running"), _draw_progress, _draw_curves, "moe-live")
 
 _draw_curves("moe-live")
 st.caption(tr("moe.live_caption"))

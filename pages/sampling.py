@@ -18,9 +18,9 @@ import streamlit as st
 import torch
 
 from app_common import (
-    advance,
     chart,
     csv_download,
+    drive,
     ensure_shell,
     formula,
     labels,
@@ -30,7 +30,6 @@ from app_common import (
     run_controls,
     show_bad_input,
     show_run_status,
-    stop_requested,
     tr,
 )
 from rlviz.core.sampling import fill_cost
@@ -500,17 +499,7 @@ else:
             chart(fig, key)
 
     if running:
-        status.info(tr("run.stopping") if stop_requested("sampling_running") else tr("sampling.running"))
-        _draw_curves(f"sampling-live-{sum(run.progress.values())}")
-
-        def _on_progress() -> None:
-            progress = run.progress
-            _draw_progress(progress)
-            if len(set(progress.values())) == 1:  # both arms at the same step
-                # a fresh key per redraw: the chart is redrawn several times in one script run
-                _draw_curves(f"sampling-live-{sum(progress.values())}")
-
-        advance(run, "sampling_running", _on_progress)  # reruns when done; errors are shown by run_controls
+        drive(run, "sampling_running", status, tr("sampling.running"), _draw_progress, _draw_curves, "sampling-live")
     show_run_status(run, status, "sampling", arm_labels)
     _draw_curves("sampling-live")
     st.caption(tr("sampling.live_caption"))
