@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import math
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -39,12 +38,13 @@ from rlviz.experiments.moe import (
     MoeLiveConfig,
     MoeLiveRun,
     RoutingShiftSettings,
+    arms_apart,
     routing_shift,
 )
 from rlviz.experiments.runner import COLLAPSE
 from rlviz.i18n import LIST_SEPARATOR, SENTENCE_SEPARATOR
 from rlviz.lm.task import HELDOUT_SIZE
-from rlviz.plots.moe import arm_metrics_figure, log_ratio_figure, route_change_figure, routing_part, token_strip_figure
+from rlviz.plots.moe import arm_metrics_figure, log_ratio_figure, route_change_figure, token_strip_figure
 
 ensure_shell()
 L = lang()
@@ -256,17 +256,15 @@ if result is not None:
         if not result.moe:  # the MoE's route section has said it already
             st.markdown(tr("moe.read_lr0"))
     elif result.moe:
-        rep = summary["token_std_replay"]
-        part = routing_part(result.log_ratios, k)
-        routing = float(np.std(part)) if len(part) else math.nan
-        change = (rep - own) / own if own > 0 else 0.0
+        rep, routing = summary["token_std_replay"], summary["routing_only_std"]
+        change = summary["replay_spread_change"] if math.isfinite(summary["replay_spread_change"]) else 0.0
         if abs(change) < 0.005:
             effect = tr("moe.effect.same")
         elif change < 0:
             effect = tr("moe.effect.narrowed", pct=_pct(-change))
         else:
             effect = tr("moe.effect.widened", pct=_pct(change))
-        share_of_own = routing / own if own > 0 else math.nan
+        share_of_own = summary["routing_share_of_own"]
         # replay narrows the spread by a tenth or more: routing adds to it; else it only reshuffles tokens
         verdict = tr("moe.verdict.routing" if change <= -0.10 else "moe.verdict.update")
         st.markdown(
@@ -298,7 +296,7 @@ if result is not None:
         elif rep_c >= own_c:  # replay did not calm them
             st.markdown(tr("moe.read_changed_up", **numbers))
         else:
-            removed = (own_c - rep_c) / (own_c - own_u)  # share of the extra swing that replay takes away
+            removed = summary["replay_removed_share"]  # share of the extra swing that replay takes away
             verdict = tr("moe.changed.mostly_routing" if removed >= 0.5 else "moe.changed.mostly_update")
             st.markdown(tr("moe.read_changed", removed=_pct(removed), verdict=verdict, **numbers))
     if shift_lr != 0 and result.moe:
@@ -569,12 +567,10 @@ reading = (
     if collapsed
     else tr("moe.read_live_no_collapse")
 )
-ends = [v for v in summary_frame["heldout_pass_at_1_end"] if math.isfinite(v)]
 samples = HELDOUT_SIZE * run.config.heldout_samples
-if len(ends) >= 2 and samples:
-    low, high = min(ends), max(ends)
-    mid = (low + high) / 2
-    two_se = 2 * math.sqrt(2 * mid * (1 - mid) / samples)  # of a difference of two independent pass rates
+apart = arms_apart(list(summary_frame["heldout_pass_at_1_end"]), samples)
+if apart is not None:
+    low, high, two_se = apart
     verdict = tr("moe.live_verdict.separates" if high - low > two_se else "moe.live_verdict.noise")
     reading += SENTENCE_SEPARATOR[L] + tr(
         "moe.read_live_apart", low=_cell(low), high=_cell(high), n=samples, two_se=_cell(two_se), verdict=verdict

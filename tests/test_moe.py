@@ -304,3 +304,12 @@ def test_the_measured_and_sequence_arms_come_from_the_registry(monkeypatch):
     with pytest.raises(ValueError, match="^arms"):
         sequence_objective(SHIFT_ARMS[:2])
     assert ALGORITHMS["gspo"].ratio_level == "sequence"
+
+
+def test_arms_apart_by_hand():
+    from rlviz.experiments.moe import arms_apart
+
+    # ends 0.4 and 0.6, p = 0.5 in the middle, 100 samples each: 2 sqrt(2 x 0.25 / 100) = 0.1414
+    low, high, two_se = arms_apart([0.4, float("nan"), 0.6], 100)
+    assert (low, high) == (0.4, 0.6) and two_se == pytest.approx(2 * math.sqrt(0.005))
+    assert arms_apart([0.5, float("nan")], 100) is None and arms_apart([0.4, 0.6], 0) is None

@@ -47,6 +47,7 @@ __all__ = [
     "ARTICLE_ROUTE_CHANGE",
     "MODELS",
     "SHIFT_ARMS",
+    "arms_apart",
     "measured_arm",
     "sequence_objective",
     "LIVE_ARMS",
@@ -207,7 +208,10 @@ class RoutingShiftResult:
         the dense model), ``tokens_changed_share`` (tokens whose experts changed in some layer),
         ``abs_own_changed`` / ``abs_own_unchanged`` / ``abs_replay_changed`` /
         ``abs_replay_unchanged`` (mean |log-ratio| of those tokens and of the others, with their own
-        routing and with the old one replayed), ``clip_<arm>`` (clip fraction at the last update)."""
+        routing and with the old one replayed), ``replay_removed_share`` (the share of the changed
+        tokens' extra |log-ratio| that replay takes away; NaN when they do not swing more),
+        ``replay_spread_change`` ((σ replayed − σ own) / σ own), ``routing_share_of_own``
+        (``routing_only_std`` / σ own), ``clip_<arm>`` (clip fraction at the last update)."""
         k = self.settings.updates
         out: dict[str, float] = {}
         rc = self.route_change
@@ -222,6 +226,9 @@ class RoutingShiftResult:
         rep = last[last["kind"] == "token_replay"]["value"].to_numpy()
         # the routing-only part of each token's log-ratio (rows are the same tokens in the same order)
         out["routing_only_std"] = float((own - rep).std()) if len(rep) else math.nan
+        o, r = out["token_std_own"], out["token_std_replay"]
+        out["replay_spread_change"] = (r - o) / o if o > 0 and math.isfinite(r) else math.nan
+        out["routing_share_of_own"] = out["routing_only_std"] / o if o > 0 else math.nan
         # mean |log-ratio| of the tokens whose experts changed and of the others, own and replayed
         tok = last[last["kind"] == "token_own"]
         out["tokens_changed_share"] = float(tok["changed"].mean()) if len(tok) and len(rep) else math.nan
@@ -230,6 +237,9 @@ class RoutingShiftResult:
             for flag, which in ((True, "changed"), (False, "unchanged")):
                 v = d[d["changed"] == flag]["value"].abs()
                 out[f"abs_{name}_{which}"] = float(v.mean()) if len(v) else math.nan
+        own_c, own_u, rep_c = out["abs_own_changed"], out["abs_own_unchanged"], out["abs_replay_changed"]
+        extra = own_c - own_u  # how much more the changed tokens swing than the others
+        out["replay_removed_share"] = (own_c - rep_c) / extra if extra > 0 and math.isfinite(rep_c) else math.nan
         for arm, d in self.arms.groupby("arm", sort=False):
             out[f"clip_{arm}"] = float(d[d["update"] == k]["clip_fraction"].iloc[0])
         return out
@@ -395,6 +405,23 @@ def _token_example(batch, own: torch.Tensor, rep: torch.Tensor | None, changed: 
         "log_ratio_own": own[i, :n].tolist(),
         "log_ratio_replay": None if rep is None else rep[i, :n].tolist(),
     }
+
+
+def arms_apart(ends: list[float], samples: int) -> tuple[float, float, float] | None:
+    """Whether a run's arms end apart on held-out pass@1: ``(low, high, two_se)``, the lowest and
+    highest end and two standard errors of a difference of two independent pass rates at their middle
+    p, ``2 sqrt(2 p (1 - p) / samples)``; ``None`` with fewer than two finite ends or no samples.
+
+    Args:
+        ends: held-out pass@1 of each arm at its end (NaN where not measured).
+        samples: held-out samples per arm.
+    """
+    finite = [float(v) for v in ends if math.isfinite(v)]
+    if len(finite) < 2 or samples < 1:
+        return None
+    low, high = min(finite), max(finite)
+    mid = (low + high) / 2
+    return low, high, 2 * math.sqrt(2 * mid * (1 - mid) / samples)
 
 
 # -- live side by side ------------------------------------------------------------------------
