@@ -73,14 +73,20 @@ IMAGE_FORMATS = ("svg", "png")
 
 def chart(fig, key: str) -> None:
     """``st.plotly_chart`` with the app's toolbar: the camera button saves the figure in the format
-    chosen in the sidebar (SVG or PNG), named after ``key``; no Plotly logo."""
+    chosen in the sidebar (SVG or PNG), named after ``key``; no Plotly logo. Screen readers get a
+    text alternative read from the figure (``rlviz.plots.describe_figure``: title, panels, axes,
+    series) in the session's language."""
+    from rlviz.i18n import LIST_SEPARATOR
+    from rlviz.plots import describe_figure
+
     fmt = st.session_state.get("img_format", IMAGE_FORMATS[0])
     fmt = fmt if fmt in IMAGE_FORMATS else IMAGE_FORMATS[0]
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": fmt, "filename": f"rlviz-{key}", "scale": 2 if fmt == "png" else 1},
     }
-    st.plotly_chart(fig, config=config, key=key)
+    words = {w: tr(f"common.alt_{w}") for w in ("chart", "panels", "axes", "series", "stop")}
+    st.plotly_chart(fig, config=config, key=key, alt=describe_figure(fig, words, LIST_SEPARATOR[lang()]))
 
 
 def csv_download(df, name: str, key: str, label: str | None = None) -> None:

@@ -74,9 +74,13 @@ def trace_values(trace: dict, axis: str) -> list:
 def assert_finite_figures(at: AppTest, at_least: int = 1, gaps: bool = False) -> list[dict]:
     """At least ``at_least`` figures, and no NaN / inf in any plotted x, y or z (typed arrays
     decoded; plotly writes NaN in a list as null, so null counts as NaN unless ``gaps`` allows
-    deliberate gaps, e.g. padding cells of a heatmap); returns the figures."""
+    deliberate gaps, e.g. padding cells of a heatmap); every figure carries a text alternative for
+    screen readers (``alt``, read from the figure by ``app_common.chart``); returns the figures."""
     figs = figures(at)
     assert len(figs) >= at_least, f"expected at least {at_least} figures, found {len(figs)}"
+    for i, el in enumerate(at.get("plotly_chart")):
+        alt = el.proto.alt
+        assert alt.strip() and "<" not in alt and "{" not in alt, f"figure {i}: alt text {alt!r}"
     for i, fig in enumerate(figs):
         for j, trace in enumerate(fig.get("data", [])):
             for axis in ("x", "y", "z"):

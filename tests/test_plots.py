@@ -428,3 +428,33 @@ def test_token_strip_colours_layers_changed_and_hovers_both_ratios():
     # the dense model has no routes: an empty figure
     dense = dict(token, layers_changed=None, log_ratio_replay=None)
     assert _no_nan(token_strip_figure(dense, 0, labels))["data"] == []
+
+
+def test_describe_figure_reads_title_panels_axes_and_series():
+    from plotly.subplots import make_subplots
+
+    from rlviz.plots import describe_figure
+
+    words = {"chart": "Chart", "panels": "Panels: {items}", "axes": "Axes: {items}", "series": "Series: {items}"}
+    words["stop"] = ". "
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("A > 0", "A < 0"))
+    fig.add_scatter(x=[0, 1], y=[0, 1], name="GRPO", row=1, col=1)
+    fig.add_scatter(x=[0, 1], y=[1, 0], name="GRPO", showlegend=False, row=1, col=2)
+    fig.add_scatter(x=[0, 1], y=[1, 1], name="π<sub>old</sub>", row=1, col=2)
+    fig.update_layout(title="Ratio <b>curves</b>")
+    fig.update_xaxes(title="ratio r")
+    fig.update_yaxes(title="J", row=1, col=1)
+    text = describe_figure(fig, words)
+    assert text == "Ratio curves. Panels: A > 0, A < 0. Axes: ratio r, J. Series: GRPO, πold."
+    # an empty figure still has a text alternative
+    assert describe_figure(go.Figure(), words, "、") == "Chart."
+    zh = {
+        "chart": "图表",
+        "panels": "子图：{items}",
+        "axes": "坐标轴：{items}",
+        "series": "数据系列：{items}",
+        "stop": "。",
+    }
+    assert (
+        describe_figure(fig, zh, "、") == "Ratio curves。子图：A > 0、A < 0。坐标轴：ratio r、J。数据系列：GRPO、πold。"
+    )

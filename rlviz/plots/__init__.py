@@ -30,6 +30,7 @@ __all__ = [
     "algorithm_style",
     "algorithms_in",
     "base_layout",
+    "describe_figure",
     "ordered",
     "style_or_default",
     "text_color_on",
@@ -272,3 +273,44 @@ def _l(labels: Mapping[str, str], key: str) -> str:
 def _visible(token: str) -> str:
     """Make whitespace and special tokens visible in a heatmap cell."""
     return {" ": "␣", "\n": "⏎", "\t": "⇥", "": "∅"}.get(token, token)
+
+
+def _plain(text) -> str:
+    """Plotly label text as plain text: tags such as ``<sub>`` and ``<br>`` removed, spaces collapsed."""
+    import re
+
+    text = re.sub(r"<br\s*/?>", " ", str(text or ""))
+    return " ".join(re.sub(r"<[^>]+>", "", text).split())
+
+
+def describe_figure(fig: go.Figure, words: Mapping[str, str], separator: str = ", ") -> str:
+    """A short text alternative of ``fig`` for screen readers, read from the figure itself: its
+    title, the titles of its panels and axes, and the names of its series.
+
+    Args:
+        fig: any plotly figure.
+        words: the reader's language: ``chart`` (used when the figure has no title), ``panels``,
+            ``axes`` and ``series`` (templates with ``{items}``), ``stop`` (the full stop).
+        separator: between the items of a list (``rlviz.i18n.LIST_SEPARATOR``).
+
+    Returns:
+        one line of plain text (no markup), never empty.
+    """
+    layout = fig.layout
+    parts = [_plain(layout.title.text) or words["chart"]]
+    panels = [_plain(a.text) for a in layout.annotations or () if a.text and a.showarrow is False]
+    panels = list(dict.fromkeys(p for p in panels if p))
+    if panels:
+        parts.append(words["panels"].format(items=separator.join(panels[:8])))
+    axes = []
+    for name in sorted(k for k in layout.to_plotly_json() if k.startswith(("xaxis", "yaxis"))):
+        title = _plain(layout[name].title.text)
+        if title and title not in axes:
+            axes.append(title)
+    if axes:
+        parts.append(words["axes"].format(items=separator.join(axes[:8])))
+    names = list(dict.fromkeys(_plain(t.name) for t in fig.data if t.name and t.showlegend is not False))
+    if names:
+        parts.append(words["series"].format(items=separator.join(names[:12])))
+    stop = words["stop"]
+    return stop.join(parts) + stop.strip()
