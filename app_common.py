@@ -75,9 +75,10 @@ def chart(fig, key: str) -> None:
     """``st.plotly_chart`` with the app's toolbar: the camera button saves the figure in the format
     chosen in the sidebar (SVG or PNG), named after ``key``; no Plotly logo. Screen readers get a
     text alternative read from the figure (``rlviz.plots.describe_figure``: title, panels, axes,
-    series) in the session's language."""
+    series) in the session's language. In the dark theme black lines are drawn light
+    (``rlviz.plots.for_dark_background``)."""
     from rlviz.i18n import LIST_SEPARATOR
-    from rlviz.plots import describe_figure
+    from rlviz.plots import describe_figure, for_dark_background
 
     fmt = st.session_state.get("img_format", IMAGE_FORMATS[0])
     fmt = fmt if fmt in IMAGE_FORMATS else IMAGE_FORMATS[0]
@@ -85,6 +86,8 @@ def chart(fig, key: str) -> None:
         "displaylogo": False,
         "toImageButtonOptions": {"format": fmt, "filename": f"rlviz-{key}", "scale": 2 if fmt == "png" else 1},
     }
+    if st.context.theme.type == "dark":  # the reader's theme (system setting or the ⋮ menu)
+        fig = for_dark_background(fig)
     words = {w: tr(f"common.alt_{w}") for w in ("chart", "panels", "axes", "series", "stop")}
     st.plotly_chart(fig, config=config, key=key, alt=describe_figure(fig, words, LIST_SEPARATOR[lang()]))
 

@@ -382,3 +382,38 @@ def test_dynamic_sampling_run_in_the_browser(server, page):
     _wait_idle_after_click(page)
     assert page.get_by_role("button", name="Download the numbers (CSV)").count() >= 4
     _check_and_shoot(page, "sampling-run-en")
+
+
+def test_dark_theme_is_readable_and_every_control_takes_the_keyboard(server, browser):
+    """The reader's dark system theme gives a dark page whose black chart lines are drawn light and
+    whose charts name themselves to screen readers; Tab alone reaches the page's sliders, toggles
+    and selects, and an arrow key moves a focused slider (and the chart with it)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="dark")
+    pg = context.new_page()
+    try:
+        pg.goto(f"{server}/curves")
+        _settle(pg)
+        _wait_count(pg, ".js-plotly-plot", 3)
+        background = pg.evaluate("getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
+        channels = [int(c) for c in background[background.index("(") + 1 : background.index(")")].split(",")[:3]]
+        assert max(channels) < 80, background  # a dark page
+        strokes = pg.evaluate(
+            "[...document.querySelectorAll('.js-plotly-plot .scatterlayer path.js-line')].map(p => p.style.stroke)"
+        )
+        assert strokes and "rgb(0, 0, 0)" not in strokes  # no black line on the dark background
+        labels = pg.evaluate("[...document.querySelectorAll('[data-testid=stPlotlyChart] [aria-label]')].length")
+        assert labels >= 3  # every chart carries its text alternative
+        reached = set()
+        for _ in range(90):
+            pg.keyboard.press("Tab")
+            reached.add(pg.evaluate("(e => e.getAttribute('role') || e.type || e.tagName)(document.activeElement)"))
+        assert {"range", "switch", "combobox", "number"} <= reached, reached  # sliders, toggles, selects, inputs
+        slider = pg.locator("input[type=range]").first
+        slider.focus()
+        before = slider.input_value()
+        pg.keyboard.press("ArrowRight")
+        pg.wait_for_function("([b]) => document.querySelector('input[type=range]').value !== b", arg=[before])
+        _settle(pg)
+        assert pg.locator("[data-testid=stException]").count() == 0
+    finally:
+        context.close()

@@ -458,3 +458,16 @@ def test_describe_figure_reads_title_panels_axes_and_series():
     assert (
         describe_figure(fig, zh, "、") == "Ratio curves。子图：A > 0、A < 0。坐标轴：ratio r、J。数据系列：GRPO、πold。"
     )
+
+
+def test_for_dark_background_lightens_black_and_nothing_else():
+    from rlviz.plots import DARK_BACKGROUND_BLACK, for_dark_background
+
+    fig = go.Figure(go.Scatter(x=[0, 1], y=[2, 3], line={"color": "#000000", "dash": "dot"}, name="a"))
+    fig.add_scatter(x=[0, 1], y=[1, 1], line={"color": "#0072B2"}, name="b")
+    fig.add_vline(x=1.0, line={"color": "#000000"})
+    dark = for_dark_background(fig)
+    assert dark.data[0].line.color == DARK_BACKGROUND_BLACK and dark.data[0].line.dash == "dot"
+    assert dark.data[1].line.color == "#0072B2" and list(dark.data[0].y) == [2, 3]
+    assert dark.layout.shapes[0].line.color == DARK_BACKGROUND_BLACK
+    assert fig.data[0].line.color == "#000000"  # the original is untouched
