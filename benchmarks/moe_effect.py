@@ -13,6 +13,11 @@ the first collapse-flagged step (rlviz.experiments.moe.MoeLiveRun). Prints the t
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root holds rlviz
+
 import argparse
 import time
 

@@ -1,0 +1,152 @@
+"""Symptom to cause: pick what you see in training; get the likely causes, the knob to try, a link
+that opens the live page with settings that reproduce it, whether they did on the shipped model
+(measured by ``benchmarks/symptoms.py``), and the same detectors run on this session's live run.
+
+Widgets -> ``rlviz.experiments.symptoms`` (the symptoms, their detectors and measurements) ->
+``rlviz.plots.symptoms`` (the measured metric per step).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, tr
+from rlviz.app_pages import page
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.symptoms import (
+    SYMPTOMS,
+    THRESHOLDS,
+    detect,
+    load_measured,
+    reproduce_query,
+    settings_signature,
+    symptom,
+)
+from rlviz.i18n import LIST_SEPARATOR
+from rlviz.plots.symptoms import measured_figure
+
+ensure_shell()
+L = lang()
+state = st.session_state
+
+st.title(tr("symptoms.title"))
+st.markdown(tr("symptoms.intro"))
+
+keys = [s.key for s in SYMPTOMS]
+chosen = st.segmented_control(
+    tr("symptoms.pick"),
+    keys,
+    default=keys[0],
+    format_func=lambda k: tr(f"symptoms.{k}.title"),
+    key="sy_symptom",
+    bind="query-params",
+)
+chosen = chosen if chosen in keys else keys[0]  # a click on the chosen one clears it: keep it
+s = symptom(chosen)
+
+
+def _evidence(key: str, value: float) -> str:
+    name = symptom(key).threshold
+    threshold = f"{THRESHOLDS[name]:g}" if name else ""
+    return tr(f"symptoms.{key}.evidence", value=f"{value:.3g}", threshold=threshold)
+
+
+def _knob_rows(names) -> pd.DataFrame:
+    """Each knob with its TRL and verl names where the registry defines it (first entry that has it)."""
+    rows = []
+    for name in names:
+        trl = verl = "–"
+        for spec in ALGORITHMS.values():
+            try:
+                setting = spec.setting(name)
+            except ValueError:
+                continue
+            trl, verl = setting.trl or "–", setting.verl or "–"
+            break
+        rows.append({tr("symptoms.knob_setting"): name, tr("symptoms.knob_trl"): trl, tr("symptoms.knob_verl"): verl})
+    return pd.DataFrame(rows)
+
+
+left, right = st.columns([1, 1])
+with left:
+    st.markdown(f"**{tr(f'symptoms.{chosen}.title')}.** {tr(f'symptoms.{chosen}.what')}")
+    st.markdown(f"#### {tr('symptoms.causes')}")
+    st.markdown(tr(f"symptoms.{chosen}.causes"))
+    st.markdown(f"#### {tr('symptoms.knobs')}")
+    st.dataframe(_knob_rows(s.knobs), hide_index=True, width="stretch")
+    st.caption(tr("symptoms.knob_note"))
+    target = page(s.page)
+    if s.settings:
+        shown = LIST_SEPARATOR[L].join(
+            f"{k} = {LIST_SEPARATOR[L].join(v) if isinstance(v, (list, tuple)) else v}" for k, v in s.settings.items()
+        )
+        st.caption(tr("symptoms.settings", settings=shown))
+    else:
+        st.caption(tr("symptoms.moe_settings"))
+    st.page_link(
+        target.file,
+        label=tr("symptoms.reproduce", page=tr(f"nav.{target.key}")),
+        icon=target.icon,
+        query_params=reproduce_query(chosen) | ({"lang": L} if L != "en" else {}),
+    )
+
+with right:
+    try:
+        measured = load_measured()
+    except ValueError as exc:
+        show_bad_input(exc)
+        measured = {}
+    entry = measured.get("symptoms", {}).get(chosen)
+    if not entry:
+        st.info(tr("symptoms.not_measured"))
+    else:
+        meta = measured.get("meta", {})
+        if entry.get("settings") != settings_signature(chosen):
+            st.warning(tr("symptoms.stale"))
+        labels = {
+            "title": tr("symptoms.fig_title", metric=s.metric),
+            "x": tr("symptoms.moe_fig_x" if s.page == "moe" else "symptoms.fig_x"),
+            "y": s.metric,
+            "reproduced": tr("symptoms.fig_reproduced"),
+            "baseline": tr("symptoms.fig_baseline"),
+        }
+        chart(measured_figure(entry, labels), key=f"sy_fig_{chosen}")
+        found = "symptoms.measured_yes" if entry["present"] else "symptoms.measured_no"
+        text = tr(
+            found,
+            date=meta.get("date", "?"),
+            seed=meta.get("seed", "?"),
+            steps=entry.get("steps", "?"),
+            evidence=_evidence(chosen, entry["evidence"]),
+        )
+        if s.page == "live":
+            base = "symptoms.baseline_yes" if entry["baseline_present"] else "symptoms.baseline_no"
+            text += " " + tr(base, value=f"{entry['baseline_evidence']:.3g}")
+        (st.success if entry["present"] else st.warning)(text)
+
+# ------------------------------------------------------------------------------ your own live run
+st.subheader(tr("symptoms.yours"))
+run = state.get("live_run")
+frame = run.metrics_frame() if run is not None else None
+if frame is None or frame.empty:
+    st.info(tr("symptoms.yours_none"))
+    st.page_link(page("live").file, label=tr("nav.live"), icon=page("live").icon)
+else:
+    st.caption(tr("symptoms.yours_intro", steps=int(frame["step"].max())))
+    try:
+        found = detect(frame)
+    except ValueError as exc:
+        show_bad_input(exc)
+    else:
+        yes, no = tr("symptoms.yes"), tr("symptoms.no")
+        table = pd.DataFrame(
+            {
+                tr("symptoms.col_arm"): [ALGORITHMS[a].title if a in ALGORITHMS else a for a in found["arm"]],
+                tr("symptoms.col_symptom"): [tr(f"symptoms.{k}.title") for k in found["symptom"]],
+                tr("symptoms.col_present"): [yes if p else no for p in found["present"]],
+                tr("symptoms.col_evidence"): [f"{v:.3g}" if pd.notna(v) else "–" for v in found["evidence"]],
+            }
+        )
+        st.dataframe(table, hide_index=True, width="stretch")
+        csv_download(found, "symptoms-check", key="sy_dl", label=tr("symptoms.download"))

@@ -1,0 +1,326 @@
+"""Symptom to cause: what a practitioner sees in training, its likely causes, the knob to try, and
+settings that reproduce it on the shipped model.
+
+Each :class:`Symptom` is data: the metric that shows it (a column of
+``SideBySideRun.metrics_frame()``, i.e. ``rlviz.lm.trainer.METRICS``), a detector over one arm's
+metrics (thresholds in :data:`THRESHOLDS`, applied by :func:`detect`), the knobs (a registry
+setting or a ``TrainConfig`` field, so its TRL and verl names come from where they are defined),
+and the live-page settings that reproduce it (:func:`reproduce_query` turns them into the page's URL).
+
+Whether the settings really reproduce it on the shipped model is measured, not claimed:
+``benchmarks/symptoms.py`` (``make bench-symptoms``) trains each reproduction and the defaults from
+one seed, runs :func:`detect` on both, and writes :data:`MEASURED` (``symptoms_measured.json``):
+the page quotes that file, and says so where a reproduction did not show the symptom.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from rlviz.experiments.live import LiveConfig
+
+__all__ = [
+    "MEASURED",
+    "SYMPTOMS",
+    "THRESHOLDS",
+    "Symptom",
+    "detect",
+    "diagnose",
+    "load_measured",
+    "reproduce_config",
+    "reproduce_query",
+    "settings_signature",
+]
+
+MEASURED = Path(__file__).resolve().parent / "symptoms_measured.json"
+
+# When a symptom counts as present in one arm's run (the detectors below read these only).
+THRESHOLDS: dict[str, float] = {
+    "entropy_drop": 0.5,  # entropy over the last third below this share of the first step's
+    "reward_gain": 0.05,  # reward (mean of the last third - first third) below this: flat
+    "length_growth": 1.5,  # mean response length of the last third over the first third's
+    "overlong_share": 0.5,  # or: at least this share of the last third's responses hit L_max
+    "kl_high": 0.5,  # KL to the reference (nats per token) of the last step above this
+    "zero_adv_share": 0.5,  # mean share of groups whose rewards are all equal
+    "clip_high": 0.2,  # mean clip fraction above this
+    "route_change": 0.05,  # MoE: share of routes (token x layer) that changed expert
+}
+
+
+def _thirds(values: pd.Series) -> tuple[float, float]:
+    """Mean of the first and of the last third of a metric's finite values (NaN if none)."""
+    v = values[pd.to_numeric(values, errors="coerce").notna()].astype(float)
+    if v.empty:
+        return math.nan, math.nan
+    k = max(1, len(v) // 3)
+    return float(v.iloc[:k].mean()), float(v.iloc[-k:].mean())
+
+
+def _entropy_collapse(m: pd.DataFrame) -> tuple[bool, float]:
+    first = pd.to_numeric(m["entropy"], errors="coerce").dropna()
+    if first.empty:
+        return False, math.nan
+    _, last = _thirds(m["entropy"])
+    share = last / float(first.iloc[0]) if first.iloc[0] > 0 else math.nan
+    return bool(share < THRESHOLDS["entropy_drop"]), share
+
+
+def _reward_flat(m: pd.DataFrame) -> tuple[bool, float]:
+    first, last = _thirds(m["reward_mean"])
+    gain = last - first
+    return bool(math.isfinite(gain) and gain < THRESHOLDS["reward_gain"]), gain
+
+
+def _length_runaway(m: pd.DataFrame) -> tuple[bool, float]:
+    first, last = _thirds(m["response_length_mean"])
+    growth = last / first if first > 0 else math.nan
+    _, overlong = _thirds(m["overlong_fraction"])
+    hit = (math.isfinite(growth) and growth >= THRESHOLDS["length_growth"]) or overlong >= THRESHOLDS["overlong_share"]
+    return bool(hit), growth
+
+
+def _kl_blowup(m: pd.DataFrame) -> tuple[bool, float]:
+    kl = pd.to_numeric(m["kl_ref"], errors="coerce").dropna()
+    last = float(kl.iloc[-1]) if len(kl) else math.nan
+    return bool(math.isfinite(last) and last > THRESHOLDS["kl_high"]), last
+
+
+def _zero_advantage(m: pd.DataFrame) -> tuple[bool, float]:
+    share = float(pd.to_numeric(m["zero_adv_group_fraction"], errors="coerce").mean())
+    return bool(share >= THRESHOLDS["zero_adv_share"]), share
+
+
+def _clip_zero(m: pd.DataFrame) -> tuple[bool, float]:
+    clip = pd.to_numeric(m["clip_fraction"], errors="coerce").dropna()
+    top = float(clip.max()) if len(clip) else math.nan
+    return bool(top == 0.0), top
+
+
+def _clip_high(m: pd.DataFrame) -> tuple[bool, float]:
+    mean = float(pd.to_numeric(m["clip_fraction"], errors="coerce").mean())
+    return bool(mean > THRESHOLDS["clip_high"]), mean
+
+
+def _route_spikes(m: pd.DataFrame) -> tuple[bool, float]:
+    share = float(pd.to_numeric(m["route_change_fraction"], errors="coerce").mean())
+    return bool(share > THRESHOLDS["route_change"]), share
+
+
+@dataclass(frozen=True)
+class Symptom:
+    """One thing a practitioner sees in training.
+
+    Attributes:
+        key: its name; texts are the locale keys ``symptoms.<key>.title`` (what you see),
+            ``.causes`` (the likely causes, a Markdown list) and ``.knob`` (what to try and why).
+        metric: the metrics column that shows it (``rlviz.lm.trainer.METRICS``).
+        knobs: the settings to turn: registry settings (``epsilon_high``, ``beta``) or
+            ``TrainConfig`` fields (``lr``, ``group_size``); the page shows their TRL/verl names.
+        page: the page that reproduces it (``"live"`` or ``"moe"``).
+        settings: :class:`~rlviz.experiments.live.LiveConfig` fields that reproduce it (``settings``
+            holds per-algorithm overrides); empty for the MoE page, whose defaults show it.
+        detector: ``metrics of one arm -> (present, evidence)``; evidence is the number compared
+            with :data:`THRESHOLDS`.
+        threshold: the key of :data:`THRESHOLDS` the evidence is compared with (``None`` for an
+            exact test, e.g. a clip fraction of exactly 0).
+    """
+
+    key: str
+    metric: str
+    knobs: tuple[str, ...]
+    page: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    detector: Any = field(default=None, repr=False, compare=False)
+    threshold: str | None = None
+
+
+SYMPTOMS: tuple[Symptom, ...] = (
+    Symptom(
+        "entropy_collapse",
+        "entropy",
+        ("temperature", "epsilon_high", "entropy_coef", "lr"),
+        "live",
+        {"algorithms": ("grpo",), "lr": 1e-3, "steps": 30},
+        _entropy_collapse,
+        "entropy_drop",
+    ),
+    Symptom(
+        "reward_flat",
+        "reward_mean",
+        ("lr", "group_size", "prompts_per_step"),
+        "live",
+        {"algorithms": ("grpo",), "lr": 1e-5, "steps": 30},
+        _reward_flat,
+        "reward_gain",
+    ),
+    Symptom(
+        "length_runaway",
+        "response_length_mean",
+        ("lr", "overlong_buffer_length", "loss_agg_mode"),
+        "live",
+        {"algorithms": ("grpo",), "lr": 2e-3, "steps": 30},
+        _length_runaway,
+        "length_growth",
+    ),
+    Symptom(
+        "kl_blowup",
+        "kl_ref",
+        ("beta", "lr", "mu"),
+        "live",
+        {"algorithms": ("grpo",), "lr": 1e-3, "steps": 30},
+        _kl_blowup,
+        "kl_high",
+    ),
+    Symptom(
+        "zero_advantage",
+        "zero_adv_group_fraction",
+        ("group_size", "dynamic_sampling", "temperature"),
+        "live",
+        {"algorithms": ("grpo",), "group_size": 2, "steps": 30},
+        _zero_advantage,
+        "zero_adv_share",
+    ),
+    Symptom(
+        "clip_zero",
+        "clip_fraction",
+        ("mu", "mini_batches"),
+        "live",
+        {"algorithms": ("grpo",), "mu": 1, "mini_batches": 1, "steps": 30},
+        _clip_zero,
+    ),
+    Symptom(
+        "clip_high",
+        "clip_fraction",
+        ("lr", "mu", "epsilon_high"),
+        "live",
+        {"algorithms": ("grpo",), "lr": 1e-3, "mu": 8, "steps": 30},
+        _clip_high,
+        "clip_high",
+    ),
+    Symptom(
+        "moe_ratio_spikes", "route_change_fraction", ("routing_replay", "lr"), "moe", {}, _route_spikes, "route_change"
+    ),
+)
+
+
+def symptom(key: str) -> Symptom:
+    """The symptom called ``key``. Raises ``ValueError`` naming ``key``."""
+    for s in SYMPTOMS:
+        if s.key == key:
+            return s
+    raise ValueError(f"key: no symptom {key!r}; symptoms: {', '.join(s.key for s in SYMPTOMS)}")
+
+
+def reproduce_config(key: str, **overrides: Any) -> LiveConfig:
+    """The :class:`LiveConfig` that reproduces live symptom ``key`` (validated), with ``overrides``
+    (``seed``, ``device``, ``heldout_samples`` ...) on top.
+
+    Raises:
+        ValueError: an unknown ``key``, a symptom shown on another page (``key``), or a bad setting.
+    """
+    s = symptom(key)
+    if s.page != "live":
+        raise ValueError(f"key: {key!r} is reproduced on the {s.page} page, not by a live run")
+    config = LiveConfig(**(dict(s.settings) | overrides))
+    config.validate()
+    return config
+
+
+def reproduce_query(key: str) -> dict[str, Any]:
+    """The URL parameters that open the symptom's page with its reproducing settings (the live
+    page's widget keys: ``lv_algos``, ``lv_lr``, ``lv_G`` ...). A URL carries what a widget shows:
+    the algorithms by their registry titles (``lv_algos=GRPO``), numbers with ``:g``. Raises
+    ``ValueError`` naming ``key``."""
+    from rlviz.core.objectives import ALGORITHMS
+
+    s = symptom(key)
+    names = {
+        "algorithms": "lv_algos",
+        "steps": "lv_steps",
+        "prompts_per_step": "lv_prompts",
+        "group_size": "lv_G",
+        "mu": "lv_mu",
+        "lr": "lv_lr",
+        "temperature": "lv_temp",
+        "mini_batches": "lv_mb",
+    }
+    query: dict[str, Any] = {}
+    for name, value in s.settings.items():
+        if name not in names:
+            raise ValueError(f"key: {key!r} sets {name!r}, which the live page has no widget for")
+        if name == "algorithms":
+            query[names[name]] = [ALGORITHMS[a].title for a in value]
+        else:
+            query[names[name]] = f"{value:g}" if isinstance(value, float) else str(value)
+    return query
+
+
+def settings_signature(key: str) -> str:
+    """The reproducing settings as text, stored with each measurement: a measurement taken with other
+    settings is stale (the tests compare them)."""
+    return json.dumps(symptom(key).settings, sort_keys=True, default=list)
+
+
+def detect(metrics: pd.DataFrame) -> pd.DataFrame:
+    """Every symptom's detector on one or more arms' metrics.
+
+    Args:
+        metrics: ``SideBySideRun.metrics_frame()`` (columns ``arm``, ``step`` and ``METRICS``); an
+            arm without a metric a detector needs (``route_change_fraction`` of a dense model is
+            NaN) is reported as not present.
+
+    Returns:
+        one row per (arm, symptom): ``arm``, ``symptom``, ``present`` (bool), ``evidence`` (the
+        number compared with :data:`THRESHOLDS`, NaN where it does not apply).
+
+    Raises:
+        ValueError: ``metrics`` lacks the ``arm`` or ``step`` column, or has no rows.
+    """
+    for col in ("arm", "step"):
+        if col not in metrics.columns:
+            raise ValueError(f"metrics: needs an {col!r} column")
+    if metrics.empty:
+        raise ValueError("metrics: no steps yet")
+    rows = []
+    for arm, m in metrics.groupby("arm", sort=False):
+        m = m.sort_values("step")
+        for s in SYMPTOMS:
+            if s.metric not in m.columns or pd.to_numeric(m[s.metric], errors="coerce").isna().all():
+                rows.append({"arm": arm, "symptom": s.key, "present": False, "evidence": math.nan})
+                continue
+            present, evidence = s.detector(m)
+            rows.append({"arm": arm, "symptom": s.key, "present": bool(present), "evidence": float(evidence)})
+    return pd.DataFrame(rows, columns=["arm", "symptom", "present", "evidence"])
+
+
+def diagnose(metrics: pd.DataFrame) -> dict[str, list[str]]:
+    """``{arm: [symptom keys present]}`` for a run's metrics (:func:`detect`)."""
+    found = detect(metrics)
+    return {arm: list(d[d["present"]]["symptom"]) for arm, d in found.groupby("arm", sort=False)}
+
+
+def load_measured(path: Path = MEASURED) -> dict[str, Any]:
+    """The measurements of ``benchmarks/symptoms.py``: ``{"meta": {...}, "symptoms": {key: {...}}}``,
+    each entry with ``present`` (the detector on the reproduction), ``baseline_present`` (on the
+    defaults), ``evidence`` / ``baseline_evidence``, ``series`` / ``baseline_series`` (the metric per
+    step) and ``settings`` (:func:`settings_signature` when measured). ``{}`` if not measured yet.
+
+    Raises:
+        ValueError: the file exists but is not valid JSON of that shape (naming ``path``).
+    """
+    if not Path(path).exists():
+        return {}
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"path: {path} is not valid JSON ({exc})") from None
+    if not isinstance(data, Mapping) or not isinstance(data.get("symptoms"), Mapping):
+        raise ValueError(f"path: {path} has no 'symptoms' table")
+    return dict(data)

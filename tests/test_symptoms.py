@@ -1,0 +1,183 @@
+"""Symptom to cause: each detector on hand-made metrics (the rule beside each), the reproduction's
+URL and config, the measurement file (complete, fresh, and quoted by the page), and the page."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+from apptools import assert_finite_figures, no_exception, open_page, texts
+
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.symptoms import (
+    MEASURED,
+    SYMPTOMS,
+    THRESHOLDS,
+    detect,
+    diagnose,
+    load_measured,
+    reproduce_config,
+    reproduce_query,
+    settings_signature,
+    symptom,
+)
+from rlviz.lm.trainer import METRICS
+
+
+def _frame(arm: str = "grpo", steps: int = 6, **columns) -> pd.DataFrame:
+    """One arm's metrics: every METRICS column 0.5 unless given (a list per step)."""
+    data = {"arm": [arm] * steps, "step": list(range(1, steps + 1))}
+    for m in METRICS:
+        data[m] = columns.get(m, [0.5] * steps)
+    return pd.DataFrame(data)
+
+
+def _found(frame: pd.DataFrame, key: str) -> tuple[bool, float]:
+    row = detect(frame).set_index("symptom").loc[key]
+    return bool(row["present"]), float(row["evidence"])
+
+
+def test_entropy_collapse_compares_the_last_third_with_the_first_step():
+    # last third (steps 5, 6) mean 0.2 / first step 1.0 = 0.2 < 0.5: collapse
+    assert _found(_frame(entropy=[1.0, 0.8, 0.6, 0.4, 0.2, 0.2]), "entropy_collapse") == (True, pytest.approx(0.2))
+    # 0.9 / 1.0 = 0.9: no collapse
+    assert _found(_frame(entropy=[1.0, 1, 1, 1, 0.9, 0.9]), "entropy_collapse") == (False, pytest.approx(0.9))
+
+
+def test_reward_flat_and_length_runaway_compare_thirds():
+    # reward: last third (0.31, 0.33) mean 0.32 - first third (0.3, 0.3) mean 0.3 = 0.02 < 0.05: flat
+    flat, gain = _found(_frame(reward_mean=[0.3, 0.3, 0.3, 0.3, 0.31, 0.33]), "reward_flat")
+    assert flat and gain == pytest.approx(0.02)
+    assert not _found(_frame(reward_mean=[0.2, 0.2, 0.3, 0.4, 0.5, 0.5]), "reward_flat")[0]  # 0.5 - 0.2 = 0.3
+    # length: last third mean 9 / first third mean 4 = 2.25 >= 1.5: runaway
+    lengths = [4.0, 4.0, 5.0, 7.0, 9.0, 9.0]
+    assert _found(_frame(response_length_mean=lengths, overlong_fraction=[0.0] * 6), "length_runaway") == (
+        True,
+        pytest.approx(2.25),
+    )
+    # steady length but 60% of the last third at the limit: runaway too
+    overlong = [0.0, 0.0, 0.1, 0.3, 0.6, 0.6]
+    assert _found(_frame(response_length_mean=[5.0] * 6, overlong_fraction=overlong), "length_runaway")[0]
+
+
+def test_kl_zero_advantage_and_clip_detectors():
+    assert _found(_frame(kl_ref=[0.0, 0.1, 0.2, 0.4, 0.6, 0.9]), "kl_blowup") == (True, pytest.approx(0.9))
+    # zero-advantage share: mean of (0.7, 0.7, 0.7, 0.4, 0.4, 0.4) = 0.55 >= 0.5
+    assert _found(_frame(zero_adv_group_fraction=[0.7] * 3 + [0.4] * 3), "zero_advantage") == (
+        True,
+        pytest.approx(0.55),
+    )
+    # clip fraction exactly 0 at every step (NaN steps, e.g. no update, are skipped)
+    zero = _frame(clip_fraction=[0.0, 0.0, math.nan, 0.0, 0.0, 0.0])
+    assert _found(zero, "clip_zero") == (True, 0.0) and not _found(zero, "clip_high")[0]
+    high = _frame(clip_fraction=[0.1, 0.2, 0.3, 0.3, 0.3, 0.3])  # mean 0.25 > 0.2
+    assert _found(high, "clip_high") == (True, pytest.approx(0.25)) and not _found(high, "clip_zero")[0]
+
+
+def test_a_metric_that_does_not_apply_is_not_a_symptom_and_arms_are_separate():
+    dense = _frame("dense", route_change_fraction=[math.nan] * 6)
+    moe = _frame("moe", route_change_fraction=[0.1] * 6)  # 0.1 > 0.05
+    found = diagnose(pd.concat([dense, moe]))
+    assert "moe_ratio_spikes" not in found["dense"] and "moe_ratio_spikes" in found["moe"]
+    with pytest.raises(ValueError, match="^metrics"):
+        detect(pd.DataFrame({"arm": []}))
+    with pytest.raises(ValueError, match="^metrics"):
+        detect(pd.DataFrame({"arm": [], "step": []}))
+
+
+def test_every_symptom_is_complete_and_reproducible():
+    assert {s.key for s in SYMPTOMS} >= {
+        "entropy_collapse",
+        "reward_flat",
+        "length_runaway",
+        "kl_blowup",
+        "zero_advantage",
+        "clip_zero",
+        "clip_high",
+        "moe_ratio_spikes",
+    }
+    for s in SYMPTOMS:
+        assert s.metric in METRICS and (s.threshold is None or s.threshold in THRESHOLDS)
+        if s.page == "live":
+            config = reproduce_config(s.key, seed=3)  # validated
+            assert config.seed == 3 and config.algorithms == tuple(s.settings["algorithms"])
+            query = reproduce_query(s.key)
+            titles = [ALGORITHMS[a].title for a in s.settings["algorithms"]]  # what the widget shows
+            assert query["lv_algos"] == titles and all(k.startswith("lv_") for k in query)
+    assert reproduce_query("clip_zero")["lv_mu"] == "1"
+    with pytest.raises(ValueError, match="^key"):
+        symptom("fever")
+    with pytest.raises(ValueError, match="^key"):
+        reproduce_config("moe_ratio_spikes")
+
+
+def test_the_measurement_file_covers_every_symptom_with_the_current_settings():
+    data = load_measured()
+    assert data, f"{MEASURED} missing: run benchmarks/symptoms.py"
+    for s in SYMPTOMS:
+        entry = data["symptoms"][s.key]
+        assert entry["settings"] == settings_signature(s.key), f"{s.key}: measured with other settings"
+        assert isinstance(entry["present"], bool) and math.isfinite(entry["evidence"])
+        assert entry["series"] and all(v is None or math.isfinite(v) for v in entry["series"])
+
+
+def test_a_broken_measurement_file_is_a_value_error(tmp_path):
+    bad = tmp_path / "m.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ValueError, match="^path"):
+        load_measured(bad)
+    bad.write_text(json.dumps({"meta": {}}), encoding="utf-8")
+    with pytest.raises(ValueError, match="^path"):
+        load_measured(bad)
+    assert load_measured(tmp_path / "absent.json") == {}
+
+
+class _Run:
+    """Stands in for a LiveRun in the session: only ``metrics_frame`` is read."""
+
+    def __init__(self, frame):
+        self.frame = frame
+
+    def metrics_frame(self):
+        return self.frame
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_renders_each_symptom_and_checks_a_run(lang):
+    at = open_page("pages/symptoms.py", lang=lang)
+    no_exception(at)
+    assert_finite_figures(at, at_least=1)
+    link = at.get("page_link")[0].proto
+    assert link.page == "live" and link.query_string.startswith("lv_algos=GRPO&lv_lr=")
+    for key in ("clip_zero", "moe_ratio_spikes"):
+        at.segmented_control(key="sy_symptom").set_value(key).run()
+        no_exception(at)
+    at.session_state["live_run"] = _Run(_frame(clip_fraction=[0.0] * 6))
+    at.run()
+    no_exception(at)
+    table = at.dataframe[-1].value
+    assert len(table) == len(SYMPTOMS)
+    present = table.iloc[:, 2].tolist()
+    assert present.count("yes" if lang == "en" else "是") >= 1
+    assert ("Check your own run" if lang == "en" else "检查你自己的运行") in texts(at) or at.subheader
+
+
+def test_the_reproduction_link_sets_the_live_page():
+    """The live page reads every value of each reproduction's URL (a value it cannot take would fall
+    back to its default without a word)."""
+    for s in SYMPTOMS:
+        if s.page != "live":
+            continue
+        at = open_page("pages/live.py", **reproduce_query(s.key))
+        no_exception(at)
+        widgets = {"lv_lr": at.select_slider(key="lv_lr").value, "lv_algos": at.multiselect(key="lv_algos").value}
+        for name in ("lv_steps", "lv_G", "lv_mu", "lv_mb"):
+            widgets[name] = at.number_input(key=name).value
+        for name, value in reproduce_query(s.key).items():
+            got = widgets[name]
+            if name == "lv_algos":  # the URL names the titles, the widget's value is the registry keys
+                assert list(got) == list(s.settings["algorithms"]), (s.key, got)
+            else:
+                assert float(got) == float(value), (s.key, name)
