@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench bench-moe pretrain pretrain-moe lint format
+.PHONY: run test bench bench-moe bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -25,6 +25,9 @@ bench: $(STAMP)
 
 bench-moe: $(STAMP)
 	$(PY) benchmarks/moe_effect.py
+
+bench-symptoms: $(STAMP)
+	$(PY) benchmarks/symptoms.py
 
 pretrain: $(STAMP)
 	$(PY) -m rlviz.lm.pretrain
