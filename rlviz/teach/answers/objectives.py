@@ -83,6 +83,22 @@ def _index(name: str, value: Any, size: int) -> int:
     return value
 
 
+def _spec(algorithm: Any):
+    """The registry entry ``algorithm``. Raises ``ValueError`` naming ``algorithm``."""
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm: unknown {algorithm!r}; known: {', '.join(ALGORITHMS)}")
+    return get_algorithm(algorithm)
+
+
+def _setting(algorithm: Any, setting: Any):
+    """The :class:`Setting` ``setting`` of ``algorithm``. Raises ``ValueError`` naming the parameter."""
+    spec = _spec(algorithm)
+    try:
+        return spec.setting(setting)
+    except ValueError:
+        raise ValueError(f"setting: {setting!r} is not a setting of {algorithm}") from None
+
+
 def _mask(lengths: list[int]) -> torch.Tensor:
     """[B, T] response mask of right-padded responses with these lengths."""
     return (torch.arange(max(lengths))[None, :] < torch.tensor(lengths)[:, None]).to(DTYPE)
@@ -131,7 +147,7 @@ def _overrides(overrides: dict[str, Any]) -> dict[str, Any]:
 
 def _one_token(algorithm: str, ratio: Any, advantage: Any, **overrides):
     """``(w, out)`` of a one-token response at ``ratio`` with ``advantage`` (``gradient_weights``)."""
-    get_algorithm(algorithm)
+    _spec(algorithm)
     r = _number("ratio", ratio, positive=True)
     a = _number("advantage", advantage)
     lp = torch.full((1, 1), math.log(r), dtype=DTYPE)  # (1, 1)
@@ -237,7 +253,7 @@ def obj_same_surrogate(first: str, second: str, ratio: float, advantage: float) 
 def obj_band_width(algorithm: str, **overrides) -> float:
     """Width ``high - low`` of ``algorithm``'s trust band on the ratio (``trust_band``). Raises
     ``ValueError`` naming ``algorithm`` for an objective without a band (a soft gate)."""
-    band = trust_band(algorithm, **overrides)
+    band = trust_band(_spec(algorithm).name, **overrides)
     if band is None:
         raise ValueError(f"algorithm: {algorithm!r} has no trust band")
     return band[1] - band[0]
@@ -251,7 +267,7 @@ def obj_pi_ceiling(algorithm: str, pi_old: float, **overrides) -> float:
     p = _number("pi_old", pi_old, positive=True)
     if p >= 1:
         raise ValueError(f"pi_old: must be below 1, got {pi_old!r}")
-    band = trust_band(algorithm, **overrides)
+    band = trust_band(_spec(algorithm).name, **overrides)
     if band is None:
         raise ValueError(f"algorithm: {algorithm!r} has no trust band")
     return min(1.0, p * band[1])
@@ -270,7 +286,7 @@ def obj_pi_room(algorithm: str, pi_old: float, **overrides) -> float:
 
 def _response(algorithm: str, ratios=None, log_ratios=None, advantages=1.0, lengths=None, **overrides):
     """``(grad, out, mask)`` of ``algorithm`` on the tokens given (``gradient_weights``)."""
-    get_algorithm(algorithm)
+    _spec(algorithm)
     lp, old, adv, mask = _batch(_log_ratios(ratios, log_ratios), advantages, lengths)
     grad, out = gradient_weights(algorithm, lp, old, adv, mask, **_overrides(overrides))
     return grad, out, mask
@@ -417,7 +433,7 @@ def obj_clip_fraction(
 def obj_out_of_band_fraction(algorithm: str, ratios: list[float], **overrides) -> float:
     """The share of tokens whose ratio lies outside ``algorithm``'s trust band (``trust_band``),
     whatever their advantage: what a naive clip fraction counts."""
-    band = trust_band(algorithm, **overrides)
+    band = trust_band(_spec(algorithm).name, **overrides)
     if band is None:
         raise ValueError(f"algorithm: {algorithm!r} has no trust band")
     rs = _numbers("ratios", ratios, positive=True)
@@ -455,7 +471,7 @@ def _on_policy(lengths, advantages, algorithm: str):
         raise ValueError(f"advantages: need one per response ({len(lengths)}), got {len(adv)}")
     mask = _mask(lengths)  # (B, T)
     lp = torch.zeros_like(mask).requires_grad_(True)  # (B, T) log pi = log pi_old = 0
-    out = policy_loss(algorithm, lp, torch.zeros_like(mask), torch.tensor(adv, dtype=DTYPE), mask, beta=0.0)
+    out = policy_loss(_spec(algorithm).name, lp, torch.zeros_like(mask), torch.tensor(adv, dtype=DTYPE), mask, beta=0.0)
     return lp, out.per_token_loss, mask
 
 
@@ -535,7 +551,7 @@ def obj_default(algorithm: str, setting: str) -> float | str:
     """The registry default of ``setting`` for ``algorithm`` (``AlgorithmSpec.setting``): a number,
     or a named choice (e.g. its ``loss_agg_mode``). Raises ``ValueError`` for a setting that is off
     by default (``None``)."""
-    value = get_algorithm(algorithm).setting(setting).default
+    value = _setting(algorithm, setting).default
     if value is None:
         raise ValueError(f"setting: {setting!r} of {algorithm} is off by default")
     return value
@@ -547,7 +563,7 @@ def obj_framework_name(algorithm: str, setting: str, framework: str) -> str:
     ``"verl"``: verl's config), read from the registry (``Setting.trl`` / ``Setting.verl``)."""
     if framework not in FRAMEWORKS:
         raise ValueError(f"framework: {framework!r} is not one of {', '.join(FRAMEWORKS)}")
-    name = getattr(get_algorithm(algorithm).setting(setting), framework)
+    name = getattr(_setting(algorithm, setting), framework)
     if name is None:
         raise ValueError(f"setting: {setting!r} of {algorithm} has no {framework} name")
     return name
@@ -556,26 +572,26 @@ def obj_framework_name(algorithm: str, setting: str, framework: str) -> str:
 @answer("obj_ratio_level")
 def obj_ratio_level(algorithm: str) -> str:
     """``"token"`` or ``"sequence"``: which ratio ``algorithm``'s clip or gate sees (``ratio_level``)."""
-    return get_algorithm(algorithm).ratio_level
+    return _spec(algorithm).ratio_level
 
 
 @answer("obj_trust_region")
 def obj_trust_region(algorithm: str) -> str:
     """The kind of ``algorithm``'s trust region (``AlgorithmSpec.trust_region``): ``"clipped"``,
     ``"capped"`` or ``"gated"`` (the kinds joined by ``+`` if it has several)."""
-    return "+".join(k for k in TRUST_REGION_KINDS if k in get_algorithm(algorithm).trust_region)
+    return "+".join(k for k in TRUST_REGION_KINDS if k in _spec(algorithm).trust_region)
 
 
 @answer("obj_clip_space")
 def obj_clip_space(algorithm: str) -> str:
     """Where ``algorithm``'s ε bound the ratio (``clip_space``): ``"ratio"``, ``"log"`` or ``"none"``."""
-    return get_algorithm(algorithm).clip_space or "none"
+    return _spec(algorithm).clip_space or "none"
 
 
 @answer("obj_parent")
 def obj_parent(algorithm: str) -> str:
     """The registry entry ``algorithm`` refines (``AlgorithmSpec.parent``; ``"none"`` at the root)."""
-    return get_algorithm(algorithm).parent or "none"
+    return _spec(algorithm).parent or "none"
 
 
 @answer("obj_count_algorithms")
