@@ -154,8 +154,6 @@ def test_computed_choice_answers():
     assert answers.compute("obj_smaller_gate", {"ratio": 2}) == "negative"  # tau_neg > tau_pos
     assert answers.compute("obj_smaller_gate", {"ratio": 1}) == "same"  # both gates are 1 at r = 1
     assert answers.compute("obj_clip_space", {"algorithm": "sapo"}) == "none"
-    assert answers.compute("obj_parent", {"algorithm": "ppo"}) == "none"
-    assert answers.compute("obj_count_algorithms", {"ratio_level": "sequence"}) == 3  # gspo, gspo_token, gmpo
     # GSPO and GSPO-token agree for a constant advantage, not for per-token ones
     ratios = [1.0002, 0.9999, 1.0001]
     assert answers.compute("obj_gspo_token_check", {"ratios": ratios}) == "same"
@@ -199,7 +197,6 @@ def test_claim_numbers():
             {"algorithm": "gspo", "length": 4, "n_outliers": 1, "outlier_ratio": 2, "advantage": 1, "quantity": "mean"},
             "quantity",
         ),  # fmt: skip
-        ("obj_count_algorithms", {"ratio_level": "word"}, "ratio_level"),
     ],
 )
 def test_bad_input_names_the_parameter(name, args, param):

@@ -440,24 +440,6 @@ def obj_out_of_band_fraction(algorithm: str, ratios: list[float], **overrides) -
     return sum(r < band[0] or r > band[1] for r in rs) / len(rs)
 
 
-@answer("obj_count_state")
-def obj_count_state(
-    algorithm: str,
-    state: str,
-    ratios: list[float] | None = None,
-    log_ratios: list[float] | None = None,
-    advantages: float | list[float] = 1.0,
-    lengths: list[int] | None = None,
-    **overrides,
-) -> float:
-    """How many of these tokens are in ``state`` (``token_states``: active, clipped, capped, gated)."""
-    _, out, mask = _response(algorithm, ratios, log_ratios, advantages, lengths, **overrides)
-    states = token_states(algorithm, out, mask)
-    if state not in ("active", "masked", *TRUST_REGION_KINDS):
-        raise ValueError(f"state: {state!r} is not a token state")
-    return float((states == state).sum())
-
-
 # ----------------------------------------------------------------------------------------------
 # Aggregation
 # ----------------------------------------------------------------------------------------------
@@ -586,26 +568,3 @@ def obj_trust_region(algorithm: str) -> str:
 def obj_clip_space(algorithm: str) -> str:
     """Where ``algorithm``'s ε bound the ratio (``clip_space``): ``"ratio"``, ``"log"`` or ``"none"``."""
     return _spec(algorithm).clip_space or "none"
-
-
-@answer("obj_parent")
-def obj_parent(algorithm: str) -> str:
-    """The registry entry ``algorithm`` refines (``AlgorithmSpec.parent``; ``"none"`` at the root)."""
-    return _spec(algorithm).parent or "none"
-
-
-@answer("obj_count_algorithms")
-def obj_count_algorithms(ratio_level: str | None = None, trust_region: str | None = None) -> float:
-    """How many registry entries have this ``ratio_level`` and this kind of ``trust_region``
-    (either left out: any)."""
-    if ratio_level not in (None, "token", "sequence"):
-        raise ValueError(f"ratio_level: {ratio_level!r} is not token or sequence")
-    if trust_region not in (None, *TRUST_REGION_KINDS):
-        raise ValueError(f"trust_region: {trust_region!r} is not one of {', '.join(TRUST_REGION_KINDS)}")
-    return float(
-        sum(
-            (ratio_level is None or s.ratio_level == ratio_level)
-            and (trust_region is None or trust_region in s.trust_region)
-            for s in ALGORITHMS.values()
-        )
-    )
