@@ -83,7 +83,7 @@ def test_hand_values_clipping():
     assert value("clipping-clip-fraction-grpo") == pytest.approx(3 / 6)
     assert value("clipping-clip-fraction-dapo") == pytest.approx(2 / 6)
     assert value("clipping-clip-fraction-low") == pytest.approx(1 / 6)
-    assert fact("clipping-clip-fraction-grpo", "outside") == "0.8333"  # 5 of 6 outside [0.8, 1.2]
+    assert fact("clipping-clip-fraction-grpo", "outside") == "0.83333"  # 5 of 6 outside [0.8, 1.2]
     # GMPO band: (e^-0.4, e^0.4)
     assert value("clipping-gmpo-log-band") == pytest.approx(math.exp(0.4))
     # GSPO band width: (1 + 4e-4) - (1 - 3e-4) = 7e-4

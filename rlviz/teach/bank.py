@@ -68,8 +68,13 @@ def _fields(args: Mapping[str, Any]) -> dict[str, str]:
 
 
 def format_answer(value: Any) -> str:
-    """A computed number as shown (4 significant digits), or a choice key unchanged."""
-    return f"{value:.4g}" if isinstance(value, float) else str(value)
+    """A computed number as shown: a whole number in full (16384, never 1.638e+04), any other to 5
+    significant digits (GSPO's band end 1.0004 keeps its last digit); a choice key unchanged."""
+    if not isinstance(value, float):
+        return str(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.5g}"
 
 
 @dataclass(frozen=True)
