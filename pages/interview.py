@@ -9,6 +9,7 @@ the mode and the topic are in the URL.
 
 from __future__ import annotations
 
+import math
 import time
 
 import streamlit as st
@@ -56,7 +57,11 @@ def _record(qid: str, correct: bool, mode: str) -> None:
 def _answer_input(q: Question, key: str):
     """The answer widget of ``q`` (inside a form): a number input, or one radio button per choice."""
     if q.kind == "number":
-        return st.number_input(tr("interview.your_answer"), value=None, step=0.01, format="%.4f", key=key)
+        # enough decimals to tell a right answer from a wrong one (a tolerance of 0.005 -> 4)
+        places = min(max(math.ceil(-math.log10(q.tolerance)) + 1, 2), 8) if q.tolerance > 0 else 6
+        return st.number_input(
+            tr("interview.your_answer"), value=None, step=10.0 ** -(places - 1), format=f"%.{places}f", key=key
+        )
     return st.radio(
         tr("interview.your_answer"),
         list(q.choices),
@@ -73,8 +78,15 @@ def _prove_link(entry_key: str, query: dict) -> None:
         entry.file,
         label=tr("interview.prove", page=tr(f"nav.{entry_key}")),
         icon=entry.icon,
-        query_params={k: str(v) for k, v in query.items()} or None,
+        query_params={k: _url_value(v) for k, v in query.items()} or None,
     )
+
+
+def _url_value(value):
+    """A setting as the proving page's bound widget reads it from the URL (``true``, ``0.5``, a list)."""
+    if isinstance(value, (list, tuple)):
+        return [_url_value(v) for v in value]
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _reveal(q: Question, guess, answer, correct: bool) -> None:
@@ -168,7 +180,7 @@ def practice() -> None:
         args=("iv_pos", topic, 1, n),
         disabled=n < 2,
     )
-    with st.container(border=True):
+    with st.container(border=True, key=f"iv_card_{q.id}"):
         st.caption(tr(f"interview.kind_{q.kind}"))
         st.markdown(q.question(L))
         committed = state.get("iv_practice", {})
@@ -300,7 +312,7 @@ def mock_interview() -> None:
         st.markdown(
             tr("interview.mock_position", i=mock["pos"] + 1, n=len(ids), answered=len(mock["guesses"]), total=len(ids))
         )
-        with st.container(border=True):
+        with st.container(border=True, key=f"iv_mock_card_{q.id}"):
             st.caption(f"{TOPICS[q.topic][L]} · {tr(f'interview.kind_{q.kind}')}")
             st.markdown(q.question(L))
             key = f"iv_mock_in_{mock['attempt']}_{q.id}_{L}"
@@ -335,7 +347,7 @@ def mock_interview() -> None:
     m3.metric(tr("interview.answered"), f"{summary.answered} / {summary.total}")
     for row in summary.verdicts.itertuples(index=False):
         q = bank.question(row.id)
-        with st.container(border=True):
+        with st.container(border=True, key=f"iv_review_{row.id}"):
             mark = "✓" if row.correct else "✗"
             st.markdown(f"**{row.position}. {mark}** {q.question(L)}")
             st.caption(f"{TOPICS[q.topic][L]} · {tr(f'interview.kind_{q.kind}')}")
@@ -395,7 +407,7 @@ def claims_deck() -> None:
         disabled=n < 2,
     )
     st.caption(tr("interview.caught", caught=caught, seen=seen, n=n))
-    with st.container(border=True):
+    with st.container(border=True, key=f"iv_claim_card_{claim.id}"):
         st.caption(TOPICS[claim.topic][L])
         st.markdown("> " + claim.claim[L])
         verdict = verdicts.get(claim.id)
@@ -445,14 +457,11 @@ def scores() -> None:
     if not answered:
         st.info(tr("interview.no_scores"), icon=":material/info:")
     names = {k: v[L] for k, v in TOPICS.items()}
-    shown = frame.assign(topic=frame["topic"].map(names)).rename(
-        columns={c: tr(f"interview.col_{c}") for c in frame.columns}
+    shown = frame.assign(
+        topic=frame["topic"].map(names),
+        score=[f"{s:.0%}" if n else "–" for s, n in zip(frame["score"], frame["answered"])],  # no score: a dash
     )
-    st.dataframe(
-        shown,
-        hide_index=True,
-        column_config={tr("interview.col_score"): st.column_config.NumberColumn(format="percent")},
-    )
+    st.dataframe(shown.rename(columns={c: tr(f"interview.col_{c}") for c in frame.columns}), hide_index=True)
     if answered:
         fig_labels = labels("interview", "bar_right", "bar_wrong", "bar_answers", "bar_score")
         fig_labels = {k.removeprefix("bar_"): v for k, v in fig_labels.items()}

@@ -13,7 +13,7 @@ import math
 import pytest
 from apptools import assert_finite_figures, no_exception, open_page, texts
 
-from rlviz.experiments.interview import MOCK_SIZE
+from rlviz.experiments.interview import MOCK_SIZE, MOCK_TIME_LIMIT_S, format_duration
 from rlviz.i18n import t
 from rlviz.teach.bank import TOPICS, load_bank
 
@@ -152,3 +152,15 @@ def test_the_claims_deck_reveals_a_correction():
     assert [s.value for s in at.success] == [t("interview.claim_caught", "zh")]
     assert t("interview.caught", "zh", caught=1, seen=1, n=len(BANK.claims)) in texts(at)
     assert at.button(key="iv_agree").proto.disabled
+
+
+def test_a_mock_whose_time_ran_out_is_reviewed():
+    at = _mode(open_page(PAGE), "mock")
+    at.button(key="iv_start").click().run()
+    at.session_state["iv_mock"]["started"] -= MOCK_TIME_LIMIT_S + 1  # as if the page had been left open
+    at.run()
+    no_exception(at)
+    assert at.session_state["iv_mock"]["finished"] is not None
+    assert [w.value for w in at.warning] == [t("interview.timed_out", "en")]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[t("interview.time_taken", "en")] == format_duration(MOCK_TIME_LIMIT_S)

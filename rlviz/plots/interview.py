@@ -59,7 +59,7 @@ def score_figure(frame: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
         )
     height = 120 + 40 * max(len(names), 1)
     base_layout(fig, height=height, x_title=_l(labels, "answers"))
-    fig.update_layout(barmode="stack")
+    fig.update_layout(barmode="stack", legend={"traceorder": "normal"})
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_xaxes(rangemode="tozero", dtick=1 if rows.empty or int(rows["answered"].max()) <= 10 else None)
     return fig
