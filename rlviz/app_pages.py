@@ -47,6 +47,7 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("moe", "pages/moe.py", ":material/hub:", "moe", (12,)),
     PageEntry("live", "pages/live.py", ":material/bolt:", "live", (3, 11, 20, 21, 22)),
     PageEntry("symptoms", "pages/symptoms.py", ":material/stethoscope:", "symptoms"),
+    PageEntry("interview", "pages/interview.py", ":material/quiz:", "interview"),
 )
 
 

@@ -417,3 +417,53 @@ def test_dark_theme_is_readable_and_every_control_takes_the_keyboard(server, bro
         assert pg.locator("[data-testid=stException]").count() == 0
     finally:
         context.close()
+
+
+def _mock_answer(pg, q, value, lang: str) -> None:
+    """Enter ``value`` as the answer to ``q`` on its mock-interview card."""
+    card = pg.locator(f"[class~='st-key-iv_mock_card_{q.id}']")
+    if q.kind == "number":
+        card.locator("[data-testid=stNumberInput] input").fill(f"{value:.6g}")
+    else:
+        card.locator("[data-testid=stRadio]").get_by_text(q.choice_text[value][lang], exact=True).click()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_mock_interview_in_the_browser(server, page, lang):
+    # A whole mock interview through the real UI: start, answer every question drawn (the first one
+    # wrong, the rest with the answer rlviz computes), and the review's score says so.
+    import re
+
+    from rlviz.i18n import t
+    from rlviz.teach.bank import load_bank
+
+    bank = load_bank()
+    page.goto(f"{server}/interview?lang={lang}")
+    _settle(page)
+    page.locator("[data-testid=stButtonGroup] button", has_text=t("interview.mode_mock", lang)).click()
+    page.locator(".st-key-iv_start button").click()
+    cards, reviews = "[class*='st-key-iv_mock_card_']", "[class*='st-key-iv_review_']"
+    page.wait_for_selector(cards, timeout=60_000)
+    asked: list[str] = []
+    while page.locator(cards).count():
+        qid = re.search(r"st-key-iv_mock_card_(\S+)", page.locator(cards).first.get_attribute("class")).group(1)
+        assert qid not in asked
+        q = bank.question(qid)
+        if asked:
+            value = q.compute()
+        else:  # one wrong answer: another choice, or a number far outside the tolerance
+            value = next(c for c in q.choices if c != q.compute()) if q.kind == "choice" else q.compute() + 1.0
+        _mock_answer(page, q, value, lang)
+        page.locator(".st-key-iv_mock_commit button").click()
+        page.locator(f"[class~='st-key-iv_mock_card_{qid}']").wait_for(state="detached", timeout=60_000)
+        page.wait_for_selector(f"{cards}, {reviews}", timeout=60_000)
+        page.wait_for_selector(IDLE, timeout=60_000)  # the run is over: the last card's input is gone
+        asked.append(qid)
+        _no_exception_now(page)
+    n = len(asked)
+    assert n == min(10, len(bank.questions))
+    page.wait_for_selector(IDLE, timeout=60_000)
+    assert page.locator(reviews).count() == n
+    score = page.locator("[data-testid=stMetric]", has_text=t("interview.score", lang)).first.inner_text()
+    assert t("interview.score_value", lang, right=n - 1, total=n) in score, score
+    _check_and_shoot(page, f"interview-mock-{lang}")

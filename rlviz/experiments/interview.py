@@ -1,0 +1,289 @@
+"""The interview page: drawing a mock interview from the bank, scoring answers per topic, summing a
+mock up, and the order of the "common wrong claims" deck.
+
+Nothing here types an answer: every verdict comes from :meth:`rlviz.teach.bank.Question.check`,
+which computes the answer with ``rlviz`` at that moment. Draws are deterministic given the seed (a
+``numpy`` generator seeded with ``(seed, attempt)``, never the global RNG), so a shared seed gives
+the same mock, and a second mock of the same session (``attempt`` + 1) a different one.
+
+Legend: n questions in the bank, k questions in a mock (``MOCK_SIZE``, fewer if n < k), t seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rlviz.teach.bank import TOPICS, Claim, Question
+
+__all__ = [
+    "CLAIM_VERDICTS",
+    "MOCK_SIZE",
+    "MOCK_TIME_LIMIT_S",
+    "SCORE_COLUMNS",
+    "VERDICT_COLUMNS",
+    "MockSummary",
+    "clock",
+    "deck_order",
+    "deck_score",
+    "draw_mock",
+    "format_duration",
+    "score_table",
+    "summarise_mock",
+]
+
+MOCK_SIZE = 10  # questions in a mock interview (fewer when the bank holds fewer)
+MOCK_TIME_LIMIT_S = 15 * 60.0  # a mock interview's time limit, seconds
+CLAIM_VERDICTS = ("agree", "push_back")  # what a learner answers to a claim of the deck
+SCORE_COLUMNS = ("topic", "in_bank", "answered", "right", "wrong", "score")
+VERDICT_COLUMNS = ("position", "id", "topic", "kind", "answered", "guess", "answer", "correct")
+
+
+def _whole(value: Any, name: str, low: int) -> int:
+    """``value`` as an int >= ``low``; else ``ValueError`` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name}: must be a whole number >= {low}, got {value!r}")
+    return int(value)
+
+
+def _finite(value: Any, name: str) -> float:
+    """``value`` as a finite float; else ``ValueError`` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not math.isfinite(value):
+        raise ValueError(f"{name}: must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _by_id(questions: Sequence[Question]) -> dict[str, Question]:
+    return {q.id: q for q in questions}
+
+
+# ------------------------------------------------------------------------------------ the mock
+def draw_mock(questions: Sequence[Question], seed: int, attempt: int = 0, size: int = MOCK_SIZE) -> tuple[str, ...]:
+    """The question ids of one mock interview: ``min(size, n)`` distinct questions spread over the
+    topics, in a shuffled order.
+
+    Spread: the topics take turns (in a shuffled order), each giving one of its questions (picked at
+    random) per turn, so two topics' counts differ by at most one unless the smaller one ran out of
+    questions.
+
+    Args:
+        questions: the bank's questions (``load_bank().questions``), n of them.
+        seed: the session's seed (the sidebar's), a whole number >= 0.
+        attempt: which mock of the session this is (0, 1, ...): a second mock with the same seed
+            differs from the first.
+        size: questions wanted (``MOCK_SIZE``), >= 1.
+
+    Returns:
+        the ids, a tuple of ``min(size, n)`` strings; the same for the same arguments.
+
+    Raises:
+        ValueError: naming ``seed``, ``attempt`` or ``size`` (not a whole number in range), or
+            ``questions`` (empty).
+    """
+    seed, attempt, size = _whole(seed, "seed", 0), _whole(attempt, "attempt", 0), _whole(size, "size", 1)
+    if not questions:
+        raise ValueError("questions: the bank holds no questions")
+    rng = np.random.default_rng([seed, attempt])
+    pools: dict[str, list[str]] = {}
+    for q in questions:  # topics in the order they first appear, questions in file order
+        pools.setdefault(q.topic, []).append(q.id)
+    pools = {topic: [ids[i] for i in rng.permutation(len(ids))] for topic, ids in pools.items()}
+    topics = [list(pools)[i] for i in rng.permutation(len(pools))]
+    wanted = min(size, len(questions))
+    picked: list[str] = []
+    while len(picked) < wanted:
+        for topic in topics:
+            if pools[topic] and len(picked) < wanted:
+                picked.append(pools[topic].pop())
+    return tuple(picked[i] for i in rng.permutation(len(picked)))
+
+
+def clock(started: float, now: float, time_limit_s: float = MOCK_TIME_LIMIT_S) -> tuple[float, float]:
+    """``(elapsed, left)`` of a mock started at ``started`` (seconds, e.g. ``time.time()``) at time
+    ``now``: elapsed held in ``[0, time_limit_s]``, left = ``time_limit_s`` - elapsed.
+
+    Raises:
+        ValueError: naming ``started``, ``now`` (not finite) or ``time_limit_s`` (not > 0).
+    """
+    started, now, limit = _finite(started, "started"), _finite(now, "now"), _finite(time_limit_s, "time_limit_s")
+    if limit <= 0:
+        raise ValueError(f"time_limit_s: must be > 0, got {limit}")
+    elapsed = min(max(now - started, 0.0), limit)
+    return elapsed, limit - elapsed
+
+
+def format_duration(seconds: float) -> str:
+    """``seconds`` as ``m:ss`` (rounded down to whole seconds), e.g. ``754.9 -> "12:34"``.
+
+    Raises:
+        ValueError: naming ``seconds`` (negative or not finite).
+    """
+    seconds = _finite(seconds, "seconds")
+    if seconds < 0:
+        raise ValueError(f"seconds: must be >= 0, got {seconds}")
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+@dataclass(frozen=True)
+class MockSummary:
+    """How a mock interview went.
+
+    Attributes:
+        right: questions answered right; ``total``: questions in the mock; ``answered``: questions
+            given an answer (an unanswered one counts as not right).
+        elapsed_s: the time taken, seconds, at most ``time_limit_s``; ``timed_out``: the time ran out.
+        verdicts: one row per question in the mock's order, columns ``VERDICT_COLUMNS``:
+            ``position`` (1, 2, ...), ``id``, ``topic``, ``kind``, ``answered`` (bool), ``guess``
+            (the committed answer, ``None`` if none), ``answer`` (computed now by ``rlviz``: a float
+            or a choice key), ``correct`` (bool).
+    """
+
+    right: int
+    total: int
+    answered: int
+    elapsed_s: float
+    time_limit_s: float
+    timed_out: bool
+    verdicts: pd.DataFrame
+
+    @property
+    def score(self) -> float:
+        """The share of the mock's questions answered right, in [0, 1]."""
+        return self.right / self.total
+
+    def results(self) -> list[tuple[str, bool]]:
+        """``(question id, correct)`` of each answered question: what the per-topic score counts
+        (a question left unanswered is the mock's loss, not a measured answer)."""
+        rows = self.verdicts[self.verdicts["answered"]]
+        return [(str(i), bool(c)) for i, c in zip(rows["id"], rows["correct"])]
+
+
+def summarise_mock(
+    ids: Sequence[str],
+    guesses: Mapping[str, Any],
+    started: float,
+    finished: float,
+    questions: Sequence[Question],
+    time_limit_s: float = MOCK_TIME_LIMIT_S,
+) -> MockSummary:
+    """Judge a mock interview: each committed guess against the answer ``rlviz`` computes now.
+
+    Args:
+        ids: the mock's question ids (:func:`draw_mock`), in the order asked.
+        guesses: question id -> the committed answer (a number, or a choice key); questions without
+            one were not answered.
+        started, finished: when the mock started and ended (seconds, e.g. ``time.time()``).
+        questions: the bank's questions.
+        time_limit_s: the mock's time limit (``MOCK_TIME_LIMIT_S``); the time taken is held at it.
+
+    Raises:
+        ValueError: naming ``ids`` (empty, repeated or unknown), ``guesses`` (for a question not in
+            the mock), ``started`` / ``finished`` (not finite, or ``finished`` before ``started``),
+            ``time_limit_s``, or ``guess`` (not a finite number, or not one of the choices:
+            :meth:`~rlviz.teach.bank.Question.check`).
+    """
+    if not ids:
+        raise ValueError("ids: a mock needs at least one question")
+    if len(set(ids)) != len(ids):
+        raise ValueError("ids: a question appears twice")
+    known = _by_id(questions)
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise ValueError(f"ids: no question {unknown[0]!r} in the bank")
+    extra = sorted(set(guesses) - set(ids))
+    if extra:
+        raise ValueError(f"guesses: {extra[0]!r} is not a question of this mock")
+    if _finite(finished, "finished") < _finite(started, "started"):
+        raise ValueError(f"finished: {finished} is before started {started}")
+    elapsed, _ = clock(started, finished, time_limit_s)
+    rows = []
+    for position, qid in enumerate(ids, start=1):
+        q = known[qid]
+        guess = guesses.get(qid)
+        if guess is None:
+            rows.append((position, qid, q.topic, q.kind, False, None, q.compute(), False))
+        else:
+            verdict = q.check(guess)
+            rows.append((position, qid, q.topic, q.kind, True, verdict.guess, verdict.answer, bool(verdict.correct)))
+    verdicts = pd.DataFrame(rows, columns=list(VERDICT_COLUMNS))
+    verdicts[["answered", "correct"]] = verdicts[["answered", "correct"]].astype(bool)
+    return MockSummary(
+        right=int(verdicts["correct"].sum()),
+        total=len(ids),
+        answered=int(verdicts["answered"].sum()),
+        elapsed_s=elapsed,
+        time_limit_s=float(time_limit_s),
+        timed_out=finished - started >= time_limit_s,
+        verdicts=verdicts,
+    )
+
+
+# ------------------------------------------------------------------------------------ scores
+def score_table(results: Iterable[tuple[str, bool]], questions: Sequence[Question]) -> pd.DataFrame:
+    """The per-topic score of a session: one row per topic of ``TOPICS``, in its order.
+
+    Args:
+        results: ``(question id, correct)`` of every answer given (practice and mocks); a question
+            answered twice counts twice.
+        questions: the bank's questions.
+
+    Returns:
+        columns ``SCORE_COLUMNS``: ``topic`` (a key of ``TOPICS``), ``in_bank`` (the bank's questions
+        on it), ``answered``, ``right``, ``wrong`` (counts of answers), ``score`` (right / answered,
+        NaN where nothing was answered).
+
+    Raises:
+        ValueError: naming ``results`` (an id not in the bank, or a ``correct`` that is not a bool).
+    """
+    topic_of = {q.id: q.topic for q in questions}
+    answered = dict.fromkeys(TOPICS, 0)
+    right = dict.fromkeys(TOPICS, 0)
+    for qid, correct in results:
+        if qid not in topic_of:
+            raise ValueError(f"results: no question {qid!r} in the bank")
+        if not isinstance(correct, (bool, np.bool_)):
+            raise ValueError(f"results: correct must be True or False, got {correct!r} for {qid!r}")
+        answered[topic_of[qid]] += 1
+        right[topic_of[qid]] += int(correct)
+    in_bank = dict.fromkeys(TOPICS, 0)
+    for topic in topic_of.values():
+        in_bank[topic] += 1
+    frame = pd.DataFrame(
+        {
+            "topic": list(TOPICS),
+            "in_bank": [in_bank[t] for t in TOPICS],
+            "answered": [answered[t] for t in TOPICS],
+            "right": [right[t] for t in TOPICS],
+        }
+    )
+    frame["wrong"] = frame["answered"] - frame["right"]
+    frame["score"] = (frame["right"] / frame["answered"].where(frame["answered"] > 0)).astype(float)
+    return frame[list(SCORE_COLUMNS)]
+
+
+# ------------------------------------------------------------------------------------ the claims deck
+def deck_order(claims: Sequence[Claim], seed: int) -> tuple[str, ...]:
+    """The claim ids of the "common wrong claims" deck in the order shown: shuffled by ``seed`` (a
+    whole number >= 0), the same for the same seed. Raises ``ValueError`` naming ``seed``."""
+    seed = _whole(seed, "seed", 0)
+    rng = np.random.default_rng([seed])
+    return tuple(claims[i].id for i in rng.permutation(len(claims)))
+
+
+def deck_score(verdicts: Mapping[str, str]) -> tuple[int, int]:
+    """``(caught, seen)`` of the deck: every claim in it is wrong, so a claim is caught when the
+    learner would push back. ``verdicts``: claim id -> one of ``CLAIM_VERDICTS``.
+
+    Raises:
+        ValueError: naming ``verdicts`` (a value not in ``CLAIM_VERDICTS``).
+    """
+    for cid, verdict in verdicts.items():
+        if verdict not in CLAIM_VERDICTS:
+            raise ValueError(f"verdicts: {verdict!r} for {cid!r} is not one of {', '.join(CLAIM_VERDICTS)}")
+    return sum(v == "push_back" for v in verdicts.values()), len(verdicts)

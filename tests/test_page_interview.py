@@ -1,0 +1,166 @@
+"""The Interview prep page through AppTest: every mode in both languages, a practice answer judged,
+a whole mock interview taken and scored, the claims deck's correction, bad input as a message.
+
+Nothing here knows how many questions or claims the bank holds: the tests read the bank (the first
+question of a topic, the mock's own draw from the session state) and compute the answers with
+``Question.compute()``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from apptools import assert_finite_figures, no_exception, open_page, texts
+
+from rlviz.experiments.interview import MOCK_SIZE, MOCK_TIME_LIMIT_S, format_duration
+from rlviz.i18n import t
+from rlviz.teach.bank import TOPICS, load_bank
+
+PAGE = "pages/interview.py"
+BANK = load_bank()
+MODES = ("practice", "mock", "claims", "scores")
+
+
+def _mode(at, mode: str):
+    at.button_group(key="iv_mode").set_value(mode).run()
+    no_exception(at)
+    return at
+
+
+def _answer(at, key: str, question, value) -> None:
+    """Put ``value`` in the answer widget ``key`` of ``question``."""
+    widget = at.number_input(key=key) if question.kind == "number" else at.radio(key=key)
+    widget.set_value(value)
+
+
+def _wrong(question):
+    """An answer the bank judges wrong: another choice, or a number far outside the tolerance."""
+    if question.kind == "choice":
+        return next(c for c in question.choices if c != question.compute())
+    return question.compute() + 10 * question.tolerance + 1.0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_mode_renders(lang):
+    at = open_page(PAGE, lang=lang)
+    no_exception(at)
+    assert at.title[0].value == t("interview.title", lang)
+    assert t("interview.intro", lang, questions=len(BANK.questions), claims=len(BANK.claims), size=MOCK_SIZE) in texts(
+        at
+    )
+    for mode in MODES:
+        _mode(at, mode)
+    assert at.dataframe  # the scores table, every topic, answered or not
+    assert len(at.dataframe[0].value) == len(TOPICS)
+
+
+def test_practice_reveals_the_computed_answer_and_scores_it():
+    topic = BANK.questions[0].topic
+    q = BANK.by_topic(topic)[0]
+    at = open_page(PAGE, iv_topic=TOPICS[topic]["en"])
+    no_exception(at)
+    assert at.selectbox(key="iv_topic").value == topic
+    assert q.question("en") in texts(at)
+    _answer(at, f"iv_in_{q.id}_en", q, q.compute())
+    at.button(key="iv_commit").click().run()
+    no_exception(at)
+    shown = q.choice_text[q.compute()]["en"] if q.kind == "choice" else f"{q.compute():.4g}"
+    assert [s.value for s in at.success] == [t("interview.right", "en", answer=shown)]
+    assert q.explanation("en", q.compute()) in texts(at)
+    links = [link.proto for link in at.get("page_link")]
+    assert any(link.label == t("interview.prove", "en", page=t(f"nav.{q.page}", "en")) for link in links)
+    # the answer is in the session's per-topic score
+    _mode(at, "scores")
+    table = at.dataframe[0].value.set_index(t("interview.col_topic", "en"))
+    row = table.loc[TOPICS[topic]["en"]]
+    assert row[t("interview.col_answered", "en")] == 1 and row[t("interview.col_right", "en")] == 1
+    assert_finite_figures(at, at_least=1)
+
+
+def test_practice_bad_answer_is_a_message():
+    q = BANK.questions[0]
+    at = open_page(PAGE, iv_topic=TOPICS[q.topic]["en"])
+    first = BANK.by_topic(q.topic)[0]
+    # commit with nothing entered, then (a number question) with a NaN: a message, never a verdict
+    bad = [None] + ([math.nan] if first.kind == "number" else [])
+    for value in bad:
+        _answer(at, f"iv_in_{first.id}_en", first, value)
+        at.button(key="iv_commit").click().run()
+        no_exception(at)
+        assert [w.value for w in at.warning] == [t("interview.enter_first", "en")]
+        assert not at.success and "iv_results" not in at.session_state
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_whole_mock_interview(lang):
+    at = _mode(open_page(PAGE, lang=lang), "mock")
+    at.button(key="iv_start").click().run()
+    no_exception(at)
+    mock = at.session_state["iv_mock"]
+    ids = list(mock["ids"])
+    assert len(ids) == min(MOCK_SIZE, len(BANK.questions)) and len(set(ids)) == len(ids)
+    wrong_one = ids[0]  # one deliberately wrong answer, the rest computed
+    for _ in ids:
+        mock = at.session_state["iv_mock"]
+        qid = mock["ids"][mock["pos"]]
+        q = BANK.question(qid)
+        assert q.question(lang) in texts(at)
+        assert not at.success and not at.warning  # nothing is revealed before the end
+        _answer(at, f"iv_mock_in_{mock['attempt']}_{qid}_{lang}", q, _wrong(q) if qid == wrong_one else q.compute())
+        at.button(key="iv_mock_commit").click().run()
+        no_exception(at)
+    assert at.session_state["iv_mock"]["finished"] is not None
+    right = len(ids) - 1
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[t("interview.score", lang)] == t("interview.score_value", lang, right=right, total=len(ids))
+    assert metrics[t("interview.answered", lang)] == f"{len(ids)} / {len(ids)}"
+    assert len(at.success) == right and len(at.warning) == 1  # each question's verdict
+    assert len(at.get("page_link")) >= len(ids)  # each question links to its proving page
+    # the answers went into the per-topic score
+    _mode(at, "scores")
+    table = at.dataframe[0].value
+    assert table[t("interview.col_answered", lang)].sum() == len(ids)
+    assert table[t("interview.col_right", lang)].sum() == right
+    # a second mock is a new draw (a different attempt), and starts unanswered
+    _mode(at, "mock")
+    at.button(key="iv_start").click().run()
+    assert at.session_state["iv_mock"]["attempt"] == 1 and not at.session_state["iv_mock"]["guesses"]
+
+
+def test_finishing_a_mock_early_counts_the_rest_as_missed():
+    at = _mode(open_page(PAGE), "mock")
+    at.button(key="iv_start").click().run()
+    at.button(key="iv_finish").click().run()
+    no_exception(at)
+    n = len(at.session_state["iv_mock"]["ids"])
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[t("interview.score", "en")] == t("interview.score_value", "en", right=0, total=n)
+    assert metrics[t("interview.answered", "en")] == f"0 / {n}"
+
+
+@pytest.mark.skipif(not BANK.claims, reason="the deck holds no claims")
+def test_the_claims_deck_reveals_a_correction():
+    at = _mode(open_page(PAGE, lang="zh"), "claims")
+    shown = [c for c in BANK.claims if c.claim["zh"] in texts(at)]
+    assert len(shown) == 1
+    claim = shown[0]
+    assert claim.corrected("zh") not in texts(at)  # not before the learner commits
+    at.button(key="iv_push_back").click().run()
+    no_exception(at)
+    assert claim.corrected("zh") in texts(at)
+    assert [s.value for s in at.success] == [t("interview.claim_caught", "zh")]
+    assert t("interview.caught", "zh", caught=1, seen=1, n=len(BANK.claims)) in texts(at)
+    assert at.button(key="iv_agree").proto.disabled
+
+
+def test_a_mock_whose_time_ran_out_is_reviewed():
+    at = _mode(open_page(PAGE), "mock")
+    at.button(key="iv_start").click().run()
+    at.session_state["iv_mock"]["started"] -= MOCK_TIME_LIMIT_S + 1  # as if the page had been left open
+    at.run()
+    no_exception(at)
+    assert at.session_state["iv_mock"]["finished"] is not None
+    assert [w.value for w in at.warning] == [t("interview.timed_out", "en")]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[t("interview.time_taken", "en")] == format_duration(MOCK_TIME_LIMIT_S)
