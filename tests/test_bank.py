@@ -76,3 +76,15 @@ def test_malformed_files_are_refused_with_the_entry_named(tmp_path):
 def test_topics_have_names_in_every_language():
     for names in TOPICS.values():
         assert set(names) == set(LANGS) and all(names.values())
+
+
+def test_the_bank_covers_every_objective_and_topic():
+    from rlviz.core.objectives import ALGORITHMS
+
+    assert len(QUESTIONS) >= 120
+    for topic in TOPICS:  # numeric and conceptual questions in every topic
+        kinds = [q.kind for q in BANK.by_topic(topic)]
+        assert len(kinds) >= 10 and "number" in kinds and "choice" in kinds, topic
+    about = {a for q in QUESTIONS for a in q.algorithms}
+    assert about >= set(ALGORITHMS), sorted(set(ALGORITHMS) - about)
+    assert len(BANK.claims) >= 20 and {c.topic for c in BANK.claims} == set(TOPICS)
