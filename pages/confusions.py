@@ -109,7 +109,7 @@ def aggregation_section() -> None:
 @st.fragment
 def microbatch_section() -> None:
     _head("microbatch")
-    c1, c2, c3 = st.columns([2, 2, 1])
+    c1, c2, c3 = st.columns(3)
     len_text = c1.text_input(
         tr("confusions.microbatch.lengths"), "200, 10, 10, 10", key="cf_mb_len", bind="query-params"
     )
@@ -453,9 +453,10 @@ def clip_section() -> None:
         "epsilon_high": tr("confusions.clip.eps_high", trl=names["epsilon_high"].trl, verl=names["epsilon_high"].verl),
         "dual_clip_c": tr("confusions.clip.c", trl=names["dual_clip_c"].trl, verl=names["dual_clip_c"].verl),
     }
-    c1, c2, c3, c4 = st.columns([2, 2, 1, 2])
+    c1, c2 = st.columns(2)
     eps_low = c1.slider(label["epsilon_low"], 0.0, 0.9, 0.2, 0.01, key="cf_el", bind="query-params")
     eps_high = c2.slider(label["epsilon_high"], 0.0, 1.0, 0.28, 0.01, key="cf_eh", bind="query-params")
+    c3, c4 = st.columns([1, 3], vertical_alignment="center")
     dual_on = c3.toggle(tr("confusions.clip.dual_on"), value=True, key="cf_dual", bind="query-params")
     c = c4.slider(label["dual_clip_c"], 1.1, 10.0, 3.0, 0.1, key="cf_c", disabled=not dual_on, bind="query-params")
     c5, c6 = st.columns([3, 1])

@@ -483,7 +483,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "confusions.kl.x": {"en": "x = log π − log π_ref", "zh": "x = log π − log π_ref"},
     "confusions.kl.value": {"en": "k(x)", "zh": "k(x)"},
-    "confusions.kl.grad": {"en": "d loss / d log π (β = 1)", "zh": "对 token 的作用 d loss / d log π（β = 1）"},
+    "confusions.kl.grad": {"en": "d loss / d log π (β = 1)", "zh": "d loss / d log π（β 取 1）"},
     "confusions.kl.loss": {"en": "{e} in the loss", "zh": "{e} 放进 loss"},
     "confusions.kl.reward": {"en": "{e} in the reward", "zh": "{e} 放进奖励"},
     "confusions.kl.table_note": {

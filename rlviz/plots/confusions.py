@@ -253,12 +253,16 @@ def gap_figure(tokens: pd.DataFrame, cap: float, labels: Mapping[str, str]) -> g
     fig = make_subplots(
         rows=1, cols=2, subplot_titles=[_l(labels, "gap_panel"), _l(labels, "ppo_panel")], horizontal_spacing=0.1
     )
-    for col, column, color in ((1, "log_gap", OKABE_ITO["vermillion"]), (2, "ppo_log_ratio", OKABE_ITO["blue"])):
+    columns = (("log_gap", OKABE_ITO["vermillion"]), ("ppo_log_ratio", OKABE_ITO["blue"]))
+    # the same bins and x range in both panels, so a spike at 0 reads as narrow as it is
+    reach = max([1e-3] + [float(tokens[c].abs().max()) for c, _ in columns if len(tokens)]) * 1.05
+    bins = {"start": -reach, "end": reach, "size": 2 * reach / 40}
+    for col, (column, color) in enumerate(columns, start=1):
         values = tokens[column].to_numpy() if len(tokens) else np.zeros(0)
         fig.add_trace(
             go.Histogram(
                 x=values,
-                nbinsx=40,
+                xbins=bins,
                 marker_color=color,
                 showlegend=False,
                 hovertemplate="%{x}<br>%{y}<extra></extra>",
@@ -269,7 +273,7 @@ def gap_figure(tokens: pd.DataFrame, cap: float, labels: Mapping[str, str]) -> g
         fig.add_vline(x=0.0, line_dash="dot", line_color=OKABE_ITO["grey"], row=1, col=col)
     if len(tokens) and float(tokens["log_gap"].max()) >= math.log(cap):
         fig.add_vline(x=math.log(cap), line_dash="dash", line_color=OKABE_ITO["black"], row=1, col=1)
-    fig.update_xaxes(title_text=_l(labels, "log_ratio"))
+    fig.update_xaxes(title_text=_l(labels, "log_ratio"), range=[-reach, reach])
     fig.update_yaxes(title_text=_l(labels, "tokens"), row=1, col=1)
     return _titled(fig, 340)
 
