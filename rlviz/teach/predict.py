@@ -222,3 +222,37 @@ PREDICTIONS: dict[str, tuple[Prediction, ...]] = {
         Prediction("teach.curves_negative", "choice", _ppo_negative_far, _dual_fields, choices=("flows", "zero")),
     ),
 }
+
+
+# -- the confusions page -----------------------------------------------------------------------
+# state and answers: rlviz.experiments.confusions (answer_* / fields_*), one question per confusion
+def _confusions() -> tuple[Prediction, ...]:
+    from rlviz.experiments import confusions as c
+
+    return (
+        Prediction(
+            "confusions.aggregation",
+            "choice",
+            c.answer_aggregation,
+            c.fields_aggregation,
+            choices=("tokens", "responses", "both"),
+        ),
+        Prediction("confusions.microbatch", "number", c.answer_microbatch, c.fields_microbatch, tolerance=0.05),
+        Prediction("confusions.ratio_one", "choice", c.answer_ratio_one, c.fields_ratio_one, choices=("acts", "never")),
+        Prediction(
+            "confusions.sequence", "choice", c.answer_sequence, c.fields_sequence, choices=("all", "none", "some")
+        ),
+        Prediction(
+            "confusions.sampler",
+            "choice",
+            c.answer_sampler,
+            c.fields_sampler,
+            choices=("sampler", "ppo", "both", "neither"),
+        ),
+        Prediction("confusions.kl", "choice", c.answer_kl, c.fields_kl, choices=c.KL_CHOICES),
+        Prediction("confusions.difficulty", "number", c.answer_difficulty, c.fields_difficulty, tolerance=0.05),
+        Prediction("confusions.clip", "choice", c.answer_clip, c.fields_clip, choices=c.BOUNDS),
+    )
+
+
+PREDICTIONS["confusions"] = _confusions()
