@@ -258,3 +258,20 @@ def test_kl_in_reward_moves_beta_out_of_the_loss(policy):
     assert math.isfinite(m["loss"]) and math.isfinite(m["kl_ref"])
     with pytest.raises(ValueError, match="entropy_coef"):
         make(policy, "grpo", entropy_coef=-1.0)
+
+
+def test_last_updates_records_each_optimizer_step():
+    """Trainer.last_updates: mu x mini_batches records; the first update of a step is on-policy
+    (pi_old = the same weights), so its ratio is exactly 1 and nothing is clipped."""
+    from rlviz.lm.model import load_policy
+    from rlviz.lm.trainer import TrainConfig, Trainer
+
+    model, tokenizer = load_policy(None, "cpu")
+    trainer = Trainer(TrainConfig(prompts_per_step=4, group_size=4, mu=2, mini_batches=2, lr=1e-3), model, tokenizer)
+    trainer.step()
+    ups = trainer.last_updates
+    assert [u["update"] for u in ups] == [1, 2, 3, 4] and [u["epoch"] for u in ups] == [1, 1, 2, 2]
+    assert ups[0]["ratio_min"] == ups[0]["ratio_max"] == 1.0 and ups[0]["clip_fraction"] == 0.0
+    assert max(abs(ups[-1]["ratio_max"] - 1), abs(ups[-1]["ratio_min"] - 1)) > 0  # the policy has moved
+    # each pass covers the whole batch once: the same number of response tokens in both epochs
+    assert ups[0]["tokens"] + ups[1]["tokens"] == ups[2]["tokens"] + ups[3]["tokens"] > 0

@@ -299,8 +299,8 @@ def ratio_by_update(
     importance ratio r = π_θ / π_old and the clip fraction measured on each of those updates.
 
     The step is ``rlviz.lm.trainer.Trainer.step`` itself (rollout, group advantages, the trainer's
-    ``old_log_prob``, μ × mini-batch updates with ``policy_loss``); a subclass only reads each
-    update's diagnostics as the trainer records them. Loads its own copy of the policy
+    ``old_log_prob``, μ × mini-batch updates with ``policy_loss``), read back from the trainer's
+    record of each optimizer step (``Trainer.last_updates``). Loads its own copy of the policy
     (``load_policy``), so nothing is shared between callers. With μ = 1 and one mini-batch the only
     update is on-policy: π_old is the same weights, r = 1 exactly, and no clip can act (TRL
     ``num_iterations = 1``, verl ``ppo_epochs = 1`` with one mini-batch; huggingface/trl#3120,
@@ -338,39 +338,10 @@ def ratio_by_update(
         seed=int(seed),
     )
     config.validate()  # before the model is loaded
-    records: list[dict] = []
-
-    class _PerUpdate(Trainer):
-        """The trainer, reading each optimizer step's ratio statistics as it records them."""
-
-        def _minibatch_update(self, data, idx, epoch, params, acc):
-            before = (acc.r_sum, acc.r_sq, acc.r_n, len(acc.clip))
-            saved = (acc.r_min, acc.r_max)
-            acc.r_min, acc.r_max = math.inf, -math.inf  # this update's extremes alone
-            super()._minibatch_update(data, idx, epoch, params, acc)
-            if len(acc.clip) > before[3]:  # an optimizer step was taken
-                n = acc.r_n - before[2]
-                mean = (acc.r_sum - before[0]) / n
-                var = max((acc.r_sq - before[1]) / n - mean * mean, 0.0)
-                records.append(
-                    {
-                        "update": len(records) + 1,
-                        "epoch": epoch + 1,
-                        "tokens": n,
-                        "ratio_mean": mean,
-                        "ratio_std": math.sqrt(var),
-                        "ratio_min": acc.r_min,
-                        "ratio_max": acc.r_max,
-                        "max_dev": max(acc.r_max - 1.0, 1.0 - acc.r_min),
-                        "clip_fraction": acc.clip[-1],
-                        "clip_fraction_low": acc.low[-1],
-                        "clip_fraction_high": acc.high[-1],
-                    }
-                )
-            acc.r_min, acc.r_max = min(saved[0], acc.r_min), max(saved[1], acc.r_max)
-
     model, tokenizer = load_policy(model_dir, device)
-    _PerUpdate(config, model, tokenizer).step()
+    trainer = Trainer(config, model, tokenizer)
+    trainer.step()
+    records = [dict(r, max_dev=max(r["ratio_max"] - 1.0, 1.0 - r["ratio_min"])) for r in trainer.last_updates]
     frame = pd.DataFrame(records)
     if len(frame):
         frame.insert(2, "mini_batch", frame.groupby("epoch").cumcount() + 1)

@@ -277,6 +277,7 @@ class _UpdateStats:
     r_max: float = -math.inf
     ent_sum: float = 0.0  # policy entropy over real tokens, first pass only
     ent_n: float = 0.0
+    updates: list[dict[str, float]] = field(default_factory=list)  # one record per optimizer step
 
 
 class Trainer:
@@ -287,6 +288,13 @@ class Trainer:
         model: the policy (a ``transformers`` causal LM); trained in place, so pass a copy.
         tokenizer: its tokenizer (left padding).
         ref_model: frozen reference policy for KL (shared read-only; never trained here).
+
+    Attributes:
+        history: one metrics dict per step (``METRICS`` plus ``step``).
+        last_updates: the last step's optimizer steps, one dict each, in order: ``update``,
+            ``epoch`` (1..mu), ``tokens``, the ratio the objective uses over them (``ratio_mean``,
+            ``ratio_std`` (population), ``ratio_min``, ``ratio_max``) and ``clip_fraction``
+            (``_low``, ``_high``). With mu = 1 and one mini-batch the one update sees ratio 1.
 
     Raises:
         ValueError: from :meth:`TrainConfig.validate`.
@@ -319,6 +327,7 @@ class Trainer:
         self.history: list[dict[str, Any]] = []
         self.token_views: list[dict[str, Any]] = []
         self.ratio_hists: list[list[int]] = []
+        self.last_updates: list[dict[str, float]] = []
 
     # -- rollouts and rewards ------------------------------------------------------------------
 
@@ -517,6 +526,7 @@ class Trainer:
             for rows in torch.tensor_split(perm, c.mini_batches):  # exactly mini_batches pieces
                 self._minibatch_update(data, rows.to(self.device), epoch, params, acc)
         self.model.eval()
+        self.last_updates = list(acc.updates)
         return self._summarise(data, acc), acc.hist, data
 
     def _minibatch_update(
@@ -567,6 +577,21 @@ class Trainer:
         acc.t_sum += float(token_ratios.double().sum())
         acc.t_sq += float((token_ratios.double() ** 2).sum())
         acc.r_min, acc.r_max = min(acc.r_min, float(ratios.min())), max(acc.r_max, float(ratios.max()))
+        r64 = ratios.double()
+        acc.updates.append(
+            {
+                "update": len(acc.updates) + 1,
+                "epoch": epoch + 1,
+                "tokens": ratios.numel(),
+                "ratio_mean": float(r64.mean()),
+                "ratio_std": float(r64.std(unbiased=False)),
+                "ratio_min": float(r64.min()),
+                "ratio_max": float(r64.max()),
+                "clip_fraction": out.clip_fraction,
+                "clip_fraction_low": out.clip_fraction_low,
+                "clip_fraction_high": out.clip_fraction_high,
+            }
+        )
         counts = torch.bucketize(
             ratios.log().clamp(-0.5, 0.5 - 1e-9).cpu(), torch.tensor(RATIO_BIN_EDGES).log()[1:-1], right=True
         )
