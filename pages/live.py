@@ -332,7 +332,9 @@ FIELDS = {
 
 from app_common import export_configs
 
-export_configs(lambda: {titles[a]: (a, None, None, _config().train_config(a)) for a in algorithms}, key="lv_export")
+export_configs(
+    lambda: {titles[a]: (a, None, None, _config().train_config(a)) for a in algorithms}, key="lv_export", fields=FIELDS
+)
 
 # ---------------------------------------------------------------------------------------- controls
 running = run_controls(

@@ -481,6 +481,7 @@ export_configs(
         for a in _config().arm_list()
     },
     key="mo_export",
+    fields=LIVE_FIELDS,
 )
 
 running = run_controls(

@@ -5,6 +5,7 @@ that exports (AppTest)."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import string
 
@@ -193,10 +194,15 @@ def test_dual_clip_and_shared_vocabulary():
     batch = export_config("grpo", train_overrides={"scale_rewards": "batch"})
     assert batch.trl["scale_rewards"] == "batch" and "scale_rewards" in batch.unmapped["verl"]
     replay = export_config("grpo", train_overrides={"routing_replay": "R2"})
-    assert replay.verl["actor_rollout_ref.actor.router_replay.mode"] == "R2" and "routing_replay" in replay.unmapped["trl"]
+    assert (
+        replay.verl["actor_rollout_ref.actor.router_replay.mode"] == "R2" and "routing_replay" in replay.unmapped["trl"]
+    )
     in_reward = export_config("grpo", train_config={"kl_in_reward": True})
     assert in_reward.verl["algorithm.use_kl_in_reward"] is True
-    assert in_reward.verl["algorithm.kl_ctrl.kl_coef"] == 0.04 and not in_reward.verl["actor_rollout_ref.actor.use_kl_loss"]
+    assert (
+        in_reward.verl["algorithm.kl_ctrl.kl_coef"] == 0.04
+        and not in_reward.verl["actor_rollout_ref.actor.use_kl_loss"]
+    )
     shaped = export_config(
         "grpo",
         train_overrides={"overlong_shaping": True},
@@ -205,16 +211,32 @@ def test_dual_clip_and_shared_vocabulary():
     assert shaped.verl["reward_model.overlong_buffer.len"] == 3 and shaped.verl["reward_model.reward_manager"] == "dapo"
     assert "get_soft_overlong_punishment(max_completion_len=12, soft_punish_cache=3)" in _notes(shaped, "trl")
     assert shaped.trl["max_completion_length"] == 12 and "overlong_shaping" not in shaped.unmapped.get("trl", {})
+    # only the training settings given are exported: no batch sizes here
+    assert "per_device_train_batch_size" not in shaped.trl and "data.train_batch_size" not in shaped.verl
+    assert "max_resample_rounds" not in export_config("dapo").unmapped["trl"]  # not given, not listed
+
+
+def test_an_entry_without_selectors_says_so(monkeypatch):
+    copy = dataclasses.replace(ALGORITHMS["dapo"], name="dapo_copy", trl=None, verl=None, framework_notes=())
+    monkeypatch.setitem(ALGORITHMS, "dapo_copy", copy)
+    exported = export_config("dapo_copy")
+    _check(exported)
+    assert LOSS_MODE not in exported.verl and not exported.trl_main
+    assert "no TRL implementation" in _notes(exported, "trl") and "no verl implementation" in _notes(exported, "verl")
 
 
 def test_the_tables_name_real_settings():
     names = {s.name for spec in ALGORITHMS.values() for s in spec.loss_settings + spec.train_settings}
     names |= {s.name for s in TRAINER_SETTINGS}
-    assert {setting for _, setting in VALUES} <= names and {setting for _, setting in IMPLICIT} - names <= set(TRAIN_NAMES)
+    assert {setting for _, setting in VALUES} <= names and {setting for _, setting in IMPLICIT} - names <= set(
+        TRAIN_NAMES
+    )
     assert set(TRAIN_NAMES) <= {f for f in TrainConfig.__dataclass_fields__}
 
 
-@pytest.mark.parametrize("note", [n for spec in ALGORITHMS.values() for n in spec.framework_notes] + list(SETTING_NOTES))
+@pytest.mark.parametrize(
+    "note", [n for spec in ALGORITHMS.values() for n in spec.framework_notes] + list(SETTING_NOTES)
+)
 def test_note_placeholders_match_in_both_languages(note):
     def fields(text):
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}

@@ -12,7 +12,7 @@ STRINGS = {
         "zh": "同一组设置写成 TRL `GRPOConfig` 参数与 verl Hydra 覆盖项（名字取自算法注册表）。每个代码块右上角可复制。"
         "请读下面的说明：框架的算法与这里不同之处，说明按当前设置算出差多少。",
     },
-    "export.trl_header": {"en": "TRL (`trl.GRPOConfig`)", "zh": "TRL（`trl.GRPOConfig`）"},
+    "export.trl_header": {"en": "TRL (`trl.GRPOConfig` arguments)", "zh": "TRL（`trl.GRPOConfig` 参数）"},
     "export.verl_header": {
         "en": "verl (Hydra overrides for `verl.trainer.main_ppo`)",
         "zh": "verl（`verl.trainer.main_ppo` 的 Hydra 覆盖项）",
@@ -149,6 +149,11 @@ STRINGS = {
         "en": "TRL samples with the trained weights (or with vLLM): a {rollout_dtype} sampler copy has no GRPOConfig "
         "argument.",
         "zh": "TRL 用训练中的权重采样（或用 vLLM）：{rollout_dtype} 精度的采样副本没有对应的 GRPOConfig 参数。",
+    },
+    "export.note.no_selector": {
+        "en": "The registry names no {framework} implementation of {title}: these settings alone select "
+        "{framework}'s default loss, not {title}.",
+        "zh": "注册表没有给出 {title} 在 {framework} 中的实现：仅凭这些设置选中的是 {framework} 的默认损失，而不是 {title}。",
     },
     "export.note.collision": {
         "en": "{setting} = {value}: {framework} reads {key} for it, which {other} already sets to {other_value}.",

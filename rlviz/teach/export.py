@@ -121,9 +121,12 @@ def _note(framework: str, key: str, when=None, unmapped: tuple[str, ...] = (), o
     return FrameworkNote(framework, STRINGS[f"export.note.{key}"], when, unmapped, omit)
 
 
-def _run(f: Mapping[str, Any]) -> bool:
-    """Whether the run's training settings were given (the notes about batches need them)."""
-    return bool(f["run_given"])
+_BATCH = ("prompts_per_step", "group_size", "mini_batches")
+
+
+def _given(*names: str) -> Callable[[Mapping[str, Any]], bool]:
+    """Whether the caller gave any of these training settings (notes about them need them)."""
+    return lambda f: any(name in f["given"] for name in names)
 
 
 # Notes on settings every objective shares (an objective's own are in its registry entry).
@@ -131,7 +134,11 @@ def _run(f: Mapping[str, Any]) -> bool:
 SETTING_NOTES: tuple[FrameworkNote, ...] = (
     _note("verl", "agg_norm", lambda f: f["loss_agg_mode"] == "seq-mean-token-sum-norm"),
     _note("trl", "agg_sum", lambda f: f["loss_agg_mode"] == "seq-mean-token-sum"),
-    _note("trl", "dapo_scope", lambda f: _run(f) and f["loss_agg_mode"] == "token-mean" and f["mini_batches"] > 1),
+    _note(
+        "trl",
+        "dapo_scope",
+        lambda f: _given(*_BATCH)(f) and f["loss_agg_mode"] == "token-mean" and f["mini_batches"] > 1,
+    ),
     _note("verl", "dual_off", lambda f: "dual_clip_c" in f and f["dual_clip_c"] is None, unmapped=("dual_clip_c",)),
     _note("trl", "delta_equal", lambda f: f.get("dual_clip_c") is not None and f["dual_clip_c"] > f["ratio_high"]),
     _note(
@@ -155,21 +162,25 @@ SETTING_NOTES: tuple[FrameworkNote, ...] = (
     _note("verl", "dynamic_verl", lambda f: f["dynamic_sampling"]),
     _note("verl", "filtering_verl", lambda f: f["overlong_filtering"]),
     _note("trl", "routing_trl", lambda f: f["routing_replay"] != "none"),
-    _note("trl", "entropy_trl", lambda f: _run(f) and f["entropy_coef"] > 0 and f["loss_agg_mode"] != "token-mean"),
+    _note(
+        "trl",
+        "entropy_trl",
+        lambda f: _given("entropy_coef")(f) and f["entropy_coef"] > 0 and f["loss_agg_mode"] != "token-mean",
+    ),
     _note(
         "trl",
         "batch_trl",
-        lambda f: _run(f) and f["responses_per_step"] % f["mini_batches"] != 0,
+        lambda f: _given(*_BATCH)(f) and f["responses_per_step"] % f["mini_batches"] != 0,
         unmapped=("mini_batches",),
     ),
     _note(
         "verl",
         "batch_verl",
-        lambda f: _run(f) and f["prompts_per_step"] % f["mini_batches"] != 0,
+        lambda f: _given(*_BATCH)(f) and f["prompts_per_step"] % f["mini_batches"] != 0,
         unmapped=("mini_batches",),
     ),
-    _note("trl", "processes_trl", _run),
-    _note("trl", "rollout_dtype_trl", lambda f: _run(f) and f["rollout_dtype"] != "float32"),
+    _note("trl", "processes_trl", _given(*_BATCH)),
+    _note("trl", "rollout_dtype_trl", lambda f: _given("rollout_dtype")(f) and f["rollout_dtype"] != "float32"),
 )
 
 # the TrainConfig fields a run exports (the algorithm and its settings come separately; a seed does
@@ -221,8 +232,8 @@ def export_fields(
     compute from them: ``responses_per_step`` (prompts x G), ``B`` (responses per optimizer step:
     that / mini-batches), ``norm_constant`` (Dr.GRPO's L_max: ``norm_length`` or the length limit),
     ``verl_scale`` (B x L_max, verl's ``loss_scale_factor`` for the same step), ``ratio_low`` /
-    ``ratio_high`` (the trust band, :func:`rlviz.core.objectives.trust_band`), ``title``,
-    ``run_given``. ``given``: the ``TrainConfig`` fields the caller gave (the ones exported).
+    ``ratio_high`` (the trust band, :func:`rlviz.core.objectives.trust_band`), ``title``, ``given``.
+    ``given``: the ``TrainConfig`` fields the caller gave (the ones exported).
 
     Raises ``ValueError`` naming the parameter: see :func:`export_config`.
     """
@@ -274,7 +285,7 @@ def export_fields(
         "ratio_low": None if band is None else _number(band[0]),
         "ratio_high": None if band is None else _number(band[1]),
         "title": spec.title,
-        "run_given": bool(given),
+        "given": given,
     }
     return fields, given
 
@@ -294,12 +305,12 @@ def _batch_args(framework: str, f: Mapping[str, Any]) -> dict[str, Any]:
     return {"data.train_batch_size": n, "actor_rollout_ref.actor.ppo_mini_batch_size": n // m}
 
 
-def _verl_kl(out: dict[str, Any], f: Mapping[str, Any], run_given: bool) -> None:
+def _verl_kl(out: dict[str, Any], f: Mapping[str, Any], in_reward_given: bool) -> None:
     """verl's KL switches: ``actor.use_kl_loss`` with ``kl_loss_coef`` / ``kl_loss_type`` (the
     registry's "with use_kl_loss"), or, with ``kl_in_reward``, ``algorithm.kl_ctrl.kl_coef`` and
     ``algorithm.kl_penalty`` (verl ``algorithm.py``)."""
     coef, kind = "actor_rollout_ref.actor.kl_loss_coef", "actor_rollout_ref.actor.kl_loss_type"
-    in_reward = run_given and f["kl_in_reward"] and f["beta"] > 0
+    in_reward = in_reward_given and f["kl_in_reward"] and f["beta"] > 0
     out["actor_rollout_ref.actor.use_kl_loss"] = f["beta"] > 0 and not in_reward
     if f["beta"] == 0:
         out.pop(coef, None)
@@ -437,7 +448,7 @@ def export_config(
             out[key], source[key] = value, s.name
             out.update(_COMPANIONS.get((fw, s.name), {}) if value is True else {})
         if fw == "verl":
-            _verl_kl(out, fields, bool(given))
+            _verl_kl(out, fields, "kl_in_reward" in given)
         for f in given:
             if f in ("prompts_per_step", "mini_batches") or f in skip:
                 continue
@@ -455,7 +466,7 @@ def export_config(
                     {"setting": other, "value": out[key], "key": key, "other": f, "other_value": fields[f]}
                 )
             out[key] = fields[f]
-        if given and "mini_batches" not in skip:
+        if set(given) & set(_BATCH) and "mini_batches" not in skip:
             out.update(_batch_args(fw, fields))
         for key, value in selector.items():
             value = value(fields) if callable(value) else value
@@ -465,10 +476,14 @@ def export_config(
         # the selector's arguments first, then the settings' in registry order, then the run's
         order = [k for k in selector if k in out] + [k for k in out if k not in selector]
         configs[fw] = {k: _number(out[k]) for k in order}
-        unmapped[fw] = {s: fields[s] for s in sorted(missing)}
+        # a training setting the caller did not give is not part of this export
+        unmapped[fw] = {s: fields[s] for s in sorted(missing) if s not in _RUN_FIELDS or s in given}
         label = {"trl": "TRL", "verl": "verl"}[fw]
         for n in applying:
             notes.append({"framework": fw, **_format(n.text, fields)})
+        if selectors[fw] is None and not any(n.framework == fw for n in spec.framework_notes):
+            text = STRINGS["export.note.no_selector"]
+            notes.append({"framework": fw, **_format(text, {**fields, "framework": label})})
         for c in collisions:
             notes.append({"framework": fw, **_format(STRINGS["export.note.collision"], {**c, "framework": label})})
     return ExportedConfig(
