@@ -391,3 +391,54 @@ def labels(prefix: str, *keys: str, **extra: str) -> dict[str, str]:
     ``tr(f"{prefix}.{key}")`` in the session's language, then ``extra`` (texts the page has already
     formatted, e.g. ``sampled=tr("length.sampled", limit=24)``) added over them."""
     return {k: tr(f"{prefix}.{k}") for k in keys} | extra
+
+
+def export_config(
+    name: str, loss_overrides=None, train_overrides=None, train_config=None, key: str = "export", fields=None
+) -> None:
+    """The "Export to TRL / verl" expander for one objective (``rlviz.teach.export.export_config``'s
+    arguments): see :func:`export_configs`."""
+    from rlviz.core.objectives import ALGORITHMS
+
+    title = ALGORITHMS[name].title if name in ALGORITHMS else name
+    export_configs({title: (name, loss_overrides, train_overrides, train_config)}, key=key, fields=fields)
+
+
+def export_configs(items, key: str = "export", fields: dict[str, str] | None = None) -> None:
+    """The "Export to TRL / verl" expander of a page: for each entry of ``items`` (label ->
+    ``(name, loss_overrides, train_overrides, train_config)``, or a function returning that mapping,
+    called here so that a bad value in the page's widgets becomes a message in the expander) the TRL
+    ``GRPOConfig`` snippet and the verl overrides in ``st.code`` blocks (each has a copy button), the
+    notes that apply in the session's language and the settings with no equivalent; one tab per entry
+    when there are several. ``key`` names the expander's container (one per page); ``fields`` maps a
+    parameter to its widget's label, for the message about a bad value (:func:`show_bad_input`)."""
+    from rlviz.teach.export import export_config as _export
+
+    with st.expander(tr("export.title"), icon=":material/output:"), st.container(key=key):
+        st.caption(tr("export.caption"))
+        try:
+            exports = {label: _export(*args) for label, args in (items() if callable(items) else items).items()}
+        except ValueError as exc:
+            show_bad_input(exc, fields)
+            return
+        tabs = st.tabs(list(exports)) if len(exports) > 1 else [st.container() for _ in exports]
+        for tab, exported in zip(tabs, exports.values()):
+            with tab:
+                _show_export(exported)
+
+
+def _show_export(exported) -> None:
+    """One objective's export: the two code blocks, then the notes and what has no equivalent."""
+    from rlviz.i18n import LIST_SEPARATOR
+
+    names = {"trl": "TRL", "verl": "verl"}
+    st.markdown(tr("export.trl_header"))
+    st.code(exported.to_trl_python(), language="python")
+    st.markdown(tr("export.verl_header"))
+    st.code(exported.to_verl_cli(), language="bash")
+    st.markdown(f"**{tr('export.notes_header')}**")
+    notes = [f"- **{names[n['framework']]}** · {n[lang()]}" for n in exported.notes]
+    st.markdown("\n".join(notes) if notes else tr("export.no_notes"))
+    for fw, missing in exported.unmapped.items():
+        listed = LIST_SEPARATOR[lang()].join(f"`{k} = {v}`" for k, v in missing.items())
+        st.caption(tr("export.unmapped", framework=names[fw], names=listed))

@@ -167,6 +167,12 @@ for v in overrides:  # one variant at a time, so that a message names the right 
     except ValueError as exc:
         show_bad_input(exc, fields[v])
         st.stop()
+from app_common import export_configs
+
+export_configs(  # the chosen objectives with their slider settings, one tab each
+    {titles[v]: (CATALOG[v].algorithm, {**CATALOG[v].base_overrides, **overrides.get(v, {})}) for v in chosen},
+    key="c_export",
+)
 try:
     res = _compute(tuple(chosen), settings, bool(zoom))
 except ValueError as exc:

@@ -138,6 +138,14 @@ lmax, lcache_set = int(lmax), int(lcache)
 lcache = min(lcache_set, lmax)
 if lcache_set > lmax:
     st.warning(tr("length.lcache_held", lcache=lcache_set, lmax=lmax), icon=":material/info:")
+from app_common import export_config
+
+export_config(
+    "dapo",
+    train_overrides={"overlong_shaping": True},
+    train_config={"max_new_tokens": lmax, "overlong_buffer_length": lcache, "overlong_penalty_factor": float(factor)},
+    key="l_export",
+)
 factor = float(factor)
 settings = ShapingSettings(lmax, lcache, factor, float(kimi_weight), CosineParams(*map(float, cos)))
 try:

@@ -330,6 +330,12 @@ FIELDS = {
     "device": tr("side.device"),
 }
 
+from app_common import export_configs
+
+export_configs(
+    lambda: {titles[a]: (a, None, None, _config().train_config(a)) for a in algorithms}, key="lv_export", fields=FIELDS
+)
+
 # ---------------------------------------------------------------------------------------- controls
 running = run_controls(
     "live_run",

@@ -472,6 +472,18 @@ def _make_run() -> MoeLiveRun:
     return MoeLiveRun(config)
 
 
+from app_common import export_configs
+from rlviz.experiments.runner import train_config
+
+export_configs(
+    lambda: {
+        tr(f"moe.arm_code.{a.name}"): (a.objective, None, None, train_config(a, _config().run_config()))
+        for a in _config().arm_list()
+    },
+    key="mo_export",
+    fields=LIVE_FIELDS,
+)
+
 running = run_controls(
     "moe_run",
     "moe_running",

@@ -431,6 +431,10 @@ def _config() -> DynamicSamplingConfig:
     )
 
 
+from app_common import export_config
+
+export_config("grpo", train_config=_config().train_config("grpo_ds"), key="s_export")
+
 running = run_controls(
     "sampling_run",
     "sampling_running",

@@ -107,6 +107,13 @@ def aggregation_section() -> None:
         show_bad_input(exc, AGG_FIELDS)
         return
     B, N = len(lengths), sum(lengths)
+    from app_common import export_configs
+
+    group = {"prompts_per_step": 1, "group_size": B, "mini_batches": 1} if B > 1 else {}
+    export_configs(  # GRPO with each aggregation, on the page's group and L_max: one tab each
+        {m: ("grpo", {"loss_agg_mode": m}, None, {"max_new_tokens": int(lmax), **group}) for m in LOSS_AGG_MODES},
+        key="wt_export",
+    )
     # predict, then check: before the figures and the table give the answers away
     with st.expander(tr("teach.header"), expanded=True):
         st.caption(tr("teach.intro"))

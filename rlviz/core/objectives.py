@@ -14,7 +14,7 @@ and the papers cited in each spec.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "ALGORITHMS",
     "AlgorithmSpec",
     "Example",
+    "FrameworkNote",
     "PolicyLossOutput",
     "Setting",
     "TOKEN_STATES",
@@ -123,6 +124,33 @@ class Example:
 
 
 @dataclass(frozen=True)
+class FrameworkNote:
+    """A documented difference between a framework's implementation and rlviz's, as data (the
+    config export, :mod:`rlviz.teach.export`, shows the notes that apply to the settings at hand).
+
+    Attributes:
+        framework: ``"trl"`` or ``"verl"``.
+        text: ``{"en": ..., "zh": ...}``; its ``{placeholders}`` are filled with the settings and
+            the quantities the export computes from them (``rlviz.teach.export.export_fields``).
+        when: ``fields -> bool``, whether the note applies to these settings; ``None``: always.
+        unmapped: settings the framework cannot express when the note applies: left out of its
+            config and listed as having no equivalent.
+        omit: settings left out of the framework's config when the note applies, because the note
+            says what stands for them there (a reward function instead of an argument).
+    """
+
+    framework: str
+    text: dict[str, str]
+    when: Callable[[Mapping[str, Any]], bool] | None = field(default=None, repr=False)
+    unmapped: tuple[str, ...] = ()
+    omit: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.framework not in ("trl", "verl"):
+            raise ValueError(f"framework: must be 'trl' or 'verl', got {self.framework!r}")
+
+
+@dataclass(frozen=True)
 class AlgorithmSpec:
     """One algorithm: its loss, its settings with sourced defaults, and its text for the pages.
 
@@ -148,6 +176,16 @@ class AlgorithmSpec:
         style: ``{"color": "#rrggbb", "dash": "solid"}`` for every chart, or ``None``: then the
             plots assign the first unused colour-blind-safe colour (and dash) in registry order.
         examples: named settings drawn as curves of their own on the explorer pages.
+        trl: the TRL ``GRPOConfig`` arguments that select this objective in ``trl.GRPOTrainer``
+            (``{}``: its default clipped surrogate, the aggregation then set through
+            ``loss_agg_mode``'s ``loss_type``), or ``None`` where TRL's main trainer has no
+            implementation (a note says where it is). An argument here overrides the one a setting
+            maps to; a value may be a function of the export's fields (the framework's value
+            computed from the settings) or ``None`` (left out: the trainer does not read it here).
+        verl: the verl Hydra overrides that select it (``...policy_loss.loss_mode``), the same way;
+            ``None`` where verl has none.
+        framework_notes: this objective's documented differences from TRL and verl
+            (:class:`FrameworkNote`); those of a setting every objective shares live with the export.
     """
 
     name: str
@@ -167,6 +205,9 @@ class AlgorithmSpec:
     clip_space: str | None = "ratio"
     style: dict[str, str] | None = None
     examples: tuple[Example, ...] = ()
+    trl: dict[str, Any] | None = None
+    verl: dict[str, Any] | None = None
+    framework_notes: tuple[FrameworkNote, ...] = ()
 
     def __post_init__(self):
         unknown = set(self.trust_region) - set(TRUST_REGION_KINDS)
@@ -497,6 +538,38 @@ _GSPO_LOSS = (
 )
 _GSPO_TRAIN = (*_adv("group", "group", _GSPO), *_shaping(False, False, False, "not in GSPO"))
 
+# The framework selectors of each entry (AlgorithmSpec.trl / .verl) and its notes. Sources, the
+# snapshots of shared/reference/algorithms.md §0: TRL trl/trainer/grpo_trainer.py (_compute_loss:
+# loss_type, importance_sampling_level), trl/experimental/{gspo_token,gmpo}; verl
+# verl/trainer/ppo/core_algos.py (the @register_policy_loss names) and trainer/config/actor/actor.yaml.
+_LOSS_MODE = "actor_rollout_ref.actor.policy_loss.loss_mode"
+
+
+def _fixed_agg(framework: str, mode: str, where: str) -> FrameworkNote:
+    """A note: ``where`` (a framework's loss for this objective) aggregates with ``mode`` whatever
+    ``loss_agg_mode`` says, so another mode has no equivalent there."""
+    return FrameworkNote(
+        framework,
+        {
+            "en": f"{where} aggregates with {mode} whatever loss_agg_mode says: "
+            "loss_agg_mode = {loss_agg_mode} has no equivalent there.",
+            "zh": f"{where} 固定按 {mode} 聚合，不读 loss_agg_mode：loss_agg_mode = {{loss_agg_mode}} 在那里没有对应。",
+        },
+        when=lambda f: f["loss_agg_mode"] != mode,
+        unmapped=("loss_agg_mode",),
+    )
+
+
+_GSPO_TOKEN_VERL = FrameworkNote(
+    "verl",
+    {
+        "en": "verl's loss_mode='gspo' computes GSPO-token (sg[s_i]·π/sg[π]): the same value and gradient as "
+        "GSPO when each response has one advantage, as here.",
+        "zh": "verl 的 loss_mode='gspo' 实际计算 GSPO-token（sg[s_i]·π/sg[π]）：每条回答一个优势时（本应用即如此），"
+        "数值与梯度都与 GSPO 相同。",
+    },
+)
+
 _SPECS = [
     AlgorithmSpec(
         name="ppo",
@@ -542,6 +615,8 @@ _SPECS = [
         surrogate=_ppo_like,
         style={"color": "#000000", "dash": "dot"},
         examples=(Example("dual", "Dual-clip PPO", {"dual_clip_c": 3.0}),),
+        trl={},  # trl.GRPOTrainer's clipped surrogate; loss_type follows loss_agg_mode
+        verl={_LOSS_MODE: "vanilla"},  # core_algos.py @register_policy_loss("vanilla")
     ),
     AlgorithmSpec(
         name="grpo",
@@ -570,6 +645,8 @@ _SPECS = [
         train_settings=(*_adv("group", "group", _DS), *_shaping(False, False, False, "not in GRPO")),
         surrogate=_ppo_like,
         style={"color": "#0072B2", "dash": "solid"},
+        trl={},  # trl.GRPOTrainer's clipped surrogate; loss_type follows loss_agg_mode
+        verl={_LOSS_MODE: "vanilla"},  # core_algos.py @register_policy_loss("vanilla")
     ),
     AlgorithmSpec(
         name="dr_grpo",
@@ -611,6 +688,8 @@ _SPECS = [
         train_settings=(*_adv("group", "none", _DR + " (no std)"), *_shaping(False, False, False, "not in Dr.GRPO")),
         surrogate=_ppo_like,
         style={"color": "#56B4E9", "dash": "dash"},
+        trl={},  # trl.GRPOTrainer's clipped surrogate; loss_type follows loss_agg_mode
+        verl={_LOSS_MODE: "vanilla"},  # core_algos.py @register_policy_loss("vanilla")
     ),
     AlgorithmSpec(
         name="dapo",
@@ -638,6 +717,8 @@ _SPECS = [
         train_settings=(*_adv("group", "group", _DAPO), *_shaping(True, False, True, _DAPO + ".2 and §3.4")),
         surrogate=_ppo_like,
         style={"color": "#E69F00", "dash": "solid"},
+        trl={},  # trl.GRPOTrainer's clipped surrogate; loss_type follows loss_agg_mode
+        verl={_LOSS_MODE: "vanilla"},  # core_algos.py @register_policy_loss("vanilla")
     ),
     AlgorithmSpec(
         name="gspo",
@@ -660,6 +741,12 @@ _SPECS = [
         train_settings=_GSPO_TRAIN,
         surrogate=_gspo,
         style={"color": "#009E73", "dash": "solid"},
+        trl={"importance_sampling_level": "sequence"},  # grpo_trainer.py: one ratio s_i per response
+        verl={_LOSS_MODE: "gspo"},  # core_algos.py @register_policy_loss("gspo")
+        framework_notes=(
+            _GSPO_TOKEN_VERL,
+            _fixed_agg("verl", "seq-mean-token-mean", "verl's loss_mode='gspo'"),
+        ),
     ),
     AlgorithmSpec(
         name="gspo_token",
@@ -682,6 +769,20 @@ _SPECS = [
         train_settings=_GSPO_TRAIN,
         surrogate=_gspo_token,
         style={"color": "#332288", "dash": "dashdot"},
+        trl=None,  # trl.GRPOTrainer refuses importance_sampling_level="sequence_token"
+        verl={_LOSS_MODE: "gspo"},  # core_algos.py: verl's gspo loss is the GSPO-token construction
+        framework_notes=(
+            FrameworkNote(
+                "trl",
+                {
+                    "en": "Not in trl.GRPOTrainer: use trl.experimental.gspo_token.GRPOTrainer with these "
+                    'GRPOConfig arguments and importance_sampling_level="sequence_token".',
+                    "zh": "trl.GRPOTrainer 中没有：请用 trl.experimental.gspo_token.GRPOTrainer，配以这些 GRPOConfig "
+                    '参数并加 importance_sampling_level="sequence_token"。',
+                },
+            ),
+            _fixed_agg("verl", "seq-mean-token-mean", "verl's loss_mode='gspo'"),
+        ),
     ),
     AlgorithmSpec(
         name="gmpo",
@@ -716,6 +817,31 @@ _SPECS = [
         surrogate=_gmpo,
         clip_space="log",
         style={"color": "#999933", "dash": "longdash"},
+        trl=None,  # only trl.experimental.gmpo (GMPOConfig, GMPOTrainer)
+        verl={_LOSS_MODE: "geo_mean"},  # core_algos.py @register_policy_loss("geo_mean")
+        framework_notes=(
+            FrameworkNote(
+                "trl",
+                {
+                    "en": "Not in trl.GRPOTrainer: use trl.experimental.gmpo.GMPOTrainer with GMPOConfig (it takes these "
+                    "arguments). epsilon and epsilon_high are log-space bounds there too: the ratio stays in "
+                    "({ratio_low:.4g}, {ratio_high:.4g}).",
+                    "zh": "trl.GRPOTrainer 中没有：请用 trl.experimental.gmpo.GMPOTrainer 与 GMPOConfig（接受这些参数）。"
+                    "那里的 epsilon、epsilon_high 同样是对数空间的界：比率保持在 ({ratio_low:.4g}, {ratio_high:.4g})。",
+                },
+            ),
+            FrameworkNote(
+                "verl",
+                {
+                    "en": "verl's loss_mode='geo_mean' reads clip_ratio_low / clip_ratio_high as log-space bounds, as "
+                    "rlviz does: the ratio stays in ({ratio_low:.4g}, {ratio_high:.4g}).",
+                    "zh": "verl 的 loss_mode='geo_mean' 与 rlviz 一样把 clip_ratio_low / clip_ratio_high 当作对数空间的界："
+                    "比率保持在 ({ratio_low:.4g}, {ratio_high:.4g})。",
+                },
+            ),
+            _fixed_agg("trl", "seq-mean-token-mean", "GMPOTrainer (one term per response)"),
+            _fixed_agg("verl", "seq-mean-token-mean", "verl's loss_mode='geo_mean' (one term per response)"),
+        ),
     ),
     AlgorithmSpec(
         name="sapo",
@@ -763,6 +889,12 @@ _SPECS = [
         trust_region=frozenset({"gated"}),
         clip_space=None,
         style={"color": "#CC79A7", "dash": "solid"},
+        trl={"loss_type": "sapo"},  # grpo_trainer.py: the soft gate with sapo_temperature_pos / _neg
+        verl={_LOSS_MODE: "sapo"},  # core_algos.py @register_policy_loss("sapo")
+        framework_notes=(
+            _fixed_agg("trl", "seq-mean-token-mean", "TRL's loss_type='sapo'"),
+            _fixed_agg("verl", "seq-mean-token-mean", "verl's loss_mode='sapo'"),
+        ),
     ),
     AlgorithmSpec(
         name="cispo",
@@ -796,6 +928,32 @@ _SPECS = [
         surrogate=_cispo,
         trust_region=frozenset({"capped"}),
         style={"color": "#D55E00", "dash": "dash"},
+        # grpo_trainer.py: clamp(r, max=epsilon_high), epsilon unread: TRL's epsilon_high is the cap itself
+        trl={"loss_type": "cispo", "epsilon_high": lambda f: f["ratio_high"], "epsilon": None},
+        verl={_LOSS_MODE: "cispo"},  # core_algos.py @register_policy_loss("cispo"): offsets from 1, two-sided
+        framework_notes=(
+            FrameworkNote(
+                "trl",
+                {
+                    "en": "TRL's CISPO reads epsilon_high as the absolute cap on r, not an offset from 1: ε_high = "
+                    "{epsilon_high:g} here is epsilon_high = {ratio_high:g} there. TRL has no lower bound (it does not "
+                    "read epsilon).",
+                    "zh": "TRL 的 CISPO 把 epsilon_high 当作 r 的绝对上限，而不是相对 1 的偏移：这里的 ε_high = "
+                    "{epsilon_high:g} 在 TRL 中是 epsilon_high = {ratio_high:g}。TRL 没有下界（不读 epsilon）。",
+                },
+            ),
+            FrameworkNote(
+                "trl",
+                {
+                    "en": "The lower bound 1 − ε_low = {ratio_low:g} has no TRL equivalent (TRL caps r from above "
+                    "only; ε_low ≥ 1 means no lower bound).",
+                    "zh": "下界 1 − ε_low = {ratio_low:g} 在 TRL 中没有对应（TRL 只从上方截断 r；ε_low ≥ 1 即无下界）。",
+                },
+                when=lambda f: f["ratio_low"] > 0,
+                unmapped=("epsilon_low",),
+            ),
+            _fixed_agg("trl", "token-mean", "TRL's loss_type='cispo'"),
+        ),
     ),
 ]
 

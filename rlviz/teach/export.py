@@ -1,0 +1,497 @@
+"""Config export: the settings of a page as TRL ``GRPOConfig`` arguments and verl Hydra overrides.
+
+:func:`export_config` turns an objective's settings (and, where a page has them, the run's training
+settings, :class:`rlviz.lm.trainer.TrainConfig`) into an :class:`ExportedConfig`: the TRL keyword
+arguments, the verl overrides, the documented differences that apply to these settings (each with its
+numbers computed from them) and the settings neither framework can express.
+
+Where the names come from, never typed per objective here:
+
+* each setting's ``Setting.trl`` / ``Setting.verl`` in the registry (``rlviz.core.objectives``);
+* each objective's selector arguments ``AlgorithmSpec.trl`` / ``.verl`` and its notes
+  ``AlgorithmSpec.framework_notes``;
+* below, the vocabulary of settings every objective shares: how a framework spells a named value
+  (:data:`VALUES`), what it does for a setting it has no name for (:data:`IMPLICIT`), the training
+  settings (:data:`TRAIN_NAMES`) and the notes on shared settings (:data:`SETTING_NOTES`).
+
+Sources (the snapshots of ``shared/reference/algorithms.md`` §0): TRL ``trl/trainer/grpo_config.py``
+and ``grpo_trainer.py``; verl ``verl/trainer/config/actor/actor.yaml``, ``rollout/rollout.yaml``,
+``data/legacy_data.yaml``, ``verl/trainer/config/algorithm.py``, ``verl/trainer/ppo/core_algos.py``;
+verl-recipe ``dapo/config/dapo_trainer.yaml`` (overlong buffer, ``filter_groups``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rlviz.core.objectives import TRAINER_SETTINGS, FrameworkNote, Setting, get_algorithm, trust_band
+from rlviz.lm.trainer import TrainConfig, split_settings
+from rlviz.locale.export import STRINGS
+
+__all__ = [
+    "FRAMEWORKS",
+    "IMPLICIT",
+    "SETTING_NOTES",
+    "TRAIN_NAMES",
+    "VALUES",
+    "ExportedConfig",
+    "export_config",
+    "export_fields",
+    "framework_name",
+]
+
+FRAMEWORKS = ("trl", "verl")
+_LANGS = ("en", "zh")
+
+# verl's actor and rollout settings sit under actor_rollout_ref (the registry writes "actor.<name>").
+_VERL_ROOTS = {"actor": "actor_rollout_ref.actor", "rollout": "actor_rollout_ref.rollout"}
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+# How a framework spells a named value of a shared setting; a value missing here has no equivalent.
+VALUES: dict[tuple[str, str], dict[Any, Any]] = {
+    # grpo_config.py loss_type: dapo = token-mean over the generation batch, grpo = per-response mean,
+    # dr_grpo = sum / (B * max_completion_length); no seq-mean-token-sum
+    ("trl", "loss_agg_mode"): {
+        "token-mean": "dapo",
+        "seq-mean-token-mean": "grpo",
+        "seq-mean-token-sum-norm": "dr_grpo",
+    },
+    ("verl", "kl_estimator"): {"k1": "kl", "k2": "mse", "k3": "low_var_kl"},  # actor.yaml kl_loss_type
+    ("verl", "advantage"): {"group": "grpo", "gae": "gae"},  # algorithm.py adv_estimator
+    ("verl", "scale_rewards"): {"group": True, "none": False},  # algorithm.py norm_adv_by_std_in_grpo
+    ("verl", "routing_replay"): {"none": "disabled", "R2": "R2", "R3": "R3"},  # actor.yaml router_replay.mode
+}
+# What a framework does for a setting it has no name for; any other value has no equivalent there.
+IMPLICIT: dict[tuple[str, str], Any] = {
+    ("trl", "advantage"): "group",  # GRPOTrainer: group-relative advantages only
+    ("trl", "kl_estimator"): "k3",  # grpo_trainer.py: the KL term is always k3
+    ("trl", "dynamic_sampling"): False,
+    ("trl", "routing_replay"): "none",
+    ("trl", "kl_in_reward"): False,
+    ("trl", "rollout_dtype"): "float32",  # samples with the trained weights (without vLLM)
+    ("verl", "overlong_filtering"): False,
+}
+# Framework names that are not config arguments (TRL's overlong punishment is a reward function).
+_NOT_ARGUMENTS = {("trl", "overlong_shaping")}
+# Settings that do not matter at these values (left out of both configs).
+_IRRELEVANT: dict[str, Callable[[Mapping[str, Any]], bool]] = {"kl_estimator": lambda f: f["beta"] == 0}
+# A switch (a bool setting) is written only when on: off is every framework's default, and verl's
+# main trainer has no overlong_buffer or filter_groups keys to set off. Switched on, it brings these.
+_COMPANIONS: dict[tuple[str, str], dict[str, Any]] = {
+    ("verl", "overlong_shaping"): {"reward_model.reward_manager": "dapo"},  # verl-recipe DAPO reward manager
+    ("verl", "dynamic_sampling"): {"algorithm.filter_groups.metric": "acc"},  # rlviz filters on the 0/1 reward
+}
+
+# TrainConfig field -> (TRL GRPOConfig argument, verl override); None where the framework has none.
+# prompts_per_step and mini_batches become batch sizes (see _batch_args).
+TRAIN_NAMES: dict[str, tuple[str | None, str | None]] = {
+    "lr": ("learning_rate", "actor_rollout_ref.actor.optim.lr"),
+    "group_size": ("num_generations", "actor_rollout_ref.rollout.n"),
+    "prompts_per_step": (None, "data.train_batch_size"),
+    "mu": ("num_iterations", "actor_rollout_ref.actor.ppo_epochs"),
+    "mini_batches": ("steps_per_generation", None),
+    "temperature": ("temperature", "actor_rollout_ref.rollout.temperature"),
+    "max_new_tokens": ("max_completion_length", "data.max_response_length"),
+    "grad_clip": ("max_grad_norm", "actor_rollout_ref.actor.grad_clip"),
+    "entropy_coef": ("entropy_coef", "actor_rollout_ref.actor.entropy_coeff"),
+    "kl_in_reward": (None, "algorithm.use_kl_in_reward"),
+    "overlong_buffer_length": (None, "reward_model.overlong_buffer.len"),
+    "overlong_penalty_factor": (None, "reward_model.overlong_buffer.penalty_factor"),
+    "max_resample_rounds": (None, "algorithm.filter_groups.max_num_gen_batches"),
+    "value_lr": (None, "critic.optim.lr"),
+    "rollout_dtype": (None, "actor_rollout_ref.rollout.dtype"),
+}
+# a training setting is written only where it acts
+_TRAIN_RELEVANT: dict[str, Callable[[Mapping[str, Any]], bool]] = {
+    "kl_in_reward": lambda f: f["beta"] > 0,
+    "overlong_buffer_length": lambda f: f["overlong_shaping"],
+    "overlong_penalty_factor": lambda f: f["overlong_shaping"],
+    "max_resample_rounds": lambda f: f["dynamic_sampling"],
+    "value_lr": lambda f: f["advantage"] == "gae",
+}
+
+
+def _note(framework: str, key: str, when=None, unmapped: tuple[str, ...] = (), omit: tuple[str, ...] = ()):
+    return FrameworkNote(framework, STRINGS[f"export.note.{key}"], when, unmapped, omit)
+
+
+_BATCH = ("prompts_per_step", "group_size", "mini_batches")
+
+
+def _given(*names: str) -> Callable[[Mapping[str, Any]], bool]:
+    """Whether the caller gave any of these training settings (notes about them need them)."""
+    return lambda f: any(name in f["given"] for name in names)
+
+
+# Notes on settings every objective shares (an objective's own are in its registry entry).
+# Sources: shared/reference/algorithms.md §2, §4, §5, §7, §13, §14.
+SETTING_NOTES: tuple[FrameworkNote, ...] = (
+    _note("verl", "agg_norm", lambda f: f["loss_agg_mode"] == "seq-mean-token-sum-norm"),
+    _note("trl", "agg_sum", lambda f: f["loss_agg_mode"] == "seq-mean-token-sum"),
+    _note(
+        "trl",
+        "dapo_scope",
+        lambda f: _given(*_BATCH)(f) and f["loss_agg_mode"] == "token-mean" and f["mini_batches"] > 1,
+    ),
+    _note("verl", "dual_off", lambda f: "dual_clip_c" in f and f["dual_clip_c"] is None, unmapped=("dual_clip_c",)),
+    _note("trl", "delta_equal", lambda f: f.get("dual_clip_c") is not None and f["dual_clip_c"] > f["ratio_high"]),
+    _note(
+        "trl",
+        "delta_differs",
+        lambda f: f.get("dual_clip_c") is not None and f["dual_clip_c"] <= f["ratio_high"],
+        unmapped=("dual_clip_c",),
+    ),
+    _note("trl", "kl_k3", lambda f: f["beta"] > 0 and f["kl_estimator"] != "k3"),
+    _note("trl", "kl_in_reward", lambda f: f["kl_in_reward"] and f["beta"] > 0),
+    _note("verl", "scale_batch", lambda f: f["scale_rewards"] == "batch"),
+    _note("trl", "gae", lambda f: f["advantage"] == "gae", unmapped=("value_lr",)),
+    _note(
+        "trl",
+        "overlong_trl",
+        lambda f: f["overlong_shaping"],
+        omit=("overlong_buffer_length", "overlong_penalty_factor"),
+    ),
+    _note("verl", "overlong_verl", lambda f: f["overlong_shaping"]),
+    _note("trl", "dynamic_trl", lambda f: f["dynamic_sampling"], unmapped=("max_resample_rounds",)),
+    _note("verl", "dynamic_verl", lambda f: f["dynamic_sampling"]),
+    _note("verl", "filtering_verl", lambda f: f["overlong_filtering"]),
+    _note("trl", "routing_trl", lambda f: f["routing_replay"] != "none"),
+    _note(
+        "trl",
+        "entropy_trl",
+        lambda f: _given("entropy_coef")(f) and f["entropy_coef"] > 0 and f["loss_agg_mode"] != "token-mean",
+    ),
+    _note(
+        "trl",
+        "batch_trl",
+        lambda f: _given(*_BATCH)(f) and f["responses_per_step"] % f["mini_batches"] != 0,
+        unmapped=("mini_batches",),
+    ),
+    _note(
+        "verl",
+        "batch_verl",
+        lambda f: _given(*_BATCH)(f) and f["prompts_per_step"] % f["mini_batches"] != 0,
+        unmapped=("mini_batches",),
+    ),
+    _note("trl", "processes_trl", _given(*_BATCH)),
+    _note("trl", "rollout_dtype_trl", lambda f: _given("rollout_dtype")(f) and f["rollout_dtype"] != "float32"),
+)
+
+# the TrainConfig fields a run exports (the algorithm and its settings come separately; a seed does
+# not carry across frameworks)
+_RUN_FIELDS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("algorithm", "settings", "seed"))
+
+
+def framework_name(setting: Setting, framework: str) -> str | None:
+    """The config key of ``setting`` in ``framework`` (``"trl"`` or ``"verl"``), read from the registry:
+    the name before any remark in parentheses (``"actor.kl_loss_coef (with use_kl_loss)"``), with
+    verl's actor / rollout settings under ``actor_rollout_ref``; ``None`` where there is none.
+
+    Raises ``ValueError`` for an unknown ``framework``."""
+    if framework not in FRAMEWORKS:
+        raise ValueError(f"framework: must be one of {', '.join(FRAMEWORKS)}, got {framework!r}")
+    raw = getattr(setting, framework)
+    if not raw:
+        return None
+    head = raw.split("(", 1)[0].strip()
+    if not _DOTTED.fullmatch(head):
+        return None  # a remark only, e.g. "(always k3)"
+    root, _, rest = head.partition(".")
+    if framework == "verl" and rest and root in _VERL_ROOTS:
+        head = f"{_VERL_ROOTS[root]}.{rest}"
+    return head
+
+
+def _number(x: Any) -> Any:
+    """A float rounded to 12 significant digits (1 + 0.2 prints as 1.2); anything else unchanged."""
+    if isinstance(x, float) and math.isfinite(x):
+        return float(f"{x:.12g}")
+    return x
+
+
+def _count(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
+
+
+def export_fields(
+    name: str,
+    loss_overrides: Mapping[str, Any] | None = None,
+    train_overrides: Mapping[str, Any] | None = None,
+    train_config: TrainConfig | Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Everything the export reads, checked: ``(fields, given)``.
+
+    ``fields``: every loss and training setting of ``name`` (resolved, by rlviz name), the run's
+    training settings (``TrainConfig`` fields: given, or the trainer's defaults), and what the notes
+    compute from them: ``responses_per_step`` (prompts x G), ``B`` (responses per optimizer step:
+    that / mini-batches), ``norm_constant`` (Dr.GRPO's L_max: ``norm_length`` or the length limit),
+    ``verl_scale`` (B x L_max, verl's ``loss_scale_factor`` for the same step), ``ratio_low`` /
+    ``ratio_high`` (the trust band, :func:`rlviz.core.objectives.trust_band`), ``title``, ``given``.
+    ``given``: the ``TrainConfig`` fields the caller gave (the ones exported).
+
+    Raises ``ValueError`` naming the parameter: see :func:`export_config`.
+    """
+    spec = get_algorithm(name)
+    loss_overrides, train_overrides = dict(loss_overrides or {}), dict(train_overrides or {})
+    for key in loss_overrides:
+        if key not in spec.defaults:
+            raise ValueError(f"{key}: not a loss setting of {name} (loss settings: {', '.join(spec.defaults)})")
+    for key in train_overrides:
+        if key not in spec.train_defaults:
+            raise ValueError(
+                f"{key}: not a training setting of {name} (training settings: {', '.join(spec.train_defaults)})"
+            )
+    defaults = TrainConfig()
+    if isinstance(train_config, TrainConfig):
+        if train_config.algorithm != name:
+            raise ValueError(f"train_config: its algorithm is {train_config.algorithm!r}, not {name!r}")
+        run = {f: getattr(train_config, f) for f in _RUN_FIELDS}
+        given = _RUN_FIELDS
+        base = dict(train_config.settings)
+    elif train_config is None:
+        run, given, base = {f: getattr(defaults, f) for f in _RUN_FIELDS}, (), {}
+    elif isinstance(train_config, Mapping):
+        unknown = set(train_config) - set(_RUN_FIELDS)
+        if unknown:
+            raise ValueError(f"train_config: {sorted(unknown)} not among {', '.join(_RUN_FIELDS)}")
+        run = {f: train_config.get(f, getattr(defaults, f)) for f in _RUN_FIELDS}
+        given, base = tuple(f for f in _RUN_FIELDS if f in train_config), {}
+    else:
+        raise ValueError(f"train_config: a TrainConfig, a mapping of its fields or None, got {type(train_config)}")
+    settings = {**base, **loss_overrides, **train_overrides}
+    loss, train = split_settings(name, settings)  # checked: names, types and ranges
+    if given:
+        TrainConfig(algorithm=name, settings=settings, **run).validate()
+        if loss.get("norm_length", 0) is None and "max_new_tokens" in given:
+            loss["norm_length"] = run["max_new_tokens"]  # as the trainer: Dr.GRPO's L_max is the length limit
+    band = trust_band(name, **loss)
+    responses = run["prompts_per_step"] * run["group_size"]
+    per_step = _count(responses / run["mini_batches"])
+    norm_constant = loss.get("norm_length") or run["max_new_tokens"]
+    fields = {
+        **loss,
+        **train,
+        **run,
+        "responses_per_step": responses,
+        "B": per_step,
+        "norm_constant": norm_constant,
+        "verl_scale": _count(_number(per_step * norm_constant)),
+        "ratio_low": None if band is None else _number(band[0]),
+        "ratio_high": None if band is None else _number(band[1]),
+        "title": spec.title,
+        "given": given,
+    }
+    return fields, given
+
+
+def _batch_args(framework: str, f: Mapping[str, Any]) -> dict[str, Any]:
+    """The batch sizes of one step: G x prompts responses, ``mini_batches`` optimizer steps each pass.
+    TRL: one generation batch of ``per_device_train_batch_size x steps_per_generation`` completions
+    (one process, no gradient accumulation); verl: ``data.train_batch_size`` prompts in mini-batches
+    of ``ppo_mini_batch_size`` prompts (verl multiplies it by ``rollout.n``)."""
+    n, m = f["prompts_per_step"], f["mini_batches"]
+    if framework == "trl":
+        return {
+            "per_device_train_batch_size": f["responses_per_step"] // m,
+            "gradient_accumulation_steps": 1,
+            "steps_per_generation": m,
+        }
+    return {"data.train_batch_size": n, "actor_rollout_ref.actor.ppo_mini_batch_size": n // m}
+
+
+def _verl_kl(out: dict[str, Any], f: Mapping[str, Any], in_reward_given: bool) -> None:
+    """verl's KL switches: ``actor.use_kl_loss`` with ``kl_loss_coef`` / ``kl_loss_type`` (the
+    registry's "with use_kl_loss"), or, with ``kl_in_reward``, ``algorithm.kl_ctrl.kl_coef`` and
+    ``algorithm.kl_penalty`` (verl ``algorithm.py``)."""
+    coef, kind = "actor_rollout_ref.actor.kl_loss_coef", "actor_rollout_ref.actor.kl_loss_type"
+    in_reward = in_reward_given and f["kl_in_reward"] and f["beta"] > 0
+    out["actor_rollout_ref.actor.use_kl_loss"] = f["beta"] > 0 and not in_reward
+    if f["beta"] == 0:
+        out.pop(coef, None)
+    elif in_reward:
+        out["algorithm.kl_ctrl.kl_coef"] = out.pop(coef)
+        if kind in out:
+            out["algorithm.kl_penalty"] = out.pop(kind)
+
+
+@dataclass(frozen=True)
+class ExportedConfig:
+    """An objective's settings in TRL and verl.
+
+    Attributes:
+        algorithm: the registry name; ``title``: its display name.
+        trl: ``GRPOConfig`` keyword arguments, ``{name: value}``.
+        trl_main: whether ``trl.GRPOTrainer`` implements the objective (else a note says where).
+        verl: Hydra overrides, ``{dotted.key: value}``.
+        notes: the documented differences that apply to these settings, each
+            ``{"framework": "trl" | "verl", "en": ..., "zh": ...}`` with its numbers filled in.
+        unmapped: per framework, the settings it has no equivalent for (rlviz names, with values).
+    """
+
+    algorithm: str
+    title: str
+    trl: dict[str, Any]
+    trl_main: bool
+    verl: dict[str, Any]
+    notes: list[dict[str, str]] = field(default_factory=list)
+    unmapped: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_trl_python(self) -> str:
+        """A copyable snippet: ``from trl import GRPOConfig`` and ``config = GRPOConfig(...)``, with a
+        comment naming what has no equivalent (and, where the main trainer lacks the objective, that)."""
+        lines = []
+        if not self.trl_main:
+            lines.append(f"# {self.title} is not in trl.GRPOTrainer: see the notes for its trainer.")
+        lines += ["from trl import GRPOConfig", "", "config = GRPOConfig("]
+        lines += [f"    {key}={_python(value)}," for key, value in self.trl.items()]
+        lines.append(")")
+        missing = self.unmapped.get("trl", {})
+        if missing:
+            lines.append("# no GRPOConfig equivalent: " + ", ".join(f"{k}={v!r}" for k, v in missing.items()))
+        return "\n".join(lines)
+
+    def to_verl_cli(self) -> str:
+        """The verl overrides as ``key=value`` lines (Hydra syntax: ``True`` / ``False``, ``null``)."""
+        return "\n".join(f"{key}={_hydra(value)}" for key, value in self.verl.items())
+
+
+def _python(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value)  # double quotes; a valid Python literal for these ASCII names
+    return repr(_number(value))
+
+
+def _hydra(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value)
+    return str(_number(value))
+
+
+def _format(text: dict[str, str], fields: Mapping[str, Any]) -> dict[str, str]:
+    return {lang: text[lang].format(**fields) for lang in _LANGS}
+
+
+def export_config(
+    name: str,
+    loss_overrides: Mapping[str, Any] | None = None,
+    train_overrides: Mapping[str, Any] | None = None,
+    train_config: TrainConfig | Mapping[str, Any] | None = None,
+) -> ExportedConfig:
+    """The TRL and verl configs equivalent to objective ``name`` with these settings.
+
+    Args:
+        name: a registry key (``rlviz.core.objectives.ALGORITHMS``).
+        loss_overrides: loss settings of ``name`` that differ from the registry (``epsilon_high``,
+            ``loss_agg_mode``, ...), as :func:`rlviz.core.objectives.policy_loss` takes them.
+        train_overrides: training settings of ``name`` (``scale_rewards``, ``overlong_shaping``,
+            ``dynamic_sampling``, ``routing_replay``, ...).
+        train_config: the run's training settings: a :class:`~rlviz.lm.trainer.TrainConfig` (all its
+            fields exported, its ``settings`` under the overrides), a mapping of some of its fields
+            (only those exported, e.g. ``{"max_new_tokens": 16}``), or ``None`` (the objective alone;
+            notes that need a batch size take the trainer's defaults and say so with the numbers).
+
+    Returns:
+        :class:`ExportedConfig`: the TRL arguments and verl overrides (names from the registry and the
+        tables of this module), the notes that apply (numbers computed from these settings), and the
+        settings with no equivalent.
+
+    Raises:
+        ValueError: naming the parameter: an unknown ``name``; a setting that is not one of
+            ``name``'s, or out of range; a ``train_config`` of another algorithm, with an unknown
+            field, or out of range (``TrainConfig.validate``).
+    """
+    spec = get_algorithm(name)
+    fields, given = export_fields(name, loss_overrides, train_overrides, train_config)
+    selectors = {"trl": spec.trl, "verl": spec.verl}
+    configs: dict[str, dict[str, Any]] = {}
+    notes: list[dict[str, str]] = []
+    unmapped: dict[str, dict[str, Any]] = {}
+    for fw in FRAMEWORKS:
+        selector = dict(selectors[fw] or {})
+        applying = [
+            n for n in spec.framework_notes + SETTING_NOTES if n.framework == fw and (n.when is None or n.when(fields))
+        ]
+        missing = {s for n in applying for s in n.unmapped}
+        skip = missing | {s for n in applying for s in n.omit}
+        out: dict[str, Any] = {}
+        source: dict[str, str] = {}  # config key -> the setting it came from
+        collisions: list[dict[str, str]] = []
+        for s in spec.loss_settings + spec.train_settings + TRAINER_SETTINGS:
+            value = fields[s.name]
+            if s.name in skip or (s.name in _IRRELEVANT and _IRRELEVANT[s.name](fields)):
+                continue
+            if s in TRAINER_SETTINGS and value == s.default:
+                continue  # a trainer setting left at its default is not part of the objective's config
+            key = None if (fw, s.name) in _NOT_ARGUMENTS else framework_name(s, fw)
+            if key is None:
+                if (fw, s.name) in _NOT_ARGUMENTS or IMPLICIT.get((fw, s.name), object()) == value:
+                    continue
+                missing.add(s.name)
+                continue
+            if value is None or value is False:
+                continue  # off: every framework's default (a switch is written only when on)
+            if (fw, s.name) in VALUES:
+                if value not in VALUES[fw, s.name]:
+                    missing.add(s.name)
+                    continue
+                value = VALUES[fw, s.name][value]
+            if key in selector:
+                continue  # the objective's selector decides this argument
+            out[key], source[key] = value, s.name
+            out.update(_COMPANIONS.get((fw, s.name), {}) if value is True else {})
+        if fw == "verl":
+            _verl_kl(out, fields, "kl_in_reward" in given)
+        for f in given:
+            if f in ("prompts_per_step", "mini_batches") or f in skip:
+                continue
+            if f in _TRAIN_RELEVANT and not _TRAIN_RELEVANT[f](fields):
+                continue
+            key = TRAIN_NAMES[f][FRAMEWORKS.index(fw)]
+            if key is None:
+                if IMPLICIT.get((fw, f), object()) != fields[f]:
+                    missing.add(f)
+                continue
+            if key in source and out[key] != fields[f]:  # a setting wanted this key: the run's value wins
+                other = source.pop(key)
+                missing.add(other)
+                collisions.append(
+                    {"setting": other, "value": out[key], "key": key, "other": f, "other_value": fields[f]}
+                )
+            out[key] = fields[f]
+        if set(given) & set(_BATCH) and "mini_batches" not in skip:
+            out.update(_batch_args(fw, fields))
+        for key, value in selector.items():
+            value = value(fields) if callable(value) else value
+            out.pop(key, None)
+            if value is not None:
+                out[key] = value
+        # the selector's arguments first, then the settings' in registry order, then the run's
+        order = [k for k in selector if k in out] + [k for k in out if k not in selector]
+        configs[fw] = {k: _number(out[k]) for k in order}
+        # a training setting the caller did not give is not part of this export
+        unmapped[fw] = {s: fields[s] for s in sorted(missing) if s not in _RUN_FIELDS or s in given}
+        label = {"trl": "TRL", "verl": "verl"}[fw]
+        for n in applying:
+            notes.append({"framework": fw, **_format(n.text, fields)})
+        if selectors[fw] is None and not any(n.framework == fw for n in spec.framework_notes):
+            text = STRINGS["export.note.no_selector"]
+            notes.append({"framework": fw, **_format(text, {**fields, "framework": label})})
+        for c in collisions:
+            notes.append({"framework": fw, **_format(STRINGS["export.note.collision"], {**c, "framework": label})})
+    return ExportedConfig(
+        algorithm=name,
+        title=spec.title,
+        trl=configs["trl"],
+        trl_main=spec.trl is not None,
+        verl=configs["verl"],
+        notes=notes,
+        unmapped={fw: names for fw, names in unmapped.items() if names},
+    )
