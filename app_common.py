@@ -77,7 +77,7 @@ def chart(fig, key: str) -> None:
     text alternative read from the figure (``rlviz.plots.describe_figure``: title, panels, axes,
     series) in the session's language. In the dark theme black lines are drawn light
     (``rlviz.plots.for_dark_background``)."""
-    from rlviz.i18n import LIST_SEPARATOR
+    from rlviz.i18n import FULL_STOP, LIST_SEPARATOR
     from rlviz.plots import describe_figure, for_dark_background
 
     fmt = st.session_state.get("img_format", IMAGE_FORMATS[0])
@@ -88,7 +88,8 @@ def chart(fig, key: str) -> None:
     }
     if st.context.theme.type == "dark":  # the reader's theme (system setting or the ⋮ menu)
         fig = for_dark_background(fig)
-    words = {w: tr(f"common.alt_{w}") for w in ("chart", "panels", "axes", "series", "stop")}
+    words = {w: tr(f"common.alt_{w}") for w in ("chart", "panels", "axes", "series")}
+    words["stop"] = FULL_STOP[lang()]
     st.plotly_chart(fig, config=config, key=key, alt=describe_figure(fig, words, LIST_SEPARATOR[lang()]))
 
 

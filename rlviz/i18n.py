@@ -9,11 +9,12 @@ summaries are not here: they come from the algorithm registry (``rlviz.core.obje
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_LANG", "LANGS", "LIST_SEPARATOR", "SENTENCE_SEPARATOR", "STRINGS", "t"]
+__all__ = ["DEFAULT_LANG", "FULL_STOP", "LANGS", "LIST_SEPARATOR", "SENTENCE_SEPARATOR", "STRINGS", "t"]
 
 # punctuation, not text: between the items of a list, and between two sentences
 LIST_SEPARATOR = {"en": ", ", "zh": "、"}
 SENTENCE_SEPARATOR = {"en": " ", "zh": ""}
+FULL_STOP = {"en": ". ", "zh": "。"}  # ends a sentence (and, in English, spaces it from the next)
 
 # language code -> the language's own name (shown in the switch)
 LANGS: dict[str, str] = {"en": "English", "zh": "中文"}

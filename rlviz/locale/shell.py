@@ -30,7 +30,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "common.alt_panels": {"en": "Panels: {items}", "zh": "子图：{items}"},
     "common.alt_axes": {"en": "Axes: {items}", "zh": "坐标轴：{items}"},
     "common.alt_series": {"en": "Series: {items}", "zh": "数据系列：{items}"},
-    "common.alt_stop": {"en": ". ", "zh": "。"},
     "common.download_csv": {"en": "Download the numbers (CSV)", "zh": "下载数据（CSV）"},
     "side.language": {"en": "Language / 语言", "zh": "语言 / Language"},
     "side.seed": {"en": "Seed", "zh": "随机种子"},
