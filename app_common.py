@@ -71,16 +71,17 @@ def tr(key: str, **fmt: object) -> str:
 IMAGE_FORMATS = ("svg", "png")
 
 
-def chart(fig, key: str) -> None:
+def chart(fig, key: str, **kwargs):
     """``st.plotly_chart`` with the app's toolbar: the camera button saves the figure in the format
-    chosen in the sidebar (SVG or PNG), named after ``key``; no Plotly logo."""
+    chosen in the sidebar (SVG or PNG), named after ``key``; no Plotly logo. ``kwargs`` go to
+    ``st.plotly_chart`` (e.g. ``on_select``, ``selection_mode``); returns what it returns."""
     fmt = st.session_state.get("img_format", IMAGE_FORMATS[0])
     fmt = fmt if fmt in IMAGE_FORMATS else IMAGE_FORMATS[0]
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": fmt, "filename": f"rlviz-{key}", "scale": 2 if fmt == "png" else 1},
     }
-    st.plotly_chart(fig, config=config, key=key)
+    return st.plotly_chart(fig, config=config, key=key, **kwargs)
 
 
 def csv_download(df, name: str, key: str, label: str | None = None) -> None:
