@@ -223,12 +223,12 @@ st.caption(tr("formula.boxed_caption"))
 heads = [f"A · {titles[a]}", f"B · {titles[b]}"]
 grad_differs = bool(diff.table.set_index("quantity").loc["grad_weight", "differs"])
 with st.container(key="fd_cols"):
-    for key in (*F.TERM_KEYS, "gradient"):
+    for key in (*F.TERM_KEYS, "gradient"):  # the terms, then the gradient (autograd, not a term)
         differs = key in diff.differs or (key == "gradient" and grad_differs)
-        title = tr("formula.q.grad_weight") if key == "gradient" else tr(f"formula.term.{key}")
+        title = tr(f"formula.term.{key}")
         badge = f" :orange-badge[{tr('formula.mark_differs')}]" if differs else ""
         st.markdown(f"**{title}**{badge}")
-        columns = st.columns(2, gap="medium")
+        columns = st.columns(2, gap="small")
         for side, (col, head, bound) in enumerate(zip(columns, heads, diff.bound)):
             with col:
                 st.caption(head)

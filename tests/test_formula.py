@@ -129,6 +129,26 @@ def test_bound_numbers_are_policy_loss(seed, spread):
         assert total == pytest.approx(float(loss.loss), rel=1e-10, abs=1e-14)
 
 
+def test_dual_clip_is_bound_too(monkeypatch):
+    """An entry whose dual clip is on by default (a PPO copy with c = 1.5): its trust-region term says
+    so, and the formula with max(J, cA) still equals policy_loss at every token."""
+    ppo = ALGORITHMS["ppo"]
+    settings = tuple(dataclasses.replace(s, default=1.5) if s.name == "dual_clip_c" else s for s in ppo.loss_settings)
+    monkeypatch.setitem(ALGORITHMS, "ppo_dual_on", dataclasses.replace(ppo, name="ppo_dual_on", loss_settings=settings))
+    terms = F.objective_terms("ppo_dual_on")
+    assert terms["trust_region"].setting("dual_clip_c") == 1.5
+    assert F.differing_terms("ppo", "ppo_dual_on") == ("trust_region",)
+    batch = F.example_batch(0, 0.5)
+    run = F._run("ppo_dual_on", batch)
+    dual = 0
+    for i, n in enumerate(batch.lengths):
+        for j in range(n):
+            bound = F.bind_token("ppo_dual_on", batch, i, j, run, terms)
+            assert bound.formula_value == pytest.approx(bound.values["objective"], rel=1e-9, abs=1e-12)
+            dual += len(bound.latex["trust_region"]) == 4  # the max(J, cA) line: A < 0
+    assert dual > 0
+
+
 def test_hand_values_grpo_and_gspo():
     batch = F.example_batch(0, 1e-4)  # every ratio inside GSPO's band (and GRPO's)
     G = F.GROUP_SIZE
@@ -216,6 +236,7 @@ def test_tex_number():
     assert F.tex_number(3e-4) == "0.0003"
     assert F.tex_number(1e-6) == "10^{-6}"
     assert F.tex_number(-0.0) == "0"
+    assert F.tex_number(-0.5) == "{-0.5}" and F.tex_number(-1e-6) == "{-10^{-6}}"
     assert F.tex_number(1.23456) == "1.235"
     with pytest.raises(ValueError, match="^x:"):
         F.tex_number(float("nan"))

@@ -120,19 +120,20 @@ _SCALE_KIND = {"group": "group_std", "batch": "batch_std", "none": "group_mean"}
 
 
 def tex_number(x: float, digits: int = 4) -> str:
-    """``x`` with ``digits`` significant digits as LaTeX: ``3\\times10^{-4}`` instead of ``3e-04``,
-    ``0`` for ±0, negative numbers as they are. Raises ``ValueError`` (``x``) for NaN or inf."""
+    """``x`` with ``digits`` significant digits as LaTeX: ``1.5\\times10^{-5}`` instead of
+    ``1.5e-05``, ``0`` for ±0, a negative number in braces (``{-0.5}``: a unary minus wherever it
+    stands, e.g. right after ``\\big(``). Raises ``ValueError`` (``x``) for NaN or inf."""
     x = float(x)
     if not math.isfinite(x):
         raise ValueError(f"x: not a finite number: {x}")
     if x == 0:
         return "0"
-    text = f"{x:.{digits}g}"
-    if "e" not in text:
-        return text
-    mantissa, exponent = text.split("e")
-    power = f"10^{{{int(exponent)}}}"
-    return power if mantissa == "1" else (f"-{power}" if mantissa == "-1" else rf"{mantissa}\times{power}")
+    text = f"{abs(x):.{digits}g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        power = f"10^{{{int(exponent)}}}"
+        text = power if mantissa == "1" else rf"{mantissa}\times{power}"
+    return f"{{-{text}}}" if x < 0 else text
 
 
 def _p(x: float, digits: int = 4) -> str:
@@ -285,8 +286,9 @@ def _trust_latex(kind: str, space: str | None, level: str, sym: dict[str, str], 
     if "clipped" in kinds and space == "log" and level == "token":
         lines = [
             rf"{J}=A_i\exp\Big(\frac{{1}}{{|y_i|}}\sum_t\tilde\ell_{{i,t}}\Big)",
-            r"\tilde\ell_{i,t}=\begin{cases}\min\big(\ell_{i,t},\operatorname{clip}(\ell_{i,t},"
-            r"-\varepsilon_\text{low},\varepsilon_\text{high})\big)&A_i>0\\\max(\cdots)&A_i\le0\end{cases}",
+            r"\tilde\ell_{i,t}=\begin{cases}\min(\ell_{i,t},\bar\ell_{i,t})&A_i>0\\"
+            r"\max(\ell_{i,t},\bar\ell_{i,t})&A_i\le0\end{cases}",
+            r"\bar\ell_{i,t}=\operatorname{clip}(\ell_{i,t},-\varepsilon_\text{low},\varepsilon_\text{high})",
         ]
     elif "clipped" in kinds:
         band = r"e^{-\varepsilon_\text{low}},e^{\varepsilon_\text{high}}" if space == "log" else _EPS_BAND
@@ -692,11 +694,12 @@ def bind_token(
         formula_value = a_seq * math.exp(mean_tilde)
         trust_value = tilde[t]
         op = r"\min" if a_seq > 0 else r"\max"
+        clipped_l = min(max(ell, lo_l), hi_l)
         lines["trust_region"] = (
-            rf"\tilde\ell_{{i,t}}={op}\big({tex_number(ell)},\operatorname{{clip}}({tex_number(ell)},{tex_number(lo_l)},"
-            rf"{tex_number(hi_l)})\big)={tex_number(trust_value)}",
-            rf"{Jsym}={_p(a_seq)}\cdot\exp\Big(\frac{{1}}{{{L_i}}}\sum_t\tilde\ell_{{i,t}}\Big)"
-            rf"={_p(a_seq)}\cdot e^{{{tex_number(mean_tilde)}}}={tex_number(J)}",
+            rf"\bar\ell_{{i,t}}=\operatorname{{clip}}({tex_number(ell)},{tex_number(lo_l)},{tex_number(hi_l)})"
+            rf"={tex_number(clipped_l)}",
+            rf"\tilde\ell_{{i,t}}={op}\big({tex_number(ell)},\ {tex_number(clipped_l)}\big)={tex_number(trust_value)}",
+            rf"{Jsym}={_p(a_seq)}\cdot e^{{{tex_number(mean_tilde)}}}={tex_number(J)}",
         )
     elif "clipped" in kinds:
         lo, hi = band
@@ -706,7 +709,8 @@ def bind_token(
         formula_value = j0
         lines_t = [
             rf"{sym['xbar']}=\operatorname{{clip}}({tex_number(x)},{tex_number(lo, 6)},{tex_number(hi, 6)})={tex_number(xbar)}",
-            rf"{Jsym}=\min\big({tex_number(x)}\cdot{_p(A)},\ {tex_number(xbar)}\cdot{_p(A)}\big)={tex_number(j0)}",
+            rf"{Jsym}=\min\big({tex_number(x)}\cdot{_p(A)},\ {tex_number(xbar)}\cdot{_p(A)}\big)",
+            rf"=\min\big({tex_number(x * A)},\ {tex_number(xbar * A)}\big)={tex_number(j0)}",
         ]
         c = params.get("dual_clip_c")
         if c is not None and A < 0:

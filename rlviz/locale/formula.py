@@ -65,6 +65,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "formula.term.trust_region": {"en": "Trust region", "zh": "信赖域"},
     "formula.term.kl": {"en": "KL term", "zh": "KL 项"},
     "formula.term.aggregation": {"en": "Aggregation weight", "zh": "聚合权重"},
+    "formula.term.gradient": {
+        "en": "Gradient weight ∂𝓛/∂log π (autograd)",
+        "zh": "梯度权重 ∂𝓛/∂log π（自动微分）",
+    },
     "formula.kind.ratio.token": {
         "en": "token ratio r = π_θ / π_old, one per token",
         "zh": "token 比率 r = π_θ / π_old，每个 token 一个",

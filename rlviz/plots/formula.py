@@ -87,7 +87,7 @@ def token_strip_figure(
         rows=3,
         cols=1,
         shared_xaxes=True,
-        vertical_spacing=0.1,
+        vertical_spacing=0.12,
         subplot_titles=[_l(labels, "panel.ratio"), _l(labels, "panel.a"), _l(labels, "panel.b")],
     )
     needed = {"response", "position", "log_ratio", "token_ratio", "push_a", "push_b", "state_a", "state_b"}
