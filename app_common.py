@@ -71,12 +71,13 @@ def tr(key: str, **fmt: object) -> str:
 IMAGE_FORMATS = ("svg", "png")
 
 
-def chart(fig, key: str) -> None:
+def chart(fig, key: str, **kwargs):
     """``st.plotly_chart`` with the app's toolbar: the camera button saves the figure in the format
     chosen in the sidebar (SVG or PNG), named after ``key``; no Plotly logo. Screen readers get a
     text alternative read from the figure (``rlviz.plots.describe_figure``: title, panels, axes,
     series) in the session's language. In the dark theme black lines are drawn light
-    (``rlviz.plots.for_dark_background``)."""
+    (``rlviz.plots.for_dark_background``). ``kwargs`` go to ``st.plotly_chart`` (e.g.
+    ``on_select``, ``selection_mode``); returns what it returns."""
     from rlviz.i18n import FULL_STOP, LIST_SEPARATOR
     from rlviz.plots import describe_figure, for_dark_background
 
@@ -90,7 +91,8 @@ def chart(fig, key: str) -> None:
         fig = for_dark_background(fig)
     words = {w: tr(f"common.alt_{w}") for w in ("chart", "panels", "axes", "series")}
     words["stop"] = FULL_STOP[lang()]
-    st.plotly_chart(fig, config=config, key=key, alt=describe_figure(fig, words, LIST_SEPARATOR[lang()]))
+    alt = describe_figure(fig, words, LIST_SEPARATOR[lang()])
+    return st.plotly_chart(fig, config=config, key=key, alt=alt, **kwargs)
 
 
 def csv_download(df, name: str, key: str, label: str | None = None) -> None:

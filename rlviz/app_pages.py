@@ -46,6 +46,7 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("sampling", "pages/sampling.py", ":material/filter_alt:", "sampling", (3, 4, 19)),
     PageEntry("moe", "pages/moe.py", ":material/hub:", "moe", (12,)),
     PageEntry("live", "pages/live.py", ":material/bolt:", "live", (3, 11, 20, 21, 22)),
+    PageEntry("formula", "pages/formula.py", ":material/difference:", "formula", (5, 8, 9, 16, 24)),
     PageEntry("confusions", "pages/confusions.py", ":material/help:", "confusions", (1, 5, 8, 19, 20, 23)),
     PageEntry("symptoms", "pages/symptoms.py", ":material/stethoscope:", "symptoms"),
     PageEntry("interview", "pages/interview.py", ":material/quiz:", "interview"),
