@@ -306,11 +306,19 @@ def advance(run, flag_key: str, on_progress) -> None:
     st.rerun()
 
 
-def predict(prediction, state: dict) -> None:
+def predict(prediction, state: dict, result: dict | None = None, labels: dict[str, str] | None = None) -> None:
     """Predict, then reveal (``rlviz.teach.predict``): the question at the page's current ``state``,
     a committed guess (a form: typing does not rerun the page), then the answer ``rlviz`` computes for
-    the same state, the verdict and the explanation. A committed guess is kept per session until the
-    learner tries again or the settings change (then the question is asked afresh)."""
+    the same state, the verdict, the explanation and, where the prediction names one, the figure
+    element that shows it. A committed guess is kept per session until the learner tries again or the
+    settings change (then the question is asked afresh).
+
+    ``result``: for a prediction with ``needs_result``, what the answer is read from beyond ``state``
+    (a finished run's measurements), or ``None`` while the page has none: then a committed guess waits
+    with a note. It is not part of the signature, so a guess committed before a run survives the run.
+    ``labels``: the names of a line question's lines (default: their keys).
+    """
+    from rlviz.i18n import LIST_SEPARATOR
     from rlviz.teach.predict import reveal
 
     state_ = st.session_state
@@ -318,6 +326,10 @@ def predict(prediction, state: dict) -> None:
     store = f"pr_{key}"
     fields = prediction.fields(state)
     signature = repr(sorted(state.items()))
+
+    def name(choice: str) -> str:  # a choice's label, or a line's name in the view
+        return tr(f"{key}.choice.{choice}") if prediction.kind == "choice" else (labels or {}).get(choice, choice)
+
     st.markdown(tr(f"{key}.q", **fields))
     committed = state_.get(store)
     if committed is not None and committed["signature"] != signature:
@@ -331,27 +343,47 @@ def predict(prediction, state: dict) -> None:
             else:
                 guess = st.radio(
                     tr("teach.your_guess"),
-                    list(prediction.choices),
+                    list(prediction.options(state)),
                     index=None,
-                    format_func=lambda c: tr(f"{key}.choice.{c}"),
+                    format_func=name,
                     key=f"{store}_in_{lang()}",
                 )
             if st.form_submit_button(tr("teach.commit")) and guess is not None:
                 state_[store] = {"signature": signature, "guess": guess}
                 st.rerun()
         return
-    result = reveal(prediction, state, committed["guess"])
-    if prediction.kind == "number":
-        answer, guess = f"{result.answer:.4g}", f"{result.guess:.4g}"
-        why = f"{key}.why"
+    if prediction.needs_result and result is None:  # committed before the run: kept until it has finished
+        guess = committed["guess"]
+        st.info(
+            tr("teach.waiting", guess=f"{guess:.4g}" if prediction.kind == "number" else name(guess)),
+            icon=":material/hourglass_empty:",
+        )
     else:
-        answer, guess = tr(f"{key}.choice.{result.answer}"), tr(f"{key}.choice.{result.guess}")
-        why = f"{key}.why.{result.answer}"
-    if result.correct:
-        st.success(tr("teach.right", answer=answer), icon=":material/check_circle:")
-    else:
-        st.warning(tr("teach.wrong", guess=guess, answer=answer), icon=":material/lightbulb:")
-    st.markdown(tr(why, answer=answer, **fields))
+        merged = {**state, **(result or {})}
+        try:
+            verdict = reveal(prediction, merged, committed["guess"])
+        except ValueError as exc:  # the measurement holds no answer (e.g. a step that made no update)
+            st.warning(tr("teach.no_answer", error=str(exc)), icon=":material/info:")
+            verdict = None
+        if verdict is not None:
+            if prediction.kind == "number":
+                answer, guess = f"{verdict.answer:.4g}", f"{verdict.guess:.4g}"
+                why = f"{key}.why"
+            elif prediction.kind == "choice":
+                answer, guess = name(verdict.answer), name(verdict.guess)
+                why = f"{key}.why.{verdict.answer}"
+            else:  # a line: the highest, and any line the measurement cannot tell from it
+                answer = LIST_SEPARATOR[lang()].join(name(line) for line in verdict.answer.top)
+                guess = name(verdict.guess)
+                why = f"{key}.why.{'tied' if verdict.answer.tied else 'apart'}"
+            if verdict.correct:
+                st.success(tr("teach.right", answer=answer), icon=":material/check_circle:")
+            else:
+                st.warning(tr("teach.wrong", guess=guess, answer=answer), icon=":material/lightbulb:")
+            why_fields = prediction.why_fields(merged)
+            st.markdown(tr(why, answer=answer, **why_fields))
+            if prediction.figure:
+                st.markdown(":material/arrow_downward: " + tr(prediction.figure, answer=answer, **why_fields))
     if st.button(tr("teach.again"), key=f"{store}_again"):
         state_.pop(store, None)
         st.rerun()

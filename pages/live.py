@@ -24,6 +24,7 @@ from app_common import (
     formula,
     labels,
     lang,
+    predict,
     run_active,
     run_controls,
     show_bad_input,
@@ -37,6 +38,7 @@ from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
 from rlviz.plots import token_weight_figure
 from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
+from rlviz.teach.predict import PREDICTIONS, live_result
 
 ensure_shell()
 L = lang()
@@ -346,6 +348,24 @@ running = run_controls(
     on_error=lambda exc: show_bad_input(exc, FIELDS),
     settings_keys=SETTINGS_KEYS,
 )
+
+# ---------------------------------------------------------------------------------------- predict
+# asked before Run; each answer is read from the finished run with the settings the widgets describe
+try:
+    asked = dataclasses.asdict(_config())
+    questions = [p for p in PREDICTIONS["live"] if asked["algorithms"] and p.applies(asked)]
+except ValueError:  # a setting that is not a number: said when Run is pressed
+    questions = []
+if questions:
+    st.subheader(tr("teach.header"))
+    st.caption(tr("teach.intro_run"))
+    finished: LiveRun | None = state.get("live_run")
+    measured = None
+    if finished is not None and finished.done and dataclasses.asdict(finished.live_config) == asked:
+        measured = live_result(finished)
+    for col, prediction in zip(st.columns(len(questions), border=True), questions):
+        with col:
+            predict(prediction, asked, result=measured, labels=titles)
 
 run: LiveRun | None = state.get("live_run")
 if run is None:

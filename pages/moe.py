@@ -24,6 +24,7 @@ from app_common import (
     formula,
     labels,
     lang,
+    predict,
     run_active,
     run_controls,
     show_bad_input,
@@ -35,6 +36,7 @@ from rlviz.experiments.moe import (
     ARTICLE_ROUTE_CHANGE,
     LIVE_ARMS,
     MODELS,
+    REPLAY_VISIBLE,
     MoeLiveConfig,
     MoeLiveRun,
     RoutingShiftSettings,
@@ -45,6 +47,7 @@ from rlviz.experiments.runner import COLLAPSE
 from rlviz.i18n import LIST_SEPARATOR, SENTENCE_SEPARATOR
 from rlviz.lm.task import HELDOUT_SIZE
 from rlviz.plots.moe import arm_metrics_figure, log_ratio_figure, route_change_figure, token_strip_figure
+from rlviz.teach.predict import PREDICTIONS, shift_state
 
 ensure_shell()
 L = lang()
@@ -171,6 +174,15 @@ if result is not None:
     k, shift_lr = result.settings.updates, result.settings.lr
     summary = result.summary()
     shift_arms = list(dict.fromkeys(result.arms["arm"]))
+    # predict, then check: before the numbers and figures below give the answers away
+    asked = shift_state(result)
+    questions = [p for p in PREDICTIONS["moe"] if p.applies(asked)]
+    st.markdown(f"#### {tr('teach.header')}")
+    st.caption(tr("teach.intro"))
+    for row in range(0, len(questions), 2):
+        for col, prediction in zip(st.columns(2, border=True), questions[row : row + 2]):
+            with col:
+                predict(prediction, asked, labels=arm_names)
     if result.moe:
         cols = st.columns(4)
         cols[0].metric(tr("moe.m_first"), _pct(summary["route_change_first"]), help=tr("moe.m_first_help"))
@@ -266,7 +278,7 @@ if result is not None:
             effect = tr("moe.effect.widened", pct=_pct(change))
         share_of_own = summary["routing_share_of_own"]
         # replay narrows the spread by a tenth or more: routing adds to it; else it only reshuffles tokens
-        verdict = tr("moe.verdict.routing" if change <= -0.10 else "moe.verdict.update")
+        verdict = tr("moe.verdict.routing" if change <= -REPLAY_VISIBLE else "moe.verdict.update")
         st.markdown(
             tr(
                 "moe.read_replay",

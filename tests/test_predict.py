@@ -3,6 +3,7 @@ guesses judged, bad guesses refused, and the component on the curves page throug
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -10,7 +11,7 @@ from apptools import no_exception, open_page
 
 from rlviz.experiments.curves import CurveSettings, variant_overrides
 from rlviz.i18n import STRINGS, t
-from rlviz.teach.predict import PREDICTIONS, Prediction, reveal
+from rlviz.teach.predict import PREDICTIONS, Prediction, rank_lines, reveal
 
 PPO = variant_overrides("ppo", CurveSettings({}))
 CEILING, NEGATIVE = PREDICTIONS["curves"]
@@ -58,6 +59,10 @@ def test_every_prediction_has_its_texts(prediction):
         assert f"{prediction.key}.why" in STRINGS
     for c in prediction.choices:
         assert f"{prediction.key}.choice.{c}" in STRINGS and f"{prediction.key}.why.{c}" in STRINGS
+    if prediction.kind == "line":  # one line highest beyond the noise, or several tied
+        assert f"{prediction.key}.why.apart" in STRINGS and f"{prediction.key}.why.tied" in STRINGS
+    if prediction.figure:
+        assert prediction.figure in STRINGS
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -149,3 +154,233 @@ def test_length_and_sampling_pages_ask_two(page):
     no_exception(at)
     expected = t("teach.wrong", "en", guess="-5", answer=f"{first.compute(state):.4g}")
     assert [w.value for w in at.warning] == [expected]
+
+
+# -- "which line": the tie rule ---------------------------------------------------------------
+
+
+def test_the_highest_line_and_the_lines_within_the_margin_count_as_right():
+    values = {"a": 0.50, "b": 0.45, "c": 0.30, "d": math.nan}
+    # a is highest; b is 0.05 below it: tied within a margin of 0.06, apart with 0.04; c never; d not measured
+    assert rank_lines(values, 0.06).top == ("a", "b")
+    assert rank_lines(values, 0.04).top == ("a",) and not rank_lines(values, 0.04).tied
+    assert rank_lines(values).top == ("a",)  # margin 0: only exact ties tie
+    assert rank_lines({"x": 0.0, "y": 0.0, "z": 0.0}).top == ("x", "y", "z")  # nothing moved: all tied
+    # a margin that depends on the pair: half the higher value here (0.25 for a vs b and a vs c)
+    lines = rank_lines(values, lambda best, other: best / 2)
+    assert lines.top == ("a", "b", "c") and lines.margins == {"a": 0.0, "b": 0.25, "c": 0.25}
+    with pytest.raises(ValueError, match="^values"):
+        rank_lines({"a": math.nan})
+    with pytest.raises(ValueError, match="^margin"):
+        rank_lines(values, -0.1)
+    with pytest.raises(ValueError, match="^lines"):
+        Prediction("x", "line", lambda s: rank_lines({"a": 1.0}))
+
+
+# -- the live page: answers read from the finished run (hand-made measurements here) -----------
+
+
+def _live_state(algorithms=("sapo", "grpo"), heldout_total=96, clip=0.125, **config):
+    """The live predictions' state as the page builds it (the settings) plus a finished run's
+    measurements (live_result's layout), with values chosen by hand."""
+    import dataclasses
+
+    from rlviz.experiments.live import LiveConfig
+
+    settings = dataclasses.asdict(LiveConfig(algorithms=algorithms, group_size=4, mu=2, mini_batches=3, **config))
+    step1 = {
+        "sapo": {"zero_adv_group_fraction": 0.375, "pass_at_1": 0.25, "clip_fraction": 0.0},
+        "grpo": {"zero_adv_group_fraction": 0.375, "pass_at_1": 0.25, "clip_fraction": clip},
+    }
+    step1["grpo"] |= {"ratio_min": 0.7, "ratio_max": 1.3}
+    heldout = {"start": 0.40, "sapo": 0.45, "grpo": 0.55}
+    return settings | {"step1": step1, "heldout": heldout, "heldout_total": heldout_total}
+
+
+LIVE = {p.key.removeprefix("teach.live_"): p for p in PREDICTIONS["live"]}
+
+
+def test_live_zero_advantage_share_beside_the_uniform_pass_rate():
+    state = _live_state()
+    zero = LIVE["zero_adv"]
+    # read from the first arm's step 1 (SAPO here)
+    assert zero.compute(state) == 0.375 and zero.fields(state) == {"arm": "SAPO", "G": "4", "n": "16"}
+    assert reveal(zero, state, 0.3).correct and not reveal(zero, state, 0.2).correct  # tolerance 0.1
+    # every prompt at p = 0.25, G = 4: all equal with 0.25^4 + 0.75^4 = 0.00390625 + 0.31640625 = 0.3203125
+    assert zero.why_fields(state)["uniform"] == "0.32" and zero.why_fields(state)["p"] == "0.25"
+    assert zero.needs_result and zero.figure == "teach.live_zero_adv.where"
+
+
+def test_live_clip_question_is_about_the_first_objective_that_clips():
+    state = _live_state()
+    clip = LIVE["clip"]
+    # SAPO has a gate, no band (trust_band None): the question is about GRPO, band [1 - 0.2, 1 + 0.2]
+    fields = clip.fields(state)
+    assert fields["arm"] == "GRPO" and (fields["low"], fields["high"]) == ("0.8", "1.2")
+    assert (fields["updates"], fields["later"]) == ("6", "5")  # mu x mini-batches = 2 x 3, the first on-policy
+    assert clip.compute(state) == 0.125 and clip.why_fields(state)["rmax"] == "1.3"
+    assert clip.applies(state) and not clip.applies(_live_state(algorithms=("sapo",)))
+    with pytest.raises(ValueError, match="^run"):  # a step 1 that made no update (dynamic sampling)
+        clip.compute(_live_state(clip=math.nan))
+
+
+@pytest.mark.parametrize(
+    "total, top",
+    [
+        # GRPO 0.55, SAPO 0.45: two standard errors of the difference at their middle p = 0.5,
+        # 2 sqrt(2 x 0.5 x 0.5 / 96) = 0.1443 > 0.10: tied, either guess is right
+        (96, ("grpo", "sapo")),
+        # on 768 samples each: 2 sqrt(0.5 / 768) = 0.0510 < 0.10: apart, only GRPO is right
+        (768, ("grpo",)),
+    ],
+)
+def test_live_heldout_line_ties_within_two_standard_errors(total, top):
+    state = _live_state(heldout_total=total)
+    heldout = LIVE["heldout"]
+    assert heldout.options(state) == ("sapo", "grpo")  # the run's arms, in its order
+    lines = heldout.compute(state)
+    assert lines.best == "grpo" and lines.top == top
+    assert lines.margins["sapo"] == pytest.approx(2 * math.sqrt(2 * 0.25 / total))
+    assert reveal(heldout, state, "grpo").correct
+    assert reveal(heldout, state, "sapo").correct == (len(top) == 2)
+    why = heldout.why_fields(state)
+    assert (why["best"], why["second"], why["gap"], why["start"]) == ("GRPO", "SAPO", "0.100", "0.400")
+    with pytest.raises(ValueError, match="^guess"):
+        reveal(heldout, state, "ppo")  # not a line of this run
+    assert not heldout.applies(_live_state(heldout_samples=0))  # no held-out evaluation, no question
+
+
+# -- the MoE page: answers read from the one-batch result (a hand-made summary here) ----------
+
+
+def _moe_state(**summary):
+    base = {
+        "route_change_first": 0.125,
+        "route_change_last": 0.22,
+        "token_std_own": 2.0,
+        "token_std_replay": 1.9,
+        "sequence_std": 1.5,
+        "replay_spread_change": -0.05,
+        "routing_share_of_own": 0.2,
+        "clip_grpo": 0.18,
+        "clip_grpo_r2": 0.19,
+        "clip_gspo": 0.38,
+    }
+    arms = ("grpo", "grpo_r2", "gspo")
+    return {"updates": 4, "lr": 1e-3, "moe": True, "layers": 4, "arms": arms, "summary": base | summary}
+
+
+MOE = {p.key.removeprefix("teach.moe_"): p for p in PREDICTIONS["moe"]}
+
+
+def test_moe_predictions_read_the_summary():
+    state = _moe_state()
+    assert MOE["route"].compute(state) == 0.22 and reveal(MOE["route"], state, 0.2).correct  # within 0.03
+    # replay narrows sigma by 5% (< 10%): the update makes the spread; by 15% (>= 10%): routing adds to it
+    assert MOE["replay"].compute(state) == "update"
+    assert MOE["replay"].compute(_moe_state(replay_spread_change=-0.15)) == "routing"
+    assert MOE["replay"].why_fields(state)["change"] == "-5.0%"
+    # GSPO's sigma 1.5 < the tokens' 2.0: yes (75% of it)
+    assert MOE["sequence"].compute(state) == "yes" and MOE["sequence"].why_fields(state)["pct"] == "75.0%"
+    assert MOE["sequence"].compute(_moe_state(sequence_std=2.5)) == "no"
+    clip = MOE["clip"].compute(state)
+    assert clip.best == "gspo" and clip.top == ("gspo",)  # one batch shared by the arms: exact ties only
+    assert MOE["clip"].compute(_moe_state(clip_grpo=0.0, clip_grpo_r2=0.0, clip_gspo=0.0)).top == state["arms"]
+
+
+def test_moe_questions_that_do_not_apply():
+    dense = _moe_state(route_change_last=math.nan, replay_spread_change=math.nan) | {"moe": False}
+    dense["arms"] = ("grpo", "gspo")
+    # the dense control has no routes and no replay arm: the sequence and the clip questions remain
+    assert [p.key for p in PREDICTIONS["moe"] if p.applies(dense)] == ["teach.moe_sequence", "teach.moe_clip"]
+    with pytest.raises(ValueError, match="^model"):
+        MOE["route"].compute(dense)
+    still = _moe_state() | {"lr": 0.0}  # nothing moves: no spread to compare
+    assert [p.key for p in PREDICTIONS["moe"] if p.applies(still)] == ["teach.moe_route", "teach.moe_clip"]
+
+
+# -- the live and MoE pages through AppTest ----------------------------------------------------
+
+
+def _commit(at, key: str) -> None:
+    """Press the commit button of question ``key``'s form."""
+    [b for b in at.button if str(b.key).startswith(f"FormSubmitter:form_{key}-")][0].click().run()
+
+
+def test_live_page_asks_before_the_run_and_reveals_from_the_finished_run():
+    from apptools import texts, torch_threads
+
+    from rlviz.teach.predict import live_result
+
+    with torch_threads(1):
+        at = open_page("pages/live.py")
+        no_exception(at)
+        at.multiselect(key="lv_algos").set_value(["grpo", "gspo"])
+        small = {"lv_steps": 1, "lv_prompts": 1, "lv_G": 2, "lv_mu": 1, "lv_mb": 1, "lv_heldout": 1}
+        for key, value in small.items():  # the smallest run the page accepts, two arms
+            at.number_input(key=key).set_value(value)
+        at.run()
+        assert t("teach.live_heldout.q", "en", steps=1, n=96) in texts(at)
+        # committed before Run: each guess waits for the run
+        at.number_input(key="pr_teach.live_zero_adv_in").set_value(-1.0)  # a share is never negative: wrong
+        _commit(at, "teach.live_zero_adv")
+        at.number_input(key="pr_teach.live_clip_in").set_value(0.0)
+        _commit(at, "teach.live_clip")
+        at.radio(key="pr_teach.live_heldout_in_en").set_value("gspo")
+        _commit(at, "teach.live_heldout")
+        no_exception(at)
+        waiting = [i.value for i in at.info if i.value.startswith("Your answer")]
+        assert waiting == [t("teach.waiting", "en", guess=g) for g in ("-1", "0", "GSPO")]
+        at.button(key="lv_run").click().run()  # the guesses survive the run
+        no_exception(at)
+    run = at.session_state["live_run"]
+    assert run.done
+    measured = live_result(run)
+    zero = measured["step1"]["grpo"]["zero_adv_group_fraction"]
+    assert t("teach.wrong", "en", guess="-1", answer=f"{zero:.4g}") in [w.value for w in at.warning]
+    # mu = 1, one mini-batch: step 1's only update is on-policy, every ratio 1, nothing clipped
+    assert measured["step1"]["grpo"]["clip_fraction"] == 0.0
+    assert t("teach.right", "en", answer="0") in [s.value for s in at.success]
+    # the held-out line: whatever the run measured, judged by the tie rule, named and pointed at
+    state = dataclasses.asdict(run.live_config) | measured
+    heldout = PREDICTIONS["live"][2]
+    lines, verdict = heldout.compute(state), reveal(heldout, state, "gspo")
+    answer = ", ".join({"grpo": "GRPO", "gspo": "GSPO"}[line] for line in lines.top)
+    shown = t("teach.right", "en", answer=answer) if verdict.correct else None
+    shown = shown or t("teach.wrong", "en", guess="GSPO", answer=answer)
+    assert shown in [m.value for m in list(at.success) + list(at.warning)]
+    where = t("teach.live_heldout.where", "en", answer=answer, **heldout.why_fields(state))
+    assert any(where in m.value for m in at.markdown)
+
+
+def test_moe_page_asks_before_its_numbers_and_reveals_in_chinese():
+    from apptools import texts, torch_threads
+
+    from rlviz.experiments.moe import RoutingShiftSettings, routing_shift
+    from rlviz.teach.predict import shift_state
+
+    with torch_threads(1):
+        at = open_page("pages/moe.py", lang="zh", mo_n=4, mo_G=4, mo_k=2)  # the MoE page test's small batch
+        no_exception(at)
+        result = routing_shift(RoutingShiftSettings(updates=2, prompts=4, group_size=4, device="auto"))
+    state = shift_state(result)
+    asked = [p for p in PREDICTIONS["moe"] if p.applies(state)]
+    assert len(asked) == 4  # the MoE at lr > 0: every question applies
+    text = texts(at)
+    assert all(t(f"{p.key}.q", "zh", **p.fields(state)) in text for p in asked)
+    assert text.index(t("teach.moe_route.q", "zh", **asked[0].fields(state))) < text.index(t("moe.route_header", "zh"))
+    route = result.summary()["route_change_last"]
+    at.number_input(key="pr_teach.moe_route_in").set_value(route)
+    _commit(at, "teach.moe_route")
+    at.radio(key="pr_teach.moe_clip_in_zh").set_value("grpo")
+    _commit(at, "teach.moe_clip")
+    no_exception(at)
+    assert t("teach.right", "zh", answer=f"{route:.4g}") in [s.value for s in at.success]
+    clip = MOE["clip"].compute(state)
+    answer = "、".join(t(f"moe.arm.{arm}", "zh") for arm in clip.top)
+    if "grpo" in clip.top:
+        assert t("teach.right", "zh", answer=answer) in [s.value for s in at.success]
+    else:
+        assert t("teach.wrong", "zh", guess=t("moe.arm.grpo", "zh"), answer=answer) in [w.value for w in at.warning]
+    where = t("teach.moe_clip.where", "zh", answer=answer, **MOE["clip"].why_fields(state))
+    assert any(where in m.value for m in at.markdown)

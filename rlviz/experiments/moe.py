@@ -46,6 +46,7 @@ from .runner import Arm, RunConfig, SideBySideRun, validate
 __all__ = [
     "ARTICLE_ROUTE_CHANGE",
     "MODELS",
+    "REPLAY_VISIBLE",
     "SHIFT_ARMS",
     "arms_apart",
     "measured_arm",
@@ -61,6 +62,10 @@ __all__ = [
 # GSPO arXiv 2507.18071 §5.3: "roughly 10% of the experts activated for the new policy differ from
 # those of the old policy" after each gradient update (Qwen3-30B-A3B-Base, 48 layers).
 ARTICLE_ROUTE_CHANGE = 0.10
+
+# replaying the old routing narrows the token log-ratio's spread (σ) by at least this share: routing adds
+# a visible part of it (the MoE page's reading, and its prediction, use this one threshold)
+REPLAY_VISIBLE = 0.10
 
 # the shipped checkpoints the page offers: the MoE and its dense control
 MODELS = {"moe": MOE_MODEL_DIR, "dense": DEFAULT_MODEL_DIR}

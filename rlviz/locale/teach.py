@@ -123,4 +123,237 @@ STRINGS = {
         "zh": "1 − 0.05^{G} − 0.95^{G} = {answer}：整组全错的概率是 0.95^{G}。难题需要更大的组才能学到东西，"
         "动态采样为此付出更多采样。",
     },
+    # -- the component, for answers read from a run, and the pointer to the figure ---------------
+    "teach.intro_run": {
+        "en": "Commit to an answer before you start the run: each answer is read from the finished run with the "
+        "settings above, and your answer is kept while it runs.",
+        "zh": "开始训练之前先写下你的答案：每个答案都从按上面设置跑完的那次运行中读出，运行期间你的答案会一直保留。",
+    },
+    "teach.waiting": {
+        "en": "Your answer: {guess}. The answer is read from the finished run with these settings: it appears "
+        "here once the run has finished.",
+        "zh": "你的答案：{guess}。答案要从按这些设置跑完的运行中读出：运行结束后会显示在这里。",
+    },
+    "teach.no_answer": {
+        "en": "This run holds no answer to the question: {error}",
+        "zh": "这次运行没有给出这道题的答案：{error}",
+    },
+}
+
+
+def _with(text: dict[str, str], **names: dict[str, str]) -> dict[str, str]:
+    """``text`` with each ``{name}`` replaced, in each language, by ``names[name]`` in that language:
+    the name of a figure element, taken from its page's own locale module so the pointer and the page
+    never disagree. Other placeholders stay for formatting."""
+    out = {}
+    for lang, value in text.items():
+        for name, label in names.items():
+            value = value.replace("{" + name + "}", label[lang])
+        out[lang] = value
+    return out
+
+
+# -- the live page -----------------------------------------------------------------------------
+from rlviz.locale.live import STRINGS as _LIVE  # noqa: E402 -- the names of the live page's figures
+
+STRINGS |= {
+    "teach.live_zero_adv.q": {
+        "en": "Step 1 samples {n} prompt(s), G = {G} responses each. What share of {arm}'s groups in step 1 will "
+        "have all rewards equal (all right or all wrong), so that every advantage in them is 0?",
+        "zh": "第 1 步抽 {n} 道题，每道采 G = {G} 条回答。{arm} 在第 1 步的各组中，有多大比例的组奖励全都相同（全对或全错），"
+        "因而组内每个优势都是 0？",
+    },
+    "teach.live_zero_adv.why": {
+        "en": "{answer} of {arm}'s groups in step 1 had equal rewards: each cost {G} samples and adds nothing to the "
+        "gradient. Step 1's measured pass@1 was p = {p}; if every prompt had that pass rate, a group would be "
+        "all-equal with chance p^G + (1 − p)^G = {uniform}. With prompts of different difficulty the expected "
+        "share is at least that (the chance is convex in p): easy prompts come back all right, hard ones all wrong.",
+        "zh": "{arm} 在第 1 步有 {answer} 的组奖励全相同：每组花掉 {G} 条采样，却对梯度毫无贡献。第 1 步实测的 pass@1 是 "
+        "p = {p}；如果每道题的通过率都是这个 p，一组全相同的概率是 p^G + (1 − p)^G = {uniform}。题目难度不一时，"
+        "全相同组的期望占比不低于这个值（这个概率是 p 的凸函数）：简单题全对，难题全错。",
+    },
+    "teach.live_zero_adv.where": _with(
+        {
+            "en": "In “{curves}”: the panel “{panel}” at step 1, line {arm}.",
+            "zh": "见“{curves}”：面板“{panel}”第 1 步，{arm} 那条线。",
+        },
+        curves=_LIVE["live.curves"],
+        panel=_LIVE["metric.zero_adv_group_fraction"],
+    ),
+    "teach.live_clip.q": {
+        "en": "With μ = {mu} pass(es) and {mb} mini-batch(es), {arm} makes {updates} update(s) per step. What clip "
+        "fraction will it report for step 1: the share of response tokens its clip acts on (band [{low}, {high}]), "
+        "averaged over those updates?",
+        "zh": "μ = {mu} 轮、{mb} 个小批次时，{arm} 每一步做 {updates} 次更新。它在第 1 步报告的裁剪比例是多少？即裁剪"
+        "（区间 [{low}, {high}]）作用到的回答 token 占比，在这些更新上取平均。",
+    },
+    "teach.live_clip.why": {
+        "en": "{arm} reported {answer}. The first update of a step is on-policy: the trainer recomputes π_old with "
+        "the same weights just before it, so every ratio is exactly 1 and nothing is clipped. Only the {later} "
+        "later update(s) see a policy that has moved; over step 1 the ratio ranged over [{rmin}, {rmax}], against "
+        "the band [{low}, {high}].",
+        "zh": "{arm} 报告的是 {answer}。每一步的第一次更新是同策略的：训练器就在它之前用同一组权重重算 π_old，所以每个比率"
+        "都正好是 1，什么也不裁剪。只有之后的 {later} 次更新看到的是已经变动的策略；第 1 步中比率落在 [{rmin}, {rmax}]，"
+        "裁剪区间是 [{low}, {high}]。",
+    },
+    "teach.live_clip.where": _with(
+        {
+            "en": "In “{curves}”: the panel “{panel}” at step 1, line {arm}; the ratios themselves in “{ratios}” at "
+            "step 1.",
+            "zh": "见“{curves}”：面板“{panel}”第 1 步，{arm} 那条线；比率本身见“{ratios}”的第 1 步。",
+        },
+        curves=_LIVE["live.curves"],
+        panel=_LIVE["metric.clip_fraction"],
+        ratios=_LIVE["live.ratio_header"],
+    ),
+    "teach.live_heldout.q": {
+        "en": "Which objective will end the {steps} step(s) with the highest held-out pass@1 (measured on {n} "
+        "samples each)?",
+        "zh": "跑完 {steps} 步后，哪个目标函数的留出集 pass@1 最高（每个在 {n} 个样本上测量）？",
+    },
+    "teach.live_heldout.why.apart": {
+        "en": "{best} ends highest, at {best_value} (every objective started at {start}). The next, {second}, ends "
+        "at {second_value}: a gap of {gap}, more than two standard errors of the difference of two pass rates "
+        "measured on {n} samples each ({two_se}), so this run tells them apart.",
+        "zh": "{best} 最终最高，为 {best_value}（所有目标函数的起点都是 {start}）。其次是 {second}，为 {second_value}："
+        "差距 {gap}，超过了两个各在 {n} 个样本上测得的通过率之差的两个标准误（{two_se}），所以这次运行能把它们分开。",
+    },
+    "teach.live_heldout.why.tied": {
+        "en": "{best} ends highest, at {best_value} (every objective started at {start}), but {second} ends at "
+        "{second_value}: a gap of {gap}, within two standard errors of the difference of two pass rates measured on "
+        "{n} samples each ({two_se}). This run cannot tell {answer} apart, so each of them counts as right; more "
+        "held-out samples shrink the standard error.",
+        "zh": "{best} 最终最高，为 {best_value}（所有目标函数的起点都是 {start}），但 {second} 为 {second_value}："
+        "差距 {gap}，在两个各在 {n} 个样本上测得的通过率之差的两个标准误（{two_se}）之内。这次运行分不出 {answer} "
+        "的高下，所以答其中任何一个都算对；留出集样本越多，标准误越小。",
+    },
+    "teach.live_heldout.where": _with(
+        {
+            "en": "In “{table}”: the column “{column}”, row(s) {answer}.",
+            "zh": "见“{table}”：“{column}”一列，{answer} 所在的行。",
+        },
+        table=_LIVE["live.summary_header"],
+        column=_LIVE["sum.heldout"],
+    ),
+}
+
+# -- the MoE page ------------------------------------------------------------------------------
+from rlviz.locale.moe import STRINGS as _MOE  # noqa: E402 -- the names of the MoE page's figures
+
+STRINGS |= {
+    "teach.moe_route.q": {
+        "en": "One batch, {k} update(s) at learning rate {lr}. Afterwards, what share of the response tokens' routes "
+        "(one per token and MoE layer) choose a different set of experts than before? Answer as a fraction "
+        "(0.1 = 10%).",
+        "zh": "同一批数据，以学习率 {lr} 更新 {k} 次。之后，回答 token 的路由（每个 token 在每个 MoE 层各一条）中，有多大比例"
+        "选中的专家集合与更新前不同？用小数作答（0.1 = 10%）。",
+    },
+    "teach.moe_route.why": {
+        "en": "{answer} of the routes changed by update {k} ({first} after update 1), over the model's {layers} MoE "
+        "layers. A router keeps the experts with the top scores; an update that nudges the scores flips the "
+        "choice wherever two experts were close, whatever the update was for. The GSPO paper reports about "
+        "{article} per update in a 48-layer model.",
+        "zh": "到第 {k} 次更新，有 {answer} 的路由变了（第 1 次更新后是 {first}），遍及模型的 {layers} 个 MoE 层。路由器"
+        "保留分数最高的专家；更新稍微挪动这些分数，凡是两个专家分数接近的地方选择就会翻转，不论这次更新本来是为了什么。"
+        "GSPO 论文报告：在 48 层的模型里每次更新约有 {article}。",
+    },
+    "teach.moe_route.where": _with(
+        {
+            "en": "In “{figure}”: the line “{line}” at update {k}.",
+            "zh": "见“{figure}”：第 {k} 次更新处的“{line}”那条线。",
+        },
+        figure=_MOE["moe.route_header"],
+        line=_MOE["moe.all_layers"],
+    ),
+    "teach.moe_replay.q": {
+        "en": "After update {k}, replay the old routing in the same new weights. Does that narrow the spread (σ) of "
+        "the token log-ratios log(π/π_old) by {visible} or more?",
+        "zh": "第 {k} 次更新后，在同样的新权重上重放旧路由。这会让 token 对数比率 log(π/π_old) 的分布宽度（σ）缩小 {visible} "
+        "或更多吗？",
+    },
+    "teach.moe_replay.choice.routing": {
+        "en": "Yes: routing makes a visible part of the spread",
+        "zh": "会：路由贡献了明显的一部分波动",
+    },
+    "teach.moe_replay.choice.update": {
+        "en": "No: the update itself makes the spread",
+        "zh": "不会：波动来自更新本身",
+    },
+    "teach.moe_replay.why.routing": {
+        "en": "σ is {own} with the own routing and {rep} with the old routing replayed ({change}): replay narrows the "
+        "spread by {visible} or more, so at these settings routing adds a visible part of it. The routing's part "
+        "alone (own − replay) has {routing_share} of the own-routing σ.",
+        "zh": "自身路由时 σ = {own}，重放旧路由时 σ = {rep}（{change}）：重放让分布至少窄了 {visible}，所以在这组设置下"
+        "路由贡献了明显的一部分波动。单纯路由的部分（自身 − 重放）的 σ 是自身路由 σ 的 {routing_share}。",
+    },
+    "teach.moe_replay.why.update": {
+        "en": "σ is {own} with the own routing and {rep} with the old routing replayed ({change}): less than {visible} "
+        "narrower, so at these settings the update itself makes the spread, and routing moves some tokens up and "
+        "others down within it (its part alone, own − replay, has {routing_share} of the own-routing σ).",
+        "zh": "自身路由时 σ = {own}，重放旧路由时 σ = {rep}（{change}）：窄不到 {visible}，所以在这组设置下波动来自更新"
+        "本身，路由只是让其中一些 token 上移、另一些下移（单纯路由的部分，自身 − 重放，其 σ 是自身路由 σ 的 "
+        "{routing_share}）。",
+    },
+    "teach.moe_replay.where": _with(
+        {
+            "en": "In “{figure}”: the histograms “{own}” and “{replay}”, σ in the legend.",
+            "zh": "见“{figure}”：“{own}”和“{replay}”两个直方图，σ 在图例中。",
+        },
+        figure=_MOE["moe.ratio_header"],
+        own=_MOE["moe.kind.token_own"],
+        replay=_MOE["moe.kind.token_replay"],
+    ),
+    "teach.moe_sequence.q": {
+        "en": "After update {k}: is the spread (σ) of {seq}'s sequence log-ratio log s_i (the mean of a response's "
+        "token log-ratios) smaller than the spread of the token log-ratios themselves?",
+        "zh": "第 {k} 次更新后：{seq} 的序列对数比率 log s_i（一条回答各 token 对数比率的平均）的分布宽度（σ），"
+        "比 token 对数比率本身的更小吗？",
+    },
+    "teach.moe_sequence.choice.yes": {"en": "Yes, smaller", "zh": "是，更小"},
+    "teach.moe_sequence.choice.no": {"en": "No, not smaller", "zh": "不，并不更小"},
+    "teach.moe_sequence.why.yes": {
+        "en": "σ of log s_i is {seq_std}, against {own} for the tokens ({pct} of it): averaging over a response "
+        "cancels much of the token swings, routing ones included.",
+        "zh": "log s_i 的 σ 是 {seq_std}，token 的是 {own}（前者是后者的 {pct}）：在整条回答上取平均，抵消了大部分逐 token "
+        "的波动，包括路由带来的。",
+    },
+    "teach.moe_sequence.why.no": {
+        "en": "σ of log s_i is {seq_std}, against {own} for the tokens: at these settings the sequence ratio is not "
+        "narrower.",
+        "zh": "log s_i 的 σ 是 {seq_std}，token 的是 {own}：在这组设置下，序列比率并不更窄。",
+    },
+    "teach.moe_sequence.where": _with(
+        {
+            "en": "In “{figure}”: the histogram “{sequence}” against “{own}”, σ in the legend.",
+            "zh": "见“{figure}”：“{sequence}”与“{own}”两个直方图，σ 在图例中。",
+        },
+        figure=_MOE["moe.ratio_header"],
+        sequence=_MOE["moe.kind.sequence"],
+        own=_MOE["moe.kind.token_own"],
+    ),
+    "teach.moe_clip.q": {
+        "en": "At update {k} on the batch, which arm's clip acts on the largest share of the response tokens?",
+        "zh": "在这批数据上的第 {k} 次更新，哪一种方法的裁剪作用到的回答 token 占比最大？",
+    },
+    "teach.moe_clip.why.apart": {
+        "en": "At update {k} the clip of {answer} acted on {best_value} of the response tokens, the most of the arms "
+        "(the least: {low_value}). Each arm clips where the ratio it uses leaves its band; a sequence-level ratio "
+        "outside its band clips every token of that response.",
+        "zh": "第 {k} 次更新时，{answer} 的裁剪作用到了 {best_value} 的回答 token，是各方法中最多的（最少的是 {low_value}）。"
+        "每种方法都在它所用的比率越出区间时裁剪；序列级比率一旦越出区间，这条回答的每个 token 都被裁剪。",
+    },
+    "teach.moe_clip.why.tied": {
+        "en": "At update {k} the clip acted on {best_value} of the response tokens under each of {answer}: no arm "
+        "clips more. (The first update on a batch is on-policy: every ratio is exactly 1, so it clips nothing.)",
+        "zh": "第 {k} 次更新时，{answer} 的裁剪都作用到了 {best_value} 的回答 token：没有哪种方法裁得更多。"
+        "（在一批数据上的第一次更新是同策略的：每个比率都正好是 1，所以什么也不裁剪。）",
+    },
+    "teach.moe_clip.where": _with(
+        {
+            "en": "In “{figure}”: the panel “{panel}” at update {k}, line {answer}.",
+            "zh": "见“{figure}”：面板“{panel}”第 {k} 次更新处，{answer} 那条线。",
+        },
+        figure=_MOE["moe.arms_header"],
+        panel=_MOE["moe.metric.clip_fraction"],
+    ),
 }

@@ -7,6 +7,12 @@ that draws the page (``trust_band``, ``gradient_weights``, ...): never a typed n
 question (locale key ``<key>.q``, formatted with :meth:`Prediction.fields`), takes a guess, and shows
 :func:`reveal`'s verdict with the explanation ``<key>.why``.
 
+Three kinds of question: a number with a tolerance, a choice among fixed answers, and "which line": a
+choice among the lines of the view (the arms of a run, say), whose answer is the highest line and any
+line the measurement cannot tell from it (:func:`rank_lines`, the tie rule). An answer read from a run
+(``needs_result``) is asked before the run: the page passes the run's measurements only once it has
+them, and until then a committed guess waits.
+
 ``PREDICTIONS`` maps a page key (``rlviz.app_pages``) to its predictions, in the order asked.
 """
 
@@ -24,9 +30,19 @@ from rlviz.core.objectives import gradient_weights, trust_band
 from rlviz.core.sampling import signal_probability
 from rlviz.core.shaping import overlong_penalty
 
-__all__ = ["KINDS", "PREDICTIONS", "Prediction", "Reveal", "reveal"]
+__all__ = [
+    "KINDS",
+    "PREDICTIONS",
+    "Lines",
+    "Prediction",
+    "Reveal",
+    "live_result",
+    "rank_lines",
+    "reveal",
+    "shift_state",
+]
 
-KINDS = ("number", "choice")
+KINDS = ("number", "choice", "line")
 
 
 @dataclass(frozen=True)
@@ -36,14 +52,26 @@ class Prediction:
     Attributes:
         key: its locale prefix: ``<key>.q`` (the question), ``<key>.why`` (the explanation, formatted
             with the answer), ``<key>.choice.<c>`` (each choice's label).
-        kind: ``"number"`` (a value with a tolerance) or ``"choice"`` (one of ``choices``).
-        compute: ``state -> answer``: the true answer (a float, or a key of ``choices``) for the page's
-            current settings, computed by ``rlviz``.
+        kind: ``"number"`` (a value with a tolerance), ``"choice"`` (one of ``choices``) or ``"line"``
+            (one of the lines of the view, ``lines(state)``).
+        compute: ``state -> answer``: the true answer (a float, a key of ``choices``, or for a line
+            question the :class:`Lines` of :func:`rank_lines`) for the page's current settings,
+            computed by ``rlviz``.
         fields: ``state -> {name: text}`` formatted into the question and the explanation (the
             settings it is asked at, e.g. ``eps="0.2"``).
         tolerance: a number guess within this absolute distance of the answer counts as right.
         choices: the choice keys (for ``"choice"``).
-        figure: the figure element that shows the answer (a locale key naming it, ``<key>.where``).
+        figure: the figure element that shows the answer (a locale key naming it, ``<key>.where``,
+            formatted like the explanation; ``""``: none named).
+        lines: for a line question, ``state -> line keys`` (the view's lines, in its order); the page
+            gives their names. A line question explains with ``<key>.why.apart`` (one line is highest
+            beyond the noise) or ``<key>.why.tied``.
+        needs_result: the answer is read from a result the page has only later (a finished run): the
+            guess can be committed before it exists, and is judged once the page passes it.
+        applies: ``state -> bool``: whether the question makes sense at these settings (a question on
+            routing, for a model without a router, does not); the page asks only those that apply.
+        explain: ``state -> {name: text}`` for the explanation and the figure note, from the state and
+            the result; ``None``: :attr:`fields`.
     """
 
     key: str
@@ -52,14 +80,87 @@ class Prediction:
     fields: Callable[[Mapping[str, Any]], dict[str, str]] = field(repr=False, default=lambda state: {})
     tolerance: float = 0.0
     choices: tuple[str, ...] = ()
+    figure: str = ""
+    lines: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = field(repr=False, default=None)
+    needs_result: bool = False
+    applies: Callable[[Mapping[str, Any]], bool] = field(repr=False, default=lambda state: True)
+    explain: Callable[[Mapping[str, Any]], dict[str, str]] | None = field(repr=False, default=None)
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"kind: {self.kind!r} is not one of {', '.join(KINDS)}")
         if self.kind == "choice" and len(self.choices) < 2:
             raise ValueError(f"choices: a choice question needs at least two, got {self.choices!r}")
+        if self.kind == "line" and self.lines is None:
+            raise ValueError("lines: a line question needs lines(state), the lines of the view")
         if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
             raise ValueError(f"tolerance: must be a finite number >= 0, got {self.tolerance}")
+
+    def options(self, state: Mapping[str, Any]) -> tuple[str, ...]:
+        """The keys a guess may take: ``choices``, or the lines of the view at ``state``."""
+        return tuple(self.lines(state)) if self.kind == "line" else self.choices
+
+    def why_fields(self, state: Mapping[str, Any]) -> dict[str, str]:
+        """The fields of the explanation and the figure note: :attr:`explain`, else :attr:`fields`."""
+        return (self.explain or self.fields)(state)
+
+
+@dataclass(frozen=True)
+class Lines:
+    """The answer to a line question (:func:`rank_lines`).
+
+    Attributes:
+        values: ``{line: value}`` in the view's order: the quantity asked about (NaN: not measured).
+        top: the highest line first, then, in the view's order, every line tied with it: each counts
+            as a right guess.
+        margins: ``{line: the margin its gap to the highest was judged against}`` (the highest: 0).
+    """
+
+    values: dict[str, float]
+    top: tuple[str, ...]
+    margins: dict[str, float]
+
+    @property
+    def best(self) -> str:
+        """The line with the highest value."""
+        return self.top[0]
+
+    @property
+    def tied(self) -> bool:
+        """Whether another line is within the noise of the highest."""
+        return len(self.top) > 1
+
+
+def rank_lines(values: Mapping[str, float], margin: float | Callable[[float, float], float] = 0.0) -> Lines:
+    """The tie rule of a line question: which lines count as "the highest".
+
+    The line with the highest finite value is the answer (the first in the view's order on an exact
+    tie). Another line is tied with it when its gap to it is at most ``margin`` (a number, or
+    ``margin(highest, value)``: e.g. two standard errors of the difference of two measured pass
+    rates, :func:`rlviz.experiments.moe.arms_apart`); a guess of a tied line counts as right, so a run
+    that cannot tell two lines apart never marks a guess of either wrong. With ``margin = 0`` only
+    exact ties tie. A line without a finite value is never right.
+
+    Raises:
+        ValueError: no line has a finite value, or a margin is negative or not finite.
+    """
+    values = {line: float(v) for line, v in values.items()}
+    finite = [line for line, v in values.items() if math.isfinite(v)]
+    if not finite:
+        raise ValueError(f"values: no line has a measured value, got {values}")
+    best = max(finite, key=lambda line: values[line])  # max keeps the first of equal values
+    margins = {best: 0.0}
+    top = [best]
+    for line in finite:
+        if line == best:
+            continue
+        m = float(margin(values[best], values[line]) if callable(margin) else margin)
+        if not (math.isfinite(m) and m >= 0):
+            raise ValueError(f"margin: must be a finite number >= 0, got {m}")
+        margins[line] = m
+        if values[best] - values[line] <= m:
+            top.append(line)
+    return Lines(values, tuple(top), margins)
 
 
 @dataclass(frozen=True)
@@ -74,17 +175,24 @@ class Reveal:
 def reveal(prediction: Prediction, state: Mapping[str, Any], guess: Any) -> Reveal:
     """Compute the answer for ``state`` and judge ``guess`` against it.
 
+    A line question's guess is right when it names one of the answer's ``top`` lines (the highest,
+    or one tied with it: :func:`rank_lines`); its ``answer`` is the :class:`Lines`.
+
     Raises:
         ValueError: ``guess`` is not a finite number (number questions) or not one of the choices
-            (choice questions); or ``compute`` raised it for a bad setting in ``state``.
+            (choice and line questions); or ``compute`` raised it for a bad setting in ``state``.
     """
-    answer = prediction.compute(state)
     if prediction.kind == "number":
         if isinstance(guess, bool) or not isinstance(guess, (int, float)) or not math.isfinite(guess):
             raise ValueError(f"guess: must be a finite number, got {guess!r}")
+        answer = prediction.compute(state)
         return Reveal(abs(float(guess) - float(answer)) <= prediction.tolerance, float(answer), float(guess))
-    if guess not in prediction.choices:
-        raise ValueError(f"guess: {guess!r} is not one of {', '.join(prediction.choices)}")
+    options = prediction.options(state)
+    if guess not in options:
+        raise ValueError(f"guess: {guess!r} is not one of {', '.join(options)}")
+    answer = prediction.compute(state)
+    if prediction.kind == "line":
+        return Reveal(guess in answer.top, answer, guess)
     return Reveal(guess == answer, answer, guess)
 
 
@@ -222,6 +330,358 @@ PREDICTIONS: dict[str, tuple[Prediction, ...]] = {
         Prediction("teach.curves_negative", "choice", _ppo_negative_far, _dual_fields, choices=("flows", "zero")),
     ),
 }
+
+
+# -- the live page -----------------------------------------------------------------------------
+# state: the settings of the run the widgets describe (``dataclasses.asdict`` of the page's
+# ``LiveConfig``: ``algorithms``, ``group_size``, ``prompts_per_step``, ``mu``, ``mini_batches``,
+# ``heldout_samples``, ``settings``, ...), which do not change while the run goes, so a guess
+# committed before Run survives it; result: :func:`live_result` of the finished run with those
+# settings, passed by the page only once it exists (the answers are read from it).
+
+STEP1_METRICS = ("zero_adv_group_fraction", "pass_at_1", "clip_fraction", "ratio_min", "ratio_max", "kept_groups")
+
+
+def live_result(run) -> dict[str, Any]:
+    """What the live page's predictions read from a side-by-side run
+    (:class:`rlviz.experiments.runner.SideBySideRun`, arms named after their objectives):
+    ``step1`` (``{arm: {metric: value}}``, the :data:`STEP1_METRICS` of each arm's step 1),
+    ``heldout`` (held-out pass@1: ``"start"`` and each finished arm's end) and ``heldout_total``
+    (held-out samples behind each arm's pass@1: the held-out prompts x samples per prompt)."""
+    from rlviz.lm.task import HELDOUT_SIZE
+
+    frame = run.metrics_frame()
+    first = frame[frame["step"] == 1]
+    return {
+        "step1": {row["arm"]: {m: float(row[m]) for m in STEP1_METRICS} for _, row in first.iterrows()},
+        "heldout": run.heldout,
+        "heldout_total": HELDOUT_SIZE * int(run.config.heldout_samples),
+    }
+
+
+def _title(name: str) -> str:
+    from rlviz.core.objectives import ALGORITHMS
+
+    return ALGORITHMS[name].title if name in ALGORITHMS else name
+
+
+def _first_arm(state: Mapping[str, Any]) -> str:
+    algorithms = tuple(state["algorithms"])
+    if not algorithms:
+        raise ValueError("algorithms: choose at least one")
+    return algorithms[0]
+
+
+def _band(name: str, state: Mapping[str, Any]) -> tuple[float, float] | None:
+    """The trust band of objective ``name`` at the run's settings for it (``trust_band``; ``None``
+    without one)."""
+    from rlviz.core.objectives import get_algorithm
+
+    spec = get_algorithm(name)
+    own = state.get("settings", {}).get(name, {})
+    return trust_band(name, **{k: v for k, v in own.items() if k in spec.defaults})
+
+
+def _clip_arm(state: Mapping[str, Any]) -> str:
+    """The first chosen objective with a clip band (``trust_band`` not ``None``, from the registry's
+    ``clip_space``): the one the clip question is about."""
+    for name in state["algorithms"]:
+        if _band(name, state) is not None:
+            return name
+    raise ValueError("algorithms: none of them clips (every one has a soft gate)")
+
+
+def _has_clip_arm(state: Mapping[str, Any]) -> bool:
+    return any(_band(name, state) is not None for name in state["algorithms"])
+
+
+def _step1(state: Mapping[str, Any], arm: str, metric: str) -> float:
+    try:
+        return state["step1"][arm][metric]
+    except KeyError:
+        raise ValueError(f"run: no step 1 of {_title(arm)} measured yet") from None
+
+
+def _live_zero_adv(state: Mapping[str, Any]) -> float:
+    """The share of the groups the first arm sampled in step 1 whose rewards were all equal (every
+    advantage 0): the trainer's ``zero_adv_group_fraction``."""
+    return _step1(state, _first_arm(state), "zero_adv_group_fraction")
+
+
+def _live_zero_adv_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    return {
+        "arm": _title(_first_arm(state)),
+        "G": str(int(state["group_size"])),
+        "n": str(int(state["prompts_per_step"])),
+    }
+
+
+def _live_zero_adv_explain(state: Mapping[str, Any]) -> dict[str, str]:
+    """The question's fields, the first arm's measured step-1 pass@1 p and the share a group of G
+    would be all-equal if every prompt had that pass rate: ``1 - signal_probability(p, G)``."""
+    p = _step1(state, _first_arm(state), "pass_at_1")
+    uniform = 1.0 - float(signal_probability(torch.tensor(p, dtype=torch.float64), int(state["group_size"])))
+    return _live_zero_adv_fields(state) | {"p": f"{p:.3g}", "uniform": f"{uniform:.3g}"}
+
+
+def _live_clip(state: Mapping[str, Any]) -> float:
+    """The clip fraction the first clipping arm reported for step 1 (the mean over its mu x
+    mini-batch updates of the share of response tokens clipped, ``policy_loss``)."""
+    arm = _clip_arm(state)
+    value = _step1(state, arm, "clip_fraction")
+    if not math.isfinite(value):
+        raise ValueError(f"run: step 1 of {_title(arm)} made no update (every group's rewards were equal)")
+    return value
+
+
+def _live_clip_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    arm = _clip_arm(state)
+    updates = int(state["mu"]) * int(state["mini_batches"])
+    low, high = _band(arm, state)
+    return {
+        "arm": _title(arm),
+        "mu": str(int(state["mu"])),
+        "mb": str(int(state["mini_batches"])),
+        "updates": str(updates),
+        "later": str(updates - 1),
+        "low": f"{low:.4g}",
+        "high": f"{high:.4g}",
+    }
+
+
+def _live_clip_explain(state: Mapping[str, Any]) -> dict[str, str]:
+    arm = _clip_arm(state)
+    lo, hi = _step1(state, arm, "ratio_min"), _step1(state, arm, "ratio_max")
+    return _live_clip_fields(state) | {"rmin": f"{lo:.4g}", "rmax": f"{hi:.4g}"}
+
+
+def _live_heldout_margin(state: Mapping[str, Any]) -> Callable[[float, float], float]:
+    """Two standard errors of the difference of two arms' held-out pass@1 (``arms_apart``, the MoE
+    page's test of whether a run's arms end apart), for a pair of ends."""
+    from rlviz.experiments.moe import arms_apart
+
+    total = int(state["heldout_total"])
+
+    def margin(best: float, other: float) -> float:
+        apart = arms_apart([best, other], total)
+        return 0.0 if apart is None else apart[2]
+
+    return margin
+
+
+def _live_heldout(state: Mapping[str, Any]) -> Lines:
+    """The arms ranked by held-out pass@1 at their end, ties within two standard errors."""
+    heldout = state["heldout"]
+    values = {arm: heldout.get(arm, math.nan) for arm in state["algorithms"]}
+    return rank_lines(values, _live_heldout_margin(state))
+
+
+def _live_heldout_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    from rlviz.lm.task import HELDOUT_SIZE
+
+    return {"n": str(HELDOUT_SIZE * int(state["heldout_samples"])), "steps": str(int(state["steps"]))}
+
+
+def _live_heldout_explain(state: Mapping[str, Any]) -> dict[str, str]:
+    """The best arm's end and the start; the runner-up, its gap and the two standard errors it was
+    judged against."""
+    lines = _live_heldout(state)
+    best = lines.best
+    rest = [a for a in lines.values if a != best and math.isfinite(lines.values[a])]
+    second = max(rest, key=lambda a: lines.values[a]) if rest else best
+    return _live_heldout_fields(state) | {
+        "best": _title(best),
+        "best_value": f"{lines.values[best]:.3f}",
+        "start": f"{state['heldout'].get('start', math.nan):.3f}",
+        "second": _title(second),
+        "second_value": f"{lines.values[second]:.3f}",
+        "gap": f"{lines.values[best] - lines.values[second]:.3f}",
+        "two_se": f"{lines.margins.get(second, 0.0):.3f}",
+    }
+
+
+PREDICTIONS["live"] = (
+    Prediction(
+        "teach.live_zero_adv",
+        "number",
+        _live_zero_adv,
+        _live_zero_adv_fields,
+        tolerance=0.1,
+        figure="teach.live_zero_adv.where",
+        needs_result=True,
+        explain=_live_zero_adv_explain,
+    ),
+    Prediction(
+        "teach.live_clip",
+        "number",
+        _live_clip,
+        _live_clip_fields,
+        tolerance=0.05,
+        figure="teach.live_clip.where",
+        needs_result=True,
+        applies=_has_clip_arm,
+        explain=_live_clip_explain,
+    ),
+    Prediction(
+        "teach.live_heldout",
+        "line",
+        _live_heldout,
+        _live_heldout_fields,
+        figure="teach.live_heldout.where",
+        lines=lambda state: tuple(state["algorithms"]),
+        needs_result=True,
+        applies=lambda state: int(state["heldout_samples"]) > 0 and len(state["algorithms"]) >= 2,
+        explain=_live_heldout_explain,
+    ),
+)
+
+
+# -- the MoE page ------------------------------------------------------------------------------
+# state: :func:`shift_state` of the one-batch result on the page (computed before the page shows
+# any of its numbers; the settings decide it, so it is the question's signature too)
+
+
+def shift_state(result) -> dict[str, Any]:
+    """The MoE predictions' state from a :class:`rlviz.experiments.moe.RoutingShiftResult`: its
+    settings (``model``, ``updates``, ``lr``, ``prompts``, ``group_size``, ``seed``), ``moe``
+    (whether the model routes), ``layers``, ``arms`` (the arms in the result's order) and
+    ``summary`` (:meth:`~rlviz.experiments.moe.RoutingShiftResult.summary`)."""
+    s = result.settings
+    return {
+        "model": s.model,
+        "updates": int(s.updates),
+        "lr": float(s.lr),
+        "prompts": int(s.prompts),
+        "group_size": int(s.group_size),
+        "seed": int(s.seed),
+        "moe": bool(result.moe),
+        "layers": int(result.layers),
+        "arms": tuple(dict.fromkeys(result.arms["arm"])),
+        "summary": dict(result.summary()),
+    }
+
+
+def _pct(value: float) -> str:
+    return f"{value:.1%}" if math.isfinite(value) else "—"
+
+
+def _moe_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    from rlviz.experiments.moe import ARTICLE_ROUTE_CHANGE, REPLAY_VISIBLE, sequence_objective
+
+    return {
+        "k": str(int(state["updates"])),
+        "lr": f"{float(state['lr']):g}",
+        "article": f"{ARTICLE_ROUTE_CHANGE:.0%}",
+        "visible": f"{REPLAY_VISIBLE:.0%}",
+        "seq": _title(sequence_objective()),
+    }
+
+
+def _moe_route(state: Mapping[str, Any]) -> float:
+    """The share of the response tokens' (token, layer) routes whose expert set changed after the
+    k-th update (``summary()["route_change_last"]``)."""
+    value = state["summary"]["route_change_last"]
+    if not math.isfinite(value):
+        raise ValueError("model: the dense model has no routes to change")
+    return value
+
+
+def _moe_route_explain(state: Mapping[str, Any]) -> dict[str, str]:
+    s = state["summary"]
+    return _moe_fields(state) | {"first": f"{s['route_change_first']:.3g}", "layers": str(int(state["layers"]))}
+
+
+def _moe_replay(state: Mapping[str, Any]) -> str:
+    """``"routing"`` when replaying the old routing narrows the token log-ratio's spread by at
+    least ``REPLAY_VISIBLE`` (the MoE page's verdict), else ``"update"``."""
+    from rlviz.experiments.moe import REPLAY_VISIBLE
+
+    change = state["summary"]["replay_spread_change"]
+    if not math.isfinite(change):
+        raise ValueError("lr: nothing moved, so there is no spread to compare")
+    return "routing" if change <= -REPLAY_VISIBLE else "update"
+
+
+def _moe_replay_explain(state: Mapping[str, Any]) -> dict[str, str]:
+    s = state["summary"]
+    return _moe_fields(state) | {
+        "own": f"{s['token_std_own']:.3g}",
+        "rep": f"{s['token_std_replay']:.3g}",
+        "change": f"{s['replay_spread_change']:+.1%}",
+        "routing_share": _pct(s["routing_share_of_own"]),
+    }
+
+
+def _moe_sequence(state: Mapping[str, Any]) -> str:
+    """``"yes"`` when the sequence log-ratio's std is above 0 and below the token log-ratio's (own
+    routing, after the k-th update), as the MoE page reads it."""
+    s = state["summary"]
+    return "yes" if 0 < s["sequence_std"] < s["token_std_own"] else "no"
+
+
+def _moe_sequence_explain(state: Mapping[str, Any]) -> dict[str, str]:
+    s = state["summary"]
+    own, seq = s["token_std_own"], s["sequence_std"]
+    return _moe_fields(state) | {
+        "own": f"{own:.3g}",
+        "seq_std": f"{seq:.3g}",
+        "pct": _pct(seq / own) if own > 0 else "—",
+    }
+
+
+def _moe_clip(state: Mapping[str, Any]) -> Lines:
+    """The arms ranked by the clip fraction their loss saw at the k-th update; only exact ties tie
+    (one batch, no sampling noise between the arms: they share it)."""
+    return rank_lines({arm: state["summary"][f"clip_{arm}"] for arm in state["arms"]})
+
+
+def _moe_clip_explain(state: Mapping[str, Any]) -> dict[str, str]:
+    lines = _moe_clip(state)
+    finite = [v for v in lines.values.values() if math.isfinite(v)]
+    return _moe_fields(state) | {"best_value": _pct(lines.values[lines.best]), "low_value": _pct(min(finite))}
+
+
+PREDICTIONS["moe"] = (
+    Prediction(
+        "teach.moe_route",
+        "number",
+        _moe_route,
+        _moe_fields,
+        tolerance=0.03,
+        figure="teach.moe_route.where",
+        applies=lambda state: bool(state["moe"]),
+        explain=_moe_route_explain,
+    ),
+    Prediction(
+        "teach.moe_replay",
+        "choice",
+        _moe_replay,
+        _moe_fields,
+        choices=("routing", "update"),
+        figure="teach.moe_replay.where",
+        applies=lambda state: bool(state["moe"]) and float(state["lr"]) > 0,
+        explain=_moe_replay_explain,
+    ),
+    Prediction(
+        "teach.moe_sequence",
+        "choice",
+        _moe_sequence,
+        _moe_fields,
+        choices=("yes", "no"),
+        figure="teach.moe_sequence.where",
+        applies=lambda state: float(state["lr"]) > 0,
+        explain=_moe_sequence_explain,
+    ),
+    Prediction(
+        "teach.moe_clip",
+        "line",
+        _moe_clip,
+        _moe_fields,
+        figure="teach.moe_clip.where",
+        lines=lambda state: tuple(state["arms"]),
+        explain=_moe_clip_explain,
+    ),
+)
 
 
 # -- the confusions page -----------------------------------------------------------------------
