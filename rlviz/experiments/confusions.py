@@ -35,6 +35,7 @@ from rlviz.core.kl import KL_ESTIMATORS, kl_estimate
 from rlviz.core.objectives import ALGORITHMS, get_algorithm, gradient_weights, policy_loss, token_states, trust_band
 from rlviz.core.sampling import expected_advantage_mass
 from rlviz.experiments.weighting import MAX_LENGTH, no_negative_zero, parse_group, parse_numbers
+from rlviz.teach.export import TRL_LOSS_TYPES
 
 __all__ = [
     "BOUNDS",
@@ -70,15 +71,6 @@ __all__ = [
 ]
 
 _F64 = torch.float64
-
-# TRL ``loss_type`` values per aggregation mode (algorithms.md §2; TRL grpo_trainer.py
-# ``_compute_loss``). verl's ``loss_agg_mode`` values are the mode names themselves.
-TRL_LOSS_TYPES: dict[str, tuple[str, ...]] = {
-    "token-mean": ("dapo", "bnpo", "cispo"),
-    "seq-mean-token-mean": ("grpo", "sapo"),
-    "seq-mean-token-sum": (),
-    "seq-mean-token-sum-norm": ("dr_grpo",),
-}
 
 MAX_TOKENS = 64  # log-ratios typed for one response (section 4)
 RATIO_PAIR = ("grpo", "gspo")  # a token-level and a sequence-level objective (checked by ratio_level)

@@ -36,6 +36,7 @@ from rlviz.locale.export import STRINGS
 
 __all__ = [
     "FRAMEWORKS",
+    "TRL_LOSS_TYPES",
     "IMPLICIT",
     "SETTING_NOTES",
     "TRAIN_NAMES",
@@ -53,15 +54,21 @@ _LANGS = ("en", "zh")
 _VERL_ROOTS = {"actor": "actor_rollout_ref.actor", "rollout": "actor_rollout_ref.rollout"}
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
+# TRL ``loss_type`` values per aggregation mode (algorithms.md §2; TRL grpo_config.py / grpo_trainer.py
+# ``_compute_loss``): dapo = token-mean over the generation batch (bnpo: per micro-batch; cispo the
+# same), grpo = per-response mean (sapo the same), dr_grpo = sum / (B * max_completion_length); none
+# for seq-mean-token-sum. The first of each is the one an export writes. verl's ``loss_agg_mode``
+# values are the mode names themselves.
+TRL_LOSS_TYPES: dict[str, tuple[str, ...]] = {
+    "token-mean": ("dapo", "bnpo", "cispo"),
+    "seq-mean-token-mean": ("grpo", "sapo"),
+    "seq-mean-token-sum": (),
+    "seq-mean-token-sum-norm": ("dr_grpo",),
+}
+
 # How a framework spells a named value of a shared setting; a value missing here has no equivalent.
 VALUES: dict[tuple[str, str], dict[Any, Any]] = {
-    # grpo_config.py loss_type: dapo = token-mean over the generation batch, grpo = per-response mean,
-    # dr_grpo = sum / (B * max_completion_length); no seq-mean-token-sum
-    ("trl", "loss_agg_mode"): {
-        "token-mean": "dapo",
-        "seq-mean-token-mean": "grpo",
-        "seq-mean-token-sum-norm": "dr_grpo",
-    },
+    ("trl", "loss_agg_mode"): {mode: names[0] for mode, names in TRL_LOSS_TYPES.items() if names},
     ("verl", "kl_estimator"): {"k1": "kl", "k2": "mse", "k3": "low_var_kl"},  # actor.yaml kl_loss_type
     ("verl", "advantage"): {"group": "grpo", "gae": "gae"},  # algorithm.py adv_estimator
     ("verl", "scale_rewards"): {"group": True, "none": False},  # algorithm.py norm_adv_by_std_in_grpo
