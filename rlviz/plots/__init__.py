@@ -292,7 +292,7 @@ def describe_figure(fig: go.Figure, words: Mapping[str, str], separator: str = "
         fig: any plotly figure.
         words: the reader's language: ``chart`` (used when the figure has no title), ``panels``,
             ``axes`` and ``series`` (templates with ``{items}``), ``stop`` (the full stop).
-        separator: between the items of a list (``rlviz.i18n.LIST_SEPARATOR``).
+        separator: between the items of a list (the i18n module's ``LIST_SEPARATOR``).
 
     Returns:
         one line of plain text (no markup), never empty.
