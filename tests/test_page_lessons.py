@@ -104,3 +104,31 @@ def test_a_bad_lesson_link_is_a_message():
     at = open_page(PAGE, lesson="garbage!", present="1")
     assert not at.exception
     assert any("lesson:" in e.value for e in at.error)
+
+
+def test_build_share_and_reopen_a_lesson():
+    at = open_page(PAGE)
+    at.text_input(key="ls_id").set_value("mine")
+    at.text_input(key="ls_title_en").set_value("My lesson")
+    at.text_input(key="ls_title_zh").set_value("我的课")
+    at.selectbox(key="ls_page").set_value("curves").run()
+    at.text_area(key="ls_settings").set_value(
+        "http://localhost:8501/curves?c_algos=PPO&c_ppo_epsilon_high=0.3&lang=zh"
+    ).run()
+    at.checkbox(key="ls_all_visible").set_value(False).run()
+    at.multiselect(key="ls_visible").set_value(["c_ppo_epsilon_high"])
+    at.selectbox(key="ls_prediction").set_value("teach.curves_ceiling")
+    at.text_area(key="ls_note_en").set_value("Ask.")
+    at.text_area(key="ls_note_zh").set_value("提问。")
+    at.button(key="ls_add").click().run()
+    no_exception(at)
+    (step,) = at.session_state["ls_draft_steps"]
+    assert step.settings == {"c_algos": "PPO", "c_ppo_epsilon_high": "0.3"} and step.visible == ("c_ppo_epsilon_high",)
+    assert step.prediction == "teach.curves_ceiling" and step.note == {"en": "Ask.", "zh": "提问。"}
+    share = next(c.value for c in at.code if "/lessons?lesson=" in c.value and "present" not in c.value)
+    code = share.split("lesson=", 1)[1]
+    reopened = open_page(PAGE, lesson=code)  # whoever opens the link gets the lesson in the builder
+    no_exception(reopened)
+    assert reopened.session_state["ls_draft_steps"] == [step]
+    assert reopened.text_input(key="ls_title_zh").value == "我的课"
+    assert len(reopened.get("download_button")) == 2 * len(SHIPPED) + 2  # its own worksheet and answer key
