@@ -18,7 +18,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_common import IMAGE_FORMATS, ensure_shell, server_options, tr
+from app_common import IMAGE_FORMATS, ensure_shell, present_lesson, server_options, tr
 from rlviz.app_pages import PAGES
 from rlviz.device import available_devices, pick_device
 from rlviz.i18n import DEFAULT_LANG, LANGS
@@ -100,4 +100,6 @@ pages = [
     st.Page(p.file, title=tr(f"nav.{p.key}"), icon=p.icon, url_path=p.url_path or None, default=p.is_home)
     for p in PAGES
 ]
-st.navigation(pages, position="sidebar").run()
+navigation = st.navigation(pages, position="sidebar")
+present_lesson(navigation.url_path)  # a lesson's presenter view, when the URL asks for one
+navigation.run()

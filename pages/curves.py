@@ -26,6 +26,7 @@ from rlviz.experiments.curves import (
     default_settings,
     probability_frame,
     run,
+    slider_start,
     variant_overrides,
     variants,
 )
@@ -36,7 +37,7 @@ from rlviz.plots.curves import (
     probability_figure,
     support_table,
 )
-from rlviz.teach.predict import PREDICTIONS
+from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
 L = lang()
@@ -74,13 +75,6 @@ def _number(x: Any) -> str:
     return f"{x:g}" if isinstance(x, (int, float)) else str(x)
 
 
-def _start_when_off(name: str, low: float) -> float:
-    """Where the slider of an optional setting (default None: off) starts: the value an example of
-    the registry gives that setting (the dual clip's c = 3 of Dual-clip PPO), else its lowest value."""
-    given = [v.base_overrides[name] for v in CATALOG.values() if v.base_overrides.get(name) is not None]
-    return float(given[0]) if given else low
-
-
 def setting_control(variant: str, s: Setting, value: Any) -> Any:
     """The control of one surrogate setting of ``variant``, starting at ``value``; returns its value.
 
@@ -111,7 +105,7 @@ def setting_control(variant: str, s: Setting, value: Any) -> Any:
         out = st.select_slider(label, options, value=start, format_func=_number, **common)
     elif s.range:
         low, high, step = (float(x) for x in s.range)
-        start = _start_when_off(s.name, low) if value is None else float(value)
+        start = slider_start(s.name, low) if value is None else float(value)
         out = float(st.slider(label, low, high, min(max(start, low), high), step, **common))
     else:
         start = 0.0 if value is None else float(value)
@@ -246,7 +240,7 @@ else:
 st.subheader(tr("teach.header"))
 st.caption(tr("teach.intro"))
 try:
-    ppo_state = variant_overrides("ppo", settings) if "ppo" in CATALOG else None
+    ppo_state = state_from_settings("curves", st.session_state) if "ppo" in CATALOG else None
 except ValueError:  # a bad slider value: its message is shown above
     ppo_state = None
 if ppo_state is not None:

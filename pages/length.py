@@ -24,7 +24,7 @@ from rlviz.experiments.length import (
     sweep,
 )
 from rlviz.plots.length import filter_figure, group_figure, length_histogram_figure, penalty_curves_figure, sweep_figure
-from rlviz.teach.predict import PREDICTIONS
+from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
 L = lang()
@@ -158,7 +158,7 @@ except ValueError as exc:
 # predict, then check: before the curves give the answers away
 with st.expander(tr("teach.header"), expanded=True):
     st.caption(tr("teach.intro"))
-    shaping = {"max_length": lmax, "buffer_length": lcache, "penalty_factor": factor}
+    shaping = state_from_settings("length", state)
     for col, prediction in zip(st.columns(len(PREDICTIONS["length"]), border=True), PREDICTIONS["length"]):
         with col:
             predict(prediction, shaping)

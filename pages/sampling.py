@@ -35,6 +35,8 @@ from app_common import (
 from rlviz.core.sampling import fill_cost
 from rlviz.experiments.sampling import (
     ARMS,
+    DEFAULT_GROUP_SIZES,
+    GROUP_SIZE_CHOICES,
     DynamicSamplingConfig,
     DynamicSamplingRun,
     PassRateDistribution,
@@ -53,13 +55,13 @@ from rlviz.plots.sampling import (
     pass_rate_figure,
     signal_probability_figure,
 )
-from rlviz.teach.predict import PREDICTIONS
+from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
 L = lang()
 state = st.session_state
 seed = int(state.get("seed", 0))
-G_CHOICES = [1, 2, 4, 8, 16, 32, 64]
+G_CHOICES = list(GROUP_SIZE_CHOICES)
 LR_CHOICES = (1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3)
 D = DynamicSamplingConfig()
 arm_labels = {arm: tr(f"sampling.arm_{arm}") for arm in ARMS}
@@ -79,7 +81,7 @@ def signal_section() -> None:
     sizes = st.multiselect(
         tr("sampling.group_sizes"),
         G_CHOICES,
-        default=[2, 4, 8, 16],
+        default=list(DEFAULT_GROUP_SIZES),
         key="s_Gs",
         help=tr("sampling.group_sizes_help"),
         bind="query-params",
@@ -89,7 +91,7 @@ def signal_section() -> None:
             st.caption(tr("teach.intro"))
             for col, prediction in zip(st.columns(len(PREDICTIONS["sampling"]), border=True), PREDICTIONS["sampling"]):
                 with col:
-                    predict(prediction, {"group_size": max(sizes)})
+                    predict(prediction, state_from_settings("sampling", state))
     left, right = st.columns([3, 2])
     with right:
         # k = right answers among the G: k ~ Binomial(G, p)

@@ -24,7 +24,7 @@ from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import weighting as W
 from rlviz.plots import ordered, token_weight_figure
 from rlviz.plots.weighting import aggregation_figure, format_number, noise_figure, offpolicy_figure
-from rlviz.teach.predict import PREDICTIONS
+from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
 L = lang()
@@ -92,10 +92,14 @@ def aggregation_section() -> None:
     st.markdown(tr("weighting.agg_intro"))
     c1, c2, c3 = st.columns([2, 2, 1])
     lengths_text = c1.text_input(
-        tr("weighting.lengths"), "200, 10", key="wt_len", help=tr("weighting.lengths_help"), bind="query-params"
+        tr("weighting.lengths"), W.DEFAULT_LENGTHS, key="wt_len", help=tr("weighting.lengths_help"), bind="query-params"
     )
     adv_text = c2.text_input(
-        tr("weighting.advantages"), "-1, 1", key="wt_adv", help=tr("weighting.advantages_help"), bind="query-params"
+        tr("weighting.advantages"),
+        W.DEFAULT_ADVANTAGES,
+        key="wt_adv",
+        help=tr("weighting.advantages_help"),
+        bind="query-params",
     )
     lmax = c3.number_input(
         tr("weighting.lmax"), 1, W.MAX_LENGTH, 256, key="wt_lmax", help=tr("weighting.lmax_help"), bind="query-params"
@@ -120,7 +124,7 @@ def aggregation_section() -> None:
         cols = st.columns(len(PREDICTIONS["weighting"]), border=True)
         for col, prediction in zip(cols, PREDICTIONS["weighting"]):
             with col:
-                predict(prediction, {"lengths": tuple(lengths)})
+                predict(prediction, state_from_settings("weighting", state))
     responses = {
         i: tr("weighting.response_label", i=i, n=n, adv=format_number(a, "+g"))
         for i, (n, a) in enumerate(zip(lengths, advantages))

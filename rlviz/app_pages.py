@@ -24,6 +24,9 @@ class PageEntry:
         icon: a Material icon (``:material/name:``), bundled with Streamlit, so it works offline.
         url_path: the page's address (``/curves``); ``""`` for the default page (home).
         claims: numbers of the teaching claims (``shared/teaching.md``) it demonstrates live.
+        prefix: the prefix of every widget key on the page (``c_`` -> ``c_algos``, ``c_ppo_epsilon_high``):
+            the page's URL parameters (``bind="query-params"``), so a lesson step's settings can be
+            checked against it (``rlviz.experiments.lessons``); ``""`` for a page without widgets.
     """
 
     key: str
@@ -31,6 +34,7 @@ class PageEntry:
     icon: str
     url_path: str
     claims: tuple[int, ...] = ()
+    prefix: str = ""
 
     @property
     def is_home(self) -> bool:
@@ -40,16 +44,26 @@ class PageEntry:
 
 PAGES: tuple[PageEntry, ...] = (
     PageEntry("home", "pages/home.py", ":material/account_tree:", ""),
-    PageEntry("curves", "pages/curves.py", ":material/show_chart:", "curves", (1, 2, 10, 13, 14, 17, 24)),
-    PageEntry("weighting", "pages/weighting.py", ":material/bar_chart:", "weighting", (5, 8, 9, 11, 15, 16, 18, 23)),
-    PageEntry("length", "pages/length.py", ":material/straighten:", "length", (6, 7)),
-    PageEntry("sampling", "pages/sampling.py", ":material/filter_alt:", "sampling", (3, 4, 19)),
-    PageEntry("moe", "pages/moe.py", ":material/hub:", "moe", (12,)),
-    PageEntry("live", "pages/live.py", ":material/bolt:", "live", (3, 11, 20, 21, 22)),
-    PageEntry("formula", "pages/formula.py", ":material/difference:", "formula", (5, 8, 9, 16, 24)),
-    PageEntry("confusions", "pages/confusions.py", ":material/help:", "confusions", (1, 5, 8, 19, 20, 23)),
-    PageEntry("symptoms", "pages/symptoms.py", ":material/stethoscope:", "symptoms"),
-    PageEntry("interview", "pages/interview.py", ":material/quiz:", "interview"),
+    PageEntry("curves", "pages/curves.py", ":material/show_chart:", "curves", (1, 2, 10, 13, 14, 17, 24), prefix="c_"),
+    PageEntry(
+        "weighting",
+        "pages/weighting.py",
+        ":material/bar_chart:",
+        "weighting",
+        (5, 8, 9, 11, 15, 16, 18, 23),
+        prefix="wt_",
+    ),
+    PageEntry("length", "pages/length.py", ":material/straighten:", "length", (6, 7), prefix="l_"),
+    PageEntry("sampling", "pages/sampling.py", ":material/filter_alt:", "sampling", (3, 4, 19), prefix="s_"),
+    PageEntry("moe", "pages/moe.py", ":material/hub:", "moe", (12,), prefix="mo_"),
+    PageEntry("live", "pages/live.py", ":material/bolt:", "live", (3, 11, 20, 21, 22), prefix="lv_"),
+    PageEntry("formula", "pages/formula.py", ":material/difference:", "formula", (5, 8, 9, 16, 24), prefix="fd_"),
+    PageEntry(
+        "confusions", "pages/confusions.py", ":material/help:", "confusions", (1, 5, 8, 19, 20, 23), prefix="cf_"
+    ),
+    PageEntry("symptoms", "pages/symptoms.py", ":material/stethoscope:", "symptoms", prefix="sy_"),
+    PageEntry("interview", "pages/interview.py", ":material/quiz:", "interview", prefix="iv_"),
+    PageEntry("lessons", "pages/lessons.py", ":material/school:", "lessons", prefix="ls_"),
 )
 
 

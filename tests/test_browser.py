@@ -467,3 +467,43 @@ def test_mock_interview_in_the_browser(server, page, lang):
     score = page.locator("[data-testid=stMetric]", has_text=t("interview.score", lang)).first.inner_text()
     assert t("interview.score_value", lang, right=n - 1, total=n) in score, score
     _check_and_shoot(page, f"interview-mock-{lang}")
+
+
+def test_present_a_shipped_lesson_on_a_projector(server, page):
+    """A teacher opens a shipped lesson's presenter link on a 1024 px projector, in each language, and
+    presses Next: the step's page with its settings, no sidebar, large type, only the step's controls."""
+    from rlviz.i18n import t
+
+    page.set_viewport_size({"width": 1024, "height": 768})
+    for lang in ("en", "zh"):
+        page.goto(f"{server}/lessons?lesson=clipping&present=1" + ("&lang=zh" if lang == "zh" else ""))
+        page.wait_for_selector(".st-key-ls_bar", timeout=90_000)
+        _settle(page)
+        assert "/curves?" in page.url and "step=0" in page.url, page.url
+        page.locator(".st-key-ls_bar_next button").click()
+        page.wait_for_function("location.href.includes('step=1')", timeout=90_000)
+        page.wait_for_selector(".st-key-ls_bar", timeout=90_000)
+        _wait_idle_after_click(page)
+        exceptions = page.locator("[data-testid=stException]")
+        assert exceptions.count() == 0, exceptions.first.inner_text()
+        assert "c_ppo_epsilon_high=0.28" in page.url, page.url  # step 2: PPO with DAPO's clip-higher
+        bar = page.locator(".st-key-ls_bar").inner_text()
+        assert t("lessons.bar.step", lang, k=2, n=4, page=t("nav.curves", lang)) in bar, bar
+        style = page.evaluate(
+            """() => {
+              const shown = (sel) => { const e = document.querySelector(sel); return !!e && e.checkVisibility(); };
+              const p = document.querySelector('[data-testid=stMain] [data-testid=stMarkdownContainer] p');
+              return {sidebar: shown('[data-testid=stSidebar]'), toggle: shown('[data-testid=stExpandSidebarButton]'),
+                      font: parseFloat(getComputedStyle(p).fontSize),
+                      width: document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().width,
+                      epsHigh: shown('.st-key-c_ppo_epsilon_high'), epsLow: shown('.st-key-c_ppo_epsilon_low'),
+                      algos: shown('.st-key-c_algos'), asked: shown('.st-key-pred_teach-curves_ceiling'),
+                      other: shown('.st-key-pred_teach-curves_negative')}
+            }"""
+        )
+        assert not style["sidebar"] and not style["toggle"], style
+        assert style["font"] >= 20 and style["width"] <= 1024, style
+        assert style["epsHigh"] and not style["epsLow"] and not style["algos"], style  # only the step's controls
+        assert style["asked"] and not style["other"], style  # the step's question, not the page's other one
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"lesson-presenter-{lang}.png"))

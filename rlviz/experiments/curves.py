@@ -594,3 +594,11 @@ def run(variants: Iterable[str], settings: CurveSettings, zoom: bool = False) ->
         x_range=x_range,
         cases_variant=cases_variant,
     )
+
+
+def slider_start(name: str, low: float) -> float:
+    """Where the page's slider of an optional surrogate setting (registry default None: off) starts
+    while its toggle is off: the value an example of the registry gives that setting (the dual clip's
+    c = 3 of Dual-clip PPO), else the slider's lowest value ``low``."""
+    given = [v.base_overrides[name] for v in variants().values() if v.base_overrides.get(name) is not None]
+    return float(given[0]) if given else float(low)

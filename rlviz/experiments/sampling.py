@@ -532,3 +532,8 @@ class DynamicSamplingRun(SideBySideRun):
         config.validate()
         super().__init__(config.arms(), config.run_config(), policy=policy)
         self.ds_config = config
+
+
+# The group sizes the page's signal section offers, and those it shows first.
+GROUP_SIZE_CHOICES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
+DEFAULT_GROUP_SIZES: tuple[int, ...] = (2, 4, 8, 16)

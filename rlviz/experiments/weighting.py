@@ -670,3 +670,8 @@ def real_group_summary(group: RealGroup, algorithms=REAL_ALGORITHMS) -> pd.DataF
             }
         )
     return no_negative_zero(pd.DataFrame(rows))
+
+
+# The hand-made group the page opens with (its text fields' defaults): one long and one short response.
+DEFAULT_LENGTHS = "200, 10"
+DEFAULT_ADVANTAGES = "-1, 1"

@@ -716,3 +716,167 @@ def _confusions() -> tuple[Prediction, ...]:
 
 
 PREDICTIONS["confusions"] = _confusions()
+
+
+# -- the state a page asks its predictions at, from its settings ------------------------------------
+# One path from a page's widget values to the ``state`` its predictions are computed at: the pages call
+# :func:`state_from_settings` with their widgets' values (``st.session_state``), and a lesson step
+# (``rlviz.experiments.lessons``) calls it with the URL parameters it opens the page with. Values may
+# be either: typed (``0.28``, ``True``, ``["ppo", "dapo"]``) or as a URL carries them (``"0.28"``,
+# ``"true"``, ``["PPO", "DAPO"]``: a choice by its label). A missing or unusable value gives the page's
+# default, as Streamlit does when it seeds a widget from the URL.
+
+
+def _last(value: Any) -> Any:
+    """A single-value widget's value: the last of repeated URL values (as Streamlit reads them)."""
+    if isinstance(value, (list, tuple)):
+        return value[-1] if value else None
+    return value
+
+
+def _flag(value: Any, default: bool) -> bool:
+    value = _last(value)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return default
+
+
+def _number_in(value: Any, default: float, low: float, high: float) -> float:
+    """``value`` as a float if it is a finite number within ``[low, high]``, else ``default``."""
+    value = _last(value)
+    if isinstance(value, bool) or value is None:
+        return default
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return default
+    return number if math.isfinite(number) and low <= number <= high else default
+
+
+def _same_option(option: Any, value: Any) -> bool:
+    """Whether ``value`` (typed, or URL text) names ``option`` of a select slider."""
+    value = _last(value)
+    if value is None:
+        return False
+    if option == value or str(option) == str(value):
+        return True
+    try:
+        return float(option) == float(value)
+    except (TypeError, ValueError):
+        return False
+
+
+def _chosen(value: Any, options: Mapping[Any, str], default: tuple) -> list:
+    """A multiselect's options from ``value`` (options or their labels; unknown ones dropped), in the
+    order given; ``default`` when no value is given."""
+    if value is None:
+        return list(default)
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+    by_label = {str(label): option for option, label in options.items()}
+    out = []
+    for item in items:
+        option = item if item in options else by_label.get(str(item))
+        if option is not None and option not in out:
+            out.append(option)
+    return out
+
+
+def _curves_state(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """PPO's loss settings on the curves page (what its predictions ask about): the sliders of the
+    ``ppo`` variant (``c_ppo_<setting>``, an optional one with its ``..._on`` toggle) when PPO is among
+    the chosen curves (``c_algos``), else PPO's defaults; resolved by ``variant_overrides``."""
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.experiments import curves as C
+
+    catalog = C.variants()
+    variant = C.CASES_VARIANT
+    chosen = _chosen(settings.get("c_algos"), {k: v.title for k, v in catalog.items()}, C.DEFAULT_VARIANTS)
+    overrides: dict[str, dict[str, Any]] = {}
+    if variant in chosen:
+        spec = ALGORITHMS[catalog[variant].algorithm]
+        start = C.default_settings(variant)
+        mine: dict[str, Any] = {}
+        for s in spec.surrogate_settings:
+            key = f"c_{variant}_{s.name}"
+            on = _flag(settings.get(f"{key}_on"), start[s.name] is not None) if s.default is None else True
+            raw = settings.get(key)
+            if s.choices:
+                options = list(s.choices)
+                value = start[s.name] if start[s.name] in options else options[0]
+                value = next((c for c in options if _same_option(c, raw)), value)
+            elif s.range:
+                low, high, _ = (float(x) for x in s.range)
+                first = C.slider_start(s.name, low) if start[s.name] is None else float(start[s.name])
+                value = _number_in(raw, min(max(first, low), high), low, high)
+            else:
+                value = _number_in(raw, 0.0 if start[s.name] is None else float(start[s.name]), -math.inf, math.inf)
+            mine[s.name] = value if on else None
+        overrides[variant] = mine
+    return C.variant_overrides(variant, C.CurveSettings(overrides))
+
+
+def _weighting_state(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The weighting page's hand-made group (``wt_len``, ``wt_adv``), parsed by ``parse_group``."""
+    from rlviz.experiments import weighting as W
+
+    lengths_text = _last(settings.get("wt_len"))
+    adv_text = _last(settings.get("wt_adv"))
+    lengths, _ = W.parse_group(
+        W.DEFAULT_LENGTHS if lengths_text is None else str(lengths_text),
+        W.DEFAULT_ADVANTAGES if adv_text is None else str(adv_text),
+    )
+    return {"lengths": tuple(lengths)}
+
+
+def _length_state(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """DAPO's shaping on the length page (``l_max``, ``l_cache``, ``l_pen``); the buffer is held at
+    L_max when set longer, as the page does."""
+    from rlviz.experiments.length import SAMPLE_LIMIT, ShapingSettings
+
+    d = ShapingSettings()
+    lmax = int(_number_in(settings.get("l_max"), d.max_length, 1, SAMPLE_LIMIT))
+    lcache = int(_number_in(settings.get("l_cache"), d.buffer_length, 0, SAMPLE_LIMIT))
+    factor = _number_in(settings.get("l_pen"), float(d.penalty_factor), 0.0, 3.0)
+    return {"max_length": lmax, "buffer_length": min(lcache, lmax), "penalty_factor": float(factor)}
+
+
+def _sampling_state(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The largest group size chosen in the sampling page's signal section (``s_Gs``).
+
+    Raises:
+        ValueError: naming ``group_size`` when none is chosen (the page asks nothing then).
+    """
+    from rlviz.experiments.sampling import DEFAULT_GROUP_SIZES, GROUP_SIZE_CHOICES
+
+    sizes = _chosen(settings.get("s_Gs"), {g: str(g) for g in GROUP_SIZE_CHOICES}, DEFAULT_GROUP_SIZES)
+    if not sizes:
+        raise ValueError("group_size: no group size is chosen (s_Gs)")
+    return {"group_size": max(sizes)}
+
+
+STATE_BUILDERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "curves": _curves_state,
+    "weighting": _weighting_state,
+    "length": _length_state,
+    "sampling": _sampling_state,
+}
+
+
+def state_from_settings(page: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``state`` the predictions of ``page`` (``PREDICTIONS[page]``) are computed at, from the
+    page's settings: its widget keys -> values, typed (``st.session_state``) or as URL text.
+
+    The one path from settings to a prediction's state: the pages call it with their widgets'
+    values, a lesson's worksheet with a step's URL parameters. Defaults and derivations are the
+    pages' own, read from ``rlviz.experiments`` (``DEFAULT_VARIANTS``, ``variant_overrides``,
+    ``ShapingSettings``, ``parse_group``, ...).
+
+    Raises:
+        ValueError: ``page: ...`` for a page without predictions; a bad setting, naming its
+            parameter (``lengths: ...``, ``epsilon_low: ...``, ``group_size: ...``).
+    """
+    if page not in STATE_BUILDERS:
+        raise ValueError(f"page: {page!r} has no predictions; pages with predictions: {', '.join(STATE_BUILDERS)}")
+    return STATE_BUILDERS[page](settings)

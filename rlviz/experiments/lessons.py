@@ -1,0 +1,599 @@
+"""Lessons for a class: an ordered list of views of the app, shared as one URL and presented step by step.
+
+A :class:`LessonStep` is one view: a page (``rlviz.app_pages``), the URL parameters it opens with (its
+widgets' values, ``bind="query-params"``), which of its controls stay visible while presenting, the
+prediction to ask (a key of ``rlviz.teach.predict.PREDICTIONS[page]``) and a teacher's note in English
+and 简体中文. A :class:`Lesson` is an id, a bilingual title and its steps.
+
+- :func:`encode_lesson` / :func:`decode_lesson`: a lesson as one URL-safe text (compact JSON, zlib,
+  base64url), ``/lessons?lesson=<code>``; decoding refuses malformed or oversized input.
+- :func:`shipped_lessons`: the lessons shipped in ``rlviz/teach/lessons/*.toml`` (the format is
+  described at the top of ``01_clipping.toml``).
+- :func:`worksheet`: one question per step that asks a prediction, in both languages, with the answer
+  ``Prediction.compute`` gives at the step's settings (``rlviz.teach.predict.state_from_settings``):
+  never a typed number.
+- :func:`step_query`, :func:`parse_settings`: the URL parameters that open a step in presenter mode,
+  and the settings read back from a pasted page URL or ``key=value`` lines.
+
+No Streamlit here; every bad input raises ``ValueError`` naming the parameter.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import json
+import math
+import re
+import tomllib
+import zlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pandas as pd
+
+from rlviz.app_pages import PAGES, PageEntry
+from rlviz.i18n import DEFAULT_LANG, LANGS, t
+from rlviz.teach.predict import PREDICTIONS, Prediction, state_from_settings
+
+__all__ = [
+    "APP_PARAMS",
+    "LESSONS_DIR",
+    "LESSON_PAGE",
+    "Lesson",
+    "LessonStep",
+    "Question",
+    "decode_lesson",
+    "encode_lesson",
+    "lesson_ref",
+    "page_widget_keys",
+    "parse_settings",
+    "resolve_lesson",
+    "shipped_lessons",
+    "step_pages",
+    "step_query",
+    "steps_frame",
+    "worksheet",
+]
+
+LESSONS_DIR = Path(__file__).resolve().parent.parent / "teach" / "lessons"
+LESSON_PAGE = "lessons"  # the page that lists, builds and shares lessons (never a step's page)
+FORMAT = 1  # the version of the encoded form
+MAX_STEPS = 40
+MAX_SETTINGS = 120  # URL parameters per step
+MAX_VALUES = 64  # values of one repeated parameter (a multiselect)
+MAX_VALUE_CHARS = 400
+MAX_TITLE_CHARS = 200
+MAX_NOTE_CHARS = 2000
+MAX_CODE_CHARS = 16_000  # an encoded lesson in a URL
+MAX_JSON_BYTES = 256 * 1024  # what a code may inflate to
+# the app's own URL parameters, never a page's widget: dropped when settings are read from a pasted URL
+APP_PARAMS = ("lang", "seed", "device", "embed", "embed_options", "lesson", "step", "present", "go")
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_KEY = re.compile(r"^[A-Za-z0-9_.\-]{1,80}$")
+_CODE = re.compile(r"^[A-Za-z0-9_-]+$")
+_LITERAL_KEY = re.compile(r"""\bkey\s*=\s*["']([A-Za-z0-9_.\-]+)["']""")
+ROOT = Path(__file__).resolve().parents[2]  # the repository: PageEntry.file is relative to it
+
+Value = str | tuple[str, ...]
+
+
+def step_pages() -> dict[str, PageEntry]:
+    """The pages a step can open: every page of ``rlviz.app_pages.PAGES`` with a widget prefix, but
+    the lessons page itself. Read when called, so a page added to the table is offered at once."""
+    return {p.key: p for p in PAGES if p.prefix and p.key != LESSON_PAGE}
+
+
+def _url_text(value: Any, where: str) -> str:
+    """One URL value as text, as Streamlit writes it (``True`` -> ``"true"``, ``5.0`` -> ``"5"``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{where}: must be finite, got {value}")
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, str):
+        if len(value) > MAX_VALUE_CHARS:
+            raise ValueError(f"{where}: longer than {MAX_VALUE_CHARS} characters")
+        return value
+    raise ValueError(f"{where}: must be text, a number or true/false, got {type(value).__name__}")
+
+
+def _settings(page: PageEntry, settings: Any) -> dict[str, Value]:
+    if not isinstance(settings, Mapping):
+        raise ValueError(f"settings: must be a mapping of URL parameters, got {type(settings).__name__}")
+    if len(settings) > MAX_SETTINGS:
+        raise ValueError(f"settings: more than {MAX_SETTINGS} parameters")
+    out: dict[str, Value] = {}
+    for key, value in settings.items():
+        if not isinstance(key, str) or not _KEY.match(key):
+            raise ValueError(f"settings: {key!r} is not a URL parameter name")
+        if not key.startswith(page.prefix):
+            raise ValueError(
+                f"settings: {key!r} is not a widget of page {page.key!r} (its keys start with {page.prefix!r})"
+            )
+        if isinstance(value, (list, tuple)):
+            if len(value) > MAX_VALUES:
+                raise ValueError(f"settings: {key!r} has more than {MAX_VALUES} values")
+            out[key] = tuple(_url_text(v, f"settings: {key!r}") for v in value)
+        else:
+            out[key] = _url_text(value, f"settings: {key!r}")
+    return out
+
+
+def _texts(value: Any, name: str, limit: int, required: bool) -> dict[str, str]:
+    """A text in every language of ``rlviz.i18n.LANGS`` (``{"en": ..., "zh": ...}``)."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{name}: must map each language ({', '.join(LANGS)}) to a text")
+    extra = set(value) - set(LANGS)
+    if extra:
+        raise ValueError(f"{name}: unknown languages {sorted(map(str, extra))}; languages: {', '.join(LANGS)}")
+    out = {}
+    for lang in LANGS:
+        text = value.get(lang, "")
+        if not isinstance(text, str):
+            raise ValueError(f"{name}: the {lang} text must be text, got {type(text).__name__}")
+        if required and not text.strip():
+            raise ValueError(f"{name}: the {lang} text is empty")
+        if len(text) > limit:
+            raise ValueError(f"{name}: the {lang} text is longer than {limit} characters")
+        out[lang] = text
+    return out
+
+
+@dataclass(frozen=True)
+class LessonStep:
+    """One view of a lesson.
+
+    Attributes:
+        page: a page key (``rlviz.app_pages``; one of :func:`step_pages`).
+        settings: the page's URL parameters (widget key -> text, or a tuple of texts for a
+            multiselect), e.g. ``{"c_algos": ("PPO", "DAPO"), "c_ppo_epsilon_high": "0.28"}``: values
+            as the page's URL carries them (a choice by its label). Every key starts with the page's
+            widget prefix (``PageEntry.prefix``); numbers and true/false are turned into URL text.
+        visible: the widget keys left visible while presenting; ``None``: all of them.
+        prediction: the prediction the step asks (a ``Prediction.key`` of ``PREDICTIONS[page]``), or
+            ``None``: the page's questions are shown as usual.
+        note: the teacher's note, ``{"en": ..., "zh": ...}`` (may be empty).
+
+    Raises:
+        ValueError: naming ``page``, ``settings``, ``visible``, ``prediction`` or ``note``.
+    """
+
+    page: str
+    settings: Mapping[str, Value] = field(default_factory=dict)
+    visible: tuple[str, ...] | None = None
+    prediction: str | None = None
+    note: Mapping[str, str] = field(default_factory=lambda: dict.fromkeys(LANGS, ""))
+
+    def __post_init__(self):
+        pages = step_pages()
+        if self.page not in pages:
+            raise ValueError(f"page: {self.page!r} is not a page a step can open; pages: {', '.join(pages)}")
+        entry = pages[self.page]
+        object.__setattr__(self, "settings", _settings(entry, self.settings))
+        if self.visible is not None:
+            if isinstance(self.visible, str) or not isinstance(self.visible, Iterable):
+                raise ValueError("visible: must be a list of widget keys, or None for all")
+            visible = tuple(self.visible)
+            for key in visible:
+                if not isinstance(key, str) or not _KEY.match(key) or not key.startswith(entry.prefix):
+                    raise ValueError(f"visible: {key!r} is not a widget of page {self.page!r}")
+            if len(visible) > MAX_SETTINGS:
+                raise ValueError(f"visible: more than {MAX_SETTINGS} keys")
+            object.__setattr__(self, "visible", tuple(dict.fromkeys(visible)))
+        if self.prediction is not None:
+            keys = [p.key for p in PREDICTIONS.get(self.page, ())]
+            if self.prediction not in keys:
+                raise ValueError(
+                    f"prediction: {self.prediction!r} is not asked on page {self.page!r}; "
+                    f"its predictions: {', '.join(keys) or 'none'}"
+                )
+        object.__setattr__(self, "note", _texts(self.note, "note", MAX_NOTE_CHARS, required=False))
+
+    @property
+    def entry(self) -> PageEntry:
+        """The step's row of ``rlviz.app_pages.PAGES``."""
+        return step_pages()[self.page]
+
+    def predict(self) -> Prediction | None:
+        """The step's :class:`~rlviz.teach.predict.Prediction`, or ``None``."""
+        return next((p for p in PREDICTIONS.get(self.page, ()) if p.key == self.prediction), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON / TOML): tuples become lists."""
+        return {
+            "page": self.page,
+            "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in self.settings.items()},
+            "visible": None if self.visible is None else list(self.visible),
+            "prediction": self.prediction,
+            "note": dict(self.note),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> LessonStep:
+        """The step from :meth:`to_dict`'s form. Raises ``ValueError`` naming the field."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"step: must be a mapping, got {type(data).__name__}")
+        unknown = set(data) - {"page", "settings", "visible", "prediction", "note"}
+        if unknown:
+            raise ValueError(f"step: unknown fields {sorted(map(str, unknown))}")
+        page = data.get("page")
+        if not isinstance(page, str):
+            raise ValueError(f"page: must be a page key, got {page!r}")
+        prediction = data.get("prediction")
+        if prediction is not None and not isinstance(prediction, str):
+            raise ValueError(f"prediction: must be a prediction key or null, got {prediction!r}")
+        return cls(
+            page=page,
+            settings=data.get("settings", {}),
+            visible=data.get("visible"),
+            prediction=prediction,
+            note=data.get("note", dict.fromkeys(LANGS, "")),
+        )
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """An ordered list of views, presented one after another.
+
+    Attributes:
+        id: a short name (``[a-z0-9][a-z0-9_-]*``, at most 40 characters); a shipped lesson's id is its
+            URL reference (``?lesson=clipping``).
+        title: ``{"en": ..., "zh": ...}``, both non-empty.
+        steps: one to ``MAX_STEPS`` :class:`LessonStep`.
+
+    Raises:
+        ValueError: naming ``id``, ``title`` or ``steps`` (``steps: step 2: page: ...``).
+    """
+
+    id: str
+    title: Mapping[str, str]
+    steps: tuple[LessonStep, ...]
+
+    def __post_init__(self):
+        if not isinstance(self.id, str) or not _ID.match(self.id):
+            raise ValueError(f"id: {self.id!r} must be 1-40 of a-z, 0-9, _ and -, starting with a letter or digit")
+        object.__setattr__(self, "title", _texts(self.title, "title", MAX_TITLE_CHARS, required=True))
+        if isinstance(self.steps, (str, Mapping)) or not isinstance(self.steps, Iterable):
+            raise ValueError("steps: must be a list of steps")
+        steps = tuple(self.steps)
+        if not 1 <= len(steps) <= MAX_STEPS:
+            raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(steps)}")
+        for i, step in enumerate(steps):
+            if not isinstance(step, LessonStep):
+                raise ValueError(f"steps: step {i + 1} is not a LessonStep")
+        object.__setattr__(self, "steps", steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON): ``{"v": 1, "id", "title", "steps": [...]}``."""
+        return {"v": FORMAT, "id": self.id, "title": dict(self.title), "steps": [s.to_dict() for s in self.steps]}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Lesson:
+        """The lesson from :meth:`to_dict`'s form. Raises ``ValueError`` naming the field."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"lesson: must be a mapping, got {type(data).__name__}")
+        if data.get("v", FORMAT) != FORMAT:
+            raise ValueError(f"v: format {data.get('v')!r} is not {FORMAT}")
+        unknown = set(data) - {"v", "id", "title", "steps"}
+        if unknown:
+            raise ValueError(f"lesson: unknown fields {sorted(map(str, unknown))}")
+        raw_steps = data.get("steps")
+        if not isinstance(raw_steps, list):
+            raise ValueError("steps: must be a list of steps")
+        if len(raw_steps) > MAX_STEPS:
+            raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(raw_steps)}")
+        steps = []
+        for i, raw in enumerate(raw_steps):
+            try:
+                steps.append(LessonStep.from_dict(raw))
+            except ValueError as exc:
+                raise ValueError(f"steps: step {i + 1}: {exc}") from None
+        return cls(id=data.get("id"), title=data.get("title"), steps=tuple(steps))
+
+
+# ---------------------------------------------------------------------------------------- one URL
+
+
+def encode_lesson(lesson: Lesson) -> str:
+    """``lesson`` as one URL-safe text: compact JSON (UTF-8), zlib level 9, base64url without padding.
+    :func:`decode_lesson` gives back an equal lesson."""
+    raw = json.dumps(lesson.to_dict(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).rstrip(b"=").decode("ascii")
+
+
+def decode_lesson(text: Any) -> Lesson:
+    """The lesson :func:`encode_lesson` wrote.
+
+    Raises:
+        ValueError: ``lesson: ...`` for anything else: not text, longer than ``MAX_CODE_CHARS``,
+            characters outside base64url, not zlib data, inflating past ``MAX_JSON_BYTES``, not JSON, or
+            JSON that is not a valid lesson (the message then names the field after ``lesson:``).
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"lesson: must be text, got {type(text).__name__}")
+    text = text.strip()
+    if not text:
+        raise ValueError("lesson: empty")
+    if len(text) > MAX_CODE_CHARS:
+        raise ValueError(f"lesson: longer than {MAX_CODE_CHARS} characters")
+    if not _CODE.match(text) or len(text) % 4 == 1:
+        raise ValueError("lesson: not a lesson code (base64url text)")
+    try:
+        packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_JSON_BYTES)
+    except (binascii.Error, zlib.error, ValueError):
+        raise ValueError("lesson: not a lesson code (cannot be unpacked)") from None
+    if inflater.unconsumed_tail:
+        raise ValueError(f"lesson: unpacks to more than {MAX_JSON_BYTES} bytes")
+    if not inflater.eof:
+        raise ValueError("lesson: not a lesson code (cut short)")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise ValueError("lesson: not a lesson code (not JSON)") from None
+    try:
+        return Lesson.from_dict(data)
+    except ValueError as exc:
+        raise ValueError(f"lesson: {exc}") from None
+
+
+# ---------------------------------------------------------------------------------------- shipped
+
+
+def _from_toml(data: Mapping[str, Any]) -> Lesson:
+    """A lesson from a data file's table (see ``01_clipping.toml``): ``title_en`` / ``title_zh``, and per
+    ``[[steps]]`` ``note_en`` / ``note_zh`` beside ``page``, ``prediction``, ``visible`` and a
+    ``[steps.settings]`` table."""
+    unknown = set(data) - {"id", "title_en", "title_zh", "steps"}
+    if unknown:
+        raise ValueError(f"lesson: unknown fields {sorted(unknown)}")
+    steps = []
+    for i, raw in enumerate(data.get("steps", [])):
+        raw = dict(raw)
+        note = {lang: raw.pop(f"note_{lang}", "") for lang in LANGS}
+        try:
+            steps.append(LessonStep.from_dict({**raw, "note": note}))
+        except ValueError as exc:
+            raise ValueError(f"steps: step {i + 1}: {exc}") from None
+    return Lesson(data.get("id"), {lang: data.get(f"title_{lang}", "") for lang in LANGS}, tuple(steps))
+
+
+@functools.cache
+def shipped_lessons(folder: Path = LESSONS_DIR) -> dict[str, Lesson]:
+    """The lessons shipped in ``folder`` (``*.toml``, one lesson a file), by id, in file-name order.
+
+    Raises:
+        ValueError: ``<file>: ...`` for a file that is not a valid lesson, or an id used twice.
+    """
+    out: dict[str, Lesson] = {}
+    for path in sorted(Path(folder).glob("*.toml")):
+        try:
+            lesson = _from_toml(tomllib.loads(path.read_text(encoding="utf-8")))
+        except (ValueError, tomllib.TOMLDecodeError) as exc:
+            raise ValueError(f"{path.name}: {exc}") from None
+        if lesson.id in out:
+            raise ValueError(f"{path.name}: id {lesson.id!r} is used twice")
+        out[lesson.id] = lesson
+    return out
+
+
+def lesson_ref(lesson: Lesson) -> str:
+    """What ``?lesson=`` carries for ``lesson``: a shipped lesson's id when it is that lesson
+    unchanged, else its code (:func:`encode_lesson`)."""
+    shipped = shipped_lessons().get(lesson.id)
+    return lesson.id if shipped == lesson else encode_lesson(lesson)
+
+
+def resolve_lesson(ref: Any) -> Lesson:
+    """The lesson ``?lesson=`` names: a shipped lesson's id, else a code. Raises ``ValueError``
+    naming ``lesson`` (:func:`decode_lesson`)."""
+    if isinstance(ref, str) and ref in shipped_lessons():
+        return shipped_lessons()[ref]
+    return decode_lesson(ref)
+
+
+# ---------------------------------------------------------------------------------------- presenting
+
+
+def step_query(ref: str, lesson: Lesson, index: int, lang: str = DEFAULT_LANG) -> dict[str, str | list[str]]:
+    """The URL parameters that open step ``index`` (0-based) of ``lesson`` in presenter mode: the
+    step's settings, then ``lesson=<ref>``, ``step``, ``present=1`` and ``lang`` (left out for the
+    default language).
+
+    Raises:
+        ValueError: naming ``step`` when ``index`` is not a step of the lesson.
+    """
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(lesson.steps):
+        raise ValueError(f"step: {index!r} is not a step of the lesson (0 to {len(lesson.steps) - 1})")
+    step = lesson.steps[index]
+    query: dict[str, str | list[str]] = {k: list(v) if isinstance(v, tuple) else v for k, v in step.settings.items()}
+    query.update({"lesson": ref, "step": str(index), "present": "1"})
+    if lang != DEFAULT_LANG and lang in LANGS:
+        query["lang"] = lang
+    return query
+
+
+def step_index(value: Any, lesson: Lesson) -> int:
+    """``?step=`` as a 0-based index, held inside the lesson (0 when it is not a whole number)."""
+    try:
+        index = int(str(value))
+    except (TypeError, ValueError):
+        return 0
+    return min(max(index, 0), len(lesson.steps) - 1)
+
+
+def parse_settings(text: str, page: str) -> dict[str, Value]:
+    """A step's settings from what a teacher pastes: a page URL (``http://host/curves?c_algos=PPO&...``,
+    or just its ``?query``), or ``key=value`` lines (a key repeated for a multiselect's values).
+
+    The app's own parameters (``APP_PARAMS``: language, seed, device, lesson) are dropped.
+
+    Raises:
+        ValueError: naming ``settings``: a line without ``=``, a URL of another page, a key that is not
+            a widget of ``page`` (as :class:`LessonStep`); naming ``page`` for an unknown page.
+    """
+    pages = step_pages()
+    if page not in pages:
+        raise ValueError(f"page: {page!r} is not a page a step can open; pages: {', '.join(pages)}")
+    text = (text or "").strip()
+    pairs: list[tuple[str, str]] = []
+    if not text:
+        return {}
+    if "\n" not in text and ("?" in text or "://" in text or text.startswith("/")):
+        parts = urlsplit(text)
+        path = parts.path.strip("/").split("/")[-1] if parts.path else ""
+        if path and path != pages[page].url_path:
+            other = next((p.key for p in PAGES if p.url_path == path), path)
+            raise ValueError(f"settings: the link opens page {other!r}, not {page!r}")
+        for key, values in parse_qs(parts.query, keep_blank_values=True).items():
+            pairs.extend((key, v) for v in values)
+    else:
+        for n, line in enumerate(text.splitlines(), start=1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if "=" not in line:
+                raise ValueError(f"settings: line {n} {line[:40]!r} is not key=value")
+            key, value = line.split("=", 1)
+            pairs.append((key.strip(), value.strip()))
+    grouped: dict[str, list[str]] = {}
+    for key, value in pairs:
+        if key in APP_PARAMS:
+            continue
+        grouped.setdefault(key, []).append(value)
+    raw = {k: v[0] if len(v) == 1 else tuple(v) for k, v in grouped.items()}
+    return dict(_settings(pages[page], raw))
+
+
+# ---------------------------------------------------------------------------------------- worksheets
+
+
+@dataclass(frozen=True)
+class Question:
+    """One worksheet question: a step's prediction, asked at the step's settings.
+
+    Attributes:
+        number: 1, 2, ... among the lesson's questions.
+        step: the step's number (1-based).
+        page: the step's page key.
+        key: the prediction's key (``teach.curves_ceiling``).
+        kind: ``"number"`` or ``"choice"``.
+        text: the question in each language (``<key>.q`` with the step's fields).
+        choices: for a choice question, each choice's label in each language.
+        answer: ``Prediction.compute`` at the step's state (a float, or a choice key).
+        answer_text: the answer as the app shows it, in each language.
+        why: the explanation in each language (``<key>.why`` / ``<key>.why.<choice>``).
+        note: the step's teacher's note.
+    """
+
+    number: int
+    step: int
+    page: str
+    key: str
+    kind: str
+    text: Mapping[str, str]
+    choices: tuple[Mapping[str, str], ...]
+    answer: Any
+    answer_text: Mapping[str, str]
+    why: Mapping[str, str]
+    note: Mapping[str, str]
+
+
+def answer_text(prediction: Prediction, answer: Any, lang: str) -> str:
+    """An answer as the app's predict-then-reveal widget shows it: a number to 4 significant digits,
+    a choice by its label in ``lang``."""
+    if prediction.kind == "number":
+        return f"{float(answer):.4g}"
+    return t(f"{prediction.key}.choice.{answer}", lang)
+
+
+def worksheet(lesson: Lesson) -> tuple[Question, ...]:
+    """One :class:`Question` per step of ``lesson`` that asks a prediction, in step order, each with the
+    answer computed now by ``Prediction.compute`` at ``state_from_settings(step.page, step.settings)``.
+
+    Raises:
+        ValueError: ``steps: step k: ...`` when a step's settings give no valid state (the message
+            names the setting).
+    """
+    out = []
+    for i, step in enumerate(lesson.steps):
+        prediction = step.predict()
+        if prediction is None:
+            continue
+        try:
+            state = state_from_settings(step.page, step.settings)
+            answer = prediction.compute(state)
+            fields = prediction.fields(state)
+        except ValueError as exc:
+            raise ValueError(f"steps: step {i + 1}: {exc}") from None
+        shown = {lang: answer_text(prediction, answer, lang) for lang in LANGS}
+        why_key = f"{prediction.key}.why" if prediction.kind == "number" else f"{prediction.key}.why.{answer}"
+        out.append(
+            Question(
+                number=len(out) + 1,
+                step=i + 1,
+                page=step.page,
+                key=prediction.key,
+                kind=prediction.kind,
+                text={lang: t(f"{prediction.key}.q", lang, **fields) for lang in LANGS},
+                choices=tuple(
+                    {lang: t(f"{prediction.key}.choice.{c}", lang) for lang in LANGS} for c in prediction.choices
+                ),
+                answer=answer,
+                answer_text=shown,
+                why={lang: t(why_key, lang, answer=shown[lang], **fields) for lang in LANGS},
+                note=dict(step.note),
+            )
+        )
+    return tuple(out)
+
+
+def steps_frame(lesson: Lesson, lang: str) -> pd.DataFrame:
+    """The lesson's steps as a table: ``step`` (1-based), ``page`` (its title in ``lang``),
+    ``settings`` (``key=value`` joined), ``visible`` (the keys, or empty for all), ``prediction`` (its
+    question in ``lang`` at the step's settings, or empty) and ``note`` (in ``lang``)."""
+    questions = {q.step: q for q in worksheet(lesson)}
+    rows = []
+    for i, step in enumerate(lesson.steps, start=1):
+        settings = "; ".join(f"{k}={'|'.join(v) if isinstance(v, tuple) else v}" for k, v in step.settings.items())
+        rows.append(
+            {
+                "step": i,
+                "page": t(f"nav.{step.page}", lang),
+                "settings": settings,
+                "visible": "" if step.visible is None else ", ".join(step.visible),
+                "prediction": questions[i].text[lang] if i in questions else "",
+                "note": step.note[lang],
+            }
+        )
+    return pd.DataFrame(rows, columns=["step", "page", "settings", "visible", "prediction", "note"])
+
+
+def page_widget_keys(page: str) -> tuple[str, ...]:
+    """The widget keys the lesson builder offers for a step's ``visible`` list on ``page``: the keys
+    written literally in the page's script (``key="c_algos"``) that carry the page's prefix (download
+    buttons' keys left out), then those
+    the shipped lessons' steps on that page name, without repeats. Keys made at run time (the curves
+    page's ``c_<variant>_<setting>``) are not in the script: a step's own settings add theirs, and the
+    builder accepts any key with the page's prefix. Raises ``ValueError`` naming ``page``."""
+    pages = step_pages()
+    if page not in pages:
+        raise ValueError(f"page: {page!r} is not a page a step can open; pages: {', '.join(pages)}")
+    entry = pages[page]
+    path = ROOT / entry.file
+    found = _LITERAL_KEY.findall(path.read_text(encoding="utf-8")) if path.exists() else []
+    for lesson in shipped_lessons().values():
+        for step in lesson.steps:
+            if step.page == page:
+                found += [*step.settings, *(step.visible or ())]
+    downloads = re.compile(r"csv|_dl(_|$)")  # download buttons' keys (c_csv_curves, lv_dl_json): not settings
+    return tuple(k for k in dict.fromkeys(found) if k.startswith(entry.prefix) and not downloads.search(k))

@@ -1,0 +1,134 @@
+"""The lessons page and the presenter view through AppTest: the page in both languages, each shipped lesson
+presented from its first step to its last with Next (each step's page opens with the step's settings:
+every widget holds the value the lesson gives it, and the question asked is the worksheet's, at the
+state the step's settings give), in English and in Chinese."""
+
+from __future__ import annotations
+
+import pytest
+from apptools import no_exception, open_page
+
+from rlviz.experiments.lessons import shipped_lessons, worksheet
+from rlviz.i18n import t
+
+PAGE = "pages/lessons.py"
+SHIPPED = shipped_lessons()
+WIDGETS = (
+    "slider",
+    "select_slider",
+    "number_input",
+    "multiselect",
+    "toggle",
+    "checkbox",
+    "text_input",
+    "selectbox",
+    "radio",
+)
+
+
+def _markdown(at) -> list[str]:
+    return [m.value for m in at.markdown]
+
+
+def _widget(at, key: str):
+    for kind in WIDGETS:
+        for w in getattr(at, kind):
+            if w.key == key:
+                return kind, w
+    raise AssertionError(f"no widget {key!r} on the page")
+
+
+def _as_url(kind: str, w) -> str | tuple[str, ...]:
+    """A widget's value as its URL carries it (a choice by its label, a number as text)."""
+    if kind == "multiselect":
+        return tuple(w.options[i] for i in w.indices)
+    if kind in ("selectbox", "radio"):
+        return w.options[w.index]
+    if kind in ("toggle", "checkbox"):
+        return "true" if w.value else "false"
+    return str(w.value)
+
+
+def _same(kind: str, got, wanted) -> bool:
+    if kind == "multiselect":
+        return got == (wanted if isinstance(wanted, tuple) else (wanted,))
+    if kind in ("slider", "number_input", "select_slider"):
+        return float(got) == pytest.approx(float(wanted))
+    return got == wanted
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_lessons_page_in_both_languages(lang):
+    at = open_page(PAGE, lang=lang)
+    no_exception(at)
+    assert at.title[0].value == t("lessons.title", lang)
+    subheaders = [s.value for s in at.subheader]
+    assert all(lesson.title[lang] in subheaders for lesson in SHIPPED.values())
+    assert len(at.get("download_button")) == 2 * len(SHIPPED)  # a worksheet and an answer key each
+    assert [b.key for b in at.button if b.key.startswith("ls_present_")] == [f"ls_present_{k}" for k in SHIPPED]
+
+
+@pytest.mark.parametrize(
+    ("lesson_id", "lang"), [("clipping", "zh"), ("token_vs_sequence", "en"), ("grpo_to_gspo_live", "en")]
+)
+def test_present_a_shipped_lesson_from_first_step_to_last(lesson_id, lang):
+    lesson = SHIPPED[lesson_id]
+    questions = {q.step: q for q in worksheet(lesson)}
+    at = open_page(PAGE, lang=lang)
+    at.button(key=f"ls_present_{lesson_id}").click().run()  # Present: step 1 in the presenter view
+    n = len(lesson.steps)
+    for k, step in enumerate(lesson.steps):
+        no_exception(at)
+        bar = _markdown(at)[0]
+        assert lesson.title[lang] in bar
+        assert t("lessons.bar.step", lang, k=k + 1, n=n, page=t(f"nav.{step.page}", lang)) in bar
+        assert step.note[lang] in _markdown(at)
+        assert at.query_params.get("lesson") == lesson_id and at.query_params.get("step") == str(k)
+        for key, wanted in step.settings.items():  # the page took every value of the step
+            kind, w = _widget(at, key)
+            assert _same(kind, _as_url(kind, w), wanted), (k, key, _as_url(kind, w), wanted)
+        if k + 1 in questions:  # the page asks the worksheet's question: the same state from the same settings
+            assert questions[k + 1].text[lang] in _markdown(at)
+        assert at.button(key="ls_bar_prev").disabled == (k == 0)
+        assert at.button(key="ls_bar_next").disabled == (k == n - 1)
+        if k < n - 1:
+            at.button(key="ls_bar_next").click().run()
+    at.button(key="ls_bar_exit").click().run()  # Exit: back to the lessons page, the lesson in the builder
+    no_exception(at)
+    assert at.title[0].value == t("lessons.title", lang)
+    assert t("lessons.opened", lang, title=lesson.title[lang]) in [s.value for s in at.success]
+    assert len(at.session_state["ls_draft_steps"]) == n
+
+
+def test_a_bad_lesson_link_is_a_message():
+    at = open_page(PAGE, lesson="garbage!", present="1")
+    assert not at.exception
+    assert any("lesson:" in e.value for e in at.error)
+
+
+def test_build_share_and_reopen_a_lesson():
+    at = open_page(PAGE)
+    at.text_input(key="ls_id").set_value("mine")
+    at.text_input(key="ls_title_en").set_value("My lesson")
+    at.text_input(key="ls_title_zh").set_value("我的课")
+    at.selectbox(key="ls_page").set_value("curves").run()
+    at.text_area(key="ls_settings").set_value(
+        "http://localhost:8501/curves?c_algos=PPO&c_ppo_epsilon_high=0.3&lang=zh"
+    ).run()
+    at.checkbox(key="ls_all_visible").set_value(False).run()
+    at.multiselect(key="ls_visible").set_value(["c_ppo_epsilon_high"])
+    at.selectbox(key="ls_prediction").set_value("teach.curves_ceiling")
+    at.text_area(key="ls_note_en").set_value("Ask.")
+    at.text_area(key="ls_note_zh").set_value("提问。")
+    at.button(key="ls_add").click().run()
+    no_exception(at)
+    (step,) = at.session_state["ls_draft_steps"]
+    assert step.settings == {"c_algos": "PPO", "c_ppo_epsilon_high": "0.3"} and step.visible == ("c_ppo_epsilon_high",)
+    assert step.prediction == "teach.curves_ceiling" and step.note == {"en": "Ask.", "zh": "提问。"}
+    share = next(c.value for c in at.code if "/lessons?lesson=" in c.value and "present" not in c.value)
+    code = share.split("lesson=", 1)[1]
+    reopened = open_page(PAGE, lesson=code)  # whoever opens the link gets the lesson in the builder
+    no_exception(reopened)
+    assert reopened.session_state["ls_draft_steps"] == [step]
+    assert reopened.text_input(key="ls_title_zh").value == "我的课"
+    assert len(reopened.get("download_button")) == 2 * len(SHIPPED) + 2  # its own worksheet and answer key
