@@ -144,6 +144,22 @@ def _move(store: str, name: str, step: int, n: int) -> None:
     positions[name] = (positions.get(name, 0) + step) % n
 
 
+def _nav(prefix: str, position: str, n: int, store: str, name: str) -> None:
+    """Previous / position / next over ``n`` cards; the position is kept in ``state[store][name]``."""
+    nav = st.container(horizontal=True, vertical_alignment="center")
+    for step, word, icon, pos in ((-1, "previous", "arrow_back", "prev"), (1, "next", "arrow_forward", "next")):
+        nav.button(
+            tr(f"interview.{word}"),
+            key=f"{prefix}_{pos}",
+            icon=f":material/{icon}:",
+            on_click=_move,
+            args=(store, name, step, n),
+            disabled=n < 2,
+        )
+        if step < 0:
+            nav.markdown(position)
+
+
 def practice() -> None:
     topics = [k for k in TOPICS if bank.by_topic(k)]
     if not topics:
@@ -162,24 +178,7 @@ def practice() -> None:
     n = len(questions)
     i = state.get("iv_pos", {}).get(topic, 0) % n
     q = questions[i]
-    nav = st.container(horizontal=True, vertical_alignment="center")
-    nav.button(
-        tr("interview.previous"),
-        key="iv_prev",
-        icon=":material/arrow_back:",
-        on_click=_move,
-        args=("iv_pos", topic, -1, n),
-        disabled=n < 2,
-    )
-    nav.markdown(tr("interview.position", i=i + 1, n=n))
-    nav.button(
-        tr("interview.next"),
-        key="iv_next",
-        icon=":material/arrow_forward:",
-        on_click=_move,
-        args=("iv_pos", topic, 1, n),
-        disabled=n < 2,
-    )
+    _nav("iv", tr("interview.position", i=i + 1, n=n), n, "iv_pos", topic)
     with st.container(border=True, key=f"iv_card_{q.id}"):
         st.caption(tr(f"interview.kind_{q.kind}"))
         st.markdown(q.question(L))
@@ -387,25 +386,10 @@ def claims_deck() -> None:
         return
     verdicts = state.setdefault("iv_claims", {})
     n = len(order)
-    i = state.get("iv_claim_pos", 0) % n
+    i = state.get("iv_claim_pos", {}).get("deck", 0) % n
     claim = next(c for c in bank.claims if c.id == order[i])
     caught, seen = deck_score(verdicts)
-    nav = st.container(horizontal=True, vertical_alignment="center")
-    nav.button(
-        tr("interview.previous"),
-        key="iv_claim_prev",
-        icon=":material/arrow_back:",
-        on_click=lambda: state.__setitem__("iv_claim_pos", (i - 1) % n),
-        disabled=n < 2,
-    )
-    nav.markdown(tr("interview.card_position", i=i + 1, n=n))
-    nav.button(
-        tr("interview.next"),
-        key="iv_claim_next",
-        icon=":material/arrow_forward:",
-        on_click=lambda: state.__setitem__("iv_claim_pos", (i + 1) % n),
-        disabled=n < 2,
-    )
+    _nav("iv_claim", tr("interview.card_position", i=i + 1, n=n), n, "iv_claim_pos", "deck")
     st.caption(tr("interview.caught", caught=caught, seen=seen, n=n))
     with st.container(border=True, key=f"iv_claim_card_{claim.id}"):
         st.caption(TOPICS[claim.topic][L])

@@ -28,7 +28,7 @@ from rlviz.experiments.lessons import (
     worksheet,
 )
 from rlviz.i18n import DEFAULT_LANG, LANGS, t
-from rlviz.plots.lessons import worksheet_html
+from rlviz.plots.lessons import WORKSHEET_LABELS, worksheet_html
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
@@ -36,20 +36,6 @@ L = lang()
 state = st.session_state
 PAGE_KEYS = list(step_pages())
 DRAFT = "ls_draft_steps"  # the builder's steps (LessonStep), this session only
-WS_NAMES = (
-    "sheet",
-    "key",
-    "name",
-    "date",
-    "intro",
-    "intro_key",
-    "question",
-    "step",
-    "answer",
-    "note",
-    "none",
-    "footer",
-)
 # the library parameter a builder error names -> the widget that sets it
 FIELDS = {
     "id": tr("lessons.id"),
@@ -71,7 +57,7 @@ def _base_url() -> str:
 
 def _ws_labels() -> dict[str, dict[str, str]]:
     """The worksheet's words in both languages (it is bilingual whatever the session's language)."""
-    words = {name: {code: t(f"lessons.ws.{name}", code) for code in LANGS} for name in WS_NAMES}
+    words = {name: {code: t(f"lessons.ws.{name}", code) for code in LANGS} for name in WORKSHEET_LABELS}
     return words | {f"page.{p.key}": {code: t(f"nav.{p.key}", code) for code in LANGS} for p in PAGES}
 
 

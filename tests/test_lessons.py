@@ -30,7 +30,7 @@ from rlviz.experiments.lessons import (
     worksheet,
 )
 from rlviz.i18n import LANGS, t
-from rlviz.plots.lessons import css_class, presenter_css, worksheet_html
+from rlviz.plots.lessons import WORKSHEET_LABELS, css_class, presenter_css, worksheet_html
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 SHIPPED = shipped_lessons()
@@ -191,21 +191,7 @@ def test_answer_keys_are_prediction_compute_at_each_steps_settings():
 def test_worksheet_html_is_bilingual_with_blank_lines_and_the_key_has_the_answers():
     lesson = SHIPPED["clipping"]
     questions = worksheet(lesson)
-    names = (
-        "sheet",
-        "key",
-        "name",
-        "date",
-        "intro",
-        "intro_key",
-        "question",
-        "step",
-        "answer",
-        "note",
-        "none",
-        "footer",
-    )
-    words = {n: {lang: f"<{n}-{lang}>" for lang in LANGS} for n in names}
+    words = {n: {lang: f"<{n}-{lang}>" for lang in LANGS} for n in WORKSHEET_LABELS}
     words |= {f"page.{p}": {lang: f"{p}-{lang}" for lang in LANGS} for p in step_pages()}
     sheet = worksheet_html(lesson.title, questions, words, answers=False)
     key = worksheet_html(lesson.title, questions, words, answers=True)

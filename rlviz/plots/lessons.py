@@ -115,6 +115,23 @@ def _both(labels: Mapping[str, Mapping[str, str]], key: str) -> str:
     return " / ".join(html.escape(labels[key][lang]) for lang in LANGS)
 
 
+WORKSHEET_LABELS = (
+    "sheet",
+    "key",
+    "name",
+    "date",
+    "intro",
+    "intro_key",
+    "question",
+    "step",
+    "answer",
+    "note",
+    "none",
+    "footer",
+)
+"""The text names ``worksheet_html`` reads from its ``labels`` (besides ``page.<page key>``)."""
+
+
 def worksheet_html(
     title: Mapping[str, str],
     questions: Sequence,
@@ -126,8 +143,7 @@ def worksheet_html(
     teacher's note), as one self-contained, print-ready HTML document (A4, no scripts, nothing fetched).
 
     ``questions``: ``rlviz.experiments.lessons.worksheet(lesson)``. ``labels``: text name -> language ->
-    text, for ``sheet``, ``key``, ``name``, ``date``, ``intro``, ``intro_key``, ``question``, ``step``,
-    ``answer``, ``note``, ``none``, ``footer`` and ``page.<page key>`` (each page's title).
+    text, for each name in ``WORKSHEET_LABELS`` and ``page.<page key>`` (each page's title).
     """
     langs = list(LANGS)
     kind = "key" if answers else "sheet"
