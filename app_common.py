@@ -542,7 +542,8 @@ def present_lesson(current_url_path: str) -> None:
     to run. On another page than the step's, it switches to the step's page with the step's settings
     (``rlviz.experiments.lessons.step_query``). On the step's page it adds the presenter style (large
     type, no sidebar, 1024 px wide, the controls the step does not list hidden, the step's question
-    outlined and the page's other questions hidden: ``rlviz.plots.lessons.presenter_css``) and the
+    outlined and the page's other questions hidden, all of them on a step that asks none:
+    ``rlviz.plots.lessons.presenter_css``) and the
     presenter bar at the top: the lesson's title, step k of n, the teacher's note, Previous / Next /
     Exit and the language switch (the sidebar's is hidden). A lesson that cannot be read is a message.
     """
@@ -570,7 +571,7 @@ def present_lesson(current_url_path: str) -> None:
         query = step_query(ref, lesson, k, lang())
         _release(step.entry.prefix)
         st.switch_page(step.entry.file, query_params=query)
-    others = [p.key for p in PREDICTIONS.get(step.page, ()) if step.prediction and p.key != step.prediction]
+    others = [p.key for p in PREDICTIONS.get(step.page, ()) if p.key != step.prediction]  # the step asks one, or none
     st.html(presenter_css(step.entry.prefix, step.visible, others, step.prediction))
     L = lang()
     with st.container(key=BAR_KEY):

@@ -170,7 +170,7 @@ def practice() -> None:
     topic = st.selectbox(
         tr("interview.topic"),
         topics,
-        format_func={k: TOPICS[k][L] for k in topics}.get,  # the URL carries this label: the name alone
+        format_func={k: TOPICS[k][L] for k in topics}.get,  # the URL carries this label, beside lang
         key="iv_topic",
         bind="query-params",
     )

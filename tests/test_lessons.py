@@ -172,6 +172,9 @@ def test_answer_keys_are_prediction_compute_at_each_steps_settings():
         for q in worksheet(lesson):
             step = lesson.steps[q.step - 1]
             prediction = step.predict()
+            if prediction.needs_result:  # measured by the class's run: no answer before it exists
+                assert q.answer is None
+                continue
             assert q.answer == prediction.compute(state_from_settings(step.page, step.settings))
             assert q.text["en"] == t(
                 f"{q.key}.q", "en", **prediction.fields(state_from_settings(step.page, step.settings))
@@ -185,7 +188,27 @@ def test_answer_keys_are_prediction_compute_at_each_steps_settings():
     # lengths 200 and 10: token-mean totals 200/210 : 10/210 = 20; seq-mean-token-mean per token
     # (1/2)(1/10) : (1/2)(1/200) = 20
     assert token == pytest.approx(20.0) and seq == pytest.approx(20.0)
-    assert worksheet(SHIPPED["grpo_to_gspo_live"]) == ()  # the live page asks no prediction yet
+    live = worksheet(SHIPPED["grpo_to_gspo_live"])
+    assert [(q.step, q.key, q.answer) for q in live] == [(1, "teach.live_clip", None), (2, "teach.live_heldout", None)]
+    for q in live:  # the key says where the run reveals it; no number is printed
+        assert q.answer_text == {lang: t("lessons.ws.measured", lang, step=q.step) for lang in LANGS}
+    # mu x mini-batches = 2 x 2 = 4 updates at the defaults; GRPO's band [1 - 0.2, 1 + 0.2]
+    assert "GRPO makes 4 update(s)" in live[0].text["en"] and "[0.8, 1.2]" in live[0].text["en"]
+    assert live[1].choices == ({"en": "GRPO", "zh": "GRPO"}, {"en": "GSPO", "zh": "GSPO"})
+
+
+def test_the_live_state_reads_the_live_pages_url_settings():
+    from rlviz.experiments.live import LiveConfig
+
+    d = LiveConfig()
+    state = state_from_settings("live", {"lv_algos": ["GRPO", "gspo"], "lv_mu": "3", "lv_grpo.epsilon_high": "0.28"})
+    assert state["algorithms"] == ("grpo", "gspo") and state["mu"] == 3
+    assert state["settings"] == {"grpo": {"epsilon_high": 0.28}}
+    assert state["group_size"] == d.group_size and state["heldout_samples"] == d.heldout_samples
+    # a value out of the widget's range, or not a number, is the page's default, as Streamlit seeds it
+    bad = state_from_settings("live", {"lv_mu": "99", "lv_G": "x", "lv_grpo.epsilon_high": "nan"})
+    assert bad["mu"] == d.mu and bad["group_size"] == d.group_size and bad["settings"] == {}
+    assert bad["algorithms"] == tuple(d.algorithms)
 
 
 def test_worksheet_html_is_bilingual_with_blank_lines_and_the_key_has_the_answers():
@@ -281,4 +304,4 @@ def test_state_from_settings_reads_url_text_and_typed_values_alike():
     with pytest.raises(ValueError, match="^group_size:"):
         state_from_settings("sampling", {"s_Gs": []})
     with pytest.raises(ValueError, match="^page:"):
-        state_from_settings("live", {})
+        state_from_settings("moe", {})

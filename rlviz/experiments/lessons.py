@@ -486,12 +486,16 @@ class Question:
         step: the step's number (1-based).
         page: the step's page key.
         key: the prediction's key (``teach.curves_ceiling``).
-        kind: ``"number"`` or ``"choice"``.
+        kind: ``"number"``, ``"choice"`` or ``"line"``.
         text: the question in each language (``<key>.q`` with the step's fields).
-        choices: for a choice question, each choice's label in each language.
-        answer: ``Prediction.compute`` at the step's state (a float, or a choice key).
-        answer_text: the answer as the app shows it, in each language.
-        why: the explanation in each language (``<key>.why`` / ``<key>.why.<choice>``).
+        choices: for a choice question, each choice's label in each language; for a line question, the
+            lines of the view (an objective by its registry title).
+        answer: ``Prediction.compute`` at the step's state (a float, or a choice key); ``None`` for a
+            question whose answer the class's run measures (``Prediction.needs_result``: the live page).
+        answer_text: the answer as the app shows it, in each language (for a measured one, where the
+            app reveals it: ``lessons.ws.measured``).
+        why: the explanation in each language (``<key>.why`` / ``<key>.why.<choice>``; for a measured
+            one, ``lessons.ws.measured_why``).
         note: the step's teacher's note.
     """
 
@@ -516,13 +520,22 @@ def answer_text(prediction: Prediction, answer: Any, lang: str) -> str:
     return t(f"{prediction.key}.choice.{answer}", lang)
 
 
+def _line_name(line: str) -> str:
+    """A line of a view by its name: an objective by its registry title, else the key itself."""
+    from rlviz.core.objectives import ALGORITHMS
+
+    return ALGORITHMS[line].title if line in ALGORITHMS else line
+
+
 def worksheet(lesson: Lesson) -> tuple[Question, ...]:
     """One :class:`Question` per step of ``lesson`` that asks a prediction, in step order, each with the
-    answer computed now by ``Prediction.compute`` at ``state_from_settings(step.page, step.settings)``.
+    answer computed now by ``Prediction.compute`` at ``state_from_settings(step.page, step.settings)``;
+    a question answered by a run the class makes (``needs_result``, the live page) is asked with its
+    fields and its key says where the app reveals the measured answer (no number is typed or guessed).
 
     Raises:
         ValueError: ``steps: step k: ...`` when a step's settings give no valid state (the message
-            names the setting).
+            names the setting) or its prediction does not apply at them.
     """
     out = []
     for i, step in enumerate(lesson.steps):
@@ -531,12 +544,26 @@ def worksheet(lesson: Lesson) -> tuple[Question, ...]:
             continue
         try:
             state = state_from_settings(step.page, step.settings)
-            answer = prediction.compute(state)
+            if not prediction.applies(state):
+                raise ValueError(f"prediction: {prediction.key!r} does not apply at this step's settings")
+            answer = None if prediction.needs_result else prediction.compute(state)
             fields = prediction.fields(state)
+            lines = prediction.options(state) if prediction.kind == "line" else ()
         except ValueError as exc:
             raise ValueError(f"steps: step {i + 1}: {exc}") from None
-        shown = {lang: answer_text(prediction, answer, lang) for lang in LANGS}
-        why_key = f"{prediction.key}.why" if prediction.kind == "number" else f"{prediction.key}.why.{answer}"
+        if answer is None:  # measured by the class's run: the key says where the app reveals it
+            shown = {lang: t("lessons.ws.measured", lang, step=i + 1) for lang in LANGS}
+            why = {lang: t("lessons.ws.measured_why", lang) for lang in LANGS}
+        else:
+            shown = {lang: answer_text(prediction, answer, lang) for lang in LANGS}
+            why_key = f"{prediction.key}.why" if prediction.kind == "number" else f"{prediction.key}.why.{answer}"
+            why = {lang: t(why_key, lang, answer=shown[lang], **fields) for lang in LANGS}
+        if prediction.kind == "line":
+            choices = tuple(dict.fromkeys(LANGS, _line_name(line)) for line in lines)
+        else:
+            choices = tuple(
+                {lang: t(f"{prediction.key}.choice.{c}", lang) for lang in LANGS} for c in prediction.choices
+            )
         out.append(
             Question(
                 number=len(out) + 1,
@@ -545,12 +572,10 @@ def worksheet(lesson: Lesson) -> tuple[Question, ...]:
                 key=prediction.key,
                 kind=prediction.kind,
                 text={lang: t(f"{prediction.key}.q", lang, **fields) for lang in LANGS},
-                choices=tuple(
-                    {lang: t(f"{prediction.key}.choice.{c}", lang) for lang in LANGS} for c in prediction.choices
-                ),
+                choices=choices,
                 answer=answer,
                 answer_text=shown,
-                why={lang: t(why_key, lang, answer=shown[lang], **fields) for lang in LANGS},
+                why=why,
                 note=dict(step.note),
             )
         )

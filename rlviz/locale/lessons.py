@@ -131,8 +131,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lessons.ws.intro_key": {
         "en": "Each answer was computed by rlviz at the step's settings when this file was made, with the code "
-        "that draws the page.",
-        "zh": "每个答案都是生成本文件时由 rlviz 按该步的设置、用绘制页面的同一套代码算出的。",
+        "that draws the page; an answer that a training run measures in class says where the app reveals it.",
+        "zh": "每个答案都是生成本文件时由 rlviz 按该步的设置、用绘制页面的同一套代码算出的；需要在课堂上通过训练测得的答案，"
+        "会注明应用在哪一步揭晓。",
     },
     "lessons.ws.question": {"en": "Question", "zh": "问题"},
     "lessons.ws.step": {"en": "step", "zh": "步骤"},
@@ -141,6 +142,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "lessons.ws.none": {
         "en": "This lesson asks no prediction questions.",
         "zh": "这节课没有预测问题。",
+    },
+    "lessons.ws.measured": {
+        "en": "measured by the class's run: the app reveals it at lesson step {step} when the run has finished",
+        "zh": "由全班的这次训练测得：训练结束后，应用会在本课第 {step} 步揭晓",
+    },
+    "lessons.ws.measured_why": {
+        "en": "This answer is read from a training run of the shipped model at the step's settings, so it "
+        "is measured in class rather than printed here; the app explains it next to the value.",
+        "zh": "这个答案来自按该步设置训练内置模型的一次运行，因此在课堂上测得，而不印在这里；应用会在数值旁给出解释。",
     },
     "lessons.ws.footer": {
         "en": "Made with rlviz: policy optimisation for LLM RL, hands-on.",

@@ -856,11 +856,50 @@ def _sampling_state(settings: Mapping[str, Any]) -> dict[str, Any]:
     return {"group_size": max(sizes)}
 
 
+def _live_state(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The live page's run settings (``dataclasses.asdict`` of its ``LiveConfig``, as the page asks its
+    predictions at) from its widgets: ``lv_algos`` (registry names or their titles), ``lv_steps``,
+    ``lv_prompts``, ``lv_G``, ``lv_mu``, ``lv_mb``, ``lv_heldout`` and each chosen objective's numeric
+    settings ``lv_<name>.<setting>``; the rest at ``LiveConfig``'s defaults. The answers need the
+    finished run (``live_result``): a lesson's worksheet asks these questions and leaves their answers
+    to the class's run."""
+    import dataclasses
+
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.experiments.live import LiveConfig
+
+    d = LiveConfig()
+    algorithms = _chosen(settings.get("lv_algos"), {k: v.title for k, v in ALGORITHMS.items()}, d.algorithms)
+    own: dict[str, dict[str, Any]] = {}
+    for name in algorithms:
+        spec = ALGORITHMS[name]
+        for s in spec.loss_settings + spec.train_settings:
+            raw = settings.get(f"lv_{name}.{s.name}")
+            if raw is None or isinstance(s.default, (bool, str)):
+                continue
+            value = _number_in(raw, math.nan, -math.inf, math.inf)
+            if math.isfinite(value) and value != s.default:
+                own.setdefault(name, {})[s.name] = int(value) if isinstance(s.default, int) else value
+    config = dataclasses.replace(
+        d,
+        algorithms=tuple(algorithms),
+        steps=int(_number_in(settings.get("lv_steps"), d.steps, 1, 500)),
+        prompts_per_step=int(_number_in(settings.get("lv_prompts"), d.prompts_per_step, 1, 128)),
+        group_size=int(_number_in(settings.get("lv_G"), d.group_size, 2, 64)),
+        mu=int(_number_in(settings.get("lv_mu"), d.mu, 1, 16)),
+        mini_batches=int(_number_in(settings.get("lv_mb"), d.mini_batches, 1, 64)),
+        heldout_samples=int(_number_in(settings.get("lv_heldout"), d.heldout_samples, 0, 64)),
+        settings=own,
+    )
+    return dataclasses.asdict(config)
+
+
 STATE_BUILDERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "curves": _curves_state,
     "weighting": _weighting_state,
     "length": _length_state,
     "sampling": _sampling_state,
+    "live": _live_state,
 }
 
 
