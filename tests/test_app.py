@@ -48,7 +48,7 @@ def test_home_english_by_default():
         assert f"### {spec.title}" in text
         assert spec.summary["en"] in text
         assert f"arxiv.org/abs/{spec.arxiv}" in text
-    assert len(at.get("latex")) == len(ALGORITHMS) == 9
+    assert len(at.get("latex")) == len(ALGORITHMS) == 18
     assert at.get("plotly_chart"), "the family tree is missing"
 
 

@@ -210,3 +210,36 @@ def test_query_keys_belong_to_the_linked_page():
     for entry in [*QUESTIONS, *(c for c in BANK.claims if c.topic in MINE)]:
         for key in entry.query:
             assert key.startswith(prefix[entry.page]), (entry.id, key)
+
+
+def test_hand_values_objectives_after_gspo():
+    # GPPO, A = 1, r = 1.5 > 1.28: w = (1 + 0.28) A = 1.28 (PPO: 0); J = 1.28 as DAPO's clipped value
+    assert value("objectives-gppo-keeps-gradient") == pytest.approx(1.28)
+    assert fact("objectives-gppo-keeps-gradient", "ppo") == "0"
+    assert value("objectives-gppo-same-value") == pytest.approx(1.28)
+    # CE-GPPO, A = -1, r = 0.5 < 0.8: w = beta1 (1 - 0.2) A = 0.75 x 0.8 x (-1) = -0.6 (GPPO: -0.8)
+    assert value("objectives-ce-gppo-low-side") == pytest.approx(-0.6)
+    assert value("objectives-ce-gppo-high-side") == pytest.approx(1.28)  # beta2 = 1
+    # DPPO-TV, pi_old = 0.2, r = 1.5: pi - pi_old = 0.1 <= 0.15, kept: w = min(r, c) A = 1.5
+    assert value("clipping-dppo-tv-kept") == pytest.approx(1.5)
+    # rare token pi_old = 0.01, r = 5: shift 0.04 <= 0.15; binary KL 0.01 ln 0.2 + 0.99 ln(0.99/0.95) = 0.0247
+    # <= 0.05: both keep w = 5
+    assert value("clipping-dppo-rare-token") == pytest.approx(5.0)
+    assert float(fact("clipping-dppo-rare-token", "kl")) == pytest.approx(5.0)
+    # DPPO-KL, A = -1, r = 2: the move is against the push, kept: w = min(r, c) A = -2
+    assert value("clipping-dppo-kl-against-the-push") == pytest.approx(-2.0)
+    # KL-Cov, the top token: w = r A - coef sign(l) = 1.5 - 1 = 0.5 and -0.5 + 1 = 0.5
+    assert value("objectives-kl-cov-pull") == pytest.approx(0.5)
+    assert value("objectives-kl-cov-negative") == pytest.approx(0.5)
+    # VESPO: phi(2) = e^3 2^2 e^-6 = 4 e^-3; on-policy w = phi(1) A = 0.5
+    assert value("objectives-vespo-weight") == pytest.approx(4 * math.exp(-3))
+    assert value("objectives-vespo-on-policy") == pytest.approx(0.5)
+    # LUSPO, lengths 2 and 8: totals 2/B : 8/B = 4; GSPO 1 : 1; its ratio s = sqrt(0.5 x 2) = 1
+    assert value("aggregation-luspo-long-response") == pytest.approx(4.0)
+    assert fact("aggregation-luspo-long-response", "gspo") == "1"
+    assert value("objectives-luspo-sequence-ratio") == pytest.approx(1.0)
+    # M2PO, one pushed token: (ln 1.5)^2 = 0.164 > 0.04, masked; ln(1.1)^2 = 0.0091 kept: w = 1.1;
+    # A = -1 at r = 1.5 is never masked: w = r A = -1.5
+    assert value("clipping-m2po-lone-token") == 0.0
+    assert float(fact("clipping-m2po-lone-token", "kept")) == pytest.approx(1.1)
+    assert value("clipping-m2po-against-the-push") == pytest.approx(-1.5)

@@ -52,8 +52,10 @@ def one_token(ratio, adv):
     return lp, old, torch.tensor([float(adv)]), torch.ones(1, 1)
 
 
-def test_registry_has_the_nine_algorithms_with_sourced_defaults():
-    assert list(ALGORITHMS) == ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
+def test_registry_has_the_eighteen_algorithms_with_sourced_defaults():
+    first = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
+    after_gspo = ["gppo", "ce_gppo", "dppo_tv", "dppo_kl", "clip_cov", "kl_cov", "vespo", "luspo", "m2po"]
+    assert list(ALGORITHMS) == first + after_gspo
     for spec in ALGORITHMS.values():
         assert spec.summary["zh"] and spec.summary["en"] and spec.arxiv
         for s in spec.loss_settings + spec.train_settings:
@@ -213,6 +215,102 @@ def test_cispo_keeps_a_bounded_gradient_outside_the_trust_region():
     assert bool(out.clipped[0, 0])
     g_ppo, _ = gradient_weights("ppo", lp, old, a, m)
     assert float(g_ppo[0, 0]) == 0.0
+
+
+def test_gppo_and_ce_gppo_keep_a_scaled_gradient_where_ppo_clips():
+    # A > 0, r = 1.5 > 1 + 0.28: PPO's clipped value -1.28, gradient 0; GPPO the same value with
+    # gradient -A (1 + 0.28) = -1.28; CE-GPPO times beta_2 = 1
+    lp, old, a, m = one_token(1.5, 1.0)
+    for name in ("gppo", "ce_gppo"):
+        g, out = gradient_weights(name, lp, old, a, m)
+        assert out.loss.item() == pytest.approx(-1.28) and float(g[0, 0]) == pytest.approx(-1.28)
+        assert token_states(name, out).tolist() == [["capped"]]
+    # A < 0, r = 0.5 < 1 - 0.2: GPPO value -A (1 - 0.2) = 0.8 and gradient 0.8; CE-GPPO beta_1 = 0.75:
+    # value and gradient 0.75 x 0.8 = 0.6
+    lp, old, a, m = one_token(0.5, -1.0)
+    g, out = gradient_weights("gppo", lp, old, a, m)
+    assert out.loss.item() == pytest.approx(0.8) and float(g[0, 0]) == pytest.approx(0.8)
+    g, out = gradient_weights("ce_gppo", lp, old, a, m)
+    assert out.loss.item() == pytest.approx(0.6) and float(g[0, 0]) == pytest.approx(0.6)
+    # inside the band (r = 1.1): -A r, gradient -A r = -1.1, as PPO
+    lp, old, a, m = one_token(1.1, 1.0)
+    assert float(gradient_weights("ce_gppo", lp, old, a, m)[0][0, 0]) == pytest.approx(-1.1)
+
+
+def test_dppo_masks_by_the_probability_shift_not_the_ratio():
+    # one_token: pi_old = 0.2. r = 1.5 -> pi = 0.3, pi - pi_old = 0.1 <= 0.15: kept, although PPO clips it;
+    # gradient -A min(r, c) = -1.5
+    lp, old, a, m = one_token(1.5, 1.0)
+    g, out = gradient_weights("dppo_tv", lp, old, a, m)
+    assert float(g[0, 0]) == pytest.approx(-1.5) and not bool(out.clipped[0, 0])
+    # r = 1.8 -> pi = 0.36, shift 0.16 > 0.15 with A > 0: masked, zero gradient
+    lp, old, a, m = one_token(1.8, 1.0)
+    g, out = gradient_weights("dppo_tv", lp, old, a, m)
+    assert float(g[0, 0]) == 0.0 and token_states("dppo_tv", out).tolist() == [["clipped"]]
+    # the same shift with A < 0 moves against the advantage's push: kept, gradient -A r = 1.8
+    lp, old, a, m = one_token(1.8, -1.0)
+    assert float(gradient_weights("dppo_tv", lp, old, a, m)[0][0, 0]) == pytest.approx(1.8)
+    # binary KL at pi_old = 0.2, pi = 0.3: 0.2 ln(0.2/0.3) + 0.8 ln(0.8/0.7) = 0.02573 <= 0.05: kept;
+    # pi = 0.4 (r = 2): 0.2 ln 0.5 + 0.8 ln(0.8/0.6) = 0.09151 > 0.05 and pi > pi_old: masked for A > 0
+    lp, old, a, m = one_token(1.5, 1.0)
+    assert float(gradient_weights("dppo_kl", lp, old, a, m)[0][0, 0]) == pytest.approx(-1.5)
+    lp, old, a, m = one_token(2.0, 1.0)
+    assert float(gradient_weights("dppo_kl", lp, old, a, m)[0][0, 0]) == 0.0
+
+
+def test_clip_cov_detaches_a_high_covariance_token_and_kl_cov_penalises_it():
+    # two tokens, A = (2, -2) (per token), log pi = (-1, -3), r = 1: means 0 and -2; covariances
+    # (2 - 0)(-1 + 2) = 2 in (1, 5) and (-2)(-1) = 2 in (1, 5); limit max(1, int(2e-4 x 2)) = 1 token
+    lp = torch.tensor([[-1.0, -3.0]], dtype=torch.float64)
+    adv = torch.tensor([[2.0, -2.0]], dtype=torch.float64)
+    m = torch.ones(1, 2, dtype=torch.float64)
+    g, out = gradient_weights("clip_cov", lp, lp, adv, m)
+    assert int(out.clipped.sum()) == 1  # one of the two detached, on-policy (acts_on_policy)
+    kept = ~out.clipped[0]
+    # token-mean over 2 tokens: the kept token's gradient -A / 2
+    assert torch.allclose(g[0][kept], -adv[0][kept] / 2) and float(g[0][~kept]) == 0.0
+    # KL-Cov at r = e^0.5 on token 1 only: the top-1 covariance token gets coef |l| = 0.5 added;
+    # its gradient -A r + coef sign(l) = -2 e^0.5 + 1, over 2 tokens
+    old = lp.clone()
+    new = lp + torch.tensor([[0.5, 0.0]], dtype=torch.float64)
+    g, out = gradient_weights("kl_cov", new, old, adv, m)
+    assert float(g[0, 0]) == pytest.approx((-2 * math.exp(0.5) + 1.0) / 2)
+    assert float(g[0, 1]) == pytest.approx(2.0 / 2)
+
+
+def test_vespo_weights_a_response_by_a_gamma_of_its_sequence_ratio():
+    # one response of two tokens, l = (0.1, 0.2): w = e^0.3; A = 1 >= 0 -> k = 2, lambda = 3:
+    # phi = e^(3 + 2 x 0.3 - 3 e^0.3); per-token gradient -A phi, token-mean over 2 -> -phi / 2
+    old = torch.zeros(1, 2, dtype=torch.float64)
+    lp = torch.tensor([[0.1, 0.2]], dtype=torch.float64)
+    g, out = gradient_weights("vespo", lp, old, torch.tensor([1.0], dtype=torch.float64), torch.ones(1, 2))
+    phi = math.exp(3 + 0.6 - 3 * math.exp(0.3))
+    assert torch.allclose(g, torch.full_like(g, -phi / 2)) and out.loss.item() == pytest.approx(-phi)
+    assert float(out.gate_weight[0, 0]) == pytest.approx(phi)
+    # on-policy w = 1: phi(1) = e^lambda e^-lambda = 1, the plain policy gradient
+
+
+def test_luspo_is_gspo_with_each_response_weighted_by_its_length():
+    # two responses of lengths 1 and 3 inside the band: GSPO averages -A s per response;
+    # LUSPO sums it over the tokens, mean over responses: (1 x (-1) + 3 x (-1)) / 2 = -2
+    lp = torch.zeros(2, 3, dtype=torch.float64)
+    m = torch.tensor([[1.0, 0.0, 0.0], [1.0, 1.0, 1.0]], dtype=torch.float64)
+    a = torch.tensor([1.0, 1.0], dtype=torch.float64)
+    assert policy_loss("luspo", lp, lp, a, m).loss.item() == pytest.approx(-2.0)
+    assert policy_loss("gspo", lp, lp, a, m).loss.item() == pytest.approx(-1.0)
+
+
+def test_m2po_masks_the_largest_pushed_log_ratios_until_the_second_moment_fits():
+    # A = +1 on four tokens with l = (0.1, 0.2, 0.3, -0.5): pushed (A l > 0) are the first three,
+    # l^2 = (0.01, 0.04, 0.09), mean 0.0467 > 0.04; sorted prefix means 0.01, 0.025, 0.0467: keep 2,
+    # mask l = 0.3. Token-mean over 4: gradients -r/4 for the kept, 0 for the masked one; l = -0.5
+    # (A l < 0) is never masked
+    old = torch.zeros(1, 4, dtype=torch.float64)
+    lp = torch.tensor([[0.1, 0.2, 0.3, -0.5]], dtype=torch.float64)
+    g, out = gradient_weights("m2po", lp, old, torch.tensor([1.0], dtype=torch.float64), torch.ones(1, 4))
+    assert out.clipped.tolist() == [[False, False, True, False]]
+    expected = [-math.exp(0.1) / 4, -math.exp(0.2) / 4, 0.0, -math.exp(-0.5) / 4]
+    assert g[0].tolist() == pytest.approx(expected)
 
 
 def test_kl_estimators_and_kl_in_loss():
@@ -419,8 +517,11 @@ def test_on_policy_ratio_is_one_and_gradient_is_plain_policy_gradient(name, over
     assert torch.allclose(out.ratio, torch.ones_like(lp))
     params = resolve_settings(name, **overrides)
     w = token_weights(mask, params["loss_agg_mode"], params.get("norm_length"))  # (B, T)
-    assert torch.allclose(g, -adv[:, None] * w, atol=1e-12)
-    assert set(token_states(name, out, mask)[mask.numpy() > 0]) <= {"active"}  # no trust region acts at r = 1
+    kept = ~out.clipped  # every token, except where a selection that ignores the ratio acts (Clip-Cov)
+    assert torch.allclose(g[kept], (-adv[:, None] * w)[kept], atol=1e-12)
+    assert torch.all(g[out.clipped] == 0)
+    if not ALGORITHMS[name].acts_on_policy:
+        assert set(token_states(name, out, mask)[mask.numpy() > 0]) <= {"active"}  # no trust region acts at r = 1
 
 
 @pytest.mark.parametrize("name, overrides", CASES)

@@ -186,6 +186,14 @@ class AlgorithmSpec:
             ``None`` where verl has none.
         framework_notes: this objective's documented differences from TRL and verl
             (:class:`FrameworkNote`); those of a setting every objective shares live with the export.
+        acts_on_policy: its token selection can act at r = 1, on fresh samples (Clip-Cov detaches
+            tokens by their covariance, not by their ratio); ``False`` for every ratio-based clip.
+        batch_coupled: a token's loss depends on the other tokens of the batch (a batch mean or a
+            top-k: Clip-Cov, KL-Cov, M2PO), so a curve of one token evaluates each point alone.
+        monotone: the per-token objective never decreases as r moves the way A asks and its gradient
+            never points against A (every clip, cap and gate); ``False`` where a mask drops a token's
+            term to 0 past the trust region (DPPO, M2PO), a penalty pulls it back (KL-Cov) or the
+            shown value is a weight that rises then falls (VESPO's gamma φ(w) A).
     """
 
     name: str
@@ -208,6 +216,9 @@ class AlgorithmSpec:
     trl: dict[str, Any] | None = None
     verl: dict[str, Any] | None = None
     framework_notes: tuple[FrameworkNote, ...] = ()
+    acts_on_policy: bool = False
+    batch_coupled: bool = False
+    monotone: bool = True
 
     def __post_init__(self):
         unknown = set(self.trust_region) - set(TRUST_REGION_KINDS)
@@ -276,9 +287,12 @@ class PolicyLossOutput:
 
 
 # ----------------------------------------------------------------------------------------------
-# Per-token surrogates. Each takes (log_ratio l [B,T], adv A [B,T], mask m [B,T] float, params)
-# and returns (per_token_loss, ratio, clipped_low, clipped_high, clipped_dual, gate_weight).
-# Inputs are already finite (padding zeroed) and l is clamped to +-20.
+# Per-token surrogates. Each takes (log_ratio l [B,T], adv A [B,T], mask m [B,T] float, params,
+# **ctx) and returns (per_token_loss, ratio, clipped_low, clipped_high, clipped_dual, gate_weight).
+# Inputs are already finite (padding zeroed) and l is clamped to +-20. ctx: ``log_prob`` (log pi,
+# differentiable) and ``old_log_prob`` (log pi_old) [B,T], for the few objectives that read the
+# probabilities themselves (DPPO's divergences, Clip-Cov / KL-Cov's covariance); a caller with only
+# ratios (the formula page's probes) leaves them out, and those objectives then take pi_old = 1/2.
 # ----------------------------------------------------------------------------------------------
 
 
@@ -300,7 +314,7 @@ def _clip_surrogate(ratio, adv, eps_low, eps_high, dual_clip_c=None):
     return loss, low, high, dual
 
 
-def _ppo_like(log_ratio, adv, mask, p):
+def _ppo_like(log_ratio, adv, mask, p, **_):
     ratio = torch.exp(log_ratio)
     loss, low, high, dual = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"], p.get("dual_clip_c"))
     return loss, ratio, low, high, dual, None
@@ -311,14 +325,14 @@ def _sequence_log_ratio(log_ratio, mask):
     return masked_mean(log_ratio, mask, dim=-1).clamp(max=SEQ_LOG_RATIO_MAX)
 
 
-def _gspo(log_ratio, adv, mask, p):
+def _gspo(log_ratio, adv, mask, p, **_):
     # GSPO eq. 5: one ratio s_i per response, clipped as a whole, every token shares it.
     ratio = torch.exp(_sequence_log_ratio(log_ratio, mask))[:, None].expand_as(log_ratio)  # (B, T)
     loss, low, high, dual = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"])
     return loss, ratio, low, high, dual, None
 
 
-def _gspo_token(log_ratio, adv, mask, p):
+def _gspo_token(log_ratio, adv, mask, p, **_):
     # GSPO-token (GSPO §4.3): s_{i,t} = sg[s_i] * pi / sg[pi]; value s_i, d/dl_t = s_i.
     log_s = _sequence_log_ratio(log_ratio, mask).detach()[:, None]  # (B, 1)
     ratio = torch.exp(log_ratio - log_ratio.detach() + log_s)  # (B, T)
@@ -326,7 +340,7 @@ def _gspo_token(log_ratio, adv, mask, p):
     return loss, ratio, low, high, dual, None
 
 
-def _gmpo(log_ratio, adv, mask, p):
+def _gmpo(log_ratio, adv, mask, p, **_):
     # GMPO (arXiv 2507.20673): clip each token's log-ratio one-sidedly by the sign of A, then
     # take the geometric mean: rho_i = exp(mean_t l~_{i,t}); loss_i = -A_i rho_i.
     adv_seq = masked_mean(adv, mask, dim=-1)[:, None]  # (B, 1) sequence advantage
@@ -339,7 +353,7 @@ def _gmpo(log_ratio, adv, mask, p):
     return loss, rho.expand_as(log_ratio), low, high, torch.zeros_like(high), None
 
 
-def _sapo(log_ratio, adv, mask, p):
+def _sapo(log_ratio, adv, mask, p, **_):
     # SAPO (arXiv 2511.20347): soft gate f(r) = (4/tau) sigmoid(tau (r - 1)), tau by sign of A.
     ratio = torch.exp(log_ratio)
     tau = torch.where(adv > 0, torch.full_like(ratio, p["tau_pos"]), torch.full_like(ratio, p["tau_neg"]))
@@ -354,7 +368,7 @@ def _sapo(log_ratio, adv, mask, p):
     return loss, ratio, none, none, none, gate
 
 
-def _cispo(log_ratio, adv, mask, p):
+def _cispo(log_ratio, adv, mask, p, **_):
     # CISPO (MiniMax-M1, arXiv 2506.13585 §3.1): gradient -sg[clip(r)] A grad log pi.
     # Written as -A sg[r^] exp(l - sg[l]): value -A r^ (readable), gradient -A r^ per token,
     # the same gradient as verl/TRL's -sg[r^] A log pi (whose value depends on log pi itself).
@@ -364,6 +378,173 @@ def _cispo(log_ratio, adv, mask, p):
     high = ratio > 1.0 + p["epsilon_high"]
     low = ratio < 1.0 - p["epsilon_low"]
     return loss, ratio, low, high, torch.zeros_like(high), None
+
+
+def _probs(log_ratio, ctx):
+    """(log pi, log pi_old) [B, T] from the context, or pi_old = 1/2 when the caller gave only ratios."""
+    lp, old = ctx.get("log_prob"), ctx.get("old_log_prob")
+    if lp is None or old is None:
+        old = torch.full_like(log_ratio, -math.log(2.0))
+        return old + log_ratio, old
+    return lp, old
+
+
+def _preserving_clip(log_ratio, adv, eps_low, eps_high, scale_low=1.0, scale_high=1.0):
+    """PPO's clip whose clipped tokens keep a bounded gradient (GPPO arXiv 2508.07629 §2.3; CE-GPPO
+    arXiv 2509.20712 §3, official code ``compute_gppo_loss_general_beta``).
+
+    Where PPO's clip acts (A > 0, r > 1 + ε_high or A < 0, r < 1 - ε_low) the term is
+    ``-A β (1 ± ε) r / sg[r]``: the clipped value times β, gradient ``-A β (1 ± ε)`` per unit of
+    grad log pi (PPO: 0); elsewhere ``-A r``. β_low (A < 0) and β_high (A > 0) are 1 in GPPO."""
+    ratio = torch.exp(log_ratio)
+    high = (adv > 0) & (ratio > 1.0 + eps_high)
+    low = (adv < 0) & (ratio < 1.0 - eps_low)
+    keep = torch.exp(log_ratio - log_ratio.detach())  # value 1, d/dl = 1
+    loss = torch.where(
+        high,
+        -adv * scale_high * (1.0 + eps_high) * keep,
+        torch.where(low, -adv * scale_low * (1.0 - eps_low) * keep, -adv * ratio),
+    )
+    return loss, ratio, low, high
+
+
+def _gppo(log_ratio, adv, mask, p, **_):
+    # GPPO (Klear-Reasoner, arXiv 2508.07629): gradient-preserving clip, beta = 1 on both sides.
+    loss, ratio, low, high = _preserving_clip(log_ratio, adv, p["epsilon_low"], p["epsilon_high"])
+    return loss, ratio, low, high, torch.zeros_like(high), None
+
+
+def _ce_gppo(log_ratio, adv, mask, p, **_):
+    # CE-GPPO (arXiv 2509.20712): the clipped tokens' gradients scaled by beta_1 (A < 0) and beta_2 (A > 0).
+    loss, ratio, low, high = _preserving_clip(
+        log_ratio, adv, p["epsilon_low"], p["epsilon_high"], p["gppo_beta1"], p["gppo_beta2"]
+    )
+    return loss, ratio, low, high, torch.zeros_like(high), None
+
+
+def _dppo(divergence):
+    """DPPO (arXiv 2602.04879; verl ``dppo_tv`` / ``dppo_kl``, core_algos.py): no ratio clip; a token
+    whose policy moved past the trust region in the direction its advantage pushes is masked (zero
+    gradient); the others get the truncated-IS policy gradient ``-A sg[min(r, c)] grad log pi``.
+
+    ``tv``: binary total variation, moved up ``pi - pi_old > δ_high`` (A > 0) or down ``pi - pi_old <
+    -δ_low`` (A < 0). ``kl``: the binary KL ``pi_old log(pi_old/pi) + (1 - pi_old) log((1 - pi_old +
+    1e-8)/(1 - pi + 1e-8))`` above δ_high with ``pi > pi_old`` (A > 0), above δ_low with ``pi <
+    pi_old`` (A < 0). δ_low, δ_high are ``epsilon_low`` / ``epsilon_high`` (verl reads them from
+    clip_ratio_low / clip_ratio_high); c is ``tis_cap`` (verl clip_ratio_c). Value ``-A min(r, c)``
+    (the readable one), gradient verl's."""
+
+    def surrogate(log_ratio, adv, mask, p, **ctx):
+        lp, old = _probs(log_ratio, ctx)
+        prob, old_prob = torch.exp(lp.detach()), torch.exp(old.detach())
+        if divergence == "tv":
+            up = (prob - old_prob) > p["epsilon_high"]
+            down = (prob - old_prob) < -p["epsilon_low"]
+        else:
+            kl = old_prob * (old - lp.detach()) + (1.0 - old_prob) * torch.log(
+                (1.0 - old_prob + 1e-8) / (1.0 - prob + 1e-8)
+            )
+            up = (kl > p["epsilon_high"]) & (prob > old_prob)
+            down = (kl > p["epsilon_low"]) & (prob < old_prob)
+        high = (adv > 0) & up
+        low = (adv <= 0) & down  # verl: the A > 0 test picks the side, A = 0 goes with A < 0
+        ratio = torch.exp(log_ratio)
+        weight = ratio.clamp(max=p["tis_cap"]).detach()
+        loss = -adv * weight * torch.exp(log_ratio - log_ratio.detach())
+        loss = torch.where(low | high, torch.zeros_like(loss), loss)
+        return loss, ratio, low, high, torch.zeros_like(high), None
+
+    return surrogate
+
+
+def _covariance(adv, lp, mask):
+    """Each token's centred covariance term (A - mean A)(log pi - mean log pi), the means over the
+    batch's real tokens (Clip-Cov / KL-Cov, arXiv 2505.22617 eq. 10; verl clip_cov / kl_cov). [B, T]."""
+    real = mask > 0
+    a_bar = adv[real].mean() if bool(real.any()) else adv.new_tensor(0.0)
+    lp_bar = lp.detach()[real].mean() if bool(real.any()) else adv.new_tensor(0.0)
+    return (adv - a_bar) * (lp.detach() - lp_bar)
+
+
+def _clip_cov(log_ratio, adv, mask, p, **ctx):
+    # Clip-Cov (arXiv 2505.22617 §4; verl compute_policy_loss_clip_cov): PPO's clip, and a few tokens
+    # whose covariance lies in (lb, ub) and that the clip left alone lose their gradient too: at most
+    # max(1, int(ratio N)) of them, drawn at random when there are more (verl: the global RNG; here
+    # a generator seeded at 0, so a loss is a function of its inputs).
+    lp, _ = _probs(log_ratio, ctx)
+    ratio = torch.exp(log_ratio)
+    loss, low, high, _ = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"])
+    real = mask > 0
+    cov = _covariance(adv, lp, mask)
+    clipped_by_ppo = (-adv * ratio.clamp(1.0 - p["epsilon_low"], 1.0 + p["epsilon_high"]) > -adv * ratio) & real
+    candidates = (cov > p["clip_cov_lb"]) & (cov < p["clip_cov_ub"]) & real & ~clipped_by_ppo
+    idx = torch.nonzero(candidates)
+    limit = max(int(p["clip_cov_ratio"] * int(real.sum())), 1)
+    if len(idx) > limit:
+        order = torch.randperm(len(idx), generator=torch.Generator().manual_seed(0))
+        idx = idx[order[:limit].to(idx.device)]
+    detached = torch.zeros_like(real)
+    detached[idx[:, 0], idx[:, 1]] = True
+    loss = torch.where(detached, torch.zeros_like(loss), loss)
+    return loss, ratio, low, high, detached, None
+
+
+def _kl_cov(log_ratio, adv, mask, p, **ctx):
+    # KL-Cov (arXiv 2505.22617 §4; verl compute_policy_loss_kl_cov): no clip, -A r for every token;
+    # the max(1, int(ratio N)) tokens of largest covariance also get coef |log r| (a KL-like pull).
+    lp, _ = _probs(log_ratio, ctx)
+    ratio = torch.exp(log_ratio)
+    loss = -adv * ratio
+    real = mask > 0
+    cov = _covariance(adv, lp, mask)[real]  # the real tokens in row order, as verl lists them
+    k = min(max(int(int(real.sum()) * p["kl_cov_ratio"]), 1), int(real.sum()))
+    top = torch.zeros_like(real)
+    if k > 0:  # ties go to the earlier token (a stable sort), so padding never changes the choice
+        pick = torch.nonzero(real)[torch.sort(cov, descending=True, stable=True).indices[:k]]
+        top[pick[:, 0], pick[:, 1]] = True
+    loss = torch.where(top, loss + p["ppo_kl_coef"] * log_ratio.abs(), loss)
+    none = torch.zeros_like(real)
+    return loss, ratio, none, none, none, None
+
+
+def _m2po(log_ratio, adv, mask, p, **_):
+    # M2PO (arXiv 2510.01161, Algorithm 1, as Trinity-RFT's m2po policy loss reads it): no ratio clip;
+    # among the tokens the advantage pushes further from pi_old (A l > 0), the largest l^2 are masked
+    # until the mean l^2 of those kept is <= tau (0.04); the rest get -A r. A batch-level mask.
+    real = mask > 0
+    second = (log_ratio.detach() ** 2).masked_fill(~real, 0.0)
+    pushed = real & (((adv > 0) & (log_ratio > 0)) | ((adv < 0) & (log_ratio < 0)))
+    values = second[pushed]
+    drop = torch.zeros_like(real)
+    if values.numel() and float(values.mean()) > p["m2_threshold"]:
+        ordered, order = torch.sort(values, stable=True)
+        means = torch.cumsum(ordered, 0) / torch.arange(1, len(ordered) + 1, dtype=ordered.dtype)
+        keep = int((means <= p["m2_threshold"]).sum())
+        where = torch.nonzero(pushed)[order[keep:]]
+        drop[where[:, 0], where[:, 1]] = True
+    ratio = torch.exp(log_ratio)
+    loss = torch.where(drop, torch.zeros_like(log_ratio), -adv * ratio)
+    high, low = drop & (adv > 0), drop & (adv < 0)
+    return loss, ratio, low, high, torch.zeros_like(high), None
+
+
+def _vespo(log_ratio, adv, mask, p, **_):
+    # VESPO (arXiv 2602.10693; TRL loss_type="vespo", grpo_trainer.get_gamma_weights): a detached
+    # sequence weight phi(w) = e^lambda w^k e^(-lambda w) (phi(1) = 1) of the sequence ratio
+    # w = prod_t r_t (log w clamped to [log 1e-8, 20]), k, lambda by the sign of A (A >= 0: pos);
+    # per token -phi A grad log pi. Value -A phi (readable), gradient TRL's.
+    log_w = (log_ratio * mask).sum(-1, keepdim=True).clamp(math.log(1e-8), 20.0)  # (B, 1)
+    adv_seq = masked_mean(adv, mask, dim=-1)[:, None]  # (B, 1)
+    pos = adv_seq >= 0
+    k = torch.where(pos, torch.full_like(log_w, p["vespo_k_pos"]), torch.full_like(log_w, p["vespo_k_neg"]))
+    lam = torch.where(pos, torch.full_like(log_w, p["vespo_lambda_pos"]), torch.full_like(log_w, p["vespo_lambda_neg"]))
+    phi = torch.exp(lam + k * log_w - lam * torch.exp(log_w)).detach()  # (B, 1)
+    phi = torch.nan_to_num(phi, nan=0.0, posinf=0.0, neginf=0.0)
+    loss = -adv * phi * torch.exp(log_ratio - log_ratio.detach())
+    w = torch.exp(log_w).expand_as(log_ratio)
+    gone = (phi == 0).expand_as(log_ratio)  # the weight underflowed to exactly 0: no gradient left
+    high, low = gone & (w > 1), gone & (w <= 1)
+    return loss, w, low, high, torch.zeros_like(high), phi.expand_as(log_ratio)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -427,6 +608,23 @@ def _dual(source):
 
 def _agg(mode, source):
     return Setting("loss_agg_mode", mode, source, trl="loss_type", verl="actor.loss_agg_mode", help=_AGG_HELP)
+
+
+def _norm_length(source):
+    """Dr.GRPO's constant length for ``seq-mean-token-sum-norm`` (TRL ``max_completion_length``)."""
+    return Setting(
+        "norm_length",
+        None,
+        source + " (the generation budget L_max; None = the run's length "
+        "limit in training, the padded width in a bare policy_loss call)",
+        trl="max_completion_length",
+        verl="actor.loss_scale_factor",
+        help={
+            "zh": "常数长度 L_max（留空表示用本次训练的回答长度上限）",
+            "en": "constant length L_max (empty = the run's response length limit)",
+        },
+        optional=True,
+    )
 
 
 def _kl(beta, source, estimator="k3"):
@@ -528,6 +726,13 @@ _GSPO = "GSPO, arXiv 2507.18071, eq. 5 and §5.1"
 _GMPO = "GMPO, arXiv 2507.20673"
 _SAPO = "SAPO, arXiv 2511.20347"
 _CISPO = "MiniMax-M1 (CISPO), arXiv 2506.13585, §3.1"
+_GPPO = "Klear-Reasoner (GPPO), arXiv 2508.07629, §2.3"
+_CE_GPPO = "CE-GPPO, arXiv 2509.20712, §3 (official code compute_gppo_loss_general_beta)"
+_DPPO = "DPPO, arXiv 2602.04879 (verl dppo_tv / dppo_kl, examples/dppo_trainer)"
+_COV = "Clip-Cov / KL-Cov, arXiv 2505.22617, §4 (verl clip_cov / kl_cov)"
+_VESPO = "VESPO, arXiv 2602.10693 (TRL loss_type='vespo')"
+_LUSPO = "LUSPO, arXiv 2602.05261 (TRL loss_type='luspo')"
+_M2PO = "M2PO, arXiv 2510.01161, §5 and Algorithm 1"
 
 # GSPO's ε is of order 1e-4: a slider over a few such values rather than a linear range.
 _GSPO_EPS = (0.0, 5e-5, 1e-4, 2e-4, 3e-4, 4e-4, 5e-4, 7e-4, 1e-3, 2e-3, 5e-3, 1e-2)
@@ -670,19 +875,7 @@ _SPECS = [
             *_eps(0.2, 0.2, _DR),
             _dual("off in the Dr.GRPO paper"),
             _agg("seq-mean-token-sum-norm", _DR + " (TRL loss_type = dr_grpo)"),
-            Setting(
-                "norm_length",
-                None,
-                _DR + " (the generation budget L_max; None = the run's length "
-                "limit in training, the padded width in a bare policy_loss call)",
-                trl="max_completion_length",
-                verl="actor.loss_scale_factor",
-                help={
-                    "zh": "常数长度 L_max（留空表示用本次训练的回答长度上限）",
-                    "en": "constant length L_max (empty = the run's response length limit)",
-                },
-                optional=True,
-            ),
+            _norm_length(_DR),
             *_kl(0.0, _DR + " (β = 0)"),
         ),
         train_settings=(*_adv("group", "none", _DR + " (no std)"), *_shaping(False, False, False, "not in Dr.GRPO")),
@@ -955,6 +1148,452 @@ _SPECS = [
             _fixed_agg("trl", "token-mean", "TRL's loss_type='cispo'"),
         ),
     ),
+    AlgorithmSpec(
+        name="gppo",
+        title="GPPO",
+        paper="Su et al. 2025, Klear-Reasoner",
+        arxiv="2508.07629",
+        equation="§2.3 (GPPO objective)",
+        parent="dapo",
+        summary={
+            "zh": "保梯度裁剪：前向值与 PPO 裁剪相同，被裁的 token 仍以 (1±ε) 的有界权重回传梯度。",
+            "en": "Gradient-preserving clip: the forward value of PPO's clip, but clipped tokens still pass a bounded (1±ε) gradient.",
+        },
+        changes={
+            "zh": "把裁剪项写成 (1±ε)·r/sg[r]：越界 token 的梯度不再为零，探索信号与次优轨迹的负信号都保留下来。",
+            "en": "The clipped branch becomes (1±ε)·r/sg[r]: out-of-band tokens keep a gradient, so exploration and negative signals survive.",
+        },
+        latex=r"\lambda_{i,t}=-\min\Big(r_{i,t}A_{i,t},\ \operatorname{clip}\big(r_{i,t},\tfrac{1-\varepsilon_\text{low}}{\operatorname{sg}[r_{i,t}]}r_{i,t},\tfrac{1+\varepsilon_\text{high}}{\operatorname{sg}[r_{i,t}]}r_{i,t}\big)A_{i,t}\Big)",
+        ratio_level="token",
+        loss_settings=(
+            *_eps(0.2, 0.28, _GPPO + " (built on DAPO's clip-higher bounds 0.2 / 0.28)"),
+            _agg("token-mean", _GPPO + " (official code default loss_agg_mode = token-mean)"),
+            *_kl(0.0, _GPPO + " (no KL)"),
+        ),
+        train_settings=(*_adv("group", "group", _GPPO), *_shaping(False, False, False, "not in GPPO")),
+        surrogate=_gppo,
+        trust_region=frozenset({"capped"}),
+        trl=None,
+        verl=None,
+        framework_notes=(
+            FrameworkNote(
+                "trl",
+                {
+                    "en": "Neither TRL nor verl ships GPPO; the authors' verl fork (Kwai-Klear/KlearReasoner, "
+                    "core_algos.py compute_gppo_loss) does, with a dual clip on A < 0 that rlviz leaves out.",
+                    "zh": "TRL 与 verl 都没有 GPPO；作者的 verl 分支（Kwai-Klear/KlearReasoner，core_algos.py 的 "
+                    "compute_gppo_loss）实现了它，并对 A < 0 加了双重裁剪，rlviz 没有加。",
+                },
+            ),
+        ),
+    ),
+    AlgorithmSpec(
+        name="ce_gppo",
+        title="CE-GPPO",
+        paper="Su et al. 2025, CE-GPPO",
+        arxiv="2509.20712",
+        equation="§3 (CE-GPPO objective)",
+        parent="gppo",
+        summary={
+            "zh": "在 GPPO 上用 β₁、β₂ 分别缩放两侧被裁 token 的梯度，借此调控熵。",
+            "en": "GPPO with the clipped tokens' gradients scaled by β₁ (A < 0) and β₂ (A > 0), to steer the entropy.",
+        },
+        changes={
+            "zh": "β₁ 控制负优势低概率 token（防熵爆炸），β₂ 控制正优势低概率 token（防熵坍缩）。",
+            "en": "β₁ weighs negative-advantage low-probability tokens (against entropy explosion), β₂ positive ones (against collapse).",
+        },
+        latex=r"\lambda_{i,t}=\begin{cases}-\beta_1\frac{1-\varepsilon_\text{low}}{\operatorname{sg}[r]}r\,A & A<0,\ r<1-\varepsilon_\text{low}\\-\beta_2\frac{1+\varepsilon_\text{high}}{\operatorname{sg}[r]}r\,A & A>0,\ r>1+\varepsilon_\text{high}\\-r\,A & \text{otherwise}\end{cases}",
+        ratio_level="token",
+        loss_settings=(
+            *_eps(0.2, 0.28, _CE_GPPO + " (DAPO's bounds 0.2 / 0.28)"),
+            Setting(
+                "gppo_beta1",
+                0.75,
+                _CE_GPPO + " (gppo_loss_beta1 = 0.75)",
+                help={
+                    "zh": "β₁：A<0 且 r<1−ε_low 的被裁 token 的梯度倍数",
+                    "en": "β₁: gradient scale of clipped tokens with A<0, r<1−ε_low",
+                },
+                surrogate=True,
+                range=(0.0, 2.0, 0.05),
+            ),
+            Setting(
+                "gppo_beta2",
+                1.0,
+                _CE_GPPO + " (gppo_loss_beta2 = 1)",
+                help={
+                    "zh": "β₂：A>0 且 r>1+ε_high 的被裁 token 的梯度倍数",
+                    "en": "β₂: gradient scale of clipped tokens with A>0, r>1+ε_high",
+                },
+                surrogate=True,
+                range=(0.0, 2.0, 0.05),
+            ),
+            _agg("token-mean", _CE_GPPO + " (token-mean)"),
+            *_kl(0.0, _CE_GPPO + " (no KL)"),
+        ),
+        train_settings=(*_adv("group", "group", _CE_GPPO), *_shaping(False, False, False, "not in CE-GPPO")),
+        surrogate=_ce_gppo,
+        trust_region=frozenset({"capped"}),
+        trl=None,
+        verl=None,
+        framework_notes=(
+            FrameworkNote(
+                "trl",
+                {
+                    "en": "Neither TRL nor verl ships CE-GPPO; the authors' code (Kwai-Klear/CE-GPPO, "
+                    "compute_gppo_loss_general_beta) adds a dual clip c = 3 on A < 0 that rlviz leaves out.",
+                    "zh": "TRL 与 verl 都没有 CE-GPPO；作者代码（Kwai-Klear/CE-GPPO 的 compute_gppo_loss_general_beta）"
+                    "对 A < 0 加了 c = 3 的双重裁剪，rlviz 没有加。",
+                },
+            ),
+        ),
+    ),
+    AlgorithmSpec(
+        name="dppo_tv",
+        title="DPPO-TV",
+        paper="Qi et al. 2026, Divergence Proximal Policy Optimization",
+        arxiv="2602.04879",
+        equation="Binary-TV trust region",
+        parent="grpo",
+        summary={
+            "zh": "用分布的偏移（二元全变差 |π−π_old|）代替比率裁剪：偏移超出信赖域的 token 被屏蔽。",
+            "en": "A divergence trust region instead of a ratio clip: tokens whose probability moved more than δ (binary TV) are masked.",
+        },
+        changes={
+            "zh": "比率裁剪对低概率 token 过严、对高概率 token 过松；按概率差 π−π_old 设界更公平，梯度用截断 IS 权重。",
+            "en": "A ratio clip is too strict on rare tokens and too loose on likely ones; bounding π−π_old is even-handed; truncated-IS weights.",
+        },
+        latex=r"\lambda_{i,t}=-\mathbb 1\big[\text{in region}\big]\operatorname{sg}[\min(r_{i,t},c)]A_{i,t}\log\pi_\theta,\quad \text{region: }A>0:\ \pi-\pi_\text{old}\le\delta_\text{high};\ A\le0:\ \pi-\pi_\text{old}\ge-\delta_\text{low}",
+        ratio_level="token",
+        loss_settings=(
+            *_eps(
+                0.15,
+                0.15,
+                _DPPO + " (δ = 0.15 for TV)",
+                low_range=(0.0, 1.0, 0.01),
+                high_range=(0.0, 1.0, 0.01),
+            ),
+            Setting(
+                "tis_cap",
+                10000.0,
+                _DPPO + " (clip_ratio_c = 10000: truncation effectively off)",
+                verl="actor.clip_ratio_c",
+                help={"zh": "截断重要性采样的上限 c（min(r, c)）", "en": "truncated-IS cap c (min(r, c))"},
+            ),
+            _agg("seq-mean-token-sum-norm", _DPPO + " (seq-mean-token-sum-norm)"),
+            _norm_length(_DPPO),
+            *_kl(0.0, _DPPO + " (use_kl_loss = False)"),
+        ),
+        train_settings=(
+            *_adv("group", "none", _DPPO + " (norm_adv_by_std_in_grpo = False)"),
+            *_shaping(False, False, False, "not in DPPO"),
+        ),
+        surrogate=_dppo("tv"),
+        monotone=False,
+        clip_space=None,
+        trl=None,
+        verl={_LOSS_MODE: "dppo_tv"},
+    ),
+    AlgorithmSpec(
+        name="dppo_kl",
+        title="DPPO-KL",
+        paper="Qi et al. 2026, Divergence Proximal Policy Optimization",
+        arxiv="2602.04879",
+        equation="Binary-KL trust region",
+        parent="dppo_tv",
+        summary={
+            "zh": "DPPO 的 KL 版：用采样 token 的二元 KL 衡量偏移，超过 δ 且朝优势方向移动的 token 被屏蔽。",
+            "en": "DPPO with a binary KL between π and π_old at the sampled token; past δ in the advantage's direction, the token is masked.",
+        },
+        changes={
+            "zh": "把全变差换成二元 KL，δ 约 0.05。",
+            "en": "Binary KL in place of the total variation, δ ≈ 0.05.",
+        },
+        latex=r"D=\pi_\text{old}\log\tfrac{\pi_\text{old}}{\pi}+(1-\pi_\text{old})\log\tfrac{1-\pi_\text{old}}{1-\pi},\quad \lambda_{i,t}=-\mathbb 1\big[D\le\delta\ \text{or moving against }A\big]\operatorname{sg}[\min(r,c)]A\log\pi_\theta",
+        ratio_level="token",
+        loss_settings=(
+            *_eps(
+                0.05,
+                0.05,
+                _DPPO + " (δ = 0.05 for KL)",
+                low_range=(0.0, 0.5, 0.005),
+                high_range=(0.0, 0.5, 0.005),
+            ),
+            Setting(
+                "tis_cap",
+                10000.0,
+                _DPPO + " (clip_ratio_c = 10000: truncation effectively off)",
+                verl="actor.clip_ratio_c",
+                help={"zh": "截断重要性采样的上限 c（min(r, c)）", "en": "truncated-IS cap c (min(r, c))"},
+            ),
+            _agg("seq-mean-token-sum-norm", _DPPO + " (seq-mean-token-sum-norm)"),
+            _norm_length(_DPPO),
+            *_kl(0.0, _DPPO + " (use_kl_loss = False)"),
+        ),
+        train_settings=(
+            *_adv("group", "none", _DPPO + " (norm_adv_by_std_in_grpo = False)"),
+            *_shaping(False, False, False, "not in DPPO"),
+        ),
+        surrogate=_dppo("kl"),
+        monotone=False,
+        clip_space=None,
+        trl=None,
+        verl={_LOSS_MODE: "dppo_kl"},
+    ),
+    AlgorithmSpec(
+        name="clip_cov",
+        title="Clip-Cov",
+        paper="Cui et al. 2025, The Entropy Mechanism of RL for Reasoning LMs",
+        arxiv="2505.22617",
+        equation="§4 (Clip-Cov)",
+        parent="grpo",
+        summary={
+            "zh": "熵的变化由 log π 与优势的协方差驱动：把少数高协方差 token 的梯度断开，防止熵坍缩。",
+            "en": "Entropy change is driven by the covariance of log π and the advantage: detach a few high-covariance tokens to stop the collapse.",
+        },
+        changes={
+            "zh": "PPO 裁剪之外，在协方差位于 (lb, ub) 的 token 中随机选至多 ratio·N 个，梯度置零。",
+            "en": "Besides PPO's clip, up to ratio·N tokens with covariance in (lb, ub) are picked at random and get zero gradient.",
+        },
+        latex=_PPO_TEX
+        + r",\quad \lambda_{i,t}=0\ \text{for a few }t\text{ with }(A_t-\bar A)(\log\pi_t-\overline{\log\pi})\in(\text{lb},\text{ub})",
+        ratio_level="token",
+        loss_settings=(
+            *_eps(0.2, 0.2, _COV + " (PPO's ε = 0.2)"),
+            Setting(
+                "clip_cov_ratio",
+                2e-4,
+                _COV + " (clip_cov_ratio = 2e-4)",
+                verl="actor.policy_loss.clip_cov_ratio",
+                help={"zh": "被断开梯度的 token 比例上限", "en": "share of tokens detached, at most"},
+            ),
+            Setting(
+                "clip_cov_lb",
+                1.0,
+                _COV + " (clip_cov_lb = 1)",
+                verl="actor.policy_loss.clip_cov_lb",
+                help={"zh": "协方差下界 lb", "en": "covariance lower bound lb"},
+            ),
+            Setting(
+                "clip_cov_ub",
+                5.0,
+                _COV + " (clip_cov_ub = 5)",
+                verl="actor.policy_loss.clip_cov_ub",
+                help={"zh": "协方差上界 ub", "en": "covariance upper bound ub"},
+            ),
+            _agg("token-mean", _COV + " (verl default token-mean)"),
+            *_kl(0.0, _COV + " (no KL)"),
+        ),
+        train_settings=(*_adv("group", "group", _COV), *_shaping(False, False, False, "not in Clip-Cov")),
+        surrogate=_clip_cov,
+        acts_on_policy=True,
+        batch_coupled=True,
+        trl=None,
+        verl={_LOSS_MODE: "clip_cov"},
+        framework_notes=(
+            FrameworkNote(
+                "verl",
+                {
+                    "en": "verl draws the detached tokens with the global random generator; rlviz with one seeded "
+                    "at 0, so the same inputs give the same loss. With fewer candidates than the limit both agree.",
+                    "zh": "verl 用全局随机数选出被断开的 token；rlviz 用种子为 0 的生成器，相同输入给出相同损失。"
+                    "候选数不超过上限时两者一致。",
+                },
+            ),
+        ),
+    ),
+    AlgorithmSpec(
+        name="kl_cov",
+        title="KL-Cov",
+        paper="Cui et al. 2025, The Entropy Mechanism of RL for Reasoning LMs",
+        arxiv="2505.22617",
+        equation="§4 (KL-Cov)",
+        parent="grpo",
+        summary={
+            "zh": "不裁剪；对协方差最大的少数 token 加上 |log r| 的 KL 惩罚，抑制熵坍缩。",
+            "en": "No clip; the few tokens of largest covariance get a |log r| KL penalty, against entropy collapse.",
+        },
+        changes={
+            "zh": "用对少数高协方差 token 的 KL 约束代替对所有 token 的比率裁剪。",
+            "en": "A KL pull on the few highest-covariance tokens replaces the ratio clip on every token.",
+        },
+        latex=r"\lambda_{i,t}=-r_{i,t}A_{i,t}+\mathbb 1[t\in\text{top-}k\ \text{cov}]\ \beta_\text{cov}\,\big|\log r_{i,t}\big|",
+        ratio_level="token",
+        loss_settings=(
+            Setting(
+                "kl_cov_ratio",
+                2e-4,
+                _COV + " (kl_cov_ratio = 2e-4)",
+                verl="actor.policy_loss.kl_cov_ratio",
+                help={"zh": "加 KL 惩罚的 token 比例", "en": "share of tokens given the KL penalty"},
+            ),
+            Setting(
+                "ppo_kl_coef",
+                1.0,
+                _COV + " (ppo_kl_coef = 1, the code default)",
+                verl="actor.policy_loss.ppo_kl_coef",
+                help={"zh": "KL 惩罚系数", "en": "KL penalty coefficient"},
+                surrogate=True,
+                range=(0.0, 5.0, 0.1),
+            ),
+            _agg("token-mean", _COV + " (verl default token-mean)"),
+            *_kl(0.0, _COV + " (no KL to the reference)"),
+        ),
+        train_settings=(*_adv("group", "group", _COV), *_shaping(False, False, False, "not in KL-Cov")),
+        surrogate=_kl_cov,
+        monotone=False,
+        batch_coupled=True,
+        trust_region=frozenset(),
+        clip_space=None,
+        trl=None,
+        verl={_LOSS_MODE: "kl_cov"},
+    ),
+    AlgorithmSpec(
+        name="vespo",
+        title="VESPO",
+        paper="VESPO 2026, Variational Sequence-Level Soft Policy Optimization",
+        arxiv="2602.10693",
+        equation="gamma weight φ(w)",
+        parent="gspo",
+        summary={
+            "zh": "不硬裁剪：用序列比率 w 的平滑 gamma 权重 φ(w) = e^λ w^k e^{−λw}（φ(1)=1）缩放整条回答的梯度。",
+            "en": "No hard clip: a smooth gamma weight φ(w) = e^λ w^k e^{−λw} of the sequence ratio w (φ(1) = 1) scales a response's gradient.",
+        },
+        changes={
+            "zh": "w 远离 1 时权重平滑趋零；正负优势各有 (k, λ)。",
+            "en": "The weight fades smoothly as w leaves 1; separate (k, λ) for positive and negative advantages.",
+        },
+        latex=r"\lambda_{i,t}=-\operatorname{sg}\big[\varphi(w_i)\big]A_i\log\pi_\theta(y_{i,t}),\quad \varphi(w)=e^{\lambda}w^{k}e^{-\lambda w},\quad w_i=\prod_t r_{i,t}",
+        ratio_level="sequence",
+        loss_settings=(
+            Setting(
+                "vespo_k_pos",
+                2.0,
+                _VESPO + " (vespo_k_pos = 2)",
+                trl="vespo_k_pos",
+                help={"zh": "A≥0 时的 k", "en": "k for A ≥ 0"},
+                surrogate=True,
+                range=(0.5, 6.0, 0.5),
+            ),
+            Setting(
+                "vespo_lambda_pos",
+                3.0,
+                _VESPO + " (vespo_lambda_pos = 3)",
+                trl="vespo_lambda_pos",
+                help={"zh": "A≥0 时的 λ", "en": "λ for A ≥ 0"},
+                surrogate=True,
+                range=(0.5, 6.0, 0.5),
+            ),
+            Setting(
+                "vespo_k_neg",
+                3.0,
+                _VESPO + " (vespo_k_neg = 3)",
+                trl="vespo_k_neg",
+                help={"zh": "A<0 时的 k", "en": "k for A < 0"},
+                surrogate=True,
+                range=(0.5, 6.0, 0.5),
+            ),
+            Setting(
+                "vespo_lambda_neg",
+                2.0,
+                _VESPO + " (vespo_lambda_neg = 2)",
+                trl="vespo_lambda_neg",
+                help={"zh": "A<0 时的 λ", "en": "λ for A < 0"},
+                surrogate=True,
+                range=(0.5, 6.0, 0.5),
+            ),
+            _agg("token-mean", _VESPO + " (TRL: token sum over the batch's tokens)"),
+            *_kl(0.0, _VESPO + " (β = 0)"),
+        ),
+        train_settings=(*_adv("group", "group", _VESPO), *_shaping(False, False, False, "not in VESPO")),
+        surrogate=_vespo,
+        monotone=False,
+        trust_region=frozenset({"gated"}),
+        clip_space=None,
+        trl={"loss_type": "vespo"},
+        verl=None,
+        framework_notes=(_fixed_agg("trl", "token-mean", "TRL's loss_type='vespo'"),),
+    ),
+    AlgorithmSpec(
+        name="luspo",
+        title="LUSPO",
+        paper="LUSPO 2026, Length-Unbiased Sequence Policy Optimization",
+        arxiv="2602.05261",
+        equation="LUSPO objective",
+        parent="gspo",
+        summary={
+            "zh": "GSPO 的序列裁剪，但每条回答的项乘以它的长度：长回答不再因平均而被低估。",
+            "en": "GSPO's sequence clip with each response's term multiplied by its length, so long responses are not averaged down.",
+        },
+        changes={
+            "zh": "聚合从 seq-mean-token-mean 改为 seq-mean-token-sum（|o_i|·λ_i 的平均）。",
+            "en": "Aggregation moves from seq-mean-token-mean to seq-mean-token-sum (the mean of |o_i|·λ_i).",
+        },
+        latex=r"\lambda_i=-\min\big(s_iA_i,\ \operatorname{clip}(s_i,1-\varepsilon_\text{low},1+\varepsilon_\text{high})A_i\big),\quad \mathcal L=\frac1G\sum_i|o_i|\,\lambda_i",
+        ratio_level="sequence",
+        loss_settings=(
+            *_eps(3e-4, 4e-4, _LUSPO + " (GSPO's 3e-4, 4e-4)", choices=_GSPO_EPS),
+            _agg("seq-mean-token-sum", _LUSPO + " (mean over responses of |o_i| x the sequence term)"),
+            *_kl(0.0, _LUSPO + " (β = 0)"),
+        ),
+        train_settings=(*_adv("group", "group", _LUSPO), *_shaping(False, False, False, "not in LUSPO")),
+        surrogate=_gspo,
+        trl={"loss_type": "luspo", "importance_sampling_level": "sequence"},
+        verl=None,
+        framework_notes=(_fixed_agg("trl", "seq-mean-token-sum", "TRL's loss_type='luspo'"),),
+    ),
+    AlgorithmSpec(
+        name="m2po",
+        title="M2PO",
+        paper="Zheng, Zhao, Chen 2025, Prosperity before Collapse",
+        arxiv="2510.01161",
+        equation="§5, Algorithm 1",
+        parent="grpo",
+        summary={
+            "zh": "不裁剪单个比率，而限制整批 log 比率的二阶矩：只屏蔽最极端的少数 token，适合陈旧（离策略）数据。",
+            "en": "No per-token ratio clip: bound the batch's second moment of the log-ratio, masking only the most extreme tokens (stale, off-policy data).",
+        },
+        changes={
+            "zh": "在优势推动方向上 l² 最大的 token 依次被屏蔽，直到剩余的 l² 均值 ≤ τ = 0.04。",
+            "en": "Tokens pushed further by their advantage are masked, largest l² first, until the mean l² of the rest is ≤ τ = 0.04.",
+        },
+        latex=r"\lambda_{i,t}=-M_{i,t}\,r_{i,t}A_{i,t},\quad M=\text{drop the largest }l^2\text{ where }A\,l>0\text{ until }\overline{l^2}\le\tau_{M_2},\ l=\log r",
+        ratio_level="token",
+        loss_settings=(
+            Setting(
+                "m2_threshold",
+                0.04,
+                _M2PO + " (τ_M2 = 0.04)",
+                help={
+                    "zh": "二阶矩阈值 τ_M2（l² 的均值上限）",
+                    "en": "second-moment threshold τ_M2 (bound on the mean l²)",
+                },
+            ),
+            _agg("token-mean", _M2PO + " (normalised by every valid token)"),
+            *_kl(0.0, _M2PO + " (no KL)"),
+        ),
+        train_settings=(*_adv("group", "group", _M2PO), *_shaping(False, False, False, "not in M2PO")),
+        surrogate=_m2po,
+        monotone=False,
+        batch_coupled=True,
+        clip_space=None,
+        trl=None,
+        verl=None,
+        framework_notes=(
+            FrameworkNote(
+                "verl",
+                {
+                    "en": "Neither TRL nor verl ships M2PO. Implementations disagree on which tokens may be "
+                    "masked: AReaL (docs/en/algorithms/m2po.md) drops the largest l² among all tokens; the paper's "
+                    "Algorithm 1 (as Trinity-RFT reads it, and rlviz) only among those whose advantage pushes the "
+                    "ratio further from 1, the tokens a PPO clip could act on.",
+                    "zh": "TRL 与 verl 都没有 M2PO。各实现对可屏蔽的 token 看法不同：AReaL（docs/en/algorithms/m2po.md）"
+                    "在全部 token 中去掉 l² 最大者；论文的算法 1（按 Trinity-RFT 的理解，rlviz 同此）只在优势把比率推离 1 "
+                    "的 token（PPO 裁剪可能作用的那些）中选。",
+                },
+            ),
+        ),
+    ),
 ]
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {spec.name: spec for spec in _SPECS}
@@ -1009,6 +1648,19 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
             raise ValueError(f"{key}: must be >= 0, got {params[key]}")
     if params.get("dual_clip_c") is not None and params["dual_clip_c"] <= 1:
         raise ValueError(f"dual_clip_c: must be > 1 (or None), got {params['dual_clip_c']}")
+    for key in ("vespo_k_pos", "vespo_lambda_pos", "vespo_k_neg", "vespo_lambda_neg", "tis_cap"):
+        if key in params and params[key] <= 0:
+            raise ValueError(f"{key}: must be > 0, got {params[key]}")
+    for key in ("gppo_beta1", "gppo_beta2", "ppo_kl_coef", "m2_threshold"):
+        if key in params and params[key] < 0:
+            raise ValueError(f"{key}: must be >= 0, got {params[key]}")
+    for key in ("clip_cov_ratio", "kl_cov_ratio"):
+        if key in params and not 0 < params[key] <= 1:
+            raise ValueError(f"{key}: must be in (0, 1], got {params[key]}")
+    if "clip_cov_lb" in params and params["clip_cov_lb"] >= params["clip_cov_ub"]:
+        raise ValueError(
+            f"clip_cov_lb: must be below clip_cov_ub = {params['clip_cov_ub']}, got {params['clip_cov_lb']}"
+        )
     for key in ("tau_pos", "tau_neg"):
         if key in params and params[key] <= 0:
             raise ValueError(f"{key}: must be > 0, got {params[key]}")
@@ -1093,7 +1745,9 @@ def policy_loss(
     adv = torch.where(real, adv.to(log_prob.dtype), zero)
     log_ratio = (lp - old).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)  # (B, T)
 
-    per_token, ratio, low, high, dual, gate = spec.surrogate(log_ratio, adv, mask, params)
+    per_token, ratio, low, high, dual, gate = spec.surrogate(
+        log_ratio, adv, mask, params, log_prob=lp, old_log_prob=old
+    )
     kl_mean = None
     if ref_log_prob is not None:
         ref = torch.where(real, ref_log_prob.to(log_prob.dtype), zero)

@@ -145,16 +145,21 @@ def _overrides(overrides: dict[str, Any]) -> dict[str, Any]:
     return {"beta": 0.0} | overrides
 
 
-def _one_token(algorithm: str, ratio: Any, advantage: Any, **overrides):
-    """``(w, out)`` of a one-token response at ``ratio`` with ``advantage`` (``gradient_weights``)."""
+def _one_token(algorithm: str, ratio: Any, advantage: Any, pi_old: Any = 1.0, **overrides):
+    """``(w, out)`` of a one-token response at ``ratio`` with ``advantage`` (``gradient_weights``);
+    ``pi_old`` the token's probability under the old policy (1: log pi_old = 0, the curves page's
+    convention; a probability matters only to the objectives that read one, DPPO's divergences)."""
     _spec(algorithm)
     r = _number("ratio", ratio, positive=True)
     a = _number("advantage", advantage)
-    lp = torch.full((1, 1), math.log(r), dtype=DTYPE)  # (1, 1)
+    p_old = _number("pi_old", pi_old, positive=True)
+    if p_old > 1 or (p_old * r > 1 and p_old < 1):
+        raise ValueError(f"pi_old: with ratio {r:g} the new probability {p_old * r:g} must stay within (0, 1]")
+    old = torch.full((1, 1), math.log(p_old), dtype=DTYPE)  # (1, 1)
+    lp = old + math.log(r)
     grad, out = gradient_weights(
-        algorithm, lp, torch.zeros_like(lp), torch.full((1,), a, dtype=DTYPE), torch.ones_like(lp),
-        **_overrides(overrides),
-    )  # fmt: skip
+        algorithm, lp, old, torch.full((1,), a, dtype=DTYPE), torch.ones_like(lp), **_overrides(overrides)
+    )
     w = _clean(-float(grad[0, 0]) / float(out.token_weight[0, 0]))
     return w, out
 
@@ -190,18 +195,20 @@ def obj_token_loss(algorithm: str, ratio: float, advantage: float, **overrides) 
 
 
 @answer("obj_grad_weight")
-def obj_grad_weight(algorithm: str, ratio: float, advantage: float, **overrides) -> float:
+def obj_grad_weight(algorithm: str, ratio: float, advantage: float, pi_old: float = 1.0, **overrides) -> float:
     """The gradient weight ``w = -d loss / d log pi`` of one token at ``ratio`` with ``advantage``,
     by autograd through ``policy_loss`` (``gradient_weights``), per unit aggregation weight. 0 where a
-    hard clip acted; CISPO's ``clip(r) A``; SAPO's ``4 sigma (1 - sigma) r A``."""
-    return _one_token(algorithm, ratio, advantage, **overrides)[0]
+    hard clip acted; CISPO's ``clip(r) A``; SAPO's ``4 sigma (1 - sigma) r A``. ``pi_old``: the
+    token's old probability (default 1, i.e. log pi_old = 0), read by DPPO's divergence test."""
+    return _one_token(algorithm, ratio, advantage, pi_old, **overrides)[0]
 
 
 @answer("obj_token_state")
-def obj_token_state(algorithm: str, ratio: float, advantage: float, **overrides) -> str:
+def obj_token_state(algorithm: str, ratio: float, advantage: float, pi_old: float = 1.0, **overrides) -> str:
     """What the trust region does to that token (``token_states``): ``"active"``, ``"clipped"``
-    (zero gradient), ``"capped"`` (CISPO: bounded, kept) or ``"gated"`` (SAPO: scaled down)."""
-    out = _one_token(algorithm, ratio, advantage, **overrides)[1]
+    (zero gradient), ``"capped"`` (CISPO: bounded, kept) or ``"gated"`` (SAPO: scaled down);
+    ``pi_old`` as :func:`obj_grad_weight`."""
+    out = _one_token(algorithm, ratio, advantage, pi_old, **overrides)[1]
     return str(token_states(algorithm, out)[0, 0])
 
 
@@ -228,10 +235,12 @@ def obj_smaller_gate(ratio: float, algorithm: str = "sapo", **overrides) -> str:
 
 
 @answer("obj_count_with_gradient")
-def obj_count_with_gradient(ratio: float, advantage: float) -> float:
-    """How many registry objectives (``ALGORITHMS``, at their defaults) still give a one-token
-    response at ``ratio`` with ``advantage`` a nonzero gradient (``gradient_weights``)."""
-    return float(sum(obj_grad_weight(name, ratio, advantage) != 0.0 for name in ALGORITHMS))
+def obj_count_with_gradient(ratio: float, advantage: float, algorithms: list[str] | None = None) -> float:
+    """How many of ``algorithms`` (registry names; ``None``: every entry of ``ALGORITHMS``), at their
+    defaults, still give a one-token response at ``ratio`` with ``advantage`` a nonzero gradient
+    (``gradient_weights``). Raises ``ValueError`` naming ``algorithm`` for an unknown name."""
+    names = list(ALGORITHMS) if algorithms is None else list(algorithms)
+    return float(sum(obj_grad_weight(name, ratio, advantage) != 0.0 for name in names))
 
 
 @answer("obj_same_surrogate")
@@ -568,3 +577,29 @@ def obj_trust_region(algorithm: str) -> str:
 def obj_clip_space(algorithm: str) -> str:
     """Where ``algorithm``'s ε bound the ratio (``clip_space``): ``"ratio"``, ``"log"`` or ``"none"``."""
     return _spec(algorithm).clip_space or "none"
+
+
+@answer("obj_acts_on_policy")
+def obj_acts_on_policy(algorithm: str) -> str:
+    """``"yes"`` where ``algorithm``'s token selection can act at r = 1 on fresh samples
+    (``AlgorithmSpec.acts_on_policy``: Clip-Cov's covariance detach), else ``"no"``."""
+    return "yes" if _spec(algorithm).acts_on_policy else "no"
+
+
+@answer("obj_response_push_ratio")
+def obj_response_push_ratio(algorithm: str, lengths: list[int], advantage: float = 1.0) -> float:
+    """On-policy (every ratio 1), two responses of ``lengths`` (two of them) with the same
+    ``advantage``: the total gradient weight on the second response's tokens over the first's
+    (``gradient_weights`` summed per response). 1 for a per-response mean (GRPO, GSPO); the length
+    ratio where every token weighs the same (token-mean, LUSPO's length-weighted sequence term)."""
+    sizes = _lengths(lengths)
+    if len(sizes) != 2:
+        raise ValueError(f"lengths: give two response lengths, got {len(sizes)}")
+    a = _number("advantage", advantage)
+    if a == 0:
+        raise ValueError("advantage: must not be 0 (no gradient to compare)")
+    mask = _mask(sizes)  # (2, T)
+    lp = torch.zeros_like(mask)
+    grad, _ = gradient_weights(algorithm, lp, lp, torch.full((2,), a, dtype=DTYPE), mask)
+    totals = grad.sum(-1)
+    return _clean(float(totals[1] / totals[0]))
