@@ -192,7 +192,8 @@ class AlgorithmSpec:
             top-k: Clip-Cov, KL-Cov, M2PO), so a curve of one token evaluates each point alone.
         monotone: the per-token objective never decreases as r moves the way A asks and its gradient
             never points against A (every clip, cap and gate); ``False`` where a mask drops a token's
-            term to 0 past the trust region (DPPO, M2PO), a penalty pulls it back (KL-Cov) or the
+            term to 0 past the trust region (DPPO, M2PO), a penalty pulls it back (KL-Cov), a scale
+            β ≠ 1 makes the clipped value jump (CE-GPPO) or the
             shown value is a weight that rises then falls (VESPO's gamma φ(w) A).
     """
 
@@ -539,12 +540,13 @@ def _vespo(log_ratio, adv, mask, p, **_):
     k = torch.where(pos, torch.full_like(log_w, p["vespo_k_pos"]), torch.full_like(log_w, p["vespo_k_neg"]))
     lam = torch.where(pos, torch.full_like(log_w, p["vespo_lambda_pos"]), torch.full_like(log_w, p["vespo_lambda_neg"]))
     phi = torch.exp(lam + k * log_w - lam * torch.exp(log_w)).detach()  # (B, 1)
-    phi = torch.nan_to_num(phi, nan=0.0, posinf=0.0, neginf=0.0)
+    # a soft gate never reaches an exact 0: far off-policy exp() underflows (TRL's then gives 0), so
+    # phi is floored at the smallest normal float, a difference below 1e-300 (1e-38 in float32)
+    phi = torch.nan_to_num(phi, nan=0.0, posinf=0.0, neginf=0.0).clamp(min=torch.finfo(phi.dtype).tiny)
     loss = -adv * phi * torch.exp(log_ratio - log_ratio.detach())
     w = torch.exp(log_w).expand_as(log_ratio)
-    gone = (phi == 0).expand_as(log_ratio)  # the weight underflowed to exactly 0: no gradient left
-    high, low = gone & (w > 1), gone & (w <= 1)
-    return loss, w, low, high, torch.zeros_like(high), phi.expand_as(log_ratio)
+    none = torch.zeros_like(log_ratio, dtype=torch.bool)
+    return loss, w, none, none, none, phi.expand_as(log_ratio)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1215,7 +1217,7 @@ _SPECS = [
                     "en": "β₁: gradient scale of clipped tokens with A<0, r<1−ε_low",
                 },
                 surrogate=True,
-                range=(0.0, 2.0, 0.05),
+                range=(0.05, 2.0, 0.05),
             ),
             Setting(
                 "gppo_beta2",
@@ -1226,13 +1228,14 @@ _SPECS = [
                     "en": "β₂: gradient scale of clipped tokens with A>0, r>1+ε_high",
                 },
                 surrogate=True,
-                range=(0.0, 2.0, 0.05),
+                range=(0.05, 2.0, 0.05),
             ),
             _agg("token-mean", _CE_GPPO + " (token-mean)"),
             *_kl(0.0, _CE_GPPO + " (no KL)"),
         ),
         train_settings=(*_adv("group", "group", _CE_GPPO), *_shaping(False, False, False, "not in CE-GPPO")),
         surrogate=_ce_gppo,
+        monotone=False,
         trust_region=frozenset({"capped"}),
         trl=None,
         verl=None,
@@ -1648,10 +1651,18 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
             raise ValueError(f"{key}: must be >= 0, got {params[key]}")
     if params.get("dual_clip_c") is not None and params["dual_clip_c"] <= 1:
         raise ValueError(f"dual_clip_c: must be > 1 (or None), got {params['dual_clip_c']}")
-    for key in ("vespo_k_pos", "vespo_lambda_pos", "vespo_k_neg", "vespo_lambda_neg", "tis_cap"):
+    for key in (
+        "vespo_k_pos",
+        "vespo_lambda_pos",
+        "vespo_k_neg",
+        "vespo_lambda_neg",
+        "tis_cap",
+        "gppo_beta1",
+        "gppo_beta2",
+    ):
         if key in params and params[key] <= 0:
             raise ValueError(f"{key}: must be > 0, got {params[key]}")
-    for key in ("gppo_beta1", "gppo_beta2", "ppo_kl_coef", "m2_threshold"):
+    for key in ("ppo_kl_coef", "m2_threshold"):
         if key in params and params[key] < 0:
             raise ValueError(f"{key}: must be >= 0, got {params[key]}")
     for key in ("clip_cov_ratio", "kl_cov_ratio"):
