@@ -11,13 +11,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "REINFORCE++-baseline, ReMax, MaxRL, GDPO) on one group you type, side by side, computed by the code the "
         "trainer calls.\n"
         "- A group whose rewards are all equal gets zero advantage under every group baseline, but not under "
-        "REINFORCE++'s batch baseline or ReMax's greedy one.\n"
+        "ReMax's greedy baseline (nor, in a batch of several groups, under REINFORCE++'s batch baseline).\n"
         "- The difficulty bias of each: how much a prompt of pass rate p weighs (GRPO's std favours p near 0 or 1 "
         "over Dr.GRPO, MaxRL's 1/p̂ favours hard prompts).\n"
         "- Each estimator trains on the live page (its `adv_estimator` setting).",
         "zh": "- 注册表中的每个优势估计器（GRPO、Dr.GRPO、batch std、RLOO、REINFORCE++、REINFORCE++-baseline、ReMax、"
         "MaxRL、GDPO）作用在你输入的同一组奖励上，并排对比，数字由训练器调用的同一份代码算出。\n"
-        "- 奖励全相同的组在所有组内基线下优势为零，但在 REINFORCE++ 的批次基线和 ReMax 的贪心基线下不是。\n"
+        "- 奖励全相同的组在所有组内基线下优势为零，但在 ReMax 的贪心基线下不是（在包含多个组的批次里，"
+        "REINFORCE++ 的批次基线下也不是）。\n"
         "- 每个估计器的难度偏差：通过率为 p 的提示分到多少权重（GRPO 的标准差相对 Dr.GRPO 偏向 p 接近 0 或 1 的提示，"
         "MaxRL 的 1/p̂ 偏向难题）。\n"
         "- 每个估计器都能在实时页面上训练（`adv_estimator` 设置）。",
