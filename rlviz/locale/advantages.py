@@ -70,7 +70,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "advantages.advantage_axis": {"en": "advantage A", "zh": "优势 A"},
     "advantages.reward": {"en": "reward", "zh": "奖励"},
     "advantages.second_reward": {"en": "second reward", "zh": "第二个奖励"},
-    "advantages.response_label": {"en": "#{i} (R = {r})", "zh": "#{i}（R = {r}）"},
+    "advantages.response_label": {"en": "#{i} (R = {r})", "zh": "#{i}（奖励 {r}）"},
     "advantages.bars_caption": {
         "en": "The page's batch is this one group, so the estimators with batch statistics (batch std, "
         "REINFORCE++, REINFORCE++-baseline, GDPO) normalise over the group itself here; in training they "
