@@ -246,3 +246,15 @@ def test_estimator_settings_are_checked():
     assert split_settings("ppo", {"adv_estimator": "rloo", "advantage": "group"})[1]["adv_estimator"] == "rloo"
     with pytest.raises(ValueError, match="^adv_estimator"):
         TrainConfig(algorithm="dapo", settings={"adv_estimator": "maxrl"}).validate()  # overlong shaping: R < 0
+
+
+def test_the_config_export_writes_each_estimators_framework_arguments():
+    from rlviz.teach.export import export_config
+
+    rloo = export_config("grpo", None, {"adv_estimator": "rloo"})
+    assert rloo.verl["algorithm.adv_estimator"] == "rloo" and "algorithm.norm_adv_by_std_in_grpo" not in rloo.verl
+    assert "scale_rewards" not in rloo.trl and rloo.unmapped["trl"] == {"adv_estimator": "rloo"}  # TRL: no RLOO here
+    dr = export_config("grpo", None, {"adv_estimator": "dr_grpo"})
+    assert dr.trl["scale_rewards"] == "none" and dr.verl["algorithm.norm_adv_by_std_in_grpo"] is False
+    gdpo = export_config("grpo", None, {"adv_estimator": "gdpo"})
+    assert gdpo.trl["multi_objective_aggregation"] == "normalize_then_sum" and "adv_estimator" in gdpo.unmapped["verl"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 
@@ -74,6 +75,9 @@ class EstimatorSpec:
         nonnegative: its formula needs rewards >= 0 (MaxRL divides by the group's mean reward).
         length_note: ``{"en", "zh"}``: how response length enters it, or ``None`` where it does not.
         style: ``{"color", "dash"}`` for its charts, or ``None`` (the plots assign one).
+        trl_args: the TRL ``GRPOConfig`` arguments that select it (the config export writes them),
+            ``None`` where TRL's ``GRPOTrainer`` has no equivalent.
+        verl_args: the verl overrides that select it, ``None`` where verl has none.
     """
 
     name: str
@@ -93,6 +97,8 @@ class EstimatorSpec:
     nonnegative: bool = False
     length_note: dict[str, str] | None = None
     style: dict[str, str] | None = None
+    trl_args: dict[str, Any] | None = None
+    verl_args: dict[str, Any] | None = None
 
     def __post_init__(self):
         if self.baseline not in ("group", "batch", "greedy"):
@@ -214,6 +220,8 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl='scale_rewards="group"',
         verl="algorithm.adv_estimator=grpo (norm_adv_by_std_in_grpo=True)",
         function=_grpo,
+        trl_args={"scale_rewards": "group"},
+        verl_args={"algorithm.adv_estimator": "grpo", "algorithm.norm_adv_by_std_in_grpo": True},
     ),
     EstimatorSpec(
         name="dr_grpo",
@@ -233,6 +241,8 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl='scale_rewards="none"',
         verl="algorithm.adv_estimator=grpo, algorithm.norm_adv_by_std_in_grpo=False",
         function=_dr_grpo,
+        trl_args={"scale_rewards": "none"},
+        verl_args={"algorithm.adv_estimator": "grpo", "algorithm.norm_adv_by_std_in_grpo": False},
     ),
     EstimatorSpec(
         name="batch_std",
@@ -252,6 +262,8 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl='scale_rewards="batch"',
         verl=None,
         function=_batch_std,
+        trl_args={"scale_rewards": "batch"},
+        verl_args=None,
         batch_statistics=True,
     ),
     EstimatorSpec(
@@ -272,6 +284,8 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl=None,
         verl="algorithm.adv_estimator=rloo",
         function=_rloo,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "rloo"},
     ),
     EstimatorSpec(
         name="reinforce_pp",
@@ -291,6 +305,8 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl=None,
         verl="algorithm.adv_estimator=reinforce_plus_plus",
         function=_reinforce_pp,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "reinforce_plus_plus"},
         baseline="batch",
         batch_statistics=True,
         length_note=_WHITEN_LENGTH_NOTE,
@@ -313,6 +329,8 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl=None,
         verl="algorithm.adv_estimator=reinforce_plus_plus_baseline",
         function=_reinforce_pp_baseline,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "reinforce_plus_plus_baseline"},
         batch_statistics=True,
         length_note={
             "en": _WHITEN_LENGTH_NOTE["en"] + " Token-weighted, the batch mean of the group-centred rewards is no "
@@ -339,6 +357,8 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl=None,
         verl="algorithm.adv_estimator=remax",
         function=_remax,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "remax"},
         baseline="greedy",
         needs=frozenset({"greedy"}),
     ),
@@ -360,6 +380,8 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl=None,
         verl=None,
         function=_maxrl,
+        trl_args=None,
+        verl_args=None,
         nonnegative=True,
     ),
     EstimatorSpec(
@@ -380,6 +402,8 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl='multi_objective_aggregation="normalize_then_sum"',
         verl="algorithm.adv_estimator=gdpo (NVlabs/GDPO verl fork)",
         function=_gdpo,
+        trl_args={"multi_objective_aggregation": "normalize_then_sum"},
+        verl_args=None,
         batch_statistics=True,
         needs=frozenset({"components"}),
         length_note=_WHITEN_LENGTH_NOTE,
