@@ -34,7 +34,7 @@ from app_common import (
 from rlviz.core.advantages import ADVANTAGE_SCALES
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
-from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
+from rlviz.core.objectives import ALGORITHMS, MOE_ONLY_SETTINGS, TOKEN_STATES, TRAINER_SETTINGS
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
 from rlviz.plots import token_weight_figure
 from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
@@ -279,7 +279,9 @@ for algo in algorithms:
         formula(spec.latex)
         cols = st.columns(3)
         raw_settings[algo] = {}
-        for k, s in enumerate(spec.loss_settings + spec.train_settings):
+        # the trainer's settings every objective accepts (adv_estimator, ...), less those the dense model cannot use
+        shared = tuple(s for s in TRAINER_SETTINGS if s.name not in MOE_ONLY_SETTINGS)
+        for k, s in enumerate(spec.loss_settings + spec.train_settings + shared):
             with cols[k % 3]:
                 raw_settings[algo][s.name] = (s, _setting_widget(algo, s))
 

@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, masked_mean, token_weights
+from rlviz.core.estimators import ESTIMATORS
 from rlviz.core.kl import KL_ESTIMATORS, kl_estimate
 
 __all__ = [
@@ -32,6 +33,8 @@ __all__ = [
     "PolicyLossOutput",
     "Setting",
     "TOKEN_STATES",
+    "MOE_ONLY_SETTINGS",
+    "OWN_ESTIMATOR",
     "TRAINER_SETTINGS",
     "TRUST_REGION_KINDS",
     "get_algorithm",
@@ -93,6 +96,11 @@ class Setting:
     choices: tuple[Any, ...] | None = None
 
 
+# ``adv_estimator``'s default: the objective's own ``advantage`` / ``scale_rewards`` settings decide.
+OWN_ESTIMATOR = "own"
+# Trainer settings that only a mixture-of-experts model can use (a page for a dense model leaves them out).
+MOE_ONLY_SETTINGS: frozenset[str] = frozenset({"routing_replay"})
+
 # Settings of the trainer that every objective accepts, whatever its paper says (pages that show
 # one objective's own settings list ``train_settings``; these belong to the system, not the paper).
 TRAINER_SETTINGS: tuple[Setting, ...] = (
@@ -108,6 +116,22 @@ TRAINER_SETTINGS: tuple[Setting, ...] = (
             "old policy; R3 the experts the sampler used",
         },
         choices=("none", "R2", "R3"),
+    ),
+    Setting(
+        "adv_estimator",
+        OWN_ESTIMATOR,
+        "rlviz.core.estimators.ESTIMATORS (sources there); own: the objective's advantage and scale_rewards",
+        # remarks only (the config export leaves it unmapped): each estimator's own TRL / verl names
+        # are in rlviz.core.estimators.ESTIMATORS (TRL scale_rewards, verl algorithm.adv_estimator, ...)
+        trl="(scale_rewards / multi_objective_aggregation: see the estimator)",
+        verl="(algorithm.adv_estimator: see the estimator)",
+        help={
+            "zh": "优势估计器：own 用目标自己的 advantage / scale_rewards 设置；其余取自优势估计器注册表"
+            "（组内相对优势，GAE 时不可用）",
+            "en": "advantage estimator: own = the objective's advantage / scale_rewards settings; the others "
+            "come from the estimator registry (group-relative path only, not with GAE)",
+        },
+        choices=(OWN_ESTIMATOR, *ESTIMATORS),
     ),
 )
 

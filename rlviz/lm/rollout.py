@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from .moe import capture_routing, is_moe
-from .task import DEFAULT_MAX_NEW_TOKENS, Problem, reward
+from .task import DEFAULT_MAX_NEW_TOKENS, Problem, format_reward, reward
 
 __all__ = [
     "RolloutBatch",
@@ -48,6 +48,8 @@ class RolloutBatch:
     tokens: list[list[str]]  # B lists of display strings, EOS shown as EOS_DISPLAY
     rollout_log_prob: torch.Tensor  # (B, T) the sampler's log-probs (verl name), 0 on padding
     rewards: torch.Tensor  # (B,) float task reward
+    # (B,) float, 1 for a well-formed answer (task.format_reward): GDPO's second reward column
+    format_rewards: torch.Tensor | None = None
     # (B, L, layers, k) CPU int64: the experts the sampler's routers chose for every position (MoE
     # models, when asked for); R3 routing replay trains with them
     rollout_routing: torch.Tensor | None = None
@@ -105,6 +107,7 @@ def sample_rollouts(
     generator: torch.Generator,
     sampler_dtype: torch.dtype | None = None,
     record_routing: bool = False,
+    greedy: bool = False,
 ) -> RolloutBatch:
     """Sample ``group_size`` responses per problem at ``temperature`` and score them.
 
@@ -126,6 +129,9 @@ def sample_rollouts(
             trainer's.
         record_routing: also record the sampler's expert choices in ``rollout_routing`` (MoE
             models; ``None`` for a dense model).
+        greedy: decode greedily (the argmax token at every step, the limit temperature -> 0; ties go
+            to the lowest token id) instead of sampling: ReMax's baseline response (verl generates it
+            with ``do_sample=False``). ``generator`` is then not drawn from.
 
     Raises:
         ValueError: a parameter is out of range (the message names it), or ``problems`` is empty.
@@ -157,9 +163,12 @@ def sample_rollouts(
     finished = torch.zeros(B, dtype=torch.bool, device=device)
     new_tokens, new_mask = [], []
     for _ in range(max_new_tokens):
-        probs = F.softmax(logits.float() / temperature, dim=-1)  # (B, V)
-        gen_dev = generator.device
-        tok = torch.multinomial(probs.to(gen_dev), 1, generator=generator).to(device)  # (B, 1)
+        if greedy:
+            tok = logits.float().argmax(dim=-1, keepdim=True)  # (B, 1)
+        else:
+            probs = F.softmax(logits.float() / temperature, dim=-1)  # (B, V)
+            gen_dev = generator.device
+            tok = torch.multinomial(probs.to(gen_dev), 1, generator=generator).to(device)  # (B, 1)
         alive = ~finished  # rows still generating: this token is real
         tok = torch.where(alive.unsqueeze(1), tok, torch.full_like(tok, pad_id))
         new_tokens.append(tok)
@@ -201,6 +210,7 @@ def sample_rollouts(
     special = set(tokenizer.all_special_ids) - {eos_id}
     fin = [f and not special.intersection(row[:n]) for f, row, n in zip(finished.cpu().tolist(), ids_cpu, len_cpu)]
     rewards = torch.tensor([reward(p, t, f) for p, t, f in zip(rows, texts, fin)], dtype=torch.float32)
+    formats = torch.tensor([format_reward(p, t, f) for p, t, f in zip(rows, texts, fin)], dtype=torch.float32)
     return RolloutBatch(
         problems=rows,
         group_size=group_size,
@@ -216,6 +226,7 @@ def sample_rollouts(
         tokens=tokens,
         rollout_log_prob=rollout_log_prob,
         rewards=rewards.to(device),
+        format_rewards=formats.to(device),
         rollout_routing=routing,
     )
 

@@ -37,6 +37,7 @@ __all__ = [
     "DEFAULT_MAX_NEW_TOKENS",
     "HELDOUT_SIZE",
     "reward",
+    "format_reward",
     "make_problem",
     "is_heldout",
     "sample_problems",
@@ -81,6 +82,23 @@ def reward(problem: Problem, response_text: str, finished: bool) -> float:
     if not finished:
         return 0.0
     return 1.0 if response_text.lstrip(FILLER) == problem.answer else 0.0
+
+
+def format_reward(problem: Problem, response_text: str, finished: bool) -> float:
+    """A second, rule-based reward for a well-formed answer, right or wrong: 1.0 when the response
+    ends with EOS and is optional leading filler then one or more digits and nothing else; else 0.0.
+
+    Only GDPO (several rewards, each normalised in its group: ``rlviz.core.estimators``) reads it, as
+    the second reward column; every other estimator trains on :func:`reward` alone. ``problem`` is
+    not used (the format does not depend on the prompt); it is there so both rewards share a signature.
+
+    Args:
+        problem: the prompt being answered.
+        response_text: the decoded response without special tokens.
+        finished: whether the response ended with EOS within the length limit.
+    """
+    digits = response_text.lstrip(FILLER)
+    return 1.0 if finished and digits != "" and digits.isascii() and digits.isdigit() else 0.0
 
 
 def make_problem(a: int, b: int, level: int) -> Problem:

@@ -30,7 +30,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rlviz.core.objectives import TRAINER_SETTINGS, FrameworkNote, Setting, get_algorithm, trust_band
+from rlviz.core.estimators import ESTIMATORS
+from rlviz.core.objectives import OWN_ESTIMATOR, TRAINER_SETTINGS, FrameworkNote, Setting, get_algorithm, trust_band
 from rlviz.lm.trainer import TrainConfig, split_settings
 from rlviz.locale.export import STRINGS
 
@@ -193,6 +194,30 @@ SETTING_NOTES: tuple[FrameworkNote, ...] = (
 # the TrainConfig fields a run exports (the algorithm and its settings come separately; a seed does
 # not carry across frameworks)
 _RUN_FIELDS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("algorithm", "settings", "seed"))
+
+
+# The arguments an advantage estimator other than the objective's own replaces (``adv_estimator``).
+_ESTIMATOR_KEYS = {
+    "trl": ("scale_rewards", "multi_objective_aggregation"),
+    "verl": ("algorithm.adv_estimator", "algorithm.norm_adv_by_std_in_grpo"),
+}
+
+
+def _estimator_args(fw: str, fields: Mapping[str, Any], out: dict[str, Any], missing: set[str]) -> None:
+    """With ``adv_estimator`` set to a registry estimator, its framework arguments
+    (``EstimatorSpec.trl_args`` / ``verl_args``) replace the objective's own advantage arguments in
+    ``out``; where the framework has none, ``adv_estimator`` goes into ``missing``."""
+    name = fields.get("adv_estimator", OWN_ESTIMATOR)
+    if name == OWN_ESTIMATOR:
+        return
+    args = getattr(ESTIMATORS[name], f"{fw}_args")
+    for key in _ESTIMATOR_KEYS[fw]:
+        out.pop(key, None)
+    if args is None:
+        missing.add("adv_estimator")
+    else:
+        missing.discard("adv_estimator")
+        out.update(args)
 
 
 def framework_name(setting: Setting, framework: str) -> str | None:
@@ -475,6 +500,7 @@ def export_config(
             out[key] = fields[f]
         if set(given) & set(_BATCH) and "mini_batches" not in skip:
             out.update(_batch_args(fw, fields))
+        _estimator_args(fw, fields, out, missing)
         for key, value in selector.items():
             value = value(fields) if callable(value) else value
             out.pop(key, None)

@@ -718,6 +718,26 @@ def _confusions() -> tuple[Prediction, ...]:
 PREDICTIONS["confusions"] = _confusions()
 
 
+def _advantages() -> tuple[Prediction, ...]:
+    """The advantages page's questions on its group (``rlviz.experiments.advantages``)."""
+    from rlviz.experiments import advantages as a
+
+    return (
+        Prediction("advantages.predict_rloo", "number", a.answer_rloo, a.prediction_fields, tolerance=0.02),
+        Prediction(
+            "advantages.predict_maxrl",
+            "number",
+            a.answer_maxrl,
+            a.prediction_fields,
+            tolerance=0.02,
+            applies=a.maxrl_applies,
+        ),
+    )
+
+
+PREDICTIONS["advantages"] = _advantages()
+
+
 # -- the state a page asks its predictions at, from its settings ------------------------------------
 # One path from a page's widget values to the ``state`` its predictions are computed at: the pages call
 # :func:`state_from_settings` with their widgets' values (``st.session_state``), and a lesson step
@@ -894,12 +914,31 @@ def _live_state(settings: Mapping[str, Any]) -> dict[str, Any]:
     return dataclasses.asdict(config)
 
 
+def _advantages_state(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The advantages page's group (``ad_r``, ``ad_r2``, ``ad_greedy``, ``ad_len``), parsed by
+    ``parse_inputs`` (a missing field: the page's default)."""
+    from rlviz.experiments import advantages as a
+
+    def text(key: str, default: str) -> str:
+        value = _last(settings.get(key))
+        return default if value is None else str(value)
+
+    inputs = a.parse_inputs(
+        text("ad_r", a.DEFAULT_REWARDS),
+        text("ad_r2", a.DEFAULT_SECOND),
+        text("ad_greedy", a.DEFAULT_GREEDY),
+        text("ad_len", a.DEFAULT_LENGTHS),
+    )
+    return a.state_from_inputs(inputs)
+
+
 STATE_BUILDERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "curves": _curves_state,
     "weighting": _weighting_state,
     "length": _length_state,
     "sampling": _sampling_state,
     "live": _live_state,
+    "advantages": _advantages_state,
 }
 
 

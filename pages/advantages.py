@@ -1,0 +1,159 @@
+"""Advantage estimators side by side: every entry of ``rlviz.core.estimators.ESTIMATORS`` on one group
+of rewards the user types, the difficulty bias each carries, and where response length enters.
+
+Widgets -> ``rlviz.experiments.advantages`` -> ``rlviz.plots.advantages`` -> ``app_common.chart``.
+Nothing here branches on an estimator's name: the choices, the table, the notes and the caption's
+numbers come from the registry and the experiment's frames. Widget keys start with ``ad_``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app_common import chart, csv_download, ensure_shell, formula, labels, lang, predict, show_bad_input, tr
+from rlviz.core.estimators import ESTIMATORS
+from rlviz.experiments import advantages as A
+from rlviz.i18n import LIST_SEPARATOR
+from rlviz.plots.advantages import advantage_bars_figure, difficulty_bias_figure
+from rlviz.teach.predict import PREDICTIONS, state_from_settings
+
+ensure_shell()
+L = lang()
+state = st.session_state
+titles = {n: s.title for n, s in ESTIMATORS.items()}
+names = {f"name.{n}": title for n, title in titles.items()}
+BIAS_AT = 0.1  # the pass rate the bias caption reads the curves at
+
+FIELDS = {
+    "rewards": tr("advantages.rewards"),
+    "second_reward": tr("advantages.second"),
+    "greedy_reward": tr("advantages.greedy"),
+    "lengths": tr("advantages.lengths"),
+    "adv_estimator": tr("advantages.estimators"),
+}
+
+st.title(tr("advantages.title"))
+st.markdown(tr("advantages.intro"))
+
+
+# ---------------------------------------------------------------------------------------- 1. one group
+@st.fragment
+def group_section() -> None:
+    st.subheader(tr("advantages.group_header"))
+    c1, c2, c3, c4 = st.columns([3, 3, 2, 3])
+    rewards_text = c1.text_input(
+        tr("advantages.rewards"), A.DEFAULT_REWARDS, key="ad_r", help=tr("advantages.rewards_help"), bind="query-params"
+    )
+    second_text = c2.text_input(
+        tr("advantages.second"), A.DEFAULT_SECOND, key="ad_r2", help=tr("advantages.second_help"), bind="query-params"
+    )
+    greedy_text = c3.text_input(
+        tr("advantages.greedy"),
+        A.DEFAULT_GREEDY,
+        key="ad_greedy",
+        help=tr("advantages.greedy_help"),
+        bind="query-params",
+    )
+    lengths_text = c4.text_input(
+        tr("advantages.lengths"),
+        A.DEFAULT_LENGTHS,
+        key="ad_len",
+        help=tr("advantages.lengths_help"),
+        bind="query-params",
+    )
+    chosen = st.multiselect(
+        tr("advantages.estimators"),
+        list(ESTIMATORS),
+        default=list(ESTIMATORS),
+        format_func=titles.get,
+        key="ad_est",
+        bind="query-params",
+    )
+    try:
+        inputs = A.parse_inputs(rewards_text, second_text, greedy_text, lengths_text)
+        if not chosen:
+            raise ValueError(f"adv_estimator: {tr('advantages.need_estimator')}")
+        table = A.advantage_table(inputs, chosen)
+        prediction_state = state_from_settings("advantages", state)
+    except ValueError as exc:
+        show_bad_input(exc, FIELDS)
+        return
+    # predict, then check: before the bars give the answers away
+    asked = [p for p in PREDICTIONS["advantages"] if p.applies(prediction_state)]
+    if asked:
+        with st.expander(tr("teach.header"), expanded=True):
+            st.caption(tr("teach.intro"))
+            for col, prediction in zip(st.columns(len(asked), border=True), asked):
+                with col:
+                    predict(prediction, prediction_state)
+    responses = {
+        f"response.{i + 1}": tr("advantages.response_label", i=i + 1, r=f"{r:g}") for i, r in enumerate(inputs.rewards)
+    }
+    bar_labels = labels(
+        "advantages", "response_axis", "advantage_axis", "reward", "second_reward", **responses, **names
+    )
+    chart(advantage_bars_figure(table, bar_labels), "advantages-group")
+    if len(set(inputs.rewards)) == 1:  # an all-equal group: which estimators still give it a signal
+        moving = table[table["advantage"].abs() > 1e-9]["estimator"].unique()
+        if len(moving):
+            st.info(tr("advantages.zero_note", nonzero=LIST_SEPARATOR[L].join(titles[n] for n in moving)))
+    st.caption(tr("advantages.bars_caption"))
+    csv_download(table, "advantages-group", key="ad_dl_group")
+
+
+group_section()
+
+with st.expander(tr("advantages.table_header")):
+    for spec in ESTIMATORS.values():
+        st.markdown(f"**{spec.title}** · {spec.paper} (arXiv {spec.arxiv}, {spec.equation}) — {spec.summary[L]}")
+        formula(spec.latex, small=True)
+    st.table(
+        pd.DataFrame(
+            {
+                tr("advantages.col_estimator"): [s.title for s in ESTIMATORS.values()],
+                tr("advantages.col_changes"): [s.changes[L] for s in ESTIMATORS.values()],
+                tr("advantages.col_trl"): [s.trl or tr("word.none") for s in ESTIMATORS.values()],
+                tr("advantages.col_verl"): [s.verl or tr("word.none") for s in ESTIMATORS.values()],
+            }
+        ),
+        hide_index=True,
+        border="horizontal",
+    )
+
+
+# ---------------------------------------------------------------------------------------- 2. difficulty bias
+@st.fragment
+def bias_section() -> None:
+    st.subheader(tr("advantages.bias_header"))
+    st.markdown(tr("advantages.bias_text"))
+    G = st.slider(tr("advantages.bias_group_size"), 2, 32, A.BIAS_GROUP_SIZE, key="ad_bG", bind="query-params")
+    try:
+        df = A.difficulty_bias(int(G))
+    except ValueError as exc:
+        show_bad_input(exc, {"group_size": tr("advantages.bias_group_size")})
+        return
+    left, right = st.columns([3, 1])
+    with left:
+        bias_labels = labels("advantages", "pass_rate", "weight_axis", "relative_axis", **names)
+        chart(difficulty_bias_figure(df, bias_labels), "advantages-bias")
+    with right:
+        formula(
+            r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k}\, a(k),\quad "
+            r"a(k) = \sum_i |A_i|,\quad k = \#\{i: R_i = 1\}",
+            small=True,
+        )
+    values = A.bias_at(df, BIAS_AT)
+    reading = LIST_SEPARATOR[L].join(f"{titles.get(n, n)} {v:.0%}" for n, v in values.items())
+    st.caption(tr("advantages.bias_reading", G=int(G), p=f"{BIAS_AT:g}", values=reading))
+    st.caption(tr("advantages.bias_caption"))
+    csv_download(df, "advantages-bias", key="ad_dl_bias")
+
+
+bias_section()
+
+# ---------------------------------------------------------------------------------------- 3. length
+st.markdown(f"#### {tr('advantages.length_header')}")
+st.markdown(tr("advantages.length_text"))
+notes = [f"- **{s.title}**: {s.length_note[L]}" for s in ESTIMATORS.values() if s.length_note]
+st.markdown("\n".join(notes) if notes else tr("advantages.length_none"))

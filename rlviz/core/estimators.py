@@ -1,0 +1,559 @@
+"""Advantage estimators for outcome rewards: one registry, ``ESTIMATORS``, of how a step turns each
+response's reward into its advantage (GRPO, Dr.GRPO, batch std, RLOO, REINFORCE++, REINFORCE++-baseline,
+ReMax, MaxRL, GDPO).
+
+Legend: n groups (prompts), G responses per group, K reward components (GDPO), B = n * G responses.
+Every estimator maps ``rewards [n, G]`` (plus, where it needs them, ``components [n, G, K]``, one
+``greedy_rewards [n]`` per prompt, ``lengths [n, G]``) to ``advantages [n, G]``, one per response,
+which the trainer broadcasts over the response's tokens. The one entry point is
+:func:`estimate_advantages`; the trainer (``rlviz.lm.trainer``), the advantages page and its
+predictions all call it.
+
+Framework sources (read for this module; facts, not code, carried over):
+- verl ``verl/trainer/ppo/core_algos.py`` (``algorithm.adv_estimator``): ``compute_grpo_outcome_advantage``
+  (``grpo``, ``norm_adv_by_std_in_grpo``), ``compute_rloo_outcome_advantage`` (``rloo``),
+  ``compute_reinforce_plus_plus_outcome_advantage`` (``reinforce_plus_plus``),
+  ``compute_reinforce_plus_plus_baseline_outcome_advantage`` (``reinforce_plus_plus_baseline``),
+  ``compute_remax_outcome_advantage`` (``remax``; the greedy baseline is generated in
+  ``verl/trainer/ppo/ray_trainer.py`` with ``do_sample=False``); ``verl/utils/torch_functional.py``
+  ``masked_whiten`` (token-weighted mean and Bessel-corrected variance, ``(x - mean) * rsqrt(var + 1e-8)``).
+- TRL ``trl/trainer/grpo_trainer.py`` (``_generate_and_score_completions``): ``scale_rewards`` =
+  ``"group"`` / ``"batch"`` / ``"none"`` and ``multi_objective_aggregation="normalize_then_sum"`` (GDPO).
+- GDPO's own verl fork: NVlabs/GDPO ``verl-GDPO/verl/trainer/ppo/ray_trainer.py``, ``adv_estimator == 'gdpo'``
+  (volcengine/verl's ``core_algos.py`` of 2026-01-29 has no ``gdpo``).
+- MaxRL: the authors' project page (Zanette-Labs/MaxRL ``site/code.html``, the one-line diff to verl's
+  GRPO advantage: divide by the group's mean reward instead of its std).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from .advantages import group_advantages
+
+__all__ = [
+    "ESTIMATORS",
+    "EstimatorSpec",
+    "WHITEN_EPS",
+    "estimate_advantages",
+    "expected_group_weight",
+    "get_estimator",
+    "reference_batch",
+    "whiten",
+]
+
+GROUP_EPS = 1e-6  # added to the group std or mean (verl ``epsilon``; TRL uses 1e-4)
+WHITEN_EPS = 1e-8  # inside rsqrt(var + eps) of batch whitening (verl ``masked_whiten``)
+
+
+@dataclass(frozen=True)
+class EstimatorSpec:
+    """One advantage estimator.
+
+    Attributes:
+        name: registry key (``grpo``, ``rloo``, ...).
+        title: display name.
+        paper: short citation; ``arxiv``: arXiv id; ``equation``: where the estimator is defined.
+        summary: one line per language (``{"en": ..., "zh": ...}``); ``changes``: what it changes
+            relative to GRPO's z-score.
+        latex: the advantage of response i of a group, in LaTeX (``,\\quad `` separates lines).
+        trl: the TRL ``GRPOConfig`` arguments that select it, as text, or ``None`` (TRL has none).
+        verl: the verl setting that selects it (``algorithm.adv_estimator=...``), or ``None``.
+        function: ``(rewards [n, G], components [n, G, K] | None, greedy [n] | None,
+            lengths [n, G] | None) -> [n, G]``; inputs already checked by :func:`estimate_advantages`.
+        baseline: what is subtracted: ``"group"`` (the group's mean or leave-one-out mean),
+            ``"batch"`` (the batch mean only) or ``"greedy"`` (the reward of a greedy response).
+        batch_statistics: True where a statistic of the whole batch enters (a batch std or batch
+            whitening): then one group's advantages depend on the other groups.
+        needs: extra inputs it requires: ``"greedy"`` (ReMax), ``"components"`` (GDPO; without
+            them it uses the one reward as its only component).
+        nonnegative: its formula needs rewards >= 0 (MaxRL divides by the group's mean reward).
+        length_note: ``{"en", "zh"}``: how response length enters it, or ``None`` where it does not.
+        style: ``{"color", "dash"}`` for its charts, or ``None`` (the plots assign one).
+        trl_args: the TRL ``GRPOConfig`` arguments that select it (the config export writes them),
+            ``None`` where TRL's ``GRPOTrainer`` has no equivalent.
+        verl_args: the verl overrides that select it, ``None`` where verl has none.
+    """
+
+    name: str
+    title: str
+    paper: str
+    arxiv: str
+    equation: str
+    summary: dict[str, str]
+    changes: dict[str, str]
+    latex: str
+    trl: str | None
+    verl: str | None
+    function: Callable = field(repr=False)
+    baseline: str = "group"
+    batch_statistics: bool = False
+    needs: frozenset[str] = frozenset()
+    nonnegative: bool = False
+    length_note: dict[str, str] | None = None
+    style: dict[str, str] | None = None
+    trl_args: dict[str, Any] | None = None
+    verl_args: dict[str, Any] | None = None
+
+    def __post_init__(self):
+        if self.baseline not in ("group", "batch", "greedy"):
+            raise ValueError(f"baseline: must be 'group', 'batch' or 'greedy', got {self.baseline!r}")
+        unknown = set(self.needs) - {"greedy", "components"}
+        if unknown:
+            raise ValueError(f"needs: {sorted(unknown)} not among greedy, components")
+        if not callable(self.function):
+            raise ValueError(f"function: {self.name} needs an advantage function")
+
+
+# ----------------------------------------------------------------------------------------------
+# The estimators (each: rewards [n, G], components [n, G, K] | None, greedy [n] | None,
+# lengths [n, G] | None -> advantages [n, G])
+# ----------------------------------------------------------------------------------------------
+
+
+def whiten(values: torch.Tensor, lengths: torch.Tensor | None = None) -> torch.Tensor:
+    """Batch whitening ``(x - mean) / sqrt(var + 1e-8)`` over every response of the batch.
+
+    As verl's ``masked_whiten`` (``verl/utils/torch_functional.py``) on per-token advantages that are
+    constant along each response: with ``lengths``, each response counts once per token (mean and
+    variance weighted by length; Bessel's correction over the token count), so long responses move
+    the batch mean; without, each response counts once.
+
+    Args:
+        values: [n, G] one value per response.
+        lengths: [n, G] response lengths in tokens (> 0), or ``None``.
+
+    Returns:
+        [n, G]; all zeros where every value is equal or the batch holds a single token (no
+        variance: verl raises there).
+    """
+    w = torch.ones_like(values) if lengths is None else lengths.to(values)  # (n, G)
+    total = w.sum()
+    if float(total) <= 1 or bool((values == values.reshape(-1)[0]).all()):
+        return torch.zeros_like(values)
+    mean = (w * values).sum() / total
+    var = (w * (values - mean) ** 2).sum() / total * total / (total - 1)  # Bessel over the count
+    return (values - mean) * torch.rsqrt(var + WHITEN_EPS)
+
+
+def _grpo(rewards, components, greedy, lengths):
+    # A_i = (R_i - mean_G R) / (std_G R + eps), DeepSeekMath arXiv 2402.03300 §4.1.2
+    return group_advantages(rewards, "group", GROUP_EPS)
+
+
+def _dr_grpo(rewards, components, greedy, lengths):
+    # A_i = R_i - mean_G R, Dr.GRPO arXiv 2503.20783 §3.1 (no std)
+    return group_advantages(rewards, "none")
+
+
+def _batch_std(rewards, components, greedy, lengths):
+    # A_i = (R_i - mean_G R) / (std_batch R + eps): TRL scale_rewards="batch"
+    return group_advantages(rewards, "batch", GROUP_EPS)
+
+
+def _rloo(rewards, components, greedy, lengths):
+    # A_i = R_i - mean_{j != i} R_j = G / (G - 1) (R_i - mean_G R), arXiv 2402.14740 (verl rloo)
+    G = rewards.shape[1]
+    if G < 2:
+        return torch.zeros_like(rewards)
+    return group_advantages(rewards, "none") * (G / (G - 1))
+
+
+def _reinforce_pp(rewards, components, greedy, lengths):
+    # A_i = whiten_batch(R_i), REINFORCE++ arXiv 2501.03262 (verl reinforce_plus_plus, gamma = 1)
+    return whiten(rewards, lengths)
+
+
+def _reinforce_pp_baseline(rewards, components, greedy, lengths):
+    # A_i = whiten_batch(R_i - mean_G R), verl reinforce_plus_plus_baseline
+    return whiten(group_advantages(rewards, "none"), lengths)
+
+
+def _remax(rewards, components, greedy, lengths):
+    # A_i = R_i - R(greedy response of the prompt), ReMax arXiv 2310.10505 Alg. 1 (verl remax)
+    return rewards - greedy[:, None]
+
+
+def _maxrl(rewards, components, greedy, lengths):
+    # A_i = (R_i - mean_G R) / (mean_G R + eps): MaxRL arXiv 2602.02710 (authors' verl diff); for 0/1
+    # rewards A_i = R_i / p_hat - 1, so a correct answer weighs 1 / p_hat. An all-zero group gets 0.
+    mean = rewards.mean(dim=1, keepdim=True)  # (n, 1)
+    return group_advantages(rewards, "none") / (mean + GROUP_EPS)
+
+
+def _gdpo(rewards, components, greedy, lengths):
+    # A = whiten_batch(sum_k (R_k - mean_G R_k) / (std_G R_k + eps)), GDPO arXiv 2601.05242 (NVlabs
+    # verl-GDPO: compute_grpo_outcome_advantage per reward, sum, masked_whiten; TRL
+    # multi_objective_aggregation="normalize_then_sum" with reward_weights all 1)
+    comps = rewards[..., None] if components is None else components  # (n, G, K)
+    summed = sum(group_advantages(comps[..., k], "group", GROUP_EPS) for k in range(comps.shape[-1]))
+    return whiten(summed, lengths)
+
+
+_WHITEN_LENGTH_NOTE = {
+    "en": "verl whitens per token (masked_whiten over the response mask): a response counts once per token, "
+    "so long responses pull the batch mean and variance.",
+    "zh": "verl 按 token 做白化（在 response mask 上 masked_whiten）：每条回答按其 token 数计入，长回答会拉动批次均值和方差。",
+}
+
+_SPECS: tuple[EstimatorSpec, ...] = (
+    EstimatorSpec(
+        name="grpo",
+        title="GRPO (z-score)",
+        paper="Shao et al. 2024, DeepSeekMath",
+        arxiv="2402.03300",
+        equation="§4.1.2",
+        summary={
+            "en": "Subtract the group's mean reward, divide by the group's std.",
+            "zh": "减去组内平均奖励，再除以组内标准差。",
+        },
+        changes={
+            "en": "the reference: a group of G answers is its own baseline",
+            "zh": "基准：G 条回答的组就是自己的基线",
+        },
+        latex=r"A_i = \frac{R_i - \operatorname{mean}(R_{1..G})}{\operatorname{std}(R_{1..G}) + \epsilon}",
+        trl='scale_rewards="group"',
+        verl="algorithm.adv_estimator=grpo (norm_adv_by_std_in_grpo=True)",
+        function=_grpo,
+        trl_args={"scale_rewards": "group"},
+        verl_args={"algorithm.adv_estimator": "grpo", "algorithm.norm_adv_by_std_in_grpo": True},
+    ),
+    EstimatorSpec(
+        name="dr_grpo",
+        title="Dr.GRPO (mean only)",
+        paper="Liu et al. 2025, Understanding R1-Zero-Like Training",
+        arxiv="2503.20783",
+        equation="§3.1",
+        summary={
+            "en": "Subtract the group's mean reward; no division by the std.",
+            "zh": "只减去组内平均奖励，不除以标准差。",
+        },
+        changes={
+            "en": "drops the std: no extra weight for groups that are nearly all right or all wrong",
+            "zh": "去掉标准差：几乎全对或全错的组不再被额外放大",
+        },
+        latex=r"A_i = R_i - \operatorname{mean}(R_{1..G})",
+        trl='scale_rewards="none"',
+        verl="algorithm.adv_estimator=grpo, algorithm.norm_adv_by_std_in_grpo=False",
+        function=_dr_grpo,
+        trl_args={"scale_rewards": "none"},
+        verl_args={"algorithm.adv_estimator": "grpo", "algorithm.norm_adv_by_std_in_grpo": False},
+    ),
+    EstimatorSpec(
+        name="batch_std",
+        title="Batch std",
+        paper="Liu et al. 2025, Part I: Tricks or Traps? (PPO Lite)",
+        arxiv="2508.08221",
+        equation="group-mean, batch-std advantage normalisation (Lite PPO)",
+        summary={
+            "en": "Subtract the group's mean, divide by the std of all rewards in the batch.",
+            "zh": "减去组内均值，再除以整个批次所有奖励的标准差。",
+        },
+        changes={
+            "en": "one std for the whole batch instead of one per group",
+            "zh": "整个批次共用一个标准差，而不是每组一个",
+        },
+        latex=r"A_i = \frac{R_i - \operatorname{mean}(R_{1..G})}{\operatorname{std}(R_\text{batch}) + \epsilon}",
+        trl='scale_rewards="batch"',
+        verl=None,
+        function=_batch_std,
+        trl_args={"scale_rewards": "batch"},
+        verl_args=None,
+        batch_statistics=True,
+    ),
+    EstimatorSpec(
+        name="rloo",
+        title="RLOO",
+        paper="Ahmadian et al. 2024, Back to Basics: REINFORCE style optimization",
+        arxiv="2402.14740",
+        equation="the RLOO estimator (after Kool et al. 2019)",
+        summary={
+            "en": "Baseline: the mean reward of the other G − 1 answers (leave one out).",
+            "zh": "基线是同组其余 G − 1 条回答的平均奖励（留一法）。",
+        },
+        changes={
+            "en": "leave-one-out mean, no std: equals Dr.GRPO times G/(G − 1), an unbiased baseline",
+            "zh": "留一均值、不除标准差：等于 Dr.GRPO 乘以 G/(G − 1)，基线无偏",
+        },
+        latex=r"A_i = R_i - \frac{1}{G-1}\sum_{j \ne i} R_j = \frac{G}{G-1}\big(R_i - \operatorname{mean}(R_{1..G})\big)",
+        trl=None,
+        verl="algorithm.adv_estimator=rloo",
+        function=_rloo,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "rloo"},
+    ),
+    EstimatorSpec(
+        name="reinforce_pp",
+        title="REINFORCE++",
+        paper="Hu et al. 2025, REINFORCE++",
+        arxiv="2501.03262",
+        equation="§3 (global advantage normalisation)",
+        summary={
+            "en": "No group baseline: whiten the rewards over the whole batch.",
+            "zh": "没有组内基线：在整个批次上对奖励做白化（减均值、除标准差）。",
+        },
+        changes={
+            "en": "the batch mean replaces the group mean: an all-correct group still gets positive advantages",
+            "zh": "用批次均值代替组内均值：全对的组也会得到正优势",
+        },
+        latex=r"A_i = \frac{R_i - \operatorname{mean}(R_\text{batch})}{\sqrt{\operatorname{var}(R_\text{batch}) + \epsilon}}",
+        trl=None,
+        verl="algorithm.adv_estimator=reinforce_plus_plus",
+        function=_reinforce_pp,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "reinforce_plus_plus"},
+        baseline="batch",
+        batch_statistics=True,
+        length_note=_WHITEN_LENGTH_NOTE,
+    ),
+    EstimatorSpec(
+        name="reinforce_pp_baseline",
+        title="REINFORCE++-baseline",
+        paper="Hu et al. 2025, REINFORCE++",
+        arxiv="2501.03262",
+        equation="§3 (with group baseline)",
+        summary={
+            "en": "Subtract the group's mean, then whiten over the whole batch.",
+            "zh": "先减去组内均值，再在整个批次上白化。",
+        },
+        changes={
+            "en": "group mean as baseline, then one batch-wide scale",
+            "zh": "组内均值做基线，再用整个批次统一缩放",
+        },
+        latex=r"\tilde A_i = R_i - \operatorname{mean}(R_{1..G}),\quad A_i = \frac{\tilde A_i - \operatorname{mean}(\tilde A_\text{batch})}{\sqrt{\operatorname{var}(\tilde A_\text{batch}) + \epsilon}}",
+        trl=None,
+        verl="algorithm.adv_estimator=reinforce_plus_plus_baseline",
+        function=_reinforce_pp_baseline,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "reinforce_plus_plus_baseline"},
+        batch_statistics=True,
+        length_note={
+            "en": _WHITEN_LENGTH_NOTE["en"] + " Token-weighted, the batch mean of the group-centred rewards is no "
+            "longer 0, so even an all-equal group gets a small non-zero advantage.",
+            "zh": _WHITEN_LENGTH_NOTE["zh"]
+            + "按 token 加权后，组内中心化奖励的批次均值不再为 0，所以奖励全相同的组也会得到一个小的非零优势。",
+        },
+    ),
+    EstimatorSpec(
+        name="remax",
+        title="ReMax",
+        paper="Li et al. 2024, ReMax",
+        arxiv="2310.10505",
+        equation="Algorithm 1",
+        summary={
+            "en": "Baseline: the reward of the prompt's greedy (argmax) response.",
+            "zh": "基线是该提示贪心（argmax）回答的奖励。",
+        },
+        changes={
+            "en": "one extra greedy generation per prompt instead of a group statistic; no scaling",
+            "zh": "每个提示多生成一条贪心回答作为基线，不用组统计量，也不缩放",
+        },
+        latex=r"A_i = R_i - R(\bar y),\quad \bar y = \operatorname{argmax\ decoding}(x)",
+        trl=None,
+        verl="algorithm.adv_estimator=remax",
+        function=_remax,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "remax"},
+        baseline="greedy",
+        needs=frozenset({"greedy"}),
+    ),
+    EstimatorSpec(
+        name="maxrl",
+        title="MaxRL",
+        paper="Tajwar et al. 2026, Maximum Likelihood Reinforcement Learning",
+        arxiv="2602.02710",
+        equation="the on-policy estimator (normalise by the group's mean reward)",
+        summary={
+            "en": "Subtract the group's mean reward, divide by the group's mean reward (its pass rate).",
+            "zh": "减去组内平均奖励，再除以组内平均奖励（即通过率）。",
+        },
+        changes={
+            "en": "divides by the pass rate instead of the std: a right answer weighs 1/p̂, hard prompts count most",
+            "zh": "除以通过率而不是标准差：答对的回答权重为 1/p̂，难题权重最大",
+        },
+        latex=r"A_i = \frac{R_i - \operatorname{mean}(R_{1..G})}{\operatorname{mean}(R_{1..G}) + \epsilon}",
+        trl=None,
+        verl=None,
+        function=_maxrl,
+        trl_args=None,
+        verl_args=None,
+        nonnegative=True,
+    ),
+    EstimatorSpec(
+        name="gdpo",
+        title="GDPO",
+        paper="Liu et al. 2026, GDPO: Group reward-Decoupled Normalization Policy Optimization",
+        arxiv="2601.05242",
+        equation="§3 (decoupled normalisation)",
+        summary={
+            "en": "Several rewards: z-score each within its group, add them, then whiten over the batch.",
+            "zh": "多个奖励：每个奖励各自在组内做 z-score，相加后再在批次上白化。",
+        },
+        changes={
+            "en": "normalise each reward on its own before adding, so distinct reward combinations keep distinct advantages",
+            "zh": "每个奖励先单独归一化再相加，不同的奖励组合保持不同的优势",
+        },
+        latex=r"\hat A_i = \sum_k \frac{R_{i,k} - \operatorname{mean}(R_{1..G,k})}{\operatorname{std}(R_{1..G,k}) + \epsilon},\quad A_i = \frac{\hat A_i - \operatorname{mean}(\hat A_\text{batch})}{\sqrt{\operatorname{var}(\hat A_\text{batch}) + \epsilon}}",
+        trl='multi_objective_aggregation="normalize_then_sum"',
+        verl="algorithm.adv_estimator=gdpo (NVlabs/GDPO verl fork)",
+        function=_gdpo,
+        trl_args={"multi_objective_aggregation": "normalize_then_sum"},
+        verl_args=None,
+        batch_statistics=True,
+        needs=frozenset({"components"}),
+        length_note=_WHITEN_LENGTH_NOTE,
+    ),
+)
+
+ESTIMATORS: dict[str, EstimatorSpec] = {spec.name: spec for spec in _SPECS}
+
+
+def get_estimator(name: str) -> EstimatorSpec:
+    """The spec registered as ``name``. Raises ``ValueError`` naming ``adv_estimator`` if unknown."""
+    try:
+        return ESTIMATORS[name]
+    except KeyError:
+        raise ValueError(f"adv_estimator: unknown estimator {name!r}; known: {', '.join(ESTIMATORS)}") from None
+
+
+def _as_float(x, label: str) -> torch.Tensor:
+    x = torch.as_tensor(x)
+    if not x.is_floating_point():
+        x = x.to(torch.get_default_dtype())
+    if not bool(torch.isfinite(x).all()):
+        raise ValueError(f"{label}: contains NaN or inf")
+    return x
+
+
+def estimate_advantages(
+    name: str,
+    rewards: torch.Tensor,
+    *,
+    components: torch.Tensor | None = None,
+    greedy_rewards: torch.Tensor | None = None,
+    lengths: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """The advantages of estimator ``name`` (a key of ``ESTIMATORS``), one per response.
+
+    Args:
+        name: the estimator.
+        rewards: [n, G] scalar rewards, groups (prompts) in rows.
+        components: [n, G, K] the reward's components (GDPO normalises each on its own); ``None``:
+            GDPO uses ``rewards`` as its one component; the other estimators ignore it.
+        greedy_rewards: [n] the reward of one greedy response per prompt (needed by ReMax).
+        lengths: [n, G] response lengths in tokens (> 0) for the estimators that whiten over the
+            batch (REINFORCE++, REINFORCE++-baseline, GDPO): token-weighted as verl; ``None``: each
+            response counts once.
+
+    Returns:
+        [n, G] advantages, finite, in the dtype of ``rewards`` (integers become the default dtype).
+
+    Raises:
+        ValueError: unknown ``name`` (naming ``adv_estimator``); ``rewards`` not [n, G] with n, G >= 1
+            or with NaN / inf; ``components`` not [n, G, K] with K >= 1 or not finite;
+            ``greedy_rewards`` missing for ReMax, not [n] or not finite; ``lengths`` not [n, G] or
+            not > 0; a reward below 0 for an estimator that needs ``rewards >= 0`` (MaxRL).
+    """
+    spec = get_estimator(name)
+    r = torch.as_tensor(rewards)
+    if r.dim() != 2 or r.shape[0] == 0 or r.shape[1] == 0:
+        raise ValueError(f"rewards: expected shape [n_groups, G] with n_groups, G >= 1, got {tuple(r.shape)}")
+    r = _as_float(r, "rewards")
+    n, G = r.shape
+    comps = None
+    if components is not None:
+        comps = torch.as_tensor(components)
+        if comps.dim() != 3 or tuple(comps.shape[:2]) != (n, G) or comps.shape[2] == 0:
+            raise ValueError(f"components: expected shape [{n}, {G}, K] with K >= 1, got {tuple(comps.shape)}")
+        comps = _as_float(comps, "components").to(r.dtype)
+    greedy = None
+    if greedy_rewards is not None:
+        greedy = torch.as_tensor(greedy_rewards)
+        if greedy.dim() == 2 and greedy.shape[1] == 1:
+            greedy = greedy[:, 0]
+        if tuple(greedy.shape) != (n,):
+            raise ValueError(f"greedy_rewards: expected shape [{n}] (one per prompt), got {tuple(greedy.shape)}")
+        greedy = _as_float(greedy, "greedy_rewards").to(r.dtype)
+    if "greedy" in spec.needs and greedy is None:
+        raise ValueError(
+            f"greedy_rewards: {spec.title} needs the reward of one greedy response per prompt, shape [{n}]"
+        )
+    w = None
+    if lengths is not None:
+        w = torch.as_tensor(lengths)
+        if tuple(w.shape) != (n, G):
+            raise ValueError(f"lengths: expected shape [{n}, {G}], got {tuple(w.shape)}")
+        w = _as_float(w, "lengths").to(r.dtype)
+        if not bool((w > 0).all()):
+            raise ValueError("lengths: every response length must be > 0")
+    if spec.nonnegative:
+        low = float(r.min()) if comps is None else min(float(r.min()), float(comps.min()))
+        if low < 0:
+            raise ValueError(
+                f"rewards: {spec.title} divides by the group's mean reward, so rewards must be >= 0, got {low:g}"
+            )
+    out = spec.function(r, comps, greedy, w)
+    if not bool(torch.isfinite(out).all()):  # a bug, never bad input: every estimator guards its divisions
+        raise RuntimeError(f"{name}: produced a non-finite advantage")
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Difficulty bias: how much a prompt of pass rate p weighs, per estimator (0/1 rewards)
+# ----------------------------------------------------------------------------------------------
+
+
+def reference_batch(group_size: int, dtype=torch.float64) -> torch.Tensor:
+    """The G + 1 possible groups of 0/1 rewards, one per count k = 0..G of right answers (row k: k
+    ones, then zeros): [G + 1, G]. As one batch it spans every difficulty evenly (mean reward 1/2);
+    :func:`expected_group_weight` reads batch statistics from it."""
+    k = torch.arange(group_size + 1)[:, None]  # (G+1, 1)
+    return (torch.arange(group_size)[None, :] < k).to(dtype)  # (G+1, G)
+
+
+def expected_group_weight(name: str, pass_rate, group_size: int) -> torch.Tensor:
+    """Expected total |advantage| of one group, E_k[Σ_i |A_i|], for 0/1 rewards with k ~ Binomial(G, p)
+    right answers: how much a prompt of pass rate p weighs in a step (each response's gradient is
+    scaled by its advantage), the difficulty bias of estimator ``name``.
+
+    The advantages come from :func:`estimate_advantages` on :func:`reference_batch` (the G + 1 possible
+    groups as one batch: a group-local estimator sees only its own row; one with batch statistics sees
+    a batch that spans every difficulty evenly). ReMax's greedy answer is right with probability p,
+    independently of the samples: the mass is averaged over both. GDPO has one reward here (its
+    component is the reward itself). Generalises ``rlviz.core.sampling.expected_advantage_mass``
+    (GRPO / Dr.GRPO) to every estimator. By hand, G = 2, Dr.GRPO: 2 p (1 - p); MaxRL: 2G(1 - p - (1 - p)^G).
+
+    Args:
+        name: a key of ``ESTIMATORS``.
+        pass_rate: [P] pass rates in [0, 1].
+        group_size: G >= 2.
+
+    Returns:
+        [P] float64.
+
+    Raises:
+        ValueError: unknown ``name`` (``adv_estimator``), ``group_size`` not a whole number >= 2,
+            ``pass_rate`` outside [0, 1] or NaN.
+    """
+    spec = get_estimator(name)
+    if isinstance(group_size, bool) or int(group_size) != group_size or int(group_size) < 2:
+        raise ValueError(f"group_size: must be a whole number >= 2, got {group_size!r}")
+    G = int(group_size)
+    p = torch.as_tensor(pass_rate, dtype=torch.float64).reshape(-1)  # (P,)
+    if not bool(((p >= 0) & (p <= 1)).all()):
+        raise ValueError("pass_rate: must lie in [0, 1]")
+    batch = reference_batch(G)  # (G+1, G)
+    k = torch.arange(G + 1, dtype=torch.float64)[None, :]  # (1, G+1)
+    log_c = math.lgamma(G + 1) - torch.lgamma(k + 1) - torch.lgamma(G - k + 1)
+    pmf = torch.exp(log_c + torch.xlogy(k, p[:, None]) + torch.xlogy(G - k, 1 - p[:, None]))  # (P, G+1)
+    if "greedy" in spec.needs:
+        right = estimate_advantages(name, batch, greedy_rewards=torch.ones(G + 1, dtype=torch.float64))
+        wrong = estimate_advantages(name, batch, greedy_rewards=torch.zeros(G + 1, dtype=torch.float64))
+        return p * (pmf @ right.abs().sum(1)) + (1 - p) * (pmf @ wrong.abs().sum(1))
+    mass = estimate_advantages(name, batch).abs().sum(dim=1)  # (G+1,)
+    return pmf @ mass

@@ -1,0 +1,129 @@
+"""Figures of the advantages page (plotly, no Streamlit).
+
+Builders take frames from :mod:`rlviz.experiments.advantages` and one ``labels`` mapping of
+already-translated texts (keys listed in each docstring; a missing key shows the key itself, a missing
+``name.<estimator>`` the registry title). One colour (and dash) per estimator, the same in both figures:
+the spec's own ``style``, else the first unused colour of the plots' ``PALETTE`` in registry order
+(:func:`estimator_style`). NaN / inf values are dropped, never drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from rlviz.core.estimators import ESTIMATORS
+
+from . import DASHES, OKABE_ITO, PALETTE, base_layout
+
+__all__ = ["advantage_bars_figure", "difficulty_bias_figure", "estimator_style"]
+
+
+def estimator_style(name: str) -> dict[str, str]:
+    """The fixed colour and dash of estimator ``name``: its spec's ``style``, else the first
+    (colour, dash) of ``PALETTE`` x ``DASHES`` no other estimator uses, in registry order; grey for a
+    name the registry does not know. A new dict."""
+    styles = {n: dict(s.style) for n, s in ESTIMATORS.items() if s.style}
+    used = {(s["color"], s["dash"]) for s in styles.values()}
+    free = iter([(c, d) for d in DASHES for c in PALETTE if (c, d) not in used])
+    for n in ESTIMATORS:
+        if n not in styles:
+            color, dash = next(free)
+            styles[n] = {"color": color, "dash": dash}
+    return styles.get(name, {"color": OKABE_ITO["grey"], "dash": "solid"})
+
+
+def _order(names) -> list[str]:
+    present = list(dict.fromkeys(names))
+    return [n for n in ESTIMATORS if n in present] + sorted(n for n in present if n not in ESTIMATORS)
+
+
+def _name(labels: Mapping[str, str], name: str) -> str:
+    return labels.get(f"name.{name}", ESTIMATORS[name].title if name in ESTIMATORS else name)
+
+
+def _l(labels: Mapping[str, str], key: str) -> str:
+    return labels.get(key, key)
+
+
+def _finite(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
+    part = df[list(cols)].apply(pd.to_numeric, errors="coerce")
+    return df[np.isfinite(part).all(axis=1)]
+
+
+def advantage_bars_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 420) -> go.Figure:
+    """Every estimator's advantage of every response of the group: grouped bars, one colour per
+    estimator, responses along x.
+
+    Args:
+        df: ``advantage_table`` frame (``estimator, response, reward, second_reward, advantage``).
+        labels: ``response_axis``, ``advantage_axis`` (the axis titles), ``reward``, ``second_reward``
+            (hover words); ``response.<i>``: the tick text of response i (default ``#i``);
+            ``name.<estimator>``: a legend name (default: the registry title).
+    """
+    fig = go.Figure()
+    for name in _order(df["estimator"].astype(str)) if not df.empty else []:
+        part = _finite(df[df["estimator"] == name], ["response", "advantage"])
+        legend = _name(labels, name)
+        fig.add_trace(
+            go.Bar(
+                x=[labels.get(f"response.{int(i)}", f"#{int(i)}") for i in part["response"]],
+                y=part["advantage"].tolist(),
+                name=legend,
+                marker={"color": estimator_style(name)["color"]},
+                customdata=np.stack([part["reward"], part["second_reward"]], axis=-1).tolist(),
+                hovertemplate=f"{legend}<br>%{{x}}<br>{_l(labels, 'advantage_axis')}: %{{y:.4g}}<br>"
+                f"{_l(labels, 'reward')}: %{{customdata[0]:g}} · {_l(labels, 'second_reward')}: "
+                f"%{{customdata[1]:g}}<extra></extra>",
+            )
+        )
+    base_layout(fig, height=height, x_title=_l(labels, "response_axis"), y_title=_l(labels, "advantage_axis"))
+    fig.update_layout(barmode="group", bargap=0.2, bargroupgap=0.05)
+    fig.add_hline(y=0, line={"color": OKABE_ITO["grey"], "width": 1})
+    return fig
+
+
+def difficulty_bias_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 400) -> go.Figure:
+    """Expected total |A| of a group vs its prompt's pass rate, one line per estimator: left its value,
+    right over its own maximum (the shapes on one axis).
+
+    Args:
+        df: ``difficulty_bias`` frame (``estimator, pass_rate, weight, relative``).
+        labels: ``pass_rate`` (x axis), ``weight_axis``, ``relative_axis`` (the two panels' y axes and
+            titles); ``name.<estimator>``: a legend name (default: the registry title).
+    """
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        subplot_titles=(_l(labels, "weight_axis"), _l(labels, "relative_axis")),
+        horizontal_spacing=0.1,
+    )
+    for name in _order(df["estimator"].astype(str)) if not df.empty else []:
+        part = _finite(df[df["estimator"] == name], ["pass_rate", "weight", "relative"])
+        style = estimator_style(name)
+        legend = _name(labels, name)
+        for col, value in ((1, "weight"), (2, "relative")):
+            fig.add_trace(
+                go.Scatter(
+                    x=part["pass_rate"].tolist(),
+                    y=part[value].tolist(),
+                    mode="lines",
+                    name=legend,
+                    legendgroup=name,
+                    showlegend=col == 1,
+                    line={"color": style["color"], "dash": style["dash"], "width": 2.2},
+                    hovertemplate=f"{legend}<br>{_l(labels, 'pass_rate')}: %{{x:.2f}}<br>"
+                    f"{_l(labels, f'{value}_axis')}: %{{y:.3g}}<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
+    base_layout(fig, height=height)
+    fig.update_xaxes(title_text=_l(labels, "pass_rate"), range=[0, 1])
+    fig.update_yaxes(rangemode="tozero")
+    fig.update_yaxes(range=[0, 1.05], row=1, col=2)
+    return fig

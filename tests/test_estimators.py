@@ -1,0 +1,260 @@
+"""The advantage-estimator registry (rlviz.core.estimators): hand values, properties over every entry,
+bad input, the difficulty-bias weight, the format reward and greedy decoding, and one real training
+step with every estimator (adv_estimator)."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+import torch
+from apptools import torch_threads
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rlviz.core.advantages import group_advantages
+from rlviz.core.estimators import ESTIMATORS, estimate_advantages, expected_group_weight, whiten
+from rlviz.core.objectives import OWN_ESTIMATOR, TRAINER_SETTINGS
+from rlviz.experiments import advantages as A
+from rlviz.lm.task import format_reward, make_problem
+from rlviz.teach.predict import PREDICTIONS, state_from_settings
+
+F64 = torch.float64
+R = torch.tensor([[1.0, 0.0, 0.0, 0.0], [1.0, 1.0, 0.0, 1.0]], dtype=F64)  # two groups of G = 4
+GREEDY = torch.tensor([0.0, 1.0], dtype=F64)
+
+
+def adv(name, rewards=R, **kw):
+    kw.setdefault("greedy_rewards", GREEDY if "greedy" in ESTIMATORS[name].needs else None)
+    return estimate_advantages(name, rewards, **kw)
+
+
+# -- hand values ---------------------------------------------------------------------------------
+
+
+def test_group_estimators_by_hand():
+    # group 1: mean 0.25, std (Bessel) sqrt(0.25) = 0.5 -> GRPO (1 - 0.25) / 0.5 = 1.5, (0 - 0.25) / 0.5 = -0.5
+    assert torch.allclose(adv("grpo")[0], torch.tensor([1.5, -0.5, -0.5, -0.5], dtype=F64), atol=1e-5)
+    assert torch.equal(adv("grpo"), group_advantages(R, "group"))  # the one GRPO rule, reused
+    # Dr.GRPO: R - mean = 0.75, -0.25; group 2: mean 0.75 -> 0.25, -0.75
+    assert torch.allclose(
+        adv("dr_grpo"), torch.tensor([[0.75, -0.25, -0.25, -0.25], [0.25, 0.25, -0.75, 0.25]], dtype=F64)
+    )
+    # RLOO: R_i - mean of the other three = 1 - 0 = 1 and 0 - 1/3 = -1/3 (= 4/3 x Dr.GRPO)
+    assert torch.allclose(adv("rloo")[0], torch.tensor([1.0, -1 / 3, -1 / 3, -1 / 3], dtype=F64))
+    # batch std: all 8 rewards, 4 ones, 4 zeros: std (Bessel) = sqrt(8 * 0.25 / 7) = 0.5345 -> 0.75 / 0.5345
+    assert float(adv("batch_std")[0, 0]) == pytest.approx(0.75 / math.sqrt(2 / 7), rel=1e-5)
+    # MaxRL: (R - mean) / mean: 0.75 / 0.25 = 3 (= 1/p - 1 with p = 1/4), -0.25 / 0.25 = -1
+    assert torch.allclose(adv("maxrl")[0], torch.tensor([3.0, -1.0, -1.0, -1.0], dtype=F64), atol=1e-4)
+    # ReMax: R - R(greedy): group 1 greedy 0 -> the rewards themselves; group 2 greedy 1 -> 0, 0, -1, 0
+    assert torch.equal(adv("remax"), torch.tensor([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0]], dtype=F64))
+
+
+def test_batch_whitening_by_hand():
+    # REINFORCE++: mean 0.5 over 8 rewards, var (Bessel) 2/7 -> (1 - 0.5) / sqrt(2/7 + 1e-8) = 0.9354
+    a = adv("reinforce_pp")
+    assert float(a[0, 0]) == pytest.approx(0.5 / math.sqrt(2 / 7), rel=1e-6)
+    assert float(a[0, 1]) == pytest.approx(-0.5 / math.sqrt(2 / 7), rel=1e-6)
+    # REINFORCE++-baseline: whiten the Dr.GRPO values (mean 0, sum of squares 4 * 0.1875 * 2 = 1.5 -> var 1.5/7)
+    b = adv("reinforce_pp_baseline")
+    assert float(b[0, 0]) == pytest.approx(0.75 / math.sqrt(1.5 / 7), rel=1e-6)
+    # token-weighted (verl masked_whiten): values 1, 0 with lengths 3, 1 -> mean 3/4, var (3/16 * 4/4) * 4/3 = 1/4
+    w = whiten(torch.tensor([[1.0, 0.0]], dtype=F64), torch.tensor([[3.0, 1.0]], dtype=F64))
+    assert torch.allclose(w, torch.tensor([[0.25 / 0.5, -0.75 / 0.5]], dtype=F64), atol=1e-6)
+    # and with it an all-equal group in a batch is no longer exactly 0 under REINFORCE++-baseline
+    lengths = torch.tensor([[1.0, 1.0, 1.0, 9.0], [2.0, 2.0, 2.0, 2.0]], dtype=F64)
+    same = torch.tensor([[1.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]], dtype=F64)
+    assert float(estimate_advantages("reinforce_pp_baseline", same, lengths=lengths)[1].abs().max()) > 0.01
+    assert float(estimate_advantages("reinforce_pp_baseline", same)[1].abs().max()) < 1e-9
+
+
+def test_gdpo_by_hand():
+    # two rewards: correctness [1, 0, 0, 0] -> z (1.5, -0.5, -0.5, -0.5); format [1, 1, 0, 1] -> (0.5, 0.5, -1.5, 0.5)
+    # sum (2, 0, -2, 0), then whitening over the group (mean 0, var 8/3): 2 / sqrt(8/3) = 1.2247
+    comps = torch.tensor([[[1.0, 1.0], [0.0, 1.0], [0.0, 0.0], [0.0, 1.0]]], dtype=F64)
+    a = estimate_advantages("gdpo", comps[..., 0], components=comps)
+    assert torch.allclose(a, torch.tensor([[1, 0, -1, 0]], dtype=F64) * 2 / math.sqrt(8 / 3), atol=1e-5)
+    # GRPO on the sum (2, 1, 0, 1) gives the same order here; without components GDPO is whitened GRPO
+    one = estimate_advantages("gdpo", R)
+    assert torch.allclose(one, whiten(group_advantages(R, "group")), atol=1e-9)
+
+
+def test_difficulty_weight_by_hand():
+    p = torch.tensor([0.0, 0.1, 0.5, 0.9, 1.0], dtype=F64)
+    G = 6
+    # Dr.GRPO: sum |R - mean| = 2k(G-k)/G -> E = 2 (G - 1) p (1 - p)
+    assert torch.allclose(expected_group_weight("dr_grpo", p, G), 2 * (G - 1) * p * (1 - p), atol=1e-12)
+    # RLOO = G/(G-1) x Dr.GRPO -> 2 G p (1 - p); ReMax (greedy right with chance p): p(G - Gp) + (1 - p) G p, the same
+    assert torch.allclose(expected_group_weight("rloo", p, G), 2 * G * p * (1 - p), atol=1e-12)
+    assert torch.allclose(expected_group_weight("remax", p, G), 2 * G * p * (1 - p), atol=1e-12)
+    # MaxRL: k right get G/k - 1, the rest -1 -> 2(G - k) for k >= 1 -> E = 2G(1 - p - (1 - p)^G)
+    assert torch.allclose(expected_group_weight("maxrl", p, G), 2 * G * (1 - p - (1 - p) ** G), atol=1e-4)
+    with pytest.raises(ValueError, match="^group_size"):
+        expected_group_weight("grpo", p, 1)
+    with pytest.raises(ValueError, match="^pass_rate"):
+        expected_group_weight("grpo", [1.5], 4)
+
+
+# -- properties over every entry ---------------------------------------------------------------------
+
+groups = st.integers(1, 3).flatmap(
+    lambda n: st.integers(1, 5).flatmap(
+        lambda G: st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0]), min_size=n * G, max_size=n * G).map(
+            lambda xs: torch.tensor(xs, dtype=F64).view(n, G)
+        )
+    )
+)
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+@settings(max_examples=15, deadline=None)
+@given(rewards=groups, with_lengths=st.booleans())
+def test_every_estimator_is_finite_and_shaped(name, rewards, with_lengths):
+    n, G = rewards.shape
+    lengths = torch.arange(1, n * G + 1, dtype=F64).view(n, G) if with_lengths else None
+    kw = {"greedy_rewards": rewards[:, 0]} if "greedy" in ESTIMATORS[name].needs else {}
+    comps = torch.stack([rewards, rewards.flip(1)], dim=-1)
+    a = estimate_advantages(name, rewards, components=comps, lengths=lengths, **kw)
+    assert a.shape == (n, G) and a.dtype == F64 and bool(torch.isfinite(a).all())
+    spec = ESTIMATORS[name]
+    if spec.baseline == "group" and not with_lengths:
+        # a group whose rewards (all of them) are equal carries no signal under a group baseline
+        same = torch.full((n, G), 1.0, dtype=F64)
+        zero = estimate_advantages(name, same, components=torch.stack([same, same], dim=-1), **kw)
+        assert float(zero.abs().max()) < 1e-9
+    if not spec.batch_statistics:
+        # a group-local estimator: each group's advantages ignore the other groups
+        alone = estimate_advantages(
+            name, rewards[:1], components=comps[:1], **({"greedy_rewards": rewards[:1, 0]} if kw else {})
+        )
+        assert torch.allclose(alone, a[:1])
+
+
+@pytest.mark.parametrize(
+    "call, parameter",
+    [
+        (lambda: estimate_advantages("nope", R), "adv_estimator"),
+        (lambda: estimate_advantages("grpo", torch.zeros(2, 0)), "rewards"),
+        (lambda: estimate_advantages("grpo", torch.zeros(4)), "rewards"),
+        (lambda: estimate_advantages("grpo", torch.tensor([[1.0, math.nan]])), "rewards"),
+        (lambda: estimate_advantages("gdpo", R, components=torch.zeros(2, 4)), "components"),
+        (lambda: estimate_advantages("gdpo", R, components=torch.full((2, 4, 1), math.inf)), "components"),
+        (lambda: estimate_advantages("remax", R), "greedy_rewards"),
+        (lambda: estimate_advantages("remax", R, greedy_rewards=torch.zeros(3)), "greedy_rewards"),
+        (lambda: estimate_advantages("reinforce_pp", R, lengths=torch.zeros(2, 4)), "lengths"),
+        (lambda: estimate_advantages("maxrl", -R), "rewards"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, parameter):
+    with pytest.raises(ValueError, match=f"^{parameter}:"):
+        call()
+
+
+def test_trainer_setting_offers_the_registry():
+    setting = next(s for s in TRAINER_SETTINGS if s.name == "adv_estimator")
+    assert setting.default == OWN_ESTIMATOR and setting.choices == (OWN_ESTIMATOR, *ESTIMATORS)
+
+
+# -- the page's library code and predictions ---------------------------------------------------------
+
+
+def test_page_table_and_predictions():
+    inputs = A.parse_inputs("1, 0, 0, 0", "1, 1, 0, 1", "0")
+    table = A.advantage_table(inputs)
+    assert list(dict.fromkeys(table["estimator"])) == list(ESTIMATORS)
+    rloo = table[table["estimator"] == "rloo"]["advantage"].tolist()
+    assert rloo == pytest.approx([1.0, -1 / 3, -1 / 3, -1 / 3])
+    state = state_from_settings("advantages", {"ad_r": "1, 0, 0, 0"})
+    rloo_q, maxrl_q = PREDICTIONS["advantages"]
+    assert rloo_q.compute(state) == pytest.approx(1.0)  # 1 - mean(0, 0, 0)
+    assert maxrl_q.compute(state) == pytest.approx(3.0, abs=1e-4)  # 1 / 0.25 - 1
+    assert not maxrl_q.applies(state_from_settings("advantages", {"ad_r": "-1, 1", "ad_r2": "0, 0"}))
+    for text, field in (("1", "rewards"), ("1, x", "rewards"), ("", "rewards")):
+        with pytest.raises(ValueError, match=f"^{field}:"):
+            A.parse_inputs(text)
+    with pytest.raises(ValueError, match="^second_reward:"):
+        A.parse_inputs("1, 0", "1")
+    with pytest.raises(ValueError, match="^lengths:"):
+        A.parse_inputs("1, 0", "1, 1", "0", "3")
+    # MaxRL is left out of the page's table for negative rewards (its formula needs R >= 0)
+    assert "maxrl" not in set(A.advantage_table(A.parse_inputs("-1, 1", "0, 0"))["estimator"])
+
+
+# -- the task's second reward and greedy decoding -------------------------------------------------------
+
+
+def test_format_reward_by_hand():
+    p = make_problem(37, 5, 2)  # answer "24"
+    assert format_reward(p, "24", True) == 1.0 and format_reward(p, "..31", True) == 1.0  # well formed, even wrong
+    assert format_reward(p, "24", False) == 0.0  # no EOS
+    assert format_reward(p, "", True) == format_reward(p, "2.4", True) == format_reward(p, "4+", True) == 0.0
+
+
+# -- training with every estimator --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def policy():
+    from rlviz.lm.model import load_policy
+
+    with torch_threads(1):
+        yield load_policy(device="cpu")
+
+
+TINY = dict(prompts_per_step=2, group_size=4, mu=1, mini_batches=1, max_new_tokens=8)
+
+
+def test_every_estimator_trains_a_step(policy):
+    from rlviz.lm.trainer import TrainConfig, Trainer
+
+    model, tok = policy
+    rollouts = {}
+    with torch_threads(1):
+        for name in (OWN_ESTIMATOR, *ESTIMATORS):
+            config = TrainConfig(algorithm="grpo", **TINY, settings={"adv_estimator": name})
+            t = Trainer(config, copy.deepcopy(model), tok)
+            batch, _ = t._collect()
+            rollouts[name] = (batch.rewards.tolist(), batch.response_lengths.tolist())
+            # what the registry gives on this batch (ReMax's greedy baseline and GDPO's format reward come
+            # from the trainer's own sampler and task), before the update changes the model
+            kw = {"lengths": batch.response_lengths.view(-1, 4).float()}
+            if name == "remax":
+                kw["greedy_rewards"] = t._greedy_rewards(batch)
+            if name == "gdpo":
+                kw["components"] = torch.stack([batch.rewards, batch.format_rewards], -1).view(-1, 4, 2)
+            rewards = batch.rewards.view(-1, 4)
+            expected = (
+                group_advantages(rewards, "group")
+                if name == OWN_ESTIMATOR
+                else estimate_advantages(name, rewards, **kw)
+            )
+            metrics, _, data = t._update(batch)  # one real optimizer step
+            assert torch.allclose(data.advantages.float(), expected.reshape(-1).float(), atol=1e-5), name
+            assert math.isfinite(metrics["loss"]) and math.isfinite(metrics["grad_norm"]), name
+    # the same rollouts whatever the estimator: ReMax's greedy decoding never draws from the run's generator
+    assert all(r == rollouts[OWN_ESTIMATOR] for r in rollouts.values())
+
+
+def test_estimator_settings_are_checked():
+    from rlviz.lm.trainer import TrainConfig, split_settings
+
+    with pytest.raises(ValueError, match="^adv_estimator"):
+        split_settings("grpo", {"adv_estimator": "nope"})
+    with pytest.raises(ValueError, match="^adv_estimator"):
+        split_settings("ppo", {"adv_estimator": "rloo"})  # PPO's GAE path has no group estimator
+    assert split_settings("ppo", {"adv_estimator": "rloo", "advantage": "group"})[1]["adv_estimator"] == "rloo"
+    with pytest.raises(ValueError, match="^adv_estimator"):
+        TrainConfig(algorithm="dapo", settings={"adv_estimator": "maxrl"}).validate()  # overlong shaping: R < 0
+
+
+def test_the_config_export_writes_each_estimators_framework_arguments():
+    from rlviz.teach.export import export_config
+
+    rloo = export_config("grpo", None, {"adv_estimator": "rloo"})
+    assert rloo.verl["algorithm.adv_estimator"] == "rloo" and "algorithm.norm_adv_by_std_in_grpo" not in rloo.verl
+    assert "scale_rewards" not in rloo.trl and rloo.unmapped["trl"] == {"adv_estimator": "rloo"}  # TRL: no RLOO here
+    dr = export_config("grpo", None, {"adv_estimator": "dr_grpo"})
+    assert dr.trl["scale_rewards"] == "none" and dr.verl["algorithm.norm_adv_by_std_in_grpo"] is False
+    gdpo = export_config("grpo", None, {"adv_estimator": "gdpo"})
+    assert gdpo.trl["multi_objective_aggregation"] == "normalize_then_sum" and "adv_estimator" in gdpo.unmapped["verl"]
