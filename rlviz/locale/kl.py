@@ -64,7 +64,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "kl.value_panel": {"en": "Value k(x)", "zh": "取值 k(x)"},
     "kl.grad_panel": {"en": "Gradient d k / d log π", "zh": "梯度 d k / d log π"},
     "kl.x": {"en": "x = log π − log π_ref", "zh": "x = log π − log π_ref"},
-    "kl.value": {"en": "k(x), nats", "zh": "k(x)（nats）"},
+    "kl.value": {"en": "k(x), nats", "zh": "k(x)，单位 nats"},
     "kl.grad": {"en": "d k / d log π", "zh": "d k / d log π"},
     "kl.raw": {"en": "{e} without the clamp", "zh": "{e}（不截断）"},
     "kl.clamp": {"en": "k3 clamped at 10: zero gradient", "zh": "k3 截断在 10：梯度为零"},

@@ -65,13 +65,13 @@ def curves_figure(curves: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
                 row=1,
                 col=col,
             )
-            if bool(frame["clamped"].any()):  # the same estimator without the clamp, thin
-                raw = frame[f"{column}_raw"].where(frame["clamped"])
+            if bool(frame["clamped"].any()):  # the same estimator without the clamp, thin, where it differs
+                xs, ys = _gapped(frame, f"{column}_raw")
                 name = _l(labels, "raw").format(e=e)
                 fig.add_trace(
                     go.Scatter(
-                        x=frame["x"],
-                        y=raw,
+                        x=xs,
+                        y=ys,
                         mode="lines",
                         name=name,
                         legendgroup=e,
@@ -104,6 +104,23 @@ def curves_figure(curves: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     fig.update_yaxes(title_text=_l(labels, "grad"), row=1, col=2)
     base_layout(fig, height=420)
     return fig
+
+
+def _gapped(frame: pd.DataFrame, column: str) -> tuple[list, list]:
+    """``column`` over x at the clamped points only, as lists with ``None`` between separate runs
+    (a gap in the line, never a NaN)."""
+    xs: list = []
+    ys: list = []
+    previous = False
+    for x, y, on in zip(frame["x"], frame[column], frame["clamped"]):
+        if on:
+            xs.append(float(x))
+            ys.append(float(y))
+        elif previous:
+            xs.append(None)
+            ys.append(None)
+        previous = bool(on)
+    return xs, ys
 
 
 def _runs(curves: pd.DataFrame, clamped: pd.DataFrame) -> list[tuple[float, float]]:
