@@ -130,24 +130,35 @@ if view is not None:
     # ------------------------------------------------------------------------------ 3. reward vs loss
     st.subheader(tr("kl.route_header"))
 
-    def r(e: str, route: str, column: str = "rel_error") -> str:
-        return f"{view.row(e, route)[column]:.3g}"
+    on_policy = (
+        view
+        if view.old_shift == 0
+        else X.categorical_view(question_state["policy_logits"], question_state["ref_logits"], 0.0)
+    )
+
+    def r(v, e: str, route: str, column: str = "rel_error") -> str:
+        x = float(v.row(e, route)[column])
+        return "0" if abs(x) < X.EXACT else f"{x:.3g}"
 
     st.markdown(
         tr(
             "kl.route_text",
             shift=f"{view.old_shift:g}",
-            k1_loss=r("k1", "loss", "norm_ratio"),
-            k1_loss_std=r("k1", "loss", "std"),
-            k1_reward=r("k1", "reward"),
-            k2_loss=r("k2", "loss"),
-            k3p_loss=r("k3+", "loss"),
-            k3_loss=r("k3", "loss"),
-            k3_loss_forward=r("k3", "loss", "rel_error_forward"),
-            k3_value=f"{view.row('k3', 'loss')['expected_value']:.4f}",
-            kl=f"{view.kl:.4f}",
-            k3_reward=r("k3", "reward"),
-            bc_loss=r("k3_bc", "loss"),
+            k1_loss=r(on_policy, "k1", "loss", "norm_ratio"),
+            k1_loss_std=r(on_policy, "k1", "loss", "std"),
+            k1_reward=r(on_policy, "k1", "reward"),
+            k2_loss=r(on_policy, "k2", "loss"),
+            k3p_loss=r(on_policy, "k3+", "loss"),
+            k3_loss=r(on_policy, "k3", "loss"),
+            k3_loss_forward=r(on_policy, "k3", "loss", "rel_error_forward"),
+            k3_value=f"{on_policy.row('k3', 'loss')['expected_value']:.4f}",
+            kl=f"{on_policy.kl:.4f}",
+            k3_reward=r(on_policy, "k3", "reward"),
+            bc_loss=r(on_policy, "k3_bc", "loss"),
+            bc_off=r(view, "k3_bc", "loss"),
+            k3_off=r(view, "k3", "loss"),
+            k2_off=r(view, "k2", "loss"),
+            k1_reward_off=r(view, "k1", "reward"),
         )
     )
     st.caption(tr("kl.paper_note"))

@@ -446,7 +446,7 @@ def _kl(beta, source, estimator="k3"):
             "kl_estimator",
             estimator,
             "DeepSeekMath arXiv 2402.03300 eq. 4 (k3)",
-            trl="(always k3)",
+            trl="(always k3; k3_bc: use_bias_correction_kl=True)",
             verl="actor.kl_loss_type (low_var_kl = k3)",
             help={"zh": "KL 估计器：" + " / ".join(KL_ESTIMATORS), "en": "KL estimator: " + " / ".join(KL_ESTIMATORS)},
         ),

@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_POLICY",
     "DEFAULT_REF",
     "DIRECTIONS",
+    "EXACT",
     "LIVE_ARMS",
     "LIVE_SETTINGS",
     "LIVE_WINDOW",
@@ -270,7 +271,7 @@ def categorical_view(
                     "rel_error_forward": rel_f,
                     "norm_ratio": float(mean.norm() / true.norm()),
                     "cosine": float(torch.dot(mean, true) / (mean.norm() * true.norm()))
-                    if float(mean.norm()) > 0
+                    if float(mean.norm()) > EXACT * float(true.norm())  # no direction for a zero vector
                     else 0.0,
                     "std": math.sqrt(max(second - float(mean.norm()) ** 2, 0.0)),
                     "direction": "reverse" if rel < EXACT else "forward" if rel_f < EXACT else "neither",

@@ -26,6 +26,13 @@ def _l(labels: Mapping[str, str], key: str) -> str:
     return labels.get(key, key)
 
 
+def _titled(fig: go.Figure, height: int) -> go.Figure:
+    """The common look, with room for the legend above the subplot titles."""
+    base_layout(fig, height=height)
+    fig.update_layout(margin={"t": 90}, legend={"y": 1.16})
+    return fig
+
+
 def estimator_style(name: str) -> dict[str, str]:
     """``{"color", "dash"}`` of estimator ``name``. Raises ``ValueError`` naming ``name``."""
     if name not in KL_SPECS:
@@ -91,7 +98,7 @@ def curves_figure(curves: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
         fig.add_annotation(
             x=float(clamped["x"].min()),
             y=1.0,
-            yref="paper",
+            yref="y domain",
             xref="x",
             text=_l(labels, "clamp"),
             showarrow=False,
@@ -102,8 +109,7 @@ def curves_figure(curves: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     fig.update_xaxes(title_text=_l(labels, "x"))
     fig.update_yaxes(title_text=_l(labels, "value"), row=1, col=1)
     fig.update_yaxes(title_text=_l(labels, "grad"), row=1, col=2)
-    base_layout(fig, height=420)
-    return fig
+    return _titled(fig, 440)
 
 
 def _gapped(frame: pd.DataFrame, column: str) -> tuple[list, list]:
@@ -158,9 +164,11 @@ def distribution_figure(tokens: pd.DataFrame, labels: Mapping[str, str]) -> go.F
             )
         )
     fig.update_layout(barmode="group")
-    return base_layout(
-        fig, title=_l(labels, "title"), height=320, x_title=_l(labels, "token"), y_title=_l(labels, "prob")
-    )
+    base_layout(fig, title=_l(labels, "title"), height=380, x_title=_l(labels, "token"), y_title=_l(labels, "prob"))
+    fig.update_layout(
+        margin={"t": 120}, legend={"y": 1.08}
+    )  # a narrow column wraps the legend: keep it under the title
+    return fig
 
 
 def gradient_figure(gradients: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -220,7 +228,7 @@ def gradient_figure(gradients: pd.DataFrame, labels: Mapping[str, str]) -> go.Fi
     fig.update_layout(barmode="group")
     fig.update_xaxes(title_text=_l(labels, "token"))
     fig.update_yaxes(title_text=_l(labels, "grad"), row=1, col=1)
-    return base_layout(fig, height=420)
+    return _titled(fig, 440)
 
 
 def error_figure(table: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -260,4 +268,4 @@ def error_figure(table: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     fig.update_xaxes(title_text=_l(labels, "estimator"))
     fig.update_yaxes(title_text=_l(labels, "rel_error"), row=1, col=1)
     fig.update_yaxes(title_text=_l(labels, "std"), row=1, col=2)
-    return base_layout(fig, height=380)
+    return _titled(fig, 400)
