@@ -345,7 +345,7 @@ LIVE_ARMS: tuple[tuple[str, str, bool], ...] = (  # (arm, kl_estimator, kl_in_re
     ("k3_loss", "k3", False),
     ("k1_reward", "k1", True),
 )
-LIVE_SETTINGS: dict[str, Any] = {"steps": 15, "beta": 0.5, "lr": 5e-4, "prompts_per_step": 8, "mu": 2, "seed": 0}
+LIVE_SETTINGS: dict[str, Any] = {"steps": 30, "beta": 0.5, "lr": 1e-4, "prompts_per_step": 8, "mu": 2, "seed": 0}
 LIVE_WINDOW = 10  # the last steps the measurement averages
 MEASURED = Path(__file__).resolve().parent / "kl_measured.json"
 
