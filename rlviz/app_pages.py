@@ -62,6 +62,7 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry(
         "confusions", "pages/confusions.py", ":material/help:", "confusions", (1, 5, 8, 19, 20, 23), prefix="cf_"
     ),
+    PageEntry("kl", "pages/kl.py", ":material/compare_arrows:", "kl", prefix="kl_"),
     PageEntry("symptoms", "pages/symptoms.py", ":material/stethoscope:", "symptoms", prefix="sy_"),
     PageEntry("interview", "pages/interview.py", ":material/quiz:", "interview", prefix="iv_"),
     PageEntry("lessons", "pages/lessons.py", ":material/school:", "lessons", prefix="ls_"),

@@ -670,9 +670,9 @@ def _kl(beta, source, estimator="k3"):
             "kl_estimator",
             estimator,
             "DeepSeekMath arXiv 2402.03300 eq. 4 (k3)",
-            trl="(always k3)",
+            trl="(always k3; k3_bc: use_bias_correction_kl=True)",
             verl="actor.kl_loss_type (low_var_kl = k3)",
-            help={"zh": "KL 估计器 k1 / k2 / k3", "en": "KL estimator k1 / k2 / k3"},
+            help={"zh": "KL 估计器：" + " / ".join(KL_ESTIMATORS), "en": "KL estimator: " + " / ".join(KL_ESTIMATORS)},
         ),
     )
 
@@ -1786,7 +1786,7 @@ def policy_loss(
     kl_mean = None
     if ref_log_prob is not None:
         ref = torch.where(real, ref_log_prob.to(log_prob.dtype), zero)
-        kl = kl_estimate(lp, ref, params["kl_estimator"])  # (B, T)
+        kl = kl_estimate(lp, ref, params["kl_estimator"], old_log_prob=old)  # (B, T); k3_bc reads old
         kl_mean = float(masked_mean(kl.detach(), mask))
         if params["beta"] > 0:
             per_token = per_token + params["beta"] * kl

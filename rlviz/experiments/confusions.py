@@ -31,7 +31,7 @@ import pandas as pd
 import torch
 
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, token_weights
-from rlviz.core.kl import KL_ESTIMATORS, kl_estimate
+from rlviz.core.kl import SCHULMAN_ESTIMATORS, kl_estimate
 from rlviz.core.objectives import ALGORITHMS, get_algorithm, gradient_weights, policy_loss, token_states, trust_band
 from rlviz.core.sampling import expected_advantage_mass
 from rlviz.experiments.weighting import MAX_LENGTH, no_negative_zero, parse_group, parse_numbers
@@ -563,7 +563,7 @@ def kl_curves(x_min: float = -1.5, x_max: float = 1.5, points: int = 121, beta: 
     ref = torch.zeros_like(x)
     mask = torch.ones_like(x)
     rows = []
-    for e in KL_ESTIMATORS:
+    for e in SCHULMAN_ESTIMATORS:
         lp = x.clone().requires_grad_(True)
         value = kl_estimate(lp, ref, e)  # (P, 1)
         (grad,) = torch.autograd.grad(value.sum(), lp)
@@ -621,7 +621,7 @@ def kl_expected_gradients(distance: float = 0.5, vocab: int = 6, seed: int = 0) 
     kl = float((lp0.exp() * (lp0 - log_ref)).sum())
     rows = []
     for route in KL_ROUTES:
-        for e in KL_ESTIMATORS:
+        for e in SCHULMAN_ESTIMATORS:
             if route == "loss":
                 g = grad_of(lambda lp, e=e: (lp.exp().detach() * kl_estimate(lp, log_ref, e)).sum())
             else:

@@ -40,6 +40,7 @@ each registry entry; conventions in ``shared/reference/algorithms.md``.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,7 +50,7 @@ import torch
 
 from rlviz.core.advantages import gae, group_advantages
 from rlviz.core.aggregation import masked_mean
-from rlviz.core.kl import kl_estimate
+from rlviz.core.kl import KL_SPECS, kl_estimate
 from rlviz.core.objectives import (
     ALGORITHMS,
     LOG_RATIO_CLAMP,
@@ -264,10 +265,11 @@ _ADV_TEX = {
         r"\delta_{i,t}=R_{i,t}+\gamma V_{i,t+1}-V_{i,t}",
     ),
 }
+# each estimator's formula, from its registry entry (rlviz.core.kl.KL_SPECS), x and rho per token
 _KL_TEX = {
-    "k1": r"\mathbb D^{k1}_{i,t}=x_{i,t}",
-    "k2": r"\mathbb D^{k2}_{i,t}=\tfrac12x_{i,t}^2",
-    "k3": r"\mathbb D^{k3}_{i,t}=e^{-x_{i,t}}+x_{i,t}-1",
+    name: rf"\mathbb D^{{{spec.symbol}}}_{{i,t}}="
+    + re.sub(r"\bx\b", "x_{i,t}", spec.latex).replace("x^2", "x_{i,t}^2").replace(r"\rho", r"\rho_{i,t}")
+    for name, spec in KL_SPECS.items()
 }
 _X_REF = r"x_{i,t}=\log\pi_\theta(y_{i,t})-\log\pi_\text{ref}(y_{i,t})"
 _AGG_W = {
@@ -390,7 +392,11 @@ def objective_terms(name: str) -> dict[str, Term]:
     beta = float(params["beta"])
     if beta > 0:
         est = params["kl_estimator"]
-        kl_lines = (rf"\lambda_{{i,t}}=-{sym['J']}+\beta\,\mathbb D^{{{est}}}_{{i,t}}", _KL_TEX[est], _X_REF)
+        kl_lines = (
+            rf"\lambda_{{i,t}}=-{sym['J']}+\beta\,\mathbb D^{{{KL_SPECS[est].symbol}}}_{{i,t}}",
+            _KL_TEX[est],
+            _X_REF,
+        )
         kl_lines = (*kl_lines, rf"\beta={tex_number(beta)}")
         terms["kl"] = Term(
             "kl", est, (("beta", beta),), kl_lines, (("formula.kind.kl.on", {"beta": tex_plain(beta), "est": est}),)
@@ -639,7 +645,8 @@ def bind_token(
     A = float(adv_bt[i, t])
     L_i, G = batch.lengths[i], len(batch.lengths)
     beta = float(params["beta"])
-    kl = float(kl_estimate(batch.log_prob, batch.ref_log_prob, params["kl_estimator"])[i, t])
+    kl_all = kl_estimate(batch.log_prob, batch.ref_log_prob, params["kl_estimator"], old_log_prob=batch.old_log_prob)
+    kl = float(kl_all[i, t])
     lam = float(out.per_token_loss.detach()[i, t])
     J = -(lam - beta * kl) if beta > 0 else -lam
     w = float(out.token_weight[i, t])

@@ -76,6 +76,12 @@ STRINGS = {
         "en": "TRL's KL term is always k3; kl_estimator = {kl_estimator} has no equivalent there.",
         "zh": "TRL 的 KL 项总是 k3；kl_estimator = {kl_estimator} 在那里没有对应。",
     },
+    "export.note.kl_bc": {
+        "en": "kl_estimator = k3_bc is TRL's k3 with use_bias_correction_kl=True (GRPOConfig, DeepSeek-V3.2 "
+        "arXiv 2512.02556); verl's kl_loss_type has no importance-weighted estimator.",
+        "zh": "kl_estimator = k3_bc 即 TRL 的 k3 加 use_bias_correction_kl=True（GRPOConfig，DeepSeek-V3.2 "
+        "arXiv 2512.02556）；verl 的 kl_loss_type 没有乘重要性比率的估计器。",
+    },
     "export.note.kl_in_reward": {
         "en": "TRL adds the KL to the loss only: β × KL in the reward (verl algorithm.use_kl_in_reward) has no "
         "equivalent there.",

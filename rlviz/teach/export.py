@@ -70,7 +70,14 @@ TRL_LOSS_TYPES: dict[str, tuple[str, ...]] = {
 # How a framework spells a named value of a shared setting; a value missing here has no equivalent.
 VALUES: dict[tuple[str, str], dict[Any, Any]] = {
     ("trl", "loss_agg_mode"): {mode: names[0] for mode, names in TRL_LOSS_TYPES.items() if names},
-    ("verl", "kl_estimator"): {"k1": "kl", "k2": "mse", "k3": "low_var_kl"},  # actor.yaml kl_loss_type
+    ("verl", "kl_estimator"): {
+        "k1": "kl",
+        "k2": "mse",
+        "k3": "low_var_kl",
+        "abs": "abs",
+        "k1+": "k1+",
+        "k3+": "k3+",
+    },  # actor.yaml kl_loss_type; '+' needs verl with verl-project/verl#6058
     ("verl", "advantage"): {"group": "grpo", "gae": "gae"},  # algorithm.py adv_estimator
     ("verl", "scale_rewards"): {"group": True, "none": False},  # algorithm.py norm_adv_by_std_in_grpo
     ("verl", "routing_replay"): {"none": "disabled", "R2": "R2", "R3": "R3"},  # actor.yaml router_replay.mode
@@ -155,7 +162,9 @@ SETTING_NOTES: tuple[FrameworkNote, ...] = (
         lambda f: f.get("dual_clip_c") is not None and f["dual_clip_c"] <= f["ratio_high"],
         unmapped=("dual_clip_c",),
     ),
-    _note("trl", "kl_k3", lambda f: f["beta"] > 0 and f["kl_estimator"] != "k3"),
+    _note("trl", "kl_k3", lambda f: f["beta"] > 0 and f["kl_estimator"] not in ("k3", "k3_bc")),
+    _note("trl", "kl_bc", lambda f: f["beta"] > 0 and f["kl_estimator"] == "k3_bc"),
+    _note("verl", "kl_bc", lambda f: f["beta"] > 0 and f["kl_estimator"] == "k3_bc"),
     _note("trl", "kl_in_reward", lambda f: f["kl_in_reward"] and f["beta"] > 0),
     _note("verl", "scale_batch", lambda f: f["scale_rewards"] == "batch"),
     _note("trl", "gae", lambda f: f["advantage"] == "gae", unmapped=("value_lr",)),

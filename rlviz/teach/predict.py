@@ -738,6 +738,19 @@ def _advantages() -> tuple[Prediction, ...]:
 PREDICTIONS["advantages"] = _advantages()
 
 
+# -- the KL page: state and answers in rlviz.experiments.kl ---------------------------------------
+def _kl() -> tuple[Prediction, ...]:
+    from rlviz.experiments import kl as k
+
+    return (
+        Prediction("kl.k1_loss", "number", k.answer_k1_loss, k.fields_k1_loss, tolerance=0.02),
+        Prediction("kl.k3_direction", "choice", k.answer_k3_direction, k.fields_k3_direction, choices=k.DIRECTIONS),
+    )
+
+
+PREDICTIONS["kl"] = _kl()
+
+
 # -- the state a page asks its predictions at, from its settings ------------------------------------
 # One path from a page's widget values to the ``state`` its predictions are computed at: the pages call
 # :func:`state_from_settings` with their widgets' values (``st.session_state``), and a lesson step
@@ -932,6 +945,14 @@ def _advantages_state(settings: Mapping[str, Any]) -> dict[str, Any]:
     return a.state_from_inputs(inputs)
 
 
+def _kl_state(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The KL page's categorical settings (``kl_pol``, ``kl_ref``, ``kl_shift``):
+    :func:`rlviz.experiments.kl.kl_state`."""
+    from rlviz.experiments.kl import kl_state
+
+    return kl_state(settings)
+
+
 STATE_BUILDERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "curves": _curves_state,
     "weighting": _weighting_state,
@@ -939,6 +960,7 @@ STATE_BUILDERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "sampling": _sampling_state,
     "live": _live_state,
     "advantages": _advantages_state,
+    "kl": _kl_state,
 }
 
 

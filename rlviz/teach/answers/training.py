@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from rlviz.core.advantages import gae, group_advantages
-from rlviz.core.kl import KL_ESTIMATORS, kl_estimate
+from rlviz.core.kl import KL_ESTIMATORS, SCHULMAN_ESTIMATORS, kl_estimate
 from rlviz.core.objectives import get_algorithm, policy_loss
 from rlviz.core.sampling import (
     FillCost,
@@ -230,7 +230,7 @@ def tr_kl_negative_estimator(log_ratios) -> str:
     """Which estimators (``kl_estimate``) give a negative value for at least one of these per-token
     log-ratios, comma-joined in registry order (``"none"`` if none does)."""
     x = _vector("log_ratios", log_ratios)[None, :]
-    neg = [e for e in KL_ESTIMATORS if bool((kl_estimate(x, torch.zeros_like(x), e) < 0).any())]
+    neg = [e for e in SCHULMAN_ESTIMATORS if bool((kl_estimate(x, torch.zeros_like(x), e) < 0).any())]
     return ",".join(neg) or "none"
 
 
@@ -256,7 +256,7 @@ def tr_kl_biased_estimator(probs, ref_probs) -> str:
     """Which estimators' expectation (:func:`tr_kl_expected`) differs from the true KL (the
     expectation of k1, which is exact) on this pair of distributions, comma-joined (``"none"``)."""
     true = tr_kl_expected(probs, ref_probs, "k1")
-    off = [e for e in KL_ESTIMATORS if abs(tr_kl_expected(probs, ref_probs, e) - true) > 1e-9]
+    off = [e for e in SCHULMAN_ESTIMATORS if abs(tr_kl_expected(probs, ref_probs, e) - true) > 1e-9]
     return ",".join(off) or "none"
 
 

@@ -1,0 +1,220 @@
+"""KL estimators: value and gradient against x, exact expectations on a small vocabulary (in the loss
+and in the reward), and links that run each placement on the live model.
+
+Widgets -> ``rlviz.experiments.kl`` (``estimator_curves``, ``categorical_view``, ``live_query``,
+``load_measured``) -> ``rlviz.plots.kl`` figures. Every estimator comes from the registry
+``rlviz.core.kl.KL_SPECS``; the page never branches on an estimator's name. Widget keys start with
+``kl_``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app_common import chart, csv_download, ensure_shell, formula, labels, lang, predict, show_bad_input, tr
+from rlviz.app_pages import page
+from rlviz.core.kl import KL_SPECS
+from rlviz.experiments import kl as X
+from rlviz.plots import kl as P
+from rlviz.teach.predict import PREDICTIONS, state_from_settings
+
+ensure_shell()
+L = lang()
+state = st.session_state
+
+st.title(tr("kl.title"))
+st.markdown(tr("kl.intro"))
+
+
+# ------------------------------------------------------------------------------------------- 1. curves
+@st.fragment
+def curves_section() -> None:
+    st.subheader(tr("kl.curves_header"))
+    st.markdown(tr("kl.curves_text"))
+    x_min, x_max = st.slider(
+        tr("kl.x_range"),
+        -20.0,
+        20.0,
+        (-3.0, 3.0),
+        0.5,
+        key="kl_x",
+        help=tr("kl.x_range_help"),
+        bind="query-params",
+    )
+    try:
+        curves = X.estimator_curves(float(x_min), float(x_max), 161)
+    except ValueError as exc:
+        show_bad_input(exc, {"x_max": tr("kl.x_range"), "x_min": tr("kl.x_range")})
+        return
+    fig = P.curves_figure(curves, labels("kl", "value_panel", "grad_panel", "x", "value", "grad", "raw", "clamp"))
+    chart(fig, "kl-curves")
+    csv_download(curves, "kl-curves", key="kl_dl_curves")
+
+
+curves_section()
+
+with st.expander(tr("kl.registry_header")):
+    formula(r"x=\log\pi_\theta(y)-\log\pi_\text{ref}(y),\quad \rho=\pi_\theta(y)/\pi_\text{old}(y)", small=True)
+    st.dataframe(
+        pd.DataFrame(
+            {
+                tr("kl.col.estimator"): list(KL_SPECS),
+                tr("kl.col.formula"): [s.help.get(L, s.name) for s in KL_SPECS.values()],
+                tr("kl.col.verl"): [s.verl or "—" for s in KL_SPECS.values()],
+                tr("kl.col.trl"): [s.trl or "—" for s in KL_SPECS.values()],
+                tr("kl.col.source"): [s.source for s in KL_SPECS.values()],
+            }
+        ),
+        hide_index=True,
+    )
+    st.caption(tr("kl.verl_plus_note"))
+
+
+# ------------------------------------------------------------------------------------- 2. categorical
+st.subheader(tr("kl.cat_header"))
+st.markdown(tr("kl.cat_text"))
+c1, c2, c3 = st.columns(3)
+c1.text_input(
+    tr("kl.policy_logits"), X.DEFAULT_POLICY, key="kl_pol", help=tr("kl.policy_logits_help"), bind="query-params"
+)
+c2.text_input(tr("kl.ref_logits"), X.DEFAULT_REF, key="kl_ref", help=tr("kl.policy_logits_help"), bind="query-params")
+c3.slider(tr("kl.old_shift"), 0.0, 1.0, 0.0, 0.05, key="kl_shift", help=tr("kl.old_shift_help"), bind="query-params")
+FIELDS = {
+    "policy_logits": tr("kl.policy_logits"),
+    "ref_logits": tr("kl.ref_logits"),
+    "old_shift": tr("kl.old_shift"),
+}
+
+view = None
+try:
+    question_state = state_from_settings("kl", state)
+    view = X.categorical_view(
+        question_state["policy_logits"], question_state["ref_logits"], question_state["old_shift"]
+    )
+except ValueError as exc:
+    show_bad_input(exc, FIELDS)
+
+if view is not None:
+    # predict, then check: before the figures give the answers away
+    with st.expander(tr("teach.header"), expanded=True):
+        st.caption(tr("teach.intro"))
+        for col, prediction in zip(st.columns(len(PREDICTIONS["kl"]), border=True), PREDICTIONS["kl"]):
+            with col:
+                predict(prediction, question_state)
+
+    left, right = st.columns([2, 3])
+    with left:
+        chart(
+            P.distribution_figure(
+                view.tokens, labels("kl", "pi", "pi_ref", "pi_old", "token", "prob", title=tr("kl.dist_title"))
+            ),
+            "kl-dist",
+        )
+        st.markdown(tr("kl.kl_values", kl=f"{view.kl:.4f}", kl_forward=f"{view.kl_forward:.4f}"))
+    with right:
+        grad_labels = labels(
+            "kl", "loss_panel", "reward_panel", "token", "true_reverse", "true_forward", grad=tr("kl.grad_theta")
+        )
+        chart(P.gradient_figure(view.gradients, grad_labels), "kl-gradients")
+    chart(
+        P.error_figure(
+            view.table, labels("kl", "loss", "reward", "rel_error", "std", "estimator", "error_panel", "std_panel")
+        ),
+        "kl-errors",
+    )
+    st.dataframe(view.table.round(4), hide_index=True)
+    st.caption(tr("kl.table_caption"))
+    csv_download(view.table, "kl-expectations", key="kl_dl_table")
+
+    # ------------------------------------------------------------------------------ 3. reward vs loss
+    st.subheader(tr("kl.route_header"))
+
+    on_policy = (
+        view
+        if view.old_shift == 0
+        else X.categorical_view(question_state["policy_logits"], question_state["ref_logits"], 0.0)
+    )
+
+    def r(v, e: str, route: str, column: str = "rel_error") -> str:
+        x = float(v.row(e, route)[column])
+        return "0" if abs(x) < X.EXACT else f"{x:.3g}"
+
+    st.markdown(
+        tr(
+            "kl.route_text",
+            shift=f"{view.old_shift:g}",
+            k1_loss=r(on_policy, "k1", "loss", "norm_ratio"),
+            k1_loss_std=r(on_policy, "k1", "loss", "std"),
+            k1_reward=r(on_policy, "k1", "reward"),
+            k2_loss=r(on_policy, "k2", "loss"),
+            k3p_loss=r(on_policy, "k3+", "loss"),
+            k3_loss=r(on_policy, "k3", "loss"),
+            k3_loss_forward=r(on_policy, "k3", "loss", "rel_error_forward"),
+            k3_value=f"{on_policy.row('k3', 'loss')['expected_value']:.4f}",
+            kl=f"{on_policy.kl:.4f}",
+            k3_reward=r(on_policy, "k3", "reward"),
+            bc_loss=r(on_policy, "k3_bc", "loss"),
+            bc_off=r(view, "k3_bc", "loss"),
+            k3_off=r(view, "k3", "loss"),
+            k2_off=r(view, "k2", "loss"),
+            k1_reward_off=r(view, "k1", "reward"),
+        )
+    )
+    st.caption(tr("kl.paper_note"))
+
+# ------------------------------------------------------------------------------------------- 4. live
+st.subheader(tr("kl.live_header"))
+s = X.LIVE_SETTINGS
+st.markdown(
+    tr("kl.live_text", beta=f"{s['beta']:g}", steps=s["steps"], prompts=s["prompts_per_step"], lr=f"{s['lr']:g}")
+)
+live = page("live")
+cols = st.columns(len(X.LIVE_ARMS))
+for col, (arm, _, _) in zip(cols, X.LIVE_ARMS):
+    with col:
+        st.page_link(
+            live.file,
+            label=tr(f"kl.arm.{arm}"),
+            icon=live.icon,
+            query_params=X.live_query(arm) | ({"lang": L} if L != "en" else {}),
+        )
+st.markdown(f"**{tr('kl.measured_header')}**")
+try:
+    measured = X.load_measured()
+except ValueError as exc:
+    show_bad_input(exc)
+    measured = {}
+if measured:
+    taken = measured["settings"]
+    st.markdown(
+        tr(
+            "kl.measured_text",
+            seed=taken["seed"],
+            steps=taken["steps"],
+            device=taken.get("device", "cpu"),
+            window=measured.get("window", X.LIVE_WINDOW),
+        )
+    )
+    st.dataframe(
+        pd.DataFrame(
+            {
+                tr("kl.col.arm"): [tr(f"kl.arm.{a}") for a in measured["arms"]],
+                tr("kl.col.kl_ref"): [round(v["kl_ref_last"], 4) for v in measured["arms"].values()],
+                tr("kl.col.reward"): [round(v["reward_last"], 3) for v in measured["arms"].values()],
+            }
+        ),
+        hide_index=True,
+    )
+    reading = X.measured_reading(measured)
+    st.markdown(
+        tr(
+            "kl.measured_reading",
+            spread=f"{reading['spread']:.4f}",
+            no_kl=f"{reading['no_kl']:.4f}",
+            verdict=tr(f"kl.verdict.{reading['verdict']}"),
+        )
+    )
+else:
+    st.caption(tr("kl.measured_none"))
+st.caption(tr("kl.sources"))
