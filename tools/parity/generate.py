@@ -597,7 +597,7 @@ def kl_vectors(inputs) -> list[dict]:
     from verl.trainer.ppo.core_algos import kl_penalty
 
     inp = inputs["regions"]
-    # one token with x = log pi - log pi_ref = -3: k3 = e^3 - 4 > 10 would need x < -2.6, so k3's clamp acts
+    # one token at x = log pi - log pi_ref = -3, where k3 = e^3 - 4 ~ 16 > 10: verl's clamp acts (zero gradient)
     ref = inp["ref_log_prob"].clone()
     ref[2, 3] = inp["log_prob"][2, 3] + 3.0
     out = []
