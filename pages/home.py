@@ -13,7 +13,7 @@ import streamlit as st
 from app_common import chart, csv_download, ensure_shell, formula, lang, tr
 from rlviz.app_pages import PAGES, page
 from rlviz.core.objectives import ALGORITHMS
-from rlviz.experiments.home import family_tree, settings_frame
+from rlviz.experiments.home import family_tree, framework_check, settings_frame
 from rlviz.plots.home import lineage_figure
 
 ensure_shell()
@@ -56,6 +56,8 @@ for name in names:
             st.markdown(tr("home.changed", text=spec.changes[L]))
         with right:
             st.markdown(tr("home.paper", paper=spec.paper, arxiv=spec.arxiv, where=spec.equation))
+            state, frameworks = framework_check(name)
+            st.caption(tr(f"home.parity_{state}", frameworks=frameworks))
         with st.expander(tr("home.settings")):  # full width: six columns of text
             table = settings_frame(L, name).drop(columns="algorithm")
             table["default"] = table["default"].map(_fmt)

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from app_common import server_options
 from rlviz.app_pages import PAGES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
+from rlviz.experiments.home import framework_check
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
 from rlviz.i18n import t
 
@@ -48,6 +49,9 @@ def test_home_english_by_default():
         assert f"### {spec.title}" in text
         assert spec.summary["en"] in text
         assert f"arxiv.org/abs/{spec.arxiv}" in text
+        state, frameworks = framework_check(spec.name)  # checked against TRL / verl, or by no framework
+        assert t(f"home.parity_{state}", "en", frameworks=frameworks) in text
+    assert t("home.parity_checked", "en", frameworks=framework_check("grpo")[1]) in text
     assert len(at.get("latex")) == len(ALGORITHMS) == 18
     assert at.get("plotly_chart"), "the family tree is missing"
 

@@ -8,8 +8,9 @@ import textwrap
 import pandas as pd
 
 from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.parity import checked_against
 
-__all__ = ["SETTING_COLUMNS", "family_tree", "settings_frame"]
+__all__ = ["SETTING_COLUMNS", "family_tree", "framework_check", "settings_frame"]
 
 SETTING_COLUMNS = ("algorithm", "setting", "default", "meaning", "source", "trl", "verl")
 
@@ -53,3 +54,20 @@ def settings_frame(lang: str, algorithm: str | None = None) -> pd.DataFrame:
         for s in ALGORITHMS[n].loss_settings + ALGORITHMS[n].train_settings
     ]
     return pd.DataFrame(rows, columns=list(SETTING_COLUMNS))
+
+
+def framework_check(name: str) -> tuple[str, str]:
+    """Whether objective ``name`` was checked against TRL / verl (``rlviz.core.parity``: the frameworks'
+    own loss code on fixed float64 inputs, loss and per-token gradient to 1e-6).
+
+    Returns ``(state, frameworks)``: ``("checked", "TRL 1.16.0 / verl 0.9.1")`` with every framework
+    whose stored cases for it all pass; ``("unchecked", "")`` where the registry names a TRL or verl
+    implementation (``spec.trl`` / ``spec.verl``) but no stored case passes; ``("none", "")`` where
+    no framework implements it. Raises ``ValueError`` for an unknown ``name``."""
+    if name not in ALGORITHMS:
+        raise ValueError(f"name: unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
+    checked = checked_against().get(name, ())
+    if checked:
+        return "checked", " / ".join(f"{title} {version}" for title, version in checked)
+    spec = ALGORITHMS[name]
+    return ("unchecked" if spec.trl is not None or spec.verl is not None else "none"), ""

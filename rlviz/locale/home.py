@@ -41,6 +41,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Paper: {paper} — [arXiv:{arxiv}](https://arxiv.org/abs/{arxiv}) ({where})",
         "zh": "论文：{paper} — [arXiv:{arxiv}](https://arxiv.org/abs/{arxiv})（{where}）",
     },
+    "home.parity_checked": {
+        "en": "Checked against {frameworks}: their own loss code gives the same loss and per-token "
+        "gradient on fixed inputs, to 1e-6 (tools/parity).",
+        "zh": "已与 {frameworks} 对照：在固定输入上，框架自己的损失代码给出相同的损失与逐 token 梯度，"
+        "误差不超过 1e-6（tools/parity）。",
+    },
+    "home.parity_unchecked": {
+        "en": "TRL or verl implements it, but no stored parity case checks it yet.",
+        "zh": "TRL 或 verl 实现了它，但还没有对照用例检查它。",
+    },
+    "home.parity_none": {
+        "en": "No framework implements it: neither TRL nor verl ships this loss; rlviz follows the paper.",
+        "zh": "没有框架实现它：TRL 与 verl 都没有这个损失；rlviz 按论文实现。",
+    },
     "home.parent": {"en": "Builds on {parent}", "zh": "基于 {parent}"},
     "home.root": {"en": "The starting point", "zh": "出发点"},
     "home.changed": {"en": "*What changed:* {text}", "zh": "*改动*：{text}"},

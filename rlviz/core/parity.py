@@ -1,0 +1,225 @@
+"""Parity with TRL and verl: rlviz's losses, KL estimators and advantages against the frameworks' own
+code, run on fixed float64 inputs.
+
+The vectors in ``rlviz/data/parity/`` were written by ``tools/parity/generate.py``, which calls TRL's
+``GRPOTrainer._compute_loss`` and verl's ``core_algos`` functions (their names, versions and the exact
+settings passed are stored with each case; the generator's docstring says how). This module reads
+them and recomputes each case with rlviz (:func:`rlviz.core.objectives.policy_loss` and autograd,
+:func:`rlviz.core.kl.kl_estimate`, :func:`rlviz.core.estimators.estimate_advantages`), so
+``tests/test_parity.py`` and the Home page's "checked against" line use one check.
+
+Legend: B responses, T padded width, [B, T] tensors as nested lists in the JSON files; losses are
+scalars, gradients d loss / d log pi per token (0 at padding).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import torch
+
+__all__ = [
+    "FRAMEWORK_TITLES",
+    "PARITY_DIR",
+    "TOLERANCE",
+    "ParityResult",
+    "check_all",
+    "checked_against",
+    "load_parity",
+]
+
+PARITY_DIR = Path(__file__).resolve().parents[1] / "data" / "parity"
+TOLERANCE = 1e-6  # absolute, float64, on the loss and on every gradient entry
+FRAMEWORK_TITLES = {"trl": "TRL", "verl": "verl"}
+
+
+@dataclass(frozen=True)
+class ParityResult:
+    """One stored case recomputed by rlviz.
+
+    Attributes:
+        case_id: the case's id in its file (``"grpo/verl/3"``).
+        kind: ``"policy"`` (a policy loss), ``"kl"`` (a KL estimator) or ``"advantages"``.
+        subject: the rlviz objective, KL estimator or advantage estimator it checks.
+        framework: ``"trl"`` or ``"verl"``; ``version``: the framework's version that computed it.
+        function: the framework function that computed it; ``settings``: what it was given.
+        status: ``"pass"`` (every number within :data:`TOLERANCE`), ``"fail"`` or ``"skip"``
+            (rlviz has no such objective or estimator yet).
+        reason: why it failed or was skipped (``""`` for a pass).
+        error: the largest absolute difference found (loss and gradient entries), ``None`` if skipped.
+    """
+
+    case_id: str
+    kind: str
+    subject: str
+    framework: str
+    version: str
+    function: str
+    settings: dict
+    status: str
+    reason: str = ""
+    error: float | None = None
+
+
+def load_parity(directory: Path | str = PARITY_DIR) -> dict[str, Any]:
+    """The stored vectors: ``{"inputs": ..., "frameworks": {"trl": doc, "verl": doc}}``, each doc as
+    written by the generator (``framework``, ``version``, ``policy``, and for verl ``kl`` and
+    ``advantages`` lists of cases). Raises ``ValueError`` naming ``directory`` if it holds no inputs."""
+    directory = Path(directory)
+    path = directory / "inputs.json"
+    if not path.is_file():
+        raise ValueError(f"directory: no parity vectors in {directory} (run tools/parity/generate.py)")
+    frameworks = {}
+    for name in FRAMEWORK_TITLES:
+        file = directory / f"{name}.json"
+        if file.is_file():
+            frameworks[name] = json.loads(file.read_text(encoding="utf-8"))
+    return {"inputs": json.loads(path.read_text(encoding="utf-8")), "frameworks": frameworks}
+
+
+def _t(x) -> torch.Tensor:
+    return torch.tensor(x, dtype=torch.float64)
+
+
+def _result(case, kind, subject, doc, status, reason="", error=None) -> ParityResult:
+    return ParityResult(
+        case_id=case["id"],
+        kind=kind,
+        subject=subject,
+        framework=doc["framework"],
+        version=doc["version"],
+        function=case.get("function", ""),
+        settings=case.get("settings", {}),
+        status=status,
+        reason=reason,
+        error=error,
+    )
+
+
+def _verdict(case, kind, subject, doc, error: float, what: str) -> ParityResult:
+    if error <= TOLERANCE:
+        return _result(case, kind, subject, doc, "pass", error=error)
+    return _result(case, kind, subject, doc, "fail", f"{what} differs by {error:.3g} > {TOLERANCE:g}", error)
+
+
+def _missing_kl_estimator(name: str | None) -> str | None:
+    from rlviz.core.kl import KL_ESTIMATORS
+
+    if name is not None and name not in KL_ESTIMATORS:
+        return f"rlviz has no KL estimator {name!r} yet"
+    return None
+
+
+def _check_policy(case: dict, sets: dict, doc: dict) -> ParityResult:
+    from rlviz.core.objectives import ALGORITHMS, policy_loss
+
+    name = case["objective"]
+    if name not in ALGORITHMS:
+        return _result(case, "policy", name, doc, "skip", f"rlviz has no objective {name!r} yet")
+    missing = _missing_kl_estimator(case["rlviz"].get("kl_estimator"))
+    if missing:
+        return _result(case, "policy", name, doc, "skip", missing)
+    inp = sets[case["inputs"]]
+    mask = _t(inp["response_mask"])
+    lp = _t(inp["log_prob"]).requires_grad_(True)
+    try:
+        out = policy_loss(
+            name,
+            lp,
+            _t(inp["old_log_prob"]),
+            _t(inp["advantages"]),
+            mask,
+            ref_log_prob=_t(inp["ref_log_prob"]),
+            **case["rlviz"],
+        )
+    except ValueError as exc:  # a setting rlviz does not take: the case's mapping is out of date
+        return _result(case, "policy", name, doc, "fail", f"policy_loss refused the case's settings: {exc}")
+    (grad,) = torch.autograd.grad(out.loss, lp, allow_unused=True)
+    grad = torch.zeros_like(lp) if grad is None else grad
+    framework_grad = _t(case["grad"])
+    # a loss -sg[w] A log pi is linear in log pi: in rlviz's value convention (-A w) it reads sum(g)
+    expected = case["loss"] if case["value_form"] == "surrogate" else float((framework_grad * mask).sum())
+    loss_error = abs(float(out.loss.detach()) - expected)
+    grad_error = float((grad - framework_grad).abs().max())
+    what = "the loss" if loss_error >= grad_error else "the gradient"
+    return _verdict(case, "policy", name, doc, max(loss_error, grad_error), what)
+
+
+def _check_kl(case: dict, inputs: dict, doc: dict) -> ParityResult:
+    from rlviz.core.kl import kl_estimate
+
+    name = case["estimator"]
+    if "error" in case:
+        return _result(case, "kl", name, doc, "skip", f"verl raised {case['error']}")
+    missing = _missing_kl_estimator(name)
+    if missing:
+        return _result(case, "kl", name, doc, "skip", missing)
+    inp = inputs["sets"]["regions"]
+    mask = _t(inp["response_mask"])
+    lp = _t(inp["log_prob"]).requires_grad_(True)
+    kl = kl_estimate(lp, _t(inputs["ref_log_prob_kl"]), name)
+    (grad,) = torch.autograd.grad((kl * mask).sum(), lp)
+    value_error = float(((kl.detach() - _t(case["value"])) * mask).abs().max())
+    grad_error = float((grad - _t(case["grad"])).abs().max())
+    what = "the value" if value_error >= grad_error else "the gradient"
+    return _verdict(case, "kl", name, doc, max(value_error, grad_error), what)
+
+
+def _check_advantages(case: dict, inputs: dict, doc: dict) -> ParityResult:
+    name = case["estimator"]
+    try:
+        estimators = importlib.import_module("rlviz.core.estimators")
+    except ImportError:
+        return _result(case, "advantages", name, doc, "skip", "rlviz has no advantage-estimator registry yet")
+    if name not in estimators.ESTIMATORS:
+        return _result(case, "advantages", name, doc, "skip", f"rlviz has no advantage estimator {name!r} yet")
+    adv_in = inputs["advantage_inputs"]
+    extra = {"components": _t(adv_in["components"])} if name == "gdpo" else {}
+    adv = estimators.estimate_advantages(
+        name,
+        _t(adv_in["rewards"]),
+        greedy_rewards=_t(adv_in["greedy_rewards"]),
+        lengths=_t(adv_in["lengths"]),
+        **extra,
+    )
+    error = float((adv - _t(case["advantages"])).abs().max())
+    return _verdict(case, "advantages", name, doc, error, "the advantages")
+
+
+def check_all(directory: Path | str = PARITY_DIR) -> list[ParityResult]:
+    """Every stored case recomputed by rlviz, in file order (TRL, then verl: policy, KL, advantages).
+    Raises ``ValueError`` as :func:`load_parity`."""
+    data = load_parity(directory)
+    inputs = data["inputs"]
+    results = []
+    for doc in data["frameworks"].values():
+        results += [_check_policy(c, inputs["sets"], doc) for c in doc.get("policy", [])]
+        results += [_check_kl(c, inputs, doc) for c in doc.get("kl", [])]
+        results += [_check_advantages(c, inputs, doc) for c in doc.get("advantages", [])]
+    return results
+
+
+@lru_cache(maxsize=1)
+def checked_against() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Per rlviz objective, the frameworks it was checked against: ``{name: (("TRL", "1.16.0"),
+    ("verl", "0.9.1"))}``, a framework listed when it has at least one stored policy case for the
+    objective and every one of them passes (loss and per-token gradient within :data:`TOLERANCE`).
+    An objective with no such framework is absent. Computed once per process from the stored
+    vectors (a few hundred milliseconds)."""
+    passed: dict[str, dict[str, tuple[str, bool]]] = {}
+    for r in check_all():
+        if r.kind != "policy" or r.status == "skip":
+            continue
+        title = FRAMEWORK_TITLES[r.framework]
+        ok = passed.setdefault(r.subject, {}).get(title, (r.version, True))[1] and r.status == "pass"
+        passed[r.subject][title] = (r.version, ok)
+    return {
+        name: tuple((title, version) for title, (version, ok) in sorted(by.items()) if ok)
+        for name, by in passed.items()
+        if any(ok for _, ok in by.values())
+    }

@@ -1,0 +1,71 @@
+"""Parity with TRL and verl: rlviz against vectors computed by the frameworks' own code.
+
+The vectors (``rlviz/data/parity/*.json``) come from ``tools/parity/generate.py``, which runs TRL's
+``GRPOTrainer._compute_loss`` and verl's ``core_algos`` policy losses, ``kl_penalty`` and advantage
+estimators on fixed float64 inputs; neither framework is needed here. Each stored case is recomputed
+by rlviz and must agree to 1e-6 (loss and every per-token gradient entry; KL values; advantages). A
+case whose rlviz objective or estimator does not exist yet is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.parity import PARITY_DIR, TOLERANCE, check_all, checked_against, load_parity
+from rlviz.experiments.home import framework_check
+
+RESULTS = check_all()
+
+
+@pytest.mark.parametrize("result", RESULTS, ids=[r.case_id for r in RESULTS])
+def test_rlviz_matches_the_framework(result):
+    if result.status == "skip":
+        pytest.skip(f"{result.case_id}: {result.reason}")
+    assert result.status == "pass", (
+        f"{result.case_id} ({result.framework} {result.version}, {result.function}, settings {result.settings}): "
+        f"{result.reason}"
+    )
+
+
+def test_every_case_names_its_framework_version_function_and_settings():
+    data = load_parity()
+    assert set(data["frameworks"]) == {"trl", "verl"}
+    for name, doc in data["frameworks"].items():
+        assert doc["framework"] == name and doc["version"] and doc["dtype"] == "float64"
+        for case in doc["policy"] + doc.get("kl", []) + doc.get("advantages", []):
+            assert case["function"] and isinstance(case["settings"], dict), case["id"]
+    assert {r.kind for r in RESULTS} == {"policy", "kl", "advantages"}
+
+
+def test_every_objective_a_framework_implements_has_a_case():
+    # a registry entry that names a TRL or verl implementation needs a row in tools/parity/generate.py
+    stored = {r.subject for r in RESULTS if r.kind == "policy"}
+    named = {n for n, spec in ALGORITHMS.items() if spec.trl is not None or spec.verl is not None}
+    assert named <= stored, f"no parity case for {sorted(named - stored)}"
+
+
+def test_a_wrong_number_fails(tmp_path):
+    # the check is not vacuous: 2e-6 added to one gradient entry of a passing case makes it fail
+    for file in PARITY_DIR.glob("*.json"):
+        shutil.copy(file, tmp_path / file.name)
+    doc = json.loads((tmp_path / "verl.json").read_text())
+    case = next(c for c in doc["policy"] if c["objective"] == "grpo")
+    case["grad"][1][2] += 2 * TOLERANCE
+    (tmp_path / "verl.json").write_text(json.dumps(doc))
+    result = next(r for r in check_all(tmp_path) if r.case_id == case["id"])
+    assert result.status == "fail" and "gradient" in result.reason
+    with pytest.raises(ValueError, match="directory"):
+        load_parity(tmp_path / "missing")
+
+
+def test_home_card_names_the_checked_versions():
+    versions = {name: doc["version"] for name, doc in load_parity()["frameworks"].items()}
+    assert checked_against()["grpo"] == (("TRL", versions["trl"]), ("verl", versions["verl"]))
+    assert checked_against()["gspo_token"] == (("verl", versions["verl"]),)  # TRL's trainer has no GSPO-token
+    assert framework_check("cispo") == ("checked", f"TRL {versions['trl']} / verl {versions['verl']}")
+    with pytest.raises(ValueError, match="name"):
+        framework_check("reinforce")

@@ -1,0 +1,735 @@
+"""Parity vectors: TRL's and verl's own loss code run on fixed float64 inputs.
+
+Run it in the parity environment (``tools/parity/requirements.txt``), never the app's:
+
+    /tmp/venv-parity/bin/python tools/parity/generate.py            # writes rlviz/data/parity/*.json
+
+It writes, for every case of the tables below, the framework's loss and its gradient with respect to
+each token's log-prob (autograd, float64), with the framework's name and version, the function that
+computed it and the exact settings passed; ``tests/test_parity.py`` checks ``rlviz`` against them to
+1e-6 and ``rlviz.core.parity`` tells the Home page which framework version each objective was checked
+against. A new objective is one row of ``POLICY_CASES`` (and, if the framework needs new plumbing,
+one argument of ``run_trl`` / ``run_verl``).
+
+How each framework's own code is run (nothing of it is copied or re-implemented here):
+
+* TRL: ``GRPOTrainer._compute_loss`` (``trl/trainer/grpo_trainer.py``), the method a training step
+  calls, on an instance made with ``GRPOTrainer.__new__`` (no model, dataset or generation): the
+  attributes ``_compute_loss`` reads are copied from a real ``GRPOConfig`` the way
+  ``GRPOTrainer.__init__`` copies them (``loss_type``, ``epsilon_low``/``epsilon_high``, ``beta``,
+  ``importance_sampling_level``, ...), and the instance's ``_get_per_token_logps_and_entropies`` (the
+  model forward) is replaced by one that returns the fixed log-probs (a leaf tensor that requires
+  grad) and zero entropies. A real ``accelerate.Accelerator`` (CPU, one process) serves the metric
+  gathers. One micro-batch, ``gradient_accumulation_steps = steps_per_generation = 1``,
+  ``num_items_in_batch`` = the real tokens, so every ``loss_type`` is normalised over this batch alone.
+  GMPO: the same on ``trl.experimental.gmpo.GMPOTrainer`` with a ``GMPOConfig``.
+  TRL's advantages are computed inline in ``_generate_and_score_completions``, which needs a model and
+  generation: they are not run here (the estimator vectors are verl's).
+* verl: ``get_policy_loss_fn(loss_mode)`` of ``verl/trainer/ppo/core_algos.py`` called with a real
+  ``ActorConfig`` / ``PolicyLossConfig`` (``global_batch_info`` empty, i.e. one micro-batch normalised
+  locally, except ``loss_scale_factor``, which verl's ``workers/utils/losses.py`` passes through
+  ``global_batch_info``); ``kl_penalty``; the advantage estimators from ``get_adv_estimator_fn``.
+  ``import verl`` needs ray, tensordict, hydra and omegaconf (installed, nothing stubbed).
+
+Value conventions. Where a framework's loss is ``-sg[w] A log pi`` (CISPO, VESPO, DPPO), its value
+depends on the absolute log-probs; rlviz reports the same gradient with the readable value ``-A w``
+(``-sg[w] A pi/sg[pi]``). Such a loss is linear in log pi with slope g (the stored gradient), so the
+generator asserts ``loss == sum(g * log_prob)`` and stores ``value_form = "log_prob"``: the test then
+compares rlviz's loss with ``sum(g)``, the framework's loss in rlviz's convention.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.metadata
+import json
+import math
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import torch
+
+torch.set_default_dtype(torch.float64)  # TRL builds some scalars with the default dtype (SAPO's temperatures)
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "rlviz" / "data" / "parity"
+NO_DUAL = 1e12  # verl's vanilla loss always applies clip_ratio_c; a c beyond any ratio (r <= e^20) switches it off
+
+# ----------------------------------------------------------------------------------------------
+# Inputs (shared/reference/algorithms.md §15): B = 4 responses of lengths 3, 5, 8, 2 padded to 8.
+# ----------------------------------------------------------------------------------------------
+
+LENGTHS = (3, 5, 8, 2)
+T = 8
+SEQ_ADV = (1.0, -1.0, 0.5, -0.5)
+# log pi_old of the real tokens; chosen with the ratios below so that pi = pi_old r < 1 everywhere,
+# some tokens move pi by more than DPPO's TV 0.15 / binary-KL 0.05 in their advantage's direction,
+# and exactly one token's covariance (A - mean A)(log pi - mean log pi) lies in Clip-Cov's (1, 5).
+OLD = (
+    (-1.0, -0.5, -0.9),
+    (-0.4, -2.2, -1.2, -2.5, -0.3),
+    (-0.7, -1.5, -0.6, -3.0, -1.1, -0.9, -2.2, -0.4),
+    (-1.6, -0.9),
+)
+# token ratios r = pi / pi_old landing in every region of the clip at eps 0.2 / 0.28, dual clip c = 3:
+# A > 0: below 1 - eps (unclipped), inside, in (1.2, 1.28] (clip-higher), above (clipped);
+# A < 0: below 1 - eps (clipped), inside, above 1 + eps (unclipped), beyond c (r = 4.48, dual clip).
+RATIOS = (
+    (0.7, 1.1, 1.5),
+    (0.5, 0.9, 1.3, 4.48, 1.0),
+    (0.95, 1.25, 1.35, 0.75, 1.02, 0.85, 1.15, 1.21),
+    (0.78, 1.22),
+)
+# GSPO scale (|log r| ~ 1e-4, eps 3e-4 / 4e-4): sequence log-ratios 5e-4 (A > 0, clipped), -4e-4
+# (A < 0, clipped), ~6e-5 (inside), 3e-4 (A < 0, above the band: unclipped branch).
+SMALL_LOG_RATIOS = (
+    (6e-4, 4e-4, 5e-4),
+    (-5e-4, -3e-4, -4e-4, -2e-4, -6e-4),
+    (1e-4, -2e-4, 3e-4, 0.0, 2e-4, -1e-4, 1.5e-4, 0.5e-4),
+    (2e-4, 4e-4),
+)
+TOKEN_ADV = (
+    (1.0, -0.5, 0.8),
+    (-1.0, 0.3, -0.7, -1.2, 0.6),
+    (0.5, -0.2, 0.9, -0.4, 0.1, 0.7, -0.9, 0.3),
+    (-0.5, 1.1),
+)
+REF_SHIFT = (0.3, -0.2, 0.1, -0.4, 0.25, -0.15, 0.05, -0.35)  # log pi_ref = log pi_old + shift (KL terms)
+# finite junk in the padding (log-probs, advantages): it must reach neither a loss nor a gradient
+JUNK_LP, JUNK_OLD, JUNK_ADV = (2.5, -7.0, 0.3, -0.1, 9.0, -3.0, 1.0), (-9.0, 4.0, -0.2, 6.0, -1.5, 3.0, 0.0), 7.5
+
+
+def _pad(rows, junk):
+    out = []
+    for row in rows:
+        pad = [junk[(k + len(row)) % len(junk)] if isinstance(junk, tuple) else junk for k in range(T - len(row))]
+        out.append(list(row) + pad)
+    return torch.tensor(out)
+
+
+def build_inputs() -> dict[str, dict[str, torch.Tensor]]:
+    """The three input sets: ``regions`` (every clip region), ``gspo_scale`` (|log r| ~ 1e-4),
+    ``token_adv`` (the ``regions`` log-probs with token-varying advantages). Tensors [B, T] (or [B]
+    for sequence advantages), float64, junk in the padding."""
+    mask = torch.tensor([[1.0] * n + [0.0] * (T - n) for n in LENGTHS])
+    old = _pad(OLD, JUNK_OLD)
+    sets = {}
+    for name, log_ratios in (
+        ("regions", [[math.log(r) for r in row] for row in RATIOS]),
+        ("gspo_scale", SMALL_LOG_RATIOS),
+    ):
+        lp = [[o + lr for o, lr in zip(orow, lrow)] for orow, lrow in zip(OLD, log_ratios)]
+        sets[name] = {"log_prob": _pad(lp, JUNK_LP), "advantages": torch.tensor(SEQ_ADV)}
+    sets["token_adv"] = {"log_prob": sets["regions"]["log_prob"].clone(), "advantages": _pad(TOKEN_ADV, JUNK_ADV)}
+    ref = [[o + REF_SHIFT[t] for t, o in enumerate(row)] for row in OLD]
+    for s in sets.values():
+        s.update(old_log_prob=old.clone(), ref_log_prob=_pad(ref, JUNK_LP), response_mask=mask.clone())
+        assert bool((s["log_prob"][mask > 0] < 0).all()), "every real token needs pi < 1"
+    return sets
+
+
+def adv_bt(inp) -> torch.Tensor:
+    """Advantages as [B, T]: sequence advantages broadcast and zeroed at padding (what verl's
+    estimators hand the loss), token advantages as they are (junk in the padding kept)."""
+    a = inp["advantages"]
+    return a[:, None] * inp["response_mask"] if a.dim() == 1 else a
+
+
+# ----------------------------------------------------------------------------------------------
+# Running the frameworks
+# ----------------------------------------------------------------------------------------------
+
+
+def _leaf(inp):
+    return inp["log_prob"].detach().clone().requires_grad_(True)
+
+
+_ACCELERATOR = None
+
+
+def run_trl(settings: dict, inp: dict, trainer: str = "GRPOTrainer") -> tuple[torch.Tensor, torch.Tensor, str]:
+    """TRL's ``_compute_loss`` on the fixed inputs; returns (loss, d loss / d log_prob [B, T], function)."""
+    global _ACCELERATOR
+    from accelerate import Accelerator
+
+    if trainer == "GMPOTrainer":
+        from trl.experimental.gmpo import GMPOConfig as Config
+        from trl.experimental.gmpo import GMPOTrainer as Trainer
+    else:
+        from trl import GRPOConfig as Config
+        from trl import GRPOTrainer as Trainer
+
+    with tempfile.TemporaryDirectory() as tmp:
+        args = Config(output_dir=tmp, report_to=[], use_cpu=True, **settings)
+    _ACCELERATOR = Accelerator(cpu=True)  # after the config: building TrainingArguments resets accelerate's state
+    t = Trainer.__new__(Trainer)
+    # what GRPOTrainer.__init__ copies from args and _compute_loss reads
+    t.args = args
+    t.loss_type = args.loss_type
+    t.importance_sampling_level = args.importance_sampling_level
+    t.epsilon_low = args.epsilon
+    t.epsilon_high = args.epsilon_high if args.epsilon_high is not None else args.epsilon
+    t.beta = args.beta
+    t.max_completion_length = args.max_completion_length
+    t.top_entropy_quantile = args.top_entropy_quantile
+    t.off_policy_mask_threshold = args.off_policy_mask_threshold
+    t.use_vllm = args.use_vllm
+    t.vllm_importance_sampling_correction = args.vllm_importance_sampling_correction
+    t.entropy_coef = args.entropy_coef
+    t.use_adaptive_entropy = args.use_adaptive_entropy
+    t._entropy_bonus_enabled = t.entropy_coef != 0.0 or t.use_adaptive_entropy
+    t.aux_loss_enabled = False
+    t.current_gradient_accumulation_steps = 1
+    t.accelerator = _ACCELERATOR
+    t.model = torch.nn.Module().train()
+    t._metrics = {"train": _Metrics(), "eval": _Metrics()}
+
+    lp = _leaf(inp)
+    # the model forward, replaced: the fixed log-probs, zero entropies, no aux loss
+    t._get_per_token_logps_and_entropies = lambda *a, **k: (lp, torch.zeros_like(lp), None)
+    mask = inp["response_mask"]
+    B = mask.shape[0]
+    inputs = {
+        "prompt_ids": torch.zeros(B, 1, dtype=torch.long),
+        "prompt_mask": torch.ones(B, 1, dtype=torch.long),
+        "completion_ids": torch.zeros(B, T, dtype=torch.long),
+        "completion_mask": mask.clone(),
+        "advantages": inp["advantages"].clone(),
+        "old_per_token_logps": inp["old_log_prob"].clone(),
+        "ref_per_token_logps": inp["ref_log_prob"].clone(),
+        "num_items_in_batch": mask.sum(),
+    }
+    loss = t._compute_loss(t.model, inputs)
+    (grad,) = torch.autograd.grad(loss, lp)
+    return loss.detach(), grad, f"trl.{'experimental.gmpo.' if trainer == 'GMPOTrainer' else ''}{trainer}._compute_loss"
+
+
+class _Metrics(dict):
+    def __missing__(self, key):
+        self[key] = []
+        return self[key]
+
+
+def run_verl(settings: dict, inp: dict) -> tuple[torch.Tensor, torch.Tensor, str]:
+    """verl's ``get_policy_loss_fn(loss_mode)`` on the fixed inputs."""
+    from verl.trainer.ppo.core_algos import get_policy_loss_fn
+    from verl.workers.config import ActorConfig, PolicyLossConfig
+
+    s = dict(settings)
+    mode = s.pop("loss_mode")
+    agg = s.pop("loss_agg_mode")
+    policy_keys = {"clip_cov_ratio", "clip_cov_lb", "clip_cov_ub", "kl_cov_ratio", "ppo_kl_coef"}
+    policy = {k: s.pop(k) for k in list(s) if k in policy_keys}
+    scale = s.pop("loss_scale_factor", None)
+    cfg = ActorConfig(
+        strategy="fsdp",
+        rollout_n=4,
+        ppo_mini_batch_size=4,
+        ppo_micro_batch_size_per_gpu=4,
+        loss_agg_mode=agg,
+        loss_scale_factor=scale,
+        policy_loss=PolicyLossConfig(loss_mode=mode, **policy),
+        **s,
+    )
+    if scale is not None:  # as verl/workers/utils/losses.py does
+        cfg.global_batch_info["loss_scale_factor"] = scale
+    lp = _leaf(inp)
+    fn = get_policy_loss_fn(mode)
+    loss, _ = fn(
+        old_log_prob=inp["old_log_prob"].clone(),
+        log_prob=lp,
+        advantages=adv_bt(inp).clone(),
+        response_mask=inp["response_mask"].clone(),
+        loss_agg_mode=agg,
+        config=cfg,
+    )
+    (grad,) = torch.autograd.grad(loss, lp)
+    return loss.detach(), grad, f"verl.trainer.ppo.core_algos.{fn.__name__} (get_policy_loss_fn({mode!r}))"
+
+
+# ----------------------------------------------------------------------------------------------
+# The case table: one row per (objective, framework, settings). rlviz: policy_loss overrides.
+# inputs: the input sets it runs on (default all three); value_form: see the module docstring.
+# ----------------------------------------------------------------------------------------------
+
+ALL = ("regions", "gspo_scale", "token_adv")
+SEQ_ONLY = ("regions", "gspo_scale")
+
+
+def verl(mode, agg, low, high, c=NO_DUAL, **extra):
+    return {"loss_mode": mode, "loss_agg_mode": agg, "clip_ratio_low": low, "clip_ratio_high": high} | (
+        {"clip_ratio_c": c} | extra
+    )
+
+
+POLICY_CASES = [
+    # PPO: verl's vanilla loss always has the dual clip (c = 3 by default); TRL's delta is the same cap
+    dict(
+        objective="ppo",
+        rlviz={"dual_clip_c": 3.0},
+        framework="verl",
+        settings=verl("vanilla", "token-mean", 0.2, 0.2, 3.0),
+    ),
+    dict(
+        objective="ppo",
+        rlviz={"dual_clip_c": 3.0},
+        framework="trl",
+        settings={"loss_type": "dapo", "epsilon": 0.2, "delta": 3.0},
+    ),
+    dict(
+        objective="ppo",
+        rlviz={"loss_agg_mode": "seq-mean-token-sum"},
+        framework="verl",
+        settings=verl("vanilla", "seq-mean-token-sum", 0.2, 0.2),
+    ),
+    # GRPO: seq-mean-token-mean; TRL adds beta * k3 per token before aggregation
+    dict(
+        objective="grpo",
+        rlviz={"beta": 0.0},
+        framework="verl",
+        settings=verl("vanilla", "seq-mean-token-mean", 0.2, 0.2),
+    ),
+    dict(
+        objective="grpo",
+        rlviz={"beta": 0.0},
+        framework="trl",
+        settings={"loss_type": "grpo", "epsilon": 0.2, "beta": 0.0},
+    ),
+    # TRL 1.16 defaults to use_bias_correction_kl=True (k3 x ratio): plain k3 needs it False
+    dict(
+        objective="grpo",
+        rlviz={"beta": 0.04},
+        framework="trl",
+        settings={"loss_type": "grpo", "epsilon": 0.2, "beta": 0.04, "use_bias_correction_kl": False},
+    ),
+    dict(
+        objective="grpo",
+        rlviz={"beta": 0.04, "kl_estimator": "k3_bc"},
+        framework="trl",
+        settings={"loss_type": "grpo", "epsilon": 0.2, "beta": 0.04, "use_bias_correction_kl": True},
+    ),
+    dict(
+        objective="grpo",
+        rlviz={"beta": 0.0, "loss_agg_mode": "token-mean"},
+        framework="trl",
+        settings={"loss_type": "bnpo", "epsilon": 0.2, "beta": 0.0},
+    ),
+    # Dr.GRPO: TRL divides by B * max_completion_length; verl 0.9.1's seq-mean-token-sum-norm by
+    # B * loss_scale_factor (the 1/B that algorithms.md §14.1 found missing in the 2026-01 snapshot is there)
+    dict(
+        objective="dr_grpo",
+        rlviz={"norm_length": 10},
+        framework="trl",
+        settings={"loss_type": "dr_grpo", "epsilon": 0.2, "max_completion_length": 10},
+    ),
+    dict(
+        objective="dr_grpo",
+        rlviz={"norm_length": 10},
+        framework="verl",
+        settings=verl("vanilla", "seq-mean-token-sum-norm", 0.2, 0.2, loss_scale_factor=10),
+    ),
+    dict(
+        objective="dr_grpo",
+        rlviz={},
+        framework="verl",
+        settings=verl("vanilla", "seq-mean-token-sum-norm", 0.2, 0.2),
+        note="loss_scale_factor unset: verl takes the padded width T, as rlviz's norm_length = None",
+    ),
+    # DAPO: clip-higher 0.2 / 0.28, token-mean; the verl recipe's clip_ratio_c = 10
+    dict(
+        objective="dapo",
+        rlviz={"dual_clip_c": 10.0},
+        framework="verl",
+        settings=verl("vanilla", "token-mean", 0.2, 0.28, 10.0),
+    ),
+    dict(
+        objective="dapo",
+        rlviz={},
+        framework="trl",
+        settings={"loss_type": "dapo", "epsilon": 0.2, "epsilon_high": 0.28},
+    ),
+    # GSPO: TRL's sequence ratio; verl's gspo is GSPO-token (equal to GSPO for sequence advantages)
+    dict(
+        objective="gspo",
+        rlviz={},
+        framework="trl",
+        settings={"loss_type": "grpo", "importance_sampling_level": "sequence", "epsilon": 3e-4, "epsilon_high": 4e-4},
+    ),
+    dict(
+        objective="gspo",
+        rlviz={},
+        framework="verl",
+        inputs=SEQ_ONLY,
+        settings=verl("gspo", "seq-mean-token-mean", 3e-4, 4e-4),
+        note="verl's gspo is the GSPO-token construction: GSPO's value and gradient only for sequence advantages",
+    ),
+    dict(objective="gspo_token", rlviz={}, framework="verl", settings=verl("gspo", "seq-mean-token-mean", 3e-4, 4e-4)),
+    # GMPO: log-space clip; both frameworks take one advantage per sequence
+    dict(
+        objective="gmpo", rlviz={}, framework="trl", trainer="GMPOTrainer", inputs=SEQ_ONLY, settings={"epsilon": 0.4}
+    ),
+    dict(
+        objective="gmpo",
+        rlviz={},
+        framework="verl",
+        inputs=SEQ_ONLY,
+        settings=verl("geo_mean", "seq-mean-token-mean", 0.4, 0.4),
+        note="verl's geo_mean clips each token by the sign of its own advantage: sequence advantages only",
+    ),
+    # SAPO: both force seq-mean-token-mean
+    dict(
+        objective="sapo",
+        rlviz={},
+        framework="trl",
+        settings={"loss_type": "sapo", "sapo_temperature_pos": 1.0, "sapo_temperature_neg": 1.05},
+    ),
+    dict(
+        objective="sapo",
+        rlviz={},
+        framework="verl",
+        settings=verl("sapo", "seq-mean-token-mean", 0.2, 0.2, tau_pos=1.0, tau_neg=1.05),
+    ),
+    # CISPO: TRL's epsilon_high is the absolute cap (no lower bound); verl's bounds are offsets from 1
+    dict(
+        objective="cispo",
+        rlviz={},
+        framework="trl",
+        settings={"loss_type": "cispo", "epsilon_high": 1.2},
+        value_form="log_prob",
+    ),
+    dict(
+        objective="cispo",
+        rlviz={"epsilon_high": 4.0},
+        framework="trl",
+        settings={"loss_type": "cispo", "epsilon_high": 5.0},
+        value_form="log_prob",
+    ),
+    dict(
+        objective="cispo",
+        rlviz={},
+        framework="verl",
+        settings=verl("cispo", "token-mean", 1.0, 0.2),
+        value_form="log_prob",
+    ),
+    dict(
+        objective="cispo",
+        rlviz={"epsilon_low": 0.2, "epsilon_high": 0.2},
+        framework="verl",
+        settings=verl("cispo", "token-mean", 0.2, 0.2),
+        value_form="log_prob",
+    ),
+    # DPPO (verl dppo_tv / dppo_kl): epsilon_* are the divergence bounds, tis_cap is clip_ratio_c
+    dict(
+        objective="dppo_tv",
+        rlviz={"loss_agg_mode": "token-mean"},
+        framework="verl",
+        value_form="log_prob",
+        settings=verl("dppo_tv", "token-mean", 0.15, 0.15, 10000.0),
+    ),
+    dict(
+        objective="dppo_tv",
+        rlviz={"loss_agg_mode": "token-mean", "tis_cap": 2.0},
+        framework="verl",
+        value_form="log_prob",
+        settings=verl("dppo_tv", "token-mean", 0.15, 0.15, 2.0),
+    ),
+    dict(
+        objective="dppo_tv",
+        rlviz={},
+        framework="verl",
+        value_form="log_prob",
+        settings=verl("dppo_tv", "seq-mean-token-sum-norm", 0.15, 0.15, 10000.0),
+    ),
+    dict(
+        objective="dppo_kl",
+        rlviz={"loss_agg_mode": "token-mean"},
+        framework="verl",
+        value_form="log_prob",
+        settings=verl("dppo_kl", "token-mean", 0.05, 0.05, 10000.0),
+    ),
+    # Clip-Cov / KL-Cov (verl): the inputs leave at most as many Clip-Cov candidates as it detaches,
+    # so verl's random draw is not a draw (the generator checks this under three seeds)
+    dict(
+        objective="clip_cov",
+        rlviz={},
+        framework="verl",
+        inputs=("regions",),
+        settings=verl("clip_cov", "token-mean", 0.2, 0.2, clip_cov_ratio=2e-4, clip_cov_lb=1.0, clip_cov_ub=5.0),
+    ),
+    dict(
+        objective="clip_cov",
+        rlviz={"clip_cov_ratio": 0.15},
+        framework="verl",
+        inputs=("gspo_scale",),
+        settings=verl("clip_cov", "token-mean", 0.2, 0.2, clip_cov_ratio=0.15, clip_cov_lb=1.0, clip_cov_ub=5.0),
+    ),
+    dict(
+        objective="clip_cov",
+        rlviz={"clip_cov_ratio": 0.2, "clip_cov_lb": 0.5},
+        framework="verl",
+        inputs=("token_adv",),
+        settings=verl("clip_cov", "token-mean", 0.2, 0.2, clip_cov_ratio=0.2, clip_cov_lb=0.5, clip_cov_ub=5.0),
+    ),
+    dict(
+        objective="kl_cov",
+        rlviz={},
+        framework="verl",
+        settings=verl("kl_cov", "token-mean", 0.2, 0.2, kl_cov_ratio=2e-4, ppo_kl_coef=1.0),
+    ),
+    dict(
+        objective="kl_cov",
+        rlviz={"kl_cov_ratio": 0.2, "ppo_kl_coef": 0.1},
+        framework="verl",
+        settings=verl("kl_cov", "token-mean", 0.2, 0.2, kl_cov_ratio=0.2, ppo_kl_coef=0.1),
+    ),
+    # VESPO (TRL): a sequence weight from one advantage per sequence
+    dict(
+        objective="vespo",
+        rlviz={},
+        framework="trl",
+        inputs=SEQ_ONLY,
+        value_form="log_prob",
+        settings={
+            "loss_type": "vespo",
+            "vespo_k_pos": 2.0,
+            "vespo_lambda_pos": 3.0,
+            "vespo_k_neg": 3.0,
+            "vespo_lambda_neg": 2.0,
+        },
+        note="TRL's get_gamma_weights picks (k, lambda) by each token's advantage sign: sequence advantages only",
+    ),
+    # LUSPO (TRL): GSPO's sequence clip, each sequence's term times its length
+    dict(
+        objective="luspo",
+        rlviz={},
+        framework="trl",
+        settings={"loss_type": "luspo", "importance_sampling_level": "sequence", "epsilon": 3e-4, "epsilon_high": 4e-4},
+    ),
+]
+# rlviz objectives with no implementation in TRL or verl at these versions: gppo, ce_gppo, m2po, aspo
+# (GPPO lives in the authors' verl fork, CE-GPPO in theirs; neither is in volcengine/verl or TRL).
+
+# verl's KL estimators (kl_penalty) against rlviz's names
+KL_CASES = [
+    ("k1", "kl"),
+    ("k1", "k1"),
+    ("abs", "abs"),
+    ("k2", "mse"),
+    ("k2", "k2"),
+    ("k3", "low_var_kl"),
+    ("k3", "k3"),
+    ("k1+", "k1+"),
+    ("k3+", "k3+"),
+]
+# verl's advantage estimators (get_adv_estimator_fn) against rlviz's estimator names
+ADV_CASES = [
+    ("grpo", "grpo", {"norm_adv_by_std_in_grpo": True}),
+    ("grpo", "grpo_vectorized", {"norm_adv_by_std_in_grpo": True}),
+    ("dr_grpo", "grpo", {"norm_adv_by_std_in_grpo": False}),
+    ("rloo", "rloo", {}),
+    ("rloo", "rloo_vectorized", {}),
+    ("reinforce_pp", "reinforce_plus_plus", {}),
+    ("reinforce_pp_baseline", "reinforce_plus_plus_baseline", {}),
+    ("remax", "remax", {}),
+    ("gdpo", "gdpo", {}),
+]
+# two prompts, G = 4 each; lengths per response; the greedy response's reward per prompt (ReMax);
+# a second reward component for GDPO (exact in float32: verl reads components as float32)
+ADV_REWARDS = ((1.0, 0.0, 0.0, 1.0), (0.5, 0.25, 0.0, 0.75))
+ADV_LENGTHS = ((3, 5, 8, 2), (6, 1, 4, 7))
+ADV_GREEDY = (1.0, 0.25)
+ADV_FORMAT = ((1.0, 1.0, 0.0, 0.5), (0.0, 1.0, 1.0, 1.0))
+
+
+# ----------------------------------------------------------------------------------------------
+
+
+def _tensor_list(x: torch.Tensor) -> list:
+    return x.detach().tolist()
+
+
+def _version(pkg: str) -> str:
+    return importlib.metadata.version(pkg)
+
+
+def policy_vectors(inputs) -> dict[str, list]:
+    cases = {"trl": [], "verl": []}
+    for row in POLICY_CASES:
+        for set_name in row.get("inputs", ALL):
+            inp = inputs[set_name]
+            if row["framework"] == "trl":
+                loss, grad, function = run_trl(row["settings"], inp, row.get("trainer", "GRPOTrainer"))
+            else:
+                loss, grad, function = run_verl(row["settings"], inp)
+                if row["settings"]["loss_mode"] == "clip_cov":  # a random draw must not be one
+                    for seed in (1, 2, 3):
+                        torch.manual_seed(seed)
+                        again, g2, _ = run_verl(row["settings"], inp)
+                        assert float(again) == float(loss) and torch.equal(g2, grad), f"clip_cov draws at {set_name}"
+            assert math.isfinite(float(loss)) and bool(torch.isfinite(grad).all()), (row, set_name)
+            assert float(grad[inp["response_mask"] == 0].abs().max()) == 0.0, f"padding gradient {row} {set_name}"
+            case = {
+                "id": f"{row['objective']}/{row['framework']}/{len(cases[row['framework']])}",
+                "objective": row["objective"],
+                "rlviz": row["rlviz"],
+                "inputs": set_name,
+                "function": function,
+                "settings": row["settings"],
+                "value_form": row.get("value_form", "surrogate"),
+                "loss": float(loss),
+                "grad": _tensor_list(grad),
+            }
+            if case["value_form"] == "log_prob":  # linear in log pi with slope grad: loss = sum(g * lp)
+                lin = float((grad * inp["log_prob"] * inp["response_mask"]).sum())
+                assert abs(lin - float(loss)) < 1e-10, (row, set_name, lin, float(loss))
+            if "note" in row:
+                case["note"] = row["note"]
+            cases[row["framework"]].append(case)
+    return cases
+
+
+def kl_vectors(inputs) -> list[dict]:
+    from verl.trainer.ppo.core_algos import kl_penalty
+
+    inp = inputs["regions"]
+    # one token at x = log pi - log pi_ref = -3, where k3 = e^3 - 4 ~ 16 > 10: verl's clamp acts (zero gradient)
+    ref = inp["ref_log_prob"].clone()
+    ref[2, 3] = inp["log_prob"][2, 3] + 3.0
+    out = []
+    for rlviz_name, verl_name in KL_CASES:
+        lp = _leaf(inp)
+        try:
+            kl = kl_penalty(lp, ref, verl_name)
+        except NotImplementedError as exc:  # recorded, so the test can say so
+            out.append({"id": f"kl/{verl_name}", "estimator": rlviz_name, "verl": verl_name, "error": repr(exc)})
+            continue
+        (grad,) = torch.autograd.grad((kl * inp["response_mask"]).sum(), lp)
+        out.append(
+            {
+                "id": f"kl/{verl_name}",
+                "estimator": rlviz_name,
+                "function": f"verl.trainer.ppo.core_algos.kl_penalty(logprob, ref_logprob, {verl_name!r})",
+                "settings": {"kl_penalty": verl_name},
+                "value": _tensor_list(kl.detach() * inp["response_mask"]),
+                "grad": _tensor_list(grad),
+            }
+        )
+    return out, ref
+
+
+def adv_vectors() -> tuple[list[dict], dict]:
+    from verl.trainer.config import AlgoConfig
+    from verl.trainer.ppo.core_algos import get_adv_estimator_fn
+
+    rewards = torch.tensor(ADV_REWARDS).reshape(-1)  # (B,)
+    lengths = torch.tensor(ADV_LENGTHS).reshape(-1)
+    bsz, width = len(rewards), int(lengths.max())
+    mask = (torch.arange(width)[None, :] < lengths[:, None]).to(torch.float64)  # (B, T)
+    token_rewards = torch.zeros(bsz, width)
+    token_rewards[torch.arange(bsz), lengths - 1] = rewards  # the score sits on the last real token
+    index = np.array([f"p{i // 4}" for i in range(bsz)], dtype=object)
+    greedy = torch.tensor(ADV_GREEDY).repeat_interleave(4)  # (B,) the prompt's greedy reward
+    out = []
+    for rlviz_name, verl_name, kwargs in ADV_CASES:
+        fn = get_adv_estimator_fn(verl_name)
+        call = {"token_level_rewards": token_rewards.clone(), "response_mask": mask.clone()}
+        if verl_name == "remax":
+            call["reward_baselines"] = greedy.clone()
+        else:
+            call["index"] = index
+        if verl_name == "reinforce_plus_plus":
+            call["config"] = AlgoConfig(gamma=1.0)
+        settings = dict(kwargs)
+        if verl_name == "gdpo":
+            # two components through verl's own path: non_tensor_batch keys + batch prompts / attention_mask
+            comps = {"accuracy": np.array(ADV_REWARDS, dtype=np.float32).reshape(-1)}
+            comps["format"] = np.array(ADV_FORMAT, dtype=np.float32).reshape(-1)
+            call["config"] = AlgoConfig(gdpo_reward_keys=["accuracy", "format"])
+            call["non_tensor_batch"] = comps
+            call["batch"] = {
+                "prompts": torch.zeros(bsz, 2, dtype=torch.long),
+                "attention_mask": torch.cat([torch.ones(bsz, 2), mask], 1).long(),
+            }
+            settings["gdpo_reward_keys"] = ["accuracy", "format"]
+        adv, _ = fn(**call, **kwargs)
+        per_response = [float(adv[i, 0]) for i in range(bsz)]
+        assert torch.allclose(adv, torch.tensor(per_response)[:, None] * mask, atol=1e-12), verl_name
+        out.append(
+            {
+                "id": f"adv/{verl_name}/{len(out)}",
+                "estimator": rlviz_name,
+                "function": f"verl.trainer.ppo.core_algos.{fn.__name__} (get_adv_estimator_fn({verl_name!r}))",
+                "settings": settings,
+                "advantages": [per_response[:4], per_response[4:]],
+            }
+        )
+    inputs = {
+        "rewards": [list(r) for r in ADV_REWARDS],
+        "lengths": [list(n) for n in ADV_LENGTHS],
+        "greedy_rewards": list(ADV_GREEDY),
+        "components": [[[a, f] for a, f in zip(ra, rf)] for ra, rf in zip(ADV_REWARDS, ADV_FORMAT)],
+    }
+    return out, inputs
+
+
+def _dump(doc: dict) -> str:
+    """JSON with one case per line (small, and a regenerated file diffs case by case)."""
+    lines = ["{"]
+    items = list(doc.items())
+    for k, (key, value) in enumerate(items):
+        end = "," if k < len(items) - 1 else ""
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            body = ",\n".join("  " + json.dumps(v, ensure_ascii=False) for v in value)
+            lines.append(f" {json.dumps(key)}: [\n{body}\n ]{end}")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{end}")
+    return "\n".join(lines + ["}"]) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    warnings.filterwarnings("ignore")
+    start = time.perf_counter()
+    inputs = build_inputs()
+    policy = policy_vectors(inputs)
+    kl, kl_ref = kl_vectors(inputs)
+    adv, adv_inputs = adv_vectors()
+    args.out.mkdir(parents=True, exist_ok=True)
+    common = {
+        "generated": datetime.date.today().isoformat(),
+        "generator": "tools/parity/generate.py",
+        "torch": _version("torch"),
+        "dtype": "float64",
+    }
+    (args.out / "inputs.json").write_text(
+        json.dumps(
+            {
+                "about": "fixed inputs of the parity cases (shared/reference/algorithms.md §15); [B, T] lists, "
+                "junk in the padding; ref_log_prob_kl: the KL cases' reference (one token at x = -3)",
+                "sets": {n: {k: _tensor_list(v) for k, v in s.items()} for n, s in inputs.items()},
+                "ref_log_prob_kl": _tensor_list(kl_ref),
+                "advantage_inputs": adv_inputs,
+            },
+            indent=None,
+        )
+        + "\n"
+    )
+    for framework, package in (("trl", "trl"), ("verl", "verl")):
+        doc = common | {"framework": framework, "version": _version(package), "policy": policy[framework]}
+        if framework == "verl":
+            doc |= {"kl": kl, "advantages": adv}
+        (args.out / f"{framework}.json").write_text(_dump(doc))
+    n = sum(len(v) for v in policy.values()) + len(kl) + len(adv)
+    print(f"{n} cases written to {args.out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
