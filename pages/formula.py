@@ -28,7 +28,7 @@ ensure_shell()
 L = lang()
 state = st.session_state
 SEED = int(state.get("seed", 0))
-NAMES = list(ALGORITHMS)  # read from the registry on every run
+NAMES = F.described_names()  # read from the registry on every run: those the diff can split into terms
 titles = {n: ALGORITHMS[n].title for n in NAMES}
 # Below ~440 px a column of formulas would be too narrow: the two objectives then stack (e.g. on a
 # 1024 px window with the sidebar open); side by side from about 1300 px.
@@ -45,6 +45,9 @@ FIELDS = {
 
 st.title(tr("formula.title"))
 st.markdown(tr("formula.intro"))
+others = [ALGORITHMS[n].title for n in ALGORITHMS if n not in NAMES]
+if others:
+    st.caption(tr("formula.not_described", names=LIST_SEPARATOR[L].join(others)))
 
 
 def _index(name: str) -> int:

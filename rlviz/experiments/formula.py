@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from rlviz.core import objectives as _objectives
 from rlviz.core.advantages import gae, group_advantages
 from rlviz.core.aggregation import masked_mean
 from rlviz.core.kl import KL_SPECS, kl_estimate
@@ -64,6 +65,7 @@ from rlviz.core.objectives import (
 )
 
 __all__ = [
+    "DESCRIBED_SURROGATES",
     "DEFAULT_PAIR",
     "GROUP_SIZE",
     "MAX_LENGTH",
@@ -72,6 +74,8 @@ __all__ = [
     "SPREADS",
     "TERM_KEYS",
     "BoundToken",
+    "describable",
+    "described_names",
     "ExampleBatch",
     "FormulaDiff",
     "Term",
@@ -315,6 +319,26 @@ def _trust_latex(kind: str, space: str | None, level: str, sym: dict[str, str], 
     return lines
 
 
+# The per-token surrogates whose trust region this page can write as a term (a clip, a log-space clip,
+# CISPO's capped weight, SAPO's gate). An objective whose trust region is a mask, a penalty or a
+# batch-level selection (DPPO, Clip-Cov / KL-Cov, M2PO, GPPO's gradient-preserving clip, VESPO's gamma
+# weight) has no term form here yet: the page says so and lists it apart.
+DESCRIBED_SURROGATES = frozenset(
+    getattr(_objectives, f) for f in ("_ppo_like", "_gspo", "_gspo_token", "_gmpo", "_sapo", "_cispo")
+)
+
+
+def describable(name: str) -> bool:
+    """Whether the formula diff can split objective ``name`` into its five terms: its registry entry's
+    surrogate is one of :data:`DESCRIBED_SURROGATES`. Raises ``ValueError`` naming ``name`` if unknown."""
+    return get_algorithm(name).surrogate in DESCRIBED_SURROGATES
+
+
+def described_names() -> list[str]:
+    """The registry entries the formula diff describes, in registry order (read on every call)."""
+    return [n for n in ALGORITHMS if describable(n)]
+
+
 def objective_terms(name: str) -> dict[str, Term]:
     """The five terms of objective ``name`` (:data:`TERM_KEYS` -> :class:`Term`), from its registry
     entry's defaults: ``ratio_level`` and the surrogate (ratio), ``trust_region`` / ``clip_space`` /
@@ -322,9 +346,12 @@ def objective_terms(name: str) -> dict[str, Term]:
     training settings ``advantage`` / ``scale_rewards`` / ``gamma`` / ``lam`` (advantage),
     ``beta`` / ``kl_estimator`` (KL) and ``loss_agg_mode`` / ``norm_length`` (aggregation).
 
-    Raises ``ValueError`` naming ``name`` if unknown (or ``ratio_level`` if the surrogate disagrees).
+    Raises ``ValueError`` naming ``name`` if unknown or not :func:`describable` (or ``ratio_level``
+    if the surrogate disagrees).
     """
     spec = get_algorithm(name)
+    if not describable(name):
+        raise ValueError(f"name: {spec.title}'s trust region has no term form in the formula diff yet")
     params = resolve_settings(name)
     train = spec.train_defaults
 

@@ -21,6 +21,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "CISPO 被截断的 token 仍保留梯度。",
     },
     "formula.title": {"en": "Formula diff", "zh": "公式对比"},
+    "formula.not_described": {
+        "en": "Not in this diff yet: {names}. Their trust regions (a mask, a penalty, a batch-level selection, "
+        "a gradient-preserving clip or a gamma weight) have no term form here; each one's formula is on the "
+        "home page and its curves on the ratio page.",
+        "zh": "这里暂不包含：{names}。它们的信任域（掩码、惩罚、整批选择、保梯度裁剪或 gamma 权重）在这里还没有"
+        "分项写法；各自的公式见首页，曲线见比率页。",
+    },
     "formula.intro": {
         "en": "Pick two objectives. Each one's per-token objective is split into five terms: the **importance "
         "ratio**, the **advantage**, the **trust region** (a hard clip, a capped weight or a soft gate), the "
