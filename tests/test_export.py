@@ -36,7 +36,7 @@ TRL_ARGUMENTS = set(
     "beta delta entropy_coef epsilon epsilon_high gradient_accumulation_steps importance_sampling_level "
     "learning_rate loss_type mask_truncated_completions max_completion_length max_grad_norm num_generations "
     "num_iterations per_device_train_batch_size sapo_temperature_neg sapo_temperature_pos scale_rewards "
-    "steps_per_generation temperature".split()
+    "steps_per_generation temperature vespo_k_pos vespo_lambda_pos vespo_k_neg vespo_lambda_neg".split()
 )
 VERL_KEYS = {
     *(
@@ -44,7 +44,8 @@ VERL_KEYS = {
         for k in (
             "policy_loss.loss_mode clip_ratio_low clip_ratio_high clip_ratio_c tau_pos tau_neg loss_agg_mode "
             "loss_scale_factor use_kl_loss kl_loss_coef kl_loss_type entropy_coeff ppo_epochs ppo_mini_batch_size "
-            "grad_clip optim.lr router_replay.mode"
+            "grad_clip optim.lr router_replay.mode policy_loss.clip_cov_ratio policy_loss.clip_cov_lb "
+            "policy_loss.clip_cov_ub policy_loss.kl_cov_ratio policy_loss.ppo_kl_coef"
         ).split()
     ),
     "actor_rollout_ref.rollout.n",
@@ -109,7 +110,10 @@ def test_every_entry_exports_under_the_registry_names(name, with_run):
             key = framework_name(s, fw)
             if key and key not in selector and s.name not in exported.unmapped.get(fw, {}):
                 assert key in out, (fw, s.name, key)
-    assert exported.verl[LOSS_MODE] == spec.verl[LOSS_MODE]
+    if spec.verl is None:  # no verl loss selects it: the export writes none and says so
+        assert LOSS_MODE not in exported.verl and any(n["framework"] == "verl" for n in exported.notes)
+    else:
+        assert exported.verl[LOSS_MODE] == spec.verl[LOSS_MODE]
     assert exported.trl["beta"] == 0.1 and exported.verl["actor_rollout_ref.actor.kl_loss_coef"] == 0.1
     assert exported.verl["actor_rollout_ref.actor.use_kl_loss"] is True
     if with_run:  # the run's training settings, under the names of TrainConfig's table
