@@ -121,6 +121,25 @@ def show_bad_input(exc: Exception, fields: dict[str, str] | None = None, where=N
     (where or st).error(text, icon=":material/error:")
 
 
+def seed_choice_from_url(key: str, options, default: str) -> None:
+    """Before the widget ``key`` is drawn: on the page's first run in the session, set its value from
+    the URL parameter of the same name when that names one of ``options`` (page or registry keys),
+    else ``default``. With :func:`write_choice_to_url` after the widget, the URL carries the key, the
+    same in every language (Streamlit's ``bind="query-params"`` writes the label the widget shows)."""
+    if key not in st.session_state:
+        value = st.query_params.get(key)
+        st.session_state[key] = value if value in options else default
+
+
+def write_choice_to_url(key: str, default: str) -> None:
+    """After the widget ``key``: its value (a key) into the URL, or no parameter at ``default``."""
+    value = st.session_state.get(key)
+    if value is None or value == default:
+        st.query_params.pop(key, None)
+    else:
+        st.query_params[key] = value
+
+
 def run_active(flag_key: str) -> bool:
     """Whether this session's step-wise run behind ``flag_key`` is advancing. True from the very
     script run that the Run click starts (the click's callback sets the flag before the script

@@ -14,7 +14,17 @@ import time
 
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, labels, lang, show_bad_input, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    labels,
+    lang,
+    seed_choice_from_url,
+    show_bad_input,
+    tr,
+    write_choice_to_url,
+)
 from rlviz.app_pages import page
 from rlviz.experiments.interview import (
     MOCK_SIZE,
@@ -112,16 +122,16 @@ def _error_slot(key: str) -> None:
 
 st.title(tr("interview.title"))
 st.markdown(tr("interview.intro", questions=len(bank.questions), claims=len(bank.claims), size=MOCK_SIZE))
+seed_choice_from_url("iv_mode", MODES, "practice")  # the URL carries the mode's key, not its label
 mode = st.segmented_control(
     tr("interview.mode"),
     MODES,
     format_func={m: tr(f"interview.mode_{m}") for m in MODES}.get,
-    default="practice",
     required=True,
     key="iv_mode",
-    bind="query-params",
 )
 mode = mode if mode in MODES else "practice"
+write_choice_to_url("iv_mode", "practice")
 
 
 # ------------------------------------------------------------------------------------------ practice
@@ -165,15 +175,16 @@ def practice() -> None:
     if not topics:
         st.info(tr("interview.bank_empty"), icon=":material/info:")
         return
+    seed_choice_from_url("iv_topic", topics, topics[0])  # the URL carries the topic's key, not its label
     if state.get("iv_topic") not in topics:
-        state["iv_topic"] = topics[0]  # first visit, or a link to a topic with no questions yet
+        state["iv_topic"] = topics[0]  # a topic with no questions yet
     topic = st.selectbox(
         tr("interview.topic"),
         topics,
-        format_func={k: TOPICS[k][L] for k in topics}.get,  # the URL carries this label, beside lang
+        format_func={k: TOPICS[k][L] for k in topics}.get,
         key="iv_topic",
-        bind="query-params",
     )
+    write_choice_to_url("iv_topic", topics[0])
     questions = bank.by_topic(topic)
     n = len(questions)
     i = state.get("iv_pos", {}).get(topic, 0) % n

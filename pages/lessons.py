@@ -219,6 +219,7 @@ with st.container(border=True):
         key="ls_visible",
         help=tr("lessons.step_visible_help"),
         accept_new_options=True,
+        placeholder=tr("lessons.step_visible_placeholder"),
         disabled=all_visible,
     )
     predictions = [None, *(p.key for p in PREDICTIONS.get(page, ()))]

@@ -58,7 +58,7 @@ def test_every_mode_renders(lang):
 def test_practice_reveals_the_computed_answer_and_scores_it():
     topic = BANK.questions[0].topic
     q = BANK.by_topic(topic)[0]
-    at = open_page(PAGE, iv_topic=TOPICS[topic]["en"])
+    at = open_page(PAGE, iv_topic=topic)
     no_exception(at)
     assert at.selectbox(key="iv_topic").value == topic
     assert q.question("en") in texts(at)
@@ -80,7 +80,7 @@ def test_practice_reveals_the_computed_answer_and_scores_it():
 
 def test_practice_bad_answer_is_a_message():
     q = BANK.questions[0]
-    at = open_page(PAGE, iv_topic=TOPICS[q.topic]["en"])
+    at = open_page(PAGE, iv_topic=q.topic)
     first = BANK.by_topic(q.topic)[0]
     # commit with nothing entered, then (a number question) with a NaN: a message, never a verdict
     bad = [None] + ([math.nan] if first.kind == "number" else [])
@@ -164,3 +164,18 @@ def test_a_mock_whose_time_ran_out_is_reviewed():
     assert [w.value for w in at.warning] == [t("interview.timed_out", "en")]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics[t("interview.time_taken", "en")] == format_duration(MOCK_TIME_LIMIT_S)
+
+
+def test_a_link_names_the_topic_and_the_mode_by_their_keys_in_both_languages():
+    topics = [k for k in TOPICS if BANK.by_topic(k)]
+    first, other = topics[0], topics[-1]
+    at = open_page(PAGE, iv_topic=other, lang="zh")  # a link made in English opens in Chinese
+    no_exception(at)
+    assert at.selectbox(key="iv_topic").value == other
+    at.selectbox(key="iv_topic").set_value(first).run()  # the default topic: no parameter
+    assert "iv_topic" not in at.query_params
+    at.selectbox(key="iv_topic").set_value(other).run()
+    assert at.query_params["iv_topic"] == other  # the key, not the Chinese label
+    at.button_group(key="iv_mode").set_value("mock").run()
+    assert at.query_params["iv_mode"] == "mock"
+    assert open_page(PAGE, iv_mode="mock").button_group(key="iv_mode").value == "mock"

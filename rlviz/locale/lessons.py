@@ -83,6 +83,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "key=value；一个键有多个值时重复写这个键。留空则使用页面的默认设置。",
     },
     "lessons.step_visible": {"en": "Controls left visible while presenting", "zh": "讲解时保留显示的控件"},
+    "lessons.step_visible_placeholder": {"en": "Choose or type widget keys", "zh": "选择或输入控件的 key"},
     "lessons.step_visible_help": {
         "en": "The page's widget keys (as in its address); type a key that is not listed to add it. "
         "Tick “show all controls” to hide none.",
