@@ -219,6 +219,9 @@ class AlgorithmSpec:
             term to 0 past the trust region (DPPO, M2PO), a penalty pulls it back (KL-Cov), a scale
             β ≠ 1 makes the clipped value jump (CE-GPPO) or the
             shown value is a weight that rises then falls (VESPO's gamma φ(w) A).
+        detached_weight: the loss multiplies grad log pi by a stop-gradient weight everywhere
+            (VESPO's φ, DPPO's truncated IS weight): its value is not a surrogate whose derivative is the
+            gradient, so only autograd defines the gradient (CISPO does this at its capped tokens).
     """
 
     name: str
@@ -244,6 +247,7 @@ class AlgorithmSpec:
     acts_on_policy: bool = False
     batch_coupled: bool = False
     monotone: bool = True
+    detached_weight: bool = False
 
     def __post_init__(self):
         unknown = set(self.trust_region) - set(TRUST_REGION_KINDS)
@@ -482,13 +486,26 @@ def _dppo(divergence):
     return surrogate
 
 
-def _covariance(adv, lp, mask):
+def _covariance(adv, lp, mask, alone=False):
     """Each token's centred covariance term (A - mean A)(log pi - mean log pi), the means over the
-    batch's real tokens (Clip-Cov / KL-Cov, arXiv 2505.22617 eq. 10; verl clip_cov / kl_cov). [B, T]."""
+    batch's real tokens (per response when ``alone``) (Clip-Cov / KL-Cov, arXiv 2505.22617 eq. 10;
+    verl clip_cov / kl_cov). [B, T]."""
     real = mask > 0
+    if alone:
+        return (adv - masked_mean(adv, mask, dim=-1)[:, None]) * (
+            lp.detach() - masked_mean(lp.detach(), mask, dim=-1)[:, None]
+        )
     a_bar = adv[real].mean() if bool(real.any()) else adv.new_tensor(0.0)
     lp_bar = lp.detach()[real].mean() if bool(real.any()) else adv.new_tensor(0.0)
     return (adv - a_bar) * (lp.detach() - lp_bar)
+
+
+def _rank_in_row(values, descending):
+    """Each entry's 0-based rank within its row (a stable sort: ties keep their order). [B, T]."""
+    order = torch.sort(values, dim=-1, descending=descending, stable=True).indices
+    ranks = torch.empty_like(order)
+    ranks.scatter_(-1, order, torch.arange(values.shape[-1], device=values.device).expand_as(order))
+    return ranks
 
 
 def _clip_cov(log_ratio, adv, mask, p, **ctx):
@@ -497,19 +514,22 @@ def _clip_cov(log_ratio, adv, mask, p, **ctx):
     # max(1, int(ratio N)) of them, drawn at random when there are more (verl: the global RNG; here
     # a generator seeded at 0, so a loss is a function of its inputs).
     lp, _ = _probs(log_ratio, ctx)
+    alone = bool(ctx.get("alone"))
     ratio = torch.exp(log_ratio)
     loss, low, high, _ = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"])
     real = mask > 0
-    cov = _covariance(adv, lp, mask)
+    cov = _covariance(adv, lp, mask, alone)
     clipped_by_ppo = (-adv * ratio.clamp(1.0 - p["epsilon_low"], 1.0 + p["epsilon_high"]) > -adv * ratio) & real
     candidates = (cov > p["clip_cov_lb"]) & (cov < p["clip_cov_ub"]) & real & ~clipped_by_ppo
-    idx = torch.nonzero(candidates)
-    limit = max(int(p["clip_cov_ratio"] * int(real.sum())), 1)
-    if len(idx) > limit:
-        order = torch.randperm(len(idx), generator=torch.Generator().manual_seed(0))
-        idx = idx[order[:limit].to(idx.device)]
-    detached = torch.zeros_like(real)
-    detached[idx[:, 0], idx[:, 1]] = True
+    groups = [(i, i + 1) for i in range(len(real))] if alone else [(0, len(real))]  # batches: rows, or all
+    detached = candidates.clone()
+    for a, b in groups:
+        idx = torch.nonzero(candidates[a:b])
+        limit = max(int(p["clip_cov_ratio"] * int(real[a:b].sum())), 1)
+        if len(idx) > limit:  # more candidates than the limit: a seeded random subset (rare in a curve)
+            keep = idx[torch.randperm(len(idx), generator=torch.Generator().manual_seed(0))[:limit].to(idx.device)]
+            detached[a:b] = False
+            detached[a + keep[:, 0], keep[:, 1]] = True
     loss = torch.where(detached, torch.zeros_like(loss), loss)
     return loss, ratio, low, high, detached, None
 
@@ -521,18 +541,23 @@ def _kl_cov(log_ratio, adv, mask, p, **ctx):
     ratio = torch.exp(log_ratio)
     loss = -adv * ratio
     real = mask > 0
-    cov = _covariance(adv, lp, mask)[real]  # the real tokens in row order, as verl lists them
-    k = min(max(int(int(real.sum()) * p["kl_cov_ratio"]), 1), int(real.sum()))
-    top = torch.zeros_like(real)
-    if k > 0:  # ties go to the earlier token (a stable sort), so padding never changes the choice
-        pick = torch.nonzero(real)[torch.sort(cov, descending=True, stable=True).indices[:k]]
-        top[pick[:, 0], pick[:, 1]] = True
+    if ctx.get("alone"):  # each response its own batch: its own top max(1, int(n ratio)) tokens
+        cov = _covariance(adv, lp, mask, alone=True).masked_fill(~real, -math.inf)
+        k = (real.sum(-1) * p["kl_cov_ratio"]).floor().clamp(min=1)[:, None]  # (B, 1)
+        top = (_rank_in_row(cov, descending=True) < k) & real
+    else:
+        cov = _covariance(adv, lp, mask)[real]  # the real tokens in row order, as verl lists them
+        k = min(max(int(int(real.sum()) * p["kl_cov_ratio"]), 1), int(real.sum()))
+        top = torch.zeros_like(real)
+        if k > 0:  # ties go to the earlier token (a stable sort), so padding never changes the choice
+            pick = torch.nonzero(real)[torch.sort(cov, descending=True, stable=True).indices[:k]]
+            top[pick[:, 0], pick[:, 1]] = True
     loss = torch.where(top, loss + p["ppo_kl_coef"] * log_ratio.abs(), loss)
     none = torch.zeros_like(real)
     return loss, ratio, none, none, none, None
 
 
-def _m2po(log_ratio, adv, mask, p, **_):
+def _m2po(log_ratio, adv, mask, p, **ctx):
     # M2PO (arXiv 2510.01161, Algorithm 1, as Trinity-RFT's m2po policy loss reads it): no ratio clip;
     # among the tokens the advantage pushes further from pi_old (A l > 0), the largest l^2 are masked
     # until the mean l^2 of those kept is <= tau (0.04); the rest get -A r. A batch-level mask.
@@ -541,7 +566,16 @@ def _m2po(log_ratio, adv, mask, p, **_):
     pushed = real & (((adv > 0) & (log_ratio > 0)) | ((adv < 0) & (log_ratio < 0)))
     values = second[pushed]
     drop = torch.zeros_like(real)
-    if values.numel() and float(values.mean()) > p["m2_threshold"]:
+    if ctx.get("alone"):  # each response its own batch: the same rule within each row
+        ordered = torch.sort(second.masked_fill(~pushed, math.inf), dim=-1, stable=True).values
+        finite = torch.isfinite(ordered)
+        means = torch.cumsum(torch.where(finite, ordered, 0.0), -1) / torch.arange(
+            1, ordered.shape[-1] + 1, dtype=ordered.dtype, device=ordered.device
+        )
+        keep = ((means <= p["m2_threshold"]) & finite).sum(-1, keepdim=True)  # (B, 1)
+        ranks = _rank_in_row(second.masked_fill(~pushed, math.inf), descending=False)
+        drop = pushed & (ranks >= keep)
+    elif values.numel() and float(values.mean()) > p["m2_threshold"]:
         ordered, order = torch.sort(values, stable=True)
         means = torch.cumsum(ordered, 0) / torch.arange(1, len(ordered) + 1, dtype=ordered.dtype)
         keep = int((means <= p["m2_threshold"]).sum())
@@ -1316,6 +1350,7 @@ _SPECS = [
             *_shaping(False, False, False, "not in DPPO"),
         ),
         surrogate=_dppo("tv"),
+        detached_weight=True,
         monotone=False,
         clip_space=None,
         trl=None,
@@ -1362,6 +1397,7 @@ _SPECS = [
             *_shaping(False, False, False, "not in DPPO"),
         ),
         surrogate=_dppo("kl"),
+        detached_weight=True,
         monotone=False,
         clip_space=None,
         trl=None,
@@ -1534,6 +1570,7 @@ _SPECS = [
         ),
         train_settings=(*_adv("group", "group", _VESPO), *_shaping(False, False, False, "not in VESPO")),
         surrogate=_vespo,
+        detached_weight=True,
         monotone=False,
         trust_region=frozenset({"gated"}),
         clip_space=None,
@@ -1738,6 +1775,7 @@ def policy_loss(
     advantages: torch.Tensor,
     response_mask: torch.Tensor,
     ref_log_prob: torch.Tensor | None = None,
+    rows_alone: bool = False,
     **overrides,
 ) -> PolicyLossOutput:
     """The policy loss of algorithm ``name`` (one of ``ALGORITHMS``), aggregated to a scalar.
@@ -1755,6 +1793,9 @@ def policy_loss(
             ``epsilon_low``, ``epsilon_high`` (offsets from 1; log-space bounds for GMPO),
             ``dual_clip_c``, ``tau_pos``, ``tau_neg``, ``loss_agg_mode``, ``norm_length``,
             ``beta``, ``kl_estimator``.
+        rows_alone: each response is its own batch for a batch-coupled objective's selection
+            (``AlgorithmSpec.batch_coupled``: Clip-Cov, KL-Cov, M2PO), as when a curve describes
+            one lone token per point; the aggregation is unchanged. No effect on the others.
 
     Returns:
         :class:`PolicyLossOutput`. ``loss = sum(token_weight * per_token_loss)``.
@@ -1781,7 +1822,7 @@ def policy_loss(
     log_ratio = (lp - old).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)  # (B, T)
 
     per_token, ratio, low, high, dual, gate = spec.surrogate(
-        log_ratio, adv, mask, params, log_prob=lp, old_log_prob=old
+        log_ratio, adv, mask, params, log_prob=lp, old_log_prob=old, alone=rows_alone
     )
     kl_mean = None
     if ref_log_prob is not None:
@@ -1867,12 +1908,13 @@ def gradient_weights(
     advantages: torch.Tensor,
     response_mask: torch.Tensor,
     ref_log_prob: torch.Tensor | None = None,
+    rows_alone: bool = False,
     **overrides,
 ) -> tuple[torch.Tensor, PolicyLossOutput]:
     """d loss / d log_prob per token, by autograd through :func:`policy_loss`.
 
     This is what multiplies grad log pi(y_t) in the update (negative = the token is pushed up).
-    Shapes as :func:`policy_loss`; returns ``(grad [B, T] detached, 0 at padding, output)``.
+    Shapes and ``rows_alone`` as :func:`policy_loss`; returns ``(grad [B, T] detached, 0 at padding, output)``.
     Raises ``ValueError`` as :func:`policy_loss`.
     """
     lp = log_prob.detach().clone().requires_grad_(True)
@@ -1883,6 +1925,7 @@ def gradient_weights(
         advantages.detach(),
         response_mask,
         None if ref_log_prob is None else ref_log_prob.detach(),
+        rows_alone=rows_alone,
         **overrides,
     )
     (grad,) = torch.autograd.grad(out.loss, lp, allow_unused=True)

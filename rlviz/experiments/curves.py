@@ -243,24 +243,14 @@ def ratio_grid(r_min: float, r_max: float, n: int, edges: Iterable[float] = ()) 
 
 
 def _evaluate(algorithm: str, params: Mapping[str, Any], r: np.ndarray, advantage: float) -> dict[str, np.ndarray]:
-    """The arrays behind :func:`evaluate` for resolved ``params`` (inputs already checked). A
-    batch-coupled objective (``AlgorithmSpec.batch_coupled``: a top-k or a batch mean) is evaluated
-    one point at a time, so each point is the lone token the curve describes."""
-    if ALGORITHMS[algorithm].batch_coupled and r.size > 1:
-        parts = [_evaluate_batch(algorithm, params, r[i : i + 1], advantage) for i in range(r.size)]
-        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    return _evaluate_batch(algorithm, params, r, advantage)
-
-
-def _evaluate_batch(
-    algorithm: str, params: Mapping[str, Any], r: np.ndarray, advantage: float
-) -> dict[str, np.ndarray]:
-    """:func:`_evaluate` on the batch of one-token responses with these ratios, in one call."""
+    """The arrays behind :func:`evaluate` for resolved ``params`` (inputs already checked). Each
+    point is a lone token: a batch-coupled objective's selection (``AlgorithmSpec.batch_coupled``: a
+    top-k or a batch mean) sees each response as its own batch (``rows_alone``)."""
     log_prob = torch.log(torch.from_numpy(r))[:, None]  # (B, 1)
     old = torch.zeros_like(log_prob)  # (B, 1)
     adv = torch.full((r.size,), float(advantage), dtype=torch.float64)  # (B,)
     mask = torch.ones_like(log_prob)  # (B, 1)
-    grad, out = gradient_weights(algorithm, log_prob, old, adv, mask, **params)  # grad: (B, 1) d loss / d log pi
+    grad, out = gradient_weights(algorithm, log_prob, old, adv, mask, rows_alone=True, **params)  # (B, 1)
     weight = (-grad / out.token_weight)[:, 0].numpy() + 0.0  # (B,) dJ/d log pi per token (+0.0: no -0)
     objective = (-out.per_token_loss.detach())[:, 0].numpy()  # (B,)
     gate = out.gate_weight[:, 0].numpy() if out.gate_weight is not None else np.full(r.size, np.nan)
