@@ -803,6 +803,38 @@ _GSPO_LOSS = (
 )
 _GSPO_TRAIN = (*_adv("group", "group", _GSPO), *_shaping(False, False, False, "not in GSPO"))
 
+
+def _dppo_settings(delta, divergence, high):
+    """DPPO's loss settings: the divergence threshold δ on both sides (verl reads clip_ratio_low /
+    clip_ratio_high), the truncated-IS cap and verl's example aggregation."""
+    step = high / 100
+    return (
+        *_eps(
+            delta,
+            delta,
+            _DPPO + f" (δ = {delta} for {divergence})",
+            low_range=(0.0, high, step),
+            high_range=(0.0, high, step),
+        ),
+        Setting(
+            "tis_cap",
+            10000.0,
+            _DPPO + " (clip_ratio_c = 10000: truncation effectively off)",
+            verl="actor.clip_ratio_c",
+            help={"zh": "截断重要性采样的上限 c（min(r, c)）", "en": "truncated-IS cap c (min(r, c))"},
+        ),
+        _agg("seq-mean-token-sum-norm", _DPPO + " (seq-mean-token-sum-norm)"),
+        _norm_length(_DPPO),
+        *_kl(0.0, _DPPO + " (use_kl_loss = False)"),
+    )
+
+
+_DPPO_TRAIN = (
+    *_adv("group", "none", _DPPO + " (norm_adv_by_std_in_grpo = False)"),
+    *_shaping(False, False, False, "not in DPPO"),
+)
+
+
 # The framework selectors of each entry (AlgorithmSpec.trl / .verl) and its notes. Sources, the
 # snapshots of shared/reference/algorithms.md §0: TRL trl/trainer/grpo_trainer.py (_compute_loss:
 # loss_type, importance_sampling_level), trl/experimental/{gspo_token,gmpo}; verl
@@ -1326,29 +1358,8 @@ _SPECS = [
         },
         latex=r"\lambda_{i,t}=-\mathbb 1\big[\text{in region}\big]\operatorname{sg}[\min(r_{i,t},c)]A_{i,t}\log\pi_\theta,\quad \text{region: }A>0:\ \pi-\pi_\text{old}\le\delta_\text{high};\ A\le0:\ \pi-\pi_\text{old}\ge-\delta_\text{low}",
         ratio_level="token",
-        loss_settings=(
-            *_eps(
-                0.15,
-                0.15,
-                _DPPO + " (δ = 0.15 for TV)",
-                low_range=(0.0, 1.0, 0.01),
-                high_range=(0.0, 1.0, 0.01),
-            ),
-            Setting(
-                "tis_cap",
-                10000.0,
-                _DPPO + " (clip_ratio_c = 10000: truncation effectively off)",
-                verl="actor.clip_ratio_c",
-                help={"zh": "截断重要性采样的上限 c（min(r, c)）", "en": "truncated-IS cap c (min(r, c))"},
-            ),
-            _agg("seq-mean-token-sum-norm", _DPPO + " (seq-mean-token-sum-norm)"),
-            _norm_length(_DPPO),
-            *_kl(0.0, _DPPO + " (use_kl_loss = False)"),
-        ),
-        train_settings=(
-            *_adv("group", "none", _DPPO + " (norm_adv_by_std_in_grpo = False)"),
-            *_shaping(False, False, False, "not in DPPO"),
-        ),
+        loss_settings=_dppo_settings(0.15, "TV", 1.0),
+        train_settings=_DPPO_TRAIN,
         surrogate=_dppo("tv"),
         detached_weight=True,
         monotone=False,
@@ -1373,29 +1384,8 @@ _SPECS = [
         },
         latex=r"D=\pi_\text{old}\log\tfrac{\pi_\text{old}}{\pi}+(1-\pi_\text{old})\log\tfrac{1-\pi_\text{old}}{1-\pi},\quad \lambda_{i,t}=-\mathbb 1\big[D\le\delta\ \text{or moving against }A\big]\operatorname{sg}[\min(r,c)]A\log\pi_\theta",
         ratio_level="token",
-        loss_settings=(
-            *_eps(
-                0.05,
-                0.05,
-                _DPPO + " (δ = 0.05 for KL)",
-                low_range=(0.0, 0.5, 0.005),
-                high_range=(0.0, 0.5, 0.005),
-            ),
-            Setting(
-                "tis_cap",
-                10000.0,
-                _DPPO + " (clip_ratio_c = 10000: truncation effectively off)",
-                verl="actor.clip_ratio_c",
-                help={"zh": "截断重要性采样的上限 c（min(r, c)）", "en": "truncated-IS cap c (min(r, c))"},
-            ),
-            _agg("seq-mean-token-sum-norm", _DPPO + " (seq-mean-token-sum-norm)"),
-            _norm_length(_DPPO),
-            *_kl(0.0, _DPPO + " (use_kl_loss = False)"),
-        ),
-        train_settings=(
-            *_adv("group", "none", _DPPO + " (norm_adv_by_std_in_grpo = False)"),
-            *_shaping(False, False, False, "not in DPPO"),
-        ),
+        loss_settings=_dppo_settings(0.05, "KL", 0.5),
+        train_settings=_DPPO_TRAIN,
         surrogate=_dppo("kl"),
         detached_weight=True,
         monotone=False,
