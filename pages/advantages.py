@@ -133,16 +133,13 @@ def bias_section() -> None:
     except ValueError as exc:
         show_bad_input(exc, {"group_size": tr("advantages.bias_group_size")})
         return
-    left, right = st.columns([3, 1])
-    with left:
-        bias_labels = labels("advantages", "pass_rate", "weight_axis", "relative_axis", **names)
-        chart(difficulty_bias_figure(df, bias_labels), "advantages-bias")
-    with right:
-        formula(
-            r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k}\, a(k),\quad "
-            r"a(k) = \sum_i |A_i|,\quad k = \#\{i: R_i = 1\}",
-            small=True,
-        )
+    bias_labels = labels("advantages", "pass_rate", "weight_axis", "relative_axis", **names)
+    chart(difficulty_bias_figure(df, bias_labels), "advantages-bias")
+    formula(  # below the figure, full width: the sum does not fit a side column
+        r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k}\, a(k),\quad "
+        r"a(k) = \sum_i |A_i|,\quad k = \#\{i: R_i = 1\}",
+        small=True,
+    )
     values = A.bias_at(df, BIAS_AT)
     reading = LIST_SEPARATOR[L].join(f"{titles.get(n, n)} {v:.0%}" for n, v in values.items())
     st.caption(tr("advantages.bias_reading", G=int(G), p=f"{BIAS_AT:g}", values=reading))
