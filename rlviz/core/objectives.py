@@ -835,6 +835,19 @@ _DPPO_TRAIN = (
 )
 
 
+def _vespo_setting(name, default, symbol, condition):
+    """One of VESPO's four gamma-weight parameters (TRL's own name and default, grpo_config.py)."""
+    return Setting(
+        name,
+        default,
+        _VESPO + f" ({name} = {default:g})",
+        trl=name,
+        help={"zh": f"{condition} 时的 {symbol}", "en": f"{symbol} for {condition}"},
+        surrogate=True,
+        range=(0.5, 6.0, 0.5),
+    )
+
+
 # The framework selectors of each entry (AlgorithmSpec.trl / .verl) and its notes. Sources, the
 # snapshots of shared/reference/algorithms.md §0: TRL trl/trainer/grpo_trainer.py (_compute_loss:
 # loss_type, importance_sampling_level), trl/experimental/{gspo_token,gmpo}; verl
@@ -1519,41 +1532,13 @@ _SPECS = [
         latex=r"\lambda_{i,t}=-\operatorname{sg}\big[\varphi(w_i)\big]A_i\log\pi_\theta(y_{i,t}),\quad \varphi(w)=e^{\lambda}w^{k}e^{-\lambda w},\quad w_i=\prod_t r_{i,t}",
         ratio_level="sequence",
         loss_settings=(
-            Setting(
-                "vespo_k_pos",
-                2.0,
-                _VESPO + " (vespo_k_pos = 2)",
-                trl="vespo_k_pos",
-                help={"zh": "A≥0 时的 k", "en": "k for A ≥ 0"},
-                surrogate=True,
-                range=(0.5, 6.0, 0.5),
-            ),
-            Setting(
-                "vespo_lambda_pos",
-                3.0,
-                _VESPO + " (vespo_lambda_pos = 3)",
-                trl="vespo_lambda_pos",
-                help={"zh": "A≥0 时的 λ", "en": "λ for A ≥ 0"},
-                surrogate=True,
-                range=(0.5, 6.0, 0.5),
-            ),
-            Setting(
-                "vespo_k_neg",
-                3.0,
-                _VESPO + " (vespo_k_neg = 3)",
-                trl="vespo_k_neg",
-                help={"zh": "A<0 时的 k", "en": "k for A < 0"},
-                surrogate=True,
-                range=(0.5, 6.0, 0.5),
-            ),
-            Setting(
-                "vespo_lambda_neg",
-                2.0,
-                _VESPO + " (vespo_lambda_neg = 2)",
-                trl="vespo_lambda_neg",
-                help={"zh": "A<0 时的 λ", "en": "λ for A < 0"},
-                surrogate=True,
-                range=(0.5, 6.0, 0.5),
+            *(
+                _vespo_setting(f"vespo_{k}_{sign}", value, sym, cond)
+                for sign, cond in (("pos", "A ≥ 0"), ("neg", "A < 0"))
+                for k, sym, value in (
+                    ("k", "k", {"pos": 2.0, "neg": 3.0}[sign]),
+                    ("lambda", "λ", {"pos": 3.0, "neg": 2.0}[sign]),
+                )
             ),
             _agg("token-mean", _VESPO + " (TRL: token sum over the batch's tokens)"),
             *_kl(0.0, _VESPO + " (β = 0)"),
