@@ -29,14 +29,16 @@ from rlviz.teach.export import (
 LOSS_MODE = "actor_rollout_ref.actor.policy_loss.loss_mode"
 VERL_LINE = re.compile(r"^[A-Za-z_][\w.]*=\S+$")
 # Every argument the export may write, read from the framework snapshots of shared/reference
-# (TRL f2cd577 trl/trainer/grpo_config.py, with TrainingArguments' batch and optimiser fields; verl
+# (TRL f2cd577 trl/trainer/grpo_config.py, with TrainingArguments' batch and optimiser fields, and
+# TRL 1.16.0's use_bias_correction_kl, top_entropy_quantile, off_policy_mask_threshold; verl
 # b178a3c _generated_ppo_trainer.yaml, and verl-recipe's dapo_trainer.yaml for the DAPO-only keys):
 # a name mistyped in the registry or in the export fails here.
 TRL_ARGUMENTS = set(
     "beta delta entropy_coef epsilon epsilon_high gradient_accumulation_steps importance_sampling_level "
     "learning_rate loss_type mask_truncated_completions max_completion_length max_grad_norm num_generations "
     "num_iterations per_device_train_batch_size sapo_temperature_neg sapo_temperature_pos scale_rewards "
-    "steps_per_generation temperature vespo_k_pos vespo_lambda_pos vespo_k_neg vespo_lambda_neg".split()
+    "steps_per_generation temperature vespo_k_pos vespo_lambda_pos vespo_k_neg vespo_lambda_neg "
+    "use_bias_correction_kl top_entropy_quantile off_policy_mask_threshold".split()
 )
 VERL_KEYS = {
     *(
@@ -290,3 +292,21 @@ def test_page_shows_the_export(page):
         ast.parse(p)
     assert verl and all(f"{LOSS_MODE}=" in v for v in verl)
     assert t("export.notes_header", lang) in "\n".join(m.value for m in expander.get("markdown"))
+
+
+def test_the_kl_estimator_sets_trls_bias_correction_either_way():
+    # TRL 1.16's GRPOConfig.use_bias_correction_kl defaults to True (the DeepSeek-V3.2 estimate): an
+    # rlviz k3 run must switch it off to be the same run, a k3_bc run switches it on; beta = 0: no KL
+    assert export_config("grpo").trl["use_bias_correction_kl"] is False  # GRPO: beta 0.04, k3
+    assert export_config("grpo", {"kl_estimator": "k3_bc"}).trl["use_bias_correction_kl"] is True
+    assert "use_bias_correction_kl" not in export_config("grpo", {"beta": 0.0}).trl
+    k2 = export_config("grpo", {"kl_estimator": "k2"})
+    assert "use_bias_correction_kl" not in k2.trl and "kl_estimator" in k2.unmapped["trl"]
+
+
+def test_the_token_masks_export_to_trl_and_have_no_verl_key():
+    exported = export_config("cispo", train_overrides={"top_entropy_quantile": 0.2, "off_policy_mask_threshold": 0.5})
+    assert exported.trl["top_entropy_quantile"] == 0.2 and exported.trl["off_policy_mask_threshold"] == 0.5
+    assert {"top_entropy_quantile", "off_policy_mask_threshold"} <= set(exported.unmapped["verl"])
+    plain = export_config("cispo")  # left at their defaults: not part of the config
+    assert "top_entropy_quantile" not in plain.trl and "top_entropy_quantile" not in plain.unmapped.get("verl", {})

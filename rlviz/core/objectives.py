@@ -133,6 +133,36 @@ TRAINER_SETTINGS: tuple[Setting, ...] = (
         },
         choices=(OWN_ESTIMATOR, *ESTIMATORS),
     ),
+    Setting(
+        "top_entropy_quantile",
+        1.0,
+        "arXiv 2506.01939 (Beyond the 80/20 rule) §4: rho = 0.2 learns from the top 20% of tokens by entropy; "
+        "TRL GRPOConfig.top_entropy_quantile (default 1.0 = every token); rlviz.core.masks.high_entropy_mask",
+        trl="top_entropy_quantile",
+        verl=None,
+        help={
+            "zh": "高熵 token 掩码：只让熵最高的这一比例的 token 参与策略损失（论文用 0.2；1 = 全部 token）",
+            "en": "high-entropy token mask: only this share of the batch's tokens, highest entropy first, "
+            "enter the policy loss (the paper uses 0.2; 1 = every token)",
+        },
+        range=(0.05, 1.0, 0.05),
+    ),
+    Setting(
+        "off_policy_mask_threshold",
+        None,
+        "DeepSeek-V3.2 arXiv 2512.02556 §3.1 (off-policy sequence masking); TRL GRPOConfig.off_policy_mask_threshold "
+        "(default None = off); rlviz.core.masks.off_policy_sequence_mask",
+        trl="off_policy_mask_threshold",
+        verl=None,
+        help={
+            "zh": "离策略序列掩码 δ（DeepSeek-V3.2）：优势为负且每 token 平均 KL(π_采样‖π_θ) 超过 δ 的回答不参与策略损失；"
+            "留空 = 关闭",
+            "en": "off-policy sequence mask δ (DeepSeek-V3.2): a response with a negative advantage whose mean "
+            "per-token KL(π_sample‖π_θ) exceeds δ leaves the policy loss; empty = off",
+        },
+        optional=True,
+        range=(0.0, 1.0, 0.01),
+    ),
 )
 
 
@@ -704,7 +734,7 @@ def _kl(beta, source, estimator="k3"):
             "kl_estimator",
             estimator,
             "DeepSeekMath arXiv 2402.03300 eq. 4 (k3)",
-            trl="(always k3; k3_bc: use_bias_correction_kl=True)",
+            trl="use_bias_correction_kl (TRL's KL is always k3: k3 = False, k3_bc = True; default True since TRL 1.x)",
             verl="actor.kl_loss_type (low_var_kl = k3)",
             help={"zh": "KL 估计器：" + " / ".join(KL_ESTIMATORS), "en": "KL estimator: " + " / ".join(KL_ESTIMATORS)},
         ),
@@ -1751,6 +1781,7 @@ def policy_loss(
     response_mask: torch.Tensor,
     ref_log_prob: torch.Tensor | None = None,
     rows_alone: bool = False,
+    keep_mask: torch.Tensor | None = None,
     **overrides,
 ) -> PolicyLossOutput:
     """The policy loss of algorithm ``name`` (one of ``ALGORITHMS``), aggregated to a scalar.
@@ -1771,6 +1802,11 @@ def policy_loss(
         rows_alone: each response is its own batch for a batch-coupled objective's selection
             (``AlgorithmSpec.batch_coupled``: Clip-Cov, KL-Cov, M2PO), as when a curve describes
             one lone token per point; the aggregation is unchanged. No effect on the others.
+        keep_mask: [B, T] (bool or 0/1), a token mask that applies to any objective
+            (:mod:`rlviz.core.masks`: the high-entropy mask, the off-policy sequence mask): the
+            per-token policy loss is multiplied by it before aggregation, whose normaliser is
+            unchanged, and the KL term is not masked (TRL ``GRPOTrainer._compute_loss``).
+            ``None``: every token.
 
     Returns:
         :class:`PolicyLossOutput`. ``loss = sum(token_weight * per_token_loss)``.
@@ -1799,6 +1835,10 @@ def policy_loss(
     per_token, ratio, low, high, dual, gate = spec.surrogate(
         log_ratio, adv, mask, params, log_prob=lp, old_log_prob=old, alone=rows_alone
     )
+    if keep_mask is not None:
+        if keep_mask.shape != log_prob.shape:
+            raise ValueError(f"keep_mask: shape {tuple(keep_mask.shape)} differs from log_prob {tuple(log_prob.shape)}")
+        per_token = per_token * (keep_mask.to(per_token.dtype) * mask)
     kl_mean = None
     if ref_log_prob is not None:
         ref = torch.where(real, ref_log_prob.to(log_prob.dtype), zero)

@@ -27,6 +27,7 @@ from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import aggregate, masked_mean
 from rlviz.core.estimators import ESTIMATORS, estimate_advantages
 from rlviz.core.kl import kl_estimate
+from rlviz.core.masks import high_entropy_mask, off_policy_sequence_mask
 from rlviz.core.objectives import (
     OWN_ESTIMATOR,
     TRAINER_SETTINGS,
@@ -197,6 +198,12 @@ def split_settings(algorithm: str, settings: dict[str, Any]) -> tuple[dict[str, 
     for s in TRAINER_SETTINGS:
         if s.choices and train[s.name] not in s.choices:
             raise ValueError(f"{s.name}: {train[s.name]!r} is not one of {', '.join(map(str, s.choices))}")
+    q = train["top_entropy_quantile"]
+    if not 0 < q <= 1:
+        raise ValueError(f"top_entropy_quantile: must be in (0, 1], got {q}")
+    delta = train["off_policy_mask_threshold"]
+    if delta is not None and not delta >= 0:
+        raise ValueError(f"off_policy_mask_threshold: must be >= 0 (or None = off), got {delta}")
     if train["advantage"] not in ("group", "gae"):
         raise ValueError(f"advantage: {train['advantage']!r} is not 'group' or 'gae'")
     if train["advantage"] == "gae" and "lam" not in train:
@@ -306,8 +313,10 @@ class Trainer:
         history: one metrics dict per step (``METRICS`` plus ``step``).
         last_updates: the last step's optimizer steps, one dict each, in order: ``update``,
             ``epoch`` (1..mu), ``tokens``, the ratio the objective uses over them (``ratio_mean``,
-            ``ratio_std`` (population), ``ratio_min``, ``ratio_max``) and ``clip_fraction``
-            (``_low``, ``_high``). With mu = 1 and one mini-batch the one update sees ratio 1.
+            ``ratio_std`` (population), ``ratio_min``, ``ratio_max``), ``clip_fraction``
+            (``_low``, ``_high``) and ``kept_fraction`` (the share of tokens the token masks kept,
+            ``top_entropy_quantile`` / ``off_policy_mask_threshold``; 1 without them). With mu = 1
+            and one mini-batch the one update sees ratio 1.
 
     Raises:
         ValueError: from :meth:`TrainConfig.validate`.
@@ -595,10 +604,11 @@ class Trainer:
                 batch.position_ids[idx],
                 batch.prompt_width,
                 c.temperature,
-                with_entropy=epoch == 0 or c.entropy_coef > 0,
+                with_entropy=epoch == 0 or c.entropy_coef > 0 or self.train_params["top_entropy_quantile"] < 1,
             )
         log_prob.retain_grad()
         ref = data.ref_log_prob
+        keep = self._keep_mask(log_prob, ent, data, idx, mb_mask)
         out = policy_loss(
             self.spec.name,
             log_prob,
@@ -606,6 +616,7 @@ class Trainer:
             data.advantages[idx],
             mb_mask,
             ref_log_prob=None if ref is None else ref[idx],
+            keep_mask=keep,
             **params,
         )
         loss = out.loss
@@ -634,6 +645,7 @@ class Trainer:
                 "ratio_min": float(r64.min()),
                 "ratio_max": float(r64.max()),
                 "clip_fraction": out.clip_fraction,
+                "kept_fraction": 1.0 if keep is None else float(keep[real].float().mean()),
                 "clip_fraction_low": out.clip_fraction_low,
                 "clip_fraction_high": out.clip_fraction_high,
             }
@@ -656,6 +668,22 @@ class Trainer:
             acc.ent_n += float(mb_mask.sum())
         if self.critic is not None:
             acc.value_loss.append(self._critic_update(batch, idx, data.returns, data.old_values, mb_mask))
+
+    def _keep_mask(
+        self, log_prob: torch.Tensor, ent: torch.Tensor | None, data: UpdateData, idx: torch.Tensor, mb_mask
+    ) -> torch.Tensor | None:
+        """The token mask of this mini-batch (``None``: every token): the high-entropy mask over the
+        mini-batch's tokens (TRL computes it per micro-batch too) and DeepSeek-V3.2's off-policy
+        sequence mask against the sampling policy's log-probs (here the old log-prob: rlviz samples
+        with the policy it trains)."""
+        q, delta = self.train_params["top_entropy_quantile"], self.train_params["off_policy_mask_threshold"]
+        keep = None
+        if q < 1:
+            keep = high_entropy_mask(ent, mb_mask, q)
+        if delta is not None:
+            off = off_policy_sequence_mask(data.advantages[idx], log_prob, data.old_log_prob[idx], mb_mask, delta)
+            keep = off if keep is None else keep & off
+        return keep
 
     @staticmethod
     def _summarise(data: UpdateData, acc: _UpdateStats) -> dict[str, float]:

@@ -78,6 +78,8 @@ VALUES: dict[tuple[str, str], dict[Any, Any]] = {
         "k1+": "k1+",
         "k3+": "k3+",
     },  # actor.yaml kl_loss_type; '+' needs verl with verl-project/verl#6058
+    # GRPOConfig.use_bias_correction_kl (default True in TRL 1.16): plain k3 must switch it off
+    ("trl", "kl_estimator"): {"k3": False, "k3_bc": True},
     ("verl", "advantage"): {"group": "grpo", "gae": "gae"},  # algorithm.py adv_estimator
     ("verl", "scale_rewards"): {"group": True, "none": False},  # algorithm.py norm_adv_by_std_in_grpo
     ("verl", "routing_replay"): {"none": "disabled", "R2": "R2", "R3": "R3"},  # actor.yaml router_replay.mode
@@ -85,7 +87,6 @@ VALUES: dict[tuple[str, str], dict[Any, Any]] = {
 # What a framework does for a setting it has no name for; any other value has no equivalent there.
 IMPLICIT: dict[tuple[str, str], Any] = {
     ("trl", "advantage"): "group",  # GRPOTrainer: group-relative advantages only
-    ("trl", "kl_estimator"): "k3",  # grpo_trainer.py: the KL term is always k3
     ("trl", "dynamic_sampling"): False,
     ("trl", "routing_replay"): "none",
     ("trl", "kl_in_reward"): False,
