@@ -18,7 +18,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_step.py

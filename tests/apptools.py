@@ -16,10 +16,15 @@ TIMEOUT = 120
 
 
 def open_page(page: str, **query: Any) -> AppTest:
-    """Run app.py, then switch to ``page`` (e.g. ``"pages/curves.py"``) with ``query`` in the URL."""
+    """Run app.py on ``page`` (e.g. ``"pages/curves.py"``) with ``query`` in the URL.
+
+    One script run, as a browser that opens the page's address: every page's ``url_path`` is its file
+    name, which is how AppTest identifies a page before the first run (no detour through home)."""
+    from rlviz.app_pages import PAGES
+
+    assert any(p.file == page and Path(page).stem == (p.url_path or "home") for p in PAGES), page
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update({k: v for k, v in query.items()})
-    at.run()
     return at.switch_page(page).run()
 
 

@@ -3,7 +3,18 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+
+def pytest_configure(config):
+    """Under pytest-xdist (``make test`` runs one worker per core) each worker computes with one torch
+    thread: two workers with torch's default of one thread per core would fight over the cores."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        import torch
+
+        torch.set_num_threads(1)
 
 
 @pytest.fixture(autouse=True)
@@ -35,3 +46,44 @@ def _registry_restored():
     yield
     ALGORITHMS.clear()
     ALGORITHMS.update(saved)
+
+
+# ------------------------------------------------------------------ the real-browser tests' fixtures
+# (tests/test_browser.py, tests/test_browser_flows.py; helpers in tests/browsertools.py). Module
+# scope: each of those files gets one server and one browser.
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``streamlit run app.py`` on a free loopback port; its URL."""
+    from browsertools import serve
+
+    with serve() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless chromium (Playwright)."""
+    from browsertools import launch
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh 1400 px browser tab. The app must work offline: a request to any host but the
+    local server (a favicon or a font from the internet, say) fails the test."""
+    from browsertools import LOCAL
+
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    pg = context.new_page()
+    outside: list[str] = []
+    pg.on("request", lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url))
+    yield pg
+    context.close()
+    assert not outside, f"requests leaving the machine: {sorted(set(outside))[:5]}"

@@ -142,8 +142,7 @@ LIVE = "pages/live.py"
 
 
 def _live(**query) -> AppTest:
-    at = _app(**query).run()
-    return at.switch_page(LIVE).run()
+    return _app(**query).switch_page(LIVE).run()
 
 
 def _small(at: AppTest, algorithms=("grpo", "gspo"), steps=2, prompts=4, G=4, heldout=1) -> AppTest:

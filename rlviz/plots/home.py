@@ -42,47 +42,56 @@ def lineage_figure(parents: Mapping[str, str | None], labels: Mapping[str, str],
         for k, name in enumerate(members):
             pos[name] = (float(level), -(k + offset))
     box_w, box_h = 0.62, 0.62
-    fig = go.Figure()
+    # every box, label and arrow in one list each, set on the layout at once (plotly validates a
+    # list in one pass; add_shape / add_annotation per item cost most of the Home page's run)
+    shapes: list[dict] = []
+    annotations: list[dict] = []
     for name in names:
         x, y = pos[name]
         style = style_or_default(name)
-        ink = text_color_on(style["color"])
-        fig.add_shape(
-            type="rect",
-            x0=x - box_w / 2,
-            x1=x + box_w / 2,
-            y0=y - box_h / 2,
-            y1=y + box_h / 2,
-            fillcolor=style["color"],
-            line={"color": "#333333", "width": 1},
-            layer="below",
+        shapes.append(
+            {
+                "type": "rect",
+                "x0": x - box_w / 2,
+                "x1": x + box_w / 2,
+                "y0": y - box_h / 2,
+                "y1": y + box_h / 2,
+                "fillcolor": style["color"],
+                "line": {"color": "#333333", "width": 1},
+                "layer": "below",
+            }
         )
-        fig.add_annotation(
-            x=x,
-            y=y,
-            text=f"<b>{titles[name]}</b>",
-            showarrow=False,
-            font={"color": ink, "size": 14},
+        annotations.append(
+            {
+                "x": x,
+                "y": y,
+                "text": f"<b>{titles[name]}</b>",
+                "showarrow": False,
+                "font": {"color": text_color_on(style["color"]), "size": 14},
+            }
         )
         parent = parents.get(name)
         if parent in pos:
             px, py = pos[parent]
-            fig.add_annotation(
-                x=x - box_w / 2,
-                y=y,
-                ax=px + box_w / 2,
-                ay=py,
-                xref="x",
-                yref="y",
-                axref="x",
-                ayref="y",
-                showarrow=True,
-                arrowhead=2,
-                arrowsize=1.2,
-                arrowwidth=1.5,
-                arrowcolor="#555555",
-                text="",
+            annotations.append(
+                {
+                    "x": x - box_w / 2,
+                    "y": y,
+                    "ax": px + box_w / 2,
+                    "ay": py,
+                    "xref": "x",
+                    "yref": "y",
+                    "axref": "x",
+                    "ayref": "y",
+                    "showarrow": True,
+                    "arrowhead": 2,
+                    "arrowsize": 1.2,
+                    "arrowwidth": 1.5,
+                    "arrowcolor": "#555555",
+                    "text": "",
+                }
             )
+    fig = go.Figure(layout={"shapes": shapes, "annotations": annotations})
     fig.add_trace(
         go.Scatter(
             x=[pos[n][0] for n in names],

@@ -1,0 +1,150 @@
+"""Shared by the real-browser tests (tests/test_browser.py, tests/test_browser_flows.py): a
+``streamlit run app.py`` server on a free loopback port, Debian's headless chromium through
+Playwright, and the waits and checks both files use. Each test file gets its own server and browser
+(the module-scoped fixtures ``server`` and ``browser`` in tests/conftest.py); ``make test``
+distributes by file, so each file runs on one worker."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(os.environ.get("RLVIZ_ARTIFACTS", "/tmp/rlviz-screens"))
+IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+FULL_SCREENS = os.environ.get("RLVIZ_FULL_SCREENS") == "1"
+
+# every real-browser test module sets ``pytestmark = BROWSER``
+BROWSER = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve():
+    """``streamlit run app.py`` on a free loopback port; yields its URL once healthy."""
+    port = free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log_path = ARTIFACTS / "streamlit.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"streamlit did not become healthy (exit code {proc.poll()}): {log_path.read_text()[-2000:]}")
+        time.sleep(0.5)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
+
+
+def launch(playwright):
+    """Debian's chromium, headless, with nothing that reaches the network on its own."""
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        headless=True,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    )
+
+
+def settle(pg, timeout_ms: int = 90_000) -> None:
+    pg.wait_for_selector("h1", timeout=timeout_ms)
+    pg.wait_for_selector(IDLE, timeout=timeout_ms)
+    pg.wait_for_timeout(800)  # let plotly and katex draw
+    pg.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
+def wait_count(pg, selector: str, at_least: int, timeout_ms: int = 60_000) -> None:
+    """Wait until ``selector`` matches at least ``at_least`` elements (charts render lazily)."""
+    pg.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(sel).length >= n", arg=[selector, at_least], timeout=timeout_ms
+    )
+
+
+def check_and_shoot(pg, name: str) -> None:
+    """No exception element on the page; a screenshot of it (the whole page with RLVIZ_FULL_SCREENS=1:
+    the viewport grows to the page's height first, which redraws every chart, so it is opt-in)."""
+    exceptions = pg.locator("[data-testid=stException]")
+    assert exceptions.count() == 0, exceptions.first.inner_text()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    if not FULL_SCREENS:
+        pg.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+        return
+    size = pg.viewport_size
+    height = pg.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+    pg.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(height) + 40, 12000))})
+    pg.wait_for_timeout(500)
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    pg.set_viewport_size(size)
+
+
+def no_exception_now(pg) -> None:
+    exceptions = pg.locator("[data-testid=stException]")
+    assert exceptions.count() == 0, exceptions.first.inner_text()
+
+
+def wait_idle_after_click(pg, timeout_ms: int = 300_000) -> None:
+    pg.wait_for_timeout(1000)
+    pg.wait_for_selector(IDLE, timeout=timeout_ms)
+    pg.wait_for_timeout(1000)
+    pg.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
+# a small live comparison: two objectives, 4 prompts x G 4, one held-out prompt
+LIVE_SMALL = "live?lv_algos=GRPO&lv_algos=SAPO&lv_steps={steps}&lv_prompts=4&lv_G=4&lv_heldout=1"

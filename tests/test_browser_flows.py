@@ -1,0 +1,222 @@
+"""The real thing, part 2: what a reader does with the app in a real browser (Playwright, headless
+chromium): live runs (stopped, continued, the language switched and the page left mid-run, a
+second session beside them), a dynamic-sampling run, a whole mock interview, a lesson on a
+projector. Part 1 (every page, the shell) is tests/test_browser.py. Skips only when
+/usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import time
+
+from browsertools import (
+    ARTIFACTS,
+    BROWSER,
+    IDLE,
+    LIVE_SMALL,
+    check_and_shoot,
+    no_exception_now,
+    settle,
+    wait_count,
+    wait_idle_after_click,
+)
+
+pytestmark = BROWSER
+
+
+def test_live_run_in_the_browser(server, page, browser):
+    # One small run through the UI; then the language switched back and forth after it (each switch
+    # redraws the finished run's figures); then a second browser session, which must not see the run
+    # (each session owns its LiveRun, models and optimizers, in st.session_state).
+    page.goto(f"{server}/{LIVE_SMALL.format(steps=2)}")
+    settle(page)
+    assert "lv_steps=2" in page.url and "GRPO" in page.url  # the settings live in the URL
+    page.locator(".st-key-lv_run button").click()
+    page.get_by_text("Finished: 2 steps per algorithm.").wait_for(timeout=300_000)
+    wait_idle_after_click(page)
+    # curves, ratio histogram and one token heatmap per algorithm
+    wait_count(page, ".js-plotly-plot", 4)
+    assert page.get_by_text("GRPO: step 2 / 2").count() == 1
+    assert page.get_by_role("button", name="Download metrics (CSV)").count() == 1
+    check_and_shoot(page, "live-run-en")
+    for label, title in (("中文", "实时策略更新"), ("English", "Live policy update"), ("中文", "实时策略更新")):
+        page.get_by_text(label, exact=True).click()
+        page.wait_for_function(
+            "t => document.querySelector('h1') && document.querySelector('h1').innerText === t", arg=title
+        )
+        wait_idle_after_click(page)
+        no_exception_now(page)
+        assert "panels" not in page.url
+        wait_count(page, ".js-plotly-plot", 4)
+    assert page.get_by_text("GRPO：第 2 / 2 步").count() == 1  # the finished run, now in Chinese
+    other = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        b = other.new_page()
+        b.goto(f"{server}/{LIVE_SMALL.format(steps=2)}")
+        settle(b)
+        assert b.get_by_text("Choose the settings and press").count() == 1
+        assert b.get_by_text("Finished:").count() == 0 and b.locator(".js-plotly-plot").count() == 0
+    finally:
+        other.close()
+
+
+def test_live_run_survives_switches_mid_run_then_stops_keeping_its_steps(server, page):
+    # Mid-run: switch the language (a rerun that used to start a second step on the same model while
+    # the first was in its backward pass), change a setting (the seed), leave for the home page and
+    # come back. The run stays consistent, and no exception is ever shown. Then Stop: the round in
+    # progress is finished (the arms level), the partial results stay, Continue is offered; Reset.
+    from rlviz.i18n import t
+
+    steps = 200
+    page.goto(f"{server}/{LIVE_SMALL.format(steps=steps)}")
+    settle(page)
+    page.locator(".st-key-lv_run button").click()
+    page.get_by_text(f"GRPO: step 1 / {steps}").wait_for(timeout=120_000)
+    # while it runs the settings are disabled, and so are Continue and Reset: nothing can drop the run
+    assert page.locator(".st-key-lv_steps input").is_disabled()
+    assert page.locator(".st-key-lv_reset button").is_disabled()
+    assert page.locator(".st-key-lv_continue button").is_disabled()
+    no_exception_now(page)
+    page.get_by_text("中文", exact=True).click()
+    page.wait_for_function("document.querySelector('h1') && document.querySelector('h1').innerText === '实时策略更新'")
+    page.get_by_text(f"GRPO：第 2 / {steps} 步").wait_for(timeout=120_000)  # still running, in Chinese
+    no_exception_now(page)
+    seed = page.locator(".st-key-seed input")
+    seed.fill("1")
+    seed.press("Enter")
+    page.get_by_text(f"GRPO：第 3 / {steps} 步").wait_for(timeout=120_000)  # a setting changed: still running
+    no_exception_now(page)
+    page.get_by_role("link", name="首页").first.click()
+    page.wait_for_function("document.querySelector('h1') && document.querySelector('h1').innerText !== '实时策略更新'")
+    settle(page)
+    no_exception_now(page)
+    page.get_by_role("link", name="实时策略更新").first.click()
+    page.wait_for_url("**/live**")
+    page.wait_for_selector(".st-key-lv_run", timeout=60_000)
+    # back on the page: the run goes on (Continue if it was left paused), past step 4
+    deadline = time.monotonic() + 300
+    while page.get_by_text(f"GRPO：第 4 / {steps} 步").count() == 0 and time.monotonic() < deadline:
+        no_exception_now(page)
+        if page.locator(".st-key-lv_continue button:enabled").count():
+            page.locator(".st-key-lv_continue button").click()
+        page.wait_for_timeout(500)
+    page.get_by_text(f"GRPO：第 4 / {steps} 步").wait_for(timeout=120_000)
+    page.locator(".st-key-lv_stop button:enabled").click()
+    page.locator(".st-key-lv_continue button:enabled").wait_for(timeout=120_000)
+    wait_idle_after_click(page)
+    no_exception_now(page)
+    assert page.locator("[data-testid=stAlertContentError]").count() == 0
+    stopped = t("live.stopped", "zh", done=0, total=steps).split("0")[0]  # "已在第 " + the step it stopped at
+    assert page.get_by_text(stopped).count() == 1  # the round in progress was finished: arms level
+    bars = page.locator("[data-testid=stProgress]").all_inner_texts()
+    assert len(bars) == 2 and len({b.split("第 ")[1] for b in bars}) == 1, bars
+    wait_count(page, ".js-plotly-plot", 2)  # the partial results are there
+    assert not page.locator(".st-key-lv_steps input").is_disabled()  # editable again
+    check_and_shoot(page, "live-stopped-zh")
+    page.locator(".st-key-lv_reset button").click()
+    page.get_by_text(t("live.no_run", "zh").split("**")[0].strip()).wait_for(timeout=60_000)
+
+
+def test_dynamic_sampling_run_in_the_browser(server, page):
+    page.goto(f"{server}/sampling?s_steps=2&s_lp=4&s_lG=4&s_heldout=1")
+    settle(page)
+    page.locator(".st-key-s_run button").click()
+    page.get_by_text("Finished 2 steps.").wait_for(timeout=300_000)
+    wait_idle_after_click(page)
+    assert page.get_by_role("button", name="Download the numbers (CSV)").count() >= 4
+    check_and_shoot(page, "sampling-run-en")
+
+
+def _mock_answer(pg, q, value, lang: str) -> None:
+    """Enter ``value`` as the answer to ``q`` on its mock-interview card and commit it: a number is
+    typed and Enter submits the card's form (as a reader does; a click on the button right after
+    typing could reach the server before the typed value), a choice is clicked, then the button."""
+    card = pg.locator(f"[class~='st-key-iv_mock_card_{q.id}']")
+    if q.kind == "number":
+        box = card.locator("[data-testid=stNumberInput] input")
+        box.fill(f"{value:.6g}")
+        box.press("Enter")
+    else:
+        card.locator("[data-testid=stRadio]").get_by_text(q.choice_text[value][lang], exact=True).click()
+        pg.locator(".st-key-iv_mock_commit button").click()
+
+
+def test_mock_interview_in_the_browser(server, page):
+    # A whole mock interview through the real UI: start, answer every question drawn (the first one
+    # wrong, the rest with the answer rlviz computes), and the review's score says so. In Chinese
+    # here; tests/test_page_interview.py runs it in both languages through AppTest.
+    lang = "zh"
+    import re
+
+    from rlviz.i18n import t
+    from rlviz.teach.bank import load_bank
+
+    bank = load_bank()
+    page.goto(f"{server}/interview?lang={lang}")
+    settle(page)
+    page.locator("[data-testid=stButtonGroup] button", has_text=t("interview.mode_mock", lang)).click()
+    page.locator(".st-key-iv_start button").click()
+    cards, reviews = "[class*='st-key-iv_mock_card_']", "[class*='st-key-iv_review_']"
+    page.wait_for_selector(cards, timeout=60_000)
+    asked: list[str] = []
+    while page.locator(cards).count():
+        qid = re.search(r"st-key-iv_mock_card_(\S+)", page.locator(cards).first.get_attribute("class")).group(1)
+        assert qid not in asked
+        q = bank.question(qid)
+        if asked:
+            value = q.compute()
+        else:  # one wrong answer: another choice, or a number far outside the tolerance
+            value = next(c for c in q.choices if c != q.compute()) if q.kind == "choice" else q.compute() + 1.0
+        _mock_answer(page, q, value, lang)
+        page.locator(f"[class~='st-key-iv_mock_card_{qid}']").wait_for(state="detached", timeout=60_000)
+        page.wait_for_selector(f"{cards}, {reviews}", timeout=60_000)
+        page.wait_for_selector(IDLE, timeout=60_000)  # the run is over: the last card's input is gone
+        asked.append(qid)
+        no_exception_now(page)
+    n = len(asked)
+    assert n == min(10, len(bank.questions))
+    page.wait_for_selector(IDLE, timeout=60_000)
+    assert page.locator(reviews).count() == n
+    score = page.locator("[data-testid=stMetric]", has_text=t("interview.score", lang)).first.inner_text()
+    assert t("interview.score_value", lang, right=n - 1, total=n) in score, score
+    check_and_shoot(page, f"interview-mock-{lang}")
+
+
+def test_present_a_shipped_lesson_on_a_projector(server, page):
+    """A teacher opens a shipped lesson's presenter link on a 1024 px projector, in each language, and
+    presses Next: the step's page with its settings, no sidebar, large type, only the step's controls."""
+    from rlviz.i18n import t
+
+    page.set_viewport_size({"width": 1024, "height": 768})
+    for lang in ("en", "zh"):
+        page.goto(f"{server}/lessons?lesson=clipping&present=1" + ("&lang=zh" if lang == "zh" else ""))
+        page.wait_for_selector(".st-key-ls_bar", timeout=90_000)
+        settle(page)
+        assert "/curves?" in page.url and "step=0" in page.url, page.url
+        page.locator(".st-key-ls_bar_next button").click()
+        page.wait_for_function("location.href.includes('step=1')", timeout=90_000)
+        page.wait_for_selector(".st-key-ls_bar", timeout=90_000)
+        wait_idle_after_click(page)
+        exceptions = page.locator("[data-testid=stException]")
+        assert exceptions.count() == 0, exceptions.first.inner_text()
+        assert "c_ppo_epsilon_high=0.28" in page.url, page.url  # step 2: PPO with DAPO's clip-higher
+        bar = page.locator(".st-key-ls_bar").inner_text()
+        assert t("lessons.bar.step", lang, k=2, n=4, page=t("nav.curves", lang)) in bar, bar
+        style = page.evaluate(
+            """() => {
+              const shown = (sel) => { const e = document.querySelector(sel); return !!e && e.checkVisibility(); };
+              const p = document.querySelector('[data-testid=stMain] [data-testid=stMarkdownContainer] p');
+              return {sidebar: shown('[data-testid=stSidebar]'), toggle: shown('[data-testid=stExpandSidebarButton]'),
+                      font: parseFloat(getComputedStyle(p).fontSize),
+                      width: document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().width,
+                      epsHigh: shown('.st-key-c_ppo_epsilon_high'), epsLow: shown('.st-key-c_ppo_epsilon_low'),
+                      algos: shown('.st-key-c_algos'), asked: shown('.st-key-pred_teach-curves_ceiling'),
+                      other: shown('.st-key-pred_teach-curves_negative')}
+            }"""
+        )
+        assert not style["sidebar"] and not style["toggle"], style
+        assert style["font"] >= 20 and style["width"] <= 1024, style
+        assert style["epsHigh"] and not style["epsLow"] and not style["algos"], style  # only the step's controls
+        assert style["asked"] and not style["other"], style  # the step's question, not the page's other one
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"lesson-presenter-{lang}.png"))
