@@ -75,13 +75,15 @@ def serve():
             proc.kill()
             pytest.fail(f"streamlit did not become healthy (exit code {proc.poll()}): {log_path.read_text()[-2000:]}")
         time.sleep(0.5)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield url
+    finally:  # a test that fails inside the block must not leave its server running
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
 
 
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")

@@ -7,6 +7,18 @@ import os
 
 import pytest
 
+# The longest test files first, in this order: `make test` runs pytest-xdist with --dist loadfile
+# --no-loadscope-reorder, which hands out whole files in collection order, so each worker starts on
+# one of the two browser files (each minutes long, with its own server and browser) and the rest fill in
+# behind them. (xdist's own reordering puts files with many tests first, which left the browser
+# files to the end, both on one worker.)
+FIRST = ("test_browser.py", "test_browser_flows.py", "test_learning.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: k for k, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))  # stable: the rest keep their order
+
 
 def pytest_configure(config):
     """Under pytest-xdist (``make test`` runs one worker per core) each worker computes with one torch

@@ -115,6 +115,27 @@ def _missing_kl_estimator(name: str | None) -> str | None:
     return None
 
 
+def _keep_mask(masks: dict, inp: dict, lp: torch.Tensor) -> torch.Tensor | None:
+    """A case's token masks (TRL's ``top_entropy_quantile`` / ``off_policy_mask_threshold``) computed
+    by :mod:`rlviz.core.masks` on the case's inputs (the sampling log-prob is the old one); ``None``:
+    no mask. Raises ``ValueError`` for a mask rlviz does not know."""
+    from rlviz.core.masks import high_entropy_mask, off_policy_sequence_mask
+
+    unknown = set(masks) - {"top_entropy_quantile", "off_policy_mask_threshold"}
+    if unknown:
+        raise ValueError(f"masks: rlviz has no token mask {', '.join(sorted(unknown))}")
+    mask = _t(inp["response_mask"])
+    keep = None
+    if "top_entropy_quantile" in masks:
+        keep = high_entropy_mask(_t(inp["entropy"]), mask, masks["top_entropy_quantile"])
+    if "off_policy_mask_threshold" in masks:
+        off = off_policy_sequence_mask(
+            _t(inp["advantages"]), lp, _t(inp["old_log_prob"]), mask, masks["off_policy_mask_threshold"]
+        )
+        keep = off if keep is None else keep & off
+    return keep
+
+
 def _check_policy(case: dict, sets: dict, doc: dict) -> ParityResult:
     from rlviz.core.objectives import ALGORITHMS, policy_loss
 
@@ -128,6 +149,7 @@ def _check_policy(case: dict, sets: dict, doc: dict) -> ParityResult:
     mask = _t(inp["response_mask"])
     lp = _t(inp["log_prob"]).requires_grad_(True)
     try:
+        keep = _keep_mask(case.get("masks", {}), inp, lp)
         out = policy_loss(
             name,
             lp,
@@ -135,6 +157,7 @@ def _check_policy(case: dict, sets: dict, doc: dict) -> ParityResult:
             _t(inp["advantages"]),
             mask,
             ref_log_prob=_t(inp["ref_log_prob"]),
+            keep_mask=keep,
             **case["rlviz"],
         )
     except ValueError as exc:  # a setting rlviz does not take: the case's mapping is out of date

@@ -19,7 +19,7 @@ How each framework's own code is run (nothing of it is copied or re-implemented 
   ``GRPOTrainer.__init__`` copies them (``loss_type``, ``epsilon_low``/``epsilon_high``, ``beta``,
   ``importance_sampling_level``, ...), and the instance's ``_get_per_token_logps_and_entropies`` (the
   model forward) is replaced by one that returns the fixed log-probs (a leaf tensor that requires
-  grad) and zero entropies. A real ``accelerate.Accelerator`` (CPU, one process) serves the metric
+  grad) and the fixed per-token entropies (``ENTROPY``; only the high-entropy mask reads them). A real ``accelerate.Accelerator`` (CPU, one process) serves the metric
   gathers. One micro-batch, ``gradient_accumulation_steps = steps_per_generation = 1``,
   ``num_items_in_batch`` = the real tokens, so every ``loss_type`` is normalised over this batch alone.
   GMPO: the same on ``trl.experimental.gmpo.GMPOTrainer`` with a ``GMPOConfig``.
@@ -99,6 +99,16 @@ TOKEN_ADV = (
     (0.5, -0.2, 0.9, -0.4, 0.1, 0.7, -0.9, 0.3),
     (-0.5, 1.1),
 )
+# per-token entropies of the current policy (nats) for the token masks' cases: 18 distinct values, so
+# that the high-entropy mask's threshold (a quantile) falls strictly between two of them (no tie
+# that float32, in which TRL takes the quantile, could break differently from float64)
+ENTROPY = (
+    (0.41, 1.93, 0.12),
+    (2.71, 0.58, 1.37, 0.05, 2.24),
+    (0.87, 3.02, 0.33, 1.61, 0.74, 2.49, 0.19, 1.08),
+    (2.95, 0.66),
+)
+JUNK_ENT = (-5.0, 9.0, 0.0)
 REF_SHIFT = (0.3, -0.2, 0.1, -0.4, 0.25, -0.15, 0.05, -0.35)  # log pi_ref = log pi_old + shift (KL terms)
 # finite junk in the padding (log-probs, advantages): it must reach neither a loss nor a gradient
 JUNK_LP, JUNK_OLD, JUNK_ADV = (2.5, -7.0, 0.3, -0.1, 9.0, -3.0, 1.0), (-9.0, 4.0, -0.2, 6.0, -1.5, 3.0, 0.0), 7.5
@@ -129,6 +139,7 @@ def build_inputs() -> dict[str, dict[str, torch.Tensor]]:
     ref = [[o + REF_SHIFT[t] for t, o in enumerate(row)] for row in OLD]
     for s in sets.values():
         s.update(old_log_prob=old.clone(), ref_log_prob=_pad(ref, JUNK_LP), response_mask=mask.clone())
+        s["entropy"] = _pad(ENTROPY, JUNK_ENT)
         assert bool((s["log_prob"][mask > 0] < 0).all()), "every real token needs pi < 1"
     return sets
 
@@ -190,8 +201,8 @@ def run_trl(settings: dict, inp: dict, trainer: str = "GRPOTrainer") -> tuple[to
     t._metrics = {"train": _Metrics(), "eval": _Metrics()}
 
     lp = _leaf(inp)
-    # the model forward, replaced: the fixed log-probs, zero entropies, no aux loss
-    t._get_per_token_logps_and_entropies = lambda *a, **k: (lp, torch.zeros_like(lp), None)
+    # the model forward, replaced: the fixed log-probs and entropies, no aux loss
+    t._get_per_token_logps_and_entropies = lambda *a, **k: (lp, inp["entropy"].clone(), None)
     mask = inp["response_mask"]
     B = mask.shape[0]
     inputs = {
@@ -510,6 +521,45 @@ POLICY_CASES = [
         framework="trl",
         settings={"loss_type": "luspo", "importance_sampling_level": "sequence", "epsilon": 3e-4, "epsilon_high": 4e-4},
     ),
+    # token masks that apply to any objective (TRL multiplies the per-token loss, the normaliser and the
+    # KL term unchanged): the high-entropy top-20% mask and DeepSeek-V3.2's off-policy sequence mask
+    # (TRL's sampling log-prob is the old one here: no vLLM). rlviz: rlviz.core.masks -> keep_mask.
+    dict(
+        objective="grpo",
+        rlviz={"beta": 0.0},
+        masks={"top_entropy_quantile": 0.2},
+        framework="trl",
+        settings={"loss_type": "grpo", "epsilon": 0.2, "beta": 0.0, "top_entropy_quantile": 0.2},
+    ),
+    dict(
+        objective="dapo",
+        rlviz={},
+        masks={"top_entropy_quantile": 0.5},
+        framework="trl",
+        settings={"loss_type": "dapo", "epsilon": 0.2, "epsilon_high": 0.28, "top_entropy_quantile": 0.5},
+    ),
+    dict(
+        objective="grpo",
+        rlviz={"beta": 0.0},
+        masks={"off_policy_mask_threshold": 0.02},
+        inputs=("regions", "token_adv"),  # at GSPO scale (|log r| ~ 1e-4) no mean KL reaches delta
+        framework="trl",
+        settings={"loss_type": "grpo", "epsilon": 0.2, "beta": 0.0, "off_policy_mask_threshold": 0.02},
+    ),
+    dict(
+        objective="cispo",
+        rlviz={},
+        masks={"off_policy_mask_threshold": 0.0, "top_entropy_quantile": 0.5},
+        inputs=("regions", "token_adv"),  # at GSPO scale (|log r| ~ 1e-4) no mean KL reaches delta
+        framework="trl",
+        settings={
+            "loss_type": "cispo",
+            "epsilon_high": 1.2,
+            "off_policy_mask_threshold": 0.0,
+            "top_entropy_quantile": 0.5,
+        },
+        value_form="log_prob",
+    ),
 ]
 # rlviz objectives with no implementation in TRL or verl at these versions: gppo, ce_gppo, m2po, aspo
 # (GPPO lives in the authors' verl fork, CE-GPPO in theirs; neither is in volcengine/verl or TRL).
@@ -557,6 +607,22 @@ def _version(pkg: str) -> str:
     return importlib.metadata.version(pkg)
 
 
+def _mask_acts(masks: dict, inp: dict) -> bool:
+    """Whether the masks of a case keep some real tokens and drop others (else the case tests nothing):
+    the high-entropy rule (TRL: quantile over the real tokens, >=) and the off-policy rule (drop when
+    A < 0 and the mean of log pi_old - log pi over the response exceeds delta)."""
+    real = inp["response_mask"] > 0
+    keep = real.clone()
+    if "top_entropy_quantile" in masks:
+        threshold = torch.quantile(inp["entropy"][real], 1 - masks["top_entropy_quantile"])
+        keep &= inp["entropy"] >= threshold
+    if "off_policy_mask_threshold" in masks:
+        kl = ((inp["old_log_prob"] - inp["log_prob"]) * real).sum(1) / real.sum(1)
+        adv = adv_bt(inp)
+        keep &= (adv >= 0) | (kl[:, None] <= masks["off_policy_mask_threshold"])
+    return bool(keep[real].any()) and not bool(keep[real].all())
+
+
 def policy_vectors(inputs) -> dict[str, list]:
     cases = {"trl": [], "verl": []}
     for row in POLICY_CASES:
@@ -589,6 +655,9 @@ def policy_vectors(inputs) -> dict[str, list]:
                 assert abs(lin - float(loss)) < 1e-10, (row, set_name, lin, float(loss))
             if "note" in row:
                 case["note"] = row["note"]
+            if "masks" in row:
+                case["masks"] = row["masks"]
+                assert _mask_acts(row["masks"], inp), f"the masks drop nothing or everything: {row} {set_name}"
             cases[row["framework"]].append(case)
     return cases
 
