@@ -21,8 +21,19 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_configure(config):
-    """Under pytest-xdist (``make test`` runs one worker per core) each worker computes with one torch
+    """Once per test process: AppTest scans every installed package for Streamlit components on each
+    new AppTest (about 0.2 s, hundreds of times a run); the packages do not change while the tests
+    run, so the scan's result is kept (the app itself has no such components).
+
+    Under pytest-xdist (``make test`` runs one worker per core) each worker computes with one torch
     thread: two workers with torch's default of one thread per core would fight over the cores."""
+    import functools
+
+    from streamlit.components.v2 import manifest_scanner
+
+    if not hasattr(manifest_scanner.scan_component_manifests, "cache_info"):
+        scan = manifest_scanner.scan_component_manifests
+        manifest_scanner.scan_component_manifests = functools.cache(lambda max_workers=None: scan(max_workers))
     if os.environ.get("PYTEST_XDIST_WORKER"):
         import torch
 
