@@ -18,6 +18,7 @@ from rlviz.experiments.symptoms import (
     SYMPTOMS,
     THRESHOLDS,
     detect,
+    knob_names,
     load_measured,
     reproduce_query,
     settings_signature,
@@ -53,18 +54,17 @@ def _evidence(key: str, value: float) -> str:
 
 
 def _knob_rows(names) -> pd.DataFrame:
-    """Each knob with its TRL and verl names where the registry defines it (first entry that has it)."""
+    """Each knob with its TRL and verl names (``knob_names``; "–" where a framework has none)."""
     rows = []
     for name in names:
-        trl = verl = "–"
-        for spec in ALGORITHMS.values():
-            try:
-                setting = spec.setting(name)
-            except ValueError:
-                continue
-            trl, verl = setting.trl or "–", setting.verl or "–"
-            break
-        rows.append({tr("symptoms.knob_setting"): name, tr("symptoms.knob_trl"): trl, tr("symptoms.knob_verl"): verl})
+        trl, verl = knob_names(name)
+        rows.append(
+            {
+                tr("symptoms.knob_setting"): name,
+                tr("symptoms.knob_trl"): trl or "–",
+                tr("symptoms.knob_verl"): verl or "–",
+            }
+        )
     return pd.DataFrame(rows)
 
 

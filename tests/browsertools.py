@@ -59,6 +59,9 @@ def serve():
             "127.0.0.1",
         ],
         cwd=ROOT,
+        # one torch thread: `make test` runs the server beside a pytest worker and chromium on two cores,
+        # and torch's default (a thread per core) made the three fight over them
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
         stdout=log,
         stderr=subprocess.STDOUT,
     )

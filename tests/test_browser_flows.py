@@ -118,7 +118,8 @@ def test_live_run_survives_switches_mid_run_then_stops_keeping_its_steps(server,
 
 
 def test_dynamic_sampling_run_in_the_browser(server, page):
-    page.goto(f"{server}/sampling?s_steps=2&s_lp=4&s_lG=4&s_heldout=1")
+    # the run is what this test is about: the page's measured pass rates on 8 prompts x G 4, not 64 x 8
+    page.goto(f"{server}/sampling?s_steps=2&s_lp=4&s_lG=4&s_heldout=1&s_np=8&s_mG=4")
     settle(page)
     page.locator(".st-key-s_run button").click()
     page.get_by_text("Finished 2 steps.").wait_for(timeout=300_000)

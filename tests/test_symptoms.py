@@ -181,3 +181,19 @@ def test_the_reproduction_link_sets_the_live_page():
                 assert list(got) == list(s.settings["algorithms"]), (s.key, got)
             else:
                 assert float(got) == float(value), (s.key, name)
+
+
+def test_every_knob_has_its_framework_names():
+    # registry settings (epsilon_high) and training settings (temperature, entropy_coef, lr) alike
+    from rlviz.experiments.symptoms import knob_names
+
+    assert knob_names("temperature") == ("temperature", "actor_rollout_ref.rollout.temperature")
+    assert knob_names("entropy_coef") == ("entropy_coef", "actor_rollout_ref.actor.entropy_coeff")
+    assert knob_names("lr") == ("learning_rate", "actor_rollout_ref.actor.optim.lr")
+    assert knob_names("epsilon_high")[0] == "epsilon_high"
+    for s in SYMPTOMS:
+        for knob in s.knobs:
+            trl, verl = knob_names(knob)
+            assert trl or verl, knob  # every knob the page suggests exists in at least one framework
+    with pytest.raises(ValueError, match="name"):
+        knob_names("warp_drive")

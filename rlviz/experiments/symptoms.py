@@ -33,6 +33,7 @@ __all__ = [
     "Symptom",
     "detect",
     "diagnose",
+    "knob_names",
     "load_measured",
     "reproduce_config",
     "reproduce_query",
@@ -40,6 +41,26 @@ __all__ = [
 ]
 
 MEASURED = Path(__file__).resolve().parent / "symptoms_measured.json"
+
+
+def knob_names(name: str) -> tuple[str | None, str | None]:
+    """A knob's ``(TRL, verl)`` config names: a registry setting's (the first entry that has it), else
+    a training setting's (``rlviz.teach.export.TRAIN_NAMES``: ``lr``, ``temperature``,
+    ``entropy_coef``, ...); ``None`` where the framework has none. Raises ``ValueError`` naming
+    ``name`` when it is neither."""
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.teach.export import TRAIN_NAMES
+
+    for spec in ALGORITHMS.values():
+        try:
+            setting = spec.setting(name)
+        except ValueError:
+            continue
+        return setting.trl, setting.verl
+    if name in TRAIN_NAMES:
+        return TRAIN_NAMES[name]
+    raise ValueError(f"name: {name!r} is neither a registry setting nor a training setting")
+
 
 # When a symptom counts as present in one arm's run (the detectors below read these only).
 THRESHOLDS: dict[str, float] = {

@@ -282,6 +282,7 @@ def fill_cost_figure(
     titles = [_l(labels, k) for k in ("cost_groups", "cost_full", "cost_rollouts")]
     plain_label = _l(labels, "plain")
     fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.08)
+    fig.update_annotations(font_size=13)  # the three titles side by side fit a 1280 px window
     panels = ("expected_groups", "full_batch_probability", "expected_rollouts")
     for name in dict.fromkeys(df["distribution"]) if not df.empty else []:
         part = df[df["distribution"] == name].sort_values("K")
