@@ -60,6 +60,21 @@ def test_live_run_in_the_browser(server, page, browser):
         other.close()
 
 
+# the step a progress bar shows ("GRPO: step 3 / 200", "GRPO：第 3 / 200 步"), -1 while none does
+_STEP_JS = """(prefix) => Math.max(-1, ...[...document.querySelectorAll('[data-testid=stProgress]')]
+    .map(e => e.innerText).filter(t => t.startsWith(prefix)).map(t => parseInt(t.slice(prefix.length))))"""
+
+
+def _shown_step(pg, prefix: str) -> int:
+    return int(pg.evaluate(_STEP_JS, prefix))
+
+
+def _wait_step(pg, prefix: str, at_least: int, timeout_ms: int = 120_000) -> int:
+    """Wait until the progress bar starting with ``prefix`` shows step ``at_least`` or later; that step."""
+    pg.wait_for_function(f"([p, n]) => ({_STEP_JS})(p) >= n", arg=[prefix, at_least], timeout=timeout_ms)
+    return _shown_step(pg, prefix)
+
+
 def test_live_run_survives_switches_mid_run_then_stops_keeping_its_steps(server, page):
     # Mid-run: switch the language (a rerun that used to start a second step on the same model while
     # the first was in its backward pass), change a setting (the seed), leave for the home page and
@@ -79,12 +94,12 @@ def test_live_run_survives_switches_mid_run_then_stops_keeping_its_steps(server,
     no_exception_now(page)
     page.get_by_text("中文", exact=True).click()
     page.wait_for_function("document.querySelector('h1') && document.querySelector('h1').innerText === '实时策略更新'")
-    page.get_by_text(f"GRPO：第 2 / {steps} 步").wait_for(timeout=120_000)  # still running, in Chinese
+    k = _wait_step(page, "GRPO：第 ", 1)  # still running, in Chinese (whichever step it is on by now)
     no_exception_now(page)
     seed = page.locator(".st-key-seed input")
     seed.fill("1")
     seed.press("Enter")
-    page.get_by_text(f"GRPO：第 3 / {steps} 步").wait_for(timeout=120_000)  # a setting changed: still running
+    k = _wait_step(page, "GRPO：第 ", k + 1)  # a setting changed: still running, a step further
     no_exception_now(page)
     page.get_by_role("link", name="首页").first.click()
     page.wait_for_function("document.querySelector('h1') && document.querySelector('h1').innerText !== '实时策略更新'")
@@ -93,14 +108,14 @@ def test_live_run_survives_switches_mid_run_then_stops_keeping_its_steps(server,
     page.get_by_role("link", name="实时策略更新").first.click()
     page.wait_for_url("**/live**")
     page.wait_for_selector(".st-key-lv_run", timeout=60_000)
-    # back on the page: the run goes on (Continue if it was left paused), past step 4
+    # back on the page: the run goes on (Continue if it was left paused), a step further again
     deadline = time.monotonic() + 300
-    while page.get_by_text(f"GRPO：第 4 / {steps} 步").count() == 0 and time.monotonic() < deadline:
+    while _shown_step(page, "GRPO：第 ") <= k and time.monotonic() < deadline:
         no_exception_now(page)
         if page.locator(".st-key-lv_continue button:enabled").count():
             page.locator(".st-key-lv_continue button").click()
         page.wait_for_timeout(500)
-    page.get_by_text(f"GRPO：第 4 / {steps} 步").wait_for(timeout=120_000)
+    assert _shown_step(page, "GRPO：第 ") > k
     page.locator(".st-key-lv_stop button:enabled").click()
     page.locator(".st-key-lv_continue button:enabled").wait_for(timeout=120_000)
     wait_idle_after_click(page)
@@ -137,6 +152,11 @@ def _mock_answer(pg, q, value, lang: str) -> None:
         box = card.locator("[data-testid=stNumberInput] input")
         box.fill(f"{value:.6g}")
         box.press("Enter")
+        try:  # Enter submits the form; if the page was still busy and it did not, the button does
+            card.wait_for(state="detached", timeout=5_000)
+        except Exception:
+            if card.count() and box.input_value() == f"{value:.6g}":
+                pg.locator(".st-key-iv_mock_commit button").click()
     else:
         card.locator("[data-testid=stRadio]").get_by_text(q.choice_text[value][lang], exact=True).click()
         pg.locator(".st-key-iv_mock_commit button").click()
