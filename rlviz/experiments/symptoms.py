@@ -49,14 +49,16 @@ def knob_names(name: str) -> tuple[str | None, str | None]:
     ``entropy_coef``, ...); ``None`` where the framework has none. Raises ``ValueError`` naming
     ``name`` when it is neither."""
     from rlviz.core.objectives import ALGORITHMS
-    from rlviz.teach.export import TRAIN_NAMES
+    from rlviz.teach.export import TRAIN_NAMES, framework_name
 
     for spec in ALGORITHMS.values():
         try:
             setting = spec.setting(name)
         except ValueError:
             continue
-        return setting.trl, setting.verl
+        # the full config key, as the export writes it (verl's actor.* under actor_rollout_ref); a
+        # remark-only name (no key) as the registry states it
+        return tuple(framework_name(setting, fw) or getattr(setting, fw) for fw in ("trl", "verl"))
     if name in TRAIN_NAMES:
         return TRAIN_NAMES[name]
     raise ValueError(f"name: {name!r} is neither a registry setting nor a training setting")
