@@ -18,13 +18,16 @@ import streamlit as st
 from app_common import chart, csv_download, ensure_shell, labels, lang, predict, show_bad_input, tr
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
 from rlviz.experiments.curves import (
+    DEFAULT_OLD_PROB,
     DEFAULT_VARIANTS,
     DUAL_VARIANT,
+    OLD_PROB_RANGE,
     PROBABILITY_VARIANTS,
     CurveSettings,
     CurvesResult,
     default_settings,
     probability_frame,
+    reads_probability,
     run,
     slider_start,
     variant_overrides,
@@ -140,6 +143,23 @@ axis_row = st.container(horizontal=True)
 with axis_row:
     log_x = st.toggle(tr("curves.log_x"), value=False, key="c_logx", help=tr("curves.log_x_help"), bind="query-params")
     zoom = st.toggle(tr("curves.zoom"), value=False, key="c_zoom", help=tr("curves.zoom_help"), bind="query-params")
+# pi_old matters only to an objective that reads probabilities (the registry says which): its slider
+# shows when one of them is chosen
+readers = [v for v in chosen if reads_probability(v)]
+old_prob = DEFAULT_OLD_PROB
+if readers:
+    low, high, step = OLD_PROB_RANGE
+    old_prob = st.slider(
+        tr("curves.old_prob"),
+        low,
+        high,
+        DEFAULT_OLD_PROB,
+        step,
+        key="c_old_prob",
+        help=tr("curves.old_prob_help", titles=", ".join(titles[v] for v in readers)),
+        bind="query-params",
+    )
+    st.caption(tr("curves.old_prob_caption", titles=", ".join(titles[v] for v in readers), top=f"{1 / old_prob:.3g}"))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -154,7 +174,7 @@ def _probability(settings: CurveSettings, marks: tuple[float, ...]):
     return probability_frame(settings, PROBABILITY_VARIANTS, marks=marks)
 
 
-settings = CurveSettings(overrides)
+settings = CurveSettings(overrides, old_prob=float(old_prob))
 for v in overrides:  # one variant at a time, so that a message names the right slider
     try:
         variant_overrides(v, settings)

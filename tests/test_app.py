@@ -52,7 +52,7 @@ def test_home_english_by_default():
         state, frameworks = framework_check(spec.name)  # checked against TRL / verl, or by no framework
         assert t(f"home.parity_{state}", "en", frameworks=frameworks) in text
     assert t("home.parity_checked", "en", frameworks=framework_check("grpo")[1]) in text
-    assert len(at.get("latex")) == len(ALGORITHMS) == 18
+    assert len(at.get("latex")) == len(ALGORITHMS) == 19
     assert at.get("plotly_chart"), "the family tree is missing"
 
 

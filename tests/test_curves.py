@@ -61,12 +61,14 @@ def _hard(variant: str) -> bool:
 
 def direct(variant: str, ratio: float, adv: float, s: CurveSettings = S) -> tuple[float, float]:
     """(J, dJ/d log pi) of ONE token by calling policy_loss and torch.autograd directly
-    (a [1, 1] batch, so the aggregation weight is 1): an independent path to the same numbers."""
-    lp = torch.tensor([[math.log(ratio)]], dtype=torch.float64, requires_grad=True)
+    (a [1, 1] batch, so the aggregation weight is 1, pi_old = ``s.old_prob``): an independent path
+    to the same numbers."""
+    old = math.log(s.old_prob)
+    lp = torch.tensor([[math.log(ratio) + old]], dtype=torch.float64, requires_grad=True)
     out = policy_loss(
         get_variant(variant).algorithm,
         lp,
-        torch.zeros_like(lp),
+        torch.full_like(lp, old),
         torch.tensor([adv], dtype=torch.float64),
         torch.ones_like(lp),
         **variant_overrides(variant, s),
@@ -81,6 +83,9 @@ def direct(variant: str, ratio: float, adv: float, s: CurveSettings = S) -> tupl
 def test_each_curve_equals_autograd_of_policy_loss(variant, adv):
     ratios = np.array([0.05, 0.5, 0.79, 0.9, 0.9998, 1.0, 1.0002, 1.1, 1.25, 1.45, 1.6, 2.5, 3.2])
     df = evaluate(variant, ratios, adv, S)
+    if _spec(variant).reads_probability:  # pi = r pi_old <= 1: the larger ratios are left out
+        ratios = ratios[ratios <= 1 / S.old_prob]
+    assert len(df) == len(ratios)
     for r, j, w in zip(ratios, df["objective"], df["gradient_weight"]):
         j_ref, w_ref = direct(variant, float(r), adv)
         assert j == pytest.approx(j_ref, abs=1e-12), (variant, r)
@@ -301,28 +306,31 @@ def _value(setting):
 def variant_and_settings(draw):
     variant = draw(st.sampled_from(VARIANTS))
     chosen = {s.name: draw(_value(s)) for s in _spec(variant).surrogate_settings}
-    return variant, CurveSettings({variant: chosen})
+    return variant, CurveSettings({variant: chosen}, old_prob=draw(st.floats(0.01, 0.99)))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(vs=variant_and_settings(), adv=st.sampled_from([1.0, -1.0]))
 def test_invariants(vs, adv):
     variant, s = vs
-    r = ratio_grid(0.02, 3.5, 60, [1.0])
-    df = evaluate(variant, r, adv, s)
-    j, w = df["objective"].to_numpy(), df["gradient_weight"].to_numpy()
+    df = evaluate(variant, ratio_grid(0.02, 3.5, 60, [1.0]), adv, s)
+    r, j, w = (df[c].to_numpy() for c in ("ratio", "objective", "gradient_weight"))
+    assert r.max() <= 1 / s.old_prob or not _spec(variant).reads_probability
     assert np.isfinite(j).all() and np.isfinite(w).all()
     if _spec(variant).monotone:
         # the objective never decreases as r moves in the direction A asks for
         assert np.all(np.diff(j) * adv >= -1e-12)
         # the weight never points against the advantage
         assert np.all(w * adv >= 0)
-    if _hard(variant):
+    kinds = _spec(variant).trust_region
+    if _hard(variant) and "capped" not in kinds:
         # a hard clip either passes the plain r·A or nothing at all
         ok = (w == 0) | np.isclose(w, r * adv, rtol=1e-12, atol=0)
         assert ok.all()
-    else:
+    elif not _hard(variant):
         assert np.all(w != 0)  # CISPO and SAPO: never exactly zero
+    else:  # a band and a cap (ASPO): zero past the band, never above the cap c in size
+        assert np.all(np.abs(w) <= s.overrides[variant].get("aspo_dual_c", np.inf) + 1e-12)
     # on-policy (r = 1) every objective gives the plain policy gradient A
     assert w[np.argmin(abs(r - 1.0))] == pytest.approx(adv, rel=1e-9)
 
@@ -617,3 +625,63 @@ def test_clip_cases_follow_the_sliders_the_learner_sees():
     below = res.cases[res.cases["region"] == "below"]["ratio"]
     assert (below < 0.5).all()
     assert run(["grpo"], s).cases_variant == "ppo"  # none chosen: PPO's registry settings
+
+
+# ------------------------------------------------------------------------------- pi_old (DPPO)
+@pytest.mark.parametrize(
+    "variant, old, adv, low, high",
+    [
+        # TV: masked once pi - pi_old passes ±δ (δ = 0.15), pi = r pi_old: r = 1 ± δ / pi_old
+        ("dppo_tv", 0.2, 1, None, 1 + 0.15 / 0.2),  # 1.75: a rare token may move far in ratio
+        ("dppo_tv", 0.2, -1, 1 - 0.15 / 0.2, None),  # 0.25
+        ("dppo_tv", 0.5, 1, None, 1 + 0.15 / 0.5),  # 1.3
+        ("dppo_tv", 0.5, -1, 1 - 0.15 / 0.5, None),  # 0.7
+        ("dppo_tv", 0.9, 1, None, None),  # 1 + 0.15/0.9 > 1/0.9: pi reaches 1 first, no bound
+    ],
+)
+def test_dppo_tv_support_follows_pi_old(variant, old, adv, low, high):
+    lo, hi = gradient_support(variant, adv, CurveSettings(old_prob=old))
+    for got, want in ((lo, low), (hi, high)):
+        if want is None:
+            assert got is None
+        else:
+            assert got == pytest.approx(want, rel=1e-6)
+
+
+def test_dppo_kl_support_is_where_the_binary_kl_reaches_delta():
+    # binary KL at pi_old = 0.5, delta = 0.05: D(p) = 0.5 log(0.5/p) + 0.5 log(0.5/(1-p)) = 0.05
+    # -> p(1-p) = 0.25 e^-0.1 -> p = (1 + sqrt(1 - e^-0.1)) / 2; the ratio bound is p / 0.5
+    p = (1 + math.sqrt(1 - math.exp(-0.1))) / 2
+    _, hi = gradient_support("dppo_kl", 1, CurveSettings(old_prob=0.5))
+    lo, _ = gradient_support("dppo_kl", -1, CurveSettings(old_prob=0.5))
+    assert hi == pytest.approx(2 * p, rel=1e-6)
+    assert lo == pytest.approx(2 * (1 - p), rel=1e-6)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pi_old_moves_exactly_the_objectives_that_read_probabilities(variant):
+    # the registry flag is what the page reads; this ties it to what policy_loss does
+    grid = np.geomspace(0.05, 1.0 / 0.7, 60)  # every ratio possible at both pi_old values
+    a = [evaluate(variant, grid, adv, CurveSettings(old_prob=0.3)) for adv in (1.0, -1.0)]
+    b = [evaluate(variant, grid, adv, CurveSettings(old_prob=0.7)) for adv in (1.0, -1.0)]
+    same = all(
+        np.allclose(x[c], y[c], rtol=1e-12, atol=1e-15) for x, y in zip(a, b) for c in ("objective", "gradient_weight")
+    )
+    assert same != _spec(variant).reads_probability
+
+
+def test_a_probability_curve_ends_where_pi_reaches_one():
+    frame = curves_frame(["dppo_tv", "grpo"], CurveSettings(old_prob=0.4))
+    top = frame.groupby("algorithm")["ratio"].max()
+    assert top["dppo_tv"] == pytest.approx(1 / 0.4)  # 2.5: pi = r pi_old = 1
+    assert top["grpo"] == pytest.approx(3.5)  # a ratio-only objective keeps the whole axis
+    # the mask's edges are on the grid, so the jump draws sharp: 1 + 0.15/0.4 = 1.375 for A > 0
+    pos = frame[(frame["algorithm"] == "dppo_tv") & (frame["advantage"] == 1)]
+    assert (pos["ratio"] - 1.375).abs().min() < 1e-6
+    assert np.isfinite(frame[["objective", "gradient_weight"]].to_numpy()).all()
+
+
+@pytest.mark.parametrize("old", [0.0, 1.0, -0.2, math.nan, math.inf, "0.5", True])
+def test_a_bad_pi_old_is_named(old):
+    with pytest.raises(ValueError, match="old_prob"):
+        curves_frame(["grpo"], CurveSettings(old_prob=old))

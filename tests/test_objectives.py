@@ -52,9 +52,9 @@ def one_token(ratio, adv):
     return lp, old, torch.tensor([float(adv)]), torch.ones(1, 1)
 
 
-def test_registry_has_the_eighteen_algorithms_with_sourced_defaults():
+def test_registry_has_the_nineteen_algorithms_with_sourced_defaults():
     first = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
-    after_gspo = ["gppo", "ce_gppo", "dppo_tv", "dppo_kl", "clip_cov", "kl_cov", "vespo", "luspo", "m2po"]
+    after_gspo = ["gppo", "ce_gppo", "dppo_tv", "dppo_kl", "clip_cov", "kl_cov", "vespo", "luspo", "m2po", "aspo"]
     assert list(ALGORITHMS) == first + after_gspo
     for spec in ALGORITHMS.values():
         assert spec.summary["zh"] and spec.summary["en"] and spec.arxiv
@@ -613,3 +613,70 @@ def test_rows_alone_is_each_response_as_its_own_batch(name):
     rows = [policy_loss(name, lp[i : i + 1], old[i : i + 1], adv[i : i + 1], mask[i : i + 1]) for i in range(5)]
     assert torch.allclose(out.per_token_loss, torch.cat([r.per_token_loss for r in rows]))
     assert torch.equal(out.clipped, torch.cat([r.clipped for r in rows]))
+
+
+# ------------------------------------------------------------------------------------------- ASPO
+@pytest.mark.parametrize(
+    "ratio, adv, weight, value, state",
+    [
+        # A > 0, flipped ratio: w = 1/r inside r <= 1 + 0.2; value -A/r, so J = 1/0.5 = 2
+        (0.5, 1.0, 2.0, 2.0, "active"),
+        (1.1, 1.0, 1 / 1.1, 1 / 1.1, "active"),
+        # r = 1.3 > 1.2: clamp(r, max 1.2) is flat: J = 1/1.2, no gradient
+        (1.3, 1.0, 0.0, 1 / 1.2, "clipped"),
+        # r = 0.25 < 1/c = 1/3: 1/r = 4 > c = 3: soft dual clip, w = c = 3 (gradient kept)
+        (0.25, 1.0, 3.0, 3.0, "capped"),
+        # A < 0: PPO's lower clip: r = 0.5 < 0.8 -> J = -A max(r, 0.8) = -0.8, flat
+        (0.5, -1.0, 0.0, -0.8, "clipped"),
+        # inside: w = r A = -1.5
+        (1.5, -1.0, -1.5, -1.5, "active"),
+        # r = 4 > c = 3: capped at c, gradient kept: w = -3 (PPO's dual clip would give 0)
+        (4.0, -1.0, -3.0, -3.0, "capped"),
+    ],
+)
+def test_aspo_flips_the_ratio_of_positive_tokens_and_caps_softly(ratio, adv, weight, value, state):
+    lp, old, a, mask = one_token(ratio, adv)
+    g, out = gradient_weights("aspo", lp, old, a, mask, beta=0.0)
+    assert -float(g[0, 0]) == pytest.approx(weight, abs=1e-12)  # w = -d loss / d log pi (one token)
+    assert -float(out.per_token_loss.detach()[0, 0]) == pytest.approx(value, abs=1e-12)
+    assert token_states("aspo", out)[0, 0] == state
+
+
+def test_aspo_widens_the_band_of_each_responses_top_entropy_tokens():
+    # one response of five tokens, all at r = 1.3, A > 0; entropies 0.1 .. 0.5: the 0.8 quantile of
+    # the row is 0.42 (linear interpolation), so only the last token (0.5) is above it and gets
+    # ε = 0.4: 1.3 <= 1.4 keeps its gradient 1/1.3; the others are clipped at 1 + 0.2
+    old = torch.full((1, 5), math.log(0.2), dtype=torch.float64)
+    lp = old + math.log(1.3)
+    entropy = torch.tensor([[0.1, 0.2, 0.3, 0.4, 0.5]], dtype=torch.float64)
+    lp = lp.clone().requires_grad_(True)
+    out = policy_loss("aspo", lp, old, torch.ones(1, dtype=torch.float64), torch.ones(1, 5), entropy=entropy, beta=0.0)
+    (g,) = torch.autograd.grad(out.loss, lp)
+    w = -g[0] * 5  # token-mean over 5 tokens: the aggregation weight 1/5 divided out
+    assert torch.allclose(w, torch.tensor([0, 0, 0, 0, 1 / 1.3], dtype=torch.float64), atol=1e-12)
+    # without entropies every token is in the narrow band (as a lone token always is)
+    lp2 = lp.detach().clone().requires_grad_(True)
+    out2 = policy_loss("aspo", lp2, old, torch.ones(1, dtype=torch.float64), torch.ones(1, 5), beta=0.0)
+    (g2,) = torch.autograd.grad(out2.loss, lp2)
+    assert bool((g2 == 0).all())
+
+
+def test_aspo_padding_entropy_never_moves_the_band():
+    # padding holds junk entropy: the quantile is over the real tokens only
+    old = torch.full((1, 4), math.log(0.2), dtype=torch.float64)
+    lp = (old + math.log(1.3)).requires_grad_(True)
+    mask = torch.tensor([[1.0, 1.0, 0.0, 0.0]])
+    ent = torch.tensor([[0.1, 0.2, 1e9, math.nan]], dtype=torch.float64)
+    out = policy_loss("aspo", lp, old, torch.ones(1, dtype=torch.float64), mask, entropy=ent, beta=0.0)
+    (g,) = torch.autograd.grad(out.loss, lp)
+    # quantile 0.8 of (0.1, 0.2) is 0.18: token 2 (0.2) is wide (1.3 <= 1.4 keeps 1/1.3), token 1 is not
+    assert torch.allclose(-g[0] * 2, torch.tensor([0, 1 / 1.3, 0, 0], dtype=torch.float64), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "setting, value",
+    [("aspo_dual_c", 1.0), ("aspo_wide_epsilon", -0.1), ("aspo_entropy_quantile", 0.0), ("aspo_entropy_quantile", 1.5)],
+)
+def test_aspo_bad_settings_are_named(setting, value):
+    with pytest.raises(ValueError, match=setting):
+        resolve_settings("aspo", **{setting: value})

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from apptools import assert_finite_figures, figures, no_exception, open_page
+from apptools import assert_finite_figures, figures, no_exception, open_page, trace_values
 
 from rlviz.core.objectives import ALGORITHMS
-from rlviz.experiments.curves import DEFAULT_VARIANTS, get_variant, variants
+from rlviz.experiments.curves import DEFAULT_VARIANTS, get_variant, reads_probability, variants
 from rlviz.i18n import t
 
 PAGE = "pages/curves.py"
@@ -117,7 +117,8 @@ def test_extreme_values_min_then_max_and_axis_toggles():
     at.multiselect(key="c_algos").set_value(every).run()
     no_exception(at)
     sliders, selects, toggles = expected_keys(every)
-    assert {w.key for w in at.slider} == {*sliders, "c_pi"}
+    # the pi_old slider: one of the chosen objectives reads probabilities (DPPO)
+    assert {w.key for w in at.slider} == {*sliders, "c_pi", "c_old_prob"}
     for key in toggles:  # switch every dual clip on, so that its slider acts
         at.toggle(key=key).set_value(True)
     at.run()
@@ -256,3 +257,31 @@ def test_a_bad_value_names_the_slider_of_its_own_panel(monkeypatch):
     message = at.error[0].value
     label = next(s for s in loose if s.name == "epsilon_low").help["en"]
     assert f"DAPO copy · {label}" in message and "epsilon_low: must be >= 0" in message
+
+
+def test_pi_old_slider_shows_only_for_an_objective_that_reads_probabilities():
+    # the default choice reads only ratios: no pi_old slider, nothing that depends on it
+    assert not any(reads_probability(v) for v in DEFAULT_VARIANTS)
+    assert "c_old_prob" not in [s.key for s in open_page(PAGE).slider]
+    at = open_page(PAGE, c_algos=["DPPO-TV", "GRPO"], c_old_prob="0.4")
+    no_exception(at)
+    assert at.slider(key="c_old_prob").value == 0.4
+    assert at.slider(key="c_old_prob").proto.query_param_key == "c_old_prob"
+    assert "1/π_old = 2.5" in " ".join(c.value for c in at.caption)
+    overlay = assert_finite_figures(at, at_least=3)[0]
+    top = {tr["legendgroup"]: max(trace_values(tr, "x")) for tr in overlay["data"]}
+    assert top["dppo_tv"] == 2.5  # pi = r pi_old reaches 1 at r = 1/0.4
+    assert top["grpo"] == 3.5  # the whole axis
+    # the mask follows pi_old: at 0.4 the A > 0 bound is 1 + 0.15/0.4 = 1.375; moved to 0.2 it is 1.75
+    support = at.dataframe[0].value
+    assert "1.375" in support.to_string()
+    at.slider(key="c_old_prob").set_value(0.2).run()
+    no_exception(at)
+    assert "1.75" in at.dataframe[0].value.to_string()
+
+
+def test_a_bad_pi_old_in_the_url_falls_back():
+    at = open_page(PAGE, c_algos=["DPPO-KL"], c_old_prob="7")
+    assert not at.exception, [e.message for e in at.exception]
+    assert 0.05 <= at.slider(key="c_old_prob").value <= 0.95
+    assert_finite_figures(at, at_least=3)

@@ -44,7 +44,9 @@ def test_every_algorithm_takes_a_step(policy, name):
     view = t.token_views[-1]
     if view is not None:
         assert len(view["rows"]) == 4
-        hit = "capped" if "capped" in ALGORITHMS[name].trust_region else "clipped"
+        # where the trust region acted: capped (gradient kept), clipped (zero), or either for an
+        # objective with both (ASPO's soft dual clip and its band)
+        hits = {k for k in ("capped", "clipped") if k in ALGORITHMS[name].trust_region} or {"clipped"}
         for row in view["rows"]:
             assert len(row["weight"]) == len(row["tokens"])
             # each token's state in the app's one vocabulary, as token_states decides it
@@ -53,7 +55,7 @@ def test_every_algorithm_takes_a_step(policy, name):
             if not row["in_loss"]:
                 assert set(row["state"]) == set(row["state_first"]) == {"masked"}
                 continue
-            assert [s == hit for s in row["state"]] == [bool(c) for c in row["clipped"]]
+            assert [s in hits for s in row["state"]] == [bool(c) for c in row["clipped"]]
             # at the step's first update the ratio is 1: the trust region has not acted yet
             assert set(row["state_first"]) <= {"active", "masked"}
 
@@ -275,3 +277,24 @@ def test_last_updates_records_each_optimizer_step():
     assert max(abs(ups[-1]["ratio_max"] - 1), abs(ups[-1]["ratio_min"] - 1)) > 0  # the policy has moved
     # each pass covers the whole batch once: the same number of response tokens in both epochs
     assert ups[0]["tokens"] + ups[1]["tokens"] == ups[2]["tokens"] + ups[3]["tokens"] > 0
+
+
+def test_old_log_prob_reuses_the_samplers_forward_only_when_it_is_that_forward(policy):
+    # the sampler is the policy itself (float32), dense, one rollout: its scoring forward is the
+    # trainer's recompute on the same inputs, so old_log_prob is it, bit for bit
+    t = make(policy, "grpo", settings={"beta": 0.0})
+    assert t._sampler_scored_as_trained()
+    batch = t._rollout()
+    old, _, _ = t._recompute_log_probs(batch)
+    from rlviz.lm.rollout import response_log_probs
+
+    t.model.eval()
+    with torch.no_grad():
+        again, _ = response_log_probs(
+            t.model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, t.config.temperature
+        )
+    real = batch.response_mask > 0
+    assert torch.equal(old[real], again[real])
+    # a bf16 sampler, or dynamic sampling's re-padded batch: the trainer recomputes
+    assert not make(policy, "grpo", rollout_dtype="bfloat16")._sampler_scored_as_trained()
+    assert not make(policy, "dapo", settings={"dynamic_sampling": True})._sampler_scored_as_trained()

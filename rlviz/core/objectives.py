@@ -252,6 +252,11 @@ class AlgorithmSpec:
         detached_weight: the loss multiplies grad log pi by a stop-gradient weight everywhere
             (VESPO's φ, DPPO's truncated IS weight): its value is not a surrogate whose derivative is the
             gradient, so only autograd defines the gradient (CISPO does this at its capped tokens).
+        reads_probability: the loss reads pi and pi_old themselves, not only their ratio (DPPO's
+            divergences between pi and pi_old): a curve against the ratio depends on pi_old and ends
+            at r = 1/pi_old, where pi = 1. ``False`` for every ratio-only objective.
+        reads_entropy: its surrogate reads each token's policy entropy (``policy_loss(entropy=)``;
+            ASPO's wider band for a response's top-entropy tokens): the trainer passes it.
     """
 
     name: str
@@ -278,6 +283,8 @@ class AlgorithmSpec:
     batch_coupled: bool = False
     monotone: bool = True
     detached_weight: bool = False
+    reads_probability: bool = False
+    reads_entropy: bool = False
 
     def __post_init__(self):
         unknown = set(self.trust_region) - set(TRUST_REGION_KINDS)
@@ -326,6 +333,7 @@ class PolicyLossOutput:
         clipped: [B, T] bool, True where the clip acted (zero gradient for hard clips; for CISPO
             the weight was capped but the gradient is not zero; always False for SAPO).
         gate_weight: [B, T] SAPO's soft gate weight f'(r) = 4 sigma (1 - sigma), else ``None``.
+        dual: [B, T] bool, where the dual clip acted (part of ``clipped``).
         clip_fraction: fraction of real tokens with ``clipped``; ``clip_fraction_low`` /
             ``clip_fraction_high``: A<0 below the lower bound / A>0 above the upper bound
             (TRL ``clip_ratio/low_mean`` and ``high_mean``); ``clip_fraction_dual``: A<0 with r > c.
@@ -343,6 +351,7 @@ class PolicyLossOutput:
     clip_fraction_high: float
     clip_fraction_dual: float
     kl: float | None
+    dual: torch.Tensor | None = None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -637,6 +646,48 @@ def _vespo(log_ratio, adv, mask, p, **_):
     return loss, w, none, none, none, phi.expand_as(log_ratio)
 
 
+def _wide_tokens(entropy, mask, quantile):
+    """ASPO's wide-band tokens: per response, those whose entropy lies above the ``quantile`` of its
+    real tokens' entropies (Archer2.0 ``dp_actor.py``: ``torch.nanquantile`` per row, ``<=`` the
+    quantile keeps the narrow band). ``entropy`` None: no token (a lone token is never above its own
+    quantile). [B, T] bool."""
+    real = mask > 0
+    if entropy is None:
+        return torch.zeros_like(real)
+    ent = entropy.detach().to(torch.float64)
+    q = torch.nanquantile(torch.where(real, ent, torch.full_like(ent, math.nan)), quantile, dim=-1, keepdim=True)
+    return (ent > torch.nan_to_num(q, nan=math.inf)) & real
+
+
+def _aspo(log_ratio, adv, mask, p, **ctx):
+    # ASPO (arXiv 2510.06062; official code wizard-III/Archer2.0 verl/trainer/ppo/core_algos.py
+    # compute_policy_loss_archer). A > 0: the importance ratio is flipped, weight 1/r (the value -A/r
+    # with gradient -A/r per unit of grad log pi) under PPO's upper clip r <= 1 + ε_high (beyond:
+    # flat, zero gradient); below r = 1/c the weight is capped at c and the gradient kept (the soft
+    # dual clip). A < 0: PPO's lower clip (r < 1 - ε_low: flat), and above r = c the weight is capped
+    # at c with the gradient kept. ε is wider (aspo_wide_epsilon) for each response's top-entropy
+    # tokens (entropy above its aspo_entropy_quantile). Value -A w at a capped token (the official
+    # code's value there is -A c log pi: the same gradient).
+    ratio = torch.exp(log_ratio)
+    wide = _wide_tokens(ctx.get("entropy"), mask, p["aspo_entropy_quantile"])
+    eps_low = torch.where(wide, p["aspo_wide_epsilon"], p["epsilon_low"]).to(ratio.dtype)
+    eps_high = torch.where(wide, p["aspo_wide_epsilon"], p["epsilon_high"]).to(ratio.dtype)
+    c = p["aspo_dual_c"]
+    keep = torch.exp(log_ratio - log_ratio.detach())  # value 1, d/dl = 1
+    up = torch.minimum(ratio, 1.0 + eps_high)  # A > 0: clamp(r, max = 1 + ε_high)
+    pos_cap = 1.0 / up.detach() > c
+    pos = torch.where(pos_cap, -adv * c * keep, -adv * (up / up.detach()) / up.detach())
+    down = torch.maximum(ratio, 1.0 - eps_low)  # A < 0: clamp(r, min = 1 - ε_low)
+    neg_cap = down.detach() > c
+    neg = torch.where(neg_cap, -adv * c * keep, -adv * down)
+    negative = adv < 0  # the official code's split: A = 0 takes the positive branch (its loss is 0)
+    loss = torch.where(negative, neg, pos)
+    high = ~negative & (adv > 0) & (ratio > 1.0 + eps_high)
+    low = negative & (ratio < 1.0 - eps_low)
+    dual = (negative & neg_cap) | (~negative & (adv > 0) & pos_cap)
+    return loss, ratio, low, high, dual, None
+
+
 # ----------------------------------------------------------------------------------------------
 # Registry
 # ----------------------------------------------------------------------------------------------
@@ -823,6 +874,7 @@ _COV = "Clip-Cov / KL-Cov, arXiv 2505.22617, §4 (verl clip_cov / kl_cov)"
 _VESPO = "VESPO, arXiv 2602.10693 (TRL loss_type='vespo')"
 _LUSPO = "LUSPO, arXiv 2602.05261 (TRL loss_type='luspo')"
 _M2PO = "M2PO, arXiv 2510.01161, §5 and Algorithm 1"
+_ASPO = "ASPO, arXiv 2510.06062 (official code wizard-III/Archer2.0, core_algos.compute_policy_loss_archer)"
 
 # GSPO's ε is of order 1e-4: a slider over a few such values rather than a linear range.
 _GSPO_EPS = (0.0, 5e-5, 1e-4, 2e-4, 3e-4, 4e-4, 5e-4, 7e-4, 1e-3, 2e-3, 5e-3, 1e-2)
@@ -1405,6 +1457,7 @@ _SPECS = [
         train_settings=_DPPO_TRAIN,
         surrogate=_dppo("tv"),
         detached_weight=True,
+        reads_probability=True,
         monotone=False,
         clip_space=None,
         trl=None,
@@ -1431,6 +1484,7 @@ _SPECS = [
         train_settings=_DPPO_TRAIN,
         surrogate=_dppo("kl"),
         detached_weight=True,
+        reads_probability=True,
         monotone=False,
         clip_space=None,
         trl=None,
@@ -1663,6 +1717,86 @@ _SPECS = [
             ),
         ),
     ),
+    AlgorithmSpec(
+        name="aspo",
+        title="ASPO",
+        paper="Wang et al. 2025, Asymmetric Importance Sampling Policy Optimization",
+        arxiv="2510.06062",
+        equation="§4 (flipped ratio for A > 0, soft dual clip)",
+        parent="grpo",
+        summary={
+            "zh": "正优势 token 的重要性比率取倒数：低概率 token 权重更大、已高概率的更小；越界时用软双重裁剪限幅但保留梯度。",
+            "en": "Flip the importance ratio of positive-advantage tokens: rare tokens weigh more, already likely ones less; a soft dual clip caps extreme weights but keeps their gradient.",
+        },
+        changes={
+            "zh": "A>0 时权重为 1/r（PPO 的上裁剪仍在），低于 r = 1/c 限幅为 c；A<0 时超过 r = c 限幅为 c 而非清零。",
+            "en": "A > 0 weighs 1/r (PPO's upper clip kept), capped at c below r = 1/c; A < 0 is capped at c above r = c instead of zeroed.",
+        },
+        latex=r"\nabla\lambda_{i,t}=-w_{i,t}A_i\nabla\log\pi_\theta,\quad "
+        r"w_{i,t}=\begin{cases}\min(1/r,c)&A>0,\,r\le1+\varepsilon_\text{h}\\"
+        r"\min(r,c)&A<0,\,r\ge1-\varepsilon_\text{l}\\0&\text{else}\end{cases}",
+        ratio_level="token",
+        loss_settings=(
+            *_eps(0.2, 0.2, _ASPO + " (ε = 0.2 for the low-entropy tokens)"),
+            Setting(
+                "aspo_dual_c",
+                3.0,
+                _ASPO + " (positive_clip_ratio_c = negative_clip_ratio_c = 3)",
+                help={
+                    "zh": "软双重裁剪 c：权重上限（A>0 时 1/r，A<0 时 r）",
+                    "en": "soft dual clip c: the cap on the weight (1/r for A>0, r for A<0)",
+                },
+                surrogate=True,
+                range=(1.1, 10.0, 0.1),
+            ),
+            Setting(
+                "aspo_wide_epsilon",
+                0.4,
+                _ASPO + " (high_entropy_clip_ratio_low / _high = 0.4)",
+                help={
+                    "zh": "高熵 token 的裁剪 ε（两侧）",
+                    "en": "clip ε of the high-entropy tokens (both sides)",
+                },
+            ),
+            Setting(
+                "aspo_entropy_quantile",
+                0.8,
+                _ASPO + " (token_entropy_quantile = 0.8, per response)",
+                help={
+                    "zh": "熵分位数：每个回答中熵高于它的 token 用宽的 ε",
+                    "en": "entropy quantile: in each response, tokens above it get the wide ε",
+                },
+            ),
+            _agg("token-mean", _ASPO + " (loss_agg_mode = token-mean)"),
+            *_kl(0.001, _ASPO + " (use_kl_loss, kl_loss_coef = 0.001, low_var_kl)"),
+        ),
+        train_settings=(
+            *_adv("group", "group", _ASPO + " (adv_estimator = grpo)"),
+            *_shaping(True, False, False, _ASPO + " (overlong buffer on, no overlong or group filter)"),
+        ),
+        surrogate=_aspo,
+        trust_region=frozenset({"clipped", "capped"}),
+        monotone=False,
+        detached_weight=True,
+        reads_entropy=True,
+        trl=None,
+        verl=None,
+        framework_notes=(
+            FrameworkNote(
+                "verl",
+                {
+                    "en": "Neither TRL nor verl ships ASPO; its official code is a verl fork (Archer2.0). There "
+                    "the mask called high_entropy_mask holds each response's tokens at or below its 0.8 entropy "
+                    "quantile, which get ε = 0.2; the top 20% get 0.4 (rlviz names them the other way round, "
+                    "by what they are). At a capped token its loss value is -A c log π, rlviz's -A c: the "
+                    "gradient is the same.",
+                    "zh": "TRL 与 verl 都没有 ASPO；官方代码是 verl 的分支（Archer2.0）。其中名为 high_entropy_mask "
+                    "的掩码装的是每个回答中熵不超过 0.8 分位数的 token（ε = 0.2），熵最高的 20% 用 0.4"
+                    "（rlviz 按实际含义命名）。被限幅的 token 官方损失值为 -A c log π，rlviz 为 -A c，梯度相同。",
+                },
+            ),
+        ),
+    ),
 ]
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {spec.name: spec for spec in _SPECS}
@@ -1728,6 +1862,12 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
     ):
         if key in params and params[key] <= 0:
             raise ValueError(f"{key}: must be > 0, got {params[key]}")
+    if params.get("aspo_dual_c") is not None and params["aspo_dual_c"] <= 1:
+        raise ValueError(f"aspo_dual_c: must be > 1, got {params['aspo_dual_c']}")
+    if "aspo_wide_epsilon" in params and params["aspo_wide_epsilon"] < 0:
+        raise ValueError(f"aspo_wide_epsilon: must be >= 0, got {params['aspo_wide_epsilon']}")
+    if "aspo_entropy_quantile" in params and not 0 < params["aspo_entropy_quantile"] <= 1:
+        raise ValueError(f"aspo_entropy_quantile: must be in (0, 1], got {params['aspo_entropy_quantile']}")
     for key in ("ppo_kl_coef", "m2_threshold"):
         if key in params and params[key] < 0:
             raise ValueError(f"{key}: must be >= 0, got {params[key]}")
@@ -1782,6 +1922,7 @@ def policy_loss(
     ref_log_prob: torch.Tensor | None = None,
     rows_alone: bool = False,
     keep_mask: torch.Tensor | None = None,
+    entropy: torch.Tensor | None = None,
     **overrides,
 ) -> PolicyLossOutput:
     """The policy loss of algorithm ``name`` (one of ``ALGORITHMS``), aggregated to a scalar.
@@ -1807,6 +1948,9 @@ def policy_loss(
             per-token policy loss is multiplied by it before aggregation, whose normaliser is
             unchanged, and the KL term is not masked (TRL ``GRPOTrainer._compute_loss``).
             ``None``: every token.
+        entropy: [B, T] the policy's entropy at each response position (nats), read only by an
+            objective with ``AlgorithmSpec.reads_entropy`` (ASPO's band); ``None``: every token
+            counts as low-entropy. Detached.
 
     Returns:
         :class:`PolicyLossOutput`. ``loss = sum(token_weight * per_token_loss)``.
@@ -1833,7 +1977,7 @@ def policy_loss(
     log_ratio = (lp - old).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)  # (B, T)
 
     per_token, ratio, low, high, dual, gate = spec.surrogate(
-        log_ratio, adv, mask, params, log_prob=lp, old_log_prob=old, alone=rows_alone
+        log_ratio, adv, mask, params, log_prob=lp, old_log_prob=old, alone=rows_alone, entropy=entropy
     )
     if keep_mask is not None:
         if keep_mask.shape != log_prob.shape:
@@ -1868,6 +2012,7 @@ def policy_loss(
         clip_fraction_high=frac(high),
         clip_fraction_dual=frac(dual),
         kl=kl_mean,
+        dual=dual,
     )
 
 
@@ -1900,7 +2045,9 @@ def token_states(name: str, out: PolicyLossOutput, response_mask: torch.Tensor |
         [B, T] array of strings: ``"masked"``; else, where the clip acted, ``"capped"`` for an
         objective whose trust region caps the weight (``"capped" in spec.trust_region``) and
         ``"clipped"`` (zero gradient) otherwise; else ``"gated"`` where a soft gate weighs the
-        token below ``GATE_ACTIVE_BELOW``; else ``"active"``. Decided from the spec, never the name.
+        token below ``GATE_ACTIVE_BELOW``; else ``"active"``. An objective with both kinds (ASPO:
+        a hard band and a soft dual clip) is ``"capped"`` where its dual clip acted, ``"clipped"``
+        where its band did. Decided from the spec, never the name.
 
     Raises ``ValueError`` for an unknown ``name``.
     """
@@ -1908,6 +2055,9 @@ def token_states(name: str, out: PolicyLossOutput, response_mask: torch.Tensor |
     clipped = out.clipped.detach().cpu().numpy().astype(bool)
     hit = "capped" if "capped" in spec.trust_region else "clipped"
     states = np.where(clipped, hit, "active").astype(object)
+    if {"capped", "clipped"} <= spec.trust_region:  # both (ASPO): the dual clip caps, the band clips
+        dual = out.dual.detach().cpu().numpy().astype(bool)
+        states = np.where(clipped & ~dual, "clipped", states)
     if out.gate_weight is not None:
         gate = out.gate_weight.detach().cpu().numpy()
         states = np.where(~clipped & (gate < GATE_ACTIVE_BELOW), "gated", states)

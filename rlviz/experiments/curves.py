@@ -2,8 +2,10 @@
 
 Every number comes from :func:`rlviz.core.objectives.policy_loss` (and autograd through it via
 :func:`~rlviz.core.objectives.gradient_weights`), the code that trains the model: one-token
-responses (so GSPO's and GMPO's sequence ratio equals the token ratio), ``log pi_old = 0``,
-``log pi = log r``, advantage ``A = +1`` or ``-1``.
+responses (so GSPO's and GMPO's sequence ratio equals the token ratio), ``log pi_old =
+log(old_prob)``, ``log pi = log r + log pi_old``, advantage ``A = +1`` or ``-1``. Only an objective
+that reads probabilities (``AlgorithmSpec.reads_probability``: DPPO's divergences) depends on pi_old;
+its curve ends at ``r = 1/pi_old``, where pi = 1.
 
 What can be drawn is read from the registry (``ALGORITHMS``) on every call, never cached here:
 one *variant* per algorithm, plus ``<algorithm>_<suffix>`` for each of its ``examples`` (e.g.
@@ -40,7 +42,9 @@ __all__ = [
     "CASES_VARIANT",
     "CurveSettings",
     "CurvesResult",
+    "DEFAULT_OLD_PROB",
     "DEFAULT_VARIANTS",
+    "OLD_PROB_RANGE",
     "DUAL_VARIANT",
     "PROBABILITY_VARIANTS",
     "R_MAX",
@@ -55,6 +59,7 @@ __all__ = [
     "gradient_support",
     "ppo_cases_frame",
     "probability_frame",
+    "reads_probability",
     "ratio_grid",
     "run",
     "support_frame",
@@ -75,6 +80,10 @@ R_MIN, R_MAX = 0.02, 3.5  # the ratio axis ("about 0 to 3"; 3.5 shows the dual c
 # 1e-81 at r = 20).
 SCAN = (1e-3, 20.0)
 ZOOM_FACTOR, ZOOM_MIN_HALF = 2.5, 5e-4  # zoom window: 1 ± max(2.5 ε, 5e-4)
+# pi_old of the drawn token, read only by objectives that read probabilities (DPPO): 1/2 is also what
+# their surrogate assumes when it is given ratios alone (rlviz.core.objectives._probs). Its slider range.
+DEFAULT_OLD_PROB = 0.5
+OLD_PROB_RANGE = (0.05, 0.95, 0.05)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -145,16 +154,36 @@ class CurveSettings:
             A variant or setting not named keeps its default (:func:`default_settings`); only
             surrogate settings (``Setting.surrogate``: clip bounds, dual clip c, gate
             temperatures) can be set; ``None`` switches an optional one (``dual_clip_c``) off.
+        old_prob: pi_old of the drawn token, in (0, 1): only objectives that read probabilities
+            (:func:`reads_probability`, DPPO) depend on it; their curves end at r = 1/old_prob.
     """
 
     overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    old_prob: float = DEFAULT_OLD_PROB
 
     def check(self) -> CurveSettings:
         """Return ``self``; raise ``ValueError`` naming the parameter (and the variant) for an
-        unknown variant or setting, or a value the registry rejects (``resolve_settings``)."""
+        unknown variant or setting, a value the registry rejects (``resolve_settings``), or an
+        ``old_prob`` not in (0, 1)."""
+        p = self.old_prob
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not (0.0 < float(p) < 1.0):
+            raise ValueError(f"old_prob: π_old must be a number in (0, 1), got {p!r}")
         for variant in self.overrides:
             variant_overrides(variant, self)
         return self
+
+
+def reads_probability(variant: str) -> bool:
+    """Whether ``variant``'s objective reads pi and pi_old themselves, not only their ratio (the
+    registry's ``AlgorithmSpec.reads_probability``): its curve depends on ``CurveSettings.old_prob``.
+    Raises ``ValueError`` naming ``variant`` if unknown."""
+    return ALGORITHMS[get_variant(variant).algorithm].reads_probability
+
+
+def _r_top(variant: str, settings: CurveSettings) -> float:
+    """The largest ratio a token of ``variant`` can have: 1/pi_old where it reads probabilities
+    (pi = r pi_old <= 1), else infinity."""
+    return 1.0 / float(settings.old_prob) if reads_probability(variant) else math.inf
 
 
 def variant_overrides(variant: str, settings: CurveSettings) -> dict[str, Any]:
@@ -242,12 +271,15 @@ def ratio_grid(r_min: float, r_max: float, n: int, edges: Iterable[float] = ()) 
     return np.unique(np.concatenate(parts))
 
 
-def _evaluate(algorithm: str, params: Mapping[str, Any], r: np.ndarray, advantage: float) -> dict[str, np.ndarray]:
-    """The arrays behind :func:`evaluate` for resolved ``params`` (inputs already checked). Each
-    point is a lone token: a batch-coupled objective's selection (``AlgorithmSpec.batch_coupled``: a
-    top-k or a batch mean) sees each response as its own batch (``rows_alone``)."""
-    log_prob = torch.log(torch.from_numpy(r))[:, None]  # (B, 1)
-    old = torch.zeros_like(log_prob)  # (B, 1)
+def _evaluate(
+    algorithm: str, params: Mapping[str, Any], r: np.ndarray, advantage: float, old_prob: float = 1.0
+) -> dict[str, np.ndarray]:
+    """The arrays behind :func:`evaluate` for resolved ``params`` (inputs already checked; pi_old =
+    ``old_prob``). Each point is a lone token: a batch-coupled objective's selection
+    (``AlgorithmSpec.batch_coupled``: a top-k or a batch mean) sees each response as its own batch
+    (``rows_alone``)."""
+    old = torch.full((r.size, 1), math.log(old_prob), dtype=torch.float64)  # (B, 1)
+    log_prob = torch.log(torch.from_numpy(r))[:, None] + old  # (B, 1)
     adv = torch.full((r.size,), float(advantage), dtype=torch.float64)  # (B,)
     mask = torch.ones_like(log_prob)  # (B, 1)
     grad, out = gradient_weights(algorithm, log_prob, old, adv, mask, rows_alone=True, **params)  # (B, 1)
@@ -279,9 +311,11 @@ def _check_advantage(advantage: float) -> None:
 def evaluate(variant: str, ratios: np.ndarray, advantage: float, settings: CurveSettings) -> pd.DataFrame:
     """Objective, gradient weight and state of ``variant`` at each ratio, for one advantage.
 
-    Evaluates ``policy_loss`` once on a batch of B one-token responses with ``log pi = log r``
-    ([B, 1], float64), ``log pi_old = 0``, ``A = advantage`` ([B]), and differentiates it by
-    autograd (``gradient_weights``). Source: each algorithm's paper as cited in its registry spec.
+    Evaluates ``policy_loss`` once on a batch of B one-token responses with ``log pi_old =
+    log(settings.old_prob)``, ``log pi = log r + log pi_old`` ([B, 1], float64), ``A = advantage``
+    ([B]), and differentiates it by autograd (``gradient_weights``). For an objective that reads
+    probabilities (:func:`reads_probability`) the ratios above ``1/old_prob`` (pi > 1) are left out.
+    Source: each algorithm's paper as cited in its registry spec.
 
     Returns:
         DataFrame, one row per ratio: ``ratio``, ``objective`` (J = -per-token loss),
@@ -295,14 +329,18 @@ def evaluate(variant: str, ratios: np.ndarray, advantage: float, settings: Curve
     """
     r = _check_ratios(ratios)
     _check_advantage(advantage)
-    params = variant_overrides(variant, settings)
-    return pd.DataFrame(_evaluate(get_variant(variant).algorithm, params, r, advantage))
+    params = variant_overrides(variant, settings.check())
+    r = r[r <= _r_top(variant, settings)]
+    return pd.DataFrame(_evaluate(get_variant(variant).algorithm, params, r, advantage, float(settings.old_prob)))
 
 
 def _edges(variants: Iterable[str], settings: CurveSettings) -> list[float]:
-    """Ratios where a curve of ``variants`` may jump: 1, the band edges, each dual clip c."""
+    """Ratios where a curve of ``variants`` may jump or end: 1, the band edges, each dual clip c, and
+    1/pi_old for an objective that reads probabilities."""
     edges = [1.0]
     for v in variants:
+        if reads_probability(v):
+            edges.append(_r_top(v, settings))
         band = trust_region(v, settings)
         if band is not None:
             edges += [b for b in band if b > 0]
@@ -337,8 +375,13 @@ def curves_frame(
     grid = ratio_grid(r_min, r_max, n, _edges(variants, settings))
     parts = []
     for v in variants:
+        mine = grid
+        if trust_region(v, settings) is None:  # a mask without a band (DPPO, M2PO): its edges, found
+            ends = [e for a in (1.0, -1.0) for e in gradient_support(v, a, settings) if e is not None]
+            ends = [e for e in ends if math.isfinite(e) and r_min <= e <= r_max]
+            mine = np.unique(np.concatenate([grid, ratio_grid(r_min, r_max, 2, ends)])) if ends else grid
         for a in (1.0, -1.0):
-            df = evaluate(v, grid, a, settings)
+            df = evaluate(v, mine, a, settings)
             df.insert(0, "advantage", int(a))
             df.insert(0, "title", get_variant(v).title)
             df.insert(0, "algorithm", v)
@@ -357,7 +400,7 @@ def _live(variant: str, advantage: float, settings: CurveSettings) -> Callable[[
 
     def live(ratios) -> np.ndarray:
         r = np.array(ratios, dtype=np.float64)
-        return _evaluate(algorithm, params, r, advantage)["gradient_weight"] != 0.0
+        return _evaluate(algorithm, params, r, advantage, float(settings.old_prob))["gradient_weight"] != 0.0
 
     return live
 
@@ -381,8 +424,9 @@ def gradient_support(
 ) -> tuple[float | None, float | None]:
     """The range of ratios whose token still gets a gradient, found from ``policy_loss``'s gradient.
 
-    Scans 2001 log-spaced ratios in ``[r_min, r_max]`` (default ``SCAN`` = [0.001, 20]) plus the
-    variant's band edges and dual clip, then narrows each end where the gradient switches off (see
+    Scans 2001 log-spaced ratios in ``[r_min, r_max]`` (default ``SCAN`` = [0.001, 20]; for an
+    objective that reads probabilities at most ``1/old_prob``, where pi = 1) plus the variant's band
+    edges and dual clip, then narrows each end where the gradient switches off (see
     :func:`_refine`, about 1e-12 relative). Returns ``(low, high)``: the smallest and largest ratio
     with a nonzero gradient, ``None`` where it still flows at the end of the scan (no bound: the
     token is never cut off on that side). ``(nan, nan)`` if it never flows.
@@ -391,6 +435,8 @@ def gradient_support(
     Raises ``ValueError`` for an unknown variant, bad settings or advantage.
     """
     _check_advantage(advantage)
+    settings.check()
+    r_max = min(r_max, _r_top(variant, settings))
     live_of = _live(variant, advantage, settings)
     grid = np.unique(np.concatenate([np.geomspace(r_min, r_max, 2001), _edges([variant], settings)]))
     grid = grid[(grid >= r_min) & (grid <= r_max)]

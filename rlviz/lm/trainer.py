@@ -506,12 +506,23 @@ class Trainer:
             with capture_routing(self.model) as cap:
                 old, _ = response_log_probs(self.model, *args)
             routes = cap.indices(*batch.input_ids.shape)
+        elif self._sampler_scored_as_trained():  # the sampler's forward was this very one: reuse it
+            old = batch.rollout_log_prob
         else:
             old, _ = response_log_probs(self.model, *args)
         ref = None
         if self.ref_model is not None:
             ref, _ = response_log_probs(self.ref_model, *args)
         return old, ref, routes
+
+    def _sampler_scored_as_trained(self) -> bool:
+        """Whether the batch's ``rollout_log_prob`` is already the trainer's ``old_log_prob``, bit for
+        bit: the sampler is the policy itself (``rollout_dtype`` is the model's dtype), a dense model
+        (an MoE's old routing must be recorded) and the batch is one rollout as sampled (dynamic
+        sampling re-pads kept groups into a new layout). Then the recompute would run the same
+        forward on the same inputs, so it is skipped."""
+        same_dtype = ROLLOUT_DTYPES[self.config.rollout_dtype] == next(self.model.parameters()).dtype
+        return same_dtype and not self.moe and not self.train_params["dynamic_sampling"]
 
     def _advantages(self, batch: RolloutBatch, old: torch.Tensor, ref: torch.Tensor | None, mask: torch.Tensor):
         """Advantages [B] (group) or [B, T] (GAE), and PPO's returns / old values (or None)."""
@@ -604,7 +615,10 @@ class Trainer:
                 batch.position_ids[idx],
                 batch.prompt_width,
                 c.temperature,
-                with_entropy=epoch == 0 or c.entropy_coef > 0 or self.train_params["top_entropy_quantile"] < 1,
+                with_entropy=epoch == 0
+                or c.entropy_coef > 0
+                or self.train_params["top_entropy_quantile"] < 1
+                or self.spec.reads_entropy,
             )
         log_prob.retain_grad()
         ref = data.ref_log_prob
@@ -617,6 +631,7 @@ class Trainer:
             mb_mask,
             ref_log_prob=None if ref is None else ref[idx],
             keep_mask=keep,
+            entropy=ent.detach() if self.spec.reads_entropy else None,  # ASPO's band reads it
             **params,
         )
         loss = out.loss
@@ -753,21 +768,50 @@ class Trainer:
         return loss.item()
 
     @torch.no_grad()
-    def _current_log_prob(self, data: UpdateData) -> tuple[torch.Tensor, torch.Tensor | None]:
-        """The policy after the step's updates on the step batch: ``(log_prob (B, T), routes)``,
-        the log-probs as the updates compute them (replaying ``data.routes`` under routing replay)
-        and, for an MoE, the (B, L, layers, k) experts its own routers choose now (``None`` dense)."""
+    def _current_log_prob(
+        self, data: UpdateData, rows: range
+    ) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
+        """The policy after the step's updates on the step batch: ``(log_prob (B, T), routes,
+        entropy)``, the log-probs as the updates compute them (replaying ``data.routes`` under
+        routing replay); for an MoE, the (B, L, layers, k) experts its own routers choose now
+        (``None`` dense); the entropy (B, T) where the objective reads it, else ``None``.
+
+        Only ``rows`` (the group the view shows) are run through the model where nothing else needs
+        the others: a dense model and an objective whose per-token loss reads only its own response
+        (not ``batch_coupled``); the other rows keep ``old_log_prob`` (their loss terms are not shown,
+        and the aggregation weights depend on the mask alone). An MoE (the route-change metric reads
+        every row) or a batch-coupled objective runs the whole batch."""
         batch = data.batch
+        reads_entropy = self.spec.reads_entropy
+        if not self.moe and not self.spec.batch_coupled:
+            idx = torch.tensor(list(rows), device=batch.input_ids.device)
+            part, ent_part = response_log_probs(
+                self.model,
+                batch.input_ids[idx],
+                batch.attention_mask[idx],
+                batch.position_ids[idx],
+                batch.prompt_width,
+                self.config.temperature,
+                with_entropy=reads_entropy,
+            )
+            lp = data.old_log_prob.clone()
+            lp[idx] = part
+            ent = None
+            if reads_entropy:
+                ent = torch.zeros_like(lp)
+                ent[idx] = ent_part
+            return lp, None, ent
         args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, self.config.temperature)
         if not self.moe:
-            return response_log_probs(self.model, *args)[0], None
+            lp, ent = response_log_probs(self.model, *args, with_entropy=reads_entropy)
+            return lp, None, ent
         with capture_routing(self.model) as cap:
             if self.routing_replay != "none":
                 with replay_routing(self.model, data.routes):  # the capture hook still sees the own top-k
-                    lp, _ = response_log_probs(self.model, *args)
+                    lp, ent = response_log_probs(self.model, *args, with_entropy=reads_entropy)
             else:
-                lp, _ = response_log_probs(self.model, *args)
-        return lp, cap.indices(*batch.input_ids.shape)
+                lp, ent = response_log_probs(self.model, *args, with_entropy=reads_entropy)
+        return lp, cap.indices(*batch.input_ids.shape), ent
 
     @staticmethod
     def _route_change(data: UpdateData, routes: torch.Tensor | None) -> tuple[float, torch.Tensor | None]:
@@ -798,19 +842,21 @@ class Trainer:
         ``route_change_fraction`` (:meth:`_route_change`), from the same forward pass.
         """
         batch, old, ref, adv, mask = data.batch, data.old_log_prob, data.ref_log_prob, data.advantages, data.mask
-        lp, routes = self._current_log_prob(data)
-        self._last_route_change, layers_changed = self._route_change(data, routes)
-        params = self._loss_params(data)
-        weights, out = gradient_weights(self.spec.name, lp, old, adv, mask, ref_log_prob=ref, **params)
-        # the same at the step's first update, on-policy (ratio 1): the pure token / sequence weighting
-        first, out_first = gradient_weights(self.spec.name, old, old, adv, mask, ref_log_prob=ref, **params)
-        states = token_states(self.spec.name, out, mask)  # (B, T) strings
-        states_first = token_states(self.spec.name, out_first, mask)
         G = self.config.group_size
         adv_rows = adv if adv.dim() == 1 else masked_mean(adv, mask, dim=-1)
         signal = [g for g in range(len(batch.problems) // G) if bool((adv_rows[g * G : (g + 1) * G] != 0).any())]
         g = signal[0] if signal else 0
         rows = range(g * G, (g + 1) * G)
+        lp, routes, ent = self._current_log_prob(data, rows)
+        self._last_route_change, layers_changed = self._route_change(data, routes)
+        params = self._loss_params(data)
+        # an objective that reads entropies (ASPO's band) gets the policy's, now, at both points
+        extra = {"entropy": ent} if ent is not None else {}
+        weights, out = gradient_weights(self.spec.name, lp, old, adv, mask, ref_log_prob=ref, **params, **extra)
+        # the same at the step's first update, on-policy (ratio 1): the pure token / sequence weighting
+        first, out_first = gradient_weights(self.spec.name, old, old, adv, mask, ref_log_prob=ref, **params, **extra)
+        states = token_states(self.spec.name, out, mask)  # (B, T) strings
+        states_first = token_states(self.spec.name, out_first, mask)
         shaped = self._shaped_rewards(batch)
         return {
             "prompt": batch.problems[g * G].prompt,

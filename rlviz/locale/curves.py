@@ -46,6 +46,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "默认值 {default}：{source}。TRL：{trl} · verl：{verl}。",
     },
     "curves.log_x": {"en": "Log ratio axis", "zh": "比率轴取对数"},
+    "curves.old_prob": {"en": "π_old of the token", "zh": "该 token 的 π_old"},
+    "curves.old_prob_help": {
+        "en": "{titles} bound how far the probability π itself moves from π_old, not the ratio, so their curves "
+        "change with π_old. Every other objective reads only the ratio r = π/π_old and does not move.",
+        "zh": "{titles} 限制的是概率 π 本身偏离 π_old 多远，而不是比率，所以它们的曲线随 π_old 改变。"
+        "其他目标只读比率 r = π/π_old，曲线不变。",
+    },
+    "curves.old_prob_caption": {
+        "en": "{titles}: drawn for a token with this π_old. Their curves end at r = 1/π_old = {top}, where π = 1; "
+        "a rare token (small π_old) may move further in ratio than a likely one before its trust region acts.",
+        "zh": "{titles}：按这个 π_old 的 token 绘制，曲线止于 r = 1/π_old = {top}（此时 π = 1）；"
+        "稀有 token（π_old 小）在信任域起作用前，比率上能走得比常见 token 更远。",
+    },
     "curves.log_x_help": {
         "en": "A log axis treats r = 0.5 and r = 2 symmetrically and shows GMPO's log-space band as symmetric.",
         "zh": "对数轴把 r = 0.5 和 r = 2 对称地画出来，GMPO 在对数空间的裁剪区间也显得对称。",
