@@ -674,10 +674,10 @@ def _aspo(log_ratio, adv, mask, p, **ctx):
     eps_high = torch.where(wide, p["aspo_wide_epsilon"], p["epsilon_high"]).to(ratio.dtype)
     c = p["aspo_dual_c"]
     keep = torch.exp(log_ratio - log_ratio.detach())  # value 1, d/dl = 1
-    up = torch.minimum(ratio, 1.0 + eps_high)  # A > 0: clamp(r, max = 1 + ε_high)
+    up = torch.clamp(ratio, max=1.0 + eps_high)  # A > 0 (clamp: at the bound itself the gradient passes)
     pos_cap = 1.0 / up.detach() > c
     pos = torch.where(pos_cap, -adv * c * keep, -adv * (up / up.detach()) / up.detach())
-    down = torch.maximum(ratio, 1.0 - eps_low)  # A < 0: clamp(r, min = 1 - ε_low)
+    down = torch.clamp(ratio, min=1.0 - eps_low)  # A < 0
     neg_cap = down.detach() > c
     neg = torch.where(neg_cap, -adv * c * keep, -adv * down)
     negative = adv < 0  # the official code's split: A = 0 takes the positive branch (its loss is 0)
