@@ -361,13 +361,21 @@ CURVE_COLUMNS = ["algorithm", "title", "advantage", "ratio", "objective", "gradi
 
 
 def curves_frame(
-    variants: Iterable[str], settings: CurveSettings, r_min: float = R_MIN, r_max: float = R_MAX, n: int = 240
+    variants: Iterable[str],
+    settings: CurveSettings,
+    r_min: float = R_MIN,
+    r_max: float = R_MAX,
+    n: int = 240,
+    support: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Long frame of every variant's curves for A = +1 and A = -1 on one ratio grid (the band
     edges and dual clips of all of them on it, see :func:`ratio_grid`).
 
     Columns: ``algorithm`` (variant key), ``title``, ``advantage`` (+1 / -1), ``ratio``,
     ``objective``, ``gradient_weight``, ``state``, ``clipped``, ``gate``, as :func:`evaluate`.
+    A variant without a band (a mask: DPPO, M2PO) also gets the ratios where its gradient stops on
+    its grid, read from ``support`` (:func:`support_frame` of the same variants and settings, when the
+    caller has it) or found here by :func:`gradient_support`.
     Raises ``ValueError`` for an unknown variant or bad settings.
     """
     variants = _unique_known(variants)
@@ -376,8 +384,12 @@ def curves_frame(
     parts = []
     for v in variants:
         mine = grid
-        if trust_region(v, settings) is None:  # a mask without a band (DPPO, M2PO): its edges, found
-            ends = [e for a in (1.0, -1.0) for e in gradient_support(v, a, settings) if e is not None]
+        if trust_region(v, settings) is None:  # a mask without a band (DPPO, M2PO): its edges
+            if support is not None and v in set(support["algorithm"]):
+                rows = support[support["algorithm"] == v]
+                ends = [float(e) for e in rows[["low", "high"]].to_numpy().ravel()]
+            else:
+                ends = [e for a in (1.0, -1.0) for e in gradient_support(v, a, settings) if e is not None]
             ends = [e for e in ends if math.isfinite(e) and r_min <= e <= r_max]
             mine = np.unique(np.concatenate([grid, ratio_grid(r_min, r_max, 2, ends)])) if ends else grid
         for a in (1.0, -1.0):
@@ -631,11 +643,12 @@ def run(variants: Iterable[str], settings: CurveSettings, zoom: bool = False) ->
     x_range = zoom_window(variants, settings) if zoom else (R_MIN, R_MAX)
     cases_algorithm = get_variant(CASES_VARIANT).algorithm
     cases_variant = next((v for v in variants if get_variant(v).algorithm == cases_algorithm), CASES_VARIANT)
+    support = support_frame(variants, settings)
     return CurvesResult(
         settings=settings,
         variants=variants,
-        curves=curves_frame(variants, settings, *x_range, n=300 if zoom else 240),
-        support=support_frame(variants, settings),
+        curves=curves_frame(variants, settings, *x_range, n=300 if zoom else 240, support=support),
+        support=support,
         cases=ppo_cases_frame(settings, variant=cases_variant),
         bands={v: trust_region(v, settings) for v in variants},
         dual_clips={v: dual_clip(v, settings) for v in variants},
