@@ -223,6 +223,10 @@ else:
     if first_band:
         band_of, (lo, hi) = first_band
         caption += " " + tr("curves.overlay_band", title=titles[band_of], lo=f"{lo:.4g}", hi=f"{hi:.4g}")
+    # a stop-gradient weight (the registry's detached_weight): its J is a value, not a surrogate
+    detached = [titles[v] for v in res.variants if ALGORITHMS[CATALOG[v].algorithm].detached_weight]
+    if detached:
+        caption += " " + tr("curves.detached_note", titles=", ".join(detached))
     st.caption(caption)
     left, right = st.columns(2, gap="medium")
     left.latex(FORMULAS[0])

@@ -210,8 +210,10 @@ if measured:
     st.markdown(
         tr(
             "kl.measured_reading",
-            spread=f"{reading['spread']:.4f}",
-            no_kl=f"{reading['no_kl']:.4f}",
+            steps=taken["steps"],
+            low=f"{reading['low']:.3f}",
+            high=f"{reading['high']:.3f}",
+            no_kl=f"{reading['no_kl']:.3f}",
             verdict=tr(f"kl.verdict.{reading['verdict']}"),
         )
     )

@@ -518,11 +518,8 @@ def test_probability_figure_and_tables():
     assert list(table.columns) == ["algorithm", "clip range of r", "A>0: gradient where", "A<0: gradient where"]
     assert table.iloc[0].tolist() == ["GRPO", "[0.8, 1.2]", "r ≤ 1.2", "r ≥ 0.8"]
     assert table.iloc[1].tolist()[-1] == "0.8 ≤ r ≤ 3"
-    assert table.iloc[2].tolist()[1:] == [
-        "no clip (soft gate)",
-        "every r (never exactly 0)",
-        "every r (never exactly 0)",
-    ]
+    # SAPO's gate never reaches 0: no band, and a gradient at every ratio on both sides
+    assert table.iloc[2].tolist()[1:] == [t("curves.support.no_band", "en")] + [t("curves.support.all", "en")] * 2
     cases_keys = [
         f"cases.col_{k}" for k in ("case", "zero_gradient", "branch", "ratio", "objective", "gradient_weight")
     ]

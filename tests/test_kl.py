@@ -159,6 +159,9 @@ def test_predictions_and_live_links(tmp_path):
     path = tmp_path / "m.json"
     path.write_text(json.dumps({"settings": X.LIVE_SETTINGS, "arms": arms}))
     assert X.load_measured(path)["arms"] == arms
-    assert X.measured_reading(X.load_measured(path))["verdict"] == "large"  # spread 0.003 > 0.1 * 0.013
+    # the arms with a KL term end at 0.011 .. 0.013 (no_kl at 0.010 is left out): spread 0.002 > 0.0013
+    reading = X.measured_reading(X.load_measured(path))
+    assert reading["verdict"] == "large" and reading["spread"] == pytest.approx(0.002)
+    assert reading["low"] == pytest.approx(0.011) and reading["no_kl"] == pytest.approx(0.010)
     path.write_text(json.dumps({"settings": X.LIVE_SETTINGS | {"steps": 1}, "arms": arms}))
     assert X.load_measured(path) == {}

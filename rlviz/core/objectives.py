@@ -874,7 +874,7 @@ _COV = "Clip-Cov / KL-Cov, arXiv 2505.22617, §4 (verl clip_cov / kl_cov)"
 _VESPO = "VESPO, arXiv 2602.10693 (TRL loss_type='vespo')"
 _LUSPO = "LUSPO, arXiv 2602.05261 (TRL loss_type='luspo')"
 _M2PO = "M2PO, arXiv 2510.01161, §5 and Algorithm 1"
-_ASPO = "ASPO, arXiv 2510.06062 (official code wizard-III/Archer2.0, core_algos.compute_policy_loss_archer)"
+_ASPO = "ASPO, arXiv 2510.06062 (Archer2.0 code)"
 
 # GSPO's ε is of order 1e-4: a slider over a few such values rather than a linear range.
 _GSPO_EPS = (0.0, 5e-5, 1e-4, 2e-4, 3e-4, 4e-4, 5e-4, 7e-4, 1e-3, 2e-3, 5e-3, 1e-2)
@@ -1722,7 +1722,7 @@ _SPECS = [
         title="ASPO",
         paper="Wang et al. 2025, Asymmetric Importance Sampling Policy Optimization",
         arxiv="2510.06062",
-        equation="§4 (flipped ratio for A > 0, soft dual clip)",
+        equation="§4",
         parent="grpo",
         summary={
             "zh": "正优势 token 的重要性比率取倒数：低概率 token 权重更大、已高概率的更小；越界时用软双重裁剪限幅但保留梯度。",
@@ -1775,6 +1775,7 @@ _SPECS = [
             *_shaping(True, False, False, _ASPO + " (overlong buffer on, no overlong or group filter)"),
         ),
         surrogate=_aspo,
+        style={"color": "#AA3377", "dash": "dashdot"},
         trust_region=frozenset({"clipped", "capped"}),
         monotone=False,
         detached_weight=True,

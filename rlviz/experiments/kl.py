@@ -399,19 +399,23 @@ def load_measured(path: Path = MEASURED) -> dict[str, Any]:
 
 
 def measured_reading(measured: Mapping[str, Any]) -> dict[str, Any]:
-    """What the page says about a measurement (:func:`load_measured`): ``spread`` = max - min of the
-    arms' kl_ref over the last steps, ``no_kl`` = that of the arm without KL, ``verdict`` =
-    ``"small"`` when the spread is below a tenth of the largest kl_ref, else ``"large"``.
-    Raises ``ValueError`` naming ``measured`` when it has no arms."""
+    """What the page says about a measurement (:func:`load_measured`): ``low`` / ``high`` = the least
+    and the largest kl_ref over the last steps among the arms with a KL term (every arm but
+    ``no_kl``), ``spread`` = ``high - low`` (how much the estimator and its placement changed it),
+    ``no_kl`` = that of the arm without KL (NaN if absent), ``verdict`` = ``"small"`` when the spread
+    is below a tenth of ``high``, else ``"large"``.
+    Raises ``ValueError`` naming ``measured`` when it has no arm with a KL term."""
     arms = measured.get("arms") or {}
-    if not arms:
-        raise ValueError("measured: no arms")
-    kls = [float(a["kl_ref_last"]) for a in arms.values()]
-    spread = max(kls) - min(kls)
+    kls = [float(a["kl_ref_last"]) for name, a in arms.items() if name != "no_kl"]
+    if not kls:
+        raise ValueError("measured: no arm with a KL term")
+    low, high = min(kls), max(kls)
     return {
-        "spread": spread,
+        "low": low,
+        "high": high,
+        "spread": high - low,
         "no_kl": float(arms["no_kl"]["kl_ref_last"]) if "no_kl" in arms else math.nan,
-        "verdict": "small" if spread < 0.1 * max(kls) else "large",
+        "verdict": "small" if high - low < 0.1 * high else "large",
     }
 
 

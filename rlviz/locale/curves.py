@@ -84,13 +84,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "curves.overlay_caption": {
         "en": "Top: objective J; bottom: gradient weight ∂J/∂log π; left A = +1, right A = −1. Dotted line: "
         "r = 1 (on-policy). Hover a curve to read the state of that point: active, clipped (zero gradient), "
-        "capped (the weight is bounded but the gradient kept: CISPO) or gated (a soft gate scales it down: SAPO). "
+        "capped (the weight is bounded but the gradient kept: CISPO, ASPO's soft dual clip) or gated (a soft gate "
+        "scales it down: SAPO). "
         "Click a legend entry to hide an algorithm. Where J is r·A, the weight is r·A too; where J goes flat, "
         "the weight drops to zero.",
         "zh": "上排：目标 J；下排：梯度权重 ∂J/∂log π；左列 A = +1，右列 A = −1。虚线：r = 1（在策略上）。"
-        "把鼠标停在曲线上可以看到该点的状态：有梯度、被裁剪（梯度为零）、被封顶（权重有上下界但保留梯度：CISPO）"
+        "把鼠标停在曲线上可以看到该点的状态：有梯度、被裁剪（梯度为零）、被封顶（权重有上下界但保留梯度：CISPO、ASPO 的软双重裁剪）"
         "或被门控（软门控把梯度缩小：SAPO）。点击图例可以隐藏某个算法。"
         "J 等于 r·A 的地方，权重也是 r·A；J 变平的地方，权重降为零。",
+    },
+    "curves.detached_note": {
+        "en": "{titles}: the loss multiplies ∇log π by a stop-gradient weight w, so its value is not a surrogate "
+        "whose slope is the gradient; J shows the value A·w (it may fall while the weight pushes up): read the "
+        "weight panel.",
+        "zh": "{titles}：损失用一个停止梯度的权重 w 乘 ∇log π，其数值不是“斜率即梯度”的代理目标；J 画的是数值 A·w"
+        "（权重向上推时它也可能下降）：请看梯度权重那一排。",
     },
     "curves.overlay_band": {
         "en": "Grey band: the trust region of {title}, [{lo}, {hi}] (the first chosen algorithm that has one).",
@@ -119,16 +127,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "curves.support_header": {"en": "Ratios that still get a gradient", "zh": "仍然有梯度的比率范围"},
     "curves.support_caption": {
         "en": "Found from the loss's gradient on ratios from 0.001 to 20 (the ends refined to about 1e-12): "
-        "“r ≤ x” means the gradient flows all the way down to 0.001, “r ≥ x” all the way up to 20. For a hard "
+        "“r ≤ x” means the gradient flows all the way down to 0.001, “r ≥ x” all the way up to 20 (for DPPO, "
+        "which reads π itself, up to r = 1/π_old, where π = 1). For a hard "
         "clip, A>0 keeps a gradient only up to 1 + ε_high, while A<0 keeps one from 1 − ε_low upwards with no "
         "bound: the range for negative advantages is far wider, and the noise it lets through adds up over long "
         "responses. Dual clip closes it at c.",
         "zh": "由损失函数在 0.001 到 20 的比率上的梯度求得（端点精确到约 1e-12）：“r ≤ x” 表示梯度一直延伸到 0.001，"
-        "“r ≥ x” 表示一直延伸到 20。对硬裁剪而言，A>0 的 token 只在 1 + ε_high 以下有梯度，而 A<0 的 token 从 "
+        "“r ≥ x” 表示一直延伸到 20（DPPO 读取 π 本身，只到 r = 1/π_old，此时 π = 1）。对硬裁剪而言，A>0 的 token 只在 1 + ε_high 以下有梯度，而 A<0 的 token 从 "
         "1 − ε_low 往上一直有梯度、没有上界：负优势一侧的范围宽得多，放进来的噪声在长回答里会不断累积。双重裁剪在 c 处把它截断。",
     },
-    "curves.support.all": {"en": "every r (never exactly 0)", "zh": "所有 r（永远不会恰好为 0）"},
-    "curves.support.no_band": {"en": "no clip (soft gate)", "zh": "无裁剪（软门控）"},
+    "curves.support.all": {"en": "every r it can reach", "zh": "它能达到的所有 r"},
+    "curves.support.no_band": {"en": "no ratio band", "zh": "无比率区间"},
     "curves.support.col_band": {"en": "clip range of r", "zh": "r 的裁剪区间"},
     "curves.support.col_pos": {"en": "A>0: gradient where", "zh": "A>0：有梯度的范围"},
     "curves.support.col_neg": {"en": "A<0: gradient where", "zh": "A<0：有梯度的范围"},

@@ -225,19 +225,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "没有保存这些设置下的测量结果（运行 `benchmarks/kl_effect.py --out rlviz/experiments/kl_measured.json`）。",
     },
     "kl.measured_reading": {
-        "en": "One seed, a few steps: the spread between arms is {spread} nats of kl_ref, against {no_kl} for the "
-        "arm without KL. {verdict}",
-        "zh": "一个种子、寥寥几步：各组之间 kl_ref 的差距为 {spread} nats，而无 KL 的那组为 {no_kl}。{verdict}",
+        "en": "One seed, {steps} steps: the arms with a KL term end between {low} and {high} nats of kl_ref, "
+        "against {no_kl} without one. {verdict}",
+        "zh": "一个种子、{steps} 步：带 KL 项的各组 kl_ref 最后落在 {low} 到 {high} nats 之间，没有 KL 的那组为 {no_kl}。"
+        "{verdict}",
     },
     "kl.verdict.small": {
-        "en": "That is less than a tenth of the KL itself: at these settings the shipped model shows no effect of "
-        "the estimator or its placement that one run can tell from noise.",
-        "zh": "这不到 KL 本身的十分之一：在这些设置下，随附模型上看不出估计器或放法的影响，单次运行无法把它与噪声区分开。",
+        "en": "Their spread is less than a tenth of the largest: at these settings one run cannot tell the "
+        "estimators or their placements apart.",
+        "zh": "它们之间的差距不到最大值的十分之一：在这些设置下，单次运行分不出估计器或放法的差别。",
     },
     "kl.verdict.large": {
-        "en": "That is more than a tenth of the KL itself; with one seed, treat it as a hint to check with "
-        "other seeds, not as a measured effect.",
-        "zh": "这超过了 KL 本身的十分之一；只有一个种子，应把它当作需要用其他种子验证的线索，而不是测得的效应。",
+        "en": "Their spread is more than a tenth of the largest, so the estimator and where it goes matter "
+        "here; with one seed, read the order of the arms as a hint to check with other seeds (the README "
+        "gives a second one), not as a measured effect size.",
+        "zh": "它们之间的差距超过最大值的十分之一，说明估计器和放法在这里有影响；只有一个种子，应把各组的先后当作需要用其他种子"
+        "验证的线索（README 给出了第二个种子），而不是测得的效应大小。",
     },
     "kl.col.arm": {"en": "arm", "zh": "组"},
     "kl.col.kl_ref": {"en": "kl_ref (last steps)", "zh": "kl_ref（最后几步）"},
