@@ -1,0 +1,280 @@
+"""Rollout corrections: when the sampler's probabilities are not the trainer's.
+
+Real systems sample with an inference engine (vLLM, SGLang) and train with another, in other
+precisions and kernels, so the probability a response was sampled with, ``rollout_log_prob``, is not
+the trainer's ``old_log_prob`` for the same tokens. A correction turns their per-token log-ratio
+
+    l_t = old_log_prob_t - rollout_log_prob_t          (log pi_train / pi_rollout)
+
+into a weight per token that multiplies the per-token policy loss before aggregation, the way a
+token mask does (:mod:`rlviz.core.masks`; the KL term is not weighted): a truncated importance
+weight (TIS), an importance weight kept only inside a band and zero outside (MIS; IcePop's band), or
+a rejection mask with weight 1 (the geometric-mean filter). The weights are detached: they change
+the measure, not the objective (verl ``rollout_corr_helper.compute_rollout_correction_weights``).
+
+Every entry of :data:`CORRECTIONS` is one such rule, with its sources and its TRL and verl names.
+With an identical sampler (``l = 0`` everywhere) every weight is exactly 1.
+
+Shapes: B responses, T padded response width; the sequence-level rules use one value per response,
+broadcast along it. Sources: Yao et al. 2025, "Your efficient RL framework secretly brings you
+off-policy RL training" (TIS); Ring-1T arXiv 2510.18855 (IcePop); TRL ``GRPOTrainer``
+(``vllm_importance_sampling_mode``: ``token_truncate``, ``token_mask``, ``sequence_truncate``,
+``sequence_mask``; ``vllm_importance_sampling_clip_min`` / ``_max``); verl
+``algorithm.rollout_correction`` (``rollout_is`` token / sequence with ``rollout_is_threshold``, an
+``"lower_upper"`` threshold for IcePop; ``rollout_rs`` for the rejection filters).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+__all__ = ["CORRECTIONS", "SAFETY_BOUND", "CorrectionSpec", "correction_weights", "get_correction"]
+
+SAFETY_BOUND = 20.0  # log-ratios (and their sums) are clamped to ±20 before exp (verl SAFETY_BOUND)
+
+
+@dataclass(frozen=True)
+class CorrectionSpec:
+    """One rollout correction.
+
+    Attributes:
+        name: registry key (``token_tis``, ``sequence_mis``, ...).
+        title: display name, the same in both languages.
+        level: ``"token"`` (one weight per token) or ``"sequence"`` (one per response).
+        kind: ``"none"``, ``"truncate"`` (the ratio, clamped into [low, high]), ``"mask"`` (the ratio
+            inside [low, high], 0 outside) or ``"reject"`` (weight 1 inside the band, 0 outside).
+        statistic: what the band bounds: ``"ratio"`` (pi_train / pi_rollout of the token or the whole
+            response) or ``"geo_mean"`` (the geometric mean of a response's pi_rollout / pi_train,
+            exp of the mean k1 = -l: verl's ``seq_mean_k1``).
+        paper: short citation; ``arxiv``: its arXiv id, ``""`` where the source is not a paper.
+        summary: one line per language.
+        trl: the TRL ``GRPOConfig`` arguments that select it (text), ``None`` where TRL has none.
+        verl: the verl ``algorithm.rollout_correction`` settings that select it, ``None`` where none.
+        low, high: the band's default bounds (``None``: unbounded on that side).
+    """
+
+    name: str
+    title: str
+    level: str
+    kind: str
+    statistic: str
+    paper: str
+    arxiv: str
+    summary: dict[str, str]
+    trl: str | None
+    verl: str | None
+    low: float | None = None
+    high: float | None = None
+    function: Callable | None = field(default=None, repr=False)
+
+    def __post_init__(self):
+        if self.level not in ("token", "sequence"):
+            raise ValueError(f"level: must be 'token' or 'sequence', got {self.level!r}")
+        if self.kind not in ("none", "truncate", "mask", "reject"):
+            raise ValueError(f"kind: must be none, truncate, mask or reject, got {self.kind!r}")
+        if self.statistic not in ("ratio", "geo_mean"):
+            raise ValueError(f"statistic: must be 'ratio' or 'geo_mean', got {self.statistic!r}")
+
+
+_YAO = "Yao et al. 2025, off-policy RL in efficient frameworks (TIS)"
+_ICEPOP = "Ring-1T, arXiv 2510.18855 (IcePop)"
+_TRL_MODE = "vllm_importance_sampling_mode='{}', vllm_importance_sampling_clip_min / _max"
+
+_SPECS: tuple[CorrectionSpec, ...] = (
+    CorrectionSpec(
+        "none",
+        "No correction",
+        "token",
+        "none",
+        "ratio",
+        "",
+        "",
+        {"en": "Train on the samples as if the trainer had drawn them.", "zh": "把样本当作训练端自己采的来训练。"},
+        trl="vllm_importance_sampling_correction=False",
+        verl="rollout_is=null, rollout_rs=null",
+    ),
+    CorrectionSpec(
+        "token_tis",
+        "Token TIS",
+        "token",
+        "truncate",
+        "ratio",
+        _YAO,
+        "",
+        {
+            "en": "Weigh each token by its ratio pi_train / pi_rollout, truncated at C (biased, low variance).",
+            "zh": "每个 token 乘以它的比率 π_train / π_rollout，在 C 处截断（有偏、方差低）。",
+        },
+        trl=_TRL_MODE.format("token_truncate"),
+        verl="rollout_is=token, rollout_is_threshold=C",
+        high=2.0,
+    ),
+    CorrectionSpec(
+        "sequence_tis",
+        "Sequence TIS",
+        "sequence",
+        "truncate",
+        "ratio",
+        _YAO,
+        "",
+        {
+            "en": "Weigh each response by the product of its token ratios, truncated at C.",
+            "zh": "每个回答乘以它所有 token 比率的乘积，在 C 处截断。",
+        },
+        trl=_TRL_MODE.format("sequence_truncate"),
+        verl="rollout_is=sequence, rollout_is_threshold=C",
+        high=2.0,
+    ),
+    CorrectionSpec(
+        "token_mis",
+        "Token MIS (IcePop)",
+        "token",
+        "mask",
+        "ratio",
+        _ICEPOP,
+        "2510.18855",
+        {
+            "en": "Keep a token's ratio as its weight inside [C_min, C_max]; drop the token outside.",
+            "zh": "比率在 [C_min, C_max] 内的 token 以比率为权重，区间外的 token 丢弃。",
+        },
+        trl=_TRL_MODE.format("token_mask"),
+        verl="rollout_is=token, rollout_is_threshold='C_min_C_max'",
+        low=0.5,
+        high=2.0,
+    ),
+    CorrectionSpec(
+        "sequence_mis",
+        "Sequence MIS",
+        "sequence",
+        "mask",
+        "ratio",
+        _ICEPOP,
+        "2510.18855",
+        {
+            "en": "Keep a response's ratio as its weight inside [C_min, C_max]; drop the response outside "
+            "(TRL's default, with C_max = 3).",
+            "zh": "回答的比率在 [C_min, C_max] 内时以它为权重，区间外整个回答丢弃（TRL 的默认，C_max = 3）。",
+        },
+        trl=_TRL_MODE.format("sequence_mask"),
+        verl="rollout_is=sequence, rollout_is_threshold='C_min_C_max'",
+        high=3.0,
+    ),
+    CorrectionSpec(
+        "geo_mean_rs",
+        "Geometric-mean rejection",
+        "sequence",
+        "reject",
+        "geo_mean",
+        "verl rollout correction (seq_mean_k1)",
+        "",
+        {
+            "en": "Drop a response whose geometric mean of pi_rollout / pi_train leaves [C_min, C_max]; keep "
+            "the others with weight 1 (no importance weight).",
+            "zh": "π_rollout / π_train 的几何平均超出 [C_min, C_max] 的回答被丢弃，其余权重为 1（不做重要性加权）。",
+        },
+        trl=None,
+        verl="rollout_rs=seq_mean_k1, rollout_rs_threshold='C_min_C_max'",
+        low=0.999,
+        high=1.001,
+    ),
+)
+
+CORRECTIONS: dict[str, CorrectionSpec] = {spec.name: spec for spec in _SPECS}
+
+
+def get_correction(name: str) -> CorrectionSpec:
+    """The correction registered as ``name``. Raises ``ValueError`` naming ``correction`` if unknown."""
+    try:
+        return CORRECTIONS[name]
+    except KeyError:
+        raise ValueError(f"correction: {name!r} is not one of {', '.join(CORRECTIONS)}") from None
+
+
+def _bound(label: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{label}: must be a finite number > 0 (or None), got {value!r}")
+    return float(value)
+
+
+def correction_weights(
+    name: str,
+    old_log_prob: torch.Tensor,
+    rollout_log_prob: torch.Tensor,
+    response_mask: torch.Tensor,
+    low: float | None = None,
+    high: float | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The per-token weights of rollout correction ``name``.
+
+    Args:
+        name: one of :data:`CORRECTIONS`.
+        old_log_prob: [B, T] the trainer's log-probs of the sampled tokens (nats).
+        rollout_log_prob: [B, T] the sampler's log-probs of the same tokens.
+        response_mask: [B, T], 1 for real response tokens, 0 for padding (padding may hold junk).
+        low, high: the band [C_min, C_max] (> 0); ``None`` takes the entry's default. For a
+            ``truncate`` rule the weight is clamped into it (TRL clamps from below only when C_min is
+            given; verl's TIS has no lower bound), for ``mask`` and ``reject`` rules a token or
+            response outside it gets weight 0.
+
+    Returns:
+        ``(weight, kept)``: [B, T] float (detached, 0 at padding) and [B, T] bool (the tokens whose
+        weight is not 0 by the band). ``none`` gives 1 at every real token.
+
+    Raises:
+        ValueError: naming ``correction`` (unknown), ``low`` / ``high`` (not > 0, or low > high),
+            ``old_log_prob`` / ``rollout_log_prob`` (shape, or NaN / inf at a response token).
+
+    Sources: TRL ``GRPOTrainer._generate_and_score_completions`` (the ratio per token, or the sum of
+    the log-ratios per response, exponentiated, then clamped or masked); verl
+    ``rollout_corr_helper.compute_rollout_correction_weights`` (log-ratios clamped to ±20 before exp)
+    and ``compute_rollout_rejection_mask`` (``seq_mean_k1``: the mean of -l against log bounds).
+    """
+    spec = get_correction(name)
+    lo = spec.low if low is None else _bound("low", low)
+    hi = spec.high if high is None else _bound("high", high)
+    if lo is not None and hi is not None and lo > hi:
+        raise ValueError(f"low: must be <= high = {hi}, got {lo}")
+    for label, x in (("old_log_prob", old_log_prob), ("rollout_log_prob", rollout_log_prob)):
+        if x.shape != response_mask.shape:
+            raise ValueError(f"{label}: shape {tuple(x.shape)} differs from response_mask {tuple(response_mask.shape)}")
+    real = response_mask > 0
+    for label, x in (("old_log_prob", old_log_prob), ("rollout_log_prob", rollout_log_prob)):
+        if not bool(torch.isfinite(x.detach()[real]).all()):
+            raise ValueError(f"{label}: contains NaN or inf at response tokens")
+    zero = torch.zeros((), dtype=torch.float64, device=old_log_prob.device)
+    log_ratio = torch.where(real, old_log_prob.detach().double() - rollout_log_prob.detach().double(), zero)
+    if spec.kind == "none":
+        weight = real.double()
+        return weight.to(old_log_prob.dtype), real.clone()
+    if spec.statistic == "geo_mean":
+        n = real.sum(-1, keepdim=True).clamp(min=1)
+        # verl seq_mean_k1: the mean of k1 = -l over the response, bounded in log space
+        stat = torch.exp((-log_ratio.sum(-1, keepdim=True) / n).clamp(-SAFETY_BOUND, SAFETY_BOUND))  # (B, 1)
+    elif spec.level == "sequence":
+        stat = torch.exp(log_ratio.sum(-1, keepdim=True).clamp(-SAFETY_BOUND, SAFETY_BOUND))  # (B, 1)
+    else:
+        stat = torch.exp(log_ratio.clamp(-SAFETY_BOUND, SAFETY_BOUND))  # (B, T)
+    stat = stat.expand_as(log_ratio)
+    inside = torch.ones_like(real)
+    if lo is not None:
+        inside = inside & (stat >= lo)
+    if hi is not None:
+        inside = inside & (stat <= hi)
+    if spec.kind == "truncate":
+        weight = stat.clamp(min=lo, max=hi)
+        kept = real.clone()
+    elif spec.kind == "mask":
+        weight = torch.where(inside, stat, torch.zeros_like(stat))
+        kept = inside & real
+    else:  # reject
+        weight = inside.double()
+        kept = inside & real
+    weight = torch.where(real, weight, torch.zeros_like(weight))
+    return weight.to(old_log_prob.dtype), kept
