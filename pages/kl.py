@@ -170,9 +170,9 @@ st.markdown(
     tr("kl.live_text", beta=f"{s['beta']:g}", steps=s["steps"], prompts=s["prompts_per_step"], lr=f"{s['lr']:g}")
 )
 live = page("live")
-cols = st.columns(len(X.LIVE_ARMS))
-for col, (arm, _, _) in zip(cols, X.LIVE_ARMS):
-    with col:
+cols = st.columns(2)  # two links a row: each label names the estimator and the framework setting in full
+for i, (arm, _, _) in enumerate(X.LIVE_ARMS):
+    with cols[i % 2]:
         st.page_link(
             live.file,
             label=tr(f"kl.arm.{arm}"),

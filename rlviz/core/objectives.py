@@ -971,7 +971,7 @@ _SPECS = [
         equation="eq. 7 (clip); dual clip: Ye et al. 2020, arXiv 1912.09729",
         parent=None,
         summary={
-            "zh": "裁剪重要性比率的信赖域近似，配合价值网络与 GAE 估计优势。",
+            "zh": "裁剪重要性比率的信任域近似，配合价值网络与 GAE 估计优势。",
             "en": "Clipped importance ratio as a cheap trust region, with a value head and GAE advantages.",
         },
         changes={
@@ -1444,7 +1444,7 @@ _SPECS = [
         equation="Binary-TV trust region",
         parent="grpo",
         summary={
-            "zh": "用分布的偏移（二元全变差 |π−π_old|）代替比率裁剪：偏移超出信赖域的 token 被屏蔽。",
+            "zh": "用分布的偏移（二元全变差 |π−π_old|）代替比率裁剪：偏移超出信任域的 token 被屏蔽。",
             "en": "A divergence trust region instead of a ratio clip: tokens whose probability moved more than δ (binary TV) are masked.",
         },
         changes={

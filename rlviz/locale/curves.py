@@ -89,7 +89,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "Click a legend entry to hide an algorithm. Where J is r·A, the weight is r·A too; where J goes flat, "
         "the weight drops to zero.",
         "zh": "上排：目标 J；下排：梯度权重 ∂J/∂log π；左列 A = +1，右列 A = −1。虚线：r = 1（在策略上）。"
-        "把鼠标停在曲线上可以看到该点的状态：有梯度、被裁剪（梯度为零）、被封顶（权重有上下界但保留梯度：CISPO、ASPO 的软双重裁剪）"
+        "把鼠标停在曲线上可以看到该点的状态：有梯度、被裁剪（梯度为零）、被截顶（权重有上下界但保留梯度：CISPO、ASPO 的软双重裁剪）"
         "或被门控（软门控把梯度缩小：SAPO）。点击图例可以隐藏某个算法。"
         "J 等于 r·A 的地方，权重也是 r·A；J 变平的地方，权重降为零。",
     },
@@ -102,7 +102,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "curves.overlay_band": {
         "en": "Grey band: the trust region of {title}, [{lo}, {hi}] (the first chosen algorithm that has one).",
-        "zh": "灰色带：{title} 的信赖域 [{lo}, {hi}]（选中的算法中第一个有裁剪区间的）。",
+        "zh": "灰色带：{title} 的信任域 [{lo}, {hi}]（选中的算法中第一个有裁剪区间的）。",
     },
     "curves.convention": {
         "en": "**Sign convention.** J = −loss of one token; w = ∂J/∂log π = r·∂J/∂r is what multiplies ∇log π "
@@ -266,7 +266,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "curves.w_short": {"en": "∂J/∂log π", "zh": "∂J/∂log π"},
     "curves.state.active": {"en": "active", "zh": "有梯度"},
     "curves.state.clipped": {"en": "clipped · zero gradient", "zh": "被裁剪 · 梯度为零"},
-    "curves.state.capped": {"en": "capped · gradient kept", "zh": "被封顶 · 保留梯度"},
+    "curves.state.capped": {"en": "capped · gradient kept", "zh": "被截顶 · 保留梯度"},
     "curves.state.gated": {"en": "soft gate · never 0", "zh": "软门控 · 不为零"},
     "curves.state.masked": {"en": "masked · out of the loss", "zh": "被屏蔽 · 不进入损失"},
     "curves.gate_label": {"en": "gate f′(r)", "zh": "门控 f′(r)"},

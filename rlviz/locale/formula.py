@@ -15,7 +15,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "both formulas: GRPO's token ratio r against GSPO's geometric-mean sequence ratio s, the per-token "
         "weight 1/(B|y_i|) against 1/Σ|y_j|, GSPO-token equal to GSPO number for number, CISPO's capped token "
         "keeping its gradient.",
-        "zh": "- 两个目标函数并排，按注册表拆成五项（重要性比率、优势、信赖域、KL 项、聚合权重），不同的项加框标出。\n"
+        "zh": "- 两个目标函数并排，按注册表拆成五项（重要性比率、优势、信任域、KL 项、聚合权重），不同的项加框标出。\n"
         "- 在示例组里点选一个 token，用 `policy_loss` 算出它的各项数值并代入两边的公式：GRPO 的 token 比率 r 与 "
         "GSPO 的几何平均序列比率 s，每个 token 的权重 1/(B|y_i|) 与 1/Σ|y_j|，GSPO-token 与 GSPO 逐个数值相同，"
         "CISPO 被截断的 token 仍保留梯度。",
@@ -35,7 +35,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "trains the model, and the terms that differ between the two are boxed. Then pick a token of the "
         "example group below (click it, or type its place): its numbers come from the same `policy_loss` the "
         "trainer calls, and they are substituted into both formulas.",
-        "zh": "选两个目标函数。每个目标函数的逐 token 目标被拆成五项：**重要性比率**、**优势**、**信赖域**（硬裁剪、"
+        "zh": "选两个目标函数。每个目标函数的逐 token 目标被拆成五项：**重要性比率**、**优势**、**信任域**（硬裁剪、"
         "截断权重或软门控）、**KL 项**和**聚合权重**。每一项都读自同一个训练模型所用的注册表条目，两者不同的项加框"
         "标出。然后在下面的示例组里选一个 token（点击它，或输入它的位置）：它的各项数值由训练器调用的同一个 "
         "`policy_loss` 算出，并代入两边的公式。",
@@ -69,7 +69,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "formula.mark_same": {"en": "same", "zh": "相同"},
     "formula.term.ratio": {"en": "Importance ratio", "zh": "重要性比率"},
     "formula.term.advantage": {"en": "Advantage", "zh": "优势"},
-    "formula.term.trust_region": {"en": "Trust region", "zh": "信赖域"},
+    "formula.term.trust_region": {"en": "Trust region", "zh": "信任域"},
     "formula.term.kl": {"en": "KL term", "zh": "KL 项"},
     "formula.term.aggregation": {"en": "Aggregation weight", "zh": "聚合权重"},
     "formula.term.gradient": {
@@ -118,7 +118,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "soft gate (4/τ)σ(τ(r−1)): no band; the gradient decays smoothly and never reaches zero",
         "zh": "软门控 (4/τ)σ(τ(r−1))：没有区间；梯度平滑衰减，永不为零",
     },
-    "formula.kind.trust_region.none": {"en": "no trust region", "zh": "没有信赖域"},
+    "formula.kind.trust_region.none": {"en": "no trust region", "zh": "没有信任域"},
     "formula.band.ratio": {
         "en": "band [{lo}, {hi}] on the ratio",
         "zh": "比率区间 [{lo}, {hi}]",
@@ -216,9 +216,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "formula.q.ratio_used": {"en": "ratio the objective uses", "zh": "目标函数使用的比率"},
     "formula.q.trust_value": {
         "en": "trust-region value (clipped r̄ / s̄, capped r̂, gate f, or ℓ̃)",
-        "zh": "信赖域取值（裁剪后的 r̄ / s̄、截断的 r̂、门控 f 或 ℓ̃）",
+        "zh": "信任域取值（裁剪后的 r̄ / s̄、截断的 r̂、门控 f 或 ℓ̃）",
     },
-    "formula.q.state": {"en": "what the trust region did", "zh": "信赖域的作用"},
+    "formula.q.state": {"en": "what the trust region did", "zh": "信任域的作用"},
     "formula.q.advantage": {"en": "advantage A", "zh": "优势 A"},
     "formula.q.objective": {"en": "objective J", "zh": "目标 J"},
     "formula.q.kl_term": {"en": "KL term β·D", "zh": "KL 项 β·D"},
@@ -228,7 +228,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "formula.q.grad_weight": {"en": "gradient weight ∂𝓛/∂log π", "zh": "梯度权重 ∂𝓛/∂log π"},
     "formula.state.active": {"en": "active", "zh": "正常"},
     "formula.state.clipped": {"en": "clipped (zero gradient)", "zh": "被裁剪（梯度为零）"},
-    "formula.state.capped": {"en": "capped (gradient kept)", "zh": "被截断（梯度保留）"},
+    "formula.state.capped": {"en": "capped (gradient kept)", "zh": "被截顶（梯度保留）"},
     "formula.state.gated": {"en": "gated (damped)", "zh": "被门控（衰减）"},
     "formula.state.masked": {"en": "masked", "zh": "被屏蔽"},
     "formula.none": {"en": "—", "zh": "—（无）"},
