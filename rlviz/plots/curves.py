@@ -248,7 +248,7 @@ def curves_gallery_figure(
         style = algorithm_style(v)
         part_v = df[df["algorithm"] == v]
         m = float(np.nanmax(np.abs(part_v[["objective", "gradient_weight"]].to_numpy()))) if len(part_v) else 1.0
-        m = 1.15 * m if np.isfinite(m) and m > 0 else 1.0
+        m = 1.3 * m if np.isfinite(m) and m > 0 else 1.0  # headroom: the A>0 / A<0 tags sit above the curves
         for a in (1, -1):
             part = part_v[part_v["advantage"] == a].sort_values("ratio")
             title = str(part["title"].iloc[0]) if len(part) else v
