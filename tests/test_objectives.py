@@ -680,3 +680,10 @@ def test_aspo_padding_entropy_never_moves_the_band():
 def test_aspo_bad_settings_are_named(setting, value):
     with pytest.raises(ValueError, match=setting):
         resolve_settings("aspo", **{setting: value})
+
+
+def test_dppo_bounds_are_labelled_as_divergence_bounds_not_ratio_offsets():
+    # DPPO reads epsilon_low / epsilon_high as its δ (verl clip_ratio_low / _high): the sliders say so
+    for name in ("dppo_tv", "dppo_kl"):
+        for s in ALGORITHMS[name].surrogate_settings:
+            assert "δ" in s.help["en"] and "δ" in s.help["zh"] and "ratio offset" not in s.help["en"]

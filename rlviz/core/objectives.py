@@ -698,9 +698,22 @@ _AGG_HELP = {
 }
 
 
-def _eps(low, high, source, log_space=False, low_range=(0.0, 0.9, 0.01), high_range=(0.0, 1.0, 0.01), choices=None):
+def _eps(
+    low,
+    high,
+    source,
+    log_space=False,
+    low_range=(0.0, 0.9, 0.01),
+    high_range=(0.0, 1.0, 0.01),
+    choices=None,
+    what=None,
+):
+    """ε_low / ε_high: offsets of the ratio from 1 (of the log-ratio from 0 with ``log_space``), or
+    ``what = {"en": ..., "zh": ...}`` where they bound something else (DPPO's divergence δ)."""
     what_zh = "对数比率，相对 0 的偏移" if log_space else "比率，相对 1 的偏移"
     what_en = "log-ratio offset from 0" if log_space else "ratio offset from 1"
+    if what is not None:
+        what_en, what_zh = what["en"], what["zh"]
     return (
         Setting(
             "epsilon_low",
@@ -890,6 +903,14 @@ def _dppo_settings(delta, divergence, high):
     """DPPO's loss settings: the divergence threshold δ on both sides (verl reads clip_ratio_low /
     clip_ratio_high), the truncated-IS cap and verl's example aggregation."""
     step = high / 100
+    what = (
+        {"en": "δ on π − π_old, not on the ratio", "zh": "π − π_old 的界 δ，不是比率"}
+        if divergence == "TV"
+        else {
+            "en": "δ on the binary KL of π_old and π, not on the ratio",
+            "zh": "π_old 与 π 的二元 KL 的界 δ，不是比率",
+        }
+    )
     return (
         *_eps(
             delta,
@@ -897,6 +918,7 @@ def _dppo_settings(delta, divergence, high):
             _DPPO + f" (δ = {delta} for {divergence})",
             low_range=(0.0, high, step),
             high_range=(0.0, high, step),
+            what=what,
         ),
         Setting(
             "tis_cap",
