@@ -1,15 +1,17 @@
-"""Parity with TRL and verl: rlviz's losses, KL estimators and advantages against the frameworks' own
-code, run on fixed float64 inputs.
+"""Parity with TRL and verl: rlviz's losses, KL estimators, advantages and rollout corrections against
+the frameworks' own code, run on fixed float64 inputs.
 
 The vectors in ``rlviz/data/parity/`` were written by ``tools/parity/generate.py``, which calls TRL's
-``GRPOTrainer._compute_loss`` and verl's ``core_algos`` functions (their names, versions and the exact
-settings passed are stored with each case; the generator's docstring says how). This module reads
-them and recomputes each case with rlviz (:func:`rlviz.core.objectives.policy_loss` and autograd,
-:func:`rlviz.core.kl.kl_estimate`, :func:`rlviz.core.estimators.estimate_advantages`), so
-``tests/test_parity.py`` and the Home page's "checked against" line use one check.
+``GRPOTrainer._compute_loss`` and ``_generate_and_score_completions`` and verl's ``core_algos`` and
+``rollout_corr_helper`` functions (their names, versions and the exact settings passed are stored with
+each case; the generator's docstring says how). This module reads them and recomputes each case with
+rlviz (:func:`rlviz.core.objectives.policy_loss` and autograd, :func:`rlviz.core.kl.kl_estimate`,
+:func:`rlviz.core.estimators.estimate_advantages`, :func:`rlviz.core.corrections.correction_weights`),
+so ``tests/test_parity.py`` and the Home page's "checked against" line use one check.
 
 Legend: B responses, T padded width, [B, T] tensors as nested lists in the JSON files; losses are
-scalars, gradients d loss / d log pi per token (0 at padding).
+scalars, gradients d loss / d log pi per token (0 at padding); correction weights per token (0 at
+padding) with ``kept``, the real tokens whose weight is not 0.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "FRAMEWORK_TITLES",
     "PARITY_DIR",
     "TOLERANCE",
+    "CORRECTION_RTOL",
     "ParityResult",
     "check_all",
     "checked_against",
@@ -35,6 +38,7 @@ __all__ = [
 
 PARITY_DIR = Path(__file__).resolve().parents[1] / "data" / "parity"
 TOLERANCE = 1e-6  # absolute, float64, on the loss and on every gradient entry
+CORRECTION_RTOL = 1e-9  # relative, float64, on every correction weight (a 0 must be exactly 0)
 FRAMEWORK_TITLES = {"trl": "TRL", "verl": "verl"}
 
 
@@ -44,14 +48,17 @@ class ParityResult:
 
     Attributes:
         case_id: the case's id in its file (``"grpo/verl/3"``).
-        kind: ``"policy"`` (a policy loss), ``"kl"`` (a KL estimator) or ``"advantages"``.
-        subject: the rlviz objective, KL estimator or advantage estimator it checks.
+        kind: ``"policy"`` (a policy loss), ``"kl"`` (a KL estimator), ``"advantages"`` or
+            ``"correction"`` (a rollout correction's weights).
+        subject: the rlviz objective, KL estimator, advantage estimator or correction it checks.
         framework: ``"trl"`` or ``"verl"``; ``version``: the framework's version that computed it.
         function: the framework function that computed it; ``settings``: what it was given.
-        status: ``"pass"`` (every number within :data:`TOLERANCE`), ``"fail"`` or ``"skip"``
-            (rlviz has no such objective or estimator yet).
+        status: ``"pass"`` (every number within :data:`TOLERANCE`; corrections: every weight within
+            :data:`CORRECTION_RTOL` relative and ``kept`` equal), ``"fail"`` or ``"skip"`` (rlviz has no
+            such objective or estimator yet).
         reason: why it failed or was skipped (``""`` for a pass).
-        error: the largest absolute difference found (loss and gradient entries), ``None`` if skipped.
+        error: the largest absolute difference found (loss and gradient entries; corrections: the
+            largest relative weight difference), ``None`` if skipped.
     """
 
     case_id: str
@@ -68,8 +75,8 @@ class ParityResult:
 
 def load_parity(directory: Path | str = PARITY_DIR) -> dict[str, Any]:
     """The stored vectors: ``{"inputs": ..., "frameworks": {"trl": doc, "verl": doc}}``, each doc as
-    written by the generator (``framework``, ``version``, ``policy``, and for verl ``kl`` and
-    ``advantages`` lists of cases). Raises ``ValueError`` naming ``directory`` if it holds no inputs."""
+    written by the generator (``framework``, ``version``, ``corrections``, ``policy``, and for verl
+    ``kl`` and ``advantages`` lists of cases). Raises ``ValueError`` naming ``directory`` if it holds no inputs."""
     directory = Path(directory)
     path = directory / "inputs.json"
     if not path.is_file():
@@ -214,29 +221,60 @@ def _check_advantages(case: dict, inputs: dict, doc: dict) -> ParityResult:
     return _verdict(case, "advantages", name, doc, error, "the advantages")
 
 
+def _check_correction(case: dict, inputs: dict, doc: dict) -> ParityResult:
+    from rlviz.core.corrections import CORRECTIONS, correction_weights
+
+    name = case["correction"]
+    if name not in CORRECTIONS:
+        return _result(case, "correction", name, doc, "skip", f"rlviz has no rollout correction {name!r} yet")
+    inp = inputs["correction"]
+    try:
+        weight, kept = correction_weights(
+            name, _t(inp["old_log_prob"]), _t(inp["rollout_log_prob"]), _t(inp["response_mask"]), **case["rlviz"]
+        )
+    except ValueError as exc:  # a band rlviz does not take: the case's mapping is out of date
+        return _result(case, "correction", name, doc, "fail", f"correction_weights refused the case's band: {exc}")
+    expected = _t(case["weight"])
+    scale = expected.abs()
+    error = float(((weight - expected).abs() / torch.where(scale > 0, scale, torch.ones_like(scale))).max())
+    exact_zero = bool((weight[scale == 0] == 0).all())
+    mismatched = int((kept != torch.tensor(case["kept"])).sum())
+    if mismatched:
+        return _result(case, "correction", name, doc, "fail", f"kept differs at {mismatched} tokens", error)
+    if not exact_zero:
+        return _result(case, "correction", name, doc, "fail", "a weight the framework sets to 0 is not 0", error)
+    if error > CORRECTION_RTOL:
+        reason = f"the weights differ by {error:.3g} relative > {CORRECTION_RTOL:g}"
+        return _result(case, "correction", name, doc, "fail", reason, error)
+    return _result(case, "correction", name, doc, "pass", error=error)
+
+
 def check_all(directory: Path | str = PARITY_DIR) -> list[ParityResult]:
-    """Every stored case recomputed by rlviz, in file order (TRL, then verl: policy, KL, advantages).
-    Raises ``ValueError`` as :func:`load_parity`."""
+    """Every stored case recomputed by rlviz, in file order (TRL, then verl: corrections, policy, KL,
+    advantages). Raises ``ValueError`` as :func:`load_parity`."""
     data = load_parity(directory)
     inputs = data["inputs"]
     results = []
     for doc in data["frameworks"].values():
+        results += [_check_correction(c, inputs, doc) for c in doc.get("corrections", [])]
         results += [_check_policy(c, inputs["sets"], doc) for c in doc.get("policy", [])]
         results += [_check_kl(c, inputs, doc) for c in doc.get("kl", [])]
         results += [_check_advantages(c, inputs, doc) for c in doc.get("advantages", [])]
     return results
 
 
-@lru_cache(maxsize=1)
-def checked_against() -> dict[str, tuple[tuple[str, str], ...]]:
-    """Per rlviz objective, the frameworks it was checked against: ``{name: (("TRL", "1.16.0"),
-    ("verl", "0.9.1"))}``, a framework listed when it has at least one stored policy case for the
-    objective and every one of them passes (loss and per-token gradient within :data:`TOLERANCE`).
-    An objective with no such framework is absent. Computed once per process from the stored
-    vectors (a few hundred milliseconds)."""
+@lru_cache(maxsize=4)
+def checked_against(kind: str = "policy") -> dict[str, tuple[tuple[str, str], ...]]:
+    """Per rlviz objective (``kind="policy"``) or rollout correction (``kind="correction"``), the
+    frameworks it was checked against: ``{name: (("TRL", "1.16.0"), ("verl", "0.9.1"))}``, a framework
+    listed when it has at least one stored case of that kind for the name and every one of them passes.
+    A name with no such framework is absent. Computed once per process and kind from the stored
+    vectors (a few hundred milliseconds). Raises ``ValueError`` naming ``kind`` for another kind."""
+    if kind not in ("policy", "correction"):
+        raise ValueError(f"kind: must be 'policy' or 'correction', got {kind!r}")
     passed: dict[str, dict[str, tuple[str, bool]]] = {}
     for r in check_all():
-        if r.kind != "policy" or r.status == "skip":
+        if r.kind != kind or r.status == "skip":
             continue
         title = FRAMEWORK_TITLES[r.framework]
         ok = passed.setdefault(r.subject, {}).get(title, (r.version, True))[1] and r.status == "pass"

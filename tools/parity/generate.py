@@ -5,11 +5,13 @@ Run it in the parity environment (``tools/parity/requirements.txt``), never the 
     /tmp/venv-parity/bin/python tools/parity/generate.py            # writes rlviz/data/parity/*.json
 
 It writes, for every case of the tables below, the framework's loss and its gradient with respect to
-each token's log-prob (autograd, float64), with the framework's name and version, the function that
-computed it and the exact settings passed; ``tests/test_parity.py`` checks ``rlviz`` against them to
-1e-6 and ``rlviz.core.parity`` tells the Home page which framework version each objective was checked
-against. A new objective is one row of ``POLICY_CASES`` (and, if the framework needs new plumbing,
-one argument of ``run_trl`` / ``run_verl``).
+each token's log-prob (autograd, float64), or a rollout correction's weight per token, with the
+framework's name and version, the function that computed it and the exact settings passed;
+``tests/test_parity.py`` checks ``rlviz`` against them to 1e-6 (corrections: 1e-9 relative, the kept
+tokens exactly) and ``rlviz.core.parity`` tells the Home page which framework version each objective
+(and correction) was checked against. A new objective is one row of ``POLICY_CASES``, a new
+correction one row of ``CORRECTION_CASES`` (and, if the framework needs new plumbing, one argument of
+``run_trl`` / ``run_verl``).
 
 How each framework's own code is run (nothing of it is copied or re-implemented here):
 
@@ -30,6 +32,26 @@ How each framework's own code is run (nothing of it is copied or re-implemented 
   locally, except ``loss_scale_factor``, which verl's ``workers/utils/losses.py`` passes through
   ``global_batch_info``); ``kl_penalty``; the advantage estimators from ``get_adv_estimator_fn``.
   ``import verl`` needs ray, tensordict, hydra and omegaconf (installed, nothing stubbed).
+
+Rollout corrections (``rlviz.core.corrections``; ``CORRECTION_CASES``, run on their own inputs: log pi_old
+and log pi_rollout with log-ratios in [-1.5, 1.5]). Each case stores the weight per token, ``kept``
+(the real tokens whose weight is not 0) and the band (low, high) of the rlviz entry it maps to:
+
+* verl: ``rollout_corr_helper.compute_rollout_correction_weights`` (``rollout_is`` token / sequence;
+  a number is TIS, clamped from above only; a ``"lower_upper"`` string is IcePop, 0 outside) and
+  ``compute_rollout_rejection_mask`` (``rollout_rs="seq_mean_k1"``; its weight is the returned
+  response mask), each given ``log_ratio = old_log_prob - rollout_log_prob`` as verl's
+  ``compute_rollout_correction_and_rejection_mask`` forms it. verl applies IS weights to the per-token
+  loss (``pg_losses * rollout_is_weights``) but a rejection by replacing ``response_mask`` (a rejected
+  response leaves the normaliser too); each case's ``applied_as`` says which.
+* TRL: the correction is inline in ``GRPOTrainer._generate_and_score_completions``; it is run whole on
+  a ``GRPOTrainer.__new__`` instance whose generation (``_generate``: the fixed completions and vLLM's
+  per-token log-probs, unpadded lists as vLLM returns them), forward pass
+  (``_get_per_token_logps_and_entropies``: the fixed old log-probs) and rewards (``_calculate_rewards``)
+  are stubs, with ``use_vllm=True`` and the ``vllm_importance_sampling_*`` settings of a real
+  ``GRPOConfig``; the case stores ``output["importance_sampling_ratio"]`` as TRL returns it (``output``:
+  1 at padding for the token modes, [B, 1] for the sequence modes) and, as ``weight``, that ratio
+  broadcast over the response times ``completion_mask`` (what TRL's loss multiplies and aggregates).
 
 Value conventions. Where a framework's loss is ``-sg[w] A log pi`` (CISPO, VESPO, DPPO), its value
 depends on the absolute log-probs; rlviz reports the same gradient with the readable value ``-A w``
@@ -597,6 +619,275 @@ ADV_FORMAT = ((1.0, 1.0, 0.0, 0.5), (0.0, 1.0, 1.0, 1.0))
 
 
 # ----------------------------------------------------------------------------------------------
+# Rollout corrections (rlviz.core.corrections): the sampler's log-probs differ from the trainer's
+# ----------------------------------------------------------------------------------------------
+
+# B = 6 responses of lengths 3, 5, 8, 2, 6, 4 padded to T = 8; log pi_old (the trainer's) of the real
+# tokens, all <= -1.6 so that log pi_rollout = log pi_old - l stays < 0 for every l below.
+CORR_LENGTHS = (3, 5, 8, 2, 6, 4)
+CORR_OLD = (
+    (-1.7, -2.3, -1.9),
+    (-2.6, -1.8, -3.1, -2.0, -1.65),
+    (-1.9, -2.4, -1.7, -3.3, -2.1, -2.8, -1.75, -2.2),
+    (-2.5, -1.85),
+    (-2.05, -1.95, -2.7, -1.6, -2.35, -3.0),
+    (-1.8, -2.9, -2.15, -2.45),
+)
+# l = log pi_old - log pi_rollout per token, in [-1.5, 1.5]: tokens on both sides of [0.5, 2] (log +-0.69)
+# and above 1.5. Per response, sum l = 1.2, -0.9, 0.3, -1.0, 0.0012, 1.0 (sequence ratio 3.32, 0.41,
+# 1.35, 0.37, 1.001, 2.72: above 3, below 0.5, inside, below, inside, in (2, 3)); mean of k1 = -l:
+# -0.4, 0.18, -0.0375, 0.5, -0.0002, -0.25 (geometric mean 0.67, 1.20, 0.96, 1.65, 0.9998, 0.78: only
+# the fifth inside verl's 0.999_1.001, the second, third and fifth inside 0.8_1.25). No statistic lies
+# within 1e-3 of a bound, so no comparison can be flipped by rounding.
+CORR_LOG_RATIOS = (
+    (0.9, -0.2, 0.5),
+    (-1.2, 0.3, 0.6, -0.1, -0.5),
+    (1.5, -1.4, 0.2, -0.3, 1.0, -0.9, -0.6, 0.8),
+    (-0.6, -0.4),
+    (0.9, -0.9, 0.5, -0.5, 0.0012, 0.0),
+    (0.6, 0.3, -0.1, 0.2),
+)
+JUNK_ROLLOUT = (4.0, -12.0, 0.7, -0.05, 25.0)  # finite junk, and a padded log-ratio beyond verl's +-20 clamp
+
+
+def build_correction_inputs() -> dict[str, torch.Tensor]:
+    """The corrections' inputs: ``old_log_prob``, ``rollout_log_prob``, ``response_mask``, [B, T]
+    float64, finite junk in the padding of both log-probs."""
+    width = max(CORR_LENGTHS)
+    rollout = [[o - lr for o, lr in zip(orow, lrow)] for orow, lrow in zip(CORR_OLD, CORR_LOG_RATIOS)]
+    out = {
+        "old_log_prob": _pad_to(CORR_OLD, JUNK_OLD, width),
+        "rollout_log_prob": _pad_to(rollout, JUNK_ROLLOUT, width),
+        "response_mask": torch.tensor([[1.0] * n + [0.0] * (width - n) for n in CORR_LENGTHS]),
+    }
+    real = out["response_mask"] > 0
+    assert bool((out["old_log_prob"][real] < 0).all()) and bool((out["rollout_log_prob"][real] < 0).all())
+    return out
+
+
+def _pad_to(rows, junk, width):
+    return torch.tensor([list(r) + [junk[(k + len(r)) % len(junk)] for k in range(width - len(r))] for r in rows])
+
+
+def run_verl_correction(settings: dict, inp: dict) -> tuple[torch.Tensor, torch.Tensor, str]:
+    """verl's ``compute_rollout_correction_weights`` (``rollout_is`` set) or
+    ``compute_rollout_rejection_mask`` (``rollout_rs`` set) on the fixed inputs, given
+    ``log_ratio = old_log_prob - rollout_log_prob`` as verl's ``compute_rollout_correction_and_rejection_mask``
+    forms it. Returns (weight [B, T], the framework's own output [B, T], function): for IS the weights
+    themselves; for rejection the modified ``response_mask`` (weight 1 where kept)."""
+    from verl.trainer.ppo import rollout_corr_helper as h
+
+    log_ratio = inp["old_log_prob"] - inp["rollout_log_prob"]
+    mask = inp["response_mask"].clone()
+    if "rollout_is" in settings:
+        out, _ = h.compute_rollout_correction_weights(log_ratio, mask, **settings)
+        return out, out, "verl.trainer.ppo.rollout_corr_helper.compute_rollout_correction_weights"
+    out, _ = h.compute_rollout_rejection_mask(log_ratio, mask, **settings)
+    return out.to(torch.float64), out, "verl.trainer.ppo.rollout_corr_helper.compute_rollout_rejection_mask"
+
+
+class _NoCheckpointing(torch.nn.Module):
+    is_gradient_checkpointing = False  # read by trl.models.utils.disable_gradient_checkpointing
+
+
+def run_trl_correction(settings: dict, inp: dict) -> tuple[torch.Tensor, torch.Tensor, str]:
+    """TRL's vLLM importance-sampling correction: ``GRPOTrainer._generate_and_score_completions`` on a
+    ``GRPOTrainer.__new__`` instance whose generation (``_generate``: the fixed completions and their
+    sampling log-probs, as vLLM would return them, one unpadded list per response), forward pass
+    (``_get_per_token_logps_and_entropies``: the fixed old log-probs) and rewards (``_calculate_rewards``:
+    zeros) are stubs; everything else, the padding and the correction included, is TRL's. Returns
+    (weight [B, T], TRL's ``output["importance_sampling_ratio"]`` ([B, T], or [B, 1] for the sequence
+    modes), function)."""
+    import types
+    from collections import defaultdict, deque
+
+    from accelerate import Accelerator
+    from trl import GRPOConfig, GRPOTrainer
+
+    mask = inp["response_mask"]
+    B = mask.shape[0]
+    lengths = [int(n) for n in mask.sum(-1)]
+    with tempfile.TemporaryDirectory() as tmp:
+        args = GRPOConfig(
+            output_dir=tmp,
+            report_to=[],
+            use_cpu=True,
+            use_vllm=True,
+            vllm_importance_sampling_correction=True,
+            per_device_train_batch_size=B,
+            num_generations=B,
+            beta=0.0,
+            **settings,
+        )
+    accelerator = Accelerator(cpu=True)  # after the config, as in run_trl
+    t = GRPOTrainer.__new__(GRPOTrainer)
+    # what GRPOTrainer.__init__ copies from args (or sets) and _generate_and_score_completions reads
+    t.args = args
+    t.accelerator = accelerator
+    t.model = _NoCheckpointing().train()
+    t.environment_factories = None
+    t.environments = None
+    t.tools = []
+    t._tokenizer = types.SimpleNamespace(pad_token_id=0)
+    t.pad_to_multiple_of = args.pad_to_multiple_of
+    t.mask_truncated_completions = args.mask_truncated_completions
+    t.use_vllm = args.use_vllm
+    t.vllm_importance_sampling_correction = args.vllm_importance_sampling_correction
+    t.vllm_importance_sampling_mode = args.vllm_importance_sampling_mode
+    t.vllm_importance_sampling_clip_max = args.vllm_importance_sampling_clip_max
+    t.vllm_importance_sampling_clip_min = args.vllm_importance_sampling_clip_min
+    t.beta = args.beta
+    t.num_generations = args.num_generations
+    t.num_iterations = args.num_iterations
+    t.num_generations_eval = args.num_generations_eval or args.num_generations
+    t.multi_objective_aggregation = args.multi_objective_aggregation
+    t.scale_rewards = args.scale_rewards
+    t.reward_funcs = [None]
+    t.reward_func_names = ["stub"]
+    t.reward_weights = torch.ones(1)
+    t.log_multimodal = args.log_multimodal
+    t._metrics = {"train": defaultdict(list), "eval": defaultdict(list)}
+    n = args.generation_batch_size
+    t._logs = {
+        "images": deque(maxlen=n),
+        "prompt": deque(maxlen=n),
+        "completion": deque(maxlen=n),
+        "rewards": defaultdict(lambda: deque(maxlen=n)),
+        "advantages": deque(maxlen=n),
+        "extra": defaultdict(lambda: deque(maxlen=n)),
+    }
+    t._pending_extra_logs = defaultdict(list)
+    t._pending_metrics = defaultdict(list)
+    # the stubs: generation (vLLM's completions and per-token log-probs), the trainer's forward, rewards
+    rollout = [inp["rollout_log_prob"][i, :k].tolist() for i, k in enumerate(lengths)]
+    completion_ids = [[1] * k for k in lengths]
+    t._generate = lambda prompts: ([[1]] * B, completion_ids, None, ["c"] * B, rollout, {}, None, None)
+    old = inp["old_log_prob"].clone()
+    t._get_per_token_logps_and_entropies = lambda *a, **k: (old.clone(), None, None)
+    t._calculate_rewards = lambda *a: torch.zeros(B, 1)
+    output = t._generate_and_score_completions([{"prompt": "p"}] * B)
+    assert torch.equal(output["completion_mask"].to(mask.dtype), mask), "TRL padded the completions differently"
+    ratio = output["importance_sampling_ratio"]
+    # TRL's loss multiplies the per-token loss by this ratio and aggregates over completion_mask only
+    weight = ratio.expand_as(mask) * output["completion_mask"]
+    return weight, ratio, "trl.GRPOTrainer._generate_and_score_completions (output['importance_sampling_ratio'])"
+
+
+def _trl_mode(mode, low, high):
+    return {
+        "vllm_importance_sampling_mode": mode,
+        "vllm_importance_sampling_clip_min": low,
+        "vllm_importance_sampling_clip_max": high,
+    }
+
+
+# One row per (framework, settings); rlviz: the CORRECTIONS entry and the band (low, high) it maps to.
+CORRECTION_CASES = [
+    # verl: a single threshold is TIS, clamped from above only (no lower bound: rlviz low = None)
+    dict(
+        correction="token_tis",
+        rlviz={"low": None, "high": 2.0},
+        framework="verl",
+        settings={"rollout_is": "token", "rollout_is_threshold": 2.0},
+    ),
+    dict(
+        correction="token_tis",
+        rlviz={"low": None, "high": 1.5},
+        framework="verl",
+        settings={"rollout_is": "token", "rollout_is_threshold": 1.5},
+    ),
+    dict(
+        correction="sequence_tis",
+        rlviz={"low": None, "high": 2.0},
+        framework="verl",
+        settings={"rollout_is": "sequence", "rollout_is_threshold": 2.0},
+    ),
+    # verl: a "lower_upper" threshold is IcePop: the ratio inside [lower, upper], 0 outside
+    dict(
+        correction="token_mis",
+        rlviz={"low": 0.5, "high": 2.0},
+        framework="verl",
+        settings={"rollout_is": "token", "rollout_is_threshold": "0.5_2.0"},
+    ),
+    dict(
+        correction="sequence_mis",
+        rlviz={"low": 0.5, "high": 2.0},
+        framework="verl",
+        settings={"rollout_is": "sequence", "rollout_is_threshold": "0.5_2.0"},
+    ),
+    # verl rejection: seq_mean_k1 bounds the mean of k1 = -l (log of the geometric mean of
+    # pi_rollout / pi_train) by [log lower, log upper]; a single value u means [1/u, u]
+    dict(
+        correction="geo_mean_rs",
+        rlviz={"low": 0.999, "high": 1.001},
+        framework="verl",
+        settings={"rollout_rs": "seq_mean_k1", "rollout_rs_threshold": "0.999_1.001"},
+    ),
+    dict(
+        correction="geo_mean_rs",
+        rlviz={"low": 0.8, "high": 1.25},
+        framework="verl",
+        settings={"rollout_rs": "seq_mean_k1", "rollout_rs_threshold": "0.8_1.25"},
+    ),
+    dict(
+        correction="geo_mean_rs",
+        rlviz={"low": 1 / 1.25, "high": 1.25},
+        framework="verl",
+        settings={"rollout_rs": "seq_mean_k1", "rollout_rs_threshold": 1.25},
+    ),
+    # TRL: *_truncate clamps into [clip_min, clip_max] (clip_min None: from above only), *_mask zeroes
+    # the ratio outside [clip_min, clip_max]; sequence modes use the product of the token ratios
+    dict(
+        correction="token_tis",
+        rlviz={"low": None, "high": 2.0},
+        framework="trl",
+        settings=_trl_mode("token_truncate", None, 2.0),
+    ),
+    dict(
+        correction="token_tis",
+        rlviz={"low": 0.5, "high": 2.0},
+        framework="trl",
+        settings=_trl_mode("token_truncate", 0.5, 2.0),
+    ),
+    dict(
+        correction="sequence_tis",
+        rlviz={"low": None, "high": 2.0},
+        framework="trl",
+        settings=_trl_mode("sequence_truncate", None, 2.0),
+    ),
+    dict(
+        correction="sequence_tis",
+        rlviz={"low": 0.5, "high": 2.0},
+        framework="trl",
+        settings=_trl_mode("sequence_truncate", 0.5, 2.0),
+    ),
+    dict(
+        correction="token_mis",
+        rlviz={"low": 0.5, "high": 2.0},
+        framework="trl",
+        settings=_trl_mode("token_mask", 0.5, 2.0),
+    ),
+    dict(
+        correction="sequence_mis",
+        rlviz={"low": None, "high": 3.0},
+        framework="trl",
+        settings=_trl_mode("sequence_mask", None, 3.0),
+        note="TRL's defaults (vllm_importance_sampling_mode='sequence_mask', clip_min None, clip_max 3.0)",
+    ),
+    dict(
+        correction="sequence_mis",
+        rlviz={"low": 0.5, "high": 2.0},
+        framework="trl",
+        settings=_trl_mode("sequence_mask", 0.5, 2.0),
+    ),
+]
+# Not stored (no rlviz entry to map to): verl's token_k1 / seq_sum_k1 rejection (weight 1 inside a band on
+# the token's or the response's pi_rollout / pi_train), the k2 / k3 / seq_max rejection filters,
+# rollout_is_batch_normalize; TRL's token_mask with clip_min None (rlviz's token_mis takes low = None as
+# its default 0.5, so it cannot say "no lower bound").
+
+
+# ----------------------------------------------------------------------------------------------
 
 
 def _tensor_list(x: torch.Tensor) -> list:
@@ -746,6 +1037,51 @@ def adv_vectors() -> tuple[list[dict], dict]:
     return out, inputs
 
 
+def correction_vectors(inp: dict) -> dict[str, list]:
+    """Every row of ``CORRECTION_CASES`` run by its framework on the corrections' inputs. A case stores
+    the weight per token ([B, T], 0 at padding) and ``kept`` (the real tokens whose weight is not 0)."""
+    cases = {"trl": [], "verl": []}
+    mask = inp["response_mask"]
+    real = mask > 0
+    log_ratio = torch.where(real, inp["old_log_prob"] - inp["rollout_log_prob"], torch.zeros(()))
+    for row in CORRECTION_CASES:
+        run = run_trl_correction if row["framework"] == "trl" else run_verl_correction
+        weight, output, function = run(row["settings"], inp)
+        assert weight.shape == mask.shape and bool(torch.isfinite(weight).all()), row
+        assert float(weight[~real].abs().max()) == 0.0, f"a weight at padding: {row}"
+        kept = (weight != 0) & real
+        # the band must act on these inputs: some tokens kept and some dropped, or some clamped and some not
+        if row["correction"].endswith("_tis"):
+            seq = row["correction"].startswith("sequence")
+            raw = torch.exp(log_ratio.sum(-1, keepdim=True) if seq else log_ratio).expand_as(weight)
+            clamped = (weight - raw).abs() > 1e-12
+            assert bool(clamped[real].any()) and not bool(clamped[real].all()), f"nothing or all clamped: {row}"
+        else:
+            assert bool(kept[real].any()) and not bool(kept[real].all()), f"nothing or all dropped: {row}"
+        case = {
+            "id": f"correction/{row['framework']}/{len(cases[row['framework']])}",
+            "correction": row["correction"],
+            "rlviz": row["rlviz"],
+            "function": function,
+            "settings": row["settings"],
+            "weight": _tensor_list(weight),
+            "kept": kept.tolist(),
+        }
+        if row["framework"] == "trl":  # TRL's own tensor: 1 (not 0) at padding for the token modes, [B, 1] per sequence
+            case["output"] = _tensor_list(output)
+            case["applied_as"] = "per_token_loss * importance_sampling_ratio, aggregated over completion_mask"
+        elif "rollout_rs" in row["settings"]:
+            case["applied_as"] = (
+                "response_mask (the returned mask replaces it: a dropped response leaves the normaliser)"
+            )
+        else:
+            case["applied_as"] = "pg_losses * rollout_is_weights (an IcePop zero stays in the normaliser)"
+        if "note" in row:
+            case["note"] = row["note"]
+        cases[row["framework"]].append(case)
+    return cases
+
+
 def _dump(doc: dict) -> str:
     """JSON with one case per line (small, and a regenerated file diffs case by case)."""
     lines = ["{"]
@@ -770,6 +1106,8 @@ def main(argv=None) -> int:
     policy = policy_vectors(inputs)
     kl, kl_ref = kl_vectors(inputs)
     adv, adv_inputs = adv_vectors()
+    corr_inputs = build_correction_inputs()
+    corrections = correction_vectors(corr_inputs)
     args.out.mkdir(parents=True, exist_ok=True)
     common = {
         "generated": datetime.date.today().isoformat(),
@@ -785,17 +1123,20 @@ def main(argv=None) -> int:
                 "sets": {n: {k: _tensor_list(v) for k, v in s.items()} for n, s in inputs.items()},
                 "ref_log_prob_kl": _tensor_list(kl_ref),
                 "advantage_inputs": adv_inputs,
+                "correction": {k: _tensor_list(v) for k, v in corr_inputs.items()},
             },
             indent=None,
         )
         + "\n"
     )
     for framework, package in (("trl", "trl"), ("verl", "verl")):
-        doc = common | {"framework": framework, "version": _version(package), "policy": policy[framework]}
+        # corrections before policy: a regenerated file only gains lines
+        doc = common | {"framework": framework, "version": _version(package), "corrections": corrections[framework]}
+        doc["policy"] = policy[framework]
         if framework == "verl":
             doc |= {"kl": kl, "advantages": adv}
         (args.out / f"{framework}.json").write_text(_dump(doc))
-    n = sum(len(v) for v in policy.values()) + len(kl) + len(adv)
+    n = sum(len(v) for v in policy.values()) + len(kl) + len(adv) + sum(len(v) for v in corrections.values())
     print(f"{n} cases written to {args.out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
 
