@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Iterable
@@ -105,6 +106,57 @@ def csv_download(df, name: str, key: str, label: str | None = None) -> None:
         key=key,
         icon=":material/download:",
     )
+
+
+def pct(value: float | None) -> str:
+    """A share as a percentage: two decimals below 0.1%, else one; "—" for a missing or NaN value."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:.2%}" if 0 < abs(value) < 0.001 else f"{value:.1%}"
+
+
+def num(value: float | None, digits: int = 3) -> str:
+    """A number to ``digits`` significant digits; "—" for a missing or NaN value."""
+    return f"{value:.{digits}g}" if value is not None and math.isfinite(value) else "—"
+
+
+def cell(value: float | None, digits: int = 3, signed: bool = False) -> str:
+    """A table cell to ``digits`` decimals (with its sign if ``signed``); "—" for a missing or NaN value."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
+def live_reading(summary_frame, names: dict[str, str], prefix: str, heldout_samples: int) -> str:
+    """What a side-by-side run's summary shows, in the session's language: the arms the collapse flag
+    marked (``<prefix>.read_live_collapse`` / ``.read_live_arm_step``, or ``.read_live_no_collapse``),
+    then, with held-out samples, whether the arms' final held-out pass@1 lie apart beyond two
+    standard errors (``<prefix>.read_live_apart`` with ``.live_verdict.separates`` / ``.noise``;
+    ``rlviz.experiments.moe.arms_apart``). ``names``: arm -> its label."""
+    from rlviz.experiments.moe import arms_apart
+    from rlviz.i18n import LIST_SEPARATOR, SENTENCE_SEPARATOR
+    from rlviz.lm.task import HELDOUT_SIZE
+
+    collapsed = [
+        tr(f"{prefix}.read_live_arm_step", arm=names.get(a, a), step=int(v))
+        for a, v in zip(summary_frame["arm"], summary_frame["collapse_step"])
+        if math.isfinite(v)
+    ]
+    language = lang()
+    reading = (
+        tr(f"{prefix}.read_live_collapse", arms=LIST_SEPARATOR[language].join(collapsed))
+        if collapsed
+        else tr(f"{prefix}.read_live_no_collapse")
+    )
+    samples = HELDOUT_SIZE * heldout_samples
+    apart = arms_apart(list(summary_frame["heldout_pass_at_1_end"]), samples)
+    if apart is not None:
+        low, high, two_se = apart
+        verdict = tr(f"{prefix}.live_verdict.separates" if high - low > two_se else f"{prefix}.live_verdict.noise")
+        reading += SENTENCE_SEPARATOR[language] + tr(
+            f"{prefix}.read_live_apart", low=cell(low), high=cell(high), n=samples, two_se=cell(two_se), verdict=verdict
+        )
+    return reading
 
 
 def show_bad_input(exc: Exception, fields: dict[str, str] | None = None, where=None) -> None:

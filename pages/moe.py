@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from app_common import (
+    cell,
     chart,
     csv_download,
     drive,
@@ -24,6 +25,9 @@ from app_common import (
     formula,
     labels,
     lang,
+    live_reading,
+    num,
+    pct,
     predict,
     run_active,
     run_controls,
@@ -40,11 +44,9 @@ from rlviz.experiments.moe import (
     MoeLiveConfig,
     MoeLiveRun,
     RoutingShiftSettings,
-    arms_apart,
     routing_shift,
 )
 from rlviz.experiments.runner import COLLAPSE
-from rlviz.i18n import LIST_SEPARATOR, SENTENCE_SEPARATOR
 from rlviz.lm.task import HELDOUT_SIZE
 from rlviz.plots.moe import arm_metrics_figure, log_ratio_figure, route_change_figure, token_strip_figure
 from rlviz.teach.predict import PREDICTIONS, shift_state
@@ -70,17 +72,6 @@ def _architecture() -> dict[str, int]:
     config = AutoConfig.from_pretrained(MODELS["moe"])
     experts = getattr(config, "num_experts", None) or getattr(config, "num_local_experts", 0)
     return {"layers": config.num_hidden_layers, "experts": experts, "top_k": config.num_experts_per_tok}
-
-
-def _pct(value: float) -> str:
-    """A share as a percentage: two decimals below 0.1%, else one."""
-    if value is None or not math.isfinite(value):
-        return "—"
-    return f"{value:.2%}" if 0 < abs(value) < 0.001 else f"{value:.1%}"
-
-
-def _num(value: float, digits: int = 3) -> str:
-    return f"{value:.{digits}g}" if value is not None and math.isfinite(value) else "—"
 
 
 ARCH = _architecture()
@@ -185,20 +176,20 @@ if result is not None:
                 predict(prediction, asked, labels=arm_names)
     if result.moe:
         cols = st.columns(4)
-        cols[0].metric(tr("moe.m_first"), _pct(summary["route_change_first"]), help=tr("moe.m_first_help"))
+        cols[0].metric(tr("moe.m_first"), pct(summary["route_change_first"]), help=tr("moe.m_first_help"))
         if k > 1:  # after one update the two are the same number
-            cols[1].metric(tr("moe.m_last", k=k), _pct(summary["route_change_last"]), help=tr("moe.m_first_help"))
+            cols[1].metric(tr("moe.m_last", k=k), pct(summary["route_change_last"]), help=tr("moe.m_first_help"))
         cols[2].metric(
             tr("moe.m_article"),
             tr("moe.m_article_value", share=f"{ARTICLE_ROUTE_CHANGE:.0%}"),
             help=tr("moe.m_article_help"),
         )
-        cols[3].metric(tr("moe.m_sampler"), _pct(result.sampler_mismatch), help=tr("moe.m_sampler_help"))
+        cols[3].metric(tr("moe.m_sampler"), pct(result.sampler_mismatch), help=tr("moe.m_sampler_help"))
     else:
         st.info(tr("moe.dense_note"), icon=":material/info:")
     cols = st.columns(3)
     for col, arm in zip(cols, shift_arms):
-        clip = _pct(summary[f"clip_{arm}"])
+        clip = pct(summary[f"clip_{arm}"])
         col.metric(tr("moe.m_clip", arm=arm_names.get(arm, arm), k=k), clip, help=tr("moe.m_clip_help", k=k))
     st.caption(
         tr(
@@ -222,7 +213,7 @@ if result is not None:
             reading = tr(
                 "moe.read_share",
                 lr=f"{shift_lr:g}",
-                first=_pct(first),
+                first=pct(first),
                 cmp=tr(f"moe.cmp.{cmp}"),
                 article=f"{ARTICLE_ROUTE_CHANGE:.0%}",
             )
@@ -232,12 +223,12 @@ if result is not None:
                 reading += tr(
                     "moe.read_share_more",
                     k=k,
-                    last=_pct(last),
+                    last=pct(last),
                     layer=int(top["layer"]),
-                    layer_share=_pct(float(top["share"])),
+                    layer_share=pct(float(top["share"])),
                 )
             elif top is not None:
-                reading += tr("moe.read_share_layer", layer=int(top["layer"]), layer_share=_pct(float(top["share"])))
+                reading += tr("moe.read_share_layer", layer=int(top["layer"]), layer_share=pct(float(top["share"])))
         st.markdown(reading)
         route_labels = labels(
             "moe",
@@ -273,9 +264,9 @@ if result is not None:
         if abs(change) < 0.005:
             effect = tr("moe.effect.same")
         elif change < 0:
-            effect = tr("moe.effect.narrowed", pct=_pct(-change))
+            effect = tr("moe.effect.narrowed", pct=pct(-change))
         else:
-            effect = tr("moe.effect.widened", pct=_pct(change))
+            effect = tr("moe.effect.widened", pct=pct(change))
         share_of_own = summary["routing_share_of_own"]
         # replay narrows the spread by a tenth or more: routing adds to it; else it only reshuffles tokens
         verdict = tr("moe.verdict.routing" if change <= -REPLAY_VISIBLE else "moe.verdict.update")
@@ -283,23 +274,23 @@ if result is not None:
             tr(
                 "moe.read_replay",
                 k=k,
-                own=_num(own),
-                rep=_num(rep),
+                own=num(own),
+                rep=num(rep),
                 effect=effect,
-                routing=_num(routing),
-                pct=_pct(share_of_own),
+                routing=num(routing),
+                pct=pct(share_of_own),
                 verdict=verdict,
             )
         )
     else:
-        st.markdown(tr("moe.read_dense", k=k, own=_num(own), seq=_num(seq)))
+        st.markdown(tr("moe.read_dense", k=k, own=num(own), seq=num(seq)))
     if shift_lr != 0 and result.moe and math.isfinite(summary["abs_own_changed"]):
         own_c, own_u, rep_c = summary["abs_own_changed"], summary["abs_own_unchanged"], summary["abs_replay_changed"]
         numbers = dict(
-            share=_pct(summary["tokens_changed_share"]),
-            own_changed=_num(own_c, 4),
-            own_unchanged=_num(own_u, 4),
-            rep_changed=_num(rep_c, 4),
+            share=pct(summary["tokens_changed_share"]),
+            own_changed=num(own_c, 4),
+            own_unchanged=num(own_u, 4),
+            rep_changed=num(rep_c, 4),
         )
         if not math.isfinite(own_u):  # every token's experts changed: nothing to compare with
             st.markdown(tr("moe.changed.all", **numbers))
@@ -310,12 +301,12 @@ if result is not None:
         else:
             removed = summary["replay_removed_share"]  # share of the extra swing that replay takes away
             verdict = tr("moe.changed.mostly_routing" if removed >= 0.5 else "moe.changed.mostly_update")
-            st.markdown(tr("moe.read_changed", removed=_pct(removed), verdict=verdict, **numbers))
+            st.markdown(tr("moe.read_changed", removed=pct(removed), verdict=verdict, **numbers))
     if shift_lr != 0 and result.moe:
         if 0 < seq < own:
-            st.markdown(tr("moe.read_sequence", seq=_num(seq), own=_num(own), pct=_pct(seq / own)))
+            st.markdown(tr("moe.read_sequence", seq=num(seq), own=num(own), pct=pct(seq / own)))
         else:
-            st.markdown(tr("moe.read_sequence_not", seq=_num(seq), own=_num(own)))
+            st.markdown(tr("moe.read_sequence_not", seq=num(seq), own=num(own)))
 
     # ------------------------------------------------------------------ what each arm's clip saw
     st.markdown(f"#### {tr('moe.arms_header')}")
@@ -332,7 +323,7 @@ if result is not None:
     gspo = ALGORITHMS["gspo"].defaults
     st.caption(tr("moe.arms_caption", eps_low=f"{gspo['epsilon_low']:g}", eps_high=f"{gspo['epsilon_high']:g}"))
     parts = [
-        tr("moe.read_clip_part", share=_pct(summary[f"clip_{arm}"]), arm=arm_names.get(arm, arm)) for arm in shift_arms
+        tr("moe.read_clip_part", share=pct(summary[f"clip_{arm}"]), arm=arm_names.get(arm, arm)) for arm in shift_arms
     ]
     st.markdown(tr("moe.read_clip", k=k) + "\n" + "".join(f"\n- {part}" for part in parts))
 
@@ -558,46 +549,23 @@ st.markdown(f"#### {tr('moe.summary_header')}")
 summary_frame = run.summary_frame()
 
 
-def _cell(value: float, digits: int = 3, signed: bool = False) -> str:
-    if value is None or not math.isfinite(value):
-        return "—"
-    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
-
-
 table = pd.DataFrame(
     {
         tr("moe.col.arm"): [arm_names.get(a, a) for a in summary_frame["arm"]],
         tr("moe.col.heldout"): [
-            f"{_cell(a)} → {_cell(b)}"
+            f"{cell(a)} → {cell(b)}"
             for a, b in zip(summary_frame["heldout_pass_at_1_start"], summary_frame["heldout_pass_at_1_end"])
         ],
-        tr("moe.col.gain"): [_cell(v, signed=True) for v in summary_frame["heldout_gain"]],
-        tr("moe.col.collapse_step"): [_cell(v, 0) for v in summary_frame["collapse_step"]],
-        tr("moe.col.route_change_mean"): [_pct(v) for v in summary_frame["route_change_mean"]],
-        tr("moe.col.token_ratio_var_mean"): [_num(v) for v in summary_frame["token_ratio_var_mean"]],
-        tr("moe.col.clip_fraction_mean"): [_pct(v) for v in summary_frame["clip_fraction_mean"]],
+        tr("moe.col.gain"): [cell(v, signed=True) for v in summary_frame["heldout_gain"]],
+        tr("moe.col.collapse_step"): [cell(v, 0) for v in summary_frame["collapse_step"]],
+        tr("moe.col.route_change_mean"): [pct(v) for v in summary_frame["route_change_mean"]],
+        tr("moe.col.token_ratio_var_mean"): [num(v) for v in summary_frame["token_ratio_var_mean"]],
+        tr("moe.col.clip_fraction_mean"): [pct(v) for v in summary_frame["clip_fraction_mean"]],
         tr("moe.col.steps"): [str(int(v)) for v in summary_frame["steps"]],
     }
 )
 st.table(table, hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
 st.caption(tr("moe.summary_caption", n=HELDOUT_SIZE))
-collapsed = [
-    tr("moe.read_live_arm_step", arm=arm_names.get(a, a), step=int(v))
-    for a, v in zip(summary_frame["arm"], summary_frame["collapse_step"])
-    if math.isfinite(v)
-]
-reading = (
-    tr("moe.read_live_collapse", arms=LIST_SEPARATOR[L].join(collapsed))
-    if collapsed
-    else tr("moe.read_live_no_collapse")
-)
-samples = HELDOUT_SIZE * run.config.heldout_samples
-apart = arms_apart(list(summary_frame["heldout_pass_at_1_end"]), samples)
-if apart is not None:
-    low, high, two_se = apart
-    verdict = tr("moe.live_verdict.separates" if high - low > two_se else "moe.live_verdict.noise")
-    reading += SENTENCE_SEPARATOR[L] + tr(
-        "moe.read_live_apart", low=_cell(low), high=_cell(high), n=samples, two_se=_cell(two_se), verdict=verdict
-    )
+reading = live_reading(summary_frame, arm_names, "moe", run.config.heldout_samples)
 st.markdown(reading)
 csv_download(run.metrics_frame(), "moe-live", key="mo_dl_live", label=tr("moe.download_csv"))

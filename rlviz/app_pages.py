@@ -57,6 +57,7 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("sampling", "pages/sampling.py", ":material/filter_alt:", "sampling", (3, 4, 19), prefix="s_"),
     PageEntry("advantages", "pages/advantages.py", ":material/balance:", "advantages", (3, 19), prefix="ad_"),
     PageEntry("moe", "pages/moe.py", ":material/hub:", "moe", (12,), prefix="mo_"),
+    PageEntry("mismatch", "pages/mismatch.py", ":material/call_split:", "mismatch", prefix="mm_"),
     PageEntry("live", "pages/live.py", ":material/bolt:", "live", (3, 11, 20, 21, 22), prefix="lv_"),
     PageEntry("formula", "pages/formula.py", ":material/difference:", "formula", (5, 8, 9, 16, 24), prefix="fd_"),
     PageEntry(

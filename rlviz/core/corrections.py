@@ -33,7 +33,7 @@ from typing import Any
 
 import torch
 
-__all__ = ["CORRECTIONS", "SAFETY_BOUND", "CorrectionSpec", "correction_weights", "get_correction"]
+__all__ = ["CORRECTIONS", "SAFETY_BOUND", "CorrectionSpec", "correction_band", "correction_weights", "get_correction"]
 
 SAFETY_BOUND = 20.0  # log-ratios (and their sums) are clamped to ±20 before exp (verl SAFETY_BOUND)
 
@@ -203,6 +203,24 @@ def _bound(label: str, value: Any) -> float | None:
     return float(value)
 
 
+def correction_band(
+    name: str, low: float | None = None, high: float | None = None
+) -> tuple[float | None, float | None]:
+    """The band [C_min, C_max] correction ``name`` uses: ``low`` / ``high`` where given, else the
+    entry's defaults (``None``: unbounded on that side).
+
+    Raises:
+        ValueError: naming ``correction`` (unknown), ``low`` / ``high`` (not a finite number > 0, or
+            low > high).
+    """
+    spec = get_correction(name)
+    lo = spec.low if low is None else _bound("low", low)
+    hi = spec.high if high is None else _bound("high", high)
+    if lo is not None and hi is not None and lo > hi:
+        raise ValueError(f"low: must be <= high = {hi}, got {lo}")
+    return lo, hi
+
+
 def correction_weights(
     name: str,
     old_log_prob: torch.Tensor,
@@ -237,10 +255,7 @@ def correction_weights(
     and ``compute_rollout_rejection_mask`` (``seq_mean_k1``: the mean of -l against log bounds).
     """
     spec = get_correction(name)
-    lo = spec.low if low is None else _bound("low", low)
-    hi = spec.high if high is None else _bound("high", high)
-    if lo is not None and hi is not None and lo > hi:
-        raise ValueError(f"low: must be <= high = {hi}, got {lo}")
+    lo, hi = correction_band(name, low, high)
     for label, x in (("old_log_prob", old_log_prob), ("rollout_log_prob", rollout_log_prob)):
         if x.shape != response_mask.shape:
             raise ValueError(f"{label}: shape {tuple(x.shape)} differs from response_mask {tuple(response_mask.shape)}")

@@ -23,6 +23,7 @@ __all__ = [
     "sample_rollouts",
     "response_log_probs",
     "evaluate_pass_at_1",
+    "truncate_logits",
     "EOS_DISPLAY",
     "DEFAULT_MAX_NEW_TOKENS",
 ]
@@ -62,6 +63,48 @@ def _check(group_size: int, max_new_tokens: int, temperature: float) -> None:
         raise ValueError(f"max_new_tokens: must be >= 1, got {max_new_tokens}")
     if not (temperature > 0 and math.isfinite(temperature)):  # also rejects NaN
         raise ValueError(f"temperature: must be a finite number > 0, got {temperature}")
+
+
+def _check_truncation(top_p: float, top_k: int) -> None:
+    if isinstance(top_p, bool) or not isinstance(top_p, (int, float)) or not (0 < top_p <= 1):  # rejects NaN
+        raise ValueError(f"top_p: must be in (0, 1], got {top_p!r}")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 0:
+        raise ValueError(f"top_k: must be a whole number >= 0 (0 = off), got {top_k!r}")
+
+
+def truncate_logits(logits: torch.Tensor, top_p: float = 1.0, top_k: int = 0) -> torch.Tensor:
+    """Truncated sampling's support: the logits with every token outside it set to ``-inf``.
+
+    The order is vLLM's (and transformers' ``TopKLogitsWarper`` then ``TopPLogitsWarper``): first the
+    ``top_k`` most likely tokens, then among those the smallest set, most likely first, whose
+    probability (renormalised after top-k) reaches ``top_p``. The most likely token is always kept;
+    ties at the k-th logit go to the lower token id (``torch.topk``'s order).
+
+    Args:
+        logits: [..., V] logits, already divided by the temperature.
+        top_p: nucleus mass in (0, 1]; 1 keeps everything (vLLM / TRL ``top_p``).
+        top_k: keep the k most likely tokens; 0 keeps everything (vLLM ``top_k`` -1 / TRL ``top_k`` 0).
+
+    Returns:
+        [..., V] float, the same logits inside the support and ``-inf`` outside.
+
+    Raises:
+        ValueError: ``top_p`` not in (0, 1], ``top_k`` not a whole number >= 0.
+    """
+    _check_truncation(top_p, top_k)
+    out = logits.float()
+    V = out.shape[-1]
+    if 0 < top_k < V:
+        kth = torch.topk(out, top_k, dim=-1).values[..., -1:]  # (..., 1)
+        out = out.masked_fill(out < kth, float("-inf"))
+    if top_p < 1:
+        sorted_logits, order = torch.sort(out, dim=-1, descending=True)
+        probs = torch.softmax(sorted_logits, dim=-1)
+        before = probs.cumsum(-1) - probs  # mass of the more likely tokens
+        drop_sorted = before >= top_p  # the set already reached top_p without this token
+        drop = torch.zeros_like(drop_sorted).scatter(-1, order, drop_sorted)
+        out = out.masked_fill(drop, float("-inf"))
+    return out
 
 
 def response_log_probs(
@@ -108,6 +151,8 @@ def sample_rollouts(
     sampler_dtype: torch.dtype | None = None,
     record_routing: bool = False,
     greedy: bool = False,
+    top_p: float = 1.0,
+    top_k: int = 0,
 ) -> RolloutBatch:
     """Sample ``group_size`` responses per problem at ``temperature`` and score them.
 
@@ -132,11 +177,19 @@ def sample_rollouts(
         greedy: decode greedily (the argmax token at every step, the limit temperature -> 0; ties go
             to the lowest token id) instead of sampling: ReMax's baseline response (verl generates it
             with ``do_sample=False``). ``generator`` is then not drawn from.
+        top_p, top_k: truncated sampling (:func:`truncate_logits`): the sampler draws from the
+            renormalised distribution over the kept tokens, and ``rollout_log_prob`` is the log-prob
+            under it, as an inference engine reports it (the full distribution's log-prob minus the
+            log of the kept mass at that position). The trainer's log-probs are the full
+            distribution's, so their ratio to the sampler's is the kept mass (<= 1), not a change of
+            policy. Defaults: no truncation.
 
     Raises:
         ValueError: a parameter is out of range (the message names it), or ``problems`` is empty.
     """
     _check(group_size, max_new_tokens, temperature)
+    _check_truncation(top_p, top_k)
+    truncating = (top_p < 1 or top_k > 0) and not greedy
     if not problems:
         raise ValueError("problems: must not be empty")
     if sampler_dtype is not None and not (isinstance(sampler_dtype, torch.dtype) and sampler_dtype.is_floating_point):
@@ -161,10 +214,18 @@ def sample_rollouts(
     cache, logits = out.cache, out.logits[:, -1]  # logits (B, V); KV cache is `cache` in transformers 5
     next_pos = pos[:, -1:] + 1  # (B, 1)
     finished = torch.zeros(B, dtype=torch.bool, device=device)
-    new_tokens, new_mask = [], []
+    new_tokens, new_mask, kept_mass = [], [], []
     for _ in range(max_new_tokens):
         if greedy:
             tok = logits.float().argmax(dim=-1, keepdim=True)  # (B, 1)
+        elif truncating:
+            scaled = logits.float() / temperature  # (B, V)
+            kept = truncate_logits(scaled, top_p, top_k)
+            # log of the kept mass under the full distribution: the sampler's log-prob is the full one minus it
+            kept_mass.append(torch.logsumexp(kept, -1) - torch.logsumexp(scaled, -1))  # (B,)
+            probs = F.softmax(kept, dim=-1)
+            gen_dev = generator.device
+            tok = torch.multinomial(probs.to(gen_dev), 1, generator=generator).to(device)  # (B, 1)
         else:
             probs = F.softmax(logits.float() / temperature, dim=-1)  # (B, V)
             gen_dev = generator.device
@@ -195,6 +256,8 @@ def sample_rollouts(
     if record_routing and is_moe(model):
         routing = cap.indices(*input_ids.shape)  # (B, L, layers, k)
     response_mask = response_mask_long.float()
+    if kept_mass:  # the truncated sampler's probability: renormalised over the kept tokens
+        rollout_log_prob = rollout_log_prob - torch.stack(kept_mass, dim=1)
     rollout_log_prob = rollout_log_prob * response_mask  # 0 on padding
     model.train(was_training)
     model = policy

@@ -14,6 +14,7 @@ Legend: n groups (prompts) per step, G group size, B = n * G responses, T respon
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import copy
 import math
@@ -25,6 +26,7 @@ import torch
 
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import aggregate, masked_mean
+from rlviz.core.corrections import CORRECTIONS, correction_band, correction_weights
 from rlviz.core.estimators import ESTIMATORS, estimate_advantages
 from rlviz.core.kl import kl_estimate
 from rlviz.core.masks import high_entropy_mask, off_policy_sequence_mask
@@ -71,6 +73,9 @@ METRICS = (
     "ratio_var",
     "token_ratio_var",
     "route_change_fraction",
+    "rollout_kl",
+    "correction_weight_mean",
+    "correction_masked_fraction",
     "clip_fraction",
     "clip_fraction_low",
     "clip_fraction_high",
@@ -121,6 +126,22 @@ class TrainConfig:
             ``"float16"`` with a copy in that precision, as an inference engine serving a float32
             trainer does, so the sampler's probabilities (and an MoE's routing) differ from the
             trainer's. The ratio's denominator is always the trainer's ``old_log_prob``.
+        rollout_stale_steps: the sampler holds the policy's weights from this many steps ago (0:
+            the current ones), as an asynchronous system whose inference engine gets new weights
+            late (verl's fully async trainer bounds it with ``staleness_threshold``); before step
+            k + 1 it holds the starting weights.
+        top_p, top_k: the sampler's truncation (TRL ``top_p`` / ``top_k``; verl ``rollout.top_p`` /
+            ``rollout.top_k``; ``rlviz.lm.rollout.truncate_logits``): 1 and 0 are off. The sampler's
+            ``rollout_log_prob`` is then renormalised over the kept tokens; the trainer's is not.
+        rollout_correction: a key of ``rlviz.core.corrections.CORRECTIONS`` (``"none"``, ``"token_tis"``,
+            ``"sequence_mis"``, ...): per-token weights from log(pi_train / pi_rollout) = old_log_prob -
+            rollout_log_prob, multiplied into the per-token policy loss before aggregation, the KL
+            term unweighted (TRL ``vllm_importance_sampling_mode``; verl ``algorithm.rollout_correction``).
+            A rejection filter (``kind="reject"``) takes the rejected responses out of the loss
+            mask instead, so out of the normaliser too, as verl's ``rollout_rs`` does.
+        rollout_correction_low, rollout_correction_high: its band [C_min, C_max]; ``None`` takes
+            the entry's default (TRL ``vllm_importance_sampling_clip_min`` / ``_max``; verl
+            ``rollout_is_threshold``).
     """
 
     algorithm: str = "grpo"
@@ -141,6 +162,12 @@ class TrainConfig:
     value_lr: float = 1e-3
     entropy_coef: float = 0.0
     rollout_dtype: str = "float32"
+    rollout_stale_steps: int = 0
+    top_p: float = 1.0
+    top_k: int = 0
+    rollout_correction: str = "none"
+    rollout_correction_low: float | None = None
+    rollout_correction_high: float | None = None
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the first parameter out of range."""
@@ -175,6 +202,20 @@ class TrainConfig:
             raise ValueError(f"overlong_penalty_factor: must be >= 0, got {self.overlong_penalty_factor}")
         if self.rollout_dtype not in ROLLOUT_DTYPES:
             raise ValueError(f"rollout_dtype: {self.rollout_dtype!r} is not one of {', '.join(ROLLOUT_DTYPES)}")
+        stale = self.rollout_stale_steps
+        if isinstance(stale, bool) or not isinstance(stale, int) or stale < 0:
+            raise ValueError(f"rollout_stale_steps: must be a whole number >= 0, got {stale!r}")
+        top_p = self.top_p
+        if isinstance(top_p, bool) or not isinstance(top_p, (int, float)) or not 0 < top_p <= 1:
+            raise ValueError(f"top_p: must be in (0, 1], got {top_p!r}")
+        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 0:
+            raise ValueError(f"top_k: must be a whole number >= 0 (0 = off), got {self.top_k!r}")
+        if self.rollout_correction not in CORRECTIONS:
+            raise ValueError(f"rollout_correction: {self.rollout_correction!r} is not one of {', '.join(CORRECTIONS)}")
+        try:
+            correction_band(self.rollout_correction, self.rollout_correction_low, self.rollout_correction_high)
+        except ValueError as exc:  # name the TrainConfig field
+            raise ValueError(f"rollout_correction_{exc}") from None
 
 
 def split_settings(algorithm: str, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -263,6 +304,8 @@ class UpdateData:
         routes: (B, L, layers, k) the experts ``old_log_prob`` was computed with (an MoE model:
             the trainer's own routing recorded at that forward, or with R3 the sampler's), which
             routing replay uses in every update; ``None`` for a dense model.
+        correction: (B, T) the rollout correction's per-token weights (detached, 0 at padding),
+            multiplied into every update's per-token policy loss; ``None`` without a correction.
     """
 
     batch: RolloutBatch
@@ -273,6 +316,7 @@ class UpdateData:
     returns: torch.Tensor | None = None
     old_values: torch.Tensor | None = None
     routes: torch.Tensor | None = None
+    correction: torch.Tensor | None = None
 
 
 @dataclass
@@ -345,6 +389,8 @@ class Trainer:
         if self.train_params["advantage"] == "gae":
             self.critic = _Critic(model).to(self.device)
             self.critic_optimizer = torch.optim.AdamW(self.critic.parameters(), lr=config.value_lr)
+        self._sampler = None  # the inference engine's weights when they are not the policy's own
+        self._snapshots: collections.deque = collections.deque(maxlen=config.rollout_stale_steps + 1)
         self.step_count = 0
         self.history: list[dict[str, Any]] = []
         self.token_views: list[dict[str, Any]] = []
@@ -353,19 +399,39 @@ class Trainer:
 
     # -- rollouts and rewards ------------------------------------------------------------------
 
-    def _rollout(self) -> RolloutBatch:
+    def _sampler_is_policy(self) -> bool:
+        """Whether the sampler's weights are the policy's own: its precision and no staleness."""
+        same_dtype = ROLLOUT_DTYPES[self.config.rollout_dtype] == next(self.model.parameters()).dtype
+        return same_dtype and self.config.rollout_stale_steps == 0
+
+    @torch.no_grad()
+    def _sync_sampler(self):
+        """The model that samples this step: the policy itself, or a copy that holds its weights in
+        ``rollout_dtype`` from ``rollout_stale_steps`` steps ago (the weights an inference engine
+        would have been sent). Called once per step, before sampling."""
+        if self._sampler_is_policy():
+            return self.model
+        self._snapshots.append({k: v.detach().clone() for k, v in self.model.state_dict().items()})
+        if self._sampler is None:
+            self._sampler = copy.deepcopy(self.model).to(ROLLOUT_DTYPES[self.config.rollout_dtype])
+            self._sampler.eval().requires_grad_(False)
+        self._sampler.load_state_dict(self._snapshots[0])  # cast into the sampler's precision
+        return self._sampler
+
+    def _rollout(self, sampler=None) -> RolloutBatch:
         c = self.config
         problems = sample_problems(c.prompts_per_step, self.generator)
         return sample_rollouts(
-            self.model,
+            self.model if sampler is None else sampler,
             self.tokenizer,
             problems,
             c.group_size,
             c.max_new_tokens,
             c.temperature,
             self.generator,
-            sampler_dtype=ROLLOUT_DTYPES[c.rollout_dtype],
             record_routing=self.routing_replay == "R3",
+            top_p=c.top_p,
+            top_k=c.top_k,
         )
 
     @torch.no_grad()
@@ -376,14 +442,13 @@ class Trainer:
         c = self.config
         problems = batch.problems[:: c.group_size]  # one per group
         greedy = sample_rollouts(
-            self.model,
+            self.model if self._sampler is None else self._sampler,
             self.tokenizer,
             problems,
             1,
             c.max_new_tokens,
             c.temperature,
             self.generator,
-            sampler_dtype=ROLLOUT_DTYPES[c.rollout_dtype],
             greedy=True,
         )
         return self._shaped_rewards(greedy).cpu()
@@ -411,8 +476,9 @@ class Trainer:
         }
         kept: list[RolloutBatch] = []
         n_kept = 0
+        sampler = self._sync_sampler()
         for _ in range(c.max_resample_rounds if self.train_params["dynamic_sampling"] else 1):
-            batch = self._rollout()
+            batch = self._rollout(sampler)
             groups = batch.rewards.view(-1, G).cpu()  # (n, G) task accuracy decides, as DAPO's `acc`
             mixed = informative_groups(groups)
             stats["rollouts"] += len(batch.problems)
@@ -521,8 +587,9 @@ class Trainer:
         (an MoE's old routing must be recorded) and the batch is one rollout as sampled (dynamic
         sampling re-pads kept groups into a new layout). Then the recompute would run the same
         forward on the same inputs, so it is skipped."""
-        same_dtype = ROLLOUT_DTYPES[self.config.rollout_dtype] == next(self.model.parameters()).dtype
-        return same_dtype and not self.moe and not self.train_params["dynamic_sampling"]
+        c = self.config
+        untruncated = c.top_p == 1 and c.top_k == 0
+        return self._sampler_is_policy() and untruncated and not self.moe and not self.train_params["dynamic_sampling"]
 
     def _advantages(self, batch: RolloutBatch, old: torch.Tensor, ref: torch.Tensor | None, mask: torch.Tensor):
         """Advantages [B] (group) or [B, T] (GAE), and PPO's returns / old values (or None)."""
@@ -564,7 +631,48 @@ class Trainer:
         mask = self._loss_mask(batch)
         old, ref, routes = self._recompute_log_probs(batch)
         adv, returns, old_values = self._advantages(batch, old, ref, mask)
-        return UpdateData(batch, old, ref, adv, mask, returns, old_values, routes)
+        c = self.config
+        correction = None
+        if c.rollout_correction != "none":
+            correction, kept = correction_weights(
+                c.rollout_correction,
+                old,
+                batch.rollout_log_prob,
+                batch.response_mask,
+                c.rollout_correction_low,
+                c.rollout_correction_high,
+            )
+            if CORRECTIONS[c.rollout_correction].kind == "reject":
+                # verl applies a rejection filter to the response mask: the rejected responses leave
+                # the loss and its normaliser (rollout_corr_helper.compute_rollout_rejection_mask)
+                mask, correction = mask * kept.to(mask), None
+        return UpdateData(batch, old, ref, adv, mask, returns, old_values, routes, correction)
+
+    def _mismatch_metrics(self, data: UpdateData) -> dict[str, float]:
+        """Sampler against trainer on the step batch: ``rollout_kl``, the k3 estimate of
+        KL(pi_rollout || pi_train) per response token (samples are the sampler's; verl reports it as
+        ``rollout_corr/k3_kl``); ``correction_weight_mean`` and ``correction_masked_fraction``, the mean
+        weight of the rollout correction and the share of response tokens it drops (weight 0 by its
+        band), over the loss tokens (1 and 0 without a correction)."""
+        batch = data.batch
+        mask = self._loss_mask(batch)  # before a rejection filter took tokens out of data.mask
+        if float(mask.sum()) == 0:
+            return {}
+        c = self.config
+        weight, kept = correction_weights(
+            c.rollout_correction,
+            data.old_log_prob,
+            batch.rollout_log_prob,
+            batch.response_mask,
+            c.rollout_correction_low,
+            c.rollout_correction_high,
+        )
+        real = mask > 0
+        return {
+            "rollout_kl": float(masked_mean(kl_estimate(batch.rollout_log_prob, data.old_log_prob, "k3"), mask)),
+            "correction_weight_mean": float(weight[real].double().mean()),
+            "correction_masked_fraction": float((~kept[real]).double().mean()),
+        }
 
     def _loss_params(self, data: UpdateData) -> dict[str, Any]:
         """The loss settings of this step: beta is 0 when the KL went into the reward or there is
@@ -593,7 +701,7 @@ class Trainer:
                 self._minibatch_update(data, rows.to(self.device), epoch, params, acc)
         self.model.eval()
         self.last_updates = list(acc.updates)
-        return self._summarise(data, acc), acc.hist, data
+        return {**self._summarise(data, acc), **self._mismatch_metrics(data)}, acc.hist, data
 
     def _minibatch_update(
         self, data: UpdateData, idx: torch.Tensor, epoch: int, params: dict[str, Any], acc: _UpdateStats
@@ -623,6 +731,10 @@ class Trainer:
         log_prob.retain_grad()
         ref = data.ref_log_prob
         keep = self._keep_mask(log_prob, ent, data, idx, mb_mask)
+        weight = keep  # the token masks, times the rollout correction's weights (TRL: the same product)
+        if data.correction is not None:
+            w = data.correction[idx]
+            weight = w if keep is None else keep.to(w.dtype) * w
         out = policy_loss(
             self.spec.name,
             log_prob,
@@ -630,7 +742,7 @@ class Trainer:
             data.advantages[idx],
             mb_mask,
             ref_log_prob=None if ref is None else ref[idx],
-            keep_mask=keep,
+            keep_mask=weight,
             entropy=ent.detach() if self.spec.reads_entropy else None,  # ASPO's band reads it
             **params,
         )

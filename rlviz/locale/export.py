@@ -151,6 +151,12 @@ STRINGS = {
         "en": "per_device_train_batch_size is for one process: with N processes divide it by N.",
         "zh": "per_device_train_batch_size 按单进程给出：N 个进程时除以 N。",
     },
+    "export.note.correction_trl": {
+        "en": "TRL applies vllm_importance_sampling_correction only when it samples with vLLM (use_vllm=True); "
+        "without vLLM the sampler is the trainer and there is nothing to correct.",
+        "zh": "TRL 只在用 vLLM 采样时（use_vllm=True）才应用 vllm_importance_sampling_correction；不用 vLLM 时采样端就是训练端，"
+        "没有什么需要修正。",
+    },
     "export.note.rollout_dtype_trl": {
         "en": "TRL samples with the trained weights (or with vLLM): a {rollout_dtype} sampler copy has no GRPOConfig "
         "argument.",

@@ -337,6 +337,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "metric.zero_adv_group_fraction": {"en": "share of zero-advantage groups", "zh": "零优势组占比"},
     "metric.entropy": {"en": "entropy (nats / token)", "zh": "熵（nats / token）"},
     "metric.kl_ref": {"en": "KL to reference", "zh": "与参考模型的 KL"},
+    "metric.rollout_kl": {"en": "KL sampler ‖ trainer", "zh": "采样端 ‖ 训练端 KL"},
+    "metric.correction_weight_mean": {"en": "mean correction weight", "zh": "修正权重均值"},
+    "metric.correction_masked_fraction": {
+        "en": "share of tokens the correction drops",
+        "zh": "被修正丢弃的 token 占比",
+    },
     "metric.ratio_mean": {"en": "mean ratio r", "zh": "比率 r 的均值"},
     "metric.ratio_min": {"en": "smallest ratio r", "zh": "比率 r 的最小值"},
     "metric.ratio_max": {"en": "largest ratio r", "zh": "比率 r 的最大值"},

@@ -277,6 +277,7 @@ def arm_metrics_figure(
     x: str = "update",
     cols: int = 2,
     panel_height: int = 230,
+    styles: Mapping[str, Mapping[str, str]] | None = None,
 ) -> go.Figure:
     """Small multiples, one panel per metric, one line per arm (:func:`arm_style`); steps where the
     frame's ``collapse`` column is true are marked with a red ✕ on every panel.
@@ -292,6 +293,8 @@ def arm_metrics_figure(
         x: the x column.
         cols: panels per row.
         panel_height: pixels per row of panels.
+        styles: ``{arm: {"color", "dash"}}`` for arms of another page (their order is the
+            mapping's); ``None``: :data:`ARM_STYLES` and the registry's.
     """
     x_title = _l(labels, x)
     metrics = list(metrics)
@@ -307,6 +310,8 @@ def arm_metrics_figure(
         horizontal_spacing=0.09,
     )
     arms = _arms_in(df) if x in df.columns else []
+    if styles is not None:
+        arms = [a for a in styles if a in arms] + [a for a in arms if a not in styles]
     collapse_shown, in_legend = False, set()
     for i, metric in enumerate(metrics):
         row, col = divmod(i, cols)
@@ -320,7 +325,8 @@ def arm_metrics_figure(
             if part.empty:
                 continue
             part = part.sort_values("_x")
-            style, name = arm_style(arm), _name(labels, arm)
+            style = dict(styles[arm]) if styles is not None and arm in styles else arm_style(arm)
+            name = _name(labels, arm)
             fig.add_trace(
                 go.Scatter(
                     x=part["_x"].tolist(),

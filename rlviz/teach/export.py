@@ -91,6 +91,8 @@ IMPLICIT: dict[tuple[str, str], Any] = {
     ("trl", "routing_replay"): "none",
     ("trl", "kl_in_reward"): False,
     ("trl", "rollout_dtype"): "float32",  # samples with the trained weights (without vLLM)
+    ("trl", "rollout_stale_steps"): 0,  # samples with the current weights
+    ("verl", "rollout_stale_steps"): 0,  # the synchronous trainer; the async one bounds staleness instead
     ("verl", "overlong_filtering"): False,
 }
 # Framework names that are not config arguments (TRL's overlong punishment is a reward function).
@@ -122,7 +124,16 @@ TRAIN_NAMES: dict[str, tuple[str | None, str | None]] = {
     "max_resample_rounds": (None, "algorithm.filter_groups.max_num_gen_batches"),
     "value_lr": (None, "critic.optim.lr"),
     "rollout_dtype": (None, "actor_rollout_ref.rollout.dtype"),
+    "top_p": ("top_p", "actor_rollout_ref.rollout.top_p"),
+    "top_k": ("top_k", "actor_rollout_ref.rollout.top_k"),
+    "rollout_stale_steps": (None, None),
+    # written by _correction_args (one setting becomes several arguments)
+    "rollout_correction": (None, None),
+    "rollout_correction_low": (None, None),
+    "rollout_correction_high": (None, None),
 }
+# the settings _correction_args writes
+_CORRECTION_FIELDS = ("rollout_correction", "rollout_correction_low", "rollout_correction_high")
 # a training setting is written only where it acts
 _TRAIN_RELEVANT: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "kl_in_reward": lambda f: f["beta"] > 0,
@@ -130,6 +141,8 @@ _TRAIN_RELEVANT: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "overlong_penalty_factor": lambda f: f["overlong_shaping"],
     "max_resample_rounds": lambda f: f["dynamic_sampling"],
     "value_lr": lambda f: f["advantage"] == "gae",
+    "top_p": lambda f: f["top_p"] < 1,
+    "top_k": lambda f: f["top_k"] > 0,
 }
 
 
@@ -199,6 +212,11 @@ SETTING_NOTES: tuple[FrameworkNote, ...] = (
     ),
     _note("trl", "processes_trl", _given(*_BATCH)),
     _note("trl", "rollout_dtype_trl", lambda f: _given("rollout_dtype")(f) and f["rollout_dtype"] != "float32"),
+    _note(
+        "trl",
+        "correction_trl",
+        lambda f: _given("rollout_correction")(f) and f["rollout_correction"] != "none",
+    ),
 )
 
 # the TrainConfig fields a run exports (the algorithm and its settings come separately; a seed does
@@ -421,6 +439,54 @@ def _format(text: dict[str, str], fields: Mapping[str, Any]) -> dict[str, str]:
     return {lang: text[lang].format(**fields) for lang in _LANGS}
 
 
+def _correction_args(fw: str, fields: Mapping[str, Any], out: dict[str, Any], missing: set[str]) -> None:
+    """Write the rollout correction (``rlviz.core.corrections``) as ``fw`` names it, into ``out``.
+
+    TRL (``GRPOConfig``, applied on its vLLM path only): ``vllm_importance_sampling_correction``,
+    ``vllm_importance_sampling_mode`` = ``<token|sequence>_<truncate|mask>`` and
+    ``vllm_importance_sampling_clip_min`` / ``_max``; it has no rejection filter. verl
+    (``algorithm.rollout_correction``): ``rollout_is`` = token / sequence with ``rollout_is_threshold``
+    (a number: the truncation C; ``"lower_upper"``: IcePop's mask band, which needs a lower bound)
+    and ``rollout_rs`` = ``seq_mean_k1`` with ``rollout_rs_threshold`` for the geometric-mean filter.
+    Settings a framework cannot express go to ``missing``."""
+    from rlviz.core.corrections import correction_band, get_correction
+
+    name = fields["rollout_correction"]
+    if name == "none":
+        return
+    spec = get_correction(name)
+    low, high = correction_band(name, fields["rollout_correction_low"], fields["rollout_correction_high"])
+    if fw == "trl":
+        if spec.kind not in ("truncate", "mask") or spec.statistic != "ratio":
+            missing.add("rollout_correction")
+            return
+        out["vllm_importance_sampling_correction"] = True
+        out["vllm_importance_sampling_mode"] = f"{spec.level}_{spec.kind}"
+        out["vllm_importance_sampling_clip_max"] = high
+        if low is not None:
+            out["vllm_importance_sampling_clip_min"] = low
+        return
+    root = "algorithm.rollout_correction"
+    if spec.kind == "reject":
+        if low is None or high is None:
+            missing.add("rollout_correction_low" if low is None else "rollout_correction_high")
+            return
+        out[f"{root}.rollout_rs"] = "seq_mean_k1"
+        out[f"{root}.rollout_rs_threshold"] = f"{low:g}_{high:g}"
+        return
+    if spec.kind == "truncate":
+        if low is not None:  # verl's TIS truncates from above only
+            missing.add("rollout_correction_low")
+        out[f"{root}.rollout_is"] = spec.level
+        out[f"{root}.rollout_is_threshold"] = high
+        return
+    if low is None or high is None:  # a mask band in verl is "lower_upper"
+        missing.add("rollout_correction_low" if low is None else "rollout_correction_high")
+        return
+    out[f"{root}.rollout_is"] = spec.level
+    out[f"{root}.rollout_is_threshold"] = f"{low:g}_{high:g}"
+
+
 def export_config(
     name: str,
     loss_overrides: Mapping[str, Any] | None = None,
@@ -492,7 +558,7 @@ def export_config(
         if fw == "verl":
             _verl_kl(out, fields, "kl_in_reward" in given)
         for f in given:
-            if f in ("prompts_per_step", "mini_batches") or f in skip:
+            if f in ("prompts_per_step", "mini_batches") or f in skip or f in _CORRECTION_FIELDS:
                 continue
             if f in _TRAIN_RELEVANT and not _TRAIN_RELEVANT[f](fields):
                 continue
@@ -510,6 +576,8 @@ def export_config(
             out[key] = fields[f]
         if set(given) & set(_BATCH) and "mini_batches" not in skip:
             out.update(_batch_args(fw, fields))
+        if "rollout_correction" in given:
+            _correction_args(fw, fields, out, missing)
         _estimator_args(fw, fields, out, missing)
         for key, value in selector.items():
             value = value(fields) if callable(value) else value

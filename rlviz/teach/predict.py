@@ -37,6 +37,7 @@ __all__ = [
     "Prediction",
     "Reveal",
     "live_result",
+    "mismatch_state",
     "rank_lines",
     "reveal",
     "shift_state",
@@ -749,6 +750,28 @@ def _kl() -> tuple[Prediction, ...]:
 
 
 PREDICTIONS["kl"] = _kl()
+
+
+# -- the mismatch page: state (mismatch_state of the page's measurement) and answers in
+# rlviz.experiments.mismatch
+def _mismatch() -> tuple[Prediction, ...]:
+    from rlviz.experiments import mismatch as m
+
+    return (
+        Prediction("mismatch.q_precision", "choice", m.answer_precision, m.fields_precision, choices=m.PRECISIONS),
+        Prediction("mismatch.q_truncation", "choice", m.answer_truncation, m.fields_truncation, choices=m.TRUNCATION),
+    )
+
+
+PREDICTIONS["mismatch"] = _mismatch()
+
+
+def mismatch_state(result) -> dict[str, Any]:
+    """The mismatch predictions' state from a :class:`rlviz.experiments.mismatch.MismatchResult`
+    (:func:`rlviz.experiments.mismatch.mismatch_state`)."""
+    from rlviz.experiments.mismatch import mismatch_state as state_of
+
+    return state_of(result)
 
 
 # -- the state a page asks its predictions at, from its settings ------------------------------------

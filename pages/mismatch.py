@@ -1,0 +1,618 @@
+"""Sampler ≠ trainer: the rollout-training mismatch measured for each sampler choice, how each rollout
+correction weighs a token, and a live side-by-side run of the corrections.
+
+Widgets -> ``rlviz.experiments.mismatch`` (``measure_mismatch``, ``correction_curves``,
+``MismatchLiveRun``) -> ``rlviz.plots.mismatch`` figures. The corrections come from the registry
+``rlviz.core.corrections.CORRECTIONS``; the page never branches on a correction's name. The measurement
+is cached by its inputs and shows its progress; the live run lives in ``st.session_state`` and advances
+one arm-step at a time through ``app_common.drive``. Every number in the text is read from a result.
+Widget keys start with ``mm_``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pandas as pd
+import streamlit as st
+
+from app_common import (
+    cell,
+    chart,
+    csv_download,
+    drive,
+    ensure_shell,
+    export_configs,
+    formula,
+    labels,
+    lang,
+    live_reading,
+    num,
+    pct,
+    predict,
+    run_active,
+    run_controls,
+    show_bad_input,
+    show_run_status,
+    tr,
+)
+from rlviz.core.corrections import CORRECTIONS
+from rlviz.experiments import mismatch as X
+from rlviz.experiments.runner import COLLAPSE, train_config
+from rlviz.i18n import LIST_SEPARATOR
+from rlviz.lm.trainer import ROLLOUT_DTYPES
+from rlviz.plots import mismatch as P
+from rlviz.plots.moe import arm_metrics_figure
+from rlviz.teach.predict import PREDICTIONS, mismatch_state
+
+ensure_shell()
+L = lang()
+state = st.session_state
+seed = int(state.get("seed", 0))
+device = state.get("device", "auto")
+S = X.MismatchSettings()
+D = X.MismatchLiveConfig()
+LR_CHOICES = (1e-4, 3e-4, 1e-3, 3e-3)
+LIVE_LR_CHOICES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3)
+SIDEBAR_FIELDS = {"device": tr("side.device")}
+
+
+model_names = {m: tr(f"mismatch.model_code.{m}") for m in X.MODELS}
+correction_names = {name: spec.title for name, spec in CORRECTIONS.items()}
+
+st.title(tr("mismatch.title"))
+st.markdown(tr("mismatch.intro"))
+formula(
+    r"l_{i,t} = \log \pi_\text{train}(y_{i,t}\mid\cdot) - \log \pi_\text{rollout}(y_{i,t}\mid\cdot),\qquad "
+    r"\rho_{i,t} = e^{\,l_{i,t}},\qquad \rho_i = e^{\sum_t l_{i,t}}",
+    small=True,
+)
+st.caption(tr("mismatch.formula_caption"))
+
+# ---------------------------------------------------------------------------------------- 1. measured
+st.subheader(tr("mismatch.measure_header"))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _measure(settings: X.MismatchSettings):
+    """Plain data, cached by the settings; the progress bar lives inside (replayed on a hit)."""
+    bar = st.empty()
+
+    def on_progress(done: int, total: int) -> None:
+        bar.progress(done / max(total, 1), text=tr("mismatch.computing", done=done, total=total))
+
+    result = X.measure_mismatch(settings, on_progress=on_progress)
+    bar.empty()
+    return result
+
+
+c1, c2, c3, c4 = st.columns([1.2, 1, 1.4, 1])
+model = c1.radio(
+    tr("mismatch.model"),
+    list(X.MODELS),
+    index=list(X.MODELS).index(S.model),
+    format_func=model_names.get,
+    horizontal=True,
+    key="mm_model",
+    help=tr("mismatch.model_help"),
+    bind="query-params",
+)
+stale = c2.slider(
+    tr("mismatch.stale_steps"),
+    1,
+    8,
+    S.stale_steps,
+    key="mm_k",
+    help=tr("mismatch.stale_steps_help"),
+    bind="query-params",
+)
+stale_lr = c3.select_slider(
+    tr("mismatch.stale_lr"),
+    LR_CHOICES,
+    value=S.stale_lr,
+    format_func="{:g}".format,
+    key="mm_lr",
+    help=tr("mismatch.stale_lr_help"),
+    bind="query-params",
+)
+top_p = c4.slider(
+    tr("mismatch.top_p"), 0.5, 1.0, S.top_p, 0.05, key="mm_top_p", help=tr("mismatch.top_p_help"), bind="query-params"
+)
+c1, c2, c3, _ = st.columns([1, 1, 1, 1.6])
+top_k = c1.number_input(
+    tr("mismatch.top_k"), 1, 64, S.top_k, key="mm_top_k", help=tr("mismatch.top_k_help"), bind="query-params"
+)
+prompts = c2.number_input(tr("mismatch.prompts"), 1, 64, S.prompts, key="mm_n", bind="query-params")
+group_size = c3.number_input(tr("mismatch.group_size"), 1, 16, S.group_size, key="mm_G", bind="query-params")
+MEASURE_FIELDS = {
+    "model": tr("mismatch.model"),
+    "stale_steps": tr("mismatch.stale_steps"),
+    "stale_lr": tr("mismatch.stale_lr"),
+    "top_p": tr("mismatch.top_p"),
+    "top_k": tr("mismatch.top_k"),
+    "prompts": tr("mismatch.prompts"),
+    "group_size": tr("mismatch.group_size"),
+    "seed": tr("side.seed"),
+    **SIDEBAR_FIELDS,
+}
+
+result = None
+try:
+    settings = X.MismatchSettings(
+        prompts=int(prompts),
+        group_size=int(group_size),
+        stale_steps=int(stale),
+        stale_lr=float(stale_lr),
+        top_p=round(float(top_p), 4),
+        top_k=int(top_k),
+        model=model,
+        seed=seed,
+        device=None if device == "auto" else device,
+    )
+    result = _measure(settings)
+except ValueError as exc:
+    show_bad_input(exc, MEASURE_FIELDS)
+
+if result is not None:
+    s = result.settings
+    sampler_names = {name: tr(f"mismatch.sampler.{name}", k=s.stale_steps, p=f"{s.top_p:g}") for name in X.SAMPLERS} | {
+        "top_k": tr("mismatch.sampler.top_k", k=s.top_k)
+    }
+    st.markdown(tr("mismatch.measure_text", k=s.stale_steps, lr=f"{s.stale_lr:g}"))
+    # predict, then check: before the numbers and figures below give the answers away
+    asked = mismatch_state(result)
+    st.markdown(f"#### {tr('teach.header')}")
+    st.caption(tr("teach.intro"))
+    for col, prediction in zip(st.columns(2, border=True), PREDICTIONS["mismatch"]):
+        with col:
+            predict(prediction, asked, labels=sampler_names)
+
+    summary = result.summary
+    table = pd.DataFrame(
+        {
+            tr("mismatch.col.sampler"): [sampler_names[x] for x in summary["sampler"]],
+            tr("mismatch.col.kl"): [num(v) for v in summary["kl"]],
+            tr("mismatch.col.abs_mean"): [num(v) for v in summary["abs_mean"]],
+            tr("mismatch.col.abs_p99"): [num(v) for v in summary["abs_p99"]],
+            tr("mismatch.col.abs_max"): [num(v) for v in summary["abs_max"]],
+            tr("mismatch.col.seq_abs_max"): [num(v) for v in summary["seq_abs_max"]],
+            tr("mismatch.col.below_one"): [pct(v) for v in summary["ratio_below_one"]],
+        }
+    )
+    st.table(table, hide_index=True, border="horizontal")
+    first = result.row("float32")
+    st.caption(
+        tr(
+            "mismatch.table_caption",
+            tokens=int(first["tokens"]),
+            sequences=int(first["sequences"]),
+            reward=f"{result.reward_mean:.2f}",
+        )
+    )
+    bf16, fp16, stale_row = result.row("bfloat16"), result.row("float16"), result.row("stale")
+    if fp16["kl"] < bf16["kl"]:
+        verdict = tr("mismatch.verdict.fp16_closer", times=num(bf16["kl"] / max(fp16["kl"], 1e-300), 2))
+    else:
+        verdict = tr("mismatch.verdict.not_closer")
+    readings = [tr("mismatch.read_precision", bf16=num(bf16["kl"]), fp16=num(fp16["kl"]), verdict=verdict)]
+    if stale_row["kl"] > bf16["kl"]:
+        readings.append(
+            tr(
+                "mismatch.read_stale",
+                k=s.stale_steps,
+                kl=num(stale_row["kl"]),
+                seq=num(stale_row["seq_abs_max"]),
+                times=num(stale_row["kl"] / max(bf16["kl"], 1e-300), 2),
+            )
+        )
+    else:
+        readings.append(tr("mismatch.read_stale_small", k=s.stale_steps, kl=num(stale_row["kl"])))
+    tok = result.tokens
+    seqs = result.sequences
+    if s.top_p < 1:
+        tp = tok[tok["sampler"] == "top_p"]
+        seq_tp = seqs[seqs["sampler"] == "top_p"]
+        readings.append(
+            tr(
+                "mismatch.read_top_p",
+                p=f"{s.top_p:g}",
+                below=pct(result.row("top_p")["ratio_below_one"]),
+                max_l=num(float(tp["log_ratio"].max())),
+                mass=num(float(tp["kept_mass"].mean())),
+                seq_weight=num(float(seq_tp["log_ratio_sum"].map(math.exp).mean())),
+            )
+        )
+    tk = tok[tok["sampler"] == "top_k"]
+    readings.append(
+        tr(
+            "mismatch.read_top_k",
+            k=s.top_k,
+            below=pct(result.row("top_k")["ratio_below_one"]),
+            mass=num(float(tk["kept_mass"].mean())),
+        )
+    )
+    for text in readings:
+        st.markdown(text)
+
+    st.markdown(f"#### {tr('mismatch.grid_header')}")
+    grid_labels = labels(
+        "mismatch",
+        "panel.token",
+        "panel.sequence",
+        "share",
+        "log_ratio",
+        **{f"sampler.{k}": v for k, v in sampler_names.items()},
+    )
+    chart(P.log_ratio_grid(result.tokens, result.sequences, grid_labels), "mismatch-log-ratios")
+    st.caption(tr("mismatch.grid_caption"))
+
+# ---------------------------------------------------------------------------------------- 2. corrections
+st.subheader(tr("mismatch.corr_header"))
+st.markdown(tr("mismatch.corr_text"))
+
+
+@st.cache_data(show_spinner=False)
+def _curves() -> pd.DataFrame:
+    return X.correction_curves()
+
+
+curve_labels = labels("mismatch", "ratio", "weight", **{f"name.{k}": v for k, v in correction_names.items()})
+chart(P.correction_figure(_curves(), curve_labels), "mismatch-corrections")
+st.caption(tr("mismatch.corr_caption"))
+
+
+def _band(spec) -> str:
+    low = "0" if spec.low is None else f"{spec.low:g}"
+    high = "∞" if spec.high is None else f"{spec.high:g}"
+    return "—" if spec.kind == "none" else f"[{low}, {high}]"
+
+
+st.markdown(
+    "\n".join(
+        f"- **{spec.title}** ({tr(f'mismatch.level.{spec.level}')}, {_band(spec)}): {spec.summary[L]}"
+        for spec in CORRECTIONS.values()
+    )
+)
+registry = pd.DataFrame(
+    {
+        tr("mismatch.reg.col.name"): [spec.title for spec in CORRECTIONS.values()],
+        tr("mismatch.reg.col.trl"): [spec.trl or tr("mismatch.none_framework") for spec in CORRECTIONS.values()],
+        tr("mismatch.reg.col.verl"): [spec.verl or tr("mismatch.none_framework") for spec in CORRECTIONS.values()],
+    }
+)
+st.table(registry, hide_index=True, border="horizontal")
+
+if result is not None:
+    st.markdown(f"#### {tr('mismatch.effect_header')}")
+    corr = result.corrections
+    effect = pd.DataFrame(
+        {
+            tr("mismatch.col.sampler"): [sampler_names[x] for x in X.SAMPLERS],
+            **{
+                correction_names[c]: [
+                    f"{pct(row['tokens_dropped'])} ({num(row['weight_mean'])})"
+                    for row in (result.correction(x, c) for x in X.SAMPLERS)
+                ]
+                for c in CORRECTIONS
+            },
+        }
+    )
+    st.table(effect, hide_index=True, border="horizontal")
+    st.caption(tr("mismatch.effect_caption"))
+    geo = [name for name, spec in CORRECTIONS.items() if spec.kind == "reject"]
+    for name in geo:  # the rejection filters' reading, from the registry
+        spec = CORRECTIONS[name]
+        st.markdown(
+            tr(
+                "mismatch.read_geo",
+                low=f"{spec.low:g}",
+                high=f"{spec.high:g}",
+                bf16=pct(result.correction("bfloat16", name)["tokens_dropped"]),
+                top_p=pct(result.correction("top_p", name)["tokens_dropped"]),
+                p=f"{s.top_p:g}",
+            )
+        )
+    csv_download(result.corrections, "mismatch-corrections", key="mm_dl_corr")
+
+# ---------------------------------------------------------------------------------------- 3. live
+st.subheader(tr("mismatch.live_header"))
+st.markdown(
+    tr(
+        "mismatch.live_text",
+        window=COLLAPSE["window"],
+        drop=f"{COLLAPSE['reward_drop']:g}",
+        se=f"{COLLAPSE['noise_se']:g}",
+        jump=f"{COLLAPSE['jump']:g}",
+    )
+)
+arm_names = {
+    key: tr(f"mismatch.arm.{key}") if key in ("matched", "none", "float16", "r3") else correction_names[key]
+    for key in X.LIVE_ARM_KEYS
+}
+state.setdefault("mismatch_running", False)
+running = run_active("mismatch_running")
+live_arms = st.multiselect(
+    tr("mismatch.arms"),
+    list(X.LIVE_ARM_KEYS),
+    default=list(D.arms),
+    format_func=arm_names.get,
+    key="mm_arms",
+    help=tr("mismatch.arms_help"),
+    bind="query-params",
+    disabled=running,
+)
+c1, c2, c3, c4 = st.columns([1.2, 1.2, 1, 1])
+live_model = c1.radio(
+    tr("mismatch.model"),
+    list(X.MODELS),
+    index=list(X.MODELS).index(D.model),
+    format_func=model_names.get,
+    horizontal=True,
+    key="mm_lmodel",
+    help=tr("mismatch.model_help"),
+    bind="query-params",
+    disabled=running,
+)
+live_dtype = c2.radio(
+    tr("mismatch.live_dtype"),
+    list(ROLLOUT_DTYPES),
+    index=list(ROLLOUT_DTYPES).index(D.rollout_dtype),
+    horizontal=True,
+    key="mm_dtype",
+    help=tr("mismatch.live_dtype_help"),
+    bind="query-params",
+    disabled=running,
+)
+live_stale = c3.number_input(
+    tr("mismatch.live_stale"),
+    0,
+    8,
+    D.rollout_stale_steps,
+    key="mm_stale",
+    help=tr("mismatch.live_stale_help"),
+    bind="query-params",
+    disabled=running,
+)
+live_top_p = c4.slider(
+    tr("mismatch.live_top_p"), 0.5, 1.0, D.top_p, 0.05, key="mm_ltop_p", bind="query-params", disabled=running
+)
+c1, c2, _ = st.columns([1, 1.6, 1.4])
+steps = c1.number_input(tr("mismatch.steps"), 1, 200, D.steps, key="mm_steps", bind="query-params", disabled=running)
+live_lr = c2.select_slider(
+    tr("mismatch.lr"),
+    LIVE_LR_CHOICES,
+    value=D.lr,
+    format_func="{:g}".format,
+    key="mm_llr",
+    bind="query-params",
+    disabled=running,
+)
+with st.expander(tr("mismatch.live_more")):
+    c1, c2, c3, c4, c5 = st.columns(5)
+    live_prompts = c1.number_input(
+        tr("mismatch.prompts"), 1, 64, D.prompts_per_step, key="mm_lp", bind="query-params", disabled=running
+    )
+    live_G = c2.number_input(
+        tr("mismatch.group_size"), 2, 32, D.group_size, key="mm_lG", bind="query-params", disabled=running
+    )
+    mu = c3.number_input(tr("mismatch.mu"), 1, 16, D.mu, key="mm_mu", bind="query-params", disabled=running)
+    mini_batches = c4.number_input(
+        tr("mismatch.mini_batches"), 1, 64, D.mini_batches, key="mm_mb", bind="query-params", disabled=running
+    )
+    heldout = c5.number_input(
+        tr("mismatch.heldout"),
+        0,
+        32,
+        D.heldout_samples,
+        key="mm_heldout",
+        help=tr("mismatch.heldout_help"),
+        bind="query-params",
+        disabled=running,
+    )
+if live_model == "dense" and "r3" in live_arms:  # said before Run, not only after it
+    st.warning(tr("mismatch.dense_no_r3"), icon=":material/warning:")
+SETTINGS_KEYS = (
+    "mm_arms",
+    "mm_lmodel",
+    "mm_dtype",
+    "mm_stale",
+    "mm_ltop_p",
+    "mm_steps",
+    "mm_llr",
+    "mm_lp",
+    "mm_lG",
+    "mm_mu",
+    "mm_mb",
+    "mm_heldout",
+)
+LIVE_FIELDS = {
+    "arms": tr("mismatch.arms"),
+    "model": tr("mismatch.model"),
+    "rollout_dtype": tr("mismatch.live_dtype"),
+    "rollout_stale_steps": tr("mismatch.live_stale"),
+    "top_p": tr("mismatch.live_top_p"),
+    "steps": tr("mismatch.steps"),
+    "lr": tr("mismatch.lr"),
+    "prompts_per_step": tr("mismatch.prompts"),
+    "group_size": tr("mismatch.group_size"),
+    "mu": tr("mismatch.mu"),
+    "mini_batches": tr("mismatch.mini_batches"),
+    "heldout_samples": tr("mismatch.heldout"),
+    **SIDEBAR_FIELDS,
+}
+
+
+def _config() -> X.MismatchLiveConfig:
+    return X.MismatchLiveConfig(
+        arms=tuple(live_arms),
+        rollout_dtype=live_dtype,
+        rollout_stale_steps=int(live_stale),
+        top_p=round(float(live_top_p), 4),
+        steps=int(steps),
+        lr=float(live_lr),
+        mu=int(mu),
+        mini_batches=int(mini_batches),
+        prompts_per_step=int(live_prompts),
+        group_size=int(live_G),
+        seed=seed,
+        heldout_samples=int(heldout),
+        model=live_model,
+        device=None if device == "auto" else device,
+    )
+
+
+def _make_run() -> X.MismatchLiveRun:
+    config = _config()
+    if config.model == "dense" and "r3" in config.arms:
+        raise ValueError(f"arms: {tr('mismatch.dense_no_r3')}")
+    return X.MismatchLiveRun(config)
+
+
+def _exported() -> dict:
+    """The arms' configs for the export (an R3 arm on the dense model is left out: the warning says why)."""
+    config = _config()
+    if config.model == "dense":
+        config = dataclasses.replace(config, arms=tuple(a for a in config.arms if a != "r3"))
+    return {
+        arm_names[a.name]: (a.objective, None, None, train_config(a, config.run_config())) for a in config.arm_list()
+    }
+
+
+export_configs(
+    _exported,
+    key="mm_export",
+    fields=LIVE_FIELDS,
+)
+
+running = run_controls(
+    "mismatch_run",
+    "mismatch_running",
+    _make_run,
+    labels=(tr("mismatch.run"), tr("mismatch.stop"), tr("mismatch.continue"), tr("mismatch.reset")),
+    keys=("mm_run", "mm_stop", "mm_continue", "mm_reset"),
+    on_error=lambda exc: show_bad_input(exc, LIVE_FIELDS),
+    settings_keys=SETTINGS_KEYS,
+)
+
+
+def _stored_reading() -> None:
+    """The stored run of ``benchmarks/mismatch_effect.py`` (the page's defaults), as a table."""
+    measured = X.load_measured()
+    if measured is None:
+        return
+    st.markdown(f"#### {tr('mismatch.measured_header')}")
+    m = measured["settings"]
+    st.markdown(
+        tr(
+            "mismatch.measured_text",
+            arms=LIST_SEPARATOR[L].join(arm_names.get(a, a) for a in m["arms"]),
+            dtype=m["rollout_dtype"],
+            stale=m["rollout_stale_steps"],
+            lr=f"{m['lr']:g}",
+            steps=m["steps"],
+            seed=m["seed"],
+            window=measured["window"],
+        )
+    )
+    rows = measured["arms"]
+    st.table(
+        pd.DataFrame(
+            {
+                tr("mismatch.col.arm"): [arm_names.get(a, a) for a in rows],
+                tr("metric.reward_mean"): [num(r["reward_mean"]) for r in rows.values()],
+                tr("mismatch.col.rollout_kl"): [num(r["rollout_kl"]) for r in rows.values()],
+                tr("mismatch.col.masked"): [pct(r["correction_masked_fraction"]) for r in rows.values()],
+                tr("mismatch.col.heldout"): [num(r["heldout_end"]) for r in rows.values()],
+                tr("mismatch.col.collapse_step"): [
+                    "—" if r["collapse_step"] is None else str(r["collapse_step"]) for r in rows.values()
+                ],
+            }
+        ),
+        hide_index=True,
+        border="horizontal",
+    )
+    reading = X.measured_reading(measured)
+    fields = reading["fields"] | {"best": arm_names.get(reading["best"], reading["best"])}
+    st.markdown(tr(f"mismatch.measured.{reading['verdict']}", **fields))
+
+
+run: X.MismatchLiveRun | None = state.get("mismatch_run")
+if run is None:
+    st.info(tr("mismatch.no_run"))
+    _stored_reading()
+    st.stop()
+
+if not running:
+    try:
+        changed = dataclasses.asdict(_config()) != dataclasses.asdict(run.mismatch_config)
+    except ValueError:
+        changed = True
+    if changed:
+        st.caption(tr("mismatch.settings_changed"))
+
+total = run.config.steps
+bars = {name: st.empty() for name in run.arms}
+
+
+def _draw_progress(progress: dict[str, int]) -> None:
+    for name, done in progress.items():
+        bars[name].progress(
+            done / total, text=tr("mismatch.progress", arm=arm_names.get(name, name), done=done, total=total)
+        )
+
+
+_draw_progress(run.progress)
+status = st.empty()
+PANELS = ("reward_mean", "pass_at_1", "rollout_kl", "correction_masked_fraction", "kl_ref", "token_ratio_var")
+live_labels = labels("metric", *PANELS[:5], step=tr("word.step"))
+live_labels |= {"token_ratio_var": tr("moe.metric.token_ratio_var"), "collapse": tr("mismatch.collapse")}
+live_labels |= {f"name.{k}": v for k, v in arm_names.items()}
+curves = st.empty()
+
+
+def _draw_curves(key: str) -> None:
+    frame = run.metrics_frame()
+    fig = arm_metrics_figure(frame, PANELS, live_labels, x="step", cols=3, styles=P.ARM_STYLES)
+    with curves:
+        chart(fig, key)
+
+
+if running:
+    drive(run, "mismatch_running", status, tr("mismatch.running"), _draw_progress, _draw_curves, "mismatch-live")
+
+_draw_curves("mismatch-live")
+show_run_status(run, status, "mismatch", arm_names)
+
+st.markdown(f"#### {tr('mismatch.summary_header')}")
+frame = run.metrics_frame()
+summary_frame = run.summary_frame()
+
+
+def _arm_mean(arm: str, column: str) -> float:
+    values = pd.to_numeric(frame.loc[frame["arm"] == arm, column], errors="coerce")
+    return float(values.mean()) if values.notna().any() else math.nan
+
+
+st.table(
+    pd.DataFrame(
+        {
+            tr("mismatch.col.arm"): [arm_names.get(a, a) for a in summary_frame["arm"]],
+            tr("mismatch.col.heldout"): [
+                f"{cell(a)} → {cell(b)}"
+                for a, b in zip(summary_frame["heldout_pass_at_1_start"], summary_frame["heldout_pass_at_1_end"])
+            ],
+            tr("mismatch.col.gain"): [cell(v, signed=True) for v in summary_frame["heldout_gain"]],
+            tr("mismatch.col.collapse_step"): [cell(v, 0) for v in summary_frame["collapse_step"]],
+            tr("mismatch.col.rollout_kl"): [num(_arm_mean(a, "rollout_kl")) for a in summary_frame["arm"]],
+            tr("mismatch.col.masked"): [pct(_arm_mean(a, "correction_masked_fraction")) for a in summary_frame["arm"]],
+            tr("mismatch.col.steps"): [str(int(v)) for v in summary_frame["steps"]],
+        }
+    ),
+    hide_index=True,
+    border="horizontal",
+)
+reading = live_reading(summary_frame, arm_names, "mismatch", run.config.heldout_samples)
+st.markdown(reading)
+csv_download(frame, "mismatch-live", key="mm_dl_live", label=tr("mismatch.download_csv"))
+_stored_reading()

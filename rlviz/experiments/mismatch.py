@@ -1,0 +1,542 @@
+"""The rollout-training mismatch: when the sampler's probabilities are not the trainer's.
+
+Real systems sample with an inference engine and train with another, in other precisions and
+kernels, with weights that arrive late; and they sample from a truncated distribution (top-p, top-k)
+while the trainer scores the full one. The loss's denominator is the trainer's ``old_log_prob``, so
+the responses come from a policy the loss does not know about. Two experiments on the shipped models:
+
+- :func:`measure_mismatch`: one batch of prompts sampled by each sampler choice of
+  :data:`SAMPLERS` (the policy itself in float32, its copies in bfloat16 and float16, a copy k steps
+  behind, top-p and top-k truncation of the policy) and scored by the trainer, giving the per-token
+  log-ratio ``l = log pi_train - log pi_rollout`` and its sum over each response, the KL between
+  sampler and trainer, and what each rollout correction of ``rlviz.core.corrections.CORRECTIONS``
+  does to that batch (weights, tokens and responses dropped).
+- :class:`MismatchLiveRun`: a live side-by-side run from one checkpoint and seed with a mismatched
+  sampler: no correction against each correction, against a float16 sampler and against a matched
+  sampler (the control), and on the MoE model GRPO replaying the sampler's routing (R3).
+
+Every number comes from the code that trains: ``rlviz.lm.rollout`` samples and scores,
+``rlviz.core.corrections.correction_weights`` weighs, ``rlviz.lm.trainer.Trainer`` trains.
+Sources: Yao et al. 2025 (TIS); Ring-1T arXiv 2510.18855 (IcePop); Qi et al. arXiv 2510.26788
+(fp16 instead of bf16); TRL ``vllm_importance_sampling_*``; verl ``algorithm.rollout_correction``.
+
+Legend: n prompts, G group size, B = n * G responses, T response width.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import torch
+
+from rlviz.core.corrections import CORRECTIONS, correction_weights
+from rlviz.core.kl import kl_estimate
+from rlviz.lm.rollout import response_log_probs, sample_rollouts
+from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, sample_problems
+from rlviz.lm.trainer import ROLLOUT_DTYPES, TrainConfig, Trainer
+
+from .moe import MODELS, MoeLiveConfig
+from .runner import Arm, SideBySideRun
+
+__all__ = [
+    "LIVE_ARM_KEYS",
+    "MODELS",
+    "SAMPLERS",
+    "MismatchLiveConfig",
+    "MismatchLiveRun",
+    "MismatchResult",
+    "MismatchSettings",
+    "PRECISIONS",
+    "TRUNCATION",
+    "answer_precision",
+    "answer_truncation",
+    "correction_curves",
+    "fields_precision",
+    "fields_truncation",
+    "load_measured",
+    "measured_reading",
+    "mismatch_state",
+    "live_arms",
+    "measure_mismatch",
+]
+
+# The sampler choices measured: each one ``TrainConfig`` sampler setting away from the trainer.
+SAMPLERS = ("float32", "bfloat16", "float16", "stale", "top_p", "top_k")
+
+
+@dataclass(frozen=True)
+class MismatchSettings:
+    """One measurement of the sampler-trainer mismatch.
+
+    Attributes:
+        prompts, group_size: n prompts, G responses each (the same prompts for every sampler).
+        stale_steps: k, how many GRPO steps the trainer is ahead of the stale sampler.
+        stale_lr: the learning rate of those k steps (the larger, the further apart).
+        top_p, top_k: the truncated samplers' settings (TRL / vLLM ``top_p`` / ``top_k``).
+        temperature: sampling temperature (TRL / verl ``temperature``).
+        model: ``"dense"`` (the shipped tiny Llama) or ``"moe"``.
+        seed: seeds prompts and samples. device: ``None`` for automatic, or a device name.
+    """
+
+    prompts: int = 16
+    group_size: int = 4
+    stale_steps: int = 4
+    stale_lr: float = 3e-4
+    top_p: float = 0.9
+    top_k: int = 8
+    temperature: float = 1.0
+    model: str = "dense"
+    seed: int = 0
+    device: str | None = None
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` naming the first parameter out of range."""
+        for name, low, high in (("prompts", 1, 64), ("group_size", 1, 32), ("stale_steps", 1, 16), ("top_k", 1, 4096)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"{name}: must be a whole number in [{low}, {high}], got {value!r}")
+        for name in ("stale_lr", "temperature"):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not (math.isfinite(value) and value > 0)
+            ):
+                raise ValueError(f"{name}: must be a finite number > 0, got {value!r}")
+        if isinstance(self.top_p, bool) or not isinstance(self.top_p, (int, float)) or not 0 < self.top_p <= 1:
+            raise ValueError(f"top_p: must be in (0, 1], got {self.top_p!r}")
+        if self.model not in MODELS:
+            raise ValueError(f"model: {self.model!r} is not one of {', '.join(MODELS)}")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or not 0 <= self.seed < 2**63:
+            raise ValueError(f"seed: must be a whole number in [0, 2**63), got {self.seed!r}")
+
+    def sampler_settings(self, sampler: str) -> dict[str, Any]:
+        """The ``TrainConfig`` sampler fields of choice ``sampler`` (one of :data:`SAMPLERS`).
+
+        Raises:
+            ValueError: naming ``sampler`` if unknown.
+        """
+        table = {
+            "float32": {},
+            "bfloat16": {"rollout_dtype": "bfloat16"},
+            "float16": {"rollout_dtype": "float16"},
+            "stale": {"rollout_stale_steps": self.stale_steps},
+            "top_p": {"top_p": self.top_p},
+            "top_k": {"top_k": self.top_k},
+        }
+        if sampler not in table:
+            raise ValueError(f"sampler: {sampler!r} is not one of {', '.join(SAMPLERS)}")
+        return table[sampler]
+
+
+@dataclass
+class MismatchResult:
+    """What :func:`measure_mismatch` measured (plain data: pandas frames and numbers).
+
+    Attributes:
+        settings: the :class:`MismatchSettings`.
+        tokens: one row per response token and sampler: ``sampler``, ``log_ratio`` (l, nats),
+            ``position`` (0-based), ``kept_mass`` (for the truncated samplers: exp l, the share of
+            probability the truncation kept at that position; NaN otherwise).
+        sequences: one row per response and sampler: ``sampler``, ``length`` (tokens),
+            ``log_ratio_sum`` (sum of l: the log of the response's ratio), ``log_ratio_mean``.
+        summary: one row per sampler: ``kl`` (k3 estimate of KL(pi_rollout || pi_train) per token,
+            nats), ``abs_mean`` / ``abs_p99`` / ``abs_max`` (of |l|), ``mean`` (of l),
+            ``seq_abs_max`` (of |sum l|), ``tokens``, ``sequences``, ``ratio_below_one`` (share
+            of tokens with l < 0).
+        corrections: one row per sampler and correction: ``weight_mean`` (over tokens),
+            ``tokens_dropped`` (share with weight 0 by the band), ``sequences_dropped`` (share of
+            responses with every token dropped), ``sequences_touched`` (share with any token dropped).
+        reward_mean: the mean task reward of the float32 sampler's responses.
+    """
+
+    settings: MismatchSettings
+    tokens: pd.DataFrame
+    sequences: pd.DataFrame
+    summary: pd.DataFrame
+    corrections: pd.DataFrame
+    reward_mean: float
+
+    def row(self, sampler: str) -> dict[str, float]:
+        """The :attr:`summary` row of ``sampler`` as a dict."""
+        return self.summary.set_index("sampler").loc[sampler].to_dict()
+
+    def correction(self, sampler: str, correction: str) -> dict[str, float]:
+        """The :attr:`corrections` row of (``sampler``, ``correction``) as a dict."""
+        frame = self.corrections.set_index(["sampler", "correction"])
+        return frame.loc[(sampler, correction)].to_dict()
+
+
+# -- predictions (rlviz.teach.predict asks them; the page passes mismatch_state(result)) ---------------
+PRECISIONS = ("bfloat16", "float16", "same")  # which copy's probabilities are closer to the trainer's
+TRUNCATION = ("below", "above", "both")  # where top-p puts the ratio pi_train / pi_rollout
+
+
+def mismatch_state(result: MismatchResult) -> dict[str, Any]:
+    """The predictions' state from a :class:`MismatchResult`: its settings (``model``, ``stale_steps``,
+    ``stale_lr``, ``top_p``, ``top_k``, ``prompts``, ``group_size``, ``seed``) and the measured
+    ``summary`` (sampler -> its :attr:`MismatchResult.summary` row) and ``max_log_ratio`` (sampler ->
+    the largest l)."""
+    s = result.settings
+    rows = {row["sampler"]: dict(row) for row in result.summary.to_dict("records")}
+    top = result.tokens.groupby("sampler")["log_ratio"].max().to_dict()
+    return dataclasses.asdict(s) | {"summary": rows, "max_log_ratio": {k: float(v) for k, v in top.items()}}
+
+
+def answer_precision(state: Mapping[str, Any]) -> str:
+    """``"float16"`` or ``"bfloat16"``: whose copy has the smaller measured KL to the trainer
+    (``"same"`` when equal)."""
+    bf16, fp16 = state["summary"]["bfloat16"]["kl"], state["summary"]["float16"]["kl"]
+    return "same" if bf16 == fp16 else ("float16" if fp16 < bf16 else "bfloat16")
+
+
+def fields_precision(state: Mapping[str, Any]) -> dict[str, str]:
+    bf16, fp16 = state["summary"]["bfloat16"]["kl"], state["summary"]["float16"]["kl"]
+    return {"bf16": f"{bf16:.3g}", "fp16": f"{fp16:.3g}", "times": f"{bf16 / fp16:.3g}" if fp16 > 0 else "∞"}
+
+
+def answer_truncation(state: Mapping[str, Any]) -> str:
+    """Where the measured top-p sampler's token ratios pi_train / pi_rollout lie against 1:
+    ``"below"`` (none above 1), ``"above"`` (none below 1) or ``"both"``."""
+    above = state["max_log_ratio"]["top_p"] > 0
+    below = state["summary"]["top_p"]["ratio_below_one"] > 0
+    return "both" if above and below else ("above" if above else "below")
+
+
+def fields_truncation(state: Mapping[str, Any]) -> dict[str, str]:
+    row = state["summary"]["top_p"]
+    return {
+        "p": f"{float(state['top_p']):g}",
+        "below": f"{row['ratio_below_one']:.1%}",
+        "max_l": f"{state['max_log_ratio']['top_p']:.3g}",
+    }
+
+
+# -- the stored live run (benchmarks/mismatch_effect.py) ------------------------------------------------
+MEASURED = Path(__file__).resolve().parent / "mismatch_measured.json"
+
+
+def load_measured(path: Path = MEASURED) -> dict[str, Any] | None:
+    """The stored run of ``benchmarks/mismatch_effect.py`` (``settings``, ``window``, ``arms``: per
+    arm ``reward_mean``, ``rollout_kl``, ``heldout_end``, ``collapse_step``, ...), or ``None`` when
+    the file is missing or unreadable."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def measured_reading(measured: Mapping[str, Any]) -> dict[str, Any]:
+    """What the stored run shows, judged against sampling noise: ``verdict`` (a locale suffix) and
+    ``fields`` (the numbers it quotes).
+
+    Held-out pass@1 at the end is compared with two standard errors of a difference of two means of
+    n = ``HELDOUT_SIZE * heldout_samples`` samples (sqrt(2 p (1 - p) / n)). ``"uncorrected_worse"``:
+    the uncorrected arm ends below the matched control by more than that, and ``best`` (the corrected
+    or fp16 arm with the highest end) above the uncorrected one by more than that; ``"gap_uncorrected"``:
+    the first holds but no correction is apart from no correction; ``"no_gap"``: the uncorrected arm is
+    within noise of the control (the mismatch did not measurably hurt).
+    """
+    from rlviz.lm.task import HELDOUT_SIZE
+
+    arms = measured["arms"]
+    n = HELDOUT_SIZE * int(measured["settings"]["heldout_samples"])
+    matched, none = arms["matched"]["heldout_end"], arms["none"]["heldout_end"]
+    others = {a: v["heldout_end"] for a, v in arms.items() if a not in ("matched", "none")}
+    best = max(others, key=others.get)
+
+    def two_se(a: float, b: float) -> float:
+        p = (a + b) / 2
+        return 2 * math.sqrt(max(2 * p * (1 - p), 1e-12) / n)
+
+    fields = {
+        "matched": f"{matched:.3f}",
+        "none": f"{none:.3f}",
+        "best": best,
+        "best_value": f"{others[best]:.3f}",
+        "two_se": f"{two_se(matched, none):.3f}",
+        "n": str(n),
+        "none_kl": f"{arms['none']['rollout_kl']:.3g}",
+    }
+    if matched - none <= two_se(matched, none):
+        verdict = "no_gap"
+    elif others[best] - none > two_se(others[best], none):
+        verdict = "uncorrected_worse"
+    else:
+        verdict = "gap_uncorrected"
+    return {"verdict": verdict, "best": best, "fields": fields}
+
+
+def _load(model: str, device: str | None):
+    from rlviz.lm.model import load_policy
+
+    return load_policy(MODELS[model], device)
+
+
+def _stale_trainer(settings: MismatchSettings, model, tokenizer, on_progress: Callable | None):
+    """The policy after k GRPO steps from ``model`` (the sampler stays at ``model``)."""
+    s = settings
+    config = TrainConfig(
+        algorithm="grpo", lr=s.stale_lr, prompts_per_step=s.prompts, group_size=max(s.group_size, 2), seed=s.seed
+    )
+    trainer = Trainer(config, copy.deepcopy(model), tokenizer)
+    for k in range(s.stale_steps):
+        trainer.step()
+        if on_progress is not None:
+            on_progress(k + 1, s.stale_steps + len(SAMPLERS))
+    return trainer.model.eval()
+
+
+def measure_mismatch(
+    settings: MismatchSettings, policy=None, on_progress: Callable[[int, int], None] | None = None
+) -> MismatchResult:
+    """Sample the same prompts with each sampler of :data:`SAMPLERS`, score them with the trainer.
+
+    For ``float32`` / ``bfloat16`` / ``float16``, ``top_p`` and ``top_k`` the trainer is the
+    checkpoint in float32; the sampler is the same weights in that precision, or the same model
+    sampling from its truncated distribution (``rollout_log_prob`` renormalised over the kept tokens,
+    as an inference engine reports it). For ``stale`` the trainer is the policy after ``stale_steps``
+    GRPO steps and the sampler the checkpoint it started from. Each sampler draws from a generator
+    seeded with ``seed``.
+
+    Args:
+        settings: a :class:`MismatchSettings` (validated here).
+        policy: optionally an already loaded ``(model, tokenizer)`` (copied, never changed).
+        on_progress: optional ``callable(done, total)`` after each stale step and each sampler.
+
+    Returns:
+        :class:`MismatchResult`.
+
+    Raises:
+        ValueError: a bad setting (the message names it).
+    """
+    settings.validate()
+    s = settings
+    model, tokenizer = policy if policy is not None else _load(s.model, s.device)
+    model = model.eval()
+    total = s.stale_steps + len(SAMPLERS)
+    ahead = _stale_trainer(s, model, tokenizer, on_progress)
+    problems = sample_problems(s.prompts, torch.Generator().manual_seed(s.seed))
+    tokens, sequences, summary, corrections = [], [], [], []
+    reward_mean = math.nan
+    for i, name in enumerate(SAMPLERS):
+        cfg = s.sampler_settings(name)
+        sampler, trainer_model = model, model
+        if "rollout_dtype" in cfg:
+            sampler = copy.deepcopy(model).to(ROLLOUT_DTYPES[cfg["rollout_dtype"]])
+        if name == "stale":
+            trainer_model = ahead
+        gen = torch.Generator().manual_seed(s.seed + 1)
+        batch = sample_rollouts(
+            sampler,
+            tokenizer,
+            problems,
+            s.group_size,
+            DEFAULT_MAX_NEW_TOKENS,
+            s.temperature,
+            gen,
+            top_p=cfg.get("top_p", 1.0),
+            top_k=cfg.get("top_k", 0),
+        )
+        with torch.no_grad():
+            old, _ = response_log_probs(
+                trainer_model,
+                batch.input_ids,
+                batch.attention_mask,
+                batch.position_ids,
+                batch.prompt_width,
+                s.temperature,
+            )
+        if name == "float32":
+            reward_mean = float(batch.rewards.float().mean())
+        mask = batch.response_mask
+        real = mask > 0
+        log_ratio = torch.where(real, old - batch.rollout_log_prob, torch.zeros_like(old)).double()  # (B, T)
+        truncated = name in ("top_p", "top_k")
+        flat = log_ratio[real]
+        pos = torch.arange(log_ratio.shape[1]).expand_as(log_ratio)[real.cpu()]
+        tokens.append(
+            pd.DataFrame(
+                {
+                    "sampler": name,
+                    "log_ratio": flat.cpu().numpy(),
+                    "position": pos.numpy(),
+                    "kept_mass": flat.exp().cpu().numpy() if truncated else math.nan,
+                }
+            )
+        )
+        lengths = real.sum(-1).cpu()
+        seq_sum = log_ratio.sum(-1).cpu()
+        sequences.append(
+            pd.DataFrame(
+                {
+                    "sampler": name,
+                    "length": lengths.numpy(),
+                    "log_ratio_sum": seq_sum.numpy(),
+                    "log_ratio_mean": (seq_sum / lengths.clamp(min=1)).numpy(),
+                }
+            )
+        )
+        kl = kl_estimate(batch.rollout_log_prob.double(), old.double(), "k3")  # samples from the sampler
+        summary.append(
+            {
+                "sampler": name,
+                "kl": float(kl[real].mean()),
+                "mean": float(flat.mean()),
+                "abs_mean": float(flat.abs().mean()),
+                "abs_p99": float(flat.abs().quantile(0.99)),
+                "abs_max": float(flat.abs().max()),
+                "seq_abs_max": float(seq_sum.abs().max()),
+                "ratio_below_one": float((flat < 0).double().mean()),
+                "tokens": int(real.sum()),
+                "sequences": int(len(lengths)),
+            }
+        )
+        for cname in CORRECTIONS:
+            weight, kept = correction_weights(cname, old, batch.rollout_log_prob, mask)
+            dropped = (~kept) & real
+            corrections.append(
+                {
+                    "sampler": name,
+                    "correction": cname,
+                    "weight_mean": float(weight[real].double().mean()),
+                    "tokens_dropped": float(dropped[real].double().mean()),
+                    "sequences_dropped": float((dropped.sum(-1) == real.sum(-1)).double().mean()),
+                    "sequences_touched": float(dropped.any(-1).double().mean()),
+                }
+            )
+        if on_progress is not None:
+            on_progress(s.stale_steps + i + 1, total)
+    return MismatchResult(
+        settings=s,
+        tokens=pd.concat(tokens, ignore_index=True),
+        sequences=pd.concat(sequences, ignore_index=True),
+        summary=pd.DataFrame(summary),
+        corrections=pd.DataFrame(corrections),
+        reward_mean=reward_mean,
+    )
+
+
+def correction_curves(r_min: float = 0.2, r_max: float = 5.0, points: int = 241) -> pd.DataFrame:
+    """Each correction's weight against the ratio pi_train / pi_rollout, from ``correction_weights``.
+
+    Evaluated on one-token responses, so a token rule's ratio, a sequence rule's product ratio and
+    (inverted) the geometric-mean rule's statistic are the same number r: the curve of a sequence
+    rule is its weight as a function of the whole response's ratio. Default bands.
+
+    Returns:
+        one row per (correction, r): ``correction``, ``ratio`` (r, log-spaced in [r_min, r_max]),
+        ``weight``, ``kept`` (bool).
+
+    Raises:
+        ValueError: naming ``r_min`` / ``r_max`` / ``points`` out of range.
+    """
+    if not (math.isfinite(r_min) and math.isfinite(r_max) and 0 < r_min < 1 < r_max):
+        raise ValueError(f"r_min: need 0 < r_min < 1 < r_max, got r_min={r_min}, r_max={r_max}")
+    if isinstance(points, bool) or not isinstance(points, int) or not 3 <= points <= 10_001:
+        raise ValueError(f"points: must be a whole number in [3, 10001], got {points!r}")
+    log_r = torch.linspace(math.log(r_min), math.log(r_max), points, dtype=torch.float64)
+    log_r = torch.cat([log_r, torch.zeros(1, dtype=torch.float64)]).unique()  # r = 1 exactly on the grid
+    old = log_r.unsqueeze(1)  # (N, 1) one-token responses, rollout log-prob 0
+    rollout = torch.zeros_like(old)
+    mask = torch.ones_like(old)
+    frames = []
+    for name in CORRECTIONS:
+        weight, kept = correction_weights(name, old, rollout, mask)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "correction": name,
+                    "ratio": log_r.exp().numpy(),
+                    "weight": weight[:, 0].numpy(),
+                    "kept": kept[:, 0].numpy(),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+# -- live side by side ------------------------------------------------------------------------
+
+# The live run's arms besides one per correction: the matched control, an fp16 sampler, R3 (MoE).
+LIVE_ARM_KEYS = ("matched", *CORRECTIONS, "float16", "r3")
+
+
+def live_arms(sampler: dict[str, Any], model: str) -> list[Arm]:
+    """Every arm the live run offers with the mismatched ``sampler`` (``TrainConfig`` sampler fields).
+
+    ``matched``: the sampler is the policy (float32, no staleness, no truncation), the control;
+    one arm per entry of ``CORRECTIONS`` (``none`` is the mismatched sampler uncorrected): the
+    mismatched sampler with that correction (default band); ``float16``: the same sampler in
+    float16 (Qi et al. arXiv 2510.26788), uncorrected; ``r3`` (MoE only): the mismatched sampler
+    uncorrected, the trainer replaying the sampler's routing (verl R3). All train GRPO.
+    """
+    arms = [Arm("matched", "grpo", {}, {"rollout_dtype": "float32", "rollout_stale_steps": 0, "top_p": 1.0})]
+    arms += [Arm(name, "grpo", {}, {**sampler, "rollout_correction": name}) for name in CORRECTIONS]
+    arms.append(Arm("float16", "grpo", {}, {**sampler, "rollout_dtype": "float16"}))
+    if model == "moe":
+        arms.append(Arm("r3", "grpo", {"routing_replay": "R3"}, dict(sampler)))
+    return arms
+
+
+@dataclass
+class MismatchLiveConfig(MoeLiveConfig):
+    """A live run with a mismatched sampler: the arms of :func:`live_arms` (a subset), one seed.
+
+    Attributes:
+        arms: keys of :data:`LIVE_ARM_KEYS` (``r3`` only with ``model="moe"``).
+        rollout_dtype, rollout_stale_steps, top_p: the mismatched sampler (``TrainConfig`` fields).
+        steps, lr, mu, mini_batches, prompts_per_step, group_size, seed, heldout_samples, model,
+        device: as :class:`rlviz.experiments.moe.MoeLiveConfig` (``model``: ``"dense"`` or ``"moe"``).
+    """
+
+    arms: tuple[str, ...] = ("matched", "none", "token_tis", "sequence_mis", "float16")
+    lr: float = 3e-4
+    model: str = "dense"
+    rollout_dtype: str = "bfloat16"
+    rollout_stale_steps: int = 4
+    top_p: float = 1.0
+
+    def sampler(self) -> dict[str, Any]:
+        """The mismatched sampler's ``TrainConfig`` fields."""
+        return {
+            "rollout_dtype": self.rollout_dtype,
+            "rollout_stale_steps": self.rollout_stale_steps,
+            "top_p": self.top_p,
+        }
+
+    def arm_list(self) -> list[Arm]:
+        """The chosen arms, in the order of :func:`live_arms`.
+
+        Raises:
+            ValueError: naming ``arms`` (unknown, or ``r3`` on the dense model) or ``model``.
+        """
+        if self.model not in MODELS:
+            raise ValueError(f"model: {self.model!r} is not one of {', '.join(MODELS)}")
+        for name in self.arms:
+            if name not in LIVE_ARM_KEYS:
+                raise ValueError(f"arms: {name!r} is not one of {', '.join(LIVE_ARM_KEYS)}")
+        if "r3" in self.arms and self.model != "moe":
+            raise ValueError("arms: r3 (routing replay) needs the MoE model (the dense model has no router)")
+        return [a for a in live_arms(self.sampler(), self.model) if a.name in self.arms]
+
+
+class MismatchLiveRun(SideBySideRun):
+    """The side-by-side run of a :class:`MismatchLiveConfig`; keep one per session.
+
+    Raises:
+        ValueError: a bad setting (the message names it).
+    """
+
+    def __init__(self, config: MismatchLiveConfig, policy=None):
+        config.validate()
+        super().__init__(config.arm_list(), config.run_config(), policy=policy)
+        self.mismatch_config = dataclasses.replace(config)

@@ -1,0 +1,378 @@
+"""Strings of the rollout-training mismatch page (keys ``mismatch.*``, ``nav.mismatch``,
+``home.mismatch_claims``), English and 简体中文. Every number in a reading comes from the run through a
+``{placeholder}``; none is typed here."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "nav.mismatch": {"en": "Sampler ≠ trainer", "zh": "采样端 ≠ 训练端"},
+    "home.mismatch_claims": {
+        "en": "- The log-ratio log π_train − log π_rollout per token and per response, measured on the shipped model "
+        "for six samplers: the policy itself, its bf16 and fp16 copies, a copy k steps behind, top-p and top-k.\n"
+        "- Every rollout correction of TRL and verl (token / sequence TIS, MIS with IcePop's band, geometric-mean "
+        "rejection) as a weight curve, and what each does to the measured batch.\n"
+        "- Live: no correction vs each correction vs an fp16 sampler vs a matched sampler, from one seed, with the "
+        "sampler–trainer KL, held-out pass@1 and the collapse flag (R3 joins on the MoE model).",
+        "zh": "- 在自带模型上实测六种采样端的逐 token 与逐回答对数比率 log π_train − log π_rollout：策略本身、它的 bf16 和 "
+        "fp16 副本、落后 k 步的副本、top-p 和 top-k。\n"
+        "- TRL 和 verl 的每种 rollout 修正（token / 序列级 TIS、带 IcePop 区间的 MIS、几何平均拒绝）的权重曲线，以及它们"
+        "对实测批次做了什么。\n"
+        "- 实时：同一种子下，不修正、各种修正、fp16 采样端和匹配的采样端对比，带采样端–训练端 KL、留出集 pass@1 和崩溃"
+        "标记（在 MoE 模型上加入 R3）。",
+    },
+    "mismatch.title": {
+        "en": "Sampler ≠ trainer: the rollout-training mismatch and its corrections",
+        "zh": "采样端 ≠ 训练端：rollout 与训练的概率不一致及其修正",
+    },
+    "mismatch.intro": {
+        "en": "Real RL systems sample with an inference engine (vLLM, SGLang) and train with another, in other "
+        "precisions and kernels, with weights that may arrive late, and often from a truncated distribution "
+        "(top-p, top-k). The probability a response was **sampled** with, `rollout_log_prob`, is then not the "
+        "**trainer's** `old_log_prob` for the same tokens, and the loss, whose ratio divides by `old_log_prob`, "
+        "trains on samples from a policy it does not know about. TRL's vLLM path and verl's "
+        "`algorithm.rollout_correction` weigh or drop tokens by the ratio between the two (Yao et al. 2025, TIS; "
+        "Ring-1T arXiv 2510.18855, IcePop); Qi et al. (arXiv 2510.26788) sample in fp16 instead of bf16 to make "
+        "the gap small in the first place.",
+        "zh": "真实的 RL 系统用一个推理引擎（vLLM、SGLang）采样，用另一个框架训练：精度和算子不同，权重可能晚到，"
+        "采样还常常来自截断后的分布（top-p、top-k）。于是一条回答**被采样时**的概率 `rollout_log_prob`，和**训练端**对同样 "
+        "token 算出的 `old_log_prob` 并不相同；损失的比率以 `old_log_prob` 为分母，训练用的样本却来自一个它不知道的策略。"
+        "TRL 的 vLLM 路径和 verl 的 `algorithm.rollout_correction` 按两者之比给 token 加权或丢弃 token（Yao 等 2025 的 "
+        "TIS；Ring-1T arXiv 2510.18855 的 IcePop）；Qi 等（arXiv 2510.26788）则改用 fp16 而不是 bf16 采样，从源头上缩小差距。",
+    },
+    "mismatch.formula_caption": {
+        "en": "l is 0 for every token when the sampler is the trainer. The trust region's ratio (π_θ / π_old) is a "
+        "different ratio: it moves during the step's updates, while l is fixed when the batch is sampled.",
+        "zh": "采样端就是训练端时，每个 token 的 l 都是 0。信任域的比率（π_θ / π_old）是另一个比率：它在一步内的多次更新中变化，"
+        "而 l 在批次采样时就已固定。",
+    },
+    # ------------------------------------------------------------------ 1. measured
+    "mismatch.measure_header": {
+        "en": "1. The mismatch, measured on the shipped model",
+        "zh": "1. 在自带模型上实测的不一致",
+    },
+    "mismatch.measure_text": {
+        "en": "The same prompts, sampled by each sampler and scored by the trainer (float32). Precision: the "
+        "policy's own weights cast to bf16 or fp16, as an inference engine serving a float32 trainer holds "
+        "them. Stale: the trainer is k = {k} GRPO steps (learning rate {lr}) ahead of the sampler, as in an "
+        "asynchronous system. Top-p / top-k: the policy itself, sampling from its truncated distribution.",
+        "zh": "同一批提示词，分别由每种采样端采样、由训练端（float32）打分。精度：把策略自己的权重转成 bf16 或 fp16，就像推理引擎"
+        "为 float32 训练端提供服务时那样。过时：训练端比采样端多走了 {k} 步 GRPO（学习率 {lr}），就像异步系统里那样。"
+        "Top-p / top-k：策略本身，从截断后的分布中采样。",
+    },
+    "mismatch.model": {"en": "Model", "zh": "模型"},
+    "mismatch.model_help": {
+        "en": "The shipped dense tiny Llama, or the tiny Qwen3-MoE (its routers can pick other experts in bf16).",
+        "zh": "自带的稠密微型 Llama，或微型 Qwen3-MoE（它的路由器在 bf16 下可能选到别的专家）。",
+    },
+    "mismatch.model_code.dense": {"en": "Dense", "zh": "稠密"},
+    "mismatch.model_code.moe": {"en": "MoE", "zh": "MoE"},
+    "mismatch.stale_steps": {"en": "Stale: steps behind (k)", "zh": "过时：落后步数（k）"},
+    "mismatch.stale_steps_help": {
+        "en": "How many GRPO steps the trainer has taken since the sampler last received weights.",
+        "zh": "采样端上次收到权重之后，训练端又走了多少步 GRPO。",
+    },
+    "mismatch.stale_lr": {"en": "Stale: learning rate", "zh": "过时：学习率"},
+    "mismatch.stale_lr_help": {
+        "en": "The learning rate of those k steps: the larger, the further the two policies are apart.",
+        "zh": "这 k 步的学习率：越大，两个策略相差越远。",
+    },
+    "mismatch.top_p": {"en": "top-p", "zh": "top-p"},
+    "mismatch.top_p_help": {
+        "en": "Nucleus sampling: keep the most likely tokens until their probability reaches p (TRL / vLLM top_p).",
+        "zh": "核采样：按概率从高到低保留 token，直到累计概率达到 p（TRL / vLLM 的 top_p）。",
+    },
+    "mismatch.top_k": {"en": "top-k", "zh": "top-k"},
+    "mismatch.top_k_help": {
+        "en": "Keep only the k most likely tokens (TRL / vLLM top_k).",
+        "zh": "只保留概率最高的 k 个 token（TRL / vLLM 的 top_k）。",
+    },
+    "mismatch.prompts": {"en": "Prompts", "zh": "提示词数"},
+    "mismatch.group_size": {"en": "Responses per prompt (G)", "zh": "每个提示词的回答数（G）"},
+    "mismatch.computing": {"en": "Measuring: {done} of {total} steps", "zh": "测量中：第 {done} / {total} 步"},
+    "mismatch.sampler.float32": {"en": "float32 (the policy)", "zh": "float32（策略本身）"},
+    "mismatch.sampler.bfloat16": {"en": "bf16 copy", "zh": "bf16 副本"},
+    "mismatch.sampler.float16": {"en": "fp16 copy", "zh": "fp16 副本"},
+    "mismatch.sampler.stale": {"en": "{k} steps stale", "zh": "落后 {k} 步"},
+    "mismatch.sampler.top_p": {"en": "top-p {p}", "zh": "top-p {p}"},
+    "mismatch.sampler.top_k": {"en": "top-k {k}", "zh": "top-k {k}"},
+    "mismatch.col.sampler": {"en": "Sampler", "zh": "采样端"},
+    "mismatch.col.kl": {"en": "KL(rollout ‖ train) per token", "zh": "每 token KL(rollout ‖ train)"},
+    "mismatch.col.abs_mean": {"en": "mean |l|", "zh": "|l| 均值"},
+    "mismatch.col.abs_p99": {"en": "99th pct |l|", "zh": "|l| 第 99 百分位"},
+    "mismatch.col.abs_max": {"en": "max |l|", "zh": "|l| 最大值"},
+    "mismatch.col.seq_abs_max": {"en": "max |Σ l| of a response", "zh": "单条回答 |Σ l| 最大值"},
+    "mismatch.col.below_one": {"en": "tokens with ratio < 1", "zh": "比率 < 1 的 token"},
+    "mismatch.table_caption": {
+        "en": "l = log π_train − log π_rollout per response token; KL is the k3 estimate of KL(π_rollout ‖ π_train) "
+        "(the samples are the sampler's). {tokens} tokens in {sequences} responses per sampler; the float32 "
+        "sampler's responses have mean reward {reward}.",
+        "zh": "l = log π_train − log π_rollout，按回答 token 计；KL 是 KL(π_rollout ‖ π_train) 的 k3 估计（样本来自采样端）。"
+        "每种采样端 {tokens} 个 token、{sequences} 条回答；float32 采样端的回答平均奖励 {reward}。",
+    },
+    "mismatch.grid_header": {"en": "The log-ratio per token and per response", "zh": "逐 token 与逐回答的对数比率"},
+    "mismatch.panel.token": {"en": "per token: l", "zh": "逐 token：l"},
+    "mismatch.panel.sequence": {"en": "per response: Σ l", "zh": "逐回答：Σ l"},
+    "mismatch.share": {"en": "share", "zh": "占比"},
+    "mismatch.log_ratio": {"en": "log π_train − log π_rollout", "zh": "log π_train − log π_rollout"},
+    "mismatch.grid_caption": {
+        "en": "Each panel has its own x range: the samplers differ by orders of magnitude. The dotted line is "
+        "l = 0 (no mismatch); values beyond the 0.5th–99.5th percentiles fall into the end bins.",
+        "zh": "每个小图的横轴范围各不相同：不同采样端相差几个数量级。虚线是 l = 0（没有不一致）；超出第 0.5–99.5 百分位的值归入两端的柱。",
+    },
+    "mismatch.read_precision": {
+        "en": "**Precision.** The bf16 copy's KL to the trainer is {bf16}, the fp16 copy's {fp16}: {verdict}",
+        "zh": "**精度。** bf16 副本与训练端的 KL 是 {bf16}，fp16 副本的是 {fp16}：{verdict}",
+    },
+    "mismatch.verdict.fp16_closer": {
+        "en": "fp16 keeps 10 mantissa bits to bf16's 7 (its range is smaller), so its probabilities are {times}× "
+        "closer in KL, the effect Qi et al. report. Both are tiny on this model: its logits are small numbers.",
+        "zh": "fp16 有 10 位尾数，bf16 只有 7 位（fp16 的取值范围更小），所以它的概率在 KL 上近 {times} 倍，正是 Qi 等报告的效应。"
+        "在这个模型上两者都很小：它的 logit 数值本身不大。",
+    },
+    "mismatch.verdict.not_closer": {
+        "en": "at these settings fp16 is not closer than bf16.",
+        "zh": "在这组设置下 fp16 并不比 bf16 更接近。",
+    },
+    "mismatch.read_stale": {
+        "en": "**Staleness.** k = {k} steps behind, the KL is {kl} and the largest response's |Σ l| is {seq}: a "
+        "stale sampler is by far the largest mismatch here, {times}× the bf16 copy's KL.",
+        "zh": "**过时。** 落后 {k} 步时 KL 是 {kl}，单条回答 |Σ l| 最大到 {seq}：过时的采样端是这里最大的不一致，KL 是 bf16 "
+        "副本的 {times} 倍。",
+    },
+    "mismatch.read_stale_small": {
+        "en": "**Staleness.** k = {k} steps behind, the KL is {kl}, not larger than the bf16 copy's: at this learning "
+        "rate the policy barely moved.",
+        "zh": "**过时。** 落后 {k} 步时 KL 是 {kl}，并不比 bf16 副本大：在这个学习率下策略几乎没动。",
+    },
+    "mismatch.read_top_p": {
+        "en": "**Top-p {p} measures kept mass, not a policy change.** The sampler's probability of a kept token is the "
+        "trainer's divided by the mass the truncation kept, so π_train / π_rollout is that kept mass: "
+        "{below} of the tokens have a ratio below 1 and **none above 1** (largest l {max_l}); the others sit "
+        "at positions where the top token alone already held p. The mean kept mass is {mass}. A response's "
+        "ratio multiplies them: on average exp(Σ l) = {seq_weight}, so TRL's default sequence_mask weighs every "
+        "response by the share of probability its sampler cut off, longer ones less, though nothing about the "
+        "policy differs.",
+        "zh": "**top-p {p} 量的是保留下来的概率质量，不是策略变化。** 被保留的 token 在采样端的概率，等于训练端的概率除以截断保留的"
+        "质量，所以 π_train / π_rollout 就是这份保留质量：{below} 的 token 比率小于 1，**没有一个大于 1**（l 最大为 {max_l}）；"
+        "其余 token 所在的位置上，最可能的那个 token 单独就已占到 p。平均保留质量是 {mass}。一条回答的比率把它们乘起来："
+        "exp(Σ l) 平均为 {seq_weight}，所以 TRL 默认的 sequence_mask 按采样端截掉的概率给每条回答降权，越长降得越多，"
+        "尽管策略本身没有任何不同。",
+    },
+    "mismatch.read_top_k": {
+        "en": "Top-k {k} does the same with a fixed number of tokens: {below} of the tokens below 1, mean kept mass {mass}.",
+        "zh": "top-k {k} 做的是同一件事，只是保留固定个数的 token：{below} 的 token 比率小于 1，平均保留质量 {mass}。",
+    },
+    # ------------------------------------------------------------------ predictions
+    "mismatch.q_precision.q": {
+        "en": "The trainer computes in float32. Which copy of the same weights samples with probabilities closer to "
+        "the trainer's (smaller KL): the bf16 copy or the fp16 copy?",
+        "zh": "训练端用 float32 计算。同一份权重的哪个副本采样时的概率更接近训练端（KL 更小）：bf16 副本还是 fp16 副本？",
+    },
+    "mismatch.q_precision.choice.bfloat16": {"en": "bf16", "zh": "bf16"},
+    "mismatch.q_precision.choice.float16": {"en": "fp16", "zh": "fp16"},
+    "mismatch.q_precision.choice.same": {"en": "the same", "zh": "一样"},
+    "mismatch.q_precision.why.float16": {
+        "en": "fp16: its KL to the trainer is {fp16} against bf16's {bf16} ({times}× smaller). fp16 keeps 10 mantissa "
+        "bits, bf16 7: bf16 buys range with precision, which is why Qi et al. sample in fp16.",
+        "zh": "fp16：它与训练端的 KL 是 {fp16}，bf16 是 {bf16}（小 {times} 倍）。fp16 有 10 位尾数，bf16 只有 7 位：bf16 用精度"
+        "换来了取值范围，这正是 Qi 等改用 fp16 采样的原因。",
+    },
+    "mismatch.q_precision.why.bfloat16": {
+        "en": "bf16: its KL is {bf16} against fp16's {fp16}, unusually: fp16's 10 mantissa bits usually win.",
+        "zh": "bf16：它的 KL 是 {bf16}，fp16 是 {fp16}，这不寻常：通常 fp16 的 10 位尾数更占优。",
+    },
+    "mismatch.q_precision.why.same": {"en": "The same: both KLs are {bf16}.", "zh": "一样：两者的 KL 都是 {bf16}。"},
+    "mismatch.q_truncation.q": {
+        "en": "The sampler is the policy itself, sampling with top-p = {p}; the trainer scores the full distribution. "
+        "Where do the tokens' ratios π_train / π_rollout lie?",
+        "zh": "采样端就是策略本身，用 top-p = {p} 采样；训练端按完整分布打分。各 token 的比率 π_train / π_rollout 落在哪里？",
+    },
+    "mismatch.q_truncation.choice.below": {"en": "never above 1", "zh": "从不大于 1"},
+    "mismatch.q_truncation.choice.above": {"en": "never below 1", "zh": "从不小于 1"},
+    "mismatch.q_truncation.choice.both": {"en": "on both sides of 1", "zh": "在 1 的两侧都有"},
+    "mismatch.q_truncation.why.below": {
+        "en": "Never above 1: {below} of the tokens are below 1 and the largest l is {max_l}. The sampler renormalises "
+        "over the kept tokens, so its probability is the trainer's divided by the kept mass: the ratio is that "
+        "mass, at most 1. It measures the truncation, not a policy change.",
+        "zh": "从不大于 1：{below} 的 token 小于 1，l 的最大值是 {max_l}。采样端在保留的 token 上重新归一化，所以它的概率等于"
+        "训练端的概率除以保留质量：比率就是这份质量，最多为 1。它量的是截断，不是策略变化。",
+    },
+    "mismatch.q_truncation.why.above": {
+        "en": "Never below 1 here ({below} below, largest l {max_l}).",
+        "zh": "这里从不小于 1（{below} 小于 1，l 最大 {max_l}）。",
+    },
+    "mismatch.q_truncation.why.both": {
+        "en": "On both sides: {below} below 1, largest l {max_l}.",
+        "zh": "两侧都有：{below} 小于 1，l 最大 {max_l}。",
+    },
+    # ------------------------------------------------------------------ 2. corrections
+    "mismatch.corr_header": {"en": "2. How each correction weighs a token", "zh": "2. 每种修正如何给 token 加权"},
+    "mismatch.corr_text": {
+        "en": "A correction turns r = π_train / π_rollout into a weight that multiplies the token's policy loss "
+        "(not the KL term): **TIS** truncates the ratio at C; **MIS** keeps it inside [C_min, C_max] and drops "
+        "the token (or the whole response) outside; the **geometric-mean rejection** drops a response whose "
+        "per-token mean ratio leaves a narrow band and keeps the others with weight 1. The sequence rules are "
+        "drawn against the response's ratio. The trust region's curves (clipping π_θ / π_old during the "
+        "updates) are on the page [Objective & gradient vs ratio](/curves).",
+        "zh": "修正把 r = π_train / π_rollout 变成一个权重，乘到该 token 的策略损失上（不乘 KL 项）：**TIS** 在 C 处截断比率；"
+        "**MIS** 在 [C_min, C_max] 内保留比率，区间外丢弃该 token（或整条回答）；**几何平均拒绝**在每 token 平均比率离开一个很窄"
+        "的区间时丢弃整条回答，其余回答权重为 1。序列级规则的横轴是整条回答的比率。信任域的曲线（更新过程中对 π_θ / π_old 的"
+        "裁剪）在 [目标与梯度随比率变化](/curves) 页面。",
+    },
+    "mismatch.ratio": {"en": "r = π_train / π_rollout", "zh": "r = π_train / π_rollout"},
+    "mismatch.weight": {"en": "weight on the token's loss", "zh": "token 损失上的权重"},
+    "mismatch.corr_caption": {
+        "en": "Default bands as TRL and verl ship them (geometric mean: verl's seq_mean_k1 band, drawn against 1 / r, "
+        "the statistic it bounds). Weights are detached: they change how much a sample counts, not the "
+        "objective's gradient direction.",
+        "zh": "区间取 TRL 和 verl 的默认值（几何平均：verl 的 seq_mean_k1 区间，它约束的统计量是 1 / r）。权重不参与求导："
+        "它们改变一个样本算多少，而不改变目标梯度的方向。",
+    },
+    "mismatch.reg.col.name": {"en": "Correction", "zh": "修正"},
+    "mismatch.reg.col.level": {"en": "Level", "zh": "层级"},
+    "mismatch.reg.col.band": {"en": "Band", "zh": "区间"},
+    "mismatch.reg.col.trl": {"en": "TRL GRPOConfig", "zh": "TRL GRPOConfig"},
+    "mismatch.reg.col.verl": {"en": "verl algorithm.rollout_correction", "zh": "verl algorithm.rollout_correction"},
+    "mismatch.reg.col.what": {"en": "What it does", "zh": "作用"},
+    "mismatch.level.token": {"en": "token", "zh": "token"},
+    "mismatch.level.sequence": {"en": "response", "zh": "回答"},
+    "mismatch.none_framework": {"en": "—", "zh": "—"},
+    "mismatch.effect_header": {
+        "en": "What each correction does to the measured batch",
+        "zh": "每种修正对实测批次做了什么",
+    },
+    "mismatch.effect_caption": {
+        "en": "Per sampler (rows) and correction (columns): the share of tokens dropped (weight 0 by the band), "
+        "and in brackets the mean weight. Default bands.",
+        "zh": "按采样端（行）和修正（列）：被丢弃的 token 占比（区间外权重为 0），括号里是平均权重。区间取默认值。",
+    },
+    "mismatch.read_geo": {
+        "en": "The geometric-mean filter's default band is narrow ([{low}, {high}]): it already drops {bf16} of the "
+        "bf16 copy's tokens and {top_p} under top-p {p}, where nothing but the truncation differs.",
+        "zh": "几何平均过滤的默认区间很窄（[{low}, {high}]）：它已经丢掉了 bf16 副本 {bf16} 的 token，在 top-p {p} 下丢掉 "
+        "{top_p}，而那里除了截断之外没有任何不同。",
+    },
+    # ------------------------------------------------------------------ 3. live
+    "mismatch.live_header": {"en": "3. Live: corrections side by side", "zh": "3. 实时：各种修正并排对比"},
+    "mismatch.live_text": {
+        "en": "Every arm trains GRPO from the same checkpoint and seed. **Matched**: the sampler is the trainer "
+        "(the control). The other arms sample with the mismatched sampler set below and differ only in the "
+        "correction; **fp16** samples with the same sampler in fp16, uncorrected; on the MoE model, **R3** "
+        "replays the sampler's routing. The collapse flag (✕) fires when the reward's trailing mean over "
+        "{window} steps falls {drop} below its best (and {se} standard errors) while the KL to the reference or "
+        "the ratio variance jumps {jump}×.",
+        "zh": "每个分支都从同一检查点、同一种子开始训练 GRPO。**匹配**：采样端就是训练端（对照组）。其余分支用下面设定的不一致"
+        "采样端采样，只在修正方式上不同；**fp16** 用同一采样端的 fp16 版本采样，不做修正；在 MoE 模型上，**R3** 重放采样端的路由。"
+        "当奖励在 {window} 步内的滑动平均比历史最好值低 {drop}（且超过 {se} 个标准误），同时与参考模型的 KL 或比率方差跳升 "
+        "{jump} 倍时，崩溃标记（✕）触发。",
+    },
+    "mismatch.arms": {"en": "Arms", "zh": "分支"},
+    "mismatch.arms_help": {
+        "en": "One arm per correction of the registry, plus the matched control, an fp16 sampler and (MoE) R3.",
+        "zh": "注册表里每种修正一个分支，另加匹配的对照组、fp16 采样端和（MoE 上的）R3。",
+    },
+    "mismatch.arm.matched": {"en": "Matched sampler", "zh": "匹配的采样端"},
+    "mismatch.arm.none": {"en": "No correction", "zh": "不修正"},
+    "mismatch.arm.float16": {"en": "fp16 sampler", "zh": "fp16 采样端"},
+    "mismatch.arm.r3": {"en": "R3 routing replay", "zh": "R3 路由重放"},
+    "mismatch.live_dtype": {"en": "Sampler precision", "zh": "采样端精度"},
+    "mismatch.live_dtype_help": {
+        "en": "The mismatched sampler's precision (verl rollout.dtype).",
+        "zh": "不一致采样端的精度（verl 的 rollout.dtype）。",
+    },
+    "mismatch.live_stale": {"en": "Sampler steps behind", "zh": "采样端落后步数"},
+    "mismatch.live_stale_help": {
+        "en": "The sampler holds the policy's weights from this many steps ago (0: the current ones).",
+        "zh": "采样端持有的是这么多步之前的策略权重（0：当前权重）。",
+    },
+    "mismatch.live_top_p": {"en": "Sampler top-p", "zh": "采样端 top-p"},
+    "mismatch.steps": {"en": "Steps", "zh": "步数"},
+    "mismatch.lr": {"en": "Learning rate", "zh": "学习率"},
+    "mismatch.live_more": {"en": "More settings", "zh": "更多设置"},
+    "mismatch.mu": {"en": "Passes per batch (μ)", "zh": "每批遍历次数（μ）"},
+    "mismatch.mini_batches": {"en": "Mini-batches", "zh": "小批次数"},
+    "mismatch.heldout": {"en": "Held-out samples per prompt", "zh": "每个留出提示词的采样数"},
+    "mismatch.heldout_help": {
+        "en": "Held-out pass@1 is measured before the first step and after each arm's last (0: skip).",
+        "zh": "在第一步之前和每个分支最后一步之后测量留出集 pass@1（0：跳过）。",
+    },
+    "mismatch.dense_no_r3": {
+        "en": "R3 replays the sampler's routing: it needs the MoE model. Choose MoE, or drop the R3 arm.",
+        "zh": "R3 重放采样端的路由，需要 MoE 模型。请选 MoE，或去掉 R3 分支。",
+    },
+    "mismatch.run": {"en": "Run", "zh": "运行"},
+    "mismatch.stop": {"en": "Stop", "zh": "停止"},
+    "mismatch.continue": {"en": "Continue", "zh": "继续"},
+    "mismatch.reset": {"en": "Reset", "zh": "重置"},
+    "mismatch.no_run": {
+        "en": "Press Run to train the arms side by side; Stop keeps every step done.",
+        "zh": "点“运行”让各分支并排训练；“停止”会保留已完成的每一步。",
+    },
+    "mismatch.settings_changed": {
+        "en": "The settings above changed since this run started; Reset to run them.",
+        "zh": "上面的设置在本次运行开始后改过了；点“重置”按新设置运行。",
+    },
+    "mismatch.progress": {"en": "{arm}: step {done} / {total}", "zh": "{arm}：第 {done} / {total} 步"},
+    "mismatch.running": {"en": "Training…", "zh": "训练中…"},
+    "mismatch.finished": {"en": "Finished: {total} steps per arm.", "zh": "完成：每个分支 {total} 步。"},
+    "mismatch.stopped": {"en": "Stopped; Continue resumes.", "zh": "已停止；点“继续”接着训练。"},
+    "mismatch.stopped_arms": {"en": "Stopped at: {arms}.", "zh": "停在：{arms}。"},
+    "mismatch.collapse": {"en": "collapse flag", "zh": "崩溃标记"},
+    "mismatch.summary_header": {"en": "Summary", "zh": "汇总"},
+    "mismatch.col.arm": {"en": "Arm", "zh": "分支"},
+    "mismatch.col.heldout": {"en": "held-out pass@1", "zh": "留出集 pass@1"},
+    "mismatch.col.gain": {"en": "gain", "zh": "提升"},
+    "mismatch.col.collapse_step": {"en": "collapse at step", "zh": "崩溃于第几步"},
+    "mismatch.col.rollout_kl": {"en": "KL sampler ‖ trainer (mean)", "zh": "采样端 ‖ 训练端 KL（均值）"},
+    "mismatch.col.masked": {"en": "tokens dropped (mean)", "zh": "丢弃的 token（均值）"},
+    "mismatch.col.steps": {"en": "steps", "zh": "步数"},
+    "mismatch.read_live_collapse": {"en": "Collapse flagged: {arms}.", "zh": "出现崩溃标记：{arms}。"},
+    "mismatch.read_live_arm_step": {"en": "{arm} at step {step}", "zh": "{arm} 于第 {step} 步"},
+    "mismatch.read_live_no_collapse": {
+        "en": "No arm was flagged as collapsed in this run.",
+        "zh": "本次运行中没有分支被标记为崩溃。",
+    },
+    "mismatch.read_live_apart": {
+        "en": "Held-out pass@1 at the end spans {low}–{high} over {n} samples per arm (two standard errors: "
+        "{two_se}): {verdict}",
+        "zh": "结束时各分支的留出集 pass@1 在 {low}–{high} 之间，每个分支 {n} 个样本（两个标准误：{two_se}）：{verdict}",
+    },
+    "mismatch.live_verdict.separates": {
+        "en": "the arms separate beyond sampling noise.",
+        "zh": "分支之间的差距超出了采样噪声。",
+    },
+    "mismatch.live_verdict.noise": {
+        "en": "within sampling noise: this run does not tell the arms apart.",
+        "zh": "在采样噪声之内：这次运行分不出各分支的高下。",
+    },
+    "mismatch.download_csv": {"en": "Download the run (CSV)", "zh": "下载本次运行（CSV）"},
+    "mismatch.measured_header": {"en": "What a stored run showed", "zh": "一次存档运行的结果"},
+    "mismatch.measured_text": {
+        "en": "Measured by `benchmarks/mismatch_effect.py` with this page's defaults ({arms}; sampler {dtype}, "
+        "{stale} steps stale; learning rate {lr}; {steps} steps; seed {seed}). Means over the last {window} steps:",
+        "zh": "由 `benchmarks/mismatch_effect.py` 用本页默认设置测得（{arms}；采样端 {dtype}，落后 {stale} 步；学习率 {lr}；"
+        "{steps} 步；种子 {seed}）。最后 {window} 步的均值：",
+    },
+    "mismatch.measured.uncorrected_worse": {
+        "en": "Held-out pass@1 at the end: matched {matched}, no correction {none}, {best} {best_value} ({n} samples "
+        "per arm; two standard errors of a difference about {two_se}). The uncorrected arm ends below the control "
+        "beyond noise and {best} recovers beyond noise. One seed: a second one is in the README.",
+        "zh": "结束时的留出集 pass@1：匹配 {matched}，不修正 {none}，{best} {best_value}（每个分支 {n} 个样本；差值的两个标准误"
+        "约 {two_se}）。不修正的分支结束时低于对照组，超出噪声；{best} 的恢复也超出噪声。这只是一个种子：另一个种子的结果在 README 里。",
+    },
+    "mismatch.measured.gap_uncorrected": {
+        "en": "Held-out pass@1 at the end: matched {matched}, no correction {none}, best corrected arm {best} "
+        "{best_value} ({n} samples per arm; two standard errors of a difference about {two_se}). The uncorrected "
+        "arm ends below the control beyond noise; {best} closes most of that gap, but its lead over no correction "
+        "is within noise at this sample size. One seed: a second one is in the README.",
+        "zh": "结束时的留出集 pass@1：匹配 {matched}，不修正 {none}，修正后最好的分支 {best} {best_value}（每个分支 {n} 个样本；"
+        "差值的两个标准误约 {two_se}）。不修正的分支结束时低于对照组，超出噪声；{best} 补回了大部分差距，但在这个样本量下它"
+        "相对不修正的领先仍在噪声之内。这只是一个种子：另一个种子的结果在 README 里。",
+    },
+    "mismatch.measured.no_gap": {
+        "en": "Held-out pass@1 at the end: matched {matched}, no correction {none} ({n} samples per arm; two "
+        "standard errors of a difference about {two_se}): at these settings the mismatch (sampler–trainer KL "
+        "{none_kl} per token) did not measurably hurt the tiny model. Raise the staleness or the learning rate to "
+        "see an effect.",
+        "zh": "结束时的留出集 pass@1：匹配 {matched}，不修正 {none}（每个分支 {n} 个样本；差值的两个标准误约 {two_se}）：在这组"
+        "设置下，这种不一致（采样端–训练端 KL 为每 token {none_kl}）没有可测地伤害这个微型模型。加大过时步数或学习率才能看到效应。",
+    },
+}

@@ -1,0 +1,156 @@
+"""Figures of the rollout-training mismatch page (plotly, no Streamlit).
+
+Every builder takes frames of :mod:`rlviz.experiments.mismatch` and one ``labels`` mapping of
+already-translated texts whose keys its docstring lists (a missing key shows the key itself). NaN /
+inf values are dropped, never drawn; an empty frame gives an empty but valid figure.
+
+Colours derive from the registries' order: each correction of ``CORRECTIONS`` takes the next
+colour of ``PALETTE`` (and a dash), the samplers of ``SAMPLERS`` likewise; the live run's arms are
+the corrections' colours, with the matched control in black and the fp16 and R3 arms after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from rlviz.core.corrections import CORRECTIONS
+from rlviz.experiments.mismatch import LIVE_ARM_KEYS, SAMPLERS
+
+from . import DASHES, OKABE_ITO, PALETTE, base_layout
+
+__all__ = ["ARM_STYLES", "CORRECTION_STYLES", "SAMPLER_STYLES", "correction_figure", "log_ratio_grid"]
+
+_COLOURS = [c for c in PALETTE if c != "#000000"]
+CORRECTION_STYLES: dict[str, dict[str, str]] = {
+    name: {"color": _COLOURS[i % len(_COLOURS)], "dash": DASHES[i % len(DASHES)]} for i, name in enumerate(CORRECTIONS)
+}
+SAMPLER_STYLES: dict[str, dict[str, str]] = {
+    name: {"color": _COLOURS[i % len(_COLOURS)], "dash": "solid"} for i, name in enumerate(SAMPLERS)
+}
+_EXTRA = {
+    "matched": {"color": OKABE_ITO["black"], "dash": "solid"},
+    "float16": {"color": _COLOURS[len(CORRECTIONS) % len(_COLOURS)], "dash": "longdash"},
+    "r3": {"color": _COLOURS[(len(CORRECTIONS) + 1) % len(_COLOURS)], "dash": "longdashdot"},
+}
+ARM_STYLES: dict[str, dict[str, str]] = {k: _EXTRA.get(k) or CORRECTION_STYLES[k] for k in LIVE_ARM_KEYS}
+BINS = 41
+
+
+def _l(labels: Mapping[str, str], key: str) -> str:
+    return labels.get(key, key)
+
+
+def _finite(values) -> np.ndarray:
+    a = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(dtype=float)
+    return a[np.isfinite(a)]
+
+
+def _span(values: np.ndarray) -> tuple[float, float]:
+    """The bins' range: 0.5th to 99.5th percentile, widened to hold 0 and to a width of at least
+    1e-6 (a float32 sampler's log-ratios are all exactly 0)."""
+    if not len(values):
+        return -1e-6, 1e-6
+    lo, hi = (float(q) for q in np.quantile(values, [0.005, 0.995]))
+    lo, hi = min(lo, 0.0), max(hi, 0.0)
+    if hi - lo < 2e-6:
+        mid = (hi + lo) / 2
+        lo, hi = mid - 1e-6, mid + 1e-6
+    return lo, hi
+
+
+def log_ratio_grid(
+    tokens: pd.DataFrame, sequences: pd.DataFrame, labels: Mapping[str, str], *, row_height: int = 120
+) -> go.Figure:
+    """The log-ratio l = log pi_train - log pi_rollout, one row per sampler: per token (left) and
+    summed over each response (right), each panel on its own x range (the samplers differ by orders
+    of magnitude), as the share of tokens / responses per bin; a dotted line at 0 (no mismatch).
+
+    Args:
+        tokens, sequences: ``MismatchResult.tokens`` / ``.sequences``.
+        labels: ``sampler.<name>`` (row names), ``panel.token``, ``panel.sequence`` (column titles),
+            ``share`` (y axis and hover), ``log_ratio`` (x axis title of the last row).
+    """
+    samplers = [s for s in SAMPLERS if not tokens.empty and (tokens["sampler"] == s).any()]
+    rows = max(len(samplers), 1)
+    fig = make_subplots(
+        rows=rows,
+        cols=2,
+        column_titles=[_l(labels, "panel.token"), _l(labels, "panel.sequence")],
+        row_titles=[_l(labels, f"sampler.{s}") for s in samplers] or None,
+        horizontal_spacing=0.08,
+        vertical_spacing=min(0.06, 0.3 / rows),
+    )
+    share = _l(labels, "share")
+    for i, s in enumerate(samplers):
+        style = SAMPLER_STYLES[s]
+        for col, (frame, column) in enumerate(((tokens, "log_ratio"), (sequences, "log_ratio_sum")), start=1):
+            values = _finite(frame.loc[frame["sampler"] == s, column])
+            lo, hi = _span(values)
+            edges = np.linspace(lo, hi, BINS + 1)
+            counts, _ = np.histogram(np.clip(values, lo, hi), bins=edges)
+            centres = (edges[:-1] + edges[1:]) / 2
+            name = _l(labels, f"sampler.{s}")
+            fig.add_trace(
+                go.Bar(
+                    x=centres.tolist(),
+                    y=(counts / max(len(values), 1)).tolist(),
+                    width=float(edges[1] - edges[0]),
+                    marker={"color": style["color"]},
+                    name=name,
+                    showlegend=False,
+                    customdata=np.stack([edges[:-1], edges[1:]], axis=1).tolist(),
+                    hovertemplate=f"{name}<br>[%{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}): "
+                    f"{share} %{{y:.1%}}<extra></extra>",
+                ),
+                row=i + 1,
+                col=col,
+            )
+            fig.add_vline(x=0.0, line={"color": "#555555", "dash": "dot", "width": 1}, row=i + 1, col=col)
+    base_layout(fig, height=max(260, row_height * rows + 110))
+    fig.update_layout(bargap=0, margin={"t": 40, "r": 110})
+    fig.update_yaxes(tickformat=".0%", rangemode="tozero", nticks=3)
+    fig.update_xaxes(exponentformat="e", nticks=6)
+    for col in (1, 2):
+        fig.update_xaxes(title_text=_l(labels, "log_ratio"), row=rows, col=col)
+    fig.update_annotations(font={"size": 12})
+    return fig
+
+
+def correction_figure(curves: pd.DataFrame, labels: Mapping[str, str], *, height: int = 380) -> go.Figure:
+    """Each correction's weight against the ratio pi_train / pi_rollout (log x axis), one line per
+    correction (``CORRECTION_STYLES``); a dotted line at r = 1.
+
+    Args:
+        curves: ``correction_curves()`` (``correction, ratio, weight``).
+        labels: ``name.<correction>`` (legend names), ``ratio`` (x axis), ``weight`` (y axis).
+    """
+    fig = go.Figure()
+    for name in CORRECTIONS:
+        part = curves[curves["correction"] == name] if not curves.empty else curves
+        if part.empty:
+            continue
+        x, y = part["ratio"].to_numpy(float), part["weight"].to_numpy(float)
+        ok = np.isfinite(x) & np.isfinite(y)
+        style, title = CORRECTION_STYLES[name], _l(labels, f"name.{name}")
+        fig.add_trace(
+            go.Scatter(
+                x=x[ok].tolist(),
+                y=y[ok].tolist(),
+                mode="lines",
+                name=title,
+                line={"color": style["color"], "dash": style["dash"], "width": 2.4, "shape": "linear"},
+                hovertemplate=f"{title}<br>r = %{{x:.3g}}<br>{_l(labels, 'weight')} %{{y:.3g}}<extra></extra>",
+            )
+        )
+    base_layout(fig, height=height, x_title=_l(labels, "ratio"), y_title=_l(labels, "weight"))
+    ratios = curves["ratio"].to_numpy(float) if not curves.empty else np.array([1.0])
+    ticks = [t for t in (0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10) if ratios.min() <= t <= ratios.max()]
+    fig.update_xaxes(type="log", tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
+    fig.add_vline(x=1.0, line={"color": "#555555", "dash": "dot", "width": 1})
+    fig.update_layout(margin={"t": 80})
+    return fig

@@ -1,0 +1,228 @@
+"""The rollout-training mismatch: truncated sampling's support and log-probs, the trainer's sampler
+settings and rollout corrections (an identical sampler changes nothing; a mismatched one is measured
+and corrected), the export of the corrections, and the mismatch experiment's readings. Hand values
+carry their formula; the model runs are tiny (2 prompts x G 2) on one thread."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+import torch
+from apptools import torch_threads
+
+from rlviz.core.corrections import CORRECTIONS
+from rlviz.experiments import mismatch as X
+from rlviz.lm.model import load_policy
+from rlviz.lm.rollout import response_log_probs, sample_rollouts, truncate_logits
+from rlviz.lm.task import sample_problems
+from rlviz.lm.trainer import TrainConfig, Trainer
+from rlviz.teach.export import export_config
+from rlviz.teach.predict import PREDICTIONS
+
+TINY = {"prompts_per_step": 2, "group_size": 2, "mu": 1, "mini_batches": 1}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _one_thread():
+    with torch_threads(1):
+        yield
+
+
+@pytest.fixture(scope="module")
+def policy():
+    return load_policy(None, "cpu")
+
+
+# -- truncated sampling -------------------------------------------------------------------------------
+
+
+def test_truncate_logits_by_hand():
+    # probabilities 0.5, 0.3, 0.2 (logits = their logs)
+    logits = torch.tensor([0.5, 0.3, 0.2]).log()
+    inf = float("-inf")
+    # top-p 0.5: the first token alone holds 0.5 >= p, so the others go (mass before them >= p)
+    assert truncate_logits(logits, top_p=0.5).isinf().tolist() == [False, True, True]
+    # top-p 0.6: 0.5 < 0.6, so the second stays; the third has 0.8 before it -> dropped
+    assert truncate_logits(logits, top_p=0.6).isinf().tolist() == [False, False, True]
+    # top-k 2 keeps the two largest; top-p 1 and top-k 0 keep everything, values unchanged
+    assert truncate_logits(logits, top_k=2)[2] == inf
+    assert torch.equal(truncate_logits(logits), logits)
+    # top-k first, then top-p on the renormalised rest: k = 2 gives 0.625, 0.375; p = 0.6 keeps one
+    assert truncate_logits(logits, top_p=0.6, top_k=2).isinf().tolist() == [False, True, True]
+
+
+@pytest.mark.parametrize(
+    "kwargs, param", [({"top_p": 0.0}, "top_p"), ({"top_p": 1.5}, "top_p"), ({"top_k": -1}, "top_k")]
+)
+def test_truncation_refuses_bad_values(kwargs, param):
+    with pytest.raises(ValueError, match=f"^{param}:"):
+        truncate_logits(torch.zeros(3), **kwargs)
+
+
+def test_top_p_sampler_log_prob_is_the_full_one_minus_the_kept_mass(policy):
+    model, tok = policy
+    problems = sample_problems(2, torch.Generator().manual_seed(0))
+    batch = sample_rollouts(model, tok, problems, 3, 8, 1.0, torch.Generator().manual_seed(1), top_p=0.8)
+    full, _ = response_log_probs(
+        model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, 1.0
+    )
+    real = batch.response_mask > 0
+    gap = (full - batch.rollout_log_prob)[real]
+    # the sampler renormalises over the kept tokens: pi_rollout = pi_train / kept mass >= pi_train
+    assert bool((gap <= 1e-6).all()) and bool((gap < -1e-4).any())
+    # and the kept mass at each position is at least p (the nucleus reaches p), so l >= log p
+    assert bool((gap >= math.log(0.8) - 1e-5).all())
+
+
+# -- the trainer --------------------------------------------------------------------------------------
+
+
+def _run(policy, steps=1, **kw):
+    model, tok = policy
+    trainer = Trainer(TrainConfig(algorithm="grpo", seed=0, **(TINY | kw)), copy.deepcopy(model), tok)
+    return trainer, [trainer.step() for _ in range(steps)]
+
+
+@pytest.mark.parametrize("name", list(CORRECTIONS))
+def test_an_identical_sampler_leaves_training_unchanged(policy, name):
+    base, _ = _run(policy)
+    trainer, history = _run(policy, rollout_correction=name)
+    assert history[0]["rollout_kl"] == 0.0 and history[0]["correction_weight_mean"] == 1.0
+    assert history[0]["correction_masked_fraction"] == 0.0
+    for p, q in zip(base.model.parameters(), trainer.model.parameters()):
+        assert torch.equal(p, q)  # every weight bit-identical
+
+
+def test_a_stale_sampler_differs_from_the_second_step_on(policy):
+    _, history = _run(policy, steps=2, rollout_stale_steps=1, lr=1e-3, prompts_per_step=4, group_size=4)
+    # step 1: the sampler holds the starting weights, which are the policy's: no mismatch at all
+    assert history[0]["rollout_kl"] == 0.0 and history[0]["grad_norm"] > 0  # and the policy moved
+    # step 2: it still holds them while the policy took one update
+    assert history[1]["rollout_kl"] > 0
+
+
+def test_a_bf16_sampler_is_measured_and_corrected(policy):
+    _, (m,) = _run(policy, rollout_dtype="bfloat16", rollout_correction="token_tis")
+    assert m["rollout_kl"] > 0 and m["correction_weight_mean"] != 1.0
+
+
+def test_a_rejection_filter_takes_responses_out_of_the_loss(policy):
+    # top-k 2 keeps a small share of the mass: the geometric mean of pi_rollout / pi_train is far
+    # above verl's default band [0.999, 1.001], so every response is dropped and nothing is trained
+    trainer, (m,) = _run(policy, top_k=2, rollout_correction="geo_mean_rs")
+    assert m["correction_masked_fraction"] == 1.0 and m["correction_weight_mean"] == 0.0
+    model, _ = policy
+    for p, q in zip(model.parameters(), trainer.model.parameters()):
+        assert torch.equal(p, q)
+
+
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [
+        ({"rollout_stale_steps": -1}, "rollout_stale_steps"),
+        ({"top_p": 0.0}, "top_p"),
+        ({"top_k": 1.5}, "top_k"),
+        ({"rollout_correction": "magic"}, "rollout_correction"),
+        ({"rollout_correction": "token_mis", "rollout_correction_low": -1.0}, "rollout_correction_low"),
+        ({"rollout_correction_low": 3.0, "rollout_correction_high": 2.0}, "rollout_correction_low"),
+    ],
+)
+def test_bad_sampler_settings_name_the_parameter(kwargs, param):
+    with pytest.raises(ValueError, match=f"^{param}:"):
+        TrainConfig(**kwargs).validate()
+
+
+# -- export ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, trl_mode, verl",
+    [
+        ("token_tis", "token_truncate", {"rollout_is": "token", "rollout_is_threshold": 2.0}),
+        ("sequence_tis", "sequence_truncate", {"rollout_is": "sequence", "rollout_is_threshold": 2.0}),
+        ("token_mis", "token_mask", {"rollout_is": "token", "rollout_is_threshold": "0.5_2"}),
+        ("sequence_mis", "sequence_mask", {}),  # verl's mask band needs a lower bound
+        ("geo_mean_rs", None, {"rollout_rs": "seq_mean_k1", "rollout_rs_threshold": "0.999_1.001"}),
+    ],
+)
+def test_each_correction_exports_under_the_frameworks_names(name, trl_mode, verl):
+    e = export_config("grpo", None, None, TrainConfig(rollout_correction=name))
+    assert e.trl.get("vllm_importance_sampling_mode") == trl_mode
+    if trl_mode:
+        assert e.trl["vllm_importance_sampling_correction"] is True
+    else:
+        assert "rollout_correction" in e.unmapped["trl"]
+    got = {k.removeprefix("algorithm.rollout_correction."): v for k, v in e.verl.items() if "rollout_correction" in k}
+    assert got == verl
+    plain = export_config("grpo", None, None, TrainConfig())
+    assert not any("importance_sampling" in k or "rollout_correction" in k for k in plain.trl | plain.verl)
+
+
+# -- the experiment ---------------------------------------------------------------------------------
+
+
+def test_correction_curves_by_hand():
+    c = X.correction_curves(0.25, 4.0, 9)
+    w = {(row.correction, round(row.ratio, 6)): row.weight for row in c.itertuples()}
+    assert all(w[(name, 1.0)] == 1.0 for name in CORRECTIONS)  # no mismatch: weight 1 everywhere
+    assert w[("token_tis", 4.0)] == 2.0 and w[("token_tis", 0.25)] == 0.25  # min(r, 2); TIS has no floor
+    assert w[("token_mis", 4.0)] == 0.0 and w[("token_mis", 0.25)] == 0.0  # outside [0.5, 2]: dropped
+    assert w[("token_mis", 0.5)] == pytest.approx(0.5)  # on the band's edge: kept with weight r
+    assert w[("sequence_mis", 2.0)] == pytest.approx(2.0) and w[("sequence_mis", 4.0)] == 0.0  # C_max 3
+    with pytest.raises(ValueError, match="^r_min:"):
+        X.correction_curves(1.5, 4.0)
+
+
+@pytest.fixture(scope="module")
+def measured(policy):
+    settings = X.MismatchSettings(prompts=2, group_size=2, stale_steps=1, stale_lr=1e-3, top_p=0.8, top_k=4)
+    return X.measure_mismatch(settings, policy=policy)
+
+
+def test_measure_mismatch(measured):
+    assert list(measured.summary["sampler"]) == list(X.SAMPLERS)
+    f32 = measured.row("float32")
+    assert f32["kl"] == 0 and f32["abs_max"] == 0  # the policy scored by itself
+    tp = measured.tokens[measured.tokens["sampler"] == "top_p"]
+    assert (tp["log_ratio"] <= 1e-6).all() and (tp["kept_mass"] >= 0.8 - 1e-5).all()
+    assert (measured.corrections.query("correction == 'none'")["weight_mean"] == 1.0).all()
+    assert measured.correction("float32", "token_mis")["tokens_dropped"] == 0.0
+
+
+def test_predictions_read_the_measurement(measured):
+    state = X.mismatch_state(measured)
+    precision, truncation = PREDICTIONS["mismatch"]
+    kl = {s: measured.row(s)["kl"] for s in ("bfloat16", "float16")}
+    expected = "float16" if kl["float16"] < kl["bfloat16"] else "bfloat16"
+    assert precision.compute(state) == (expected if kl["float16"] != kl["bfloat16"] else "same")
+    assert truncation.compute(state) == "below"  # top-p never puts the ratio above 1
+
+
+def _stored(matched, none, fp16):
+    arm = {"rollout_kl": 0.1}
+    return {
+        "settings": {"heldout_samples": 4},
+        "window": 5,
+        "arms": {
+            "matched": arm | {"heldout_end": matched},
+            "none": arm | {"heldout_end": none},
+            "float16": arm | {"heldout_end": fp16},
+        },
+    }
+
+
+def test_measured_reading_against_noise():
+    # n = 96 x 4 = 384; p = 0.45: 2 sqrt(2 x 0.2475 / 384) = 0.0718
+    assert X.measured_reading(_stored(0.5, 0.4, 0.5))["verdict"] == "uncorrected_worse"
+    assert X.measured_reading(_stored(0.5, 0.4, 0.42))["verdict"] == "gap_uncorrected"
+    assert X.measured_reading(_stored(0.45, 0.44, 0.45))["verdict"] == "no_gap"
+
+
+def test_live_config_refuses_r3_on_the_dense_model():
+    with pytest.raises(ValueError, match="^arms:"):
+        X.MismatchLiveConfig(arms=("none", "r3"), model="dense").validate()
+    arms = X.MismatchLiveConfig(arms=tuple(X.LIVE_ARM_KEYS), model="moe").arm_list()
+    assert [a.name for a in arms] == list(X.LIVE_ARM_KEYS)  # one arm per correction, and the others
+    assert {a.train.get("rollout_correction") for a in arms} >= set(CORRECTIONS)
