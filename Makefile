@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench bench-moe bench-symptoms pretrain pretrain-moe lint format
+.PHONY: run test bench bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -28,6 +28,9 @@ bench-moe: $(STAMP)
 
 bench-symptoms: $(STAMP)
 	$(PY) benchmarks/symptoms.py
+
+bench-mismatch: $(STAMP)
+	$(PY) benchmarks/mismatch_effect.py --out rlviz/experiments/mismatch_measured.json
 
 pretrain: $(STAMP)
 	$(PY) -m rlviz.lm.pretrain

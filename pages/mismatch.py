@@ -38,6 +38,7 @@ from app_common import (
     tr,
 )
 from rlviz.core.corrections import CORRECTIONS
+from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments import mismatch as X
 from rlviz.experiments.runner import COLLAPSE, train_config
 from rlviz.i18n import LIST_SEPARATOR
@@ -253,12 +254,24 @@ st.markdown(tr("mismatch.corr_text"))
 
 
 @st.cache_data(show_spinner=False)
-def _curves() -> pd.DataFrame:
-    return X.correction_curves()
+def _curves() -> tuple[pd.DataFrame, pd.DataFrame]:
+    return X.correction_curves(), X.trust_region_curves()
 
 
-curve_labels = labels("mismatch", "ratio", "weight", **{f"name.{k}": v for k, v in correction_names.items()})
-chart(P.correction_figure(_curves(), curve_labels), "mismatch-corrections")
+curve_labels = labels(
+    "mismatch",
+    "ratio",
+    "weight",
+    "trust_ratio",
+    "trust_weight",
+    "adv.pos",
+    "adv.neg",
+    "panel.corrections",
+    **{f"name.{k}": v for k, v in correction_names.items()},
+    **{"panel.trust": tr("mismatch.panel.trust", objective=ALGORITHMS[X.TRUST_REGION_OBJECTIVE].title)},
+)
+correction_frame, trust_frame = _curves()
+chart(P.correction_figure(correction_frame, curve_labels, trust_frame), "mismatch-corrections")
 st.caption(tr("mismatch.corr_caption"))
 
 
@@ -497,12 +510,13 @@ running = run_controls(
 
 
 def _stored_reading() -> None:
-    """The stored run of ``benchmarks/mismatch_effect.py`` (the page's defaults), as a table."""
+    """The stored runs of ``benchmarks/mismatch_effect.py`` (the page's defaults, one per seed)."""
     measured = X.load_measured()
     if measured is None:
         return
+    runs = measured["runs"]
     st.markdown(f"#### {tr('mismatch.measured_header')}")
-    m = measured["settings"]
+    m = runs[0]["settings"]
     st.markdown(
         tr(
             "mismatch.measured_text",
@@ -511,30 +525,36 @@ def _stored_reading() -> None:
             stale=m["rollout_stale_steps"],
             lr=f"{m['lr']:g}",
             steps=m["steps"],
-            seed=m["seed"],
-            window=measured["window"],
+            seeds=LIST_SEPARATOR[L].join(str(run["settings"]["seed"]) for run in runs),
+            window=runs[0]["window"],
         )
     )
-    rows = measured["arms"]
-    st.table(
-        pd.DataFrame(
-            {
-                tr("mismatch.col.arm"): [arm_names.get(a, a) for a in rows],
-                tr("metric.reward_mean"): [num(r["reward_mean"]) for r in rows.values()],
-                tr("mismatch.col.rollout_kl"): [num(r["rollout_kl"]) for r in rows.values()],
-                tr("mismatch.col.masked"): [pct(r["correction_masked_fraction"]) for r in rows.values()],
-                tr("mismatch.col.heldout"): [num(r["heldout_end"]) for r in rows.values()],
-                tr("mismatch.col.collapse_step"): [
-                    "—" if r["collapse_step"] is None else str(r["collapse_step"]) for r in rows.values()
-                ],
-            }
-        ),
-        hide_index=True,
-        border="horizontal",
-    )
-    reading = X.measured_reading(measured)
-    fields = reading["fields"] | {"best": arm_names.get(reading["best"], reading["best"])}
-    st.markdown(tr(f"mismatch.measured.{reading['verdict']}", **fields))
+    columns = {tr("mismatch.col.arm"): [arm_names.get(a, a) for a in runs[0]["arms"]]}
+    for run in runs:
+        seed, rows = run["settings"]["seed"], run["arms"].values()
+        columns[f"{tr('mismatch.col.heldout')} · {seed}"] = [num(r["heldout_end"]) for r in rows]
+        columns[f"{tr('mismatch.col.rollout_kl')} · {seed}"] = [num(r["rollout_kl"]) for r in rows]
+        columns[f"{tr('mismatch.col.collapse_step')} · {seed}"] = [
+            "—" if r["collapse_step"] is None else str(r["collapse_step"]) for r in rows
+        ]
+    st.table(pd.DataFrame(columns), hide_index=True, border="horizontal")
+    together = X.measured_consistency(measured)
+    for reading in together["readings"]:
+        fields = reading["fields"] | {"best": arm_names.get(reading["best"], reading["best"]), "seed": reading["seed"]}
+        st.markdown(tr(f"mismatch.measured.{reading['verdict']}", **fields))
+    if together["agree"]:
+        st.markdown(tr("mismatch.measured_seeds.agree"))
+    else:
+        if together["kl_lower"]:
+            ranges = LIST_SEPARATOR[L].join(
+                f"{arm_names.get(a, a)} {' / '.join(num(v) for v in values)}"
+                for a, values in together["kl_lower"].items()
+            )
+            none = " / ".join(num(v) for v in together["none_kl"])
+            consistent = tr("mismatch.measured_consistent.kl", ranges=ranges, none=none)
+        else:
+            consistent = tr("mismatch.measured_consistent.none")
+        st.markdown(tr("mismatch.measured_seeds.disagree", consistent=consistent))
 
 
 run: X.MismatchLiveRun | None = state.get("mismatch_run")

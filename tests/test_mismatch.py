@@ -220,6 +220,18 @@ def test_measured_reading_against_noise():
     assert X.measured_reading(_stored(0.45, 0.44, 0.45))["verdict"] == "no_gap"
 
 
+def test_measured_consistency_across_seeds():
+    one, two = _stored(0.5, 0.4, 0.5), _stored(0.45, 0.44, 0.45)
+    for run, seed, kl in ((one, 0, 0.1), (two, 1, 0.2)):
+        run["settings"]["seed"] = seed
+        run["arms"]["token_tis"] = {"rollout_kl": kl / 2, "heldout_end": 0.45}  # below none's KL in both
+        run["arms"]["none"]["rollout_kl"] = kl
+    together = X.measured_consistency({"runs": [one, two]})
+    assert [r["verdict"] for r in together["readings"]] == ["uncorrected_worse", "no_gap"]
+    assert not together["agree"] and together["kl_lower"] == {"token_tis": [0.05, 0.1]}
+    assert X.measured_consistency({"runs": [one, one]})["agree"]
+
+
 def test_live_config_refuses_r3_on_the_dense_model():
     with pytest.raises(ValueError, match="^arms:"):
         X.MismatchLiveConfig(arms=("none", "r3"), model="dense").validate()

@@ -9,7 +9,7 @@ import pytest
 from apptools import assert_finite_figures, figures, no_exception, open_page, texts, torch_threads
 
 from rlviz.core.corrections import CORRECTIONS
-from rlviz.experiments.mismatch import SAMPLERS, MismatchSettings, load_measured, measure_mismatch, measured_reading
+from rlviz.experiments.mismatch import SAMPLERS, MismatchSettings, load_measured, measure_mismatch, measured_consistency
 from rlviz.i18n import t
 
 PAGE = "pages/mismatch.py"
@@ -31,7 +31,14 @@ def test_both_languages_read_the_measurement(lang):
     grid, curves = assert_finite_figures(at, at_least=2)[:2]
     # one histogram row per sampler, two columns; one curve per correction, in registry order
     assert len(grid["data"]) == 2 * len(SAMPLERS)
-    assert [tr["name"] for tr in curves["data"]] == [spec.title for spec in CORRECTIONS.values()]
+    names = [tr["name"] for tr in curves["data"]]
+    assert names == [spec.title for spec in CORRECTIONS.values()] + [
+        t("mismatch.adv.pos", lang),
+        t("mismatch.adv.neg", lang),
+    ]
+    # the trust region beside them: GRPO's clip, gradient weight 0 past 1 + ε for A > 0 (ε = 0.2)
+    pos = curves["data"][len(CORRECTIONS)]
+    assert [w for r, w in zip(pos["x"], pos["y"]) if r > 1.25] == [0.0] * sum(r > 1.25 for r in pos["x"])
     # the numbers in the table are the measurement's (deterministic given the seed)
     result = measure_mismatch(MismatchSettings(prompts=2, group_size=2, stale_steps=1))
     table = at.table[0].value
@@ -46,10 +53,13 @@ def test_both_languages_read_the_measurement(lang):
     assert len(effect) == len(SAMPLERS)
     # before any run: the stored run of benchmarks/mismatch_effect.py, with its verdict from the numbers
     stored = load_measured()
-    reading = measured_reading(stored)
+    together = measured_consistency(stored)
     stored_table = at.table[-1].value
-    assert len(stored_table) == len(stored["arms"])
-    assert reading["fields"]["matched"] in text and reading["fields"]["none"] in text
+    assert len(stored_table) == len(stored["runs"][0]["arms"])
+    assert len(stored_table.columns) == 1 + 3 * len(stored["runs"])  # held-out, KL, collapse per seed
+    for reading in together["readings"]:
+        assert reading["fields"]["matched"] in text and reading["fields"]["none"] in text
+    assert (t("mismatch.measured_seeds.agree", lang) in text) == together["agree"]
 
 
 def test_bad_input_is_a_message_naming_the_widget():

@@ -59,9 +59,11 @@ __all__ = [
     "answer_precision",
     "answer_truncation",
     "correction_curves",
+    "trust_region_curves",
     "fields_precision",
     "fields_truncation",
     "load_measured",
+    "measured_consistency",
     "measured_reading",
     "mismatch_state",
     "live_arms",
@@ -225,9 +227,9 @@ MEASURED = Path(__file__).resolve().parent / "mismatch_measured.json"
 
 
 def load_measured(path: Path = MEASURED) -> dict[str, Any] | None:
-    """The stored run of ``benchmarks/mismatch_effect.py`` (``settings``, ``window``, ``arms``: per
-    arm ``reward_mean``, ``rollout_kl``, ``heldout_end``, ``collapse_step``, ...), or ``None`` when
-    the file is missing or unreadable."""
+    """The stored runs of ``benchmarks/mismatch_effect.py``: ``{"runs": [...]}``, one per seed, each
+    with ``settings``, ``window`` and ``arms`` (per arm ``reward_mean``, ``rollout_kl``,
+    ``heldout_end``, ``collapse_step``, ...), or ``None`` when the file is missing or unreadable."""
     try:
         return json.loads(Path(path).read_text())
     except (OSError, ValueError):
@@ -273,6 +275,32 @@ def measured_reading(measured: Mapping[str, Any]) -> dict[str, Any]:
     else:
         verdict = "gap_uncorrected"
     return {"verdict": verdict, "best": best, "fields": fields}
+
+
+def measured_consistency(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """What the stored runs (one per seed) show together.
+
+    Returns:
+        ``readings``: :func:`measured_reading` of each run, with its ``seed``; ``agree``: whether
+        every run has the same verdict; ``kl_lower``: ``{arm: [rollout_kl per run]}`` for each
+        correction arm (a key of ``CORRECTIONS`` other than ``none``) whose sampler-trainer KL is below
+        the uncorrected arm's in every run; ``none_kl``: the uncorrected arm's, per run.
+    """
+    runs = list(doc["runs"])
+    readings = [measured_reading(run) | {"seed": run["settings"]["seed"]} for run in runs]
+    none_kl = [run["arms"]["none"]["rollout_kl"] for run in runs]
+    arms = [a for a in runs[0]["arms"] if a in CORRECTIONS and a != "none"]
+    kl_lower = {
+        a: [run["arms"][a]["rollout_kl"] for run in runs]
+        for a in arms
+        if all(run["arms"][a]["rollout_kl"] < kl for run, kl in zip(runs, none_kl))
+    }
+    return {
+        "readings": readings,
+        "agree": len({r["verdict"] for r in readings}) == 1,
+        "kl_lower": kl_lower,
+        "none_kl": none_kl,
+    }
 
 
 def _load(model: str, device: str | None):
@@ -461,6 +489,30 @@ def correction_curves(r_min: float = 0.2, r_max: float = 5.0, points: int = 241)
                 }
             )
         )
+    return pd.concat(frames, ignore_index=True)
+
+
+TRUST_REGION_OBJECTIVE = "grpo"  # the trust region drawn beside the corrections (the live arms train it)
+
+
+def trust_region_curves(r_min: float = 0.2, r_max: float = 5.0, points: int = 241) -> pd.DataFrame:
+    """The trust region of :data:`TRUST_REGION_OBJECTIVE` on the same ratio axis: its gradient weight
+    dJ/d log pi against r = pi_theta / pi_old for A = +1 and A = -1, from
+    ``rlviz.experiments.curves.evaluate`` (``policy_loss`` and autograd), default settings.
+
+    Returns:
+        one row per (advantage, r): ``advantage``, ``ratio``, ``gradient_weight``.
+
+    Raises:
+        ValueError: as :func:`correction_curves`.
+    """
+    from rlviz.experiments.curves import CurveSettings, evaluate
+
+    ratios = correction_curves(r_min, r_max, points).query("correction == 'none'")["ratio"].to_numpy()
+    frames = []
+    for advantage in (1.0, -1.0):
+        frame = evaluate(TRUST_REGION_OBJECTIVE, ratios, advantage, CurveSettings())
+        frames.append(frame[["ratio", "gradient_weight"]].assign(advantage=advantage))
     return pd.concat(frames, ignore_index=True)
 
 

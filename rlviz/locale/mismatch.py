@@ -210,15 +210,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "(not the KL term): **TIS** truncates the ratio at C; **MIS** keeps it inside [C_min, C_max] and drops "
         "the token (or the whole response) outside; the **geometric-mean rejection** drops a response whose "
         "per-token mean ratio leaves a narrow band and keeps the others with weight 1. The sequence rules are "
-        "drawn against the response's ratio. The trust region's curves (clipping π_θ / π_old during the "
-        "updates) are on the page [Objective & gradient vs ratio](/curves).",
+        "drawn against the response's ratio. Beside them, the trust region the loss applies on top, during the "
+        "updates (its gradient weight against π_θ / π_old); every objective's is on the page "
+        "[Objective & gradient vs ratio](/curves).",
         "zh": "修正把 r = π_train / π_rollout 变成一个权重，乘到该 token 的策略损失上（不乘 KL 项）：**TIS** 在 C 处截断比率；"
         "**MIS** 在 [C_min, C_max] 内保留比率，区间外丢弃该 token（或整条回答）；**几何平均拒绝**在每 token 平均比率离开一个很窄"
-        "的区间时丢弃整条回答，其余回答权重为 1。序列级规则的横轴是整条回答的比率。信任域的曲线（更新过程中对 π_θ / π_old 的"
-        "裁剪）在 [目标与梯度随比率变化](/curves) 页面。",
+        "的区间时丢弃整条回答，其余回答权重为 1。序列级规则的横轴是整条回答的比率。右边是损失在此之上、更新过程中施加的信任域"
+        "（梯度权重随 π_θ / π_old 的变化）；所有目标的信任域曲线见 [目标与梯度随比率变化](/curves) 页面。",
     },
     "mismatch.ratio": {"en": "r = π_train / π_rollout", "zh": "r = π_train / π_rollout"},
     "mismatch.weight": {"en": "weight on the token's loss", "zh": "token 损失上的权重"},
+    "mismatch.panel.corrections": {
+        "en": "rollout corrections: fixed when the batch is sampled",
+        "zh": "rollout 修正：批次采样时即固定",
+    },
+    "mismatch.panel.trust": {
+        "en": "{objective}'s trust region: moves during the updates",
+        "zh": "{objective} 的信任域：在更新过程中变化",
+    },
+    "mismatch.trust_ratio": {"en": "r = π_θ / π_old", "zh": "r = π_θ / π_old"},
+    "mismatch.trust_weight": {"en": "gradient weight dJ/d log π", "zh": "梯度权重 dJ/d log π"},
+    "mismatch.adv.pos": {"en": "trust region, A > 0", "zh": "信任域，A > 0"},
+    "mismatch.adv.neg": {"en": "trust region, A < 0", "zh": "信任域，A < 0"},
     "mismatch.corr_caption": {
         "en": "Default bands as TRL and verl ship them (geometric mean: verl's seq_mean_k1 band, drawn against 1 / r, "
         "the statistic it bounds). Weights are detached: they change how much a sample counts, not the "
@@ -347,32 +360,47 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.measured_header": {"en": "What a stored run showed", "zh": "一次存档运行的结果"},
     "mismatch.measured_text": {
         "en": "Measured by `benchmarks/mismatch_effect.py` with this page's defaults ({arms}; sampler {dtype}, "
-        "{stale} steps stale; learning rate {lr}; {steps} steps; seed {seed}). Means over the last {window} steps:",
+        "{stale} steps stale; learning rate {lr}; {steps} steps; seeds {seeds}). Per seed, means over the last {window} steps:",
         "zh": "由 `benchmarks/mismatch_effect.py` 用本页默认设置测得（{arms}；采样端 {dtype}，落后 {stale} 步；学习率 {lr}；"
-        "{steps} 步；种子 {seed}）。最后 {window} 步的均值：",
+        "{steps} 步；种子 {seeds}）。每个种子最后 {window} 步的均值：",
     },
     "mismatch.measured.uncorrected_worse": {
-        "en": "Held-out pass@1 at the end: matched {matched}, no correction {none}, {best} {best_value} ({n} samples "
+        "en": "Seed {seed}, held-out pass@1 at the end: matched {matched}, no correction {none}, {best} {best_value} ({n} samples "
         "per arm; two standard errors of a difference about {two_se}). The uncorrected arm ends below the control "
-        "beyond noise and {best} recovers beyond noise. One seed: a second one is in the README.",
-        "zh": "结束时的留出集 pass@1：匹配 {matched}，不修正 {none}，{best} {best_value}（每个分支 {n} 个样本；差值的两个标准误"
-        "约 {two_se}）。不修正的分支结束时低于对照组，超出噪声；{best} 的恢复也超出噪声。这只是一个种子：另一个种子的结果在 README 里。",
+        "beyond noise and {best} recovers beyond noise.",
+        "zh": "种子 {seed}，结束时的留出集 pass@1：匹配 {matched}，不修正 {none}，{best} {best_value}（每个分支 {n} 个样本；差值的"
+        "两个标准误约 {two_se}）。不修正的分支结束时低于对照组，超出噪声；{best} 的恢复也超出噪声。",
     },
     "mismatch.measured.gap_uncorrected": {
-        "en": "Held-out pass@1 at the end: matched {matched}, no correction {none}, best corrected arm {best} "
+        "en": "Seed {seed}, held-out pass@1 at the end: matched {matched}, no correction {none}, best other arm {best} "
         "{best_value} ({n} samples per arm; two standard errors of a difference about {two_se}). The uncorrected "
         "arm ends below the control beyond noise; {best} closes most of that gap, but its lead over no correction "
-        "is within noise at this sample size. One seed: a second one is in the README.",
-        "zh": "结束时的留出集 pass@1：匹配 {matched}，不修正 {none}，修正后最好的分支 {best} {best_value}（每个分支 {n} 个样本；"
-        "差值的两个标准误约 {two_se}）。不修正的分支结束时低于对照组，超出噪声；{best} 补回了大部分差距，但在这个样本量下它"
-        "相对不修正的领先仍在噪声之内。这只是一个种子：另一个种子的结果在 README 里。",
+        "is within noise at this sample size.",
+        "zh": "种子 {seed}，结束时的留出集 pass@1：匹配 {matched}，不修正 {none}，其余最好的分支 {best} {best_value}（每个分支 {n} 个"
+        "样本；差值的两个标准误约 {two_se}）。不修正的分支结束时低于对照组，超出噪声；{best} 补回了大部分差距，但在这个样本量下"
+        "它相对不修正的领先仍在噪声之内。",
+    },
+    "mismatch.measured_seeds.agree": {"en": "The seeds agree on this reading.", "zh": "各个种子在这一点上结论一致。"},
+    "mismatch.measured_seeds.disagree": {
+        "en": "**The seeds disagree**: what one seed shows is not an effect the tiny model reproduces; more seeds, "
+        "longer runs or a larger model would be needed to tell. What both show: {consistent}",
+        "zh": "**各个种子结论不一致**：一个种子上看到的，并不是这个微型模型能稳定复现的效应；要分清楚，需要更多种子、更长的"
+        "训练或更大的模型。两个种子都显示的是：{consistent}",
+    },
+    "mismatch.measured_consistent.kl": {
+        "en": "in every seed, a smaller sampler–trainer KL than no correction ({none}) for {ranges}.",
+        "zh": "在每个种子上，以下分支的采样端–训练端 KL 都比不修正（{none}）小：{ranges}。",
+    },
+    "mismatch.measured_consistent.none": {
+        "en": "no correction lowers the sampler–trainer KL in every seed.",
+        "zh": "没有哪种修正在每个种子上都降低了采样端–训练端 KL。",
     },
     "mismatch.measured.no_gap": {
-        "en": "Held-out pass@1 at the end: matched {matched}, no correction {none} ({n} samples per arm; two "
+        "en": "Seed {seed}, held-out pass@1 at the end: matched {matched}, no correction {none} ({n} samples per arm; two "
         "standard errors of a difference about {two_se}): at these settings the mismatch (sampler–trainer KL "
         "{none_kl} per token) did not measurably hurt the tiny model. Raise the staleness or the learning rate to "
         "see an effect.",
-        "zh": "结束时的留出集 pass@1：匹配 {matched}，不修正 {none}（每个分支 {n} 个样本；差值的两个标准误约 {two_se}）：在这组"
+        "zh": "种子 {seed}，结束时的留出集 pass@1：匹配 {matched}，不修正 {none}（每个分支 {n} 个样本；差值的两个标准误约 {two_se}）：在这组"
         "设置下，这种不一致（采样端–训练端 KL 为每 token {none_kl}）没有可测地伤害这个微型模型。加大过时步数或学习率才能看到效应。",
     },
 }

@@ -121,15 +121,23 @@ def log_ratio_grid(
     return fig
 
 
-def correction_figure(curves: pd.DataFrame, labels: Mapping[str, str], *, height: int = 380) -> go.Figure:
+def correction_figure(
+    curves: pd.DataFrame, labels: Mapping[str, str], trust: pd.DataFrame | None = None, *, height: int = 400
+) -> go.Figure:
     """Each correction's weight against the ratio pi_train / pi_rollout (log x axis), one line per
-    correction (``CORRECTION_STYLES``); a dotted line at r = 1.
+    correction (``CORRECTION_STYLES``), a dotted line at r = 1; beside it, when ``trust`` is given, the
+    trust region's gradient weight against pi_theta / pi_old for A > 0 and A < 0 on the same axis.
 
     Args:
         curves: ``correction_curves()`` (``correction, ratio, weight``).
-        labels: ``name.<correction>`` (legend names), ``ratio`` (x axis), ``weight`` (y axis).
+        labels: ``name.<correction>`` (legend names), ``ratio`` (x axis), ``weight`` (y axis),
+            ``panel.corrections`` / ``panel.trust`` (panel titles), ``trust_ratio`` (the right x
+            axis), ``trust_weight`` (its y axis), ``adv.pos`` / ``adv.neg`` (its legend names).
+        trust: ``trust_region_curves()`` (``advantage, ratio, gradient_weight``) or ``None``.
     """
-    fig = go.Figure()
+    cols = 2 if trust is not None else 1
+    titles = [_l(labels, "panel.corrections"), _l(labels, "panel.trust")][:cols]
+    fig = make_subplots(rows=1, cols=cols, subplot_titles=titles, horizontal_spacing=0.1)
     for name in CORRECTIONS:
         part = curves[curves["correction"] == name] if not curves.empty else curves
         if part.empty:
@@ -143,14 +151,41 @@ def correction_figure(curves: pd.DataFrame, labels: Mapping[str, str], *, height
                 y=y[ok].tolist(),
                 mode="lines",
                 name=title,
-                line={"color": style["color"], "dash": style["dash"], "width": 2.4, "shape": "linear"},
+                line={"color": style["color"], "dash": style["dash"], "width": 2.4},
                 hovertemplate=f"{title}<br>r = %{{x:.3g}}<br>{_l(labels, 'weight')} %{{y:.3g}}<extra></extra>",
-            )
+            ),
+            row=1,
+            col=1,
         )
-    base_layout(fig, height=height, x_title=_l(labels, "ratio"), y_title=_l(labels, "weight"))
+    if trust is not None:
+        for advantage, key, color in ((1.0, "adv.pos", OKABE_ITO["black"]), (-1.0, "adv.neg", "#777777")):
+            part = trust[trust["advantage"] == advantage]
+            x, y = part["ratio"].to_numpy(float), part["gradient_weight"].to_numpy(float)
+            ok = np.isfinite(x) & np.isfinite(y)
+            name = _l(labels, key)
+            fig.add_trace(
+                go.Scatter(
+                    x=x[ok].tolist(),
+                    y=y[ok].tolist(),
+                    mode="lines",
+                    name=name,
+                    line={"color": color, "dash": "solid" if advantage > 0 else "dash", "width": 2.4},
+                    hovertemplate=f"{name}<br>r = %{{x:.3g}}<br>{_l(labels, 'trust_weight')} %{{y:.3g}}<extra></extra>",
+                ),
+                row=1,
+                col=2,
+            )
+    base_layout(fig, height=height)
     ratios = curves["ratio"].to_numpy(float) if not curves.empty else np.array([1.0])
     ticks = [t for t in (0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10) if ratios.min() <= t <= ratios.max()]
     fig.update_xaxes(type="log", tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
-    fig.add_vline(x=1.0, line={"color": "#555555", "dash": "dot", "width": 1})
-    fig.update_layout(margin={"t": 80})
+    fig.update_xaxes(title_text=_l(labels, "ratio"), row=1, col=1)
+    fig.update_yaxes(title_text=_l(labels, "weight"), row=1, col=1)
+    if trust is not None:
+        fig.update_xaxes(title_text=_l(labels, "trust_ratio"), row=1, col=2)
+        fig.update_yaxes(title_text=_l(labels, "trust_weight"), row=1, col=2)
+    for col in range(1, cols + 1):
+        fig.add_vline(x=1.0, line={"color": "#555555", "dash": "dot", "width": 1}, row=1, col=col)
+    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 100})
+    fig.update_annotations(font={"size": 13})
     return fig
