@@ -304,7 +304,7 @@ if result is not None:
             tr("mismatch.col.sampler"): [sampler_names[x] for x in X.SAMPLERS],
             **{
                 correction_names[c]: [
-                    f"{pct(row['tokens_dropped'])} ({num(row['weight_mean'])})"
+                    f"{pct(row['tokens_dropped'])} · {pct(row['sequences_touched'])} ({num(row['weight_mean'])})"
                     for row in (result.correction(x, c) for x in X.SAMPLERS)
                 ]
                 for c in CORRECTIONS

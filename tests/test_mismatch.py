@@ -118,6 +118,38 @@ def test_a_rejection_filter_takes_responses_out_of_the_loss(policy):
         assert torch.equal(p, q)
 
 
+@pytest.mark.parametrize("rollout_dtype, reads", [("bfloat16", "rollout"), ("float32", "old")])
+def test_the_off_policy_mask_reads_the_samplers_log_probs(policy, monkeypatch, rollout_dtype, reads):
+    # DeepSeek-V3.2's mask compares the policy with the policy that sampled: with a bf16 sampler that
+    # is rollout_log_prob, not the trainer's old_log_prob; with the policy sampling, the old log-prob
+    import rlviz.lm.trainer as trainer_module
+
+    seen, prepared = [], []
+    real_prepare = trainer_module.Trainer._prepare
+
+    def spy(advantages, log_prob, behaviour, mask, delta):
+        seen.append(behaviour.detach().clone())
+        return torch.ones_like(mask, dtype=torch.bool)
+
+    def prepare(self, batch):
+        prepared.append(real_prepare(self, batch))
+        return prepared[-1]
+
+    monkeypatch.setattr(trainer_module, "off_policy_sequence_mask", spy)
+    monkeypatch.setattr(trainer_module.Trainer, "_prepare", prepare)
+    _run(policy, rollout_dtype=rollout_dtype, settings={"off_policy_mask_threshold": 0.5})
+    (data,) = prepared
+    (behaviour,) = seen  # one update (mu = 1, one mini-batch): rows in a shuffled order
+
+    def rows_of(x, of):  # every row of x is a row of `of` (the update takes rows in a shuffled order)
+        return all(any(torch.equal(row, other) for other in of) for row in x)
+
+    expected = data.batch.rollout_log_prob if reads == "rollout" else data.old_log_prob
+    assert len(behaviour) == len(expected) and rows_of(behaviour, expected)
+    if reads == "rollout":
+        assert not rows_of(behaviour, data.old_log_prob)  # the two differ here
+
+
 @pytest.mark.parametrize(
     "kwargs, param",
     [
@@ -238,3 +270,15 @@ def test_live_config_refuses_r3_on_the_dense_model():
     arms = X.MismatchLiveConfig(arms=tuple(X.LIVE_ARM_KEYS), model="moe").arm_list()
     assert [a.name for a in arms] == list(X.LIVE_ARM_KEYS)  # one arm per correction, and the others
     assert {a.train.get("rollout_correction") for a in arms} >= set(CORRECTIONS)
+
+
+def test_r3_joins_the_live_run_on_the_moe():
+    config = X.MismatchLiveConfig(
+        arms=("none", "r3"), model="moe", steps=1, prompts_per_step=2, group_size=2, mu=1, mini_batches=1,
+        heldout_samples=0, rollout_stale_steps=0, device="cpu",
+    )  # fmt: skip
+    run = X.MismatchLiveRun(config)
+    out = run.step()
+    assert set(out) == {"none", "r3"} and run.trainers["r3"].routing_replay == "R3"
+    # the bf16 sampler's routing is what R3 replays; both arms measure the sampler-trainer gap
+    assert all(m["rollout_kl"] >= 0 for m in out.values())

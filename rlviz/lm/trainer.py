@@ -801,14 +801,18 @@ class Trainer:
     ) -> torch.Tensor | None:
         """The token mask of this mini-batch (``None``: every token): the high-entropy mask over the
         mini-batch's tokens (TRL computes it per micro-batch too) and DeepSeek-V3.2's off-policy
-        sequence mask against the sampling policy's log-probs (here the old log-prob: rlviz samples
-        with the policy it trains)."""
+        sequence mask against the sampling policy's log-probs: the sampler's ``rollout_log_prob`` when
+        the sampler is not the policy (another precision, stale, truncated; TRL uses vLLM's
+        log-probs then), else the old log-prob, which is the same policy."""
         q, delta = self.train_params["top_entropy_quantile"], self.train_params["off_policy_mask_threshold"]
         keep = None
         if q < 1:
             keep = high_entropy_mask(ent, mb_mask, q)
         if delta is not None:
-            off = off_policy_sequence_mask(data.advantages[idx], log_prob, data.old_log_prob[idx], mb_mask, delta)
+            c = self.config
+            sampled = self._sampler_is_policy() and c.top_p == 1 and c.top_k == 0
+            behaviour = data.old_log_prob if sampled else data.batch.rollout_log_prob
+            off = off_policy_sequence_mask(data.advantages[idx], log_prob, behaviour[idx], mb_mask, delta)
             keep = off if keep is None else keep & off
         return keep
 

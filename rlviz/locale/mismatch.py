@@ -253,9 +253,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每种修正对实测批次做了什么",
     },
     "mismatch.effect_caption": {
-        "en": "Per sampler (rows) and correction (columns): the share of tokens dropped (weight 0 by the band), "
-        "and in brackets the mean weight. Default bands.",
-        "zh": "按采样端（行）和修正（列）：被丢弃的 token 占比（区间外权重为 0），括号里是平均权重。区间取默认值。",
+        "en": "Per sampler (rows) and correction (columns): the share of tokens dropped (weight 0 by the band) · "
+        "the share of responses with at least one dropped token, and in brackets the mean weight. Default bands.",
+        "zh": "按采样端（行）和修正（列）：被丢弃的 token 占比（区间外权重为 0）· 至少有一个 token 被丢弃的回答占比，"
+        "括号里是平均权重。区间取默认值。",
     },
     "mismatch.read_geo": {
         "en": "The geometric-mean filter's default band is narrow ([{low}, {high}]): it already drops {bf16} of the "
