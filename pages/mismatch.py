@@ -39,6 +39,7 @@ from app_common import (
 )
 from rlviz.core.corrections import CORRECTIONS
 from rlviz.core.objectives import ALGORITHMS
+from rlviz.core.parity import checked_against
 from rlviz.experiments import mismatch as X
 from rlviz.experiments.runner import COLLAPSE, train_config
 from rlviz.i18n import LIST_SEPARATOR
@@ -59,8 +60,13 @@ LIVE_LR_CHOICES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3)
 SIDEBAR_FIELDS = {"device": tr("side.device")}
 
 
+def _times(x: float) -> str:
+    """A ratio between two measurements: 3 significant digits, whole numbers from 100 on."""
+    return f"{x:,.0f}" if math.isfinite(x) and x >= 100 else num(x, 2)
+
+
 model_names = {m: tr(f"mismatch.model_code.{m}") for m in X.MODELS}
-correction_names = {name: spec.title for name, spec in CORRECTIONS.items()}
+correction_names = {name: spec.label(L) for name, spec in CORRECTIONS.items()}
 
 st.title(tr("mismatch.title"))
 st.markdown(tr("mismatch.intro"))
@@ -179,6 +185,7 @@ if result is not None:
             tr("mismatch.col.abs_max"): [num(v) for v in summary["abs_max"]],
             tr("mismatch.col.seq_abs_max"): [num(v) for v in summary["seq_abs_max"]],
             tr("mismatch.col.below_one"): [pct(v) for v in summary["ratio_below_one"]],
+            tr("mismatch.col.tokens"): [str(int(v)) for v in summary["tokens"]],
         }
     )
     st.table(table, hide_index=True, border="horizontal")
@@ -186,14 +193,13 @@ if result is not None:
     st.caption(
         tr(
             "mismatch.table_caption",
-            tokens=int(first["tokens"]),
             sequences=int(first["sequences"]),
             reward=f"{result.reward_mean:.2f}",
         )
     )
     bf16, fp16, stale_row = result.row("bfloat16"), result.row("float16"), result.row("stale")
     if fp16["kl"] < bf16["kl"]:
-        verdict = tr("mismatch.verdict.fp16_closer", times=num(bf16["kl"] / max(fp16["kl"], 1e-300), 2))
+        verdict = tr("mismatch.verdict.fp16_closer", times=_times(bf16["kl"] / max(fp16["kl"], 1e-300)))
     else:
         verdict = tr("mismatch.verdict.not_closer")
     readings = [tr("mismatch.read_precision", bf16=num(bf16["kl"]), fp16=num(fp16["kl"]), verdict=verdict)]
@@ -204,7 +210,8 @@ if result is not None:
                 k=s.stale_steps,
                 kl=num(stale_row["kl"]),
                 seq=num(stale_row["seq_abs_max"]),
-                times=num(stale_row["kl"] / max(bf16["kl"], 1e-300), 2),
+                times=_times(stale_row["kl"] / max(bf16["kl"], 1e-300)),
+                by_step=" → ".join(num(v) for v in result.stale_kl),
             )
         )
     else:
@@ -283,13 +290,18 @@ def _band(spec) -> str:
 
 st.markdown(
     "\n".join(
-        f"- **{spec.title}** ({tr(f'mismatch.level.{spec.level}')}, {_band(spec)}): {spec.summary[L]}"
+        f"- **{spec.label(L)}** ({tr(f'mismatch.level.{spec.level}')}, {_band(spec)}): {spec.summary[L]}"
         for spec in CORRECTIONS.values()
     )
 )
+checked = checked_against("correction")
 registry = pd.DataFrame(
     {
-        tr("mismatch.reg.col.name"): [spec.title for spec in CORRECTIONS.values()],
+        tr("mismatch.reg.col.name"): [spec.label(L) for spec in CORRECTIONS.values()],
+        tr("mismatch.reg.col.checked"): [
+            LIST_SEPARATOR[L].join(f"{fw} {version}" for fw, version in checked.get(name, ())) or "—"
+            for name in CORRECTIONS
+        ],
         tr("mismatch.reg.col.trl"): [spec.trl or tr("mismatch.none_framework") for spec in CORRECTIONS.values()],
         tr("mismatch.reg.col.verl"): [spec.verl or tr("mismatch.none_framework") for spec in CORRECTIONS.values()],
     }
@@ -532,12 +544,18 @@ def _stored_reading() -> None:
     columns = {tr("mismatch.col.arm"): [arm_names.get(a, a) for a in runs[0]["arms"]]}
     for run in runs:
         seed, rows = run["settings"]["seed"], run["arms"].values()
-        columns[f"{tr('mismatch.col.heldout')} · {seed}"] = [num(r["heldout_end"]) for r in rows]
+        columns[f"{tr('mismatch.col.heldout')} · {seed}"] = [cell(r["heldout_end"]) for r in rows]
         columns[f"{tr('mismatch.col.rollout_kl')} · {seed}"] = [num(r["rollout_kl"]) for r in rows]
         columns[f"{tr('mismatch.col.collapse_step')} · {seed}"] = [
             "—" if r["collapse_step"] is None else str(r["collapse_step"]) for r in rows
         ]
     st.table(pd.DataFrame(columns), hide_index=True, border="horizontal")
+    for run in runs:
+        flagged = [a for a, r in run["arms"].items() if r["collapse_step"] is not None]
+        if flagged:
+            key = "mismatch.measured_collapse_control" if "matched" in flagged else "mismatch.measured_collapse"
+            arms = LIST_SEPARATOR[L].join(arm_names.get(a, a) for a in flagged)
+            st.markdown(tr(key, seed=run["settings"]["seed"], arms=arms))
     together = X.measured_consistency(measured)
     for reading in together["readings"]:
         fields = reading["fields"] | {"best": arm_names.get(reading["best"], reading["best"]), "seed": reading["seed"]}

@@ -107,5 +107,5 @@ def test_bad_tensors_name_the_parameter():
 
 def test_every_entry_names_its_sources():
     for spec in CORRECTIONS.values():
-        assert spec.title and spec.summary["en"] and spec.summary["zh"]
+        assert spec.title and spec.title_zh and spec.summary["en"] and spec.summary["zh"]
         assert spec.trl or spec.verl  # each is what TRL or verl calls it

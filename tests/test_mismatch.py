@@ -175,7 +175,8 @@ def test_bad_sampler_settings_name_the_parameter(kwargs, param):
         ("token_tis", "token_truncate", {"rollout_is": "token", "rollout_is_threshold": 2.0}),
         ("sequence_tis", "sequence_truncate", {"rollout_is": "sequence", "rollout_is_threshold": 2.0}),
         ("token_mis", "token_mask", {"rollout_is": "token", "rollout_is_threshold": "0.5_2"}),
-        ("sequence_mis", "sequence_mask", {}),  # verl's mask band needs a lower bound
+        # verl's mask band needs a lower bound > 0: 1e-9 never binds (log-ratios are clamped to ±20)
+        ("sequence_mis", "sequence_mask", {"rollout_is": "sequence", "rollout_is_threshold": "1e-09_3"}),
         ("geo_mean_rs", None, {"rollout_rs": "seq_mean_k1", "rollout_rs_threshold": "0.999_1.001"}),
     ],
 )
@@ -190,6 +191,14 @@ def test_each_correction_exports_under_the_frameworks_names(name, trl_mode, verl
     assert got == verl
     plain = export_config("grpo", None, None, TrainConfig())
     assert not any("importance_sampling" in k or "rollout_correction" in k for k in plain.trl | plain.verl)
+
+
+def test_an_uncorrected_mismatched_run_switches_trls_default_correction_off():
+    # TRL corrects by default on its vLLM path; an rlviz run with a bf16 sampler and no correction is
+    # vllm_importance_sampling_correction=False, and so is one with a filter TRL does not have
+    for name in ("none", "geo_mean_rs"):
+        e = export_config("grpo", None, None, TrainConfig(rollout_correction=name, rollout_dtype="bfloat16"))
+        assert e.trl["vllm_importance_sampling_correction"] is False
 
 
 # -- the experiment ---------------------------------------------------------------------------------

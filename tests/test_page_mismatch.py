@@ -32,7 +32,7 @@ def test_both_languages_read_the_measurement(lang):
     # one histogram row per sampler, two columns; one curve per correction, in registry order
     assert len(grid["data"]) == 2 * len(SAMPLERS)
     names = [tr["name"] for tr in curves["data"]]
-    assert names == [spec.title for spec in CORRECTIONS.values()] + [
+    assert names == [spec.label(lang) for spec in CORRECTIONS.values()] + [
         t("mismatch.adv.pos", lang),
         t("mismatch.adv.neg", lang),
     ]
@@ -48,7 +48,7 @@ def test_both_languages_read_the_measurement(lang):
     bf16, fp16 = result.row("bfloat16")["kl"], result.row("float16")["kl"]
     assert f"{bf16:.3g}" in text and f"{fp16:.3g}" in text
     # one effect cell per sampler and correction, a header per correction
-    titles = [spec.title for spec in CORRECTIONS.values()]
+    titles = [spec.label(lang) for spec in CORRECTIONS.values()]
     (effect,) = [tb.value for tb in at.table if list(tb.value.columns[1:]) == titles]
     assert len(effect) == len(SAMPLERS)
     # before any run: the stored run of benchmarks/mismatch_effect.py, with its verdict from the numbers

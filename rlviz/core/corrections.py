@@ -44,7 +44,7 @@ class CorrectionSpec:
 
     Attributes:
         name: registry key (``token_tis``, ``sequence_mis``, ...).
-        title: display name, the same in both languages.
+        title: display name in English; ``title_zh`` in Chinese (:meth:`label`).
         level: ``"token"`` (one weight per token) or ``"sequence"`` (one per response).
         kind: ``"none"``, ``"truncate"`` (the ratio, clamped into [low, high]), ``"mask"`` (the ratio
             inside [low, high], 0 outside) or ``"reject"`` (weight 1 inside the band, 0 outside).
@@ -71,6 +71,11 @@ class CorrectionSpec:
     low: float | None = None
     high: float | None = None
     function: Callable | None = field(default=None, repr=False)
+    title_zh: str = ""
+
+    def label(self, lang: str) -> str:
+        """The display name in ``lang`` (``"en"`` or ``"zh"``; English where no Chinese is set)."""
+        return self.title_zh if lang == "zh" and self.title_zh else self.title
 
     def __post_init__(self):
         if self.level not in ("token", "sequence"):
@@ -97,6 +102,7 @@ _SPECS: tuple[CorrectionSpec, ...] = (
         {"en": "Train on the samples as if the trainer had drawn them.", "zh": "把样本当作训练端自己采的来训练。"},
         trl="vllm_importance_sampling_correction=False",
         verl="rollout_is=null, rollout_rs=null",
+        title_zh="不修正",
     ),
     CorrectionSpec(
         "token_tis",
@@ -113,6 +119,7 @@ _SPECS: tuple[CorrectionSpec, ...] = (
         trl=_TRL_MODE.format("token_truncate"),
         verl="rollout_is=token, rollout_is_threshold=C",
         high=2.0,
+        title_zh="token 级 TIS",
     ),
     CorrectionSpec(
         "sequence_tis",
@@ -129,6 +136,7 @@ _SPECS: tuple[CorrectionSpec, ...] = (
         trl=_TRL_MODE.format("sequence_truncate"),
         verl="rollout_is=sequence, rollout_is_threshold=C",
         high=2.0,
+        title_zh="序列级 TIS",
     ),
     CorrectionSpec(
         "token_mis",
@@ -146,6 +154,7 @@ _SPECS: tuple[CorrectionSpec, ...] = (
         verl="rollout_is=token, rollout_is_threshold='C_min_C_max'",
         low=0.5,
         high=2.0,
+        title_zh="token 级 MIS（IcePop）",
     ),
     CorrectionSpec(
         "sequence_mis",
@@ -163,6 +172,7 @@ _SPECS: tuple[CorrectionSpec, ...] = (
         trl=_TRL_MODE.format("sequence_mask"),
         verl="rollout_is=sequence, rollout_is_threshold='C_min_C_max'",
         high=3.0,
+        title_zh="序列级 MIS",
     ),
     CorrectionSpec(
         "geo_mean_rs",
@@ -181,6 +191,7 @@ _SPECS: tuple[CorrectionSpec, ...] = (
         verl="rollout_rs=seq_mean_k1, rollout_rs_threshold='C_min_C_max'",
         low=0.999,
         high=1.001,
+        title_zh="几何平均拒绝",
     ),
 )
 

@@ -158,6 +158,8 @@ class MismatchResult:
             ``tokens_dropped`` (share with weight 0 by the band), ``sequences_dropped`` (share of
             responses with every token dropped), ``sequences_touched`` (share with any token dropped).
         reward_mean: the mean task reward of the float32 sampler's responses.
+        stale_kl: the stale sampler's KL (as ``summary``'s ``kl``) after each of the k steps, in order:
+            the last is the ``stale`` row's.
     """
 
     settings: MismatchSettings
@@ -166,6 +168,7 @@ class MismatchResult:
     summary: pd.DataFrame
     corrections: pd.DataFrame
     reward_mean: float
+    stale_kl: list[float] = dataclasses.field(default_factory=list)
 
     def row(self, sampler: str) -> dict[str, float]:
         """The :attr:`summary` row of ``sampler`` as a dict."""
@@ -309,18 +312,21 @@ def _load(model: str, device: str | None):
     return load_policy(MODELS[model], device)
 
 
-def _stale_trainer(settings: MismatchSettings, model, tokenizer, on_progress: Callable | None):
-    """The policy after k GRPO steps from ``model`` (the sampler stays at ``model``)."""
+def _stale_trainer(settings: MismatchSettings, model, tokenizer, on_progress: Callable | None, score: Callable):
+    """The policy after k GRPO steps from ``model`` (the sampler stays at ``model``), and
+    ``score(policy)`` after each step."""
     s = settings
     config = TrainConfig(
         algorithm="grpo", lr=s.stale_lr, prompts_per_step=s.prompts, group_size=max(s.group_size, 2), seed=s.seed
     )
     trainer = Trainer(config, copy.deepcopy(model), tokenizer)
+    scores = []
     for k in range(s.stale_steps):
         trainer.step()
+        scores.append(score(trainer.model.eval()))
         if on_progress is not None:
             on_progress(k + 1, s.stale_steps + len(SAMPLERS))
-    return trainer.model.eval()
+    return trainer.model.eval(), scores
 
 
 def measure_mismatch(
@@ -351,8 +357,25 @@ def measure_mismatch(
     model, tokenizer = policy if policy is not None else _load(s.model, s.device)
     model = model.eval()
     total = s.stale_steps + len(SAMPLERS)
-    ahead = _stale_trainer(s, model, tokenizer, on_progress)
     problems = sample_problems(s.prompts, torch.Generator().manual_seed(s.seed))
+    # the stale sampler is the checkpoint: its batch, scored by the trainer after each of the k steps
+    gen = torch.Generator().manual_seed(s.seed + 1)
+    stale_batch = sample_rollouts(model, tokenizer, problems, s.group_size, DEFAULT_MAX_NEW_TOKENS, s.temperature, gen)
+
+    def score(policy) -> float:
+        with torch.no_grad():
+            lp, _ = response_log_probs(
+                policy,
+                stale_batch.input_ids,
+                stale_batch.attention_mask,
+                stale_batch.position_ids,
+                stale_batch.prompt_width,
+                s.temperature,
+            )
+        kl = kl_estimate(stale_batch.rollout_log_prob.double(), lp.double(), "k3")
+        return float(kl[stale_batch.response_mask > 0].mean())
+
+    ahead, stale_kl = _stale_trainer(s, model, tokenizer, on_progress, score)
     tokens, sequences, summary, corrections = [], [], [], []
     reward_mean = math.nan
     for i, name in enumerate(SAMPLERS):
@@ -450,6 +473,7 @@ def measure_mismatch(
         summary=pd.DataFrame(summary),
         corrections=pd.DataFrame(corrections),
         reward_mean=reward_mean,
+        stale_kl=stale_kl,
     )
 
 

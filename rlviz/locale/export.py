@@ -151,6 +151,12 @@ STRINGS = {
         "en": "per_device_train_batch_size is for one process: with N processes divide it by N.",
         "zh": "per_device_train_batch_size 按单进程给出：N 个进程时除以 N。",
     },
+    "export.note.correction_no_lower_verl": {
+        "en": "verl's mask band (rollout_is_threshold 'lower_upper') needs a lower bound above 0; this run has none, "
+        "so the export writes 1e-9, which never binds: verl clamps log-ratios to ±20, so no ratio is below exp(−20) ≈ 2.1e-9.",
+        "zh": "verl 的掩码区间（rollout_is_threshold 写成 'lower_upper'）需要一个大于 0 的下界；这次运行没有下界，所以导出写成 1e-9，"
+        "它永远不会起作用：verl 把对数比率截在 ±20，所以没有比率会小于 exp(−20) ≈ 2.1e-9。",
+    },
     "export.note.correction_trl": {
         "en": "TRL applies vllm_importance_sampling_correction only when it samples with vLLM (use_vllm=True); "
         "without vLLM the sampler is the trainer and there is nothing to correct.",

@@ -100,12 +100,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.col.abs_max": {"en": "max |l|", "zh": "|l| 最大值"},
     "mismatch.col.seq_abs_max": {"en": "max |Σ l| of a response", "zh": "单条回答 |Σ l| 最大值"},
     "mismatch.col.below_one": {"en": "tokens with ratio < 1", "zh": "比率 < 1 的 token"},
+    "mismatch.col.tokens": {"en": "tokens", "zh": "token 数"},
     "mismatch.table_caption": {
         "en": "l = log π_train − log π_rollout per response token; KL is the k3 estimate of KL(π_rollout ‖ π_train) "
-        "(the samples are the sampler's). {tokens} tokens in {sequences} responses per sampler; the float32 "
-        "sampler's responses have mean reward {reward}.",
+        "(the samples are the sampler's; k3 = (ρ − 1) − log ρ with ρ = π_train / π_rollout, never negative). "
+        "{sequences} responses per sampler (their lengths differ: truncated samplers draw other responses); the "
+        "float32 sampler's have mean reward {reward}.",
         "zh": "l = log π_train − log π_rollout，按回答 token 计；KL 是 KL(π_rollout ‖ π_train) 的 k3 估计（样本来自采样端）。"
-        "每种采样端 {tokens} 个 token、{sequences} 条回答；float32 采样端的回答平均奖励 {reward}。",
+        "k3 = (ρ − 1) − log ρ，其中 ρ = π_train / π_rollout，永不为负。每种采样端 {sequences} 条回答（长度各不相同："
+        "截断采样端采到的回答不同）；float32 采样端的回答平均奖励 {reward}。",
     },
     "mismatch.grid_header": {"en": "The log-ratio per token and per response", "zh": "逐 token 与逐回答的对数比率"},
     "mismatch.panel.token": {"en": "per token: l", "zh": "逐 token：l"},
@@ -133,9 +136,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "mismatch.read_stale": {
         "en": "**Staleness.** k = {k} steps behind, the KL is {kl} and the largest response's |Σ l| is {seq}: a "
-        "stale sampler is by far the largest mismatch here, {times}× the bf16 copy's KL.",
+        "stale sampler is by far the largest mismatch here, {times}× the bf16 copy's KL. After each of the k steps "
+        "the KL was {by_step}: how it grows with k depends on how far each step moves this small policy.",
         "zh": "**过时。** 落后 {k} 步时 KL 是 {kl}，单条回答 |Σ l| 最大到 {seq}：过时的采样端是这里最大的不一致，KL 是 bf16 "
-        "副本的 {times} 倍。",
+        "副本的 {times} 倍。这 k 步中每一步之后的 KL 依次是 {by_step}：它随 k 怎样增长，取决于每一步把这个小策略推了多远。",
     },
     "mismatch.read_stale_small": {
         "en": "**Staleness.** k = {k} steps behind, the KL is {kl}, not larger than the bf16 copy's: at this learning "
@@ -146,15 +150,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**Top-p {p} measures kept mass, not a policy change.** The sampler's probability of a kept token is the "
         "trainer's divided by the mass the truncation kept, so π_train / π_rollout is that kept mass: "
         "{below} of the tokens have a ratio below 1 and **none above 1** (largest l {max_l}); the others sit "
-        "at positions where the top token alone already held p. The mean kept mass is {mass}. A response's "
-        "ratio multiplies them: on average exp(Σ l) = {seq_weight}, so TRL's default sequence_mask weighs every "
+        "at positions where the truncation dropped nothing (kept mass 1 to float precision). The mean kept mass "
+        "is {mass} per token. A response's ratio multiplies them: on average over responses exp(Σ l) = "
+        "{seq_weight}, so TRL's default sequence_mask weighs every "
         "response by the share of probability its sampler cut off, longer ones less, though nothing about the "
-        "policy differs.",
+        "policy differs. TRL issue #6789 (2026) reports the same on real models; the fix it discusses has the "
+        "engine return each token's kept support (vLLM's sampling mask, vllm#49577) so the trainer renormalises "
+        "over it too.",
         "zh": "**top-p {p} 量的是保留下来的概率质量，不是策略变化。** 被保留的 token 在采样端的概率，等于训练端的概率除以截断保留的"
         "质量，所以 π_train / π_rollout 就是这份保留质量：{below} 的 token 比率小于 1，**没有一个大于 1**（l 最大为 {max_l}）；"
-        "其余 token 所在的位置上，最可能的那个 token 单独就已占到 p。平均保留质量是 {mass}。一条回答的比率把它们乘起来："
-        "exp(Σ l) 平均为 {seq_weight}，所以 TRL 默认的 sequence_mask 按采样端截掉的概率给每条回答降权，越长降得越多，"
-        "尽管策略本身没有任何不同。",
+        "其余 token 所在的位置上，截断什么也没丢掉（在浮点精度内保留质量为 1）。每个 token 的平均保留质量是 {mass}。"
+        "一条回答的比率把它们乘起来：按回答平均，exp(Σ l) 为 {seq_weight}，所以 TRL 默认的 sequence_mask 按采样端截掉的概率给每条回答降权，越长降得越多，"
+        "尽管策略本身没有任何不同。TRL issue #6789（2026）在真实模型上报告了同样的现象；其中讨论的修复办法是让推理引擎返回每个 token "
+        "保留下来的候选集合（vLLM 的 sampling mask，vllm#49577），训练端也在这个集合上重新归一化。",
     },
     "mismatch.read_top_k": {
         "en": "Top-k {k} does the same with a fixed number of tokens: {below} of the tokens below 1, mean kept mass {mass}.",
@@ -207,14 +215,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.corr_header": {"en": "2. How each correction weighs a token", "zh": "2. 每种修正如何给 token 加权"},
     "mismatch.corr_text": {
         "en": "A correction turns r = π_train / π_rollout into a weight that multiplies the token's policy loss "
-        "(not the KL term): **TIS** truncates the ratio at C; **MIS** keeps it inside [C_min, C_max] and drops "
+        "(not the KL term): **TIS** (truncated importance sampling) weighs by the ratio cut at a cap C; **MIS** "
+        "(masked importance sampling) keeps it inside a band [C_min, C_max] and drops "
         "the token (or the whole response) outside; the **geometric-mean rejection** drops a response whose "
         "per-token mean ratio leaves a narrow band and keeps the others with weight 1. The sequence rules are "
         "drawn against the response's ratio. Beside them, the trust region the loss applies on top, during the "
         "updates (its gradient weight against π_θ / π_old); every objective's is on the page "
         "[Objective & gradient vs ratio](/curves).",
-        "zh": "修正把 r = π_train / π_rollout 变成一个权重，乘到该 token 的策略损失上（不乘 KL 项）：**TIS** 在 C 处截断比率；"
-        "**MIS** 在 [C_min, C_max] 内保留比率，区间外丢弃该 token（或整条回答）；**几何平均拒绝**在每 token 平均比率离开一个很窄"
+        "zh": "修正把 r = π_train / π_rollout 变成一个权重，乘到该 token 的策略损失上（不乘 KL 项）：**TIS**（截断重要性采样）"
+        "以比率为权重，并在上限 C 处截断；**MIS**（掩码重要性采样）在区间 [C_min, C_max] 内保留比率，区间外丢弃该 token（或整条回答）；**几何平均拒绝**在每 token 平均比率离开一个很窄"
         "的区间时丢弃整条回答，其余回答权重为 1。序列级规则的横轴是整条回答的比率。右边是损失在此之上、更新过程中施加的信任域"
         "（梯度权重随 π_θ / π_old 的变化）；所有目标的信任域曲线见 [目标与梯度随比率变化](/curves) 页面。",
     },
@@ -241,6 +250,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "mismatch.reg.col.name": {"en": "Correction", "zh": "修正"},
     "mismatch.reg.col.level": {"en": "Level", "zh": "层级"},
+    "mismatch.reg.col.checked": {"en": "Weights checked against (parity suite)", "zh": "权重已核对（一致性测试）"},
     "mismatch.reg.col.band": {"en": "Band", "zh": "区间"},
     "mismatch.reg.col.trl": {"en": "TRL GRPOConfig", "zh": "TRL GRPOConfig"},
     "mismatch.reg.col.verl": {"en": "verl algorithm.rollout_correction", "zh": "verl algorithm.rollout_correction"},
@@ -270,11 +280,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Every arm trains GRPO from the same checkpoint and seed. **Matched**: the sampler is the trainer "
         "(the control). The other arms sample with the mismatched sampler set below and differ only in the "
         "correction; **fp16** samples with the same sampler in fp16, uncorrected; on the MoE model, **R3** "
-        "replays the sampler's routing. The collapse flag (✕) fires when the reward's trailing mean over "
+        "replays the sampler's routing (it removes only the routing part of the mismatch, not staleness or "
+        "precision). The collapse flag (✕) fires when the reward's trailing mean over "
         "{window} steps falls {drop} below its best (and {se} standard errors) while the KL to the reference or "
         "the ratio variance jumps {jump}×.",
         "zh": "每个分支都从同一检查点、同一种子开始训练 GRPO。**匹配**：采样端就是训练端（对照组）。其余分支用下面设定的不一致"
-        "采样端采样，只在修正方式上不同；**fp16** 用同一采样端的 fp16 版本采样，不做修正；在 MoE 模型上，**R3** 重放采样端的路由。"
+        "采样端采样，只在修正方式上不同；**fp16** 用同一采样端的 fp16 版本采样，不做修正；在 MoE 模型上，**R3** 重放采样端的路由（它只消除不一致中路由的那一部分，不管过时或精度）。"
         "当奖励在 {window} 步内的滑动平均比历史最好值低 {drop}（且超过 {se} 个标准误），同时与参考模型的 KL 或比率方差跳升 "
         "{jump} 倍时，崩溃标记（✕）触发。",
     },
@@ -361,9 +372,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.measured_header": {"en": "What a stored run showed", "zh": "一次存档运行的结果"},
     "mismatch.measured_text": {
         "en": "Measured by `benchmarks/mismatch_effect.py` with this page's defaults ({arms}; sampler {dtype}, "
-        "{stale} steps stale; learning rate {lr}; {steps} steps; seeds {seeds}). Per seed, means over the last {window} steps:",
+        "{stale} steps stale; learning rate {lr}; {steps} steps; seeds {seeds}). Per seed: held-out pass@1 after the last step, the sampler–trainer KL averaged over the last {window} steps, "
+        "and the first step the collapse flag fired:",
         "zh": "由 `benchmarks/mismatch_effect.py` 用本页默认设置测得（{arms}；采样端 {dtype}，落后 {stale} 步；学习率 {lr}；"
-        "{steps} 步；种子 {seeds}）。每个种子最后 {window} 步的均值：",
+        "{steps} 步；种子 {seeds}）。每个种子：最后一步之后的留出集 pass@1、最后 {window} 步采样端–训练端 KL 的均值，以及崩溃标记第一次触发的步数：",
     },
     "mismatch.measured.uncorrected_worse": {
         "en": "Seed {seed}, held-out pass@1 at the end: matched {matched}, no correction {none}, {best} {best_value} ({n} samples "
@@ -380,6 +392,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "种子 {seed}，结束时的留出集 pass@1：匹配 {matched}，不修正 {none}，其余最好的分支 {best} {best_value}（每个分支 {n} 个"
         "样本；差值的两个标准误约 {two_se}）。不修正的分支结束时低于对照组，超出噪声；{best} 补回了大部分差距，但在这个样本量下"
         "它相对不修正的领先仍在噪声之内。",
+    },
+    "mismatch.measured_collapse": {
+        "en": "Seed {seed}: the collapse flag fired for {arms}.",
+        "zh": "种子 {seed}：崩溃标记在这些分支上触发：{arms}。",
+    },
+    "mismatch.measured_collapse_control": {
+        "en": "Seed {seed}: the collapse flag fired for {arms}, the matched control among them: at this learning "
+        "rate the flag marks this small run's reward dips and KL growth, not an effect of the mismatch.",
+        "zh": "种子 {seed}：崩溃标记在这些分支上触发：{arms}，其中包括匹配的对照组：在这个学习率下，这个标记反映的是这次小规模"
+        "运行中奖励的回落和 KL 的增长，而不是不一致造成的效应。",
     },
     "mismatch.measured_seeds.agree": {"en": "The seeds agree on this reading.", "zh": "各个种子在这一点上结论一致。"},
     "mismatch.measured_seeds.disagree": {

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rlviz.core.corrections import CORRECTIONS, correction_band
 from rlviz.core.estimators import ESTIMATORS
 from rlviz.core.objectives import OWN_ESTIMATOR, TRAINER_SETTINGS, FrameworkNote, Setting, get_algorithm, trust_band
 from rlviz.lm.trainer import TrainConfig, split_settings
@@ -132,6 +133,8 @@ TRAIN_NAMES: dict[str, tuple[str | None, str | None]] = {
     "rollout_correction_low": (None, None),
     "rollout_correction_high": (None, None),
 }
+# verl's mask band needs a lower bound > 0; this one never binds (ratios are >= exp(-SAFETY_BOUND))
+_NO_LOWER = 1e-9
 # the settings _correction_args writes
 _CORRECTION_FIELDS = ("rollout_correction", "rollout_correction_low", "rollout_correction_high")
 # a training setting is written only where it acts
@@ -212,6 +215,17 @@ SETTING_NOTES: tuple[FrameworkNote, ...] = (
     ),
     _note("trl", "processes_trl", _given(*_BATCH)),
     _note("trl", "rollout_dtype_trl", lambda f: _given("rollout_dtype")(f) and f["rollout_dtype"] != "float32"),
+    _note(
+        "verl",
+        "correction_no_lower_verl",
+        lambda f: (
+            _given("rollout_correction")(f)
+            and f["rollout_correction"] in CORRECTIONS
+            and CORRECTIONS[f["rollout_correction"]].kind == "mask"
+            and correction_band(f["rollout_correction"], f["rollout_correction_low"], f["rollout_correction_high"])[0]
+            is None
+        ),
+    ),
     _note(
         "trl",
         "correction_trl",
@@ -452,14 +466,25 @@ def _correction_args(fw: str, fields: Mapping[str, Any], out: dict[str, Any], mi
     from rlviz.core.corrections import correction_band, get_correction
 
     name = fields["rollout_correction"]
+    spec = get_correction(name)
+    mismatched = (
+        fields["rollout_dtype"] != "float32"
+        or fields["rollout_stale_steps"] > 0
+        or fields["top_p"] < 1
+        or fields["top_k"] > 0
+    )
+    if fw == "trl" and spec.kind in ("none", "reject"):
+        # TRL corrects by default on its vLLM path (sequence_mask, C_max 3): a run that samples with
+        # another engine and applies none of TRL's modes switches it off
+        if mismatched:
+            out["vllm_importance_sampling_correction"] = False
+        if spec.kind == "reject":
+            missing.add("rollout_correction")
+        return
     if name == "none":
         return
-    spec = get_correction(name)
     low, high = correction_band(name, fields["rollout_correction_low"], fields["rollout_correction_high"])
     if fw == "trl":
-        if spec.kind not in ("truncate", "mask") or spec.statistic != "ratio":
-            missing.add("rollout_correction")
-            return
         out["vllm_importance_sampling_correction"] = True
         out["vllm_importance_sampling_mode"] = f"{spec.level}_{spec.kind}"
         out["vllm_importance_sampling_clip_max"] = high
@@ -480,11 +505,14 @@ def _correction_args(fw: str, fields: Mapping[str, Any], out: dict[str, Any], mi
         out[f"{root}.rollout_is"] = spec.level
         out[f"{root}.rollout_is_threshold"] = high
         return
-    if low is None or high is None:  # a mask band in verl is "lower_upper"
-        missing.add("rollout_correction_low" if low is None else "rollout_correction_high")
+    if high is None:
+        missing.add("rollout_correction_high")
         return
+    # a mask band in verl is "lower_upper" with lower > 0; without a lower bound, one that never binds:
+    # verl clamps log-ratios (and their sums) to ±20, so no ratio is below exp(-20) ≈ 2.1e-9
+    lower = low if low is not None else _NO_LOWER
     out[f"{root}.rollout_is"] = spec.level
-    out[f"{root}.rollout_is_threshold"] = f"{low:g}_{high:g}"
+    out[f"{root}.rollout_is_threshold"] = f"{lower:g}_{high:g}"
 
 
 def export_config(
