@@ -317,6 +317,9 @@ def arm_metrics_figure(
         row, col = divmod(i, cols)
         if metric not in df.columns:
             continue
+        values = _finite(df[metric])
+        if len(values) and values.min() >= 0:  # a share or a variance: no axis below 0 (all 0 -> [0, 1])
+            fig.update_yaxes(rangemode="nonnegative", row=row + 1, col=col + 1)
         for arm in arms:
             part = df.loc[df["arm"].astype(str) == arm].copy()
             part["_x"] = pd.to_numeric(part[x], errors="coerce")
