@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import threading
 from pathlib import Path
 
 import torch
@@ -12,6 +14,18 @@ from ..device import pick_device
 __all__ = ["DEFAULT_MODEL_DIR", "model_config", "build_model", "load_policy"]
 
 DEFAULT_MODEL_DIR = str(Path(__file__).resolve().parent / "assets" / "tinylm")  # shipped checkpoint
+
+# ``from_pretrained`` builds the model on the meta device by patching process-wide state; two loads
+# in two threads (two sessions of one server) interleave those patches and leave them in place, so
+# both fail and so does every later load ("Cannot copy out of meta tensor"). Loads are serialised,
+# and each directory is read once per process: sessions get deep copies of a template no one trains.
+_LOAD_LOCK = threading.Lock()
+_TEMPLATES: dict[tuple, tuple] = {}
+
+
+def _signature(path: Path) -> tuple:
+    """What identifies a directory's contents: the name, size and modification time of each file."""
+    return tuple(sorted((f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in path.iterdir() if f.is_file()))
 
 
 def model_config(tokenizer) -> LlamaConfig:
@@ -56,8 +70,15 @@ def load_policy(model_dir: str | None = None, device: str | None = None, dtype: 
         ``(model, tokenizer)``: the model in eval mode on the chosen device; the tokenizer with
         ``padding_side = "left"`` and a pad token (EOS when the checkpoint has none).
 
+    Thread-safe: loads are serialised process-wide, and a directory is read from disk once per
+    process (again when its files change); every call returns its own deep copy, so sessions never
+    share a model or a tokenizer. Weights load from safetensors only (``use_safetensors=True``): a
+    pickle checkpoint (``pytorch_model.bin``) is refused.
+
     Raises:
-        ValueError: ``model_dir`` does not exist or has no ``config.json``; ``device`` unavailable.
+        ValueError: naming ``model_dir``: it does not exist, has no ``config.json``, or does not load
+            (no tokenizer, no safetensors weights, a corrupt file: the message says which and how to
+            fix it); naming ``device``: unavailable.
     """
     model_dir = DEFAULT_MODEL_DIR if model_dir is None else str(model_dir)
     path = Path(model_dir)
@@ -66,10 +87,25 @@ def load_policy(model_dir: str | None = None, device: str | None = None, dtype: 
     if not (path / "config.json").is_file():
         raise ValueError(f"model_dir: {model_dir!r} has no config.json (not a Hugging Face model directory)")
     dev = pick_device(device)
-    tokenizer = AutoTokenizer.from_pretrained(model_dir)
-    tokenizer.padding_side = "left"
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=dtype).to(dev)
-    model.eval()
-    return model, tokenizer
+    key = (str(path.resolve()), dtype, _signature(path))
+    with _LOAD_LOCK:
+        if key not in _TEMPLATES:
+            try:
+                tokenizer = AutoTokenizer.from_pretrained(model_dir)
+                template = AutoModelForCausalLM.from_pretrained(model_dir, dtype=dtype, use_safetensors=True)
+            except (OSError, ValueError, KeyError, TypeError, RuntimeError) as exc:  # what transformers raises
+                raise ValueError(
+                    f"model_dir: {path.name!r} could not be loaded as a Hugging Face causal LM with a tokenizer and "
+                    f"safetensors weights ({type(exc).__name__}: {str(exc).splitlines()[0][:200]}); "
+                    "save it with save_pretrained(..., safe_serialization=True) and its tokenizer beside it"
+                ) from exc
+            tokenizer.padding_side = "left"
+            if tokenizer.pad_token is None:
+                tokenizer.pad_token = tokenizer.eos_token
+            for old in [k for k in _TEMPLATES if k[:2] == key[:2]]:  # the directory's files changed
+                del _TEMPLATES[old]
+            _TEMPLATES[key] = (template.eval().requires_grad_(False), tokenizer)
+        template, tokenizer = _TEMPLATES[key]
+        model, tokenizer = copy.deepcopy(template), copy.deepcopy(tokenizer)
+    model.requires_grad_(True)
+    return model.to(dev).eval(), tokenizer
