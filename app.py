@@ -18,7 +18,15 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_common import IMAGE_FORMATS, ensure_shell, present_lesson, server_options, tr
+from app_common import (
+    IMAGE_FORMATS,
+    ensure_shell,
+    present_lesson,
+    server_limits,
+    server_options,
+    show_server_limits,
+    tr,
+)
 from rlviz.app_pages import PAGES
 from rlviz.device import available_devices, pick_device
 from rlviz.i18n import DEFAULT_LANG, LANGS
@@ -42,6 +50,7 @@ st.html(
 
 options = server_options()
 st.session_state["model_dir"] = options.model_dir
+server_limits()  # installed once per process: run limits, the step queue, torch threads
 
 # The language lives in ?lang=zh|en (kept in sync by hand rather than with bind=, so the URL
 # carries the language code and a language taken from the URL on a first visit stays in it).
@@ -95,6 +104,7 @@ with st.sidebar:
     )
     model_name = options.model_dir or tr("side.model_tiny")
     st.caption(tr("side.model", model=model_name), help=tr("side.model_help"))
+    show_server_limits()
 
 pages = [
     st.Page(p.file, title=tr(f"nav.{p.key}"), icon=p.icon, url_path=p.url_path or None, default=p.is_home)

@@ -192,6 +192,41 @@ def write_choice_to_url(key: str, default: str) -> None:
         st.query_params[key] = value
 
 
+@st.cache_resource
+def server_limits():
+    """The shared-server limits (``rlviz.serving.ServerLimits.from_env``), installed for the process
+    on the first call (``rlviz.serving.configure``: run checks, the step queue, torch threads). The
+    cached object is immutable; a bad ``RLVIZ_*`` value falls back to the defaults with a log line."""
+    from rlviz import serving
+
+    try:
+        limits = serving.ServerLimits.from_env()
+    except ValueError as exc:
+        import logging
+
+        logging.getLogger("rlviz").error("server limits: %s; using the defaults", exc)
+        limits = serving.ServerLimits()
+    serving.configure(limits)
+    return limits
+
+
+def show_server_limits() -> None:
+    """The sidebar's "This server" expander: the limits a session may ask for and the training
+    steps running and waiting now (``rlviz.serving.STEPS``)."""
+    from rlviz import serving
+
+    limits = server_limits()
+    with st.expander(tr("side.limits")):
+        st.markdown(
+            tr(
+                "side.limits_text",
+                running=serving.STEPS.running,
+                waiting=serving.STEPS.waiting,
+                **limits.as_dict(),
+            )
+        )
+
+
 def run_active(flag_key: str) -> bool:
     """Whether this session's step-wise run behind ``flag_key`` is advancing. True from the very
     script run that the Run click starts (the click's callback sets the flag before the script
@@ -346,7 +381,7 @@ def show_run_failure(exc: BaseException, where=None) -> None:
         st.code(f"{type(exc).__name__}: {exc}", language=None)
 
 
-def advance(run, flag_key: str, on_progress) -> None:
+def advance(run, flag_key: str, on_progress, on_wait=None) -> None:
     """Advance ``run`` one arm-step at a time while ``st.session_state[flag_key]`` is set.
 
     ``run`` is a :class:`rlviz.experiments.runner.SideBySideRun` (its ``step_next`` holds the run's
@@ -358,13 +393,14 @@ def advance(run, flag_key: str, on_progress) -> None:
     every arm has finished the round in progress. At the end the flag is cleared and the page reruns
     to draw the results; an error clears the flag and reruns, and :func:`run_controls` shows it in
     words (:func:`show_run_failure`) until Run, Continue or Reset, with every step done so far kept
-    (Continue retries).
+    (Continue retries). Each arm-step waits for its turn in the server's step queue
+    (``rlviz.serving.STEPS``); ``on_wait(ahead)`` says the place in line while it waits.
     """
     state = st.session_state
     stop_key = _stop_key(flag_key)
     try:
         while state.get(flag_key) and not (state.get(stop_key) and run.level):
-            if run.step_next() is None:
+            if run.step_next(on_wait=on_wait) is None:
                 break
             on_progress()
     except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
@@ -482,7 +518,10 @@ def drive(run, flag_key: str, status, running_text: str, draw_progress, draw_cur
         if len(set(progress.values())) == 1:  # a round done: every arm at the same step
             draw_curves(f"{chart_key}-{sum(progress.values())}")
 
-    advance(run, flag_key, on_progress)
+    def on_wait(ahead: int) -> None:
+        status.info(tr("run.queued", ahead=ahead))
+
+    advance(run, flag_key, on_progress, on_wait)
 
 
 def show_run_status(run, status, prefix: str, names: dict[str, str]) -> None:

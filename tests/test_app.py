@@ -272,9 +272,9 @@ def test_the_run_click_disables_the_settings_in_its_own_script_run(monkeypatch):
             events.append(("algorithms widget", kwargs.get("disabled")))
         return multiselect(*args, **kwargs)
 
-    def recording_step_next(self):
+    def recording_step_next(self, on_wait=None):
         events.append(("step", None))
-        return step_next(self)
+        return step_next(self, on_wait)
 
     monkeypatch.setattr(streamlit, "multiselect", recording_multiselect)
     monkeypatch.setattr(LiveRun, "step_next", recording_step_next)
@@ -371,7 +371,7 @@ def test_a_run_stopped_between_two_arms_says_so_and_catches_up():
 def test_error_during_a_run_is_a_message_in_words_and_keeps_the_steps(monkeypatch):
     original = LiveRun.step_arm
 
-    def failing(self, name):
+    def failing(self, name, on_wait=None):
         if self.progress[name] >= 1:
             raise RuntimeError("simulated: CUDA out of memory")
         return original(self, name)

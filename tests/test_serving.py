@@ -51,3 +51,114 @@ def test_a_pickle_checkpoint_is_refused_and_a_broken_directory_is_named(tmp_path
     (broken / "config.json").write_text(json.dumps({"model_type": "llama"}))  # no weights, no tokenizer
     with pytest.raises(ValueError, match="^model_dir: 'broken' could not be loaded"):
         load_policy(str(broken), "cpu")
+
+
+# -- the shared-server limits and the step queue ----------------------------------------------------
+
+from rlviz import serving  # noqa: E402
+from rlviz.experiments.runner import Arm, RunConfig, SideBySideRun  # noqa: E402
+
+
+def test_limits_from_the_environment():
+    limits = serving.ServerLimits.from_env({"RLVIZ_MAX_STEPS": "50", "RLVIZ_CONCURRENT_STEPS": "3"})
+    assert limits.max_steps == 50 and limits.concurrent_steps == 3
+    assert limits.max_group_size == serving.ServerLimits().max_group_size  # the rest keep the defaults
+    with pytest.raises(ValueError, match="^RLVIZ_MAX_STEPS:"):
+        serving.ServerLimits.from_env({"RLVIZ_MAX_STEPS": "inf"})
+    with pytest.raises(ValueError, match="^max_arms:"):
+        serving.ServerLimits(max_arms=0)
+
+
+@pytest.fixture
+def installed():
+    threads = torch.get_num_threads()
+    serving.configure(serving.ServerLimits(max_steps=5, max_group_size=4, max_responses_per_step=12, max_parameters=10))
+    yield serving.limits()
+    serving.configure(None)
+    serving.STEPS.resize(serving.ServerLimits().concurrent_steps)
+    torch.set_num_threads(threads)
+
+
+def test_a_run_over_the_limits_is_refused_naming_the_setting(installed):
+    train = {"prompts_per_step": 2, "group_size": 4, "mu": 1, "mini_batches": 1}
+    serving.check_run(5, [train], 1)  # at the limits: fine
+    for steps, t, param in (
+        (6, train, "steps"),
+        (5, train | {"group_size": 8}, "group_size"),
+        (5, train | {"prompts_per_step": 4}, "prompts_per_step"),  # 4 x 4 = 16 responses > 12
+    ):
+        with pytest.raises(ValueError, match=f"^{param}: at most"):
+            serving.check_run(steps, [t], 1)
+    # a run is refused before any model is loaded (the directory does not even exist), and a model
+    # over the size limit after loading
+    config = RunConfig(steps=9, heldout_samples=0, train=train, model_dir="/nonexistent")
+    with pytest.raises(ValueError, match="^steps: at most 5"):
+        SideBySideRun([Arm("grpo", "grpo")], config)
+    with pytest.raises(ValueError, match="^model_dir: at most 10"):
+        SideBySideRun([Arm("grpo", "grpo")], RunConfig(steps=1, heldout_samples=0, train=train))
+    serving.configure(None)  # the CLI and the benchmarks: no limits
+    serving.check_run(10_000, [train | {"group_size": 64}], 99)
+
+
+def test_the_step_queue_runs_at_most_its_capacity_first_come_first_served():
+    queue = serving.StepQueue(1)
+    order, waits = [], []
+    first_in = threading.Event()
+    release = threading.Event()
+
+    def first():
+        with queue.turn():
+            first_in.set()
+            order.append("first")
+            release.wait(5)
+
+    def second():
+        with queue.turn(on_wait=waits.append):
+            order.append("second")
+
+    a = threading.Thread(target=first)
+    a.start()
+    first_in.wait(5)
+    b = threading.Thread(target=second)
+    b.start()
+    for _ in range(100):  # the second is in line, not running
+        if queue.waiting == 1:
+            break
+        threading.Event().wait(0.01)
+    assert queue.running == 1 and queue.waiting == 1 and order == ["first"]
+    release.set()
+    a.join(5)
+    b.join(5)
+    assert order == ["first", "second"] and waits == [0]  # told it was next in line, once
+    assert queue.running == 0 and queue.waiting == 0
+
+
+def test_a_failed_or_stopped_wait_gives_the_place_back():
+    queue = serving.StepQueue(1)
+    with queue.turn():
+
+        def stop(ahead):  # a Streamlit rerun ends the waiting script run with an exception
+            raise RuntimeError("rerun")
+
+        with pytest.raises(RuntimeError):
+            with queue.turn(on_wait=stop):
+                pass
+        assert queue.waiting == 0
+    with pytest.raises(KeyError):
+        with queue.turn():
+            raise KeyError("a step that fails")
+    assert queue.running == 0
+
+
+def test_the_sidebar_shows_the_servers_limits():
+    from apptools import no_exception, open_page
+
+    from rlviz.i18n import t
+
+    for lang in ("en", "zh"):
+        at = open_page("pages/home.py", lang=lang)
+        no_exception(at)
+        (box,) = [e for e in at.sidebar.expander if e.label == t("side.limits", lang)]
+        text = "\n".join(m.value for m in box.markdown)
+        limits = serving.limits() or serving.ServerLimits()
+        assert f"**{limits.max_steps}**" in text and f"**{limits.concurrent_steps}**" in text

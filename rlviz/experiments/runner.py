@@ -37,6 +37,7 @@ import pandas as pd
 import torch
 
 from rlviz.lm.trainer import METRICS, RATIO_BIN_EDGES, TrainConfig, Trainer
+from rlviz.serving import STEPS, check_run
 
 __all__ = ["COLLAPSE", "DERIVED_METRICS", "Arm", "RunConfig", "SideBySideRun", "collapse_flags"]
 
@@ -240,7 +241,8 @@ class SideBySideRun:
         lock: the run's ``threading.RLock``.
 
     Raises:
-        ValueError: as :func:`validate`, or a bad ``model_dir`` / ``device``.
+        ValueError: as :func:`validate`, or a bad ``model_dir`` / ``device``, or a run larger than
+            the limits a shared server installed (``rlviz.serving.check_run``).
     """
 
     def __init__(self, arms: Iterable[Arm], config: RunConfig, policy=None):
@@ -248,10 +250,13 @@ class SideBySideRun:
 
         arms = list(arms)
         validate(arms, config)
+        train = [dataclasses.asdict(train_config(a, config)) for a in arms]
+        check_run(config.steps, train, len(arms))  # a shared server's limits (none outside the app)
         self.arms: dict[str, Arm] = {a.name: a for a in arms}
         self.config = config
         self.lock = threading.RLock()
         model, tokenizer = policy if policy is not None else load_policy(config.model_dir, config.device)
+        check_run(config.steps, train, len(arms), parameters=sum(p.numel() for p in model.parameters()))
         self.tokenizer = tokenizer
         self.ref_model = copy.deepcopy(model).eval().requires_grad_(False)  # the frozen start = reference
         self.trainers: dict[str, Trainer] = {
@@ -304,11 +309,12 @@ class SideBySideRun:
             model, self.tokenizer, heldout_problems(), self.config.heldout_samples, c.max_new_tokens, c.temperature, gen
         )["pass_at_1"]
 
-    def step_arm(self, name: str) -> dict[str, Any] | None:
+    def step_arm(self, name: str, on_wait=None) -> dict[str, Any] | None:
         """One step of arm ``name``; its metrics, or ``None`` if it has finished.
 
         Held-out pass@1 is measured before the run's first step and after the arm's last step
-        (when ``heldout_samples`` > 0). Holds the lock throughout.
+        (when ``heldout_samples`` > 0). Holds the lock throughout. The step itself waits for its turn
+        in the server's queue (``rlviz.serving.STEPS``), calling ``on_wait(ahead)`` while it waits.
 
         Raises:
             KeyError: no arm is called ``name``.
@@ -319,12 +325,13 @@ class SideBySideRun:
                 return None
             if self.config.heldout_samples and "start" not in self._heldout:
                 self._heldout["start"] = self._evaluate(self.ref_model)
-            metrics = trainer.step()
+            with STEPS.turn(on_wait):  # the server's queue: at most its capacity of steps at once
+                metrics = trainer.step()
             if trainer.step_count == self.config.steps and self.config.heldout_samples:
                 self._heldout[name] = self._evaluate(trainer.model)
             return metrics
 
-    def step_next(self) -> tuple[str, dict[str, Any]] | None:
+    def step_next(self, on_wait=None) -> tuple[str, dict[str, Any]] | None:
         """One arm-step: the first arm of :meth:`pending` (round robin in arm order). Returns
         ``(arm name, its metrics)``, or ``None`` once the run is done. Whichever thread calls it,
         the arms never drift more than one step apart."""
@@ -332,7 +339,7 @@ class SideBySideRun:
             todo = self.pending()
             if not todo:
                 return None
-            return todo[0], self.step_arm(todo[0])
+            return todo[0], self.step_arm(todo[0], on_wait)
 
     def step(self) -> dict[str, dict[str, Any]]:
         """One step of every unfinished arm (of each arm behind, if a round was cut short, so a

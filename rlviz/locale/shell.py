@@ -62,6 +62,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "there, **Reset** clears it.",
         "zh": "训练停止了：{what}。已完成的步骤都保留着：点 **继续** 从停下的地方再试一次，点 **清除结果** 清空。",
     },
+    "run.queued": {
+        "en": "Waiting for the server: {ahead} training steps of other sessions are ahead of this one in line.",
+        "zh": "正在等待服务器：队列中排在本次之前的，还有其他会话的 {ahead} 个训练步。",
+    },
+    "side.limits": {"en": "This server", "zh": "本服务器"},
+    "side.limits_text": {
+        "en": "Limits per run on this shared server: at most **{max_steps}** steps, **{max_prompts_per_step}** prompts "
+        "per step, G ≤ **{max_group_size}**, **{max_responses_per_step}** responses per step, "
+        "**{max_updates_per_step}** updates per step (μ × mini-batches), **{max_arms}** arms, and a model of at most "
+        "**{max_parameters:,}** parameters.\n\nThe server computes **{concurrent_steps}** training steps at once "
+        "({torch_threads} torch thread each); the others wait in line. Now: {running} running, {waiting} waiting.",
+        "zh": "这台共享服务器对每次运行的限制：最多 **{max_steps}** 步，每步 **{max_prompts_per_step}** 个提示词，"
+        "G ≤ **{max_group_size}**，每步 **{max_responses_per_step}** 条回答，每步 **{max_updates_per_step}** 次更新"
+        "（μ × 小批次数），**{max_arms}** 个分支，模型最多 **{max_parameters:,}** 个参数。\n\n服务器同时计算 "
+        "**{concurrent_steps}** 个训练步（每个用 {torch_threads} 个 torch 线程），其余的排队等待。当前：{running} 个在算，"
+        "{waiting} 个在等。",
+    },
     "run.stopping": {
         "en": "Stopping: the step round in progress finishes first, so every run ends at the same step.",
         "zh": "正在停止：先把这一轮的步骤做完，让每个算法停在同一步。",

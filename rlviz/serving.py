@@ -1,0 +1,217 @@
+"""One server, many sessions: the shared-server limits and the queue of training steps.
+
+A teacher serves one process to a class. Streamlit runs every session's script in a thread of that
+process, so three things are shared and set here, once, when the server starts:
+
+- :class:`ServerLimits`: the largest run a session may ask for (steps, prompts per step, G, updates per
+  step, arms, model size), how many training steps the server computes at once, and torch's threads.
+  ``RLVIZ_MAX_*`` environment variables override the defaults (:meth:`ServerLimits.from_env`);
+  :func:`configure` installs them for the process (the app does it at start; the CLI and the
+  benchmarks install none, so they are unlimited).
+- :data:`STEPS`: a first-come, first-served queue of training steps (:class:`StepQueue`). A live
+  run takes a turn for each arm-step, so at most ``concurrent_steps`` steps compute at once whatever the
+  number of sessions, the explorer pages keep CPU, and a waiting session is told its place in line.
+- torch's intra-op threads (process-wide in torch): ``torch_threads`` per step, so a few runs cannot
+  starve the rest of the server.
+
+No Streamlit here: the app shows the limits and the queue position with these values.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, fields
+
+__all__ = ["STEPS", "ServerLimits", "StepQueue", "check_run", "configure", "limits"]
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """What one session may ask of a shared server.
+
+    Attributes:
+        max_steps: RL steps per arm.
+        max_prompts_per_step: prompts (groups) per step, n.
+        max_group_size: responses per prompt, G.
+        max_responses_per_step: n x G.
+        max_updates_per_step: mu x mini_batches optimizer steps per RL step.
+        max_arms: arms of one side-by-side run.
+        max_parameters: parameters of the model a run trains (each arm holds a copy, its optimizer
+            state and gradients).
+        concurrent_steps: training steps the server computes at once (the others wait in line).
+        torch_threads: torch intra-op threads (process-wide).
+
+    Raises:
+        ValueError: a field that is not a whole number >= 1 (naming it).
+    """
+
+    max_steps: int = 200
+    max_prompts_per_step: int = 64
+    max_group_size: int = 32
+    max_responses_per_step: int = 512
+    max_updates_per_step: int = 64
+    max_arms: int = 12
+    max_parameters: int = 50_000_000
+    concurrent_steps: int = 2
+    torch_threads: int = 1
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{f.name}: must be a whole number >= 1, got {value!r}")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:
+        """The defaults, each overridden by ``RLVIZ_<FIELD>`` in upper case (``RLVIZ_MAX_STEPS=50``,
+        ``RLVIZ_CONCURRENT_STEPS=4``). Raises ``ValueError`` naming the variable for a bad value."""
+        environ = os.environ if environ is None else environ
+        values = {}
+        for f in fields(cls):
+            name = f"RLVIZ_{f.name.upper()}"
+            if name in environ:
+                try:
+                    values[f.name] = int(environ[name])
+                except ValueError:
+                    raise ValueError(f"{name}: must be a whole number >= 1, got {environ[name]!r}") from None
+        return cls(**values)
+
+    def as_dict(self) -> dict[str, int]:
+        """``{field: value}`` in declaration order (what the app shows)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _at_most(name: str, value: int, limit: int, field: str) -> None:
+    if value > limit:
+        raise ValueError(
+            f"{name}: at most {limit} on this server, got {value} (the server's limit {field}; "
+            f"its operator sets RLVIZ_{field.upper()})"
+        )
+
+
+def check_run(steps: int, train: Iterable[Mapping[str, int]], arms: int, parameters: int | None = None) -> None:
+    """Refuse a run larger than the installed limits (:func:`limits`; none installed: no limit).
+
+    Args:
+        steps: RL steps per arm.
+        train: each arm's training settings (``prompts_per_step``, ``group_size``, ``mu``,
+            ``mini_batches``).
+        arms: how many arms.
+        parameters: the model's parameter count, once loaded (``None``: not checked yet).
+
+    Raises:
+        ValueError: naming the parameter over its limit (``steps``, ``prompts_per_step``,
+            ``group_size``, ``mu`` (for mu x mini_batches), ``arms``, ``model_dir``), with the limit.
+    """
+    lim = _LIMITS
+    if lim is None:
+        return
+    _at_most("steps", steps, lim.max_steps, "max_steps")
+    _at_most("arms", arms, lim.max_arms, "max_arms")
+    for t in train:
+        n, g = int(t["prompts_per_step"]), int(t["group_size"])
+        _at_most("prompts_per_step", n, lim.max_prompts_per_step, "max_prompts_per_step")
+        _at_most("group_size", g, lim.max_group_size, "max_group_size")
+        _at_most("prompts_per_step", n * g, lim.max_responses_per_step, "max_responses_per_step")
+        _at_most("mu", int(t["mu"]) * int(t["mini_batches"]), lim.max_updates_per_step, "max_updates_per_step")
+    if parameters is not None:
+        _at_most("model_dir", parameters, lim.max_parameters, "max_parameters")
+
+
+class StepQueue:
+    """A first-come, first-served line for training steps: at most ``capacity`` run at once.
+
+    :meth:`turn` is a context manager: it waits until the caller is among the first ``capacity``
+    in line (calling ``on_wait(ahead)`` whenever the number of steps ahead of it changes) and frees
+    the place on exit, also on an error or when the waiting thread is stopped.
+    """
+
+    def __init__(self, capacity: int):
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise ValueError(f"capacity: must be a whole number >= 1, got {capacity!r}")
+        self.capacity = capacity
+        self._cond = threading.Condition()
+        self._line: list[int] = []  # tickets in order of arrival; the first `capacity` are running
+        self._tickets = itertools.count()
+
+    def resize(self, capacity: int) -> None:
+        """Change how many steps run at once (from the next turn on)."""
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise ValueError(f"capacity: must be a whole number >= 1, got {capacity!r}")
+        with self._cond:
+            self.capacity = capacity
+            self._cond.notify_all()
+
+    @property
+    def waiting(self) -> int:
+        """Steps in line that are not running yet."""
+        with self._cond:
+            return max(0, len(self._line) - self.capacity)
+
+    @property
+    def running(self) -> int:
+        """Steps running now."""
+        with self._cond:
+            return min(len(self._line), self.capacity)
+
+    @contextlib.contextmanager
+    def turn(self, on_wait: Callable[[int], None] | None = None, poll: float = 0.5) -> Iterator[None]:
+        """Wait for a turn, run the body, give the turn back.
+
+        Args:
+            on_wait: called with the number of steps ahead of this one that are themselves waiting
+                (0: next in line) each time it changes while this one waits; never called when a turn
+                is free at once. It may raise (a Streamlit rerun ends a waiting script run): the place
+                in line is given back.
+            poll: seconds between checks while waiting.
+        """
+        with self._cond:
+            ticket = next(self._tickets)
+            self._line.append(ticket)
+        try:
+            last = None
+            while True:
+                with self._cond:
+                    place = self._line.index(ticket)
+                    if place < self.capacity:
+                        break
+                    ahead = place - self.capacity
+                    if ahead != last:
+                        last = ahead
+                    else:
+                        self._cond.wait(poll)
+                        continue
+                if on_wait is not None:
+                    on_wait(ahead)  # outside the lock: it draws, and may raise
+            yield
+        finally:
+            with self._cond:
+                self._line.remove(ticket)
+                self._cond.notify_all()
+
+
+_LIMITS: ServerLimits | None = None
+STEPS = StepQueue(ServerLimits().concurrent_steps)
+
+
+def configure(server_limits: ServerLimits | None) -> None:
+    """Install ``server_limits`` for this process (``None``: no limits, as for the CLI): the run
+    checks of :func:`check_run`, the capacity of :data:`STEPS`, torch's intra-op threads. Call it once
+    when the server starts; calling it again with equal limits changes nothing."""
+    global _LIMITS
+    _LIMITS = server_limits
+    if server_limits is not None:
+        import torch
+
+        STEPS.resize(server_limits.concurrent_steps)
+        if torch.get_num_threads() != server_limits.torch_threads:
+            torch.set_num_threads(server_limits.torch_threads)
+
+
+def limits() -> ServerLimits | None:
+    """The installed limits (``None``: none)."""
+    return _LIMITS
