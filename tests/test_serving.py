@@ -162,3 +162,28 @@ def test_the_sidebar_shows_the_servers_limits():
         text = "\n".join(m.value for m in box.markdown)
         limits = serving.limits() or serving.ServerLimits()
         assert f"**{limits.max_steps}**" in text and f"**{limits.concurrent_steps}**" in text
+
+
+def test_generation_stops_on_every_eos_id_of_the_generation_config():
+    # a chat model ends its turn with a token of its own, listed in generation_config.eos_token_id
+    import copy
+
+    from rlviz.lm.rollout import eos_token_ids, sample_rollouts
+    from rlviz.lm.task import sample_problems
+
+    model, tokenizer = load_policy(None, "cpu")
+    chat = copy.deepcopy(model)
+    stop = tokenizer.convert_tokens_to_ids("1")
+    chat.generation_config.eos_token_id = [tokenizer.eos_token_id, stop]
+    assert eos_token_ids(chat, tokenizer) == [tokenizer.eos_token_id, stop]
+    assert eos_token_ids(model, tokenizer)[0] == tokenizer.eos_token_id
+    problems = sample_problems(8, torch.Generator().manual_seed(0))
+    batch = sample_rollouts(chat, tokenizer, problems, 4, 16, 1.0, torch.Generator().manual_seed(1))
+    ids = batch.response_ids.tolist()
+    stopped = 0
+    for row, n, truncated in zip(ids, batch.response_lengths.tolist(), batch.truncated.tolist()):
+        real = row[:n]
+        if stop in real:  # the response ends at the first "1": nothing after it, and it counts as finished
+            assert real.index(stop) == n - 1 and not truncated
+            stopped += 1
+    assert stopped > 0  # the digit does get sampled, so the rule was exercised

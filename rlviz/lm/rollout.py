@@ -22,6 +22,7 @@ __all__ = [
     "RolloutBatch",
     "sample_rollouts",
     "response_log_probs",
+    "eos_token_ids",
     "evaluate_pass_at_1",
     "truncate_logits",
     "EOS_DISPLAY",
@@ -54,6 +55,17 @@ class RolloutBatch:
     # (B, L, layers, k) CPU int64: the experts the sampler's routers chose for every position (MoE
     # models, when asked for); R3 routing replay trains with them
     rollout_routing: torch.Tensor | None = None
+
+
+def eos_token_ids(model, tokenizer) -> list[int]:
+    """Every id that ends a response: the tokenizer's EOS and each one the model's generation config
+    lists (``generation_config.eos_token_id``, an int or a list: chat models end turns with a token of
+    their own, e.g. ``<|im_end|>``), in that order, without repeats."""
+    ids = [tokenizer.eos_token_id]
+    config = getattr(model, "generation_config", None)
+    extra = getattr(config, "eos_token_id", None) if config is not None else None
+    ids += list(extra) if isinstance(extra, (list, tuple)) else [extra]
+    return list(dict.fromkeys(i for i in ids if isinstance(i, int)))
 
 
 def _check(group_size: int, max_new_tokens: int, temperature: float) -> None:
@@ -200,7 +212,10 @@ def sample_rollouts(
     was_training = model.training
     model.eval()
     device = next(model.parameters()).device
-    pad_id, eos_id = tokenizer.pad_token_id, tokenizer.eos_token_id
+    pad_id = tokenizer.pad_token_id
+    eos_ids = eos_token_ids(policy, tokenizer)  # the tokenizer's EOS and the generation config's
+    eos_set = set(eos_ids)
+    eos_tensor = torch.tensor(eos_ids, device=device)
     rows = [p for p in problems for _ in range(group_size)]  # B
     enc = tokenizer([p.prompt for p in rows], padding=True, padding_side="left", return_tensors="pt")
     prompt_ids = enc["input_ids"].to(device)  # (B, P)
@@ -234,7 +249,7 @@ def sample_rollouts(
         tok = torch.where(alive.unsqueeze(1), tok, torch.full_like(tok, pad_id))
         new_tokens.append(tok)
         new_mask.append(alive.long().unsqueeze(1))
-        finished = finished | (tok.squeeze(1) == eos_id)
+        finished = finished | torch.isin(tok.squeeze(1), eos_tensor)
         if bool(finished.all()):
             break
         mask = torch.cat([mask, alive.long().unsqueeze(1)], dim=1)  # (B, P + t + 1)
@@ -267,10 +282,10 @@ def sample_rollouts(
     for row, n in zip(ids_cpu, len_cpu):
         real = row[:n]
         texts.append(tokenizer.decode(real, skip_special_tokens=True))
-        tokens.append([EOS_DISPLAY if t == eos_id else tokenizer.convert_ids_to_tokens(t) for t in real])
+        tokens.append([EOS_DISPLAY if t in eos_set else tokenizer.convert_ids_to_tokens(t) for t in real])
     # a response holding another special token (pad/BOS sampled mid-way) is never right: its decoded
     # text would hide that token, so it is scored as unfinished
-    special = set(tokenizer.all_special_ids) - {eos_id}
+    special = set(tokenizer.all_special_ids) - eos_set
     fin = [f and not special.intersection(row[:n]) for f, row, n in zip(finished.cpu().tolist(), ids_cpu, len_cpu)]
     rewards = torch.tensor([reward(p, t, f) for p, t, f in zip(rows, texts, fin)], dtype=torch.float32)
     formats = torch.tensor([format_reward(p, t, f) for p, t, f in zip(rows, texts, fin)], dtype=torch.float32)
