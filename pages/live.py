@@ -32,6 +32,7 @@ from app_common import (
     tr,
 )
 from rlviz.core.advantages import ADVANTAGE_SCALES
+from rlviz.core.advice import unusual_settings
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
 from rlviz.core.objectives import ALGORITHMS, MOE_ONLY_SETTINGS, TOKEN_STATES, TRAINER_SETTINGS
@@ -284,6 +285,20 @@ for algo in algorithms:
         for k, s in enumerate(spec.loss_settings + spec.train_settings + shared):
             with cols[k % 3]:
                 raw_settings[algo][s.name] = (s, _setting_widget(algo, s))
+
+
+def _advice() -> None:
+    """A note for each legal but unusual combination in an objective's settings (``rlviz.core.advice``)."""
+    for algo, items in raw_settings.items():
+        try:
+            typed = {name: _parse(algo, s, value) for name, (s, value) in items.items()}
+        except ValueError:
+            continue  # the bad value gets its own message
+        for note in unusual_settings(algo, typed, kl_in_reward=bool(kl_in_reward)):
+            st.info(tr(f"advice.{note['key']}", **note["fields"]), icon=":material/lightbulb:")
+
+
+_advice()
 
 
 def _config() -> LiveConfig:

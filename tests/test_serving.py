@@ -187,3 +187,45 @@ def test_generation_stops_on_every_eos_id_of_the_generation_config():
             assert real.index(stop) == n - 1 and not truncated
             stopped += 1
     assert stopped > 0  # the digit does get sampled, so the rule was exercised
+
+
+# -- legal but unusual settings -------------------------------------------------------------------
+
+from rlviz.core.advice import UNUSUAL, unusual_settings  # noqa: E402
+
+
+def test_unusual_settings_are_named_and_the_usual_ones_are_not():
+    from rlviz.core.objectives import ALGORITHMS
+
+    # every registry entry at its paper defaults: nothing unusual
+    for name in ALGORITHMS:
+        assert unusual_settings(name, {}) == [], name
+    # GSPO (a sequence ratio) with token-mean; k1 in the loss; both overlong switches on DAPO
+    assert [n["key"] for n in unusual_settings("gspo", {"loss_agg_mode": "token-mean"})] == [
+        "sequence_ratio_token_mean"
+    ]
+    assert unusual_settings("grpo", {"kl_estimator": "k1", "beta": 0.04})[0]["key"] == "k1_in_loss"
+    assert unusual_settings("grpo", {"kl_estimator": "k1", "beta": 0.04}, kl_in_reward=True) == []
+    assert unusual_settings("grpo", {"kl_estimator": "k1", "beta": 0.0}) == []
+    both = unusual_settings("dapo", {"overlong_shaping": True, "overlong_filtering": True})
+    assert [n["key"] for n in both] == ["overlong_both"]
+    assert {r.key for r in UNUSUAL} == {"sequence_ratio_token_mean", "k1_in_loss", "overlong_both"}
+    with pytest.raises(ValueError, match="^algorithm|^name"):
+        unusual_settings("nope", {})
+
+
+def test_the_live_page_says_why_a_setting_is_unusual():
+    from apptools import no_exception, open_page
+
+    from rlviz.i18n import t
+
+    at = open_page("pages/live.py", lv_algos=["GSPO"])
+    no_exception(at)
+    assert not [i for i in at.info if "token-mean" in i.value]
+    key = [k for k in at.session_state if str(k).endswith("loss_agg_mode") and "gspo" in str(k)]
+    assert key, "the GSPO aggregation widget"
+    at.session_state[key[0]] = "token-mean"
+    at.run()
+    no_exception(at)
+    text = t("advice.sequence_ratio_token_mean", "en", title="GSPO", paper_mode="seq-mean-token-mean")
+    assert text in [i.value for i in at.info]

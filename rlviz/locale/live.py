@@ -327,6 +327,28 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sum.seconds_total": {"en": "seconds", "zh": "秒"},
     "sum.seconds_total_help": {"en": "Training time in all.", "zh": "训练总耗时。"},
+    # ---------------------------------------------------------------- unusual settings (rlviz.core.advice)
+    "advice.sequence_ratio_token_mean": {
+        "en": "**{title} with token-mean aggregation is unusual.** It runs, but its ratio is one number per response, "
+        "so token-mean gives a long response more weight in proportion to its length; the paper averages per "
+        "response ({paper_mode}).",
+        "zh": "**{title} 搭配 token-mean 聚合并不常见。** 它可以运行，但它的比率是每条回答一个数，所以 token-mean 会让长回答按长度"
+        "获得更大的权重；论文按回答取平均（{paper_mode}）。",
+    },
+    "advice.k1_in_loss": {
+        "en": "**{title}: k1 as a KL loss (β = {beta}) is unusual.** Its expected gradient on-policy is zero, so it "
+        "barely pulls the policy towards the reference; DeepSeekMath puts k3 in the loss, and k1 belongs in the "
+        "reward (KL in the reward, verl use_kl_in_reward).",
+        "zh": "**{title}：把 k1 作为 KL 损失（β = {beta}）并不常见。** 它在 on-policy 时的期望梯度为零，几乎不会把策略拉向参考模型；"
+        "DeepSeekMath 在损失里用 k3，k1 应该放进奖励（把 KL 放进奖励，verl 的 use_kl_in_reward）。",
+    },
+    "advice.overlong_both": {
+        "en": "**{title}: soft overlong punishment together with overlong filtering is unusual.** DAPO presents them as "
+        "two alternatives. With both, the truncated responses leave the loss, so the punishment acts only on the "
+        "finished responses inside the buffer.",
+        "zh": "**{title}：软超长惩罚和超长过滤同时打开并不常见。** DAPO 把它们作为两种可选做法。两者同时打开时，被截断的回答已经"
+        "离开了损失，惩罚只作用于缓冲区内已正常结束的回答。",
+    },
     # ---------------------------------------------------------------- metric names (plots)
     "metric.reward_mean": {"en": "mean reward", "zh": "平均奖励"},
     "metric.pass_at_1": {"en": "pass@1 (training samples)", "zh": "pass@1（训练样本）"},
