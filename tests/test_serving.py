@@ -229,3 +229,24 @@ def test_the_live_page_says_why_a_setting_is_unusual():
     no_exception(at)
     text = t("advice.sequence_ratio_token_mean", "en", title="GSPO", paper_mode="seq-mean-token-mean")
     assert text in [i.value for i in at.info]
+
+
+@pytest.mark.parametrize(
+    "name, overrides, param",
+    [
+        ("sapo", {"tau_pos": 1e-40}, "tau_pos"),
+        ("grpo", {"beta": 1e300}, "beta"),
+        ("ppo", {"epsilon_high": 1e308}, "epsilon_high"),
+    ],
+)
+def test_extreme_typed_values_are_refused_naming_the_setting(name, overrides, param):
+    # typed on the live page, these once stopped a run with a message about NaN in the loss
+    from rlviz.core.objectives import resolve_settings
+    from rlviz.lm.trainer import TrainConfig
+
+    with pytest.raises(ValueError, match=f"^{param}: must be at"):
+        resolve_settings(name, **overrides)
+    with pytest.raises(ValueError, match=f"^{param}: must be at"):
+        TrainConfig(algorithm=name, settings=overrides).validate()
+    with pytest.raises(ValueError, match="^temperature:"):
+        TrainConfig(temperature=1e-9).validate()

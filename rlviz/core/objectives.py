@@ -1854,13 +1854,20 @@ def check_types(defaults: dict[str, Any], values: dict[str, Any], optional: froz
                 raise ValueError(f"{key}: must be finite, got {value}")
 
 
+# the largest magnitude a numeric loss setting may take (beyond it the loss overflows float32), and the
+# smallest gate temperature (SAPO's gradient scales by 4 / tau)
+MAX_SETTING = 1e6
+MIN_TEMPERATURE = 1e-6
+
+
 def resolve_settings(name: str, **overrides) -> dict[str, Any]:
     """The loss settings of ``name`` with ``overrides`` applied and checked.
 
     Raises:
         ValueError: naming the parameter, for an unknown name, an ε below zero, a dual-clip c not
-            above 1, a temperature not above 0, a negative β, an unknown ``loss_agg_mode`` or
-            ``kl_estimator``, a ``norm_length`` not above 0, or any NaN / inf.
+            above 1, a temperature below ``MIN_TEMPERATURE``, a negative β, an unknown
+            ``loss_agg_mode`` or ``kl_estimator``, a ``norm_length`` not above 0, any NaN / inf, or
+            any number larger than ``MAX_SETTING`` in size.
     """
     spec = get_algorithm(name)
     params = spec.defaults
@@ -1869,6 +1876,11 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
             raise ValueError(f"{key}: not a setting of {name} (settings: {', '.join(params)})")
         params[key] = value
     check_types(spec.defaults, params, frozenset(s.name for s in spec.loss_settings if s.optional))
+    for key, value in params.items():  # a typed 1e300 overflows the loss: say so, naming the setting
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > MAX_SETTING:
+            raise ValueError(
+                f"{key}: must be at most {MAX_SETTING:g} in size, got {value:g} (larger values overflow the loss)"
+            )
     for key in ("epsilon_low", "epsilon_high"):
         if key in params and params[key] < 0:
             raise ValueError(f"{key}: must be >= 0, got {params[key]}")
@@ -1902,8 +1914,8 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
             f"clip_cov_lb: must be below clip_cov_ub = {params['clip_cov_ub']}, got {params['clip_cov_lb']}"
         )
     for key in ("tau_pos", "tau_neg"):
-        if key in params and params[key] <= 0:
-            raise ValueError(f"{key}: must be > 0, got {params[key]}")
+        if key in params and params[key] < MIN_TEMPERATURE:  # SAPO's gate scales by 4 / tau
+            raise ValueError(f"{key}: must be at least {MIN_TEMPERATURE:g}, got {params[key]:g}")
     if params["loss_agg_mode"] not in LOSS_AGG_MODES:
         raise ValueError(f"loss_agg_mode: {params['loss_agg_mode']!r} is not one of {', '.join(LOSS_AGG_MODES)}")
     if params.get("norm_length") is not None and params["norm_length"] <= 0:

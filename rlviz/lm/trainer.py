@@ -179,6 +179,11 @@ class TrainConfig:
             value = float(getattr(self, name))
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name}: must be a finite number > 0, got {value}")
+        if not 1e-3 <= self.temperature <= 1e3:  # logits / T overflow or flatten to nothing beyond
+            raise ValueError(f"temperature: must be in [0.001, 1000], got {self.temperature:g}")
+        for name in ("lr", "value_lr"):
+            if getattr(self, name) > 1.0:
+                raise ValueError(f"{name}: must be at most 1, got {getattr(self, name):g} (the weights would blow up)")
         if self.mini_batches > self.prompts_per_step * self.group_size:
             raise ValueError(
                 f"mini_batches: {self.mini_batches} is more than the {self.prompts_per_step * self.group_size} responses per step"
