@@ -1856,7 +1856,7 @@ def check_types(defaults: dict[str, Any], values: dict[str, Any], optional: froz
 
 # the largest magnitude a numeric loss setting may take (beyond it the loss overflows float32), and the
 # smallest gate temperature (SAPO's gradient scales by 4 / tau)
-MAX_SETTING = 1e6
+MAX_SETTING = 1e12
 MIN_TEMPERATURE = 1e-6
 
 
