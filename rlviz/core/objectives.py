@@ -2045,8 +2045,8 @@ def policy_loss(
             input not a tensor of numbers, shape mismatch, NaN / inf at a response token (in any
             input, ``keep_mask`` and ``entropy`` included), ``beta > 0`` without ``ref_log_prob``,
             ``rows_alone`` not a bool; a loss that overflows its dtype (naming ``advantages``, ``beta``
-            or the setting that makes it overflow, e.g. a temperature of 1e-40 in float32). A setting
-            beyond the dtype's range acts as its largest finite number (ε = 1e300 in float32: no clip).
+            or the setting that makes it overflow: :data:`MAX_SETTING` and :data:`MIN_TEMPERATURE`
+            keep today's settings within float32, the check covers any later one).
 
     Sources: PPO arXiv 1707.06347 eq. 7; GRPO arXiv 2402.03300 eq. 3; DAPO arXiv 2503.14476;
     Dr.GRPO arXiv 2503.20783; GSPO arXiv 2507.18071 eq. 5; GMPO arXiv 2507.20673; SAPO arXiv
@@ -2071,14 +2071,9 @@ def policy_loss(
     log_ratio = (lp - old).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)  # (B, T)
 
     ctx = dict(log_prob=lp, old_log_prob=old, alone=rows_alone, entropy=entropy)
-    # a setting beyond the dtype's range acts as its largest finite number (ε = 1e300: no clip)
-    big = torch.finfo(dtype).max
-    within = {
-        k: min(max(v, -big), big) if isinstance(v, float) and not isinstance(v, bool) else v for k, v in params.items()
-    }
-    per_token, ratio, low, high, dual, gate = spec.surrogate(log_ratio, adv, mask, within, **ctx)
+    per_token, ratio, low, high, dual, gate = spec.surrogate(log_ratio, adv, mask, params, **ctx)
     if not bool(torch.isfinite(per_token.detach()[real]).all()):
-        raise _overflow(spec, within, (log_ratio, mask, ctx), adv, real, dtype)
+        raise _overflow(spec, params, (log_ratio, mask, ctx), adv, real, dtype)
     if keep_mask is not None:
         keep = torch.where(real, keep_mask.to(dtype), zero)
         per_token = per_token * (keep * mask)
