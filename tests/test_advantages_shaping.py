@@ -95,3 +95,54 @@ def test_signal_probability_matches_monte_carlo():
         # binomial standard error of the Monte-Carlo mean, 5 sigma
         se = math.sqrt(exact * (1 - exact) / 20000)
         assert abs(float(mc) - exact) < 5 * se + 1e-3
+
+
+# ------------------------------------------------- group statistics: zero spread, float64, caller's dtype
+
+
+def _nearly_equal_float32() -> torch.Tensor:
+    """Seven rewards of 0.35 and one a float32 step above (the float32 mean rounds below 0.35)."""
+    r = torch.full((1, 8), 0.35, dtype=torch.float32)
+    r[0, 7] = torch.nextafter(r[0, 7], torch.tensor(1.0))
+    assert float(r.mean()) < float(r[0, 0])  # the float32 mean really does round below every member
+    return r
+
+
+@pytest.mark.parametrize("scale", ["group", "batch", "none"])
+def test_an_all_equal_group_is_exactly_zero_whatever_eps(scale):
+    # second group: mean 0.5, unbiased std sqrt(4 * 0.25 / 3) = 0.57735, A = ±0.5 / 0.57735 = ±0.86603 with
+    # eps = 0 (group); the batch std of all 8 rewards is sqrt(2 * 0.25 / 7) = 0.26726 ... (0, 0, 0, 0, 1, 0, 1, 0)
+    r = torch.tensor([[0.35, 0.35, 0.35, 0.35], [1.0, 0.0, 1.0, 0.0]])
+    for eps in (0.0, 1e-6, 1e-4):
+        a = group_advantages(r, scale, eps=eps)
+        assert torch.equal(a[0], torch.zeros(4)), (scale, eps)  # exactly 0, not NaN, for eps = 0
+        assert bool(torch.isfinite(a).all())
+    assert torch.equal(group_advantages(torch.full((2, 3), 7.0), scale, eps=0.0), torch.zeros(2, 3))
+    if scale == "group":
+        assert torch.allclose(group_advantages(r, scale, eps=0.0)[1], torch.tensor([1.0, -1.0, 1.0, -1.0]) * 0.866025)
+
+
+@pytest.mark.parametrize("scale", ["group", "batch", "none"])
+def test_a_nearly_equal_float32_group_keeps_its_signs(scale):
+    r = _nearly_equal_float32()
+    a = group_advantages(r, scale)
+    assert a.dtype == torch.float32  # computed in float64, returned in the caller's dtype
+    assert bool((a[0, :7] <= 0).all()) and float(a[0, 7]) > 0
+    # float64 by hand: deviations -d/8 (seven) and 7d/8 (one), d the float32 step at 0.35
+    d = float(r[0, 7].double() - r[0, 0].double())
+    assert float(group_advantages(r.double(), "none")[0, 7]) == pytest.approx(7 * d / 8, rel=1e-12)
+    half = torch.tensor([[1.0, 1.0, 1.0, 1.0 + 2**-10]], dtype=torch.float16)  # the same in float16
+    ah = group_advantages(half, scale)
+    assert ah.dtype == torch.float16 and bool((ah[0, :3] <= 0).all()) and float(ah[0, 3]) > 0
+
+
+def test_huge_and_tiny_spreads_neither_overflow_nor_vanish():
+    # std computed on the deviations scaled to at most 1: (±1e200) and (0, 1e-200) are z-scores ±0.7071
+    big = group_advantages(torch.tensor([[1e200, -1e200]], dtype=torch.float64), eps=0.0)
+    tiny = group_advantages(torch.tensor([[0.0, 1e-200]], dtype=torch.float64), eps=0.0)
+    assert torch.allclose(big, torch.tensor([[0.70711, -0.70711]], dtype=torch.float64), atol=1e-5)
+    assert torch.allclose(tiny, torch.tensor([[-0.70711, 0.70711]], dtype=torch.float64), atol=1e-5)
+    with pytest.raises(ValueError, match="^rewards:"):  # R - mean overflows float64 itself
+        group_advantages(torch.tensor([[1.7e308, -1.7e308, -1.7e308]], dtype=torch.float64), "none")
+    with pytest.raises(ValueError, match="^rewards:"):  # centred 87339 does not fit float16
+        group_advantages(torch.tensor([[65504.0, -65504.0, -65504.0]], dtype=torch.float16), "none")

@@ -109,3 +109,13 @@ def test_every_entry_names_its_sources():
     for spec in CORRECTIONS.values():
         assert spec.title and spec.title_zh and spec.summary["en"] and spec.summary["zh"]
         assert spec.trl or spec.verl  # each is what TRL or verl calls it
+
+
+def test_half_precision_weights_are_float32():
+    # a sequence ratio of e^(3 x 4) = 162755 under a band up to 1e6: beyond float16's 65504, so the
+    # weight comes back in float32 (the ratios are float64 inside)
+    old = torch.full((1, 3), -0.5, dtype=torch.float16)
+    roll = torch.full((1, 3), -4.5, dtype=torch.float16)  # l = 4 per token, 12 per response
+    w, kept = correction_weights("sequence_tis", old, roll, torch.ones(1, 3), high=1e6)
+    assert w.dtype == torch.float32 and bool(torch.isfinite(w).all())
+    assert float(w[0, 0]) == pytest.approx(math.exp(12.0), rel=1e-6) and bool(kept.all())

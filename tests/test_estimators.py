@@ -258,3 +258,24 @@ def test_the_config_export_writes_each_estimators_framework_arguments():
     assert dr.trl["scale_rewards"] == "none" and dr.verl["algorithm.norm_adv_by_std_in_grpo"] is False
     gdpo = export_config("grpo", None, {"adv_estimator": "gdpo"})
     assert gdpo.trl["multi_objective_aggregation"] == "normalize_then_sum" and "adv_estimator" in gdpo.unmapped["verl"]
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_every_estimator_keeps_the_signs_of_a_nearly_equal_float32_group(name):
+    # seven rewards of 0.35 and one a float32 step above: a float32 mean rounds below 0.35 and would
+    # make every deviation positive; every statistic is float64, the advantages come back in float32
+    r = torch.full((1, 8), 0.35, dtype=torch.float32)
+    r[0, 7] = torch.nextafter(r[0, 7], torch.tensor(1.0))
+    a = adv(name, r, greedy_rewards=r[:, 0] if "greedy" in ESTIMATORS[name].needs else None)
+    assert a.dtype == torch.float32
+    assert bool((a[0, :7] <= 0).all()) and float(a[0, 7]) > 0, a
+
+
+@pytest.mark.parametrize("name", [n for n, s in ESTIMATORS.items() if s.baseline == "group"])
+def test_an_all_equal_group_gets_exactly_zero_from_every_group_baseline(name):
+    # the first group is all equal: no signal, exactly 0 (no 0 / 0), next to a mixed group
+    r = torch.tensor([[0.35, 0.35, 0.35, 0.35], [1.0, 0.0, 0.0, 0.0]])
+    a = adv(name, r)
+    if not ESTIMATORS[name].batch_statistics or name == "batch_std":  # whitening moves an equal group off 0
+        assert torch.equal(a[0], torch.zeros(4)), a
+    assert bool(torch.isfinite(a).all())

@@ -165,3 +165,25 @@ def test_predictions_and_live_links(tmp_path):
     assert reading["low"] == pytest.approx(0.011) and reading["no_kl"] == pytest.approx(0.010)
     path.write_text(json.dumps({"settings": X.LIVE_SETTINGS | {"steps": 1}, "arms": arms}))
     assert X.load_measured(path) == {}
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["fp16", "bf16"])
+@pytest.mark.parametrize("e", KL_ESTIMATORS)
+def test_half_precision_log_ratio_12_is_computed_in_float32(e, dtype):
+    # x = -12: k3 = e^12 - 13 = 162741 > float16's 65504 before its clamp at 10; in float16 the clamp
+    # would see inf and its zero gradient times inf a NaN. Computed in float32, k3 = 10 (clamped).
+    lp = torch.tensor([[-12.0, 12.0]], dtype=dtype, requires_grad=True)
+    old = torch.tensor([[-12.5, 11.0]], dtype=dtype)  # rho = e^0.5, e^1 for k3_bc
+    v = kl_estimate(lp, torch.zeros(1, 2, dtype=dtype), e, old_log_prob=old)
+    assert v.dtype == torch.float32 and bool(torch.isfinite(v).all())
+    (g,) = torch.autograd.grad(v.sum(), lp)
+    assert bool(torch.isfinite(g).all())
+    if e == "k3":
+        assert float(v.detach()[0, 0]) == KL_CLAMP
+
+
+def test_nan_log_probs_are_refused_and_inf_is_clamped():
+    with pytest.raises(ValueError, match="^ref_log_prob:"):
+        kl_estimate(torch.zeros(1, 2), torch.tensor([[0.0, math.nan]]), "k1")
+    # log pi_ref = -inf (pi_ref = 0): x clamps to +20, k1 = 20
+    assert float(kl_estimate(torch.zeros(1, 1), torch.tensor([[-math.inf]]), "k1")) == 20.0

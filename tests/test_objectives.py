@@ -687,3 +687,49 @@ def test_dppo_bounds_are_labelled_as_divergence_bounds_not_ratio_offsets():
     for name in ("dppo_tv", "dppo_kl"):
         for s in ALGORITHMS[name].surrogate_settings:
             assert "δ" in s.help["en"] and "δ" in s.help["zh"] and "ratio offset" not in s.help["en"]
+
+
+# ------------------------------------------------------------------ half precision: at least float32
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["fp16", "bf16"])
+@pytest.mark.parametrize("name", NAMES)
+def test_half_precision_log_ratio_12_gives_a_finite_loss_and_gradient(name, dtype):
+    # exp(12) = 162755 > 65504, float16's largest number: the loss is computed in float32. B = 4, T = 8
+    # and |A| = 1 keep the true per-token gradient (at most r / B = 40689) within float16 too, so the
+    # gradient autograd hands back to a float16 leaf is finite as well.
+    lp = torch.full((4, 8), -0.1, dtype=dtype, requires_grad=True)
+    old = torch.full((4, 8), -12.1, dtype=dtype)  # log r = 12
+    adv = torch.tensor([1.0, -1.0, 1.0, -1.0], dtype=dtype)
+    mask = torch.ones(4, 8, dtype=dtype)
+    out = policy_loss(name, lp, old, adv, mask, ref_log_prob=old, entropy=torch.ones(4, 8, dtype=dtype))
+    assert out.loss.dtype == torch.float32 and math.isfinite(float(out.loss.detach()))
+    assert bool(torch.isfinite(out.per_token_loss).all()) and bool(torch.isfinite(out.ratio).all())
+    out.loss.backward()
+    assert lp.grad.dtype == dtype and bool(torch.isfinite(lp.grad).all())
+    grad, _ = gradient_weights(name, lp, old, adv, mask, ref_log_prob=old)
+    assert grad.dtype == torch.float32 and bool(torch.isfinite(grad).all())
+
+
+def test_a_loss_that_overflows_float32_names_its_cause(monkeypatch):
+    f32 = torch.float32  # this file's default dtype is float64
+    lp, old, mask = torch.zeros(1, 1, dtype=f32), torch.full((1, 1), -0.5, dtype=f32), torch.ones(1, 1)
+    adv = torch.ones(1, dtype=f32)
+    with pytest.raises(ValueError, match="^advantages:"):  # -A r = 3e38 e^0.5 = 4.9e38 overflows float32
+        policy_loss("ppo", lp, old, torch.full((1,), -3e38, dtype=f32), mask, epsilon_low=0.9, epsilon_high=0.9)
+    assert math.isfinite(float(policy_loss("ppo", lp.double(), old.double(), torch.full((1,), -3e38), mask).loss))
+    # a setting that makes the loss overflow is named (resolve_settings' MIN_TEMPERATURE keeps SAPO's
+    # tau away from it; lifted here): 4 / tau = 4e40 > float32's 3.4e38
+    monkeypatch.setattr("rlviz.core.objectives.MIN_TEMPERATURE", 0.0)
+    with pytest.raises(ValueError, match="^tau_pos:"):
+        policy_loss("sapo", lp, old, adv, mask, tau_pos=1e-40)
+    out = policy_loss("sapo", lp.double(), old.double(), adv.double(), mask, tau_pos=1e-40)
+    # x = tau (r - 1) ~ 6.5e-41, sigma(x) = 1/2 + x/4: loss = -(4 / tau) sigma(x) = -2e40 - (r - 1) = -2e40
+    assert float(out.loss) == pytest.approx(-2e40, rel=1e-9)
+
+
+def test_half_precision_aggregate_is_float32():
+    # 4 tokens of 60000 in one row: seq-mean-token-sum = 240000 / 1 row, beyond float16's 65504
+    per_token = torch.full((1, 4), 60000.0, dtype=torch.float16)
+    loss = aggregate(per_token, torch.ones(1, 4), "seq-mean-token-sum")
+    assert loss.dtype == torch.float32 and float(loss) == 240000.0

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .objectives import get_algorithm
+from .validate import check_flag
 
 __all__ = ["UNUSUAL", "Unusual", "unusual_settings"]
 
@@ -30,6 +31,11 @@ class Unusual:
     key: str
     when: Callable[[Any, Mapping[str, Any]], bool]
     fields: Callable[[Any, Mapping[str, Any]], dict[str, str]]
+
+
+def _positive(x: Any) -> bool:
+    """A number above 0 (a bool, a string or None is not)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0
 
 
 def _default(spec, name: str) -> Any:
@@ -48,7 +54,7 @@ UNUSUAL: tuple[Unusual, ...] = (
     ),
     Unusual(
         "k1_in_loss",
-        lambda spec, s: s.get("beta", 0) > 0 and s.get("kl_estimator") == "k1" and not s.get("kl_in_reward"),
+        lambda spec, s: _positive(s.get("beta")) and s.get("kl_estimator") == "k1" and not s.get("kl_in_reward"),
         lambda spec, s: {"title": spec.title, "beta": f"{s['beta']:g}"},
     ),
     Unusual(
@@ -68,8 +74,16 @@ def unusual_settings(algorithm: str, settings: Mapping[str, Any], kl_in_reward: 
         kl_in_reward: whether the KL goes into the reward (``TrainConfig.kl_in_reward``).
 
     Raises:
-        ValueError: naming ``algorithm`` if unknown.
+        ValueError: naming ``algorithm`` if unknown, ``settings`` if not a mapping, ``kl_in_reward``
+            if not a bool. A setting of another type than its default (checked where it is used, by
+            :func:`rlviz.core.objectives.resolve_settings`) makes no rule apply.
     """
-    spec = get_algorithm(algorithm)
-    resolved = {**spec.defaults, **spec.train_defaults, **dict(settings), "kl_in_reward": bool(kl_in_reward)}
+    try:
+        spec = get_algorithm(algorithm)
+    except ValueError as err:
+        raise ValueError(f"algorithm: {str(err).split(': ', 1)[1]}") from None
+    if not isinstance(settings, Mapping):
+        raise ValueError(f"settings: expected a mapping of setting names to values, got {type(settings).__name__}")
+    resolved = {**spec.defaults, **spec.train_defaults, **dict(settings)}
+    resolved["kl_in_reward"] = check_flag(kl_in_reward, "kl_in_reward")
     return [{"key": r.key, "fields": r.fields(spec, resolved)} for r in UNUSUAL if r.when(spec, resolved)]

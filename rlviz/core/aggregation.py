@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import torch
 
+from .validate import check_choice, check_number, check_tensor, compute_dtype
+
 __all__ = ["LOSS_AGG_MODES", "aggregate", "masked_mean", "token_weights"]
 
 LOSS_AGG_MODES = (
@@ -29,16 +31,40 @@ LOSS_AGG_MODES = (
 )
 
 
+def _dim(dim):
+    if dim is None or (isinstance(dim, int) and not isinstance(dim, bool)):
+        return dim
+    if isinstance(dim, (tuple, list)) and all(isinstance(d, int) and not isinstance(d, bool) for d in dim):
+        return tuple(dim)
+    raise ValueError(f"dim: expected None, an int or a tuple of ints, got {dim!r:.60}")
+
+
 def masked_mean(x: torch.Tensor, mask: torch.Tensor, dim=None) -> torch.Tensor:
-    """Mean of ``x`` over entries where ``mask`` is 1; 0 where there is none.
+    """Mean of ``x`` over entries where ``mask`` is 1 (> 0); 0 where there is none.
 
     Junk (even NaN or inf) at masked-out entries never reaches the result or its gradient.
-    Shapes: ``x`` and ``mask`` broadcastable; ``dim`` as in ``torch.sum``.
+    Shapes: ``x`` and ``mask`` broadcastable; ``dim`` as in ``torch.sum``. Computed and returned in
+    the dtype of ``x``, at least float32 (a float16 sum overflows at 65504).
+
+    Raises:
+        ValueError: ``x`` / ``mask`` not tensors of numbers or not broadcastable; ``dim`` not
+            None, an int or a tuple of ints, or out of range; NaN / inf in ``x`` where ``mask`` is 1,
+            or a sum that overflows.
     """
-    mask = mask.to(x.dtype)
-    total = torch.where(mask > 0, x, torch.zeros_like(x)).sum(dim=dim)
-    count = mask.sum(dim=dim)
-    return total / count.clamp(min=1.0)
+    x = check_tensor(x, "x")
+    mask = check_tensor(mask, "mask", floating=False)
+    dim = _dim(dim)
+    dtype = compute_dtype(x)
+    x, mask = x.to(dtype), mask.to(dtype)
+    try:
+        total = torch.where(mask > 0, x, torch.zeros_like(x)).sum(dim=dim)
+        count = mask.sum(dim=dim)
+    except (RuntimeError, IndexError) as err:
+        raise ValueError(f"mask: shape {tuple(mask.shape)} or dim {dim!r} does not fit x: {err}") from None
+    out = total / count.clamp(min=1.0)
+    if not bool(torch.isfinite(out.detach()).all()):
+        raise ValueError(f"x: NaN or inf at a masked-in entry, or a sum that overflows {dtype}")
+    return out
 
 
 def token_weights(response_mask: torch.Tensor, loss_agg_mode: str, norm_length: float | None = None) -> torch.Tensor:
@@ -52,18 +78,21 @@ def token_weights(response_mask: torch.Tensor, loss_agg_mode: str, norm_length: 
             width T. Ignored by the other modes.
 
     Returns:
-        w: [B, T] float, 0 at padding. Example (claim 5 of the teaching notes): one 200-token and
+        w: [B, T] float (the mask's float dtype, at least float32; the default dtype for an integer
+        or bool mask), 0 at padding. Example (claim 5 of the teaching notes): one 200-token and
         one 10-token response get 1/(2*200) and 1/(2*10) per token under ``seq-mean-token-mean``
         and 1/210 each under ``token-mean``.
 
     Raises:
-        ValueError: unknown ``loss_agg_mode``; ``norm_length`` not positive.
+        ValueError: ``response_mask`` not a tensor of numbers with at least one dimension; unknown ``loss_agg_mode``;
+            ``norm_length`` not a finite number > 0, or so small that the weights overflow.
     """
-    if loss_agg_mode not in LOSS_AGG_MODES:
-        raise ValueError(f"loss_agg_mode: {loss_agg_mode!r} is not one of {', '.join(LOSS_AGG_MODES)}")
-    m = (response_mask > 0).to(
-        torch.get_default_dtype() if not response_mask.is_floating_point() else response_mask.dtype
-    )
+    check_choice(loss_agg_mode, "loss_agg_mode", LOSS_AGG_MODES)
+    response_mask = check_tensor(response_mask, "response_mask", floating=False)
+    if response_mask.dim() == 0:
+        raise ValueError("response_mask: expected shape [B, T], got a scalar")
+    dtype = compute_dtype(response_mask) if response_mask.is_floating_point() else torch.get_default_dtype()
+    m = (response_mask > 0).to(dtype)
     lengths = m.sum(dim=-1, keepdim=True)  # (B, 1)
     n_seq = (lengths > 0).sum().clamp(min=1).to(m.dtype)  # rows with at least one real token
     if loss_agg_mode == "token-mean":
@@ -73,12 +102,13 @@ def token_weights(response_mask: torch.Tensor, loss_agg_mode: str, norm_length: 
     if loss_agg_mode == "seq-mean-token-sum":
         return m / n_seq
     # seq-mean-token-sum-norm (Dr.GRPO)
+    norm_length = check_number(norm_length, "norm_length", low=0.0, low_open=True, optional=True)
     if norm_length is None:
-        norm_length = float(m.shape[-1])
-    norm_length = float(norm_length)
-    if not norm_length > 0:
-        raise ValueError(f"norm_length: must be > 0, got {norm_length}")
-    return m / (n_seq * norm_length)
+        norm_length = float(max(m.shape[-1], 1))
+    w = m / (n_seq * norm_length)
+    if not bool(torch.isfinite(w).all()):
+        raise ValueError(f"norm_length: {norm_length:g} is so small that the token weights overflow {w.dtype}")
+    return w
 
 
 def aggregate(
@@ -90,8 +120,27 @@ def aggregate(
     """Aggregate a per-token loss [B, T] into a scalar with ``loss_agg_mode`` (see module table).
 
     Padding never contributes, whatever it holds (NaN and inf included). An all-padding batch
-    gives 0. Raises ``ValueError`` as :func:`token_weights`.
+    gives 0. Computed and returned in the dtype of ``per_token_loss``, at least float32 (a float16
+    sum overflows at 65504).
+
+    Raises:
+        ValueError: as :func:`token_weights`; ``per_token_loss`` not a tensor of numbers, of another
+            shape than ``response_mask``, NaN / inf at a real token, or so large that the aggregate
+            overflows.
     """
-    w = token_weights(response_mask, loss_agg_mode, norm_length).to(per_token_loss.dtype)
-    safe = torch.where(w > 0, per_token_loss, torch.zeros_like(per_token_loss))
-    return (w * safe).sum()
+    per_token_loss = check_tensor(per_token_loss, "per_token_loss")
+    w = token_weights(response_mask, loss_agg_mode, norm_length)
+    if per_token_loss.shape != w.shape:
+        raise ValueError(
+            f"per_token_loss: shape {tuple(per_token_loss.shape)} differs from response_mask {tuple(w.shape)}"
+        )
+    dtype = compute_dtype(per_token_loss)
+    w = w.to(dtype)
+    real = check_tensor(response_mask, "response_mask", floating=False) > 0
+    if not bool(torch.isfinite(per_token_loss.detach()[real]).all()):
+        raise ValueError("per_token_loss: contains NaN or inf at response tokens")
+    safe = torch.where(real, per_token_loss.to(dtype), torch.zeros((), dtype=dtype, device=w.device))
+    loss = (w * safe).sum()
+    if not bool(torch.isfinite(loss.detach())):
+        raise ValueError(f"per_token_loss: the aggregate overflows {dtype}; scale the loss down")
+    return loss

@@ -33,6 +33,8 @@ from typing import Any
 
 import torch
 
+from .validate import check_tensor, compute_dtype
+
 __all__ = ["CORRECTIONS", "SAFETY_BOUND", "CorrectionSpec", "correction_band", "correction_weights", "get_correction"]
 
 SAFETY_BOUND = 20.0  # log-ratios (and their sums) are clamped to ±20 before exp (verl SAFETY_BOUND)
@@ -200,10 +202,9 @@ CORRECTIONS: dict[str, CorrectionSpec] = {spec.name: spec for spec in _SPECS}
 
 def get_correction(name: str) -> CorrectionSpec:
     """The correction registered as ``name``. Raises ``ValueError`` naming ``correction`` if unknown."""
-    try:
-        return CORRECTIONS[name]
-    except KeyError:
-        raise ValueError(f"correction: {name!r} is not one of {', '.join(CORRECTIONS)}") from None
+    if not isinstance(name, str) or name not in CORRECTIONS:
+        raise ValueError(f"correction: {name!r:.60} is not one of {', '.join(CORRECTIONS)}")
+    return CORRECTIONS[name]
 
 
 def _bound(label: str, value: Any) -> float | None:
@@ -254,11 +255,14 @@ def correction_weights(
 
     Returns:
         ``(weight, kept)``: [B, T] float (detached, 0 at padding) and [B, T] bool (the tokens whose
-        weight is not 0 by the band). ``none`` gives 1 at every real token.
+        weight is not 0 by the band). ``none`` gives 1 at every real token. The ratios are computed
+        in float64; the weight comes back in the dtype of ``old_log_prob``, at least float32
+        (a weight up to C_max does not fit float16 for a wide band).
 
     Raises:
         ValueError: naming ``correction`` (unknown), ``low`` / ``high`` (not > 0, or low > high),
-            ``old_log_prob`` / ``rollout_log_prob`` (shape, or NaN / inf at a response token).
+            ``old_log_prob`` / ``rollout_log_prob`` / ``response_mask`` (not a tensor of numbers,
+            shape, or NaN / inf at a response token).
 
     Sources: TRL ``GRPOTrainer._generate_and_score_completions`` (the ratio per token, or the sum of
     the log-ratios per response, exponentiated, then clamped or masked); verl
@@ -267,6 +271,10 @@ def correction_weights(
     """
     spec = get_correction(name)
     lo, hi = correction_band(name, low, high)
+    old_log_prob = check_tensor(old_log_prob, "old_log_prob")
+    rollout_log_prob = check_tensor(rollout_log_prob, "rollout_log_prob")
+    response_mask = check_tensor(response_mask, "response_mask", floating=False)
+    dtype = compute_dtype(old_log_prob)  # the trainer's dtype, at least float32
     for label, x in (("old_log_prob", old_log_prob), ("rollout_log_prob", rollout_log_prob)):
         if x.shape != response_mask.shape:
             raise ValueError(f"{label}: shape {tuple(x.shape)} differs from response_mask {tuple(response_mask.shape)}")
@@ -278,7 +286,7 @@ def correction_weights(
     log_ratio = torch.where(real, old_log_prob.detach().double() - rollout_log_prob.detach().double(), zero)
     if spec.kind == "none":
         weight = real.double()
-        return weight.to(old_log_prob.dtype), real.clone()
+        return weight.to(dtype), real.clone()
     if spec.statistic == "geo_mean":
         n = real.sum(-1, keepdim=True).clamp(min=1)
         # verl seq_mean_k1: the mean of k1 = -l over the response, bounded in log space
@@ -303,4 +311,4 @@ def correction_weights(
         weight = inside.double()
         kept = inside & real
     weight = torch.where(real, weight, torch.zeros_like(weight))
-    return weight.to(old_log_prob.dtype), kept
+    return weight.to(dtype), kept

@@ -34,7 +34,8 @@ from typing import Any
 
 import torch
 
-from .advantages import group_advantages
+from .advantages import _in_dtype, group_advantages
+from .validate import STAT_DTYPE, check_tensor, check_whole
 
 __all__ = [
     "ESTIMATORS",
@@ -122,23 +123,49 @@ def whiten(values: torch.Tensor, lengths: torch.Tensor | None = None) -> torch.T
     As verl's ``masked_whiten`` (``verl/utils/torch_functional.py``) on per-token advantages that are
     constant along each response: with ``lengths``, each response counts once per token (mean and
     variance weighted by length; Bessel's correction over the token count), so long responses move
-    the batch mean; without, each response counts once.
+    the batch mean; without, each response counts once. Computed in float64 (the first value
+    subtracted before the mean, the variance on the deviations scaled to at most 1, so nearly equal
+    values keep their signs and huge ones do not overflow), returned in the dtype of ``values``.
 
     Args:
-        values: [n, G] one value per response.
-        lengths: [n, G] response lengths in tokens (> 0), or ``None``.
+        values: [n, G] one value per response (any shape works: every entry is one response).
+        lengths: [n, G] response lengths in tokens (finite, > 0), or ``None``.
 
     Returns:
         [n, G]; all zeros where every value is equal or the batch holds a single token (no
         variance: verl raises there).
+
+    Raises:
+        ValueError: ``values`` not a tensor of finite numbers or empty; ``lengths`` of another
+            shape, not finite or not > 0.
     """
-    w = torch.ones_like(values) if lengths is None else lengths.to(values)  # (n, G)
+    values = check_tensor(values, "values")
+    if values.numel() == 0:
+        raise ValueError(f"values: expected at least one value, got shape {tuple(values.shape)}")
+    if not bool(torch.isfinite(values).all()):
+        raise ValueError("values: contains NaN or inf")
+    dtype = values.dtype
+    v = values.to(STAT_DTYPE)
+    if lengths is None:
+        w = torch.ones_like(v)
+    else:
+        w = check_tensor(lengths, "lengths").to(STAT_DTYPE)
+        if w.shape != v.shape:
+            raise ValueError(f"lengths: expected shape {tuple(v.shape)}, got {tuple(w.shape)}")
+        if not bool((torch.isfinite(w) & (w > 0)).all()):
+            raise ValueError("lengths: every response length must be finite and > 0")
     total = w.sum()
-    if float(total) <= 1 or bool((values == values.reshape(-1)[0]).all()):
+    if not bool(torch.isfinite(total)):
+        raise ValueError("lengths: their sum overflows float64")
+    if float(total) <= 1 or bool((v == v.reshape(-1)[0]).all()):
         return torch.zeros_like(values)
-    mean = (w * values).sum() / total
-    var = (w * (values - mean) ** 2).sum() / total * total / (total - 1)  # Bessel over the count
-    return (values - mean) * torch.rsqrt(var + WHITEN_EPS)
+    shifted = v - v.reshape(-1)[0]  # exact for nearly equal values (Sterbenz)
+    centred = shifted - (w * shifted).sum() / total  # (n, G)
+    scale = centred.abs().max().clamp(min=1.0)  # divide the squares' inputs by it: no overflow
+    unit = centred / scale
+    var = (w * unit * unit).sum() / (total - 1)  # Bessel over the count, in units of scale^2
+    out = unit * torch.rsqrt(var + WHITEN_EPS / (scale * scale))
+    return _in_dtype(out, dtype, "values")
 
 
 def _grpo(rewards, components, greedy, lengths):
@@ -415,16 +442,13 @@ ESTIMATORS: dict[str, EstimatorSpec] = {spec.name: spec for spec in _SPECS}
 
 def get_estimator(name: str) -> EstimatorSpec:
     """The spec registered as ``name``. Raises ``ValueError`` naming ``adv_estimator`` if unknown."""
-    try:
-        return ESTIMATORS[name]
-    except KeyError:
-        raise ValueError(f"adv_estimator: unknown estimator {name!r}; known: {', '.join(ESTIMATORS)}") from None
+    if not isinstance(name, str) or name not in ESTIMATORS:
+        raise ValueError(f"adv_estimator: unknown estimator {name!r:.60}; known: {', '.join(ESTIMATORS)}")
+    return ESTIMATORS[name]
 
 
 def _as_float(x, label: str) -> torch.Tensor:
-    x = torch.as_tensor(x)
-    if not x.is_floating_point():
-        x = x.to(torch.get_default_dtype())
+    x = check_tensor(x, label)
     if not bool(torch.isfinite(x).all()):
         raise ValueError(f"{label}: contains NaN or inf")
     return x
@@ -452,43 +476,50 @@ def estimate_advantages(
 
     Returns:
         [n, G] advantages, finite, in the dtype of ``rewards`` (integers become the default dtype).
+        Every group and batch statistic is computed in float64 (the inputs are read in float64 and
+        the estimator runs there), so a nearly equal float32 group keeps its true signs; a group
+        whose rewards are all equal gets exactly 0 from every estimator that centres on the group.
 
     Raises:
-        ValueError: unknown ``name`` (naming ``adv_estimator``); ``rewards`` not [n, G] with n, G >= 1
-            or with NaN / inf; ``components`` not [n, G, K] with K >= 1 or not finite;
-            ``greedy_rewards`` missing for ReMax, not [n] or not finite; ``lengths`` not [n, G] or
-            not > 0; a reward below 0 for an estimator that needs ``rewards >= 0`` (MaxRL).
+        ValueError: unknown ``name`` (naming ``adv_estimator``); ``rewards`` not a tensor of numbers
+            [n, G] with n, G >= 1 or with NaN / inf; ``components`` not [n, G, K] with K >= 1 or not
+            finite; ``greedy_rewards`` missing for ReMax, not [n] or not finite; ``lengths`` not
+            [n, G] or not > 0; a reward below 0 for an estimator that needs ``rewards >= 0`` (MaxRL);
+            rewards (or components) so large that the advantages overflow float64 or the dtype of
+            ``rewards``.
     """
     spec = get_estimator(name)
-    r = torch.as_tensor(rewards)
+    r = check_tensor(rewards, "rewards")
     if r.dim() != 2 or r.shape[0] == 0 or r.shape[1] == 0:
         raise ValueError(f"rewards: expected shape [n_groups, G] with n_groups, G >= 1, got {tuple(r.shape)}")
     r = _as_float(r, "rewards")
+    dtype = r.dtype  # the advantages come back in it; every statistic below is float64
+    r = r.to(STAT_DTYPE)
     n, G = r.shape
     comps = None
     if components is not None:
-        comps = torch.as_tensor(components)
+        comps = check_tensor(components, "components")
         if comps.dim() != 3 or tuple(comps.shape[:2]) != (n, G) or comps.shape[2] == 0:
             raise ValueError(f"components: expected shape [{n}, {G}, K] with K >= 1, got {tuple(comps.shape)}")
-        comps = _as_float(comps, "components").to(r.dtype)
+        comps = _as_float(comps, "components").to(STAT_DTYPE)
     greedy = None
     if greedy_rewards is not None:
-        greedy = torch.as_tensor(greedy_rewards)
+        greedy = check_tensor(greedy_rewards, "greedy_rewards")
         if greedy.dim() == 2 and greedy.shape[1] == 1:
             greedy = greedy[:, 0]
         if tuple(greedy.shape) != (n,):
             raise ValueError(f"greedy_rewards: expected shape [{n}] (one per prompt), got {tuple(greedy.shape)}")
-        greedy = _as_float(greedy, "greedy_rewards").to(r.dtype)
+        greedy = _as_float(greedy, "greedy_rewards").to(STAT_DTYPE)
     if "greedy" in spec.needs and greedy is None:
         raise ValueError(
             f"greedy_rewards: {spec.title} needs the reward of one greedy response per prompt, shape [{n}]"
         )
     w = None
     if lengths is not None:
-        w = torch.as_tensor(lengths)
+        w = check_tensor(lengths, "lengths")
         if tuple(w.shape) != (n, G):
             raise ValueError(f"lengths: expected shape [{n}, {G}], got {tuple(w.shape)}")
-        w = _as_float(w, "lengths").to(r.dtype)
+        w = _as_float(w, "lengths").to(STAT_DTYPE)
         if not bool((w > 0).all()):
             raise ValueError("lengths: every response length must be > 0")
     if spec.nonnegative:
@@ -497,10 +528,8 @@ def estimate_advantages(
             raise ValueError(
                 f"rewards: {spec.title} divides by the group's mean reward, so rewards must be >= 0, got {low:g}"
             )
-    out = spec.function(r, comps, greedy, w)
-    if not bool(torch.isfinite(out).all()):  # a bug, never bad input: every estimator guards its divisions
-        raise RuntimeError(f"{name}: produced a non-finite advantage")
-    return out
+    out = spec.function(r, comps, greedy, w)  # (n, G) float64
+    return _in_dtype(out, dtype, "rewards" if comps is None else "components")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -512,6 +541,9 @@ def reference_batch(group_size: int, dtype=torch.float64) -> torch.Tensor:
     """The G + 1 possible groups of 0/1 rewards, one per count k = 0..G of right answers (row k: k
     ones, then zeros): [G + 1, G]. As one batch it spans every difficulty evenly (mean reward 1/2);
     :func:`expected_group_weight` reads batch statistics from it."""
+    group_size = check_whole(group_size, "group_size", low=1)
+    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
+        raise ValueError(f"dtype: expected a torch float dtype, got {dtype!r:.60}")
     k = torch.arange(group_size + 1)[:, None]  # (G+1, 1)
     return (torch.arange(group_size)[None, :] < k).to(dtype)  # (G+1, G)
 
@@ -541,10 +573,8 @@ def expected_group_weight(name: str, pass_rate, group_size: int) -> torch.Tensor
             ``pass_rate`` outside [0, 1] or NaN.
     """
     spec = get_estimator(name)
-    if isinstance(group_size, bool) or int(group_size) != group_size or int(group_size) < 2:
-        raise ValueError(f"group_size: must be a whole number >= 2, got {group_size!r}")
-    G = int(group_size)
-    p = torch.as_tensor(pass_rate, dtype=torch.float64).reshape(-1)  # (P,)
+    G = check_whole(group_size, "group_size", low=2)
+    p = check_tensor(pass_rate, "pass_rate", dtype=torch.float64).to(torch.float64).reshape(-1)  # (P,)
     if not bool(((p >= 0) & (p <= 1)).all()):
         raise ValueError("pass_rate: must lie in [0, 1]")
     batch = reference_batch(G)  # (G+1, G)

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 
 import torch
 
+from .validate import check_flag, check_tensor, compute_dtype
+
 __all__ = [
     "KL_CLAMP",
     "KL_ESTIMATORS",
@@ -203,19 +205,41 @@ def kl_estimate(
         clamp: ``False`` leaves k3 unclamped (to show where the clamp acts); x keeps its clamp.
 
     Returns:
-        [B, T] estimate in nats. x is clamped to [-20, 20] before ``exp`` and k3 to [-10, 10] (as
+        [B, T] estimate in nats, computed and returned in the widest float dtype of the inputs and at
+        least float32 (float16 and bfloat16 inputs give float32: exp(11.1) overflows float16, and
+        k3's clamp would turn that inf into a NaN gradient). x is clamped to [-20, 20] before ``exp`` and k3 to [-10, 10] (as
         verl and SkyRL do: a saturated token then has zero gradient), so one wild token cannot blow
         up the loss. Straight-through estimators return their value with the gradient of k2 at the
         same (clamped) x; verl's k2 in the ``+`` backward is unclamped, which differs only where
         |x| > 20. ``k3_bc`` clamps log rho to [-20, 20]; TRL clamps neither k3 nor rho.
 
     Raises:
-        ValueError: unknown ``estimator``; ``old_log_prob`` of another shape than ``log_prob``.
+        ValueError: naming the parameter: unknown ``estimator`` (named ``kl_estimator``); a log-prob
+            not a tensor of numbers; ``ref_log_prob`` not broadcastable with ``log_prob``, ``old_log_prob`` of
+            another shape; a NaN input, or a log-ratio inf - inf; ``clamp`` not a bool. A log-prob
+            of ±inf is fine: its log-ratio is clamped like any other.
     """
-    spec = KL_SPECS.get(estimator)
+    spec = KL_SPECS.get(estimator) if isinstance(estimator, str) else None
     if spec is None:
-        raise ValueError(f"kl_estimator: {estimator!r} is not one of {', '.join(KL_ESTIMATORS)}")
-    x = (log_prob - ref_log_prob).clamp(-X_CLAMP, X_CLAMP)  # (B, T)
+        raise ValueError(f"kl_estimator: {estimator!r:.60} is not one of {', '.join(KL_ESTIMATORS)}")
+    log_prob = check_tensor(log_prob, "log_prob")
+    ref_log_prob = check_tensor(ref_log_prob, "ref_log_prob")
+    clamp = check_flag(clamp, "clamp")
+    try:
+        torch.broadcast_shapes(log_prob.shape, ref_log_prob.shape)
+    except RuntimeError:
+        raise ValueError(
+            f"ref_log_prob: shape {tuple(ref_log_prob.shape)} does not broadcast with {tuple(log_prob.shape)}"
+        ) from None
+    dtype = compute_dtype(log_prob, ref_log_prob)
+    log_prob, ref_log_prob = log_prob.to(dtype), ref_log_prob.to(dtype)
+    for label, t in (("log_prob", log_prob), ("ref_log_prob", ref_log_prob)):
+        if bool(torch.isnan(t.detach()).any()):
+            raise ValueError(f"{label}: contains NaN")
+    diff = log_prob - ref_log_prob
+    if bool(torch.isnan(diff.detach()).any()):
+        raise ValueError("ref_log_prob: log_prob - ref_log_prob is inf - inf at some token")
+    x = diff.clamp(-X_CLAMP, X_CLAMP)  # (B, T)
     value = _BASE[spec.value](x, clamp)
     if spec.grad is not None:  # straight-through: forward value, backward gradient of spec.grad
         surrogate = _BASE[spec.grad](x, clamp)
@@ -223,8 +247,16 @@ def kl_estimate(
     if spec.importance_weighted:
         if old_log_prob is None:
             old_log_prob = log_prob.detach()
-        elif old_log_prob.shape != log_prob.shape:
-            raise ValueError(f"old_log_prob: shape {tuple(old_log_prob.shape)} differs from {tuple(log_prob.shape)}")
-        rho = torch.exp((log_prob - old_log_prob).clamp(-X_CLAMP, X_CLAMP))  # (B, T) pi / pi_old
+        else:
+            old_log_prob = check_tensor(old_log_prob, "old_log_prob")
+            if old_log_prob.shape != log_prob.shape:
+                raise ValueError(
+                    f"old_log_prob: shape {tuple(old_log_prob.shape)} differs from {tuple(log_prob.shape)}"
+                )
+            old_log_prob = old_log_prob.to(dtype)
+        log_rho = log_prob - old_log_prob
+        if bool(torch.isnan(log_rho.detach()).any()):
+            raise ValueError("old_log_prob: contains NaN, or log_prob - old_log_prob is inf - inf at some token")
+        rho = torch.exp(log_rho.clamp(-X_CLAMP, X_CLAMP))  # (B, T) pi / pi_old
         value = rho * value
     return value

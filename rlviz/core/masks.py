@@ -16,9 +16,9 @@ Shapes: B responses, T padded response width.
 
 from __future__ import annotations
 
-import math
-
 import torch
+
+from .validate import check_number, check_tensor
 
 __all__ = ["high_entropy_mask", "off_policy_sequence_mask", "sequence_kl"]
 
@@ -44,14 +44,15 @@ def high_entropy_mask(entropy: torch.Tensor, response_mask: torch.Tensor, top_qu
         [B, T] bool, False at padding.
 
     Raises:
-        ValueError: ``top_quantile`` outside (0, 1] or not finite; shapes differ; NaN / inf entropy
-            at a response token.
+        ValueError: ``top_quantile`` not a number in (0, 1]; an input not a tensor of numbers; shapes
+            differ; NaN / inf entropy at a response token.
 
     Source: Wang et al., "Beyond the 80/20 Rule", arXiv 2506.01939 (§4, ρ = 20%); TRL
     ``GRPOTrainer.get_high_entropy_mask`` (quantile over every real token of the batch, >=).
     """
-    if not (isinstance(top_quantile, (int, float)) and math.isfinite(top_quantile) and 0 < top_quantile <= 1):
-        raise ValueError(f"top_quantile: must be in (0, 1], got {top_quantile!r}")
+    top_quantile = check_number(top_quantile, "top_quantile", low=0.0, high=1.0, low_open=True)
+    entropy = check_tensor(entropy, "entropy")
+    response_mask = check_tensor(response_mask, "response_mask", floating=False)
     if entropy.shape != response_mask.shape:
         raise ValueError(
             f"entropy: shape {tuple(entropy.shape)} differs from response_mask {tuple(response_mask.shape)}"
@@ -70,7 +71,14 @@ def high_entropy_mask(entropy: torch.Tensor, response_mask: torch.Tensor, top_qu
 def sequence_kl(log_prob: torch.Tensor, sampling_log_prob: torch.Tensor, response_mask: torch.Tensor) -> torch.Tensor:
     """Each response's mean per-token estimate of KL(π_sample || π_θ): mean over its real tokens of
     ``log π_sample - log π_θ`` (nats per token). [B, T] inputs -> [B] (0 for a response with no
-    real token). ``log_prob`` is detached. Source: DeepSeek-V3.2, arXiv 2512.02556 §3.1."""
+    real token), float64. ``log_prob`` is detached. Padding may hold junk (NaN included). Raises
+    ``ValueError`` naming the input that is not a 2-D tensor of numbers, of another shape, or NaN / inf
+    at a response token. Source: DeepSeek-V3.2, arXiv 2512.02556 §3.1."""
+    log_prob = check_tensor(log_prob, "log_prob")
+    sampling_log_prob = check_tensor(sampling_log_prob, "sampling_log_prob")
+    response_mask = check_tensor(response_mask, "response_mask", floating=False)
+    if log_prob.dim() != 2:
+        raise ValueError(f"log_prob: expected shape [B, T], got {tuple(log_prob.shape)}")
     if log_prob.shape != sampling_log_prob.shape or log_prob.shape != response_mask.shape:
         raise ValueError(
             f"sampling_log_prob: shapes differ: log_prob {tuple(log_prob.shape)}, sampling_log_prob "
@@ -109,18 +117,20 @@ def off_policy_sequence_mask(
         [B, T] bool: True = kept; False at padding.
 
     Raises:
-        ValueError: ``threshold`` negative or not finite; shapes differ; NaN / inf at a response token.
+        ValueError: ``threshold`` not a finite number >= 0; an input not a tensor of numbers; shapes
+            differ; NaN / inf at a response token.
 
     Source: DeepSeek-AI, DeepSeek-V3.2, arXiv 2512.02556, §3.1 ("Off-Policy Sequence Masking");
     TRL ``GRPOTrainer.get_off_policy_mask`` (keep if A >= 0 or mean KL <= δ).
     """
-    if not (isinstance(threshold, (int, float)) and math.isfinite(threshold) and threshold >= 0):
-        raise ValueError(f"threshold: must be a finite number >= 0, got {threshold!r}")
+    threshold = check_number(threshold, "threshold", low=0.0)
+    advantages = check_tensor(advantages, "advantages")
+    log_prob = check_tensor(log_prob, "log_prob")
     if advantages.shape not in (log_prob.shape[:1], log_prob.shape):
         raise ValueError(f"advantages: expected [B] or [B, T] = {tuple(log_prob.shape)}, got {tuple(advantages.shape)}")
     kl = sequence_kl(log_prob, sampling_log_prob, response_mask)  # [B]
     real = response_mask > 0
     adv = advantages[:, None].expand_as(log_prob) if advantages.dim() == 1 else advantages
     _check_real("advantages", adv, real)
-    keep = (adv.detach() >= 0) | (kl[:, None] <= float(threshold))
+    keep = (adv.detach() >= 0) | (kl[:, None] <= threshold)
     return keep & real

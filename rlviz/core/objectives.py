@@ -24,6 +24,7 @@ import torch
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, masked_mean, token_weights
 from rlviz.core.estimators import ESTIMATORS
 from rlviz.core.kl import KL_ESTIMATORS, kl_estimate
+from rlviz.core.validate import check_flag, check_tensor, compute_dtype
 
 __all__ = [
     "ALGORITHMS",
@@ -1827,10 +1828,9 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {spec.name: spec for spec in _SPECS}
 
 def get_algorithm(name: str) -> AlgorithmSpec:
     """The spec registered as ``name``. Raises ``ValueError`` naming ``name`` if unknown."""
-    try:
-        return ALGORITHMS[name]
-    except KeyError:
-        raise ValueError(f"name: unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}") from None
+    if not isinstance(name, str) or name not in ALGORITHMS:
+        raise ValueError(f"name: unknown algorithm {name!r:.60}; known: {', '.join(ALGORITHMS)}")
+    return ALGORITHMS[name]
 
 
 def check_types(defaults: dict[str, Any], values: dict[str, Any], optional: frozenset[str] = frozenset()) -> None:
@@ -1927,10 +1927,24 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
     return params
 
 
-def _check_inputs(log_prob, old_log_prob, advantages, response_mask, ref_log_prob):
+def _check_inputs(log_prob, old_log_prob, advantages, response_mask, ref_log_prob, keep_mask, entropy):
+    """The inputs of :func:`policy_loss` as tensors, checked: ``(tensors..., real [B, T], adv [B, T])``."""
+    log_prob = check_tensor(log_prob, "log_prob")
+    old_log_prob = check_tensor(old_log_prob, "old_log_prob")
+    advantages = check_tensor(advantages, "advantages")
+    response_mask = check_tensor(response_mask, "response_mask", floating=False)
+    ref_log_prob = None if ref_log_prob is None else check_tensor(ref_log_prob, "ref_log_prob")
+    keep_mask = None if keep_mask is None else check_tensor(keep_mask, "keep_mask", floating=False)
+    entropy = None if entropy is None else check_tensor(entropy, "entropy")
     if log_prob.dim() != 2:
         raise ValueError(f"log_prob: expected shape [B, T], got {tuple(log_prob.shape)}")
-    for label, x in (("old_log_prob", old_log_prob), ("response_mask", response_mask), ("ref_log_prob", ref_log_prob)):
+    for label, x in (
+        ("old_log_prob", old_log_prob),
+        ("response_mask", response_mask),
+        ("ref_log_prob", ref_log_prob),
+        ("keep_mask", keep_mask),
+        ("entropy", entropy),
+    ):
         if x is not None and x.shape != log_prob.shape:
             raise ValueError(f"{label}: shape {tuple(x.shape)} differs from log_prob {tuple(log_prob.shape)}")
     if advantages.shape not in (log_prob.shape[:1], log_prob.shape):
@@ -1942,10 +1956,42 @@ def _check_inputs(log_prob, old_log_prob, advantages, response_mask, ref_log_pro
         ("old_log_prob", old_log_prob),
         ("advantages", adv),
         ("ref_log_prob", ref_log_prob),
+        ("keep_mask", keep_mask),
+        ("entropy", entropy),
     ):
         if x is not None and not bool(torch.isfinite(x.detach()[real]).all()):
             raise ValueError(f"{label}: contains NaN or inf at response tokens")
-    return real, adv
+    return log_prob, old_log_prob, ref_log_prob, keep_mask, entropy, real, adv
+
+
+def _overflow(spec, params, surrogate_args, adv, real, dtype) -> ValueError:
+    """The error for a per-token surrogate that is not finite at a real token, naming the culprit:
+    ``advantages`` where the surrogate is finite with |A| = 1, else the first surrogate setting whose
+    default value makes it finite (a temperature of 1e-40 divides by it), else ``log_prob``."""
+    log_ratio, mask, ctx = surrogate_args
+    unit = torch.sign(adv)
+
+    def finite(p):
+        try:
+            out = spec.surrogate(log_ratio.detach(), unit, mask, p, **ctx)[0]
+        except (ValueError, RuntimeError):
+            return False
+        return bool(torch.isfinite(out.detach()[real]).all())
+
+    if finite(params):
+        amax = float(adv.detach().abs().max())
+        return ValueError(
+            f"advantages: the per-token loss of {spec.name} overflows {dtype} with |A| up to {amax:.3g}; "
+            "scale the advantages down or pass float64 log-probs"
+        )
+    for setting in spec.loss_settings:
+        trial = dict(params, **{setting.name: setting.default})
+        if params.get(setting.name) != setting.default and finite(trial):
+            return ValueError(
+                f"{setting.name}: {params[setting.name]!r} makes the per-token loss of {spec.name} overflow "
+                f"{dtype} (default {setting.default!r})"
+            )
+    return ValueError(f"log_prob: the per-token loss of {spec.name} is not finite in {dtype} for these inputs")
 
 
 def policy_loss(
@@ -1988,11 +2034,19 @@ def policy_loss(
             counts as low-entropy. Detached.
 
     Returns:
-        :class:`PolicyLossOutput`. ``loss = sum(token_weight * per_token_loss)``.
+        :class:`PolicyLossOutput`. ``loss = sum(token_weight * per_token_loss)``. Computed in the
+        dtype of ``log_prob``, at least float32: float16 and bfloat16 log-probs give float32 tensors
+        (``exp`` of a log-ratio above 11.1 overflows float16). The gradient autograd sends back to a
+        float16 ``log_prob`` is cast to float16 and can still overflow there (a per-token gradient
+        above 65504); :func:`gradient_weights` returns it in float32.
 
     Raises:
-        ValueError: unknown ``name`` or setting, out-of-range setting (names the parameter),
-            shape mismatch, NaN / inf at a response token, ``beta > 0`` without ``ref_log_prob``.
+        ValueError: naming the parameter: unknown ``name`` or setting, out-of-range setting, an
+            input not a tensor of numbers, shape mismatch, NaN / inf at a response token (in any
+            input, ``keep_mask`` and ``entropy`` included), ``beta > 0`` without ``ref_log_prob``,
+            ``rows_alone`` not a bool; a loss that overflows its dtype (naming ``advantages``, ``beta``
+            or the setting that makes it overflow: :data:`MAX_SETTING` and :data:`MIN_TEMPERATURE`
+            keep today's settings within float32, the check covers any later one).
 
     Sources: PPO arXiv 1707.06347 eq. 7; GRPO arXiv 2402.03300 eq. 3; DAPO arXiv 2503.14476;
     Dr.GRPO arXiv 2503.20783; GSPO arXiv 2507.18071 eq. 5; GMPO arXiv 2507.20673; SAPO arXiv
@@ -2000,33 +2054,46 @@ def policy_loss(
     """
     spec = get_algorithm(name)
     params = resolve_settings(name, **overrides)
-    real, adv = _check_inputs(log_prob, old_log_prob, advantages, response_mask, ref_log_prob)
+    rows_alone = check_flag(rows_alone, "rows_alone")
+    log_prob, old_log_prob, ref_log_prob, keep_mask, entropy, real, adv = _check_inputs(
+        log_prob, old_log_prob, advantages, response_mask, ref_log_prob, keep_mask, entropy
+    )
     if params["beta"] > 0 and ref_log_prob is None:
         raise ValueError("ref_log_prob: required when beta > 0")
-    mask = real.to(log_prob.dtype)
+    dtype = compute_dtype(log_prob)  # exp(l) overflows float16 at l = 11.1: at least float32
+    log_prob = log_prob.to(dtype)
+    mask = real.to(dtype)
     zero = torch.zeros_like(log_prob)
     # Neutralise padding before any arithmetic so junk never reaches values or gradients.
     lp = torch.where(real, log_prob, zero)
-    old = torch.where(real, old_log_prob.to(log_prob.dtype), zero)
-    adv = torch.where(real, adv.to(log_prob.dtype), zero)
+    old = torch.where(real, old_log_prob.to(dtype), zero)
+    adv = torch.where(real, adv.to(dtype), zero)
     log_ratio = (lp - old).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)  # (B, T)
 
-    per_token, ratio, low, high, dual, gate = spec.surrogate(
-        log_ratio, adv, mask, params, log_prob=lp, old_log_prob=old, alone=rows_alone, entropy=entropy
-    )
+    ctx = dict(log_prob=lp, old_log_prob=old, alone=rows_alone, entropy=entropy)
+    per_token, ratio, low, high, dual, gate = spec.surrogate(log_ratio, adv, mask, params, **ctx)
+    if not bool(torch.isfinite(per_token.detach()[real]).all()):
+        raise _overflow(spec, params, (log_ratio, mask, ctx), adv, real, dtype)
     if keep_mask is not None:
-        if keep_mask.shape != log_prob.shape:
-            raise ValueError(f"keep_mask: shape {tuple(keep_mask.shape)} differs from log_prob {tuple(log_prob.shape)}")
-        per_token = per_token * (keep_mask.to(per_token.dtype) * mask)
+        keep = torch.where(real, keep_mask.to(dtype), zero)
+        per_token = per_token * (keep * mask)
     kl_mean = None
     if ref_log_prob is not None:
-        ref = torch.where(real, ref_log_prob.to(log_prob.dtype), zero)
+        ref = torch.where(real, ref_log_prob.to(dtype), zero)
         kl = kl_estimate(lp, ref, params["kl_estimator"], old_log_prob=old)  # (B, T); k3_bc reads old
         kl_mean = float(masked_mean(kl.detach(), mask))
         if params["beta"] > 0:
             per_token = per_token + params["beta"] * kl
+            if not bool(torch.isfinite(per_token.detach()[real]).all()):
+                raise ValueError(f"beta: beta = {params['beta']:g} times the KL term overflows {dtype}")
     per_token = torch.where(real, per_token, zero)
-    loss = aggregate(per_token, mask, params["loss_agg_mode"], params.get("norm_length"))
+    try:
+        loss = aggregate(per_token, mask, params["loss_agg_mode"], params.get("norm_length"))
+    except ValueError as err:
+        if not str(err).startswith("per_token_loss:"):
+            raise
+        culprit = "beta" if params["beta"] > 0 else "advantages"
+        raise ValueError(f"{culprit}: the aggregated loss of {name} overflows {dtype}; scale it down") from None
 
     n_real = max(int(real.sum()), 1)
     low, high, dual = low & real, high & real, dual & real
@@ -2084,9 +2151,18 @@ def token_states(name: str, out: PolicyLossOutput, response_mask: torch.Tensor |
         a hard band and a soft dual clip) is ``"capped"`` where its dual clip acted, ``"clipped"``
         where its band did. Decided from the spec, never the name.
 
-    Raises ``ValueError`` for an unknown ``name``.
+    Raises ``ValueError`` for an unknown ``name``, an ``out`` that is not a :class:`PolicyLossOutput`,
+    or a ``response_mask`` that is not a tensor of ``out``'s shape.
     """
     spec = get_algorithm(name)
+    if not isinstance(out, PolicyLossOutput):
+        raise ValueError(f"out: expected the PolicyLossOutput of policy_loss, got {type(out).__name__}")
+    if response_mask is not None:
+        response_mask = check_tensor(response_mask, "response_mask", floating=False)
+        if response_mask.shape != out.clipped.shape:
+            raise ValueError(
+                f"response_mask: shape {tuple(response_mask.shape)} differs from {tuple(out.clipped.shape)}"
+            )
     clipped = out.clipped.detach().cpu().numpy().astype(bool)
     hit = "capped" if "capped" in spec.trust_region else "clipped"
     states = np.where(clipped, hit, "active").astype(object)
@@ -2114,17 +2190,22 @@ def gradient_weights(
     """d loss / d log_prob per token, by autograd through :func:`policy_loss`.
 
     This is what multiplies grad log pi(y_t) in the update (negative = the token is pushed up).
-    Shapes and ``rows_alone`` as :func:`policy_loss`; returns ``(grad [B, T] detached, 0 at padding, output)``.
+    Shapes and ``rows_alone`` as :func:`policy_loss`; returns ``(grad [B, T] detached, 0 at padding, output)``,
+    the gradient in the dtype of ``log_prob``, at least float32 (as the loss).
     Raises ``ValueError`` as :func:`policy_loss`.
     """
-    lp = log_prob.detach().clone().requires_grad_(True)
+    get_algorithm(name)
+    log_prob = check_tensor(log_prob, "log_prob")
+    old_log_prob = check_tensor(old_log_prob, "old_log_prob")
+    advantages = check_tensor(advantages, "advantages")
+    lp = log_prob.detach().to(compute_dtype(log_prob)).clone().requires_grad_(True)
     out = policy_loss(
         name,
         lp,
         old_log_prob.detach(),
         advantages.detach(),
         response_mask,
-        None if ref_log_prob is None else ref_log_prob.detach(),
+        None if ref_log_prob is None else check_tensor(ref_log_prob, "ref_log_prob").detach(),
         rows_alone=rows_alone,
         **overrides,
     )

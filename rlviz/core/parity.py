@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -77,6 +78,8 @@ def load_parity(directory: Path | str = PARITY_DIR) -> dict[str, Any]:
     """The stored vectors: ``{"inputs": ..., "frameworks": {"trl": doc, "verl": doc}}``, each doc as
     written by the generator (``framework``, ``version``, ``corrections``, ``policy``, and for verl
     ``kl`` and ``advantages`` lists of cases). Raises ``ValueError`` naming ``directory`` if it holds no inputs."""
+    if not isinstance(directory, (str, os.PathLike)):
+        raise ValueError(f"directory: expected a path, got {type(directory).__name__}")
     directory = Path(directory)
     path = directory / "inputs.json"
     if not path.is_file():
@@ -263,15 +266,19 @@ def check_all(directory: Path | str = PARITY_DIR) -> list[ParityResult]:
     return results
 
 
-@lru_cache(maxsize=4)
 def checked_against(kind: str = "policy") -> dict[str, tuple[tuple[str, str], ...]]:
     """Per rlviz objective (``kind="policy"``) or rollout correction (``kind="correction"``), the
     frameworks it was checked against: ``{name: (("TRL", "1.16.0"), ("verl", "0.9.1"))}``, a framework
     listed when it has at least one stored case of that kind for the name and every one of them passes.
     A name with no such framework is absent. Computed once per process and kind from the stored
     vectors (a few hundred milliseconds). Raises ``ValueError`` naming ``kind`` for another kind."""
-    if kind not in ("policy", "correction"):
-        raise ValueError(f"kind: must be 'policy' or 'correction', got {kind!r}")
+    if not isinstance(kind, str) or kind not in ("policy", "correction"):
+        raise ValueError(f"kind: must be 'policy' or 'correction', got {kind!r:.60}")
+    return _checked_against(kind)
+
+
+@lru_cache(maxsize=4)
+def _checked_against(kind: str) -> dict[str, tuple[tuple[str, str], ...]]:
     passed: dict[str, dict[str, tuple[str, bool]]] = {}
     for r in check_all():
         if r.kind != kind or r.status == "skip":

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import torch
 
+from .validate import check_choice, check_number, check_tensor, check_whole
+
 __all__ = [
     "FillCost",
     "beta_signal_probability",
@@ -39,12 +41,14 @@ def informative_groups(rewards: torch.Tensor) -> torch.Tensor:
         [n] bool, True for a group worth keeping.
 
     Raises:
-        ValueError: ``rewards`` not 2-D or with NaN.
+        ValueError: ``rewards`` not a 2-D tensor of numbers, or with NaN / inf (as
+            :func:`rlviz.core.advantages.group_advantages`).
     """
+    rewards = check_tensor(rewards, "rewards", floating=False)
     if rewards.dim() != 2:
         raise ValueError(f"rewards: expected shape [n_groups, G], got {tuple(rewards.shape)}")
-    if bool(torch.isnan(rewards).any()):
-        raise ValueError("rewards: contains NaN")
+    if rewards.is_floating_point() and not bool(torch.isfinite(rewards).all()):
+        raise ValueError("rewards: contains NaN or inf")
     if rewards.shape[1] < 2:
         return torch.zeros(rewards.shape[0], dtype=torch.bool, device=rewards.device)
     return ~(rewards == rewards[:, :1]).all(dim=1)
@@ -63,9 +67,8 @@ def signal_probability(pass_rate: torch.Tensor, group_size: int) -> torch.Tensor
     Raises:
         ValueError: ``group_size`` < 1 or ``pass_rate`` outside [0, 1] / NaN.
     """
-    if int(group_size) < 1:
-        raise ValueError(f"group_size: must be >= 1, got {group_size}")
-    p = torch.as_tensor(pass_rate, dtype=torch.get_default_dtype())
+    group_size = _check_group_size(group_size)
+    p = check_tensor(pass_rate, "pass_rate", dtype=torch.get_default_dtype()).to(torch.get_default_dtype())
     if not bool(((p >= 0) & (p <= 1)).all()):
         raise ValueError("pass_rate: must lie in [0, 1]")
     if group_size == 1:
@@ -94,16 +97,11 @@ MAX_UNCAPPED_ROUNDS = 1_000_000  # rounds summed for an uncapped expectation bef
 
 
 def _check_group_size(group_size: int) -> int:
-    if isinstance(group_size, bool) or int(group_size) != group_size or int(group_size) < 1:
-        raise ValueError(f"group_size: must be a whole number >= 1, got {group_size!r}")
-    return int(group_size)
+    return check_whole(group_size, "group_size", low=1)
 
 
 def _check_positive(name: str, value: float) -> float:
-    value = float(value)
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{name}: must be a finite number > 0, got {value}")
-    return value
+    return check_number(value, name, low=0.0, low_open=True)
 
 
 def beta_signal_probability(a: float, b: float, group_size: int) -> float:
@@ -153,8 +151,8 @@ def mixture_signal_probability(pass_rates, weights, group_size: int) -> float:
     Source: DAPO (arXiv 2503.14476) §3.2.
     """
     G = _check_group_size(group_size)
-    p = torch.as_tensor(pass_rates, dtype=_F64).reshape(-1)  # (K,)
-    w = torch.as_tensor(weights, dtype=_F64).reshape(-1)  # (K,)
+    p = check_tensor(pass_rates, "pass_rate", dtype=_F64).to(_F64).reshape(-1)  # (K,)
+    w = check_tensor(weights, "weights", dtype=_F64).to(_F64).reshape(-1)  # (K,)
     if p.numel() == 0 or w.shape != p.shape:
         raise ValueError(f"weights: expected {p.numel()} weights (one per pass rate, at least one), got {w.numel()}")
     if not bool(((p >= 0) & (p <= 1)).all()):
@@ -175,12 +173,18 @@ def binomial_cdf_below(trials: torch.Tensor, prob: float, below: int) -> torch.T
 
     Returns:
         [R] float64 probabilities.
+
+    Raises:
+        ValueError: ``trials`` not whole numbers >= 0, ``prob`` not in [0, 1], ``below`` not a whole
+            number.
     """
-    m = torch.as_tensor(trials, dtype=_F64).reshape(-1, 1)  # (R, 1)
-    k = torch.arange(max(int(below), 0), dtype=_F64).reshape(1, -1)  # (1, N)
+    m = check_tensor(trials, "trials", dtype=_F64).to(_F64).reshape(-1, 1)  # (R, 1)
+    if not bool(((m >= 0) & (m == m.floor()) & torch.isfinite(m)).all()):
+        raise ValueError("trials: must be whole numbers >= 0")
+    k = torch.arange(max(check_whole(below, "below"), 0), dtype=_F64).reshape(1, -1)  # (1, N)
+    q = torch.tensor(check_number(prob, "prob", low=0.0, high=1.0), dtype=_F64)
     if k.numel() == 0:
         return torch.zeros(m.shape[0], dtype=_F64)
-    q = torch.tensor(float(prob), dtype=_F64)
     valid = k <= m  # (R, N): C(m, k) = 0 for k > m
     kk = torch.minimum(k, m)
     log_pmf = (
@@ -247,17 +251,13 @@ def fill_cost(
     Source: DAPO (arXiv 2503.14476) §3.2 and Algorithm 1 ("sample until the batch is full"); verl
     recipe/dapo ``filter_groups`` with ``max_num_gen_batches``.
     """
-    q = float(signal_prob)
-    if not 0.0 <= q <= 1.0:  # also NaN
+    q = check_number(signal_prob, "pass_rate", finite=False)  # "pass_rate: must be a finite number" for NaN
+    if not 0.0 <= q <= 1.0:
         raise ValueError(f"pass_rate: the signal probability must lie in [0, 1], got {signal_prob}")
-    for name, value in (("prompts_per_round", prompts_per_round), ("target_groups", target_groups)):
-        if isinstance(value, bool) or int(value) != value or int(value) < 1:
-            raise ValueError(f"{name}: must be a whole number >= 1, got {value!r}")
-    n, N, G = int(prompts_per_round), int(target_groups), _check_group_size(group_size)
-    if max_rounds is not None and (
-        isinstance(max_rounds, bool) or int(max_rounds) != max_rounds or int(max_rounds) < 1
-    ):
-        raise ValueError(f"max_rounds: must be a whole number >= 1 or None, got {max_rounds!r}")
+    n = check_whole(prompts_per_round, "prompts_per_round", low=1)
+    N = check_whole(target_groups, "target_groups", low=1)
+    G = _check_group_size(group_size)
+    max_rounds = check_whole(max_rounds, "max_rounds", low=1, optional=True)
 
     if max_rounds is not None:
         K = int(max_rounds)
@@ -300,10 +300,13 @@ def fill_cost(
 
 
 def binomial_pmf_upto(trials: int, prob: float, upto: int) -> torch.Tensor:
-    """P(Binomial(m, q) = k) for k = 0..N-1 (zeros where k > m), float64. Shape [N]."""
-    m = torch.tensor(float(trials), dtype=_F64)
-    k = torch.arange(max(int(upto), 0), dtype=_F64)  # (N,)
-    q = torch.tensor(float(prob), dtype=_F64)
+    """P(Binomial(m, q) = k) for k = 0..N-1 (zeros where k > m), float64. Shape [N].
+
+    Raises ``ValueError`` naming ``trials`` (not a whole number >= 0), ``prob`` (not in [0, 1]) or
+    ``upto`` (not a whole number)."""
+    m = torch.tensor(float(check_whole(trials, "trials", low=0)), dtype=_F64)
+    k = torch.arange(max(check_whole(upto, "upto"), 0), dtype=_F64)  # (N,)
+    q = torch.tensor(check_number(prob, "prob", low=0.0, high=1.0), dtype=_F64)
     kk = torch.minimum(k, m)
     log_pmf = (
         torch.lgamma(m + 1)
@@ -341,7 +344,8 @@ def expected_advantage_mass(pass_rate, group_size: int, scale_rewards: str = "gr
     G = _check_group_size(group_size)
     if G < 2:
         raise ValueError(f"group_size: group-relative advantages need G >= 2, got {G}")
-    p = torch.as_tensor(pass_rate, dtype=_F64).reshape(-1)  # (P,)
+    check_choice(scale_rewards, "scale_rewards", ("group", "batch", "none"))
+    p = check_tensor(pass_rate, "pass_rate", dtype=_F64).to(_F64).reshape(-1)  # (P,)
     if not bool(((p >= 0) & (p <= 1)).all()):
         raise ValueError("pass_rate: must lie in [0, 1]")
     k = torch.arange(G + 1)  # (G+1,) right answers in the group

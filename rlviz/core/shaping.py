@@ -11,6 +11,8 @@ import math
 
 import torch
 
+from .validate import STAT_DTYPE, check_number, check_tensor
+
 __all__ = ["cosine_length_reward", "kimi_length_reward", "overlong_filter_mask", "overlong_penalty"]
 
 
@@ -35,26 +37,26 @@ def overlong_penalty(
         penalty_factor: >= 0, the penalty at and beyond L_max.
 
     Returns:
-        [B] float penalties in [-penalty_factor, 0].
+        [B] penalties in [-penalty_factor, 0], in the default dtype (computed in float64).
 
     Raises:
         ValueError: naming ``max_length``, ``buffer_length`` (e.g. a buffer longer than the
-            maximum length), ``penalty_factor`` or ``lengths`` (negative or NaN).
+            maximum length), ``penalty_factor`` (negative, or beyond the default dtype's range) or
+            ``lengths`` (not a tensor of numbers, negative or NaN).
     """
-    if not max_length >= 1:
-        raise ValueError(f"max_length: must be >= 1, got {max_length}")
+    max_length = check_number(max_length, "max_length", low=1.0)
+    buffer_length = check_number(buffer_length, "buffer_length")
     if not 0 <= buffer_length <= max_length:
-        raise ValueError(f"buffer_length: must be in [0, max_length={max_length}], got {buffer_length}")
-    if not penalty_factor >= 0:
-        raise ValueError(f"penalty_factor: must be >= 0, got {penalty_factor}")
-    lengths = torch.as_tensor(lengths, dtype=torch.get_default_dtype())
-    if not bool(torch.isfinite(lengths).all()) or bool((lengths < 0).any()):
-        raise ValueError("lengths: must be finite and >= 0")
+        raise ValueError(f"buffer_length: must be in [0, max_length={max_length:g}], got {buffer_length:g}")
+    out_dtype = torch.get_default_dtype()
+    penalty_factor = check_number(penalty_factor, "penalty_factor", low=0.0, high=torch.finfo(out_dtype).max)
+    lengths = _check_lengths(lengths).to(STAT_DTYPE)  # computed in float64, returned in the default dtype
     start = max_length - buffer_length
     if buffer_length == 0:
-        return torch.where(lengths > max_length, -penalty_factor * torch.ones_like(lengths), torch.zeros_like(lengths))
-    ramp = ((lengths - start) / buffer_length).clamp(0.0, 1.0)  # (B,)
-    return -penalty_factor * ramp
+        out = torch.where(lengths > max_length, -penalty_factor * torch.ones_like(lengths), torch.zeros_like(lengths))
+    else:
+        out = -penalty_factor * ((lengths - start) / buffer_length).clamp(0.0, 1.0)  # (B,)
+    return out.to(out_dtype)
 
 
 def overlong_filter_mask(truncated: torch.Tensor) -> torch.Tensor:
@@ -67,12 +69,21 @@ def overlong_filter_mask(truncated: torch.Tensor) -> torch.Tensor:
 
     Returns:
         [B, 1] float, 0 for truncated rows and 1 otherwise.
+
+    Raises:
+        ValueError: ``truncated`` not a 1-D tensor of bools or numbers (NaN / inf included).
     """
+    truncated = check_tensor(truncated, "truncated", floating=False)
+    if truncated.dim() != 1:
+        raise ValueError(f"truncated: expected shape [B], got {tuple(truncated.shape)}")
+    if truncated.is_floating_point() and not bool(torch.isfinite(truncated).all()):
+        raise ValueError("truncated: contains NaN or inf")
     return (~truncated.bool()).to(torch.get_default_dtype())[:, None]
 
 
 def _check_lengths(lengths: torch.Tensor) -> torch.Tensor:
-    lengths = torch.as_tensor(lengths, dtype=torch.get_default_dtype())
+    """``lengths`` as a float tensor in its own dtype (integers: the default), finite and >= 0."""
+    lengths = check_tensor(lengths, "lengths")
     if not bool(torch.isfinite(lengths).all()) or bool((lengths < 0).any()):
         raise ValueError("lengths: must be finite and >= 0")
     return lengths
@@ -99,23 +110,32 @@ def kimi_length_reward(lengths: torch.Tensor, correct: torch.Tensor) -> torch.Te
         correct: [n, G] bool (or 0/1), the verifier's verdict.
 
     Returns:
-        [n, G] float length rewards in [-0.5, 0.5].
+        [n, G] float length rewards in [-0.5, 0.5] (the default dtype; the group min / max and the
+        ratios are computed in float64).
 
     Raises:
         ValueError: ``lengths`` not 2-D, empty, NaN / inf or negative; ``correct`` of another shape.
     """
-    lengths = _check_lengths(lengths)
+    lengths = _check_lengths(lengths).to(STAT_DTYPE)  # the group statistics in float64
     if lengths.dim() != 2 or lengths.numel() == 0:
         raise ValueError(f"lengths: expected shape [n_groups, G] with n_groups, G >= 1, got {tuple(lengths.shape)}")
-    correct = torch.as_tensor(correct)
-    if correct.shape != lengths.shape:
-        raise ValueError(f"correct: expected shape {tuple(lengths.shape)}, got {tuple(correct.shape)}")
+    correct = _check_correct(correct, lengths.shape)
     lo = lengths.min(dim=1, keepdim=True).values  # (n, 1)
     hi = lengths.max(dim=1, keepdim=True).values  # (n, 1)
     span = hi - lo  # (n, 1)
     lam = 0.5 - (lengths - lo) / span.clamp(min=1e-12)  # (n, G)
     lam = torch.where(span > 0, lam, torch.zeros_like(lam))  # all-equal group: 0
-    return torch.where(correct.bool(), lam, lam.clamp(max=0.0))
+    return torch.where(correct, lam, lam.clamp(max=0.0)).to(torch.get_default_dtype())
+
+
+def _check_correct(correct, shape) -> torch.Tensor:
+    """``correct`` as a bool tensor of ``shape`` (bools or 0/1 numbers)."""
+    correct = check_tensor(correct, "correct", floating=False)
+    if correct.shape != shape:
+        raise ValueError(f"correct: expected shape {tuple(shape)}, got {tuple(correct.shape)}")
+    if correct.is_floating_point() and not bool(torch.isfinite(correct).all()):
+        raise ValueError("correct: contains NaN or inf")
+    return correct.bool()
 
 
 def cosine_length_reward(
@@ -153,14 +173,13 @@ def cosine_length_reward(
         exceed_penalty: reward at and beyond T.
 
     Returns:
-        [B] float rewards.
+        [B] rewards in the default dtype (computed in float64).
 
     Raises:
-        ValueError: ``max_length`` < 1; a reward value NaN or inf (named); ``lengths`` NaN, inf or
-            negative; ``correct`` of another shape.
+        ValueError: ``max_length`` < 1; a reward value not a finite number within the default
+            dtype's range (named); ``lengths`` NaN, inf or negative; ``correct`` of another shape.
     """
-    if not max_length >= 1:
-        raise ValueError(f"max_length: must be >= 1, got {max_length}")
+    max_length = check_number(max_length, "max_length", low=1.0)
     params = dict(
         r0_correct=r0_correct,
         rl_correct=rl_correct,
@@ -168,15 +187,15 @@ def cosine_length_reward(
         rl_wrong=rl_wrong,
         exceed_penalty=exceed_penalty,
     )
+    out_dtype = torch.get_default_dtype()
+    big = torch.finfo(out_dtype).max
     for name, value in params.items():
-        if not math.isfinite(float(value)):
-            raise ValueError(f"{name}: must be a finite number, got {value}")
-    lengths = _check_lengths(lengths)
-    correct = torch.as_tensor(correct)
-    if correct.shape != lengths.shape:
-        raise ValueError(f"correct: expected shape {tuple(lengths.shape)}, got {tuple(correct.shape)}")
+        check_number(value, name, low=-big, high=big)
+    lengths = _check_lengths(lengths).to(STAT_DTYPE)  # computed in float64, returned in the default dtype
+    correct = _check_correct(correct, lengths.shape)
     half_cos = 0.5 * (1.0 + torch.cos(lengths.clamp(max=max_length) * math.pi / max_length))  # (B,) 1 -> 0
     right = rl_correct + (r0_correct - rl_correct) * half_cos
     wrong = rl_wrong + (r0_wrong - rl_wrong) * half_cos
-    reward = torch.where(correct.bool(), right, wrong)
-    return torch.where(lengths >= max_length, torch.full_like(reward, float(exceed_penalty)), reward)
+    reward = torch.where(correct, right, wrong)
+    reward = torch.where(lengths >= max_length, torch.full_like(reward, float(exceed_penalty)), reward)
+    return reward.to(out_dtype)

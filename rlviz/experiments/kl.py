@@ -32,7 +32,7 @@ import pandas as pd
 import torch
 
 from rlviz.core.kl import KL_ESTIMATORS, kl_estimate
-from rlviz.core.objectives import policy_loss
+from rlviz.core.objectives import MAX_SETTING, policy_loss
 
 __all__ = [
     "DEFAULT_POLICY",
@@ -62,7 +62,7 @@ __all__ = [
 
 _F64 = torch.float64
 PG_ALGORITHM = "grpo"  # the objective whose loss carries both placements (its clip switched off)
-NO_CLIP = {"epsilon_low": 1.0, "epsilon_high": 1e9}  # only the KL term's placement differs
+NO_CLIP = {"epsilon_low": 1.0, "epsilon_high": MAX_SETTING}  # only the KL placement differs (no r reaches 1e6)
 ROUTES = ("loss", "reward")  # where the estimate goes
 DIRECTIONS = ("reverse", "forward", "neither")  # which KL a route's expected gradient is exactly
 EXACT = 1e-9  # a relative error below this is exact (float64 sums over a few tokens)
