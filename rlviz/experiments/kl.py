@@ -62,7 +62,10 @@ __all__ = [
 
 _F64 = torch.float64
 PG_ALGORITHM = "grpo"  # the objective whose loss carries both placements (its clip switched off)
-NO_CLIP = {"epsilon_low": 1.0, "epsilon_high": MAX_SETTING}  # only the KL placement differs (no r reaches 1e6)
+NO_CLIP = {
+    "epsilon_low": 1.0,
+    "epsilon_high": MAX_SETTING,
+}  # only the KL placement differs (no ratio reaches MAX_SETTING)
 ROUTES = ("loss", "reward")  # where the estimate goes
 DIRECTIONS = ("reverse", "forward", "neither")  # which KL a route's expected gradient is exactly
 EXACT = 1e-9  # a relative error below this is exact (float64 sums over a few tokens)
