@@ -744,9 +744,9 @@ def escape_markdown(text: object) -> str:
     backslash (CommonMark: any ASCII punctuation may be escaped): ``\ ` * ~ $ @`` anywhere, ``!``
     before ``[``, ``(`` after ``]``, ``[`` after ``:name``, ``<`` before a tag, ``&`` before an
     entity, the ``:`` or ``.`` of ``http:`` / ``www.``, a block marker at the start; each run of
-    white space (line breaks, tabs) becomes one space. The rest stays as typed, so a library message reads the same in the Markdown
-    source (``epsilon_high: must be in [0, 1], got 2``); ``_a_`` between spaces would show in
-    italics, and nothing else."""
+    white space (line breaks, tabs) becomes one space. The rest stays as typed, so a library message
+    reads the same in the Markdown source (``epsilon_high: must be in [0, 1], got 2``); ``_a_``
+    between spaces would show in italics, and nothing else."""
     one_line = " ".join(str(text).split())  # no line break, no indented code block
     escaped = _MARKDOWN_ESCAPES.sub(
         lambda m: m.group("directive") + "\\[" if m.group("directive") else "\\" + m.group(0), one_line

@@ -226,6 +226,7 @@ def test_valid_url_values_are_kept_without_a_note():
     # one value of each widget kind, each a value the page offers: taken as given, no note
     query = {
         "seed": "7",
+        "device": "cpu",  # selectbox (the URL holds the label)
         "cf_mb_k": "3",  # number_input
         "cf_mu": "3",  # slider (int)
         "cf_p": "0.5",  # slider (float)
@@ -246,6 +247,7 @@ def test_valid_url_values_are_kept_without_a_note():
         "5, 6",
     )
     assert state["cf_p"] == pytest.approx(0.5) and state["cf_lr"] == pytest.approx(1e-3)
+    assert state["device"] == "cpu" and state["cf_dtype"] == "float16"
 
 
 # ------------------------------------------------------------------------------- server settings
