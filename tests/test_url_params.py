@@ -213,6 +213,14 @@ def test_repeated_value_falls_back_to_the_default_after_one_rerun():
     assert _note(at) == t("url.ignored", "zh", params=t("url.repeated", "zh", param="seed"))
 
 
+def test_parameters_read_by_hand_get_the_note_too():
+    # the language (app.py) and the interview's mode (seed_choice_from_url) are not bound widgets
+    at = open_page("pages/interview.py", lang="fr", iv_mode="zzz")
+    no_exception(at)
+    assert at.session_state["lang"] == "en" and at.session_state["iv_mode"] == "practice"
+    assert {"lang", "iv_mode"} <= set(re.findall(r"`([^`]+)`", _note(at)))
+
+
 def test_markdown_in_a_url_value_is_shown_never_rendered():
     # a text box takes the value; the library's message quotes it, escaped
     at = open_page("pages/advantages.py", ad_r=IMAGE)
