@@ -3,6 +3,9 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The address the server listens on: this machine only. `make run ADDRESS=0.0.0.0` serves the LAN
+# (a class), on purpose; README "Serving a class".
+ADDRESS ?= 127.0.0.1
 
 .PHONY: run test bench bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
@@ -13,7 +16,7 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m streamlit run app.py
+	$(PY) -m streamlit run app.py --server.address $(ADDRESS)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .

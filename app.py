@@ -5,7 +5,9 @@ Streamlit quirk: while a ``pages/`` folder exists, the first session of a freshl
 that opens a deep link (``/live``) runs that page file directly, as an old-style multipage app,
 until ``st.navigation`` has been called once in the process. Every page therefore starts with
 ``app_common.ensure_shell()`` (and so does this file), which re-runs such a session through
-this file and ``st.navigation``.
+this file and ``st.navigation``. The URL parameters are checked around the page's run
+(``ensure_shell(app=True)`` before any widget, ``report_url_params()`` after the page): a value
+a widget cannot take falls back to its default with a note naming the parameter.
 Server-start options, never typed in the browser:
 
     RLVIZ_MODEL_DIR=/path/to/hf-model RLVIZ_DEVICE=cuda make run
@@ -21,7 +23,10 @@ import streamlit as st
 from app_common import (
     IMAGE_FORMATS,
     ensure_shell,
+    escape_markdown,
+    note_url_param,
     present_lesson,
+    report_url_params,
     server_limits,
     server_options,
     show_server_limits,
@@ -33,7 +38,7 @@ from rlviz.i18n import DEFAULT_LANG, LANGS
 
 FAVICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
 
-ensure_shell()
+ensure_shell(app=True)  # also checks the URL parameters before any widget is drawn
 # The favicon is a file in the repository: a Material icon as page_icon would be fetched from the
 # internet by the browser, and the app must work offline.
 st.set_page_config(page_title="rlviz", page_icon=str(FAVICON), layout="wide")
@@ -55,7 +60,10 @@ server_limits()  # installed once per process: run limits, the step queue, torch
 # The language lives in ?lang=zh|en (kept in sync by hand rather than with bind=, so the URL
 # carries the language code and a language taken from the URL on a first visit stays in it).
 if "lang" not in st.session_state:
-    st.session_state["lang"] = st.query_params.get("lang") if st.query_params.get("lang") in LANGS else DEFAULT_LANG
+    url_lang = st.query_params.get_all("lang")
+    if url_lang and (len(url_lang) > 1 or url_lang[0] not in LANGS):
+        note_url_param("lang", "repeated" if len(url_lang) > 1 else "invalid")
+    st.session_state["lang"] = url_lang[0] if len(url_lang) == 1 and url_lang[0] in LANGS else DEFAULT_LANG
 
 with st.sidebar:
     # The language switch comes first; it is bound to ?lang= so a shared link keeps the language.
@@ -102,7 +110,8 @@ with st.sidebar:
         key="img_format",
         help=tr("side.image_format_help"),
     )
-    model_name = options.model_dir or tr("side.model_tiny")
+    # the directory's name only: a path on the server is never shown in the browser
+    model_name = escape_markdown(Path(options.model_dir).name) if options.model_dir else tr("side.model_tiny")
     st.caption(tr("side.model", model=model_name), help=tr("side.model_help"))
     show_server_limits()
 
@@ -113,3 +122,4 @@ pages = [
 navigation = st.navigation(pages, position="sidebar")
 present_lesson(navigation.url_path)  # a lesson's presenter view, when the URL asks for one
 navigation.run()
+report_url_params()  # URL parameters the page's widgets did not take: a note at the top of the page

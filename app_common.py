@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -35,20 +36,29 @@ def server_options(argv: list[str] | None = None, environ: dict[str, str] | None
     return ServerOptions(model_dir=model_dir, device=device)
 
 
-def ensure_shell() -> None:
-    """Leave Streamlit's legacy ``pages/`` mode, if this run is in it, by re-running the session.
+def ensure_shell(app: bool = False) -> None:
+    """Called first thing by every page, and by ``app.py`` with ``app=True``.
 
-    While a ``pages/`` folder exists, Streamlit starts a fresh server in its old multipage mode: the
-    first session runs a deep link's page file alone (without ``app.py``'s sidebar) or nests
-    ``app.py`` inside an automatic page list, until ``st.navigation`` has been called once in the
-    process. Called first thing by ``app.py`` and by every page: it switches that mode off and
-    re-runs, so the session goes through ``app.py`` and ``st.navigation`` to the same page.
+    Leaves Streamlit's legacy ``pages/`` mode, if this run is in it, by re-running the session. While
+    a ``pages/`` folder exists, Streamlit starts a fresh server in its old multipage mode: the first
+    session runs a deep link's page file alone (without ``app.py``'s sidebar) or nests ``app.py``
+    inside an automatic page list, until ``st.navigation`` has been called once in the process. This
+    switches that mode off and re-runs, so the session goes through ``app.py`` and ``st.navigation``
+    to the same page.
+
+    Then the URL check (see :func:`start_url_check`): in ``app.py``, before any widget is drawn, the
+    URL parameters of the sidebar and of every page's widgets (``rlviz.app_pages`` prefixes) are
+    checked; on a page, the place at its top where the notes about ignored parameters appear.
     """
     from streamlit.runtime.pages_manager import PagesManager
 
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
         st.rerun()
+    if app:
+        start_url_check()
+    else:
+        _url_notes_slot()
 
 
 def formula(latex: str, small: bool = False) -> None:
@@ -164,22 +174,30 @@ def show_bad_input(exc: Exception, fields: dict[str, str] | None = None, where=N
 
     rlviz errors start with the parameter's name (``"buffer_length: must be ..."``); when ``fields``
     maps that name to the widget's label (in the session's language), the message names the widget
-    the user has to change, followed by the library's own detail.
+    the user has to change, followed by the library's own detail, shown literally
+    (:func:`escape_markdown`: a message quoting ``![x](http://...)`` from the URL fetches nothing).
     """
     message = str(exc)
     name = message.split(":", 1)[0].strip()
     label = (fields or {}).get(name)
-    text = tr("common.bad_field", field=label, error=message) if label else tr("common.bad_input", error=message)
+    error = escape_markdown(message)  # it may quote what was typed or put in the URL: shown, never rendered
+    text = tr("common.bad_field", field=label, error=error) if label else tr("common.bad_input", error=error)
     (where or st).error(text, icon=":material/error:")
 
 
 def seed_choice_from_url(key: str, options, default: str) -> None:
     """Before the widget ``key`` is drawn: on the page's first run in the session, set its value from
     the URL parameter of the same name when that names one of ``options`` (page or registry keys),
-    else ``default``. With :func:`write_choice_to_url` after the widget, the URL carries the key, the
-    same in every language (Streamlit's ``bind="query-params"`` writes the label the widget shows)."""
+    else ``default`` (with a note naming the parameter when it named none or came several times).
+    With :func:`write_choice_to_url` after the widget, the URL carries the key, the same in every
+    language (Streamlit's ``bind="query-params"`` writes the label the widget shows)."""
     if key not in st.session_state:
-        value = st.query_params.get(key)
+        values = st.query_params.get_all(key)
+        value = values[0] if len(values) == 1 else None
+        if len(values) > 1:
+            note_url_param(key, "repeated")  # a note at the top of the page (report_url_params)
+        elif values and value not in options:
+            note_url_param(key)
         st.session_state[key] = value if value in options else default
 
 
@@ -673,7 +691,7 @@ def present_lesson(current_url_path: str) -> None:
     try:
         lesson = resolve_lesson(ref)
     except ValueError as exc:
-        st.error(tr("lessons.bar.bad", error=exc), icon=":material/error:")
+        st.error(tr("lessons.bar.bad", error=escape_markdown(exc)), icon=":material/error:")
         return
     k = step_index(params.get("step"), lesson)
     step, n = lesson.steps[k], len(lesson.steps)
@@ -717,3 +735,223 @@ def present_lesson(current_url_path: str) -> None:
             args=(other,),
             icon=":material/translate:",
         )
+
+
+# ---------------------------------------------------------------------------------- URL parameters
+# Every widget of the sidebar and of the pages is bound to the URL (``bind="query-params"``).
+# Streamlit 1.67 seeds a bound widget from the URL when the widget is first drawn in a session
+# (``SessionState._seed_widget_from_url``): it parses the value for the widget's type, runs the
+# widget's deserializer and keeps the value, or silently falls back to the default for a value it
+# cannot parse, out of [min, max] or not among the options. It does not catch everything: an integer
+# widget given a non-finite number (``?seed=inf``, ``1e999``) raises OverflowError in its deserializer
+# and crashes the page; a repeated parameter of a one-value widget (``?seed=1&seed=2``) takes the last
+# value; an integer given ``3.5`` becomes 3; a multiselect keeps the valid part of a list. The check
+# below makes every one of these fall back to the widget's default with a note naming the parameter:
+# before any widget is drawn (``ensure_shell(app=True)`` in app.py), values that no widget here can
+# take (non-finite numbers, values longer than MAX_URL_VALUE_CHARS, more than MAX_URL_VALUES values)
+# are dropped from the URL; after the page has run (:func:`report_url_params`, from app.py and
+# :func:`stop`), each parameter that seeded a widget is compared with the value the widget took
+# (the widget's own parser and serializer) and a value not taken as given is noted and reset to the
+# widget's default (one rerun). The parameters checked are the sidebar's (SHELL_URL_KEYS) and those
+# with a page's widget-key prefix (``rlviz.app_pages.PAGES``). Streamlit's parsing and the widget's
+# metadata are internal APIs: a failure to read them leaves the value as Streamlit took it, never
+# an error on the page (tests/test_url_params.py pins the behaviour).
+SHELL_URL_KEYS = ("seed", "device")  # the sidebar's widgets bound to the URL (app.py)
+MAX_URL_VALUE_CHARS = 1000  # the longest value any widget here takes (a list of rewards, a few dozen numbers)
+MAX_URL_VALUES = 64  # the most values of one parameter (a multiselect's choices)
+_MAX_PENDING = 128  # the most parameters held for checking in one session
+_URL_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,80}")  # a widget key of this app (lv_grpo.beta); other names are not ours
+_ARRAY_TYPES = frozenset({"string_array_value", "int_array_value", "double_array_value"})
+_URL_RUN = "_url_run"  # this script run: {"slot", "notes", "reported"}
+_URL_PENDING = "_url_pending"  # parameter -> its values in the URL, until its widget is drawn and checked
+_URL_RESETS = "_url_resets"  # widget key -> default, set at the start of the next run
+_MARKDOWN_ESCAPES = re.compile(
+    r"(?P<directive>:[A-Za-z\-]{1,20})\["  # Streamlit's :red[...] / :blue-badge[...]: the [ escaped
+    r"|[\\`*~$@]"  # code, emphasis, strike-through, formulas, e-mail autolinks: anywhere
+    r"|!(?=\[)|(?<=\])\("  # an image, a link's target
+    r"|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)"  # an HTML tag, comment or autolink; an HTML entity
+    r"|(?i:(?<=https)|(?<=http)|(?<=ftp)|(?<=mailto)):|(?i:(?<=www))\."  # a bare URL (GFM autolink)
+)
+_MARKDOWN_LINE_START = re.compile(r"^(\s*\d{0,9})((?<=\d)[.)]|(?<!\d)[#>+\-=|\[])")  # a heading, quote, list
+
+
+def escape_markdown(text: object) -> str:
+    r"""``text`` (e.g. an error message quoting what was typed or put in the URL) as Markdown on one
+    line that shows it as typed and makes nothing of it: no image (so no URL in it is fetched), link,
+    autolink, HTML tag or entity, formula (``$``), Streamlit colour or badge (``:red[...]``), code,
+    bold or strike-through, heading, list or quote. Only the characters that would start one get a
+    backslash (CommonMark: any ASCII punctuation may be escaped): ``\ ` * ~ $ @`` anywhere, ``!``
+    before ``[``, ``(`` after ``]``, ``[`` after ``:name``, ``<`` before a tag, ``&`` before an
+    entity, the ``:`` or ``.`` of ``http:`` / ``www.``, a block marker at the start; each run of
+    white space (line breaks, tabs) becomes one space. The rest stays as typed, so a library message
+    reads the same in the Markdown source (``epsilon_high: must be in [0, 1], got 2``); ``_a_``
+    between spaces would show in italics, and nothing else."""
+    one_line = " ".join(str(text).split())  # no line break, no indented code block
+    escaped = _MARKDOWN_ESCAPES.sub(
+        lambda m: m.group("directive") + "\\[" if m.group("directive") else "\\" + m.group(0), one_line
+    )
+    return _MARKDOWN_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), escaped)
+
+
+def _guarded(key: str) -> bool:
+    """Whether URL parameter ``key`` is one this app's widgets read: a sidebar key or a page's prefix."""
+    from rlviz.app_pages import PAGES
+
+    if not _URL_KEY.fullmatch(key):
+        return False
+    return key in SHELL_URL_KEYS or any(p.prefix and key.startswith(p.prefix) for p in PAGES)
+
+
+def _value_problem(values: list[str]) -> str | None:
+    """What makes these URL values unusable by any widget here, before the widget is known: "too_long"
+    (a value longer than MAX_URL_VALUE_CHARS, or more than MAX_URL_VALUES values), "invalid" (a
+    non-finite number: inf, nan, 1e999), or None."""
+    if len(values) > MAX_URL_VALUES or any(len(v) > MAX_URL_VALUE_CHARS for v in values):
+        return "too_long"
+    for v in values:
+        try:
+            number = float(v)
+        except ValueError:
+            continue
+        if not math.isfinite(number):
+            return "invalid"
+    return None
+
+
+def note_url_param(key: str, reason: str = "invalid") -> None:
+    """Note that URL parameter ``key`` was not used (``reason``: "invalid", "repeated", "too_long");
+    shown at the top of the page with the others. For parameters a page reads by hand
+    (:func:`seed_choice_from_url`, the language)."""
+    run = st.session_state.get(_URL_RUN)
+    if run is not None and (key, reason) not in run["notes"]:
+        run["notes"].append((key, reason))
+
+
+def start_url_check() -> None:
+    """The first half of the URL check, in app.py before any widget is drawn (``ensure_shell(app=True)``):
+    apply the resets the last run asked for, drop the values no widget can take (with a note), and hold
+    the other parameters of widgets not yet drawn in this session for :func:`report_url_params`."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    state = st.session_state
+    previous = state.get(_URL_RUN)
+    carried = list(previous["notes"]) if previous is not None and not previous["reported"] else []
+    run = {"slot": None, "notes": carried, "reported": False}
+    state[_URL_RUN] = run
+    resets = state.pop(_URL_RESETS, {})
+    for key, value in resets.items():
+        state[key] = value  # before the widget is drawn: it starts at its default
+    pending = state.setdefault(_URL_PENDING, {})
+    params = st.query_params
+    dropped = []
+    for key in list(params):
+        if not _guarded(key) or key in state:
+            continue  # not a widget's, or its widget already has a value in this session (no seeding)
+        values = params.get_all(key)
+        problem = _value_problem(values)
+        if problem is not None:
+            dropped.append(key)
+            pending.pop(key, None)
+            note_url_param(key, problem)
+        elif key not in pending and len(pending) < _MAX_PENDING:
+            pending[key] = list(values)
+    ctx = get_script_run_ctx()
+    if (dropped or resets) and ctx is not None:
+        from urllib.parse import urlencode
+
+        with ctx.session_state.query_params() as qp:
+            for key in [*dropped, *resets]:
+                qp.remove_param(key)  # out of the address bar (a widget at its default has no parameter)
+            if dropped:  # and out of the values widgets are seeded from in this run
+                qp.set_initial_query_params(urlencode({k: qp.get_all(k) for k in qp}, doseq=True))
+
+
+def _url_notes_slot() -> None:
+    """At the top of a page: the place where :func:`report_url_params` puts its note."""
+    run = st.session_state.get(_URL_RUN)
+    if run is not None and run["slot"] is None and not run["reported"]:
+        run["slot"] = st.container()
+
+
+def _took_url_value(metadata, values: list[str], value) -> str | None:
+    """Whether a widget (its Streamlit ``metadata``) took the URL ``values`` as given, now holding
+    ``value``: None if so, else "repeated" (several values for a one-value widget) or "invalid"
+    (malformed, out of range, not an option, changed on the way in). Uses the widget's own parser
+    (``parse_url_param``, as Streamlit seeds it) and serializer (as Streamlit writes it to the URL)."""
+    from streamlit.runtime.state.query_params import is_empty_url_value, parse_url_param
+
+    if metadata.value_type not in _ARRAY_TYPES and len(values) > 1:
+        return "repeated"
+    raw = values[0] if len(values) == 1 else values
+    if is_empty_url_value(raw) and not metadata.clearable:
+        return "invalid"
+    try:
+        given = parse_url_param(raw, metadata.value_type)
+        shown = metadata.serializer(value)
+    except (ValueError, TypeError, OverflowError, IndexError, KeyError):
+        return "invalid"
+    if isinstance(shown, tuple):
+        shown = list(shown)
+    return None if shown == given else "invalid"
+
+
+def report_url_params() -> None:
+    """The second half of the URL check, once per run after the page's widgets are drawn (app.py after
+    the page; :func:`stop` before a page stops early): each held parameter whose widget is now drawn
+    is compared with the value the widget took; one not taken as given is noted, and a widget left
+    at another value than its default is reset to it (a rerun). The notes go, as one warning that
+    names each parameter, at the top of the page (:func:`ensure_shell`)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    state = st.session_state
+    run = state.get(_URL_RUN)
+    if run is None or run["reported"]:
+        return
+    run["reported"] = True
+    pending = state.get(_URL_PENDING) or {}
+    ctx = get_script_run_ctx()
+    resets = {}
+    if pending and ctx is not None:
+        with ctx.session_state.query_params() as qp:
+            found = {}
+            for key in list(pending):
+                binding = qp.get_binding_for_param(key)
+                if binding is None:
+                    if not qp.has_param(key):
+                        del pending[key]  # gone from the URL without a widget: nothing to check
+                    continue
+                try:
+                    found[key] = ctx.session_state._state.get_widget_metadata(binding.widget_id)
+                except AttributeError:  # Streamlit's internals moved: leave the value as Streamlit took it
+                    found[key] = None
+        for key, metadata in found.items():
+            values = pending.pop(key)
+            if metadata is None or key not in state:
+                continue
+            problem = _took_url_value(metadata, values, state[key])
+            if problem is None:
+                continue
+            note_url_param(key, problem)
+            try:
+                default = metadata.deserializer(None)
+            except Exception:  # noqa: BLE001 -- a widget without a default: keep what Streamlit chose
+                continue
+            if state[key] != default:
+                resets[key] = default
+    if resets:
+        state[_URL_RESETS] = resets
+        run["reported"] = False  # the notes carry over to the rerun (start_url_check)
+        st.rerun()
+    if run["notes"]:
+        from rlviz.i18n import LIST_SEPARATOR
+
+        items = [tr(f"url.{reason}", param=key, limit=MAX_URL_VALUE_CHARS) for key, reason in run["notes"]]
+        where = run["slot"] if run["slot"] is not None else st
+        where.warning(tr("url.ignored", params=LIST_SEPARATOR[lang()].join(items)), icon=":material/link_off:")
+
+
+def stop() -> None:
+    """``st.stop()`` for a page: first the notes about ignored URL parameters (:func:`report_url_params`),
+    which nothing can draw once the run is stopped."""
+    report_url_params()
+    st.stop()

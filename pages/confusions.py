@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, labels, lang, predict, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, escape_markdown, labels, lang, predict, show_bad_input, tr
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import confusions as X
 from rlviz.experiments.weighting import parse_group
@@ -190,7 +190,7 @@ def ratio_section() -> None:
         show_bad_input(exc, fields)
         return
     except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
-        st.error(tr("confusions.failed", error=f"{type(exc).__name__}: {exc}"))
+        st.error(tr("confusions.failed", error=escape_markdown(f"{type(exc).__name__}: {exc}")))
         return
     _ask(
         "ratio_one",
@@ -315,7 +315,7 @@ def sampler_section() -> None:
         show_bad_input(exc, fields)
         return
     except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
-        st.error(tr("confusions.failed", error=f"{type(exc).__name__}: {exc}"))
+        st.error(tr("confusions.failed", error=escape_markdown(f"{type(exc).__name__}: {exc}")))
         return
     s = result.summary()
     _ask(

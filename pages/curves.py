@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, labels, lang, predict, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, labels, lang, predict, show_bad_input, stop, tr
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
 from rlviz.experiments.curves import (
     DEFAULT_OLD_PROB,
@@ -180,7 +180,7 @@ for v in overrides:  # one variant at a time, so that a message names the right 
         variant_overrides(v, settings)
     except ValueError as exc:
         show_bad_input(exc, fields[v])
-        st.stop()
+        stop()
 from app_common import export_configs
 
 export_configs(  # the chosen objectives with their slider settings, one tab each
@@ -191,7 +191,7 @@ try:
     res = _compute(tuple(chosen), settings, bool(zoom))
 except ValueError as exc:
     show_bad_input(exc)
-    st.stop()
+    stop()
 
 x_range = res.x_range
 log_axis = bool(log_x) and not zoom  # a log axis over 1 ± 1e-3 would look linear anyway

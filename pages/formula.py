@@ -18,7 +18,7 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, stop, tr
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import formula as F
 from rlviz.i18n import LIST_SEPARATOR
@@ -90,7 +90,7 @@ try:
     batch = F.example_batch(SEED, float(spread))
 except ValueError as exc:
     show_bad_input(exc, FIELDS)
-    st.stop()
+    stop()
 first_response, first_token = F.default_token(batch)
 
 
@@ -146,7 +146,7 @@ try:
     diff = F.formula_diff(a, b, SEED, int(response), int(token), float(spread))
 except ValueError as exc:
     show_bad_input(exc, FIELDS)
-    st.stop()
+    stop()
 
 # which terms differ, and how each objective builds each term
 names = [tr(f"formula.term.{k}") for k in diff.differs]

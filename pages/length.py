@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, formula, labels, lang, predict, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, formula, labels, lang, predict, show_bad_input, stop, tr
 from rlviz.experiments.length import (
     SAMPLE_LIMIT,
     SCHEMES,
@@ -153,7 +153,7 @@ try:
     kimi = kimi_curve(1, lmax, float(kimi_weight))
 except ValueError as exc:
     show_bad_input(exc, FIELDS)
-    st.stop()
+    stop()
 
 # predict, then check: before the curves give the answers away
 with st.expander(tr("teach.header"), expanded=True):
@@ -237,7 +237,7 @@ try:
     sweep_frame = sweep(rollouts, settings, limit=SAMPLE_LIMIT)
 except ValueError as exc:
     show_bad_input(exc, FIELDS)
-    st.stop()
+    stop()
 resp, summary = result.responses, result.summary
 schemes = result.schemes.set_index("scheme")
 

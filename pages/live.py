@@ -29,6 +29,7 @@ from app_common import (
     run_controls,
     show_bad_input,
     show_run_status,
+    stop,
     tr,
 )
 from rlviz.core.advantages import ADVANTAGE_SCALES
@@ -387,7 +388,7 @@ if questions:
 run: LiveRun | None = state.get("live_run")
 if run is None:
     st.info(tr("live.no_run"))
-    st.stop()
+    stop()
 
 arm_titles = {name: titles.get(arm.objective, arm.objective) for name, arm in run.arms.items()}
 arm_names = {f"name.{name}": title for name, title in arm_titles.items()}  # the figures' legend names
@@ -465,7 +466,7 @@ if not entropy.empty:
         st.markdown(tr("live.entropy_why"))
 max_step = max(progress.values())
 if max_step == 0:
-    st.stop()
+    stop()
 
 
 def _step_picker(key: str, default: int) -> int:

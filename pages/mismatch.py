@@ -35,6 +35,7 @@ from app_common import (
     run_controls,
     show_bad_input,
     show_run_status,
+    stop,
     tr,
 )
 from rlviz.core.corrections import CORRECTIONS
@@ -579,7 +580,7 @@ run: X.MismatchLiveRun | None = state.get("mismatch_run")
 if run is None:
     st.info(tr("mismatch.no_run"))
     _stored_reading()
-    st.stop()
+    stop()
 
 if not running:
     try:

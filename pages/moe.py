@@ -33,6 +33,7 @@ from app_common import (
     run_controls,
     show_bad_input,
     show_run_status,
+    stop,
     tr,
 )
 from rlviz.core.objectives import ALGORITHMS
@@ -500,7 +501,7 @@ running = run_controls(
 run: MoeLiveRun | None = state.get("moe_run")
 if run is None:
     st.info(tr("moe.no_run"))
-    st.stop()
+    stop()
 
 if not running:
     try:

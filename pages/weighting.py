@@ -18,7 +18,7 @@ import math
 import numpy as np
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, labels, lang, predict, show_bad_input, tr
+from app_common import chart, csv_download, ensure_shell, escape_markdown, labels, lang, predict, show_bad_input, tr
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import weighting as W
@@ -495,7 +495,7 @@ def real_section() -> None:
         show_bad_input(exc, REAL_FIELDS)
         return
     except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
-        st.error(tr("weighting.real_failed", error=f"{type(exc).__name__}: {exc}"))
+        st.error(tr("weighting.real_failed", error=escape_markdown(f"{type(exc).__name__}: {exc}")))
         return
     right = int(group.rewards.sum())
     st.markdown(

@@ -26,6 +26,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Please check **{field}**. Details: {error}",
         "zh": "请检查“**{field}**”。详细信息：{error}",
     },
+    # ---------------------------------------------------------------- URL parameters not used (app_common)
+    "url.ignored": {
+        "en": "Some settings in this link were not used; their defaults are shown instead: {params}.",
+        "zh": "链接中的部分设置无效，已改用默认值：{params}。",
+    },
+    "url.invalid": {"en": "`{param}` (not a valid value)", "zh": "`{param}`（不是有效的值）"},
+    "url.repeated": {"en": "`{param}` (given more than once)", "zh": "`{param}`（出现了不止一次）"},
+    "url.too_long": {
+        "en": "`{param}` (longer than {limit} characters)",
+        "zh": "`{param}`（超过 {limit} 个字符）",
+    },
     "common.alt_chart": {"en": "Chart", "zh": "图表"},
     "common.alt_panels": {"en": "Panels: {items}", "zh": "子图：{items}"},
     "common.alt_axes": {"en": "Axes: {items}", "zh": "坐标轴：{items}"},
