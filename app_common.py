@@ -703,9 +703,11 @@ def present_lesson(current_url_path: str) -> None:
     st.html(presenter_css(step.entry.prefix, step.visible, others, step.prediction))
     L = lang()
     with st.container(key=BAR_KEY):
-        st.markdown(f"**{lesson.title[L]}** · " + tr("lessons.bar.step", k=k + 1, n=n, page=tr(f"nav.{step.page}")))
+        # a lesson comes from a URL: its title and notes are shown, never rendered (no image is fetched)
+        title = escape_markdown(lesson.title[L])
+        st.markdown(f"**{title}** · " + tr("lessons.bar.step", k=k + 1, n=n, page=tr(f"nav.{step.page}")))
         if step.note[L].strip():
-            st.markdown(step.note[L])
+            st.markdown(escape_markdown(step.note[L]))
         row = st.container(horizontal=True)
         row.button(
             tr("lessons.bar.prev"),

@@ -132,3 +132,20 @@ def test_build_share_and_reopen_a_lesson():
     assert reopened.session_state["ls_draft_steps"] == [step]
     assert reopened.text_input(key="ls_title_zh").value == "我的课"
     assert len(reopened.get("download_button")) == 2 * len(SHIPPED) + 2  # its own worksheet and answer key
+
+
+def test_a_lessons_title_and_note_from_the_url_are_shown_not_rendered():
+    # a lesson arrives in a URL: an image in its note must not be fetched, a link not followed
+    from rlviz.experiments.lessons import Lesson, LessonStep, encode_lesson
+
+    image = "![x](http://example.invalid/pixel.png)"
+    lesson = Lesson(
+        id="probe",
+        title={"en": f"Probe {image}", "zh": f"探针 {image}"},
+        steps=(LessonStep(page="curves", settings={}, note={"en": f"see {image}", "zh": f"看 {image}"}),),
+    )
+    at = open_page("pages/curves.py", lesson=encode_lesson(lesson), present="1", step="1")
+    no_exception(at)
+    shown = "\n".join(m.value for m in at.markdown)
+    assert "Probe" in shown and "see" in shown
+    assert image not in shown  # escaped: "\!\[x\]..." shows the characters, makes no image
