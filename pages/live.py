@@ -27,6 +27,7 @@ from app_common import (
     predict,
     run_active,
     run_controls,
+    server_limits,
     show_bad_input,
     show_run_status,
     stop,
@@ -99,7 +100,9 @@ algorithms = st.multiselect(
     disabled=running,
 )
 c1, c2, c3, c4 = st.columns(4)
-steps = c1.number_input(tr("live.steps"), 1, 500, D.steps, key="lv_steps", bind="query-params", disabled=running)
+steps = c1.number_input(
+    tr("live.steps"), 1, server_limits().max_steps, D.steps, key="lv_steps", bind="query-params", disabled=running
+)
 prompts = c2.number_input(
     tr("live.prompts"),
     1,

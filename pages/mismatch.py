@@ -33,6 +33,7 @@ from app_common import (
     predict,
     run_active,
     run_controls,
+    server_limits,
     show_bad_input,
     show_run_status,
     stop,
@@ -404,7 +405,9 @@ live_top_p = c4.slider(
     tr("mismatch.live_top_p"), 0.5, 1.0, D.top_p, 0.05, key="mm_ltop_p", bind="query-params", disabled=running
 )
 c1, c2, _ = st.columns([1, 1.6, 1.4])
-steps = c1.number_input(tr("mismatch.steps"), 1, 200, D.steps, key="mm_steps", bind="query-params", disabled=running)
+steps = c1.number_input(
+    tr("mismatch.steps"), 1, server_limits().max_steps, D.steps, key="mm_steps", bind="query-params", disabled=running
+)
 live_lr = c2.select_slider(
     tr("mismatch.lr"),
     LIVE_LR_CHOICES,

@@ -31,6 +31,7 @@ from app_common import (
     predict,
     run_active,
     run_controls,
+    server_limits,
     show_bad_input,
     show_run_status,
     stop,
@@ -385,7 +386,9 @@ live_model = c1.radio(
     bind="query-params",
     disabled=running,
 )
-steps = c2.number_input(tr("moe.steps"), 1, 200, D.steps, key="mo_steps", bind="query-params", disabled=running)
+steps = c2.number_input(
+    tr("moe.steps"), 1, server_limits().max_steps, D.steps, key="mo_steps", bind="query-params", disabled=running
+)
 live_lr = c3.select_slider(
     tr("moe.lr"),
     LIVE_LR_CHOICES,

@@ -61,7 +61,8 @@ def serve():
         cwd=ROOT,
         # one torch thread: `make test` runs the server beside a pytest worker and chromium on two cores,
         # and torch's default (a thread per core) made the three fight over them
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        # and a limit of steps above the 400 the mid-run flow starts (it must still be running at Stop)
+        env={**os.environ, "OMP_NUM_THREADS": "1", "RLVIZ_MAX_STEPS": "1000"},
         stdout=log,
         stderr=subprocess.STDOUT,
     )
