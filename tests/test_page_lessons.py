@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from apptools import no_exception, open_page
 
+from app_common import escape_markdown
 from rlviz.experiments.lessons import shipped_lessons, worksheet
 from rlviz.i18n import t
 
@@ -82,7 +83,7 @@ def test_present_a_shipped_lesson_from_first_step_to_last(lesson_id, lang):
         bar = _markdown(at)[0]
         assert lesson.title[lang] in bar
         assert t("lessons.bar.step", lang, k=k + 1, n=n, page=t(f"nav.{step.page}", lang)) in bar
-        assert step.note[lang] in _markdown(at)
+        assert escape_markdown(step.note[lang]) in _markdown(at)  # shown as typed, never rendered
         assert at.query_params.get("lesson") == lesson_id and at.query_params.get("step") == str(k)
         for key, wanted in step.settings.items():  # the page took every value of the step
             kind, w = _widget(at, key)
