@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
 
-.PHONY: run test bench bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
+.PHONY: run test bench bench-explorers bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -25,6 +25,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_step.py
+
+bench-explorers: $(STAMP)
+	$(PY) benchmarks/explorers.py
 
 bench-moe: $(STAMP)
 	$(PY) benchmarks/moe_effect.py

@@ -82,16 +82,46 @@ def tr(key: str, **fmt: object) -> str:
 IMAGE_FORMATS = ("svg", "png")
 
 
+def figure_cache(func):
+    """``st.cache_data`` for a page's figure builder: ``func`` (settings and the language in, a
+    figure out) returns the figure's spec (``go.Figure.to_plotly_json()``, a plain dict), kept for
+    the last ``ServerLimits.figure_cache_entries`` distinct arguments and shared by every session
+    (a pure result: the same arguments give the same figure). Pass what it returns to :func:`chart`,
+    which shows a spec without validating it again (plotly's validation is most of a figure's
+    build). Exceptions are not cached: a ``ValueError`` reaches the page as before."""
+    import functools
+
+    @functools.wraps(func)
+    def spec(*args, **kwargs):
+        fig = func(*args, **kwargs)
+        return fig.to_plotly_json() if hasattr(fig, "to_plotly_json") else fig
+
+    return st.cache_data(max_entries=server_limits().figure_cache_entries, show_spinner=False)(spec)
+
+
+def as_figure(fig_or_spec):
+    """A ``go.Figure`` from a figure or from a spec that :func:`figure_cache` returned. The spec was
+    built through plotly's validated API and is wrapped as it is (no second validation, no copy:
+    plotly copies it into the figure's own storage)."""
+    import plotly.graph_objects as go
+
+    if isinstance(fig_or_spec, dict):
+        return go.Figure(fig_or_spec, _validate=False)
+    return fig_or_spec
+
+
 def chart(fig, key: str, **kwargs):
     """``st.plotly_chart`` with the app's toolbar: the camera button saves the figure in the format
     chosen in the sidebar (SVG or PNG), named after ``key``; no Plotly logo. Screen readers get a
     text alternative read from the figure (``rlviz.plots.describe_figure``: title, panels, axes,
-    series) in the session's language. In the dark theme black lines are drawn light
+    series) in the session's language. ``fig`` is a ``go.Figure`` or a spec from :func:`figure_cache`.
+    In the dark theme black lines are drawn light
     (``rlviz.plots.for_dark_background``). ``kwargs`` go to ``st.plotly_chart`` (e.g.
     ``on_select``, ``selection_mode``); returns what it returns."""
     from rlviz.i18n import FULL_STOP, LIST_SEPARATOR
     from rlviz.plots import describe_figure, for_dark_background
 
+    fig = as_figure(fig)  # a figure_cache spec: shown without a second validation
     fmt = st.session_state.get("img_format", IMAGE_FORMATS[0])
     fmt = fmt if fmt in IMAGE_FORMATS else IMAGE_FORMATS[0]
     config = {

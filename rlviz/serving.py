@@ -44,6 +44,9 @@ class ServerLimits:
             state and gradients).
         concurrent_steps: training steps the server computes at once (the others wait in line).
         torch_threads: torch intra-op threads (process-wide).
+        figure_cache_entries: figures each explorer's figure cache keeps (shared by all sessions,
+            least recently used dropped first): a figure asked for again, by this session or another,
+            costs a lookup instead of a build. Each entry is a figure's spec, tens to hundreds of KiB.
 
     Raises:
         ValueError: a field that is not a whole number >= 1 (naming it).
@@ -58,6 +61,7 @@ class ServerLimits:
     max_parameters: int = 50_000_000
     concurrent_steps: int = 2
     torch_threads: int = 1
+    figure_cache_entries: int = 32
 
     def __post_init__(self):
         for f in fields(self):
