@@ -441,7 +441,9 @@ def advance(run, flag_key: str, on_progress, on_wait=None) -> None:
     every arm has finished the round in progress. At the end the flag is cleared and the page reruns
     to draw the results; an error clears the flag and reruns, and :func:`run_controls` shows it in
     words (:func:`show_run_failure`) until Run, Continue or Reset, with every step done so far kept
-    (Continue retries). Each arm-step waits for its turn in the server's step queue
+    (Continue retries). A run that is done frees its models (``run.release()``: its results stay,
+    shown and downloadable); a stopped one keeps them, so it can continue, until Reset or the end of
+    the session. Each arm-step waits for its turn in the server's step queue
     (``rlviz.serving.STEPS``); ``on_wait(ahead)`` says the place in line while it waits.
     """
     state = st.session_state
@@ -456,6 +458,8 @@ def advance(run, flag_key: str, on_progress, on_wait=None) -> None:
         state.pop(stop_key, None)
         state[_error_key(flag_key)] = exc
         st.rerun()  # redraw with the controls of a stopped run and the message (run_controls)
+    if run.done:
+        run.release()  # every result stays; the models, optimizers and reference are freed now
     state[flag_key] = False
     state.pop(stop_key, None)
     st.rerun()

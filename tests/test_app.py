@@ -212,6 +212,9 @@ def test_live_run_through_the_ui():
     run = at.session_state["live_run"]
     assert run.done and run.progress == {"grpo": 2, "gspo": 2}
     assert at.session_state["live_running"] is False
+    # a finished run has freed its models (advance -> run.release()); everything below is drawn from
+    # the stored results alone
+    assert run.released and all(tr.model is None and tr.optimizer is None for tr in run.trainers.values())
     # the curves, read back from the figure JSON: both algorithms, real numbers, no NaN
     curves = _figure(at, 0)
     names = {tr["name"] for tr in curves["data"]}

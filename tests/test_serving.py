@@ -250,3 +250,42 @@ def test_extreme_typed_values_are_refused_naming_the_setting(name, overrides, pa
         TrainConfig(algorithm=name, settings=overrides).validate()
     with pytest.raises(ValueError, match="^temperature:"):
         TrainConfig(temperature=1e-9).validate()
+
+
+def _tiny_run(steps: int = 1) -> SideBySideRun:
+    train = {"prompts_per_step": 2, "group_size": 2, "max_new_tokens": 4}
+    return SideBySideRun([Arm("grpo", "grpo"), Arm("gspo", "gspo")], RunConfig(steps=steps, heldout_samples=0, train=train))
+
+
+def test_a_released_run_frees_its_models_and_keeps_every_result():
+    import gc
+    import weakref
+
+    run = _tiny_run(steps=2)
+    run.step()
+    held = [weakref.ref(t.model) for t in run.trainers.values()] + [weakref.ref(run.ref_model)]
+    held += [weakref.ref(t.optimizer) for t in run.trainers.values()]
+    before = (run.metrics_frame(), run.to_json(), run.token_view(1, "grpo"), run.ratio_histogram(1))
+    run.release()
+    gc.collect()
+    assert run.released and all(ref() is None for ref in held)  # nothing else held them
+    after = (run.metrics_frame(), run.to_json(), run.token_view(1, "grpo"), run.ratio_histogram(1))
+    assert after[0].equals(before[0]) and after[1] == before[1] and after[2] == before[2]
+    assert after[3].equals(before[3])
+    with pytest.raises(ValueError, match="^run: released"):  # one step was left: it cannot be taken
+        run.step()
+    run.release()  # idempotent
+
+
+def test_a_dropped_run_leaves_nothing_behind():
+    """A session that closes drops its run (Streamlit discards its session state): nothing global
+    (the step queue, the model-load templates, a cache) may keep its models alive."""
+    import gc
+    import weakref
+
+    run = _tiny_run()
+    run.step()
+    held = [weakref.ref(run), weakref.ref(run.ref_model)] + [weakref.ref(t.model) for t in run.trainers.values()]
+    del run
+    gc.collect()
+    assert all(ref() is None for ref in held)

@@ -323,6 +323,8 @@ class SideBySideRun:
             trainer = self.trainers[name]
             if trainer.step_count >= self.config.steps:
                 return None
+            if self.ref_model is None:
+                raise ValueError("run: released (its models were freed when it finished); start a new run")
             if self.config.heldout_samples and "start" not in self._heldout:
                 self._heldout["start"] = self._evaluate(self.ref_model)
             with STEPS.turn(on_wait):  # the server's queue: at most its capacity of steps at once
@@ -351,6 +353,24 @@ class SideBySideRun:
                 if m is not None:
                     out[name] = m
         return out
+
+    @property
+    def released(self) -> bool:
+        """True once :meth:`release` has freed the models."""
+        with self.lock:
+            return self.ref_model is None
+
+    def release(self) -> None:
+        """Free the models, optimizers and sampler copies of every arm and the reference (each
+        arm holds several copies of the model: policy, AdamW's two moments, gradients); keep every
+        result (``metrics_frame``, ``summary_frame``, ``token_view``, ``ratio_histogram``,
+        ``to_json`` read stored data only). A released run cannot step again: the app calls this
+        when a run is done, and a stopped run keeps its models so that it can continue. Idempotent.
+        """
+        with self.lock:
+            for trainer in self.trainers.values():
+                trainer.release()
+            self.ref_model = None
 
     # -- results ---------------------------------------------------------------------------------
 

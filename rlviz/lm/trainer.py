@@ -390,7 +390,7 @@ class Trainer:
         self.device = next(model.parameters()).device
         self.generator = torch.Generator().manual_seed(int(config.seed))
         self.optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.0)
-        self.critic = None
+        self.critic = self.critic_optimizer = None
         if self.train_params["advantage"] == "gae":
             self.critic = _Critic(model).to(self.device)
             self.critic_optimizer = torch.optim.AdamW(self.critic.parameters(), lr=config.value_lr)
@@ -510,12 +510,32 @@ class Trainer:
 
     # -- one step --------------------------------------------------------------------------------
 
+    @property
+    def released(self) -> bool:
+        """True once :meth:`release` has dropped the model and optimizer."""
+        return self.model is None
+
+    def release(self) -> None:
+        """Drop what training needs and results do not: the policy, its optimizer state, the
+        critic, the sampler copy and its weight snapshots, the reference (shared: dropped here only
+        as a reference). ``history``, ``token_views``, ``ratio_hists`` and ``last_updates`` stay, so
+        every finished step is still shown and downloadable; :meth:`step` then raises. Idempotent."""
+        self.model = self.optimizer = self.ref_model = None
+        self.critic = self.critic_optimizer = None
+        self._sampler = None
+        self._snapshots.clear()
+
     def step(self) -> dict[str, Any]:
         """One RL step; appends and returns its metrics (``METRICS`` plus ``step``).
 
         A step whose every group has equal rewards under dynamic sampling makes no update; its
         update metrics are NaN (not plotted) and ``kept_groups`` is 0.
+
+        Raises:
+            ValueError: the trainer was released (:meth:`release`).
         """
+        if self.released:
+            raise ValueError("trainer: released (its model and optimizer were freed); start a new run")
         t0 = time.perf_counter()
         G = self.config.group_size
         batch, stats = self._collect()
