@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
 
-.PHONY: run test bench bench-explorers bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
+.PHONY: run test audit bench bench-explorers bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -22,6 +22,14 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
+
+# A dependency audit of requirements.txt (pip-audit, in its own venv). It asks a vulnerability
+# service (PyPI's JSON API, or OSV with AUDIT_SERVICE=osv) about each pinned package, so it needs that
+# service online; --strict fails when a package cannot be checked. README "Serving a class".
+AUDIT_SERVICE ?= pypi
+audit:
+	test -x .venv-audit/bin/pip-audit || (python3 -m venv .venv-audit && .venv-audit/bin/pip install -q pip-audit)
+	.venv-audit/bin/pip-audit -r requirements.txt --strict --vulnerability-service $(AUDIT_SERVICE) --progress-spinner off
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_step.py

@@ -393,6 +393,8 @@ def test_error_during_a_run_is_a_message_in_words_and_keeps_the_steps(monkeypatc
         assert run.progress == {"grpo": 1} and len(run.metrics_frame()) == 1
         assert at.session_state["live_running"] is False
         assert not at.button(key="lv_continue").disabled  # the steps are kept; Continue tries again
+        assert len(at.get("download_button")) == 2  # ... and downloadable (CSV and JSON)
+        assert not run.released  # a failed run keeps its models, for Continue
     # the message follows the language switch, until Continue or Reset
     at.radio(key="lang").set_value("en").run()
     assert at.error[0].value == t("run.failed", "en", what=t("run.err_memory", "en"))
