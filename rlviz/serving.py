@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 
-__all__ = ["STEPS", "ServerLimits", "StepQueue", "check_run", "configure", "limits"]
+__all__ = ["STEPS", "ServerLimits", "StepQueue", "check_run", "configure", "limits", "request_trim", "trim_memory"]
 
 
 @dataclass(frozen=True)
@@ -202,9 +202,48 @@ _LIMITS: ServerLimits | None = None
 STEPS = StepQueue(ServerLimits().concurrent_steps)
 
 
+def trim_memory() -> None:
+    """Collect garbage, then hand the freed heap back to the operating system (glibc's
+    ``malloc_trim(0)``; a no-op where the C library has none). A freed model's tensors go back to
+    malloc's free lists, not to the system: measured here, four dropped 4-arm runs left the process
+    at 712 MiB, and 432 MiB after the trim (415 MiB before the runs)."""
+    import ctypes
+    import ctypes.util
+    import gc
+
+    gc.collect()
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc (macOS, musl, Windows): nothing to trim
+        pass
+
+
+_TRIM = threading.Event()
+_TRIMMER: threading.Thread | None = None
+TRIM_DELAY_S = 2.0  # wait this long after a request, so several frees cost one trim
+TRIM_EVERY_S = 300.0  # and trim anyway this often (a dropped session without a run, a cycle)
+
+
+def request_trim() -> None:
+    """Ask the server's trimmer thread (started by :func:`configure`) for a :func:`trim_memory`
+    soon: called when a run frees its models and when a dropped run is collected. Without a
+    configured server (the CLI, tests) it does nothing."""
+    _TRIM.set()
+
+
+def _trim_loop() -> None:
+    while True:
+        _TRIM.wait(TRIM_EVERY_S)
+        _TRIM.clear()
+        threading.Event().wait(TRIM_DELAY_S)
+        trim_memory()
+
+
 def configure(server_limits: ServerLimits | None) -> None:
     """Install ``server_limits`` for this process (``None``: no limits, as for the CLI): the run
-    checks of :func:`check_run`, the capacity of :data:`STEPS`, torch's intra-op threads. Call it once
+    checks of :func:`check_run`, the capacity of :data:`STEPS`, torch's intra-op threads, and a
+    daemon thread that gives freed memory back to the system (:func:`request_trim`). Call it once
     when the server starts; calling it again with equal limits changes nothing."""
     global _LIMITS
     _LIMITS = server_limits
@@ -214,6 +253,10 @@ def configure(server_limits: ServerLimits | None) -> None:
         STEPS.resize(server_limits.concurrent_steps)
         if torch.get_num_threads() != server_limits.torch_threads:
             torch.set_num_threads(server_limits.torch_threads)
+        global _TRIMMER
+        if _TRIMMER is None:  # one per process: memory freed by sessions goes back to the system
+            _TRIMMER = threading.Thread(target=_trim_loop, name="rlviz-trim-memory", daemon=True)
+            _TRIMMER.start()
 
 
 def limits() -> ServerLimits | None:

@@ -29,6 +29,7 @@ import dataclasses
 import json
 import math
 import threading
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -37,7 +38,7 @@ import pandas as pd
 import torch
 
 from rlviz.lm.trainer import METRICS, RATIO_BIN_EDGES, TrainConfig, Trainer
-from rlviz.serving import STEPS, check_run
+from rlviz.serving import STEPS, check_run, request_trim
 
 __all__ = ["COLLAPSE", "DERIVED_METRICS", "Arm", "RunConfig", "SideBySideRun", "collapse_flags"]
 
@@ -264,6 +265,7 @@ class SideBySideRun:
         }
         self._eval = TrainConfig(**config.train)  # the held-out evaluation's temperature, length, seed
         self._heldout: dict[str, float] = {}  # "start" and each arm's held-out pass@1 after its last step
+        weakref.finalize(self, request_trim)  # a dropped run (a closed session): memory back to the system
 
     # -- progress --------------------------------------------------------------------------------
 
@@ -371,6 +373,7 @@ class SideBySideRun:
             for trainer in self.trainers.values():
                 trainer.release()
             self.ref_model = None
+        request_trim()
 
     # -- results ---------------------------------------------------------------------------------
 
