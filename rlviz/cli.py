@@ -77,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
         "--overlong-penalty-factor",
         type=float,
         default=d.overlong_penalty_factor,
-        help="DAPO penalty at the length limit (verl overlong_buffer.penalty_factor)",
+        help="DAPO penalty at the length limit (verl reward.reward_kwargs.overlong_buffer_cfg.penalty_factor)",
     )
     c.add_argument("--kl-in-reward", action="store_true", help="beta x KL in the reward instead of the loss")
     c.add_argument("--entropy-coef", type=float, default=d.entropy_coef, help="entropy bonus (verl entropy_coeff)")

@@ -63,10 +63,12 @@ VERL_KEYS = {
             "filter_groups.enable filter_groups.metric filter_groups.max_num_gen_batches"
         ).split()
     ),
-    "reward_model.reward_manager",
-    "reward_model.overlong_buffer.enable",
-    "reward_model.overlong_buffer.len",
-    "reward_model.overlong_buffer.penalty_factor",
+    # verl-recipe dapo/config/dapo_trainer.yaml (48ea0a7): the DAPO reward manager's settings
+    "reward.reward_manager.name",
+    "reward.reward_kwargs.max_resp_len",
+    "reward.reward_kwargs.overlong_buffer_cfg.enable",
+    "reward.reward_kwargs.overlong_buffer_cfg.len",
+    "reward.reward_kwargs.overlong_buffer_cfg.penalty_factor",
 }
 RUN = {"prompts_per_step": 6, "group_size": 4, "mini_batches": 3, "max_new_tokens": 10}  # B = 6 * 4 / 3 = 8
 
@@ -214,7 +216,9 @@ def test_dual_clip_and_shared_vocabulary():
         train_overrides={"overlong_shaping": True},
         train_config={"max_new_tokens": 12, "overlong_buffer_length": 3, "overlong_penalty_factor": 0.5},
     )
-    assert shaped.verl["reward_model.overlong_buffer.len"] == 3 and shaped.verl["reward_model.reward_manager"] == "dapo"
+    overlong = "reward.reward_kwargs.overlong_buffer_cfg"
+    assert shaped.verl[f"{overlong}.len"] == 3 and shaped.verl["reward.reward_manager.name"] == "dapo"
+    assert shaped.verl["reward.reward_kwargs.max_resp_len"] == 12  # the DAPO reward manager's L_max
     assert "get_soft_overlong_punishment(max_completion_len=12, soft_punish_cache=3)" in _notes(shaped, "trl")
     assert shaped.trl["max_completion_length"] == 12 and "overlong_shaping" not in shaped.unmapped.get("trl", {})
     # only the training settings given are exported: no batch sizes here

@@ -174,9 +174,10 @@ def test_bad_sampler_settings_name_the_parameter(kwargs, param):
     [
         ("token_tis", "token_truncate", {"rollout_is": "token", "rollout_is_threshold": 2.0}),
         ("sequence_tis", "sequence_truncate", {"rollout_is": "sequence", "rollout_is_threshold": 2.0}),
-        ("token_mis", "token_mask", {"rollout_is": "token", "rollout_is_threshold": "0.5_2"}),
-        # verl's mask band needs a lower bound > 0: 1e-9 never binds (log-ratios are clamped to ±20)
-        ("sequence_mis", "sequence_mask", {"rollout_is": "sequence", "rollout_is_threshold": "1e-09_3"}),
+        ("token_mis", "token_mask", {"rollout_is": "token", "rollout_is_threshold": "0.5_2.0"}),
+        # verl's mask band needs a lower bound > 0: 1e-9 never binds (log-ratios are clamped to ±20);
+        # each bound keeps its point or exponent: Hydra reads "0.5_2" as 0.52 and "1e-09_3" as 1e-93
+        ("sequence_mis", "sequence_mask", {"rollout_is": "sequence", "rollout_is_threshold": "1e-09_3.0"}),
         ("geo_mean_rs", None, {"rollout_rs": "seq_mean_k1", "rollout_rs_threshold": "0.999_1.001"}),
     ],
 )

@@ -840,7 +840,7 @@ def _shaping(overlong, filtering, dynamic, source):
             overlong,
             source,
             trl="get_soft_overlong_punishment (reward fn)",
-            verl="reward_model.overlong_buffer.enable",
+            verl="reward.reward_kwargs.overlong_buffer_cfg.enable (recipe)",
             help={"zh": "DAPO 软超长惩罚", "en": "DAPO soft overlong punishment"},
         ),
         Setting(

@@ -26,9 +26,9 @@ def overlong_penalty(
     the paper; verl leaves it unbounded there, OpenRLHF caps it like here). With ``buffer_length = 0``
     there is no ramp: ``-penalty_factor`` only beyond ``max_length``.
 
-    verl: ``reward_model.overlong_buffer.len`` / ``.penalty_factor``, L_max =
-    ``data.max_response_length``; TRL: ``get_soft_overlong_punishment(max_completion_len,
-    soft_punish_cache)``.
+    verl: ``reward.reward_kwargs.overlong_buffer_cfg.len`` / ``.penalty_factor``, L_max =
+    ``reward.reward_kwargs.max_resp_len`` (verl-recipe DAPO); TRL:
+    ``get_soft_overlong_punishment(max_completion_len, soft_punish_cache)``.
 
     Args:
         lengths: [B] response lengths in tokens (int or float).

@@ -62,8 +62,8 @@ class ShapingSettings:
     """What the user sets on the page."""
 
     max_length: int = 8  # L_max, tokens (verl data.max_response_length); the generation limit
-    buffer_length: int = 4  # L_cache, tokens (verl reward_model.overlong_buffer.len)
-    penalty_factor: float = 1.0  # DAPO penalty at L_max (verl overlong_buffer.penalty_factor)
+    buffer_length: int = 4  # L_cache, tokens (verl reward.reward_kwargs.overlong_buffer_cfg.len)
+    penalty_factor: float = 1.0  # DAPO penalty at L_max (verl ...overlong_buffer_cfg.penalty_factor)
     kimi_weight: float = 1.0  # weight of the Kimi length reward added to the task reward
     cosine: CosineParams = field(default_factory=CosineParams)  # cosine reward values
 

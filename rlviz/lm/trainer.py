@@ -112,8 +112,10 @@ class TrainConfig:
         settings: the algorithm's settings to override: loss settings (``epsilon_low``, ``beta``,
             ``loss_agg_mode``, ...) and training settings (``scale_rewards``, ``dynamic_sampling``,
             ``overlong_shaping``, ``overlong_filtering``, ...), see the algorithm's spec.
-        overlong_buffer_length: DAPO L_cache in tokens (verl ``overlong_buffer.len``).
-        overlong_penalty_factor: DAPO penalty at L_max (verl ``overlong_buffer.penalty_factor``).
+        overlong_buffer_length: DAPO L_cache in tokens (verl-recipe
+            ``reward.reward_kwargs.overlong_buffer_cfg.len``).
+        overlong_penalty_factor: DAPO penalty at L_max (verl-recipe
+            ``reward.reward_kwargs.overlong_buffer_cfg.penalty_factor``).
         max_resample_rounds: dynamic sampling generates at most this many batches per step
             (verl recipe ``max_num_gen_batches``); then it trains on what it has.
         kl_in_reward: put beta x KL(old || ref) into the reward instead of the loss (verl

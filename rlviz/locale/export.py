@@ -107,10 +107,11 @@ STRINGS = {
         "它没有惩罚系数：在 reward_weights 中给它权重 {overlong_penalty_factor:g}（任务奖励为 1）。",
     },
     "export.note.overlong_verl": {
-        "en": "The overlong buffer is read by verl-recipe's DAPO reward manager (reward_model.reward_manager=dapo, "
-        "recipe/dapo). Beyond L_max = {max_new_tokens} verl's penalty keeps growing; rlviz and TRL hold it at "
+        "en": "The overlong buffer is read by verl-recipe's DAPO reward manager (reward.reward_manager.name=dapo, "
+        "python -m recipe.dapo.main_dapo; it needs reward.reward_kwargs.max_resp_len = L_max). Beyond L_max = {max_new_tokens} verl's penalty keeps growing; rlviz and TRL hold it at "
         "−{overlong_penalty_factor:g}.",
-        "zh": "超长缓冲区由 verl-recipe 的 DAPO 奖励管理器读取（reward_model.reward_manager=dapo，recipe/dapo）。"
+        "zh": "超长缓冲区由 verl-recipe 的 DAPO 奖励管理器读取（reward.reward_manager.name=dapo，"
+        "python -m recipe.dapo.main_dapo；需设 reward.reward_kwargs.max_resp_len = L_max）。"
         "超过 L_max = {max_new_tokens} 后 verl 的惩罚继续增大；rlviz 与 TRL 保持在 −{overlong_penalty_factor:g}。",
     },
     "export.note.dynamic_trl": {

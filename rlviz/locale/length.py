@@ -33,10 +33,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "length.lcache": {"en": "Overlong buffer L_cache (tokens)", "zh": "超长缓冲区 L_cache（token）"},
     "length.lcache_help": {
-        "en": "Length of the ramp before L_max (verl reward_model.overlong_buffer.len, TRL soft_punish_cache). "
-        "0 means no ramp: only responses longer than L_max are penalised. The buffer cannot be longer than "
-        "L_max: a larger value is held at L_max.",
-        "zh": "L_max 之前惩罚线性爬升的区间长度（verl 的 reward_model.overlong_buffer.len，TRL 的 "
+        "en": "Length of the ramp before L_max (verl reward.reward_kwargs.overlong_buffer_cfg.len, TRL "
+        "soft_punish_cache). 0 means no ramp: only responses longer than L_max are penalised. The buffer "
+        "cannot be longer than L_max: a larger value is held at L_max.",
+        "zh": "L_max 之前惩罚线性爬升的区间长度（verl 的 reward.reward_kwargs.overlong_buffer_cfg.len，"
+        "TRL 的 "
         "soft_punish_cache）。设为 0 表示没有缓冲：只惩罚长度超过 L_max 的回答。缓冲区不能比 L_max 更长：取值更大时按 "
         "L_max 计算。",
     },
@@ -52,9 +53,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "length.factor": {"en": "Penalty factor", "zh": "惩罚系数"},
     "length.factor_help": {
-        "en": "The penalty at L_max (verl overlong_buffer.penalty_factor; the DAPO paper uses 1). With a factor "
-        "above 1 a long right answer can score below a short wrong one.",
-        "zh": "在 L_max 处的惩罚大小（verl 的 overlong_buffer.penalty_factor；DAPO 论文取 1）。系数大于 1 时，"
+        "en": "The penalty at L_max (verl reward.reward_kwargs.overlong_buffer_cfg.penalty_factor; the DAPO "
+        "paper uses 1). With a factor above 1 a long right answer can score below a short wrong one.",
+        "zh": "在 L_max 处的惩罚大小（verl 的 reward.reward_kwargs.overlong_buffer_cfg.penalty_factor；"
+        "DAPO 论文取 1）。系数大于 1 时，"
         "一个偏长的正确回答可能比一个简短的错误回答得分还低。",
     },
     "length.others": {"en": "Other length penalties to show", "zh": "同时展示的其他长度惩罚"},
@@ -140,10 +142,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "length.dapo_source": {
         "en": "DAPO, [arXiv 2503.14476](https://arxiv.org/abs/2503.14476), §3.4, eq. 13. verl: "
-        "`reward_model.overlong_buffer.len` / `.penalty_factor`; TRL: `get_soft_overlong_punishment`; "
+        "`reward.reward_kwargs.overlong_buffer_cfg.len` / `.penalty_factor`; TRL: `get_soft_overlong_punishment`; "
         "OpenRLHF: `--reward.overlong_buffer_len`.",
         "zh": "DAPO，[arXiv 2503.14476](https://arxiv.org/abs/2503.14476)，§3.4，式 13。verl："
-        "`reward_model.overlong_buffer.len` / `.penalty_factor`；TRL：`get_soft_overlong_punishment`；"
+        "`reward.reward_kwargs.overlong_buffer_cfg.len` / `.penalty_factor`；TRL：`get_soft_overlong_punishment`；"
         "OpenRLHF：`--reward.overlong_buffer_len`。",
     },
     "length.panel_dapo": {"en": "DAPO overlong penalty", "zh": "DAPO 超长惩罚"},

@@ -103,8 +103,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.overlong_penalty": {"en": "Overlong penalty factor", "zh": "超长惩罚系数"},
     "live.overlong_penalty_help": {
         "en": "DAPO's soft overlong punishment reaches −factor at the length limit (verl "
-        "reward_model.overlong_buffer.penalty_factor; the paper uses 1). Used where overlong shaping is on.",
-        "zh": "DAPO 软超长惩罚在长度上限处达到 −系数（verl 的 reward_model.overlong_buffer.penalty_factor；"
+        "reward.reward_kwargs.overlong_buffer_cfg.penalty_factor; the paper uses 1). Used where overlong "
+        "shaping is on.",
+        "zh": "DAPO 软超长惩罚在长度上限处达到 −系数（verl 的 "
+        "reward.reward_kwargs.overlong_buffer_cfg.penalty_factor；"
         "论文取 1）。只在开启超长整形的算法上起作用。",
     },
     "live.entropy_coef": {"en": "Entropy bonus", "zh": "熵奖励系数"},

@@ -17,7 +17,8 @@ Where the names come from, never typed per objective here:
 Sources (the snapshots of ``shared/reference/algorithms.md`` §0): TRL ``trl/trainer/grpo_config.py``
 and ``grpo_trainer.py``; verl ``verl/trainer/config/actor/actor.yaml``, ``rollout/rollout.yaml``,
 ``data/legacy_data.yaml``, ``verl/trainer/config/algorithm.py``, ``verl/trainer/ppo/core_algos.py``;
-verl-recipe ``dapo/config/dapo_trainer.yaml`` (overlong buffer, ``filter_groups``).
+verl-recipe ``dapo/config/dapo_trainer.yaml`` (overlong buffer, ``filter_groups``). What TRL 1.16 and
+verl 0.9.1 make of an export is checked by ``tools/parity/handoff.py`` (``tests/test_handoff.py``).
 """
 
 from __future__ import annotations
@@ -101,11 +102,15 @@ _NOT_ARGUMENTS = {("trl", "overlong_shaping")}
 # Settings that do not matter at these values (left out of both configs).
 _IRRELEVANT: dict[str, Callable[[Mapping[str, Any]], bool]] = {"kl_estimator": lambda f: f["beta"] == 0}
 # A switch (a bool setting) is written only when on: off is every framework's default, and verl's
-# main trainer has no overlong_buffer or filter_groups keys to set off. Switched on, it brings these.
+# main trainer has no overlong-buffer keys to set off. Switched on, it brings these.
 _COMPANIONS: dict[tuple[str, str], dict[str, Any]] = {
-    ("verl", "overlong_shaping"): {"reward_model.reward_manager": "dapo"},  # verl-recipe DAPO reward manager
+    ("verl", "overlong_shaping"): {"reward.reward_manager.name": "dapo"},  # verl-recipe DAPO reward manager
     ("verl", "dynamic_sampling"): {"algorithm.filter_groups.metric": "acc"},  # rlviz filters on the 0/1 reward
 }
+
+# verl-recipe's DAPO trainer (dapo/config/dapo_trainer.yaml since its Feb 2026 port to verl 0.8+): the
+# overlong buffer its DAPO reward manager reads, with L_max as reward.reward_kwargs.max_resp_len
+_OVERLONG = "reward.reward_kwargs.overlong_buffer_cfg"
 
 # TrainConfig field -> (TRL GRPOConfig argument, verl override); None where the framework has none.
 # prompts_per_step and mini_batches become batch sizes (see _batch_args).
@@ -120,8 +125,8 @@ TRAIN_NAMES: dict[str, tuple[str | None, str | None]] = {
     "grad_clip": ("max_grad_norm", "actor_rollout_ref.actor.grad_clip"),
     "entropy_coef": ("entropy_coef", "actor_rollout_ref.actor.entropy_coeff"),
     "kl_in_reward": (None, "algorithm.use_kl_in_reward"),
-    "overlong_buffer_length": (None, "reward_model.overlong_buffer.len"),
-    "overlong_penalty_factor": (None, "reward_model.overlong_buffer.penalty_factor"),
+    "overlong_buffer_length": (None, f"{_OVERLONG}.len"),
+    "overlong_penalty_factor": (None, f"{_OVERLONG}.penalty_factor"),
     "max_resample_rounds": (None, "algorithm.filter_groups.max_num_gen_batches"),
     "value_lr": (None, "critic.optim.lr"),
     "rollout_dtype": (None, "actor_rollout_ref.rollout.dtype"),
@@ -497,7 +502,7 @@ def _correction_args(fw: str, fields: Mapping[str, Any], out: dict[str, Any], mi
             missing.add("rollout_correction_low" if low is None else "rollout_correction_high")
             return
         out[f"{root}.rollout_rs"] = "seq_mean_k1"
-        out[f"{root}.rollout_rs_threshold"] = f"{low:g}_{high:g}"
+        out[f"{root}.rollout_rs_threshold"] = _band_text(low, high)
         return
     if spec.kind == "truncate":
         if low is not None:  # verl's TIS truncates from above only
@@ -512,7 +517,14 @@ def _correction_args(fw: str, fields: Mapping[str, Any], out: dict[str, Any], mi
     # verl clamps log-ratios (and their sums) to ±20, so no ratio is below exp(-20) ≈ 2.1e-9
     lower = low if low is not None else _NO_LOWER
     out[f"{root}.rollout_is"] = spec.level
-    out[f"{root}.rollout_is_threshold"] = f"{lower:g}_{high:g}"
+    out[f"{root}.rollout_is_threshold"] = _band_text(lower, high)
+
+
+def _band_text(low: float, high: float) -> str:
+    """verl's ``"lower_upper"`` band. Each bound keeps a decimal point or an exponent (``repr`` of a
+    float): Hydra's override grammar reads digits joined by ``_`` as one number (``0.5_2`` is 0.52,
+    ``1e-09_3`` is 1e-93), a band like ``0.5_2.0`` stays the string verl parses."""
+    return f"{float(low)!r}_{float(high)!r}"
 
 
 def export_config(
@@ -602,6 +614,8 @@ def export_config(
                     {"setting": other, "value": out[key], "key": key, "other": f, "other_value": fields[f]}
                 )
             out[key] = fields[f]
+        if fw == "verl" and fields["overlong_shaping"] and "max_new_tokens" in given:
+            out["reward.reward_kwargs.max_resp_len"] = fields["max_new_tokens"]  # the DAPO manager's L_max
         if set(given) & set(_BATCH) and "mini_batches" not in skip:
             out.update(_batch_args(fw, fields))
         if "rollout_correction" in given:
