@@ -422,9 +422,9 @@ def _subplot_grid(rows: int, cols: int, **options) -> dict:
     return copy.deepcopy(_subplot_grid_cached(rows, cols, tuple(sorted(options.items()))))
 
 
-def _axes_of(col: int) -> dict:
-    """A trace's axis references for panel ``col`` of row 1 (what ``add_trace(row=1, col=col)`` sets)."""
-    return {"xaxis": f"x{'' if col == 1 else col}", "yaxis": f"y{'' if col == 1 else col}"}
+def _axes_of(panel: int) -> dict:
+    """A trace's axis references for ``panel`` (1, 2, ... row by row: what ``add_trace(row=, col=)`` sets)."""
+    return {"xaxis": f"x{'' if panel == 1 else panel}", "yaxis": f"y{'' if panel == 1 else panel}"}
 
 
 def _finite_max(df: pd.DataFrame, cols: Sequence[str]) -> list[float]:
@@ -490,56 +490,77 @@ def live_sampling_figure(
     """
     titles = [_l(labels, k) for k in ("live_signal", "live_rollouts", "live_reward", "live_reward_vs")]
     step_title, rollouts_title = _l(labels, "step"), titles[1]
-    fig = make_subplots(rows=2, cols=2, subplot_titles=list(titles), vertical_spacing=0.22, horizontal_spacing=0.1)
+    layout = _subplot_grid(2, 2, vertical_spacing=0.22, horizontal_spacing=0.1)
+    for note, title in zip(layout["annotations"], titles):
+        note["text"] = title
     panels = (
-        ("step", "signal_groups", 1, 1),
-        ("step", "rollouts_cum", 1, 2),
-        ("step", "pass_at_1", 2, 1),
-        ("rollouts_cum", "pass_at_1", 2, 2),
+        ("step", "signal_groups", 1),
+        ("step", "rollouts_cum", 2),
+        ("step", "pass_at_1", 3),
+        ("rollouts_cum", "pass_at_1", 4),
     )
-    for arm in [a for a in ARM_STYLES if not df.empty and a in set(df["arm"])]:
-        part = df[df["arm"] == arm].sort_values("step")
+    traces = []
+    parts = dict(tuple(df.groupby("arm", sort=False))) if not df.empty else {}
+    for arm in [a for a in ARM_STYLES if a in parts]:
+        part = parts[arm].sort_values("step")
         style = ARM_STYLES[arm]
         label = labels.get(f"name.{arm}", ALGORITHMS[arm].title if arm in ALGORITHMS else arm)
-        for i, (x, y, row, col) in enumerate(panels):
+        for i, (x, y, panel) in enumerate(panels):
             p = _finite(part, [x, y])
             xt = step_title if x == "step" else rollouts_title
-            fig.add_trace(
-                go.Scatter(
-                    x=p[x].tolist(),
-                    y=p[y].astype(float).tolist(),
-                    mode="lines+markers",
-                    name=label,
-                    legendgroup=arm,
-                    showlegend=i == 0,
-                    line={"color": style["color"], "dash": style["dash"], "width": 2},
-                    marker={"size": 5, "color": style["color"]},
-                    hovertemplate=f"{label}<br>{xt}: %{{x}}<br>{titles[i]}: %{{y:.3g}}<extra></extra>",
-                ),
-                row=row,
-                col=col,
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": p[x].tolist(),
+                    "y": p[y].astype(float).tolist(),
+                    "mode": "lines+markers",
+                    "name": label,
+                    "legendgroup": arm,
+                    "showlegend": i == 0,
+                    "line": {"color": style["color"], "dash": style["dash"], "width": 2},
+                    "marker": {"size": 5, "color": style["color"]},
+                    "hovertemplate": f"{label}<br>{xt}: %{{x}}<br>{titles[i]}: %{{y:.3g}}<extra></extra>",
+                    **_axes_of(panel),
+                }
             )
-    fig.add_hline(
-        y=target_groups,
-        line_color=OKABE_ITO["grey"],
-        line_width=1,
-        annotation_text=_l(labels, "target_line"),
-        annotation_position="bottom right",
-        row=1,
-        col=1,
-    )
-    base_layout(fig, height=height)
+    if traces:  # the target N in the first panel (none before the first step, as plotly's add_hline)
+        layout["shapes"] = [
+            {
+                "type": "line",
+                "x0": 0,
+                "x1": 1,
+                "xref": "x domain",
+                "y0": target_groups,
+                "y1": target_groups,
+                "yref": "y",
+                "line": {"color": OKABE_ITO["grey"], "width": 1},
+            }
+        ]
+        layout["annotations"].append(
+            {
+                "x": 1,
+                "y": target_groups,
+                "xref": "x domain",
+                "yref": "y",
+                "text": _l(labels, "target_line"),
+                "showarrow": False,
+                "xanchor": "right",
+                "yanchor": "top",
+            }
+        )
+    last_step = int(df["step"].max()) if len(df) else 1
+    for axis in ("xaxis", "xaxis2", "xaxis3"):
+        # steps are whole numbers: ticks at 1, 2, ... (every k-th step for long runs), never 1.5
+        layout[axis].update(title={"text": step_title}, tick0=1, dtick=max(1, math.ceil(last_step / 10)))
+    layout["xaxis4"]["title"] = {"text": rollouts_title}
+    layout["yaxis"]["rangemode"] = "tozero"
+    layout["yaxis2"]["rangemode"] = "tozero"
+    layout["yaxis3"]["range"] = [0, 1.02]
+    layout["yaxis4"]["range"] = [0, 1.02]
+    # one spec, validated once: a live run redraws it after every step
+    fig = base_layout(go.Figure(data=traces, layout=layout), height=height)
     # the two arms: a column to the right, clear of the subplot titles
     fig.update_layout(
         legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}, margin={"t": 50, "r": 10}
     )
-    last_step = int(df["step"].max()) if len(df) else 1
-    for row, col in ((1, 1), (1, 2), (2, 1)):
-        # steps are whole numbers: ticks at 1, 2, ... (every k-th step for long runs), never 1.5
-        fig.update_xaxes(title_text=step_title, tick0=1, dtick=max(1, math.ceil(last_step / 10)), row=row, col=col)
-    fig.update_xaxes(title_text=rollouts_title, row=2, col=2)
-    fig.update_yaxes(rangemode="tozero", row=1, col=1)
-    fig.update_yaxes(rangemode="tozero", row=1, col=2)
-    fig.update_yaxes(range=[0, 1.02], row=2, col=1)
-    fig.update_yaxes(range=[0, 1.02], row=2, col=2)
     return fig
