@@ -158,80 +158,91 @@ def pass_rate_figure(
     titles = [_l(labels, "hist_title"), _l(labels, "outcome_title")]
     x_title, y_title = _l(labels, "measured_rate"), _l(labels, "prompts_axis")
     level_label = _l(labels, "level")
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], subplot_titles=titles, horizontal_spacing=0.12)
+    layout = _subplot_grid(1, 2, column_widths=(0.6, 0.4), horizontal_spacing=0.12)
+    for note, title in zip(layout["annotations"], titles):
+        note["text"] = title
     levels = sorted(hist["level"].unique().tolist()) if not hist.empty else []
     blues = sample_colorscale("Blues", [0.35 + 0.6 * i / max(len(levels) - 1, 1) for i in range(len(levels))])
     G = int(hist["correct"].max()) if not hist.empty else 1
     width = 0.8 / G
+    traces = []
+    parts = dict(tuple(hist.groupby("level", sort=False))) if levels else {}
     for i, lv in enumerate(levels):
-        part = _finite(hist[hist["level"] == lv], ["pass_rate", "prompts"])
-        fig.add_trace(
-            go.Bar(
-                x=part["pass_rate"].tolist(),
-                y=part["prompts"].tolist(),
-                width=width,
-                name=f"{level_label} {lv}",
-                marker={"color": blues[i]},
-                legendgroup="levels",
-                customdata=part["correct"].tolist(),
-                hovertemplate=f"{level_label} {lv}<br>%{{customdata}}/{G} · {x_title} %{{x:.2f}}<br>{y_title}: %{{y}}<extra></extra>",
-            ),
-            row=1,
-            col=1,
+        part = _finite(parts[lv], ["pass_rate", "prompts"])
+        traces.append(
+            {
+                "type": "bar",
+                "x": part["pass_rate"].tolist(),
+                "y": part["prompts"].tolist(),
+                "width": width,
+                "name": f"{level_label} {lv}",
+                "marker": {"color": blues[i]},
+                "legendgroup": "levels",
+                "customdata": part["correct"].tolist(),
+                "hovertemplate": f"{level_label} {lv}<br>%{{customdata}}/{G} · {x_title} %{{x:.2f}}<br>{y_title}: %{{y}}<extra></extra>",
+                **_axes_of(1),
+            }
         )
-    for x0 in (0.0, 1.0):
-        fig.add_vrect(
-            x0=x0 - width * 0.7,
-            x1=x0 + width * 0.7,
-            fillcolor=OKABE_ITO["grey"],
-            opacity=0.18,
-            line_width=0,
-            row=1,
-            col=1,
-        )
+    if levels:  # the zero-advantage bands (an empty panel gets none, as plotly's add_vrect)
+        layout["shapes"] = [
+            {
+                "type": "rect",
+                "x0": x0 - width * 0.7,
+                "x1": x0 + width * 0.7,
+                "xref": "x",
+                "y0": 0,
+                "y1": 1,
+                "yref": "y domain",
+                "fillcolor": OKABE_ITO["grey"],
+                "opacity": 0.18,
+                "line": {"width": 0},
+            }
+            for x0 in (0.0, 1.0)
+        ]
+    layout["annotations"].append(  # the note over the bands
+        {
+            "x": 0.5,
+            "y": 1.0,
+            "xref": "x domain",
+            "yref": "y domain",
+            "text": _l(labels, "zero_band"),
+            "showarrow": False,
+            "yanchor": "top",
+            "font": {"size": 12, "color": "#555555"},
+        }
+    )
     # headroom above the tallest stack, so the note at the top never sits on a bar
     tallest = float(hist.groupby("pass_rate")["prompts"].sum().max()) if not hist.empty else 0.0
-    fig.add_annotation(
-        x=0.5,
-        y=1.0,
-        xref="x domain",
-        yref="y domain",
-        text=_l(labels, "zero_band"),
-        showarrow=False,
-        yanchor="top",
-        font={"size": 12, "color": "#555555"},
-        row=1,
-        col=1,
-    )
-    fig.update_layout(barmode="stack")
+    layout["barmode"] = "stack"
     names = [_l(labels, "all_levels")] + [f"{level_label} {lv}" for lv in levels]
     for outcome in ("all_wrong", "mixed", "all_correct"):
         outcome_label = _l(labels, f"outcome.{outcome}")
         part = outcomes[outcomes["outcome"] == outcome].sort_values("level")
         part = _finite(part, ["share", "groups"])
-        fig.add_trace(
-            go.Bar(
-                y=[names[0] if lv == 0 else f"{level_label} {lv}" for lv in part["level"]],
-                x=part["share"].tolist(),
-                orientation="h",
-                name=outcome_label,
-                marker={"color": OUTCOME_COLORS[outcome]},
-                customdata=part["groups"].tolist(),
-                legendgroup="outcomes",
-                hovertemplate=f"%{{y}}<br>{outcome_label}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
-            ),
-            row=1,
-            col=2,
+        traces.append(
+            {
+                "type": "bar",
+                "y": [names[0] if lv == 0 else f"{level_label} {lv}" for lv in part["level"]],
+                "x": part["share"].tolist(),
+                "orientation": "h",
+                "name": outcome_label,
+                "marker": {"color": OUTCOME_COLORS[outcome]},
+                "customdata": part["groups"].tolist(),
+                "legendgroup": "outcomes",
+                "hovertemplate": f"%{{y}}<br>{outcome_label}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
+                **_axes_of(2),
+            }
         )
-    base_layout(fig, height=height)
+    layout["xaxis"].update(title={"text": x_title}, range=[-0.1, 1.1])
+    layout["yaxis"].update(title={"text": y_title}, range=[0, max(tallest, 1.0) * 1.15])
+    layout["xaxis2"].update(title={"text": _l(labels, "share_axis")}, tickformat=".0%", range=[0, 1])
+    layout["yaxis2"].update(categoryorder="array", categoryarray=names[::-1])
+    # one spec, validated once (a new measurement rebuilds it)
+    fig = base_layout(go.Figure(data=traces, layout=layout), height=height)
     # seven entries: a column to the right, clear of the subplot titles
     fig.update_layout(
         legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}, margin={"t": 50, "r": 10}
     )
-    fig.update_xaxes(title_text=x_title, range=[-0.1, 1.1], row=1, col=1)
-    fig.update_yaxes(title_text=y_title, range=[0, max(tallest, 1.0) * 1.15], row=1, col=1)
-    fig.update_xaxes(title_text=_l(labels, "share_axis"), tickformat=".0%", range=[0, 1], row=1, col=2)
-    fig.update_yaxes(categoryorder="array", categoryarray=names[::-1], row=1, col=2)
     return fig
 
 
