@@ -11,7 +11,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, formula, labels, lang, predict, show_bad_input, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    figure_cache,
+    formula,
+    labels,
+    lang,
+    predict,
+    show_bad_input,
+    tr,
+)
 from rlviz.core.estimators import ESTIMATORS
 from rlviz.experiments import advantages as A
 from rlviz.i18n import LIST_SEPARATOR
@@ -32,6 +43,32 @@ FIELDS = {
     "lengths": tr("advantages.lengths"),
     "adv_estimator": tr("advantages.estimators"),
 }
+
+
+# ------------------------------------------------------------------ cached results and figure specs
+# Pure functions of their arguments, shared by every session (``figure_cache``: the figure's spec;
+# ``words``: the labels it shows, so the language is part of the key).
+@st.cache_data(show_spinner=False, max_entries=32)
+def _group(texts: tuple[str, str, str, str], chosen: tuple[str, ...]):
+    """The parsed inputs and every chosen estimator's advantages: (inputs, advantage table)."""
+    inputs = A.parse_inputs(*texts)
+    return inputs, A.advantage_table(inputs, list(chosen))
+
+
+@figure_cache
+def _bars_figure(texts: tuple[str, str, str, str], chosen: tuple[str, ...], words: tuple):
+    return advantage_bars_figure(_group(texts, chosen)[1], dict(words))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _bias(group_size: int):
+    return A.difficulty_bias(group_size)
+
+
+@figure_cache
+def _bias_figure(group_size: int, words: tuple):
+    return difficulty_bias_figure(_bias(group_size), dict(words))
+
 
 st.title(tr("advantages.title"))
 st.markdown(tr("advantages.intro"))
@@ -71,10 +108,11 @@ def group_section() -> None:
         bind="query-params",
     )
     try:
-        inputs = A.parse_inputs(rewards_text, second_text, greedy_text, lengths_text)
+        texts = (rewards_text, second_text, greedy_text, lengths_text)
+        A.parse_inputs(*texts)  # a bad text is named before a missing estimator, as the page always did
         if not chosen:
             raise ValueError(f"adv_estimator: {tr('advantages.need_estimator')}")
-        table = A.advantage_table(inputs, chosen)
+        inputs, table = _group(texts, tuple(chosen))
         prediction_state = state_from_settings("advantages", state)
     except ValueError as exc:
         show_bad_input(exc, FIELDS)
@@ -93,7 +131,7 @@ def group_section() -> None:
     bar_labels = labels(
         "advantages", "response_axis", "advantage_axis", "reward", "second_reward", **responses, **names
     )
-    chart(advantage_bars_figure(table, bar_labels), "advantages-group")
+    chart(_bars_figure(texts, tuple(chosen), tuple(bar_labels.items())), "advantages-group")
     if len(set(inputs.rewards)) == 1:  # an all-equal group: which estimators still give it a signal
         moving = table[table["advantage"].abs() > 1e-9]["estimator"].unique()
         if len(moving):
@@ -129,12 +167,12 @@ def bias_section() -> None:
     st.markdown(tr("advantages.bias_text"))
     G = st.slider(tr("advantages.bias_group_size"), 2, 32, A.BIAS_GROUP_SIZE, key="ad_bG", bind="query-params")
     try:
-        df = A.difficulty_bias(int(G))
+        df = _bias(int(G))
     except ValueError as exc:
         show_bad_input(exc, {"group_size": tr("advantages.bias_group_size")})
         return
     bias_labels = labels("advantages", "pass_rate", "weight_axis", "relative_axis", **names)
-    chart(difficulty_bias_figure(df, bias_labels), "advantages-bias")
+    chart(_bias_figure(int(G), tuple(bias_labels.items())), "advantages-bias")
     formula(  # below the figure, full width: the sum does not fit a side column
         r"\mathbb{E}\Big[\sum_i |A_i|\Big] = \sum_{k=0}^{G} \binom{G}{k} p^k (1-p)^{G-k}\, a(k),\quad "
         r"a(k) = \sum_i |A_i|,\quad k = \#\{i: R_i = 1\}",

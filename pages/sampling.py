@@ -22,6 +22,7 @@ from app_common import (
     csv_download,
     drive,
     ensure_shell,
+    figure_cache,
     formula,
     labels,
     lang,
@@ -76,6 +77,122 @@ st.subheader(tr("sampling.signal_header"))
 st.markdown(tr("sampling.signal_text"))
 
 
+# ------------------------------------------------------------------ cached results and figure specs
+# Pure functions of their arguments, shared by every session (``figure_cache``: the figure's spec;
+# ``words``: the labels it shows, so the language is part of the key).
+@st.cache_data(show_spinner=False, max_entries=32)
+def _signal_curves(sizes: tuple[int, ...]):
+    return signal_curves(sizes)
+
+
+@figure_cache
+def _signal_figure(sizes: tuple[int, ...], words: tuple):
+    return signal_probability_figure(_signal_curves(sizes), dict(words))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _advantage_mass(group_size: int):
+    return advantage_mass_curves(group_size)
+
+
+@figure_cache
+def _bias_figure(group_size: int, words: tuple):
+    return advantage_mass_figure(_advantage_mass(group_size), dict(words))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _measure(seed: int, n_prompts: int, group_size: int, temperature: float, model_dir: str | None, device: str):
+    """Plain data: the cached function loads the model itself (rlviz never imports Streamlit)."""
+    return measure_pass_rates(seed, n_prompts, group_size, temperature, model_dir=model_dir, device=device)
+
+
+@figure_cache
+def _measured_figure(measure_args: tuple, words: tuple):
+    m = _measure(*measure_args)
+    return pass_rate_figure(m.histogram(), m.outcomes_by_level(), dict(words))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _measured_summary(measure_args: tuple) -> dict:
+    """What the page reads from a measurement besides its figure: the shares of all-wrong, all-right
+    and zero-advantage groups, the number of prompts, the levels the filter would drop most
+    (``None`` unless some level has both), and the pass rates as (values, weights)."""
+    m = _measure(*measure_args)
+    by_level = m.outcomes_by_level()
+    by_level = by_level[by_level["level"] > 0].pivot(index="level", columns="outcome", values="share")
+    levels = None
+    if by_level["all_correct"].max() > 0 and by_level["all_wrong"].max() > 0:
+        levels = {
+            "lv_right": int(by_level["all_correct"].idxmax()),
+            "right": float(by_level["all_correct"].max()),
+            "lv_wrong": int(by_level["all_wrong"].idxmax()),
+            "wrong": float(by_level["all_wrong"].max()),
+        }
+    dist = m.distribution()
+    return {
+        "zero": m.zero_advantage_fraction,
+        "wrong": m.all_wrong_fraction,
+        "right": m.all_correct_fraction,
+        "n": len(m.frame),
+        "levels": levels,
+        "distribution": (dist.values, dist.weights),
+    }
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _fill_cost(a: float, b: float, measured: tuple | None, n: int, N: int, G: int, max_caps: int):
+    """``measured``: the measured pass rates as (values, weights), or None."""
+    dists = {"beta": PassRateDistribution.beta(a, b)}
+    if measured is not None:
+        dists["measured"] = PassRateDistribution.discrete(*measured)
+    return fill_cost_frame(dists, n, N, G, max_caps)
+
+
+@figure_cache
+def _cost_figure(a: float, b: float, measured: tuple | None, n: int, N: int, G: int, K: int, words: tuple):
+    return fill_cost_figure(_fill_cost(a, b, measured, n, N, G, max(10, K)), K, N, dict(words))
+
+
+@figure_cache
+def _beta_figure(a: float, b: float, words: tuple):
+    return beta_density_figure(beta_density(a, b), PassRateDistribution.beta(a, b).mean, dict(words), height=220)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _cost_table(settings: tuple, K: int, lang: str):
+    """The cost table at the chosen K, as shown (``lang``: the session's language, read by ``tr``)."""
+    df = _fill_cost(*settings, max(10, K))
+    at_k = df[df["K"] == K]
+    a, b = settings[:2]
+    dist_labels = {"beta": tr("sampling.beta_name", a=a, b=b), "measured": tr("sampling.measured_name")}
+    table = pd.DataFrame(
+        {
+            tr("sampling.col_distribution"): [dist_labels[d] for d in at_k["distribution"]],
+            tr("sampling.col_q"): at_k["signal_probability"].round(3).tolist(),
+            tr("sampling.col_rounds"): at_k["expected_rounds"].round(2).tolist(),
+            tr("sampling.col_rollouts"): at_k["expected_rollouts"].round(1).tolist(),
+            tr("sampling.col_groups"): at_k["expected_groups"].round(2).tolist(),
+            tr("sampling.col_full"): at_k["full_batch_probability"].round(3).tolist(),
+            tr("sampling.col_per_group"): [
+                f"{v:.1f}" if v != float("inf") else "∞" for v in at_k["rollouts_per_group"]
+            ],
+            tr("sampling.col_plain_groups"): at_k["plain_groups"].round(2).tolist(),
+            tr("sampling.col_plain_rollouts"): at_k["plain_rollouts"].tolist(),
+        }
+    )
+    return table.map(lambda v: f"{v:.4g}" if isinstance(v, float) else v)  # as many digits as the CSV's rounding
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _fill_check(a: float, b: float, n: int, N: int, G: int, K: int, seed: int):
+    """The formula's fill cost and its Monte-Carlo check at one setting: (exact, simulation, trials)."""
+    beta = PassRateDistribution.beta(a, b)
+    exact = fill_cost(beta.signal_probability(G), n, N, G, K)
+    # about two million simulated answers at most, so the check stays quick at any setting
+    trials = int(min(2000, max(100, 2e6 / (n * G * exact.expected_rounds))))
+    return exact, simulate_fill(beta, n, N, G, K, trials, torch.Generator().manual_seed(seed)), trials
+
+
 @st.fragment
 def signal_section() -> None:
     sizes = st.multiselect(
@@ -103,14 +220,13 @@ def signal_section() -> None:
     try:
         if not sizes:
             raise ValueError(f"group_size: {tr('sampling.need_group_size')}")
-        df = signal_curves(sizes)
+        df = _signal_curves(tuple(int(g) for g in sizes))
     except ValueError as exc:
         show_bad_input(exc, {"group_size": tr("sampling.group_sizes")}, where=left)
         return
     with left:
         signal_labels = labels("sampling", "pass_rate", "signal_axis", "mixed_hover", "equal_hover")
-        fig = signal_probability_figure(df, signal_labels)
-        chart(fig, "sampling-signal")
+        chart(_signal_figure(tuple(int(g) for g in sizes), tuple(signal_labels.items())), "sampling-signal")
     st.caption(tr("sampling.signal_caption"))
     csv_download(df, "sampling-signal", key="s_dl_signal")
 
@@ -125,15 +241,15 @@ st.markdown(tr("sampling.bias_text"))
 def bias_section() -> None:
     bias_G = st.slider(tr("sampling.bias_group_size"), 2, 64, 8, key="s_bG", bind="query-params")
     try:
-        df = advantage_mass_curves(int(bias_G))
+        df = _advantage_mass(int(bias_G))
     except ValueError as exc:
         show_bad_input(exc, {"group_size": tr("sampling.bias_group_size")})
         return
     left, right = st.columns([3, 2])
     with left:
         # the two lines' names: the registry titles of GRPO and Dr.GRPO
-        fig = advantage_mass_figure(df, labels("sampling", "pass_rate", "bias_axis", "bias_mass"))
-        chart(fig, "sampling-difficulty-bias")
+        words = labels("sampling", "pass_rate", "bias_axis", "bias_mass")
+        chart(_bias_figure(int(bias_G), tuple(words.items())), "sampling-difficulty-bias")
     with right:
         formula(
             r"\text{GRPO: }\\ A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon},\quad "
@@ -151,12 +267,6 @@ bias_section()
 
 
 # ---------------------------------------------------------------------------------------- 2. measured
-@st.cache_data(show_spinner=False, max_entries=32)
-def _measure(seed: int, n_prompts: int, group_size: int, temperature: float, model_dir: str | None, device: str):
-    """Plain data: the cached function loads the model itself (rlviz never imports Streamlit)."""
-    return measure_pass_rates(seed, n_prompts, group_size, temperature, model_dir=model_dir, device=device)
-
-
 st.subheader(tr("sampling.measured_header"))
 st.markdown(tr("sampling.measured_text"))
 c1, c2, c3 = st.columns(3)
@@ -175,11 +285,10 @@ m_temp = c3.slider(
     bind="query-params",
 )
 measurement = None
+measure_args = (seed, int(n_prompts), int(m_G), float(m_temp), state.get("model_dir"), state.get("device", "auto"))
 try:
     with st.spinner(tr("sampling.measuring", n=int(n_prompts), G=int(m_G))):
-        measurement = _measure(
-            seed, int(n_prompts), int(m_G), float(m_temp), state.get("model_dir"), state.get("device", "auto")
-        )
+        measurement = _measure(*measure_args)
 except ValueError as exc:
     show_bad_input(
         exc,
@@ -191,11 +300,12 @@ except ValueError as exc:
         },
     )
 if measurement is not None:
+    summary = _measured_summary(measure_args)
     cols = st.columns(4)
-    cols[0].metric(tr("sampling.zero_share"), f"{measurement.zero_advantage_fraction:.0%}")
-    cols[1].metric(tr("sampling.all_wrong_share"), f"{measurement.all_wrong_fraction:.0%}")
-    cols[2].metric(tr("sampling.all_correct_share"), f"{measurement.all_correct_fraction:.0%}")
-    cols[3].metric(tr("sampling.mixed_share"), f"{1 - measurement.zero_advantage_fraction:.0%}")
+    cols[0].metric(tr("sampling.zero_share"), f"{summary['zero']:.0%}")
+    cols[1].metric(tr("sampling.all_wrong_share"), f"{summary['wrong']:.0%}")
+    cols[2].metric(tr("sampling.all_correct_share"), f"{summary['right']:.0%}")
+    cols[3].metric(tr("sampling.mixed_share"), f"{1 - summary['zero']:.0%}")
     measured_labels = labels(
         "sampling",
         *("hist_title", "outcome_title", "measured_rate", "prompts_axis", "share_axis", "level", "all_levels"),
@@ -204,29 +314,19 @@ if measurement is not None:
     )
     left, right = st.columns([3, 1])
     with left:
-        fig = pass_rate_figure(measurement.histogram(), measurement.outcomes_by_level(), measured_labels)
-        chart(fig, "sampling-measured")
+        chart(_measured_figure(measure_args, tuple(measured_labels.items())), "sampling-measured")
     with right:
         st.latex(r"\hat p = k / G")
         st.latex(r"\begin{gathered} A_1 = \dots = A_G = 0 \\ \iff k \in \{0, G\} \end{gathered}")
     caption = tr(
         "sampling.measured_caption",
-        zero=measurement.zero_advantage_fraction,
-        n=len(measurement.frame),
-        wrong=measurement.all_wrong_fraction,
-        right=measurement.all_correct_fraction,
+        zero=summary["zero"],
+        n=summary["n"],
+        wrong=summary["wrong"],
+        right=summary["right"],
     )
-    # which levels the filter would drop, read from this measurement (not assumed)
-    by_level = measurement.outcomes_by_level()
-    by_level = by_level[by_level["level"] > 0].pivot(index="level", columns="outcome", values="share")
-    if by_level["all_correct"].max() > 0 and by_level["all_wrong"].max() > 0:
-        caption += tr(
-            "sampling.measured_levels",
-            lv_right=int(by_level["all_correct"].idxmax()),
-            right=float(by_level["all_correct"].max()),
-            lv_wrong=int(by_level["all_wrong"].idxmax()),
-            wrong=float(by_level["all_wrong"].max()),
-        )
+    if summary["levels"] is not None:  # which levels the filter would drop, read from this measurement
+        caption += tr("sampling.measured_levels", **summary["levels"])
     st.caption(caption)
     csv_download(measurement.frame, "sampling-measured", key="s_dl_measured")
 
@@ -261,13 +361,10 @@ def cost_section() -> None:
         "group_size": tr("sampling.cost_group_size"),
         "max_rounds": tr("sampling.cap"),
     }
+    measured = None if measurement is None else _measured_summary(measure_args)["distribution"]
+    settings = (float(a), float(b), measured, int(n), int(N), int(G))
     try:
-        beta = PassRateDistribution.beta(a, b)
-        dists = {"beta": beta}
-        if measurement is not None:
-            dists["measured"] = measurement.distribution()
-        max_caps = max(10, int(K))
-        df = fill_cost_frame(dists, int(n), int(N), int(G), max_caps)
+        df = _fill_cost(*settings, max(10, int(K)))
     except ValueError as exc:
         show_bad_input(exc, cost_fields)
         return
@@ -275,8 +372,7 @@ def cost_section() -> None:
     dist_names = {f"name.{d}": text for d, text in dist_labels.items()}
     with c3:
         beta_labels = labels("sampling", "pass_rate", "density", "mean", **dist_names)
-        fig = beta_density_figure(beta_density(a, b), beta.mean, beta_labels, height=220)
-        chart(fig, "sampling-beta")
+        chart(_beta_figure(float(a), float(b), tuple(beta_labels.items())), "sampling-beta")
     left, right = st.columns([3, 1])
     with left:
         cost_labels = labels(
@@ -284,8 +380,7 @@ def cost_section() -> None:
             *("cost_groups", "cost_full", "cost_rollouts", "cap_axis", "plain", "target_line", "chosen"),
             **dist_names,
         )
-        fig = fill_cost_figure(df, int(K), int(N), cost_labels)
-        chart(fig, "sampling-cost")
+        chart(_cost_figure(*settings, int(K), tuple(cost_labels.items())), "sampling-cost")
     with right:
         formula(
             r"q = \mathbb{E}_{p}\big[1 - p^G - (1-p)^G\big],\quad S_r \sim \operatorname{Bin}(r\,n,\ q),\quad "
@@ -296,32 +391,17 @@ def cost_section() -> None:
         formula(r"\text{Beta: } \mathbb{E}[p^G] = \prod_{j=0}^{G-1} \frac{a+j}{a+b+j}", small=True)
         st.caption(tr("sampling.cost_legend"))
     st.caption(tr("sampling.cost_caption"))
-    at_k = df[df["K"] == int(K)]
-    table = pd.DataFrame(
-        {
-            tr("sampling.col_distribution"): [dist_labels[d] for d in at_k["distribution"]],
-            tr("sampling.col_q"): at_k["signal_probability"].round(3).tolist(),
-            tr("sampling.col_rounds"): at_k["expected_rounds"].round(2).tolist(),
-            tr("sampling.col_rollouts"): at_k["expected_rollouts"].round(1).tolist(),
-            tr("sampling.col_groups"): at_k["expected_groups"].round(2).tolist(),
-            tr("sampling.col_full"): at_k["full_batch_probability"].round(3).tolist(),
-            tr("sampling.col_per_group"): [
-                f"{v:.1f}" if v != float("inf") else "∞" for v in at_k["rollouts_per_group"]
-            ],
-            tr("sampling.col_plain_groups"): at_k["plain_groups"].round(2).tolist(),
-            tr("sampling.col_plain_rollouts"): at_k["plain_rollouts"].tolist(),
-        }
-    )
-    shown = table.map(lambda v: f"{v:.4g}" if isinstance(v, float) else v)  # as many digits as the CSV's rounding
+    shown = _cost_table(settings, int(K), L)
     st.table(shown, hide_index=True, border="horizontal")  # nine columns: headers wrap, none hides
     st.caption(tr("sampling.table_caption"))
     csv_download(df, "sampling-cost", key="s_dl_cost")
-    with st.expander(tr("sampling.mc_header")):
+    # the check runs only while its expander is open (a rerun opens it): it costs about 0.5 s
+    check = st.expander(tr("sampling.mc_header"), key="s_mc", on_change="rerun", bind="query-params")
+    if not check.open:
+        return
+    with check:
         try:
-            exact = fill_cost(beta.signal_probability(int(G)), int(n), int(N), int(G), int(K))
-            # about two million simulated answers at most, so the check stays quick at any setting
-            trials = int(min(2000, max(100, 2e6 / (int(n) * int(G) * exact.expected_rounds))))
-            sim = simulate_fill(beta, int(n), int(N), int(G), int(K), trials, torch.Generator().manual_seed(seed))
+            exact, sim, trials = _fill_check(float(a), float(b), int(n), int(N), int(G), int(K), seed)
         except ValueError as exc:
             show_bad_input(exc, cost_fields)
             return

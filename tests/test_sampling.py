@@ -351,6 +351,24 @@ def test_measure_pass_rates(policy):
         measure_pass_rates(0, 4, 4, 0.0, policy=policy)
 
 
+def test_measurement_skips_the_scoring_forward_and_samples_the_same(policy):
+    # score=False (what measure_pass_rates asks for) leaves out the log-prob forward, which draws
+    # nothing from the generator: the same responses and rewards as a scored batch
+    from rlviz.lm.rollout import sample_rollouts
+    from rlviz.lm.task import sample_problems
+
+    model, tokenizer = policy
+    problems = sample_problems(2, torch.Generator().manual_seed(5))
+    scored, bare = (
+        sample_rollouts(model, tokenizer, problems, 2, 8, 1.0, torch.Generator().manual_seed(5), score=s)
+        for s in (True, False)
+    )
+    assert bare.rollout_log_prob is None and scored.rollout_log_prob.shape == scored.response_ids.shape
+    assert bare.texts == scored.texts and torch.equal(bare.rewards, scored.rewards)
+    with pytest.raises(ValueError, match="^score:"):
+        sample_rollouts(model, tokenizer, problems, 2, 8, 1.0, torch.Generator(), record_routing=True, score=False)
+
+
 def test_live_run_arms(policy):
     cfg = DynamicSamplingConfig(steps=2, prompts_per_step=3, group_size=4, max_resample_rounds=3, heldout_samples=0)
     run = DynamicSamplingRun(cfg, policy=policy)

@@ -429,8 +429,15 @@ def measure_pass_rates(
     model, tokenizer = policy if policy is not None else load_policy(model_dir, device)
     gen = torch.Generator().manual_seed(int(seed))
     problems = sample_problems(int(n_prompts), gen)
-    batch = sample_rollouts(
-        model, tokenizer, problems, int(group_size), max_new_tokens or DEFAULT_MAX_NEW_TOKENS, float(temperature), gen
+    batch = sample_rollouts(  # only the rewards are read: no scoring forward (score=False)
+        model,
+        tokenizer,
+        problems,
+        int(group_size),
+        max_new_tokens or DEFAULT_MAX_NEW_TOKENS,
+        float(temperature),
+        gen,
+        score=False,
     )
     rewards = batch.rewards.view(-1, int(group_size)).cpu()  # (n, G)
     correct = rewards.sum(dim=1).round().long()  # (n,)

@@ -48,7 +48,8 @@ class RolloutBatch:
     truncated: torch.BoolTensor  # (B,) no EOS within max_new_tokens
     texts: list[str]  # B decoded responses, special tokens removed
     tokens: list[list[str]]  # B lists of display strings, EOS shown as EOS_DISPLAY
-    rollout_log_prob: torch.Tensor  # (B, T) the sampler's log-probs (verl name), 0 on padding
+    # (B, T) the sampler's log-probs (verl name), 0 on padding; None when sampled with score=False
+    rollout_log_prob: torch.Tensor | None
     rewards: torch.Tensor  # (B,) float task reward
     # (B,) float, 1 for a well-formed answer (task.format_reward): GDPO's second reward column
     format_rewards: torch.Tensor | None = None
@@ -165,6 +166,7 @@ def sample_rollouts(
     greedy: bool = False,
     top_p: float = 1.0,
     top_k: int = 0,
+    score: bool = True,
 ) -> RolloutBatch:
     """Sample ``group_size`` responses per problem at ``temperature`` and score them.
 
@@ -195,6 +197,10 @@ def sample_rollouts(
             log of the kept mass at that position). The trainer's log-probs are the full
             distribution's, so their ratio to the sampler's is the kept mass (<= 1), not a change of
             policy. Defaults: no truncation.
+        score: compute ``rollout_log_prob`` (one more no-grad forward over the whole batch, most of
+            a short batch's cost). ``False``: it is ``None``, for a caller that reads only the
+            responses and their rewards (the sampling page's pass-rate measurement); the responses
+            and rewards are the same either way (that forward draws nothing from ``generator``).
 
     Raises:
         ValueError: a parameter is out of range (the message names it), or ``problems`` is empty.
@@ -204,6 +210,8 @@ def sample_rollouts(
     truncating = (top_p < 1 or top_k > 0) and not greedy
     if not problems:
         raise ValueError("problems: must not be empty")
+    if record_routing and not score:
+        raise ValueError("score: record_routing reads the routing off the scoring forward; keep score=True")
     if sampler_dtype is not None and not (isinstance(sampler_dtype, torch.dtype) and sampler_dtype.is_floating_point):
         raise ValueError(f"sampler_dtype: must be a floating torch dtype, got {sampler_dtype!r}")
     policy = model
@@ -265,15 +273,16 @@ def sample_rollouts(
     truncated = ~finished  # (B,) finished means EOS was sampled
     lengths = response_mask_long.sum(-1)  # (B,)
 
-    routing = None
-    with capture_routing(model) if record_routing else contextlib.nullcontext() as cap:
-        rollout_log_prob, _ = response_log_probs(model, input_ids, attention_mask, position_ids, P, temperature)
-    if record_routing and is_moe(model):
-        routing = cap.indices(*input_ids.shape)  # (B, L, layers, k)
+    routing, rollout_log_prob = None, None
     response_mask = response_mask_long.float()
-    if kept_mass:  # the truncated sampler's probability: renormalised over the kept tokens
-        rollout_log_prob = rollout_log_prob - torch.stack(kept_mass, dim=1)
-    rollout_log_prob = rollout_log_prob * response_mask  # 0 on padding
+    if score:
+        with capture_routing(model) if record_routing else contextlib.nullcontext() as cap:
+            rollout_log_prob, _ = response_log_probs(model, input_ids, attention_mask, position_ids, P, temperature)
+        if record_routing and is_moe(model):
+            routing = cap.indices(*input_ids.shape)  # (B, L, layers, k)
+        if kept_mass:  # the truncated sampler's probability: renormalised over the kept tokens
+            rollout_log_prob = rollout_log_prob - torch.stack(kept_mass, dim=1)
+        rollout_log_prob = rollout_log_prob * response_mask  # 0 on padding
     model.train(was_training)
     model = policy
 

@@ -9,6 +9,8 @@ the spec's own ``style``, else the first unused colour of the plots' ``PALETTE``
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -51,8 +53,34 @@ def _l(labels: Mapping[str, str], key: str) -> str:
 
 
 def _finite(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
-    part = df[list(cols)].apply(pd.to_numeric, errors="coerce")
-    return df[np.isfinite(part).all(axis=1)]
+    """The rows of ``df`` whose ``cols`` are all finite numbers (a non-number counts as NaN)."""
+    try:
+        values = df[list(cols)].to_numpy(dtype=float)  # fast path: numeric columns (None -> NaN)
+    except (TypeError, ValueError):  # text or pd.NA in a column: coerced one by one
+        values = df[list(cols)].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    return df[np.isfinite(values).all(axis=1)]
+
+
+def _by_estimator(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """``df`` split by its ``estimator`` column once (each part in its original row order)."""
+    if df.empty:
+        return {}
+    return dict(tuple(df.groupby(df["estimator"].astype(str), sort=False)))
+
+
+@functools.lru_cache(maxsize=4)
+def _grid_cached(cols: int, horizontal_spacing: float) -> dict:
+    layout = make_subplots(
+        rows=1, cols=cols, subplot_titles=[str(i) for i in range(cols)], horizontal_spacing=horizontal_spacing
+    ).layout.to_plotly_json()
+    layout.pop("template", None)  # the default template, applied again when the figure is made
+    return layout
+
+
+def _grid(cols: int, horizontal_spacing: float) -> dict:
+    """The layout ``make_subplots(rows=1, cols=cols, subplot_titles=...)`` gives (axes, domains, one
+    title annotation per panel, its text to fill in), as a fresh dict: made once, then copied."""
+    return copy.deepcopy(_grid_cached(cols, horizontal_spacing))
 
 
 def advantage_bars_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 420) -> go.Figure:
@@ -65,25 +93,43 @@ def advantage_bars_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height
             (hover words); ``response.<i>``: the tick text of response i (default ``#i``);
             ``name.<estimator>``: a legend name (default: the registry title).
     """
-    fig = go.Figure()
-    for name in _order(df["estimator"].astype(str)) if not df.empty else []:
-        part = _finite(df[df["estimator"] == name], ["response", "advantage"])
+    traces = []
+    parts = _by_estimator(df)
+    for name in _order(parts):
+        part = _finite(parts[name], ["response", "advantage"])
         legend = _name(labels, name)
-        fig.add_trace(
-            go.Bar(
-                x=[labels.get(f"response.{int(i)}", f"#{int(i)}") for i in part["response"]],
-                y=part["advantage"].tolist(),
-                name=legend,
-                marker={"color": estimator_style(name)["color"]},
-                customdata=np.stack([part["reward"], part["second_reward"]], axis=-1).tolist(),
-                hovertemplate=f"{legend}<br>%{{x}}<br>{_l(labels, 'advantage_axis')}: %{{y:.4g}}<br>"
+        traces.append(
+            {
+                "type": "bar",
+                "x": [labels.get(f"response.{int(i)}", f"#{int(i)}") for i in part["response"]],
+                "y": part["advantage"].tolist(),
+                "name": legend,
+                "marker": {"color": estimator_style(name)["color"]},
+                "customdata": np.stack([part["reward"], part["second_reward"]], axis=-1).tolist(),
+                "hovertemplate": f"{legend}<br>%{{x}}<br>{_l(labels, 'advantage_axis')}: %{{y:.4g}}<br>"
                 f"{_l(labels, 'reward')}: %{{customdata[0]:g}} · {_l(labels, 'second_reward')}: "
                 f"%{{customdata[1]:g}}<extra></extra>",
-            )
+            }
         )
-    base_layout(fig, height=height, x_title=_l(labels, "response_axis"), y_title=_l(labels, "advantage_axis"))
+    layout = {
+        "xaxis": {"title": {"text": _l(labels, "response_axis")}},
+        "yaxis": {"title": {"text": _l(labels, "advantage_axis")}},
+        "shapes": [
+            {
+                "type": "line",
+                "x0": 0,
+                "x1": 1,
+                "xref": "x domain",
+                "y0": 0,
+                "y1": 0,
+                "yref": "y",
+                "line": {"color": OKABE_ITO["grey"], "width": 1},
+            }
+        ],
+    }
+    # one spec, validated once (a page rerun builds it)
+    fig = base_layout(go.Figure(data=traces, layout=layout), height=height)
     fig.update_layout(barmode="group", bargap=0.2, bargroupgap=0.05)
-    fig.add_hline(y=0, line={"color": OKABE_ITO["grey"], "width": 1})
     return fig
 
 
@@ -96,34 +142,35 @@ def difficulty_bias_figure(df: pd.DataFrame, labels: Mapping[str, str], *, heigh
         labels: ``pass_rate`` (x axis), ``weight_axis``, ``relative_axis`` (the two panels' y axes and
             titles); ``name.<estimator>``: a legend name (default: the registry title).
     """
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        subplot_titles=(_l(labels, "weight_axis"), _l(labels, "relative_axis")),
-        horizontal_spacing=0.1,
-    )
-    for name in _order(df["estimator"].astype(str)) if not df.empty else []:
-        part = _finite(df[df["estimator"] == name], ["pass_rate", "weight", "relative"])
+    layout = _grid(2, 0.1)
+    for note, key in zip(layout["annotations"], ("weight_axis", "relative_axis")):
+        note["text"] = _l(labels, key)
+    traces = []
+    parts = _by_estimator(df)
+    for name in _order(parts):
+        part = _finite(parts[name], ["pass_rate", "weight", "relative"])
         style = estimator_style(name)
         legend = _name(labels, name)
         for col, value in ((1, "weight"), (2, "relative")):
-            fig.add_trace(
-                go.Scatter(
-                    x=part["pass_rate"].tolist(),
-                    y=part[value].tolist(),
-                    mode="lines",
-                    name=legend,
-                    legendgroup=name,
-                    showlegend=col == 1,
-                    line={"color": style["color"], "dash": style["dash"], "width": 2.2},
-                    hovertemplate=f"{legend}<br>{_l(labels, 'pass_rate')}: %{{x:.2f}}<br>"
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": part["pass_rate"].tolist(),
+                    "y": part[value].tolist(),
+                    "mode": "lines",
+                    "name": legend,
+                    "legendgroup": name,
+                    "showlegend": col == 1,
+                    "line": {"color": style["color"], "dash": style["dash"], "width": 2.2},
+                    "hovertemplate": f"{legend}<br>{_l(labels, 'pass_rate')}: %{{x:.2f}}<br>"
                     f"{_l(labels, f'{value}_axis')}: %{{y:.3g}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+                    "xaxis": "x" if col == 1 else "x2",
+                    "yaxis": "y" if col == 1 else "y2",
+                }
             )
-    base_layout(fig, height=height)
-    fig.update_xaxes(title_text=_l(labels, "pass_rate"), range=[0, 1])
-    fig.update_yaxes(rangemode="tozero")
-    fig.update_yaxes(range=[0, 1.05], row=1, col=2)
-    return fig
+    for axis in ("xaxis", "xaxis2"):
+        layout[axis].update(title={"text": _l(labels, "pass_rate")}, range=[0, 1])
+    layout["yaxis"]["rangemode"] = "tozero"
+    layout["yaxis2"].update(rangemode="tozero", range=[0, 1.05])
+    # one spec, validated once (a slider on the page rebuilds it)
+    return base_layout(go.Figure(data=traces, layout=layout), height=height)

@@ -11,6 +11,8 @@ component) with a dashed line, so it never looks like DAPO itself.
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from collections.abc import Mapping, Sequence
 
@@ -50,8 +52,12 @@ _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 
 
 def _finite(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
-    part = df[list(cols)].apply(pd.to_numeric, errors="coerce")
-    return df[np.isfinite(part).all(axis=1)]
+    """The rows of ``df`` whose ``cols`` are all finite numbers (a non-number counts as NaN)."""
+    try:
+        values = df[list(cols)].to_numpy(dtype=float)  # fast path: numeric columns (None -> NaN)
+    except (TypeError, ValueError):  # text or pd.NA in a column: coerced one by one
+        values = df[list(cols)].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    return df[np.isfinite(values).all(axis=1)]
 
 
 def _l(labels: Mapping[str, str], key: str) -> str:
@@ -69,27 +75,30 @@ def signal_probability_figure(df: pd.DataFrame, labels: Mapping[str, str], *, he
     """
     x_title, y_title = _l(labels, "pass_rate"), _l(labels, "signal_axis")
     mixed, equal = _l(labels, "mixed_hover"), _l(labels, "equal_hover")
-    fig = go.Figure()
+    traces = []
     sizes = sorted(df["G"].unique().tolist()) if not df.empty else []
     colours = sample_colorscale("Viridis", [0.85 * (1 - i / max(len(sizes) - 1, 1)) for i in range(len(sizes))])
+    parts = dict(tuple(df.groupby("G", sort=False))) if sizes else {}
     for i, G in enumerate(sizes):
-        part = _finite(df[df["G"] == G], ["pass_rate", "signal_probability"])
-        fig.add_trace(
-            go.Scatter(
-                x=part["pass_rate"].tolist(),
-                y=part["signal_probability"].tolist(),
-                mode="lines",
-                name=f"G = {G}",
-                line={"color": colours[i], "dash": _DASHES[i % len(_DASHES)], "width": 2.5},
-                customdata=part["zero_advantage_probability"].tolist(),
-                hovertemplate=f"G = {G}<br>{x_title}: %{{x:.2f}}<br>{mixed}: %{{y:.1%}}"
+        part = _finite(parts[G], ["pass_rate", "signal_probability"])
+        traces.append(
+            {
+                "type": "scatter",
+                "x": part["pass_rate"].tolist(),
+                "y": part["signal_probability"].tolist(),
+                "mode": "lines",
+                "name": f"G = {G}",
+                "line": {"color": colours[i], "dash": _DASHES[i % len(_DASHES)], "width": 2.5},
+                "customdata": part["zero_advantage_probability"].tolist(),
+                "hovertemplate": f"G = {G}<br>{x_title}: %{{x:.2f}}<br>{mixed}: %{{y:.1%}}"
                 f"<br>{equal}: %{{customdata:.1%}}<extra></extra>",
-            )
+            }
         )
-    base_layout(fig, height=height, x_title=x_title, y_title=y_title)
-    fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
-    fig.update_xaxes(range=[0, 1])
-    return fig
+    layout = {
+        "xaxis": {"title": {"text": x_title}, "range": [0, 1]},
+        "yaxis": {"title": {"text": y_title}, "range": [0, 1.02], "tickformat": ".0%"},
+    }
+    return base_layout(go.Figure(data=traces, layout=layout), height=height)
 
 
 def advantage_mass_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 380) -> go.Figure:
@@ -103,27 +112,30 @@ def advantage_mass_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height
             ``name.<algorithm>``, a line's legend name (a missing one: the registry title).
     """
     x_title, y_title, mass = _l(labels, "pass_rate"), _l(labels, "bias_axis"), _l(labels, "bias_mass")
-    fig = go.Figure()
-    for algo in ordered(df["algorithm"].astype(str)) if not df.empty else []:
-        part = _finite(df[df["algorithm"] == algo], ["pass_rate", "relative", "mass"])
+    traces = []
+    parts = dict(tuple(df.groupby(df["algorithm"].astype(str), sort=False))) if not df.empty else {}
+    for algo in ordered(parts):
+        part = _finite(parts[algo], ["pass_rate", "relative", "mass"])
         style = style_or_default(algo)
         name = labels.get(f"name.{algo}", ALGORITHMS[algo].title if algo in ALGORITHMS else algo)
-        fig.add_trace(
-            go.Scatter(
-                x=part["pass_rate"].tolist(),
-                y=part["relative"].tolist(),
-                mode="lines",
-                name=name,
-                line={"color": style["color"], "dash": style["dash"], "width": 2.5},
-                customdata=part["mass"].tolist(),
-                hovertemplate=f"{name}<br>{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.2f}}<br>{mass}: "
+        traces.append(
+            {
+                "type": "scatter",
+                "x": part["pass_rate"].tolist(),
+                "y": part["relative"].tolist(),
+                "mode": "lines",
+                "name": name,
+                "line": {"color": style["color"], "dash": style["dash"], "width": 2.5},
+                "customdata": part["mass"].tolist(),
+                "hovertemplate": f"{name}<br>{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.2f}}<br>{mass}: "
                 f"%{{customdata:.3f}}<extra></extra>",
-            )
+            }
         )
-    base_layout(fig, height=height, x_title=x_title, y_title=y_title)
-    fig.update_yaxes(range=[0, 1.05])
-    fig.update_xaxes(range=[0, 1])
-    return fig
+    layout = {
+        "xaxis": {"title": {"text": x_title}, "range": [0, 1]},
+        "yaxis": {"title": {"text": y_title}, "range": [0, 1.05]},
+    }
+    return base_layout(go.Figure(data=traces, layout=layout), height=height)
 
 
 def pass_rate_figure(
@@ -146,80 +158,91 @@ def pass_rate_figure(
     titles = [_l(labels, "hist_title"), _l(labels, "outcome_title")]
     x_title, y_title = _l(labels, "measured_rate"), _l(labels, "prompts_axis")
     level_label = _l(labels, "level")
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], subplot_titles=titles, horizontal_spacing=0.12)
+    layout = _subplot_grid(1, 2, column_widths=(0.6, 0.4), horizontal_spacing=0.12)
+    for note, title in zip(layout["annotations"], titles):
+        note["text"] = title
     levels = sorted(hist["level"].unique().tolist()) if not hist.empty else []
     blues = sample_colorscale("Blues", [0.35 + 0.6 * i / max(len(levels) - 1, 1) for i in range(len(levels))])
     G = int(hist["correct"].max()) if not hist.empty else 1
     width = 0.8 / G
+    traces = []
+    parts = dict(tuple(hist.groupby("level", sort=False))) if levels else {}
     for i, lv in enumerate(levels):
-        part = _finite(hist[hist["level"] == lv], ["pass_rate", "prompts"])
-        fig.add_trace(
-            go.Bar(
-                x=part["pass_rate"].tolist(),
-                y=part["prompts"].tolist(),
-                width=width,
-                name=f"{level_label} {lv}",
-                marker={"color": blues[i]},
-                legendgroup="levels",
-                customdata=part["correct"].tolist(),
-                hovertemplate=f"{level_label} {lv}<br>%{{customdata}}/{G} · {x_title} %{{x:.2f}}<br>{y_title}: %{{y}}<extra></extra>",
-            ),
-            row=1,
-            col=1,
+        part = _finite(parts[lv], ["pass_rate", "prompts"])
+        traces.append(
+            {
+                "type": "bar",
+                "x": part["pass_rate"].tolist(),
+                "y": part["prompts"].tolist(),
+                "width": width,
+                "name": f"{level_label} {lv}",
+                "marker": {"color": blues[i]},
+                "legendgroup": "levels",
+                "customdata": part["correct"].tolist(),
+                "hovertemplate": f"{level_label} {lv}<br>%{{customdata}}/{G} · {x_title} %{{x:.2f}}<br>{y_title}: %{{y}}<extra></extra>",
+                **_axes_of(1),
+            }
         )
-    for x0 in (0.0, 1.0):
-        fig.add_vrect(
-            x0=x0 - width * 0.7,
-            x1=x0 + width * 0.7,
-            fillcolor=OKABE_ITO["grey"],
-            opacity=0.18,
-            line_width=0,
-            row=1,
-            col=1,
-        )
+    if levels:  # the zero-advantage bands (an empty panel gets none, as plotly's add_vrect)
+        layout["shapes"] = [
+            {
+                "type": "rect",
+                "x0": x0 - width * 0.7,
+                "x1": x0 + width * 0.7,
+                "xref": "x",
+                "y0": 0,
+                "y1": 1,
+                "yref": "y domain",
+                "fillcolor": OKABE_ITO["grey"],
+                "opacity": 0.18,
+                "line": {"width": 0},
+            }
+            for x0 in (0.0, 1.0)
+        ]
+    layout["annotations"].append(  # the note over the bands
+        {
+            "x": 0.5,
+            "y": 1.0,
+            "xref": "x domain",
+            "yref": "y domain",
+            "text": _l(labels, "zero_band"),
+            "showarrow": False,
+            "yanchor": "top",
+            "font": {"size": 12, "color": "#555555"},
+        }
+    )
     # headroom above the tallest stack, so the note at the top never sits on a bar
     tallest = float(hist.groupby("pass_rate")["prompts"].sum().max()) if not hist.empty else 0.0
-    fig.add_annotation(
-        x=0.5,
-        y=1.0,
-        xref="x domain",
-        yref="y domain",
-        text=_l(labels, "zero_band"),
-        showarrow=False,
-        yanchor="top",
-        font={"size": 12, "color": "#555555"},
-        row=1,
-        col=1,
-    )
-    fig.update_layout(barmode="stack")
+    layout["barmode"] = "stack"
     names = [_l(labels, "all_levels")] + [f"{level_label} {lv}" for lv in levels]
     for outcome in ("all_wrong", "mixed", "all_correct"):
         outcome_label = _l(labels, f"outcome.{outcome}")
         part = outcomes[outcomes["outcome"] == outcome].sort_values("level")
         part = _finite(part, ["share", "groups"])
-        fig.add_trace(
-            go.Bar(
-                y=[names[0] if lv == 0 else f"{level_label} {lv}" for lv in part["level"]],
-                x=part["share"].tolist(),
-                orientation="h",
-                name=outcome_label,
-                marker={"color": OUTCOME_COLORS[outcome]},
-                customdata=part["groups"].tolist(),
-                legendgroup="outcomes",
-                hovertemplate=f"%{{y}}<br>{outcome_label}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
-            ),
-            row=1,
-            col=2,
+        traces.append(
+            {
+                "type": "bar",
+                "y": [names[0] if lv == 0 else f"{level_label} {lv}" for lv in part["level"]],
+                "x": part["share"].tolist(),
+                "orientation": "h",
+                "name": outcome_label,
+                "marker": {"color": OUTCOME_COLORS[outcome]},
+                "customdata": part["groups"].tolist(),
+                "legendgroup": "outcomes",
+                "hovertemplate": f"%{{y}}<br>{outcome_label}: %{{x:.0%}} (%{{customdata}})<extra></extra>",
+                **_axes_of(2),
+            }
         )
-    base_layout(fig, height=height)
+    layout["xaxis"].update(title={"text": x_title}, range=[-0.1, 1.1])
+    layout["yaxis"].update(title={"text": y_title}, range=[0, max(tallest, 1.0) * 1.15])
+    layout["xaxis2"].update(title={"text": _l(labels, "share_axis")}, tickformat=".0%", range=[0, 1])
+    layout["yaxis2"].update(categoryorder="array", categoryarray=names[::-1])
+    # one spec, validated once (a new measurement rebuilds it)
+    fig = base_layout(go.Figure(data=traces, layout=layout), height=height)
     # seven entries: a column to the right, clear of the subplot titles
     fig.update_layout(
         legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}, margin={"t": 50, "r": 10}
     )
-    fig.update_xaxes(title_text=x_title, range=[-0.1, 1.1], row=1, col=1)
-    fig.update_yaxes(title_text=y_title, range=[0, max(tallest, 1.0) * 1.15], row=1, col=1)
-    fig.update_xaxes(title_text=_l(labels, "share_axis"), tickformat=".0%", range=[0, 1], row=1, col=2)
-    fig.update_yaxes(categoryorder="array", categoryarray=names[::-1], row=1, col=2)
     return fig
 
 
@@ -231,36 +254,51 @@ def beta_density_figure(df: pd.DataFrame, mean: float, labels: Mapping[str, str]
     x_title, y_title = _l(labels, "pass_rate"), _l(labels, "density")
     part = _finite(df, ["pass_rate", "density"])
     style = DISTRIBUTION_STYLES["beta"]
-    fig = go.Figure(
-        go.Scatter(
-            x=part["pass_rate"].tolist(),
-            y=part["density"].tolist(),
-            mode="lines",
-            name=_l(labels, "name.beta"),
-            fill="tozeroy",
-            line={"color": style["color"], "width": 2},
-            fillcolor="rgba(0,0,0,0.08)",
-            hovertemplate=f"{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.3g}}<extra></extra>",
-        )
-    )
-    fig.add_vline(x=mean, line_dash="dot", line_color=OKABE_ITO["grey"])
+    trace = {
+        "type": "scatter",
+        "x": part["pass_rate"].tolist(),
+        "y": part["density"].tolist(),
+        "mode": "lines",
+        "name": _l(labels, "name.beta"),
+        "fill": "tozeroy",
+        "line": {"color": style["color"], "width": 2},
+        "fillcolor": "rgba(0,0,0,0.08)",
+        "hovertemplate": f"{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.3g}}<extra></extra>",
+    }
     # the label sits above the plot, on the side of the line away from a near edge, never cut off
     side = "right" if mean > 0.75 else ("left" if mean < 0.25 else "center")
-    fig.add_annotation(
-        x=mean,
-        y=1.0,
-        xref="x",
-        yref="y domain",
-        text=f"{_l(labels, 'mean')} {mean:.2f}",
-        showarrow=False,
-        xanchor=side,
-        yanchor="bottom",
-        font={"size": 11, "color": "#555555"},
-    )
-    base_layout(fig, height=height, x_title=x_title, y_title=y_title)
-    fig.update_xaxes(range=[0, 1])
     top = float(part["density"].quantile(0.97)) if not part.empty else 1.0
-    fig.update_yaxes(range=[0, max(top * 1.15, 0.1)])  # the infinite ends of a U-shaped Beta would flatten the rest
+    layout = {
+        "shapes": [
+            {
+                "type": "line",
+                "x0": mean,
+                "x1": mean,
+                "xref": "x",
+                "y0": 0,
+                "y1": 1,
+                "yref": "y domain",
+                "line": {"dash": "dot", "color": OKABE_ITO["grey"]},
+            }
+        ],
+        "annotations": [
+            {
+                "x": mean,
+                "y": 1.0,
+                "xref": "x",
+                "yref": "y domain",
+                "text": f"{_l(labels, 'mean')} {mean:.2f}",
+                "showarrow": False,
+                "xanchor": side,
+                "yanchor": "bottom",
+                "font": {"size": 11, "color": "#555555"},
+            }
+        ],
+        "xaxis": {"title": {"text": x_title}, "range": [0, 1]},
+        # the infinite ends of a U-shaped Beta would flatten the rest
+        "yaxis": {"title": {"text": y_title}, "range": [0, max(top * 1.15, 0.1)]},
+    }
+    fig = base_layout(go.Figure(data=[trace], layout=layout), height=height)
     fig.update_layout(showlegend=False, margin={"t": 30})
     return fig
 
@@ -278,47 +316,55 @@ def fill_cost_figure(
             hover), ``cap_axis`` (the x axis title), ``name.<distribution>`` for each distribution
             of ``df`` (its legend name), ``plain`` (the baseline without dynamic sampling),
             ``target_line`` (the label of the target N) and ``chosen`` (the label of the chosen K).
+
+    Built as one spec (traces, shapes, annotations and axes) and validated once: the same figure
+    as ``make_subplots`` + ``add_trace`` / ``add_hline`` / ``add_vline`` per panel, at a tenth of
+    the cost (a slider on the page rebuilds it).
     """
     titles = [_l(labels, k) for k in ("cost_groups", "cost_full", "cost_rollouts")]
     plain_label = _l(labels, "plain")
-    fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.08)
-    fig.update_annotations(font_size=13)  # the three titles side by side fit a 1280 px window
+    layout = _subplot_grid(1, 3, horizontal_spacing=0.08)
+    for note, title in zip(layout["annotations"], titles):
+        note["text"] = title
+        note["font"] = {"size": 13}  # the three titles side by side fit a 1280 px window
     panels = ("expected_groups", "full_batch_probability", "expected_rollouts")
-    for name in dict.fromkeys(df["distribution"]) if not df.empty else []:
-        part = df[df["distribution"] == name].sort_values("K")
+    traces = []
+    parts = dict(tuple(df.groupby("distribution", sort=False))) if not df.empty else {}
+    for name, part in parts.items():
+        part = part.sort_values("K")
         style = DISTRIBUTION_STYLES.get(name, {"color": OKABE_ITO["blue"], "dash": "solid"})
         label = _l(labels, f"name.{name}")
         for col, metric in enumerate(panels, start=1):
             p = _finite(part, ["K", metric])
             fmt = ".1%" if metric == "full_batch_probability" else ".2f"
-            fig.add_trace(
-                go.Scatter(
-                    x=p["K"].tolist(),
-                    y=p[metric].tolist(),
-                    mode="lines+markers",
-                    name=label,
-                    legendgroup=name,
-                    showlegend=col == 1,
-                    line={"color": style["color"], "dash": style["dash"], "width": 2},
-                    marker={"size": 5, "color": style["color"]},
-                    hovertemplate=f"{label}<br>K = %{{x}}<br>{titles[col - 1]}: %{{y:{fmt}}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": p["K"].tolist(),
+                    "y": p[metric].tolist(),
+                    "mode": "lines+markers",
+                    "name": label,
+                    "legendgroup": name,
+                    "showlegend": col == 1,
+                    "line": {"color": style["color"], "dash": style["dash"], "width": 2},
+                    "marker": {"size": 5, "color": style["color"]},
+                    "hovertemplate": f"{label}<br>K = %{{x}}<br>{titles[col - 1]}: %{{y:{fmt}}}<extra></extra>",
+                    **_axes_of(col),
+                }
             )
         p = _finite(part, ["K", "plain_groups"])
-        fig.add_trace(
-            go.Scatter(
-                x=p["K"].tolist(),
-                y=p["plain_groups"].tolist(),
-                mode="lines",
-                name=f"{label} · {plain_label}",
-                legendgroup=name,
-                line={"color": style["color"], "dash": "dot", "width": 1.5},
-                hovertemplate=f"{label} · {plain_label}<br>{titles[0]}: %{{y:.2f}}<extra></extra>",
-            ),
-            row=1,
-            col=1,
+        traces.append(
+            {
+                "type": "scatter",
+                "x": p["K"].tolist(),
+                "y": p["plain_groups"].tolist(),
+                "mode": "lines",
+                "name": f"{label} · {plain_label}",
+                "legendgroup": name,
+                "line": {"color": style["color"], "dash": "dot", "width": 1.5},
+                "hovertemplate": f"{label} · {plain_label}<br>{titles[0]}: %{{y:.2f}}<extra></extra>",
+                **_axes_of(1),
+            }
         )
     # every label anchored inside its panel: away from the x ticks, the titles and the right edge
     top_groups = max([float(target_groups)] + _finite_max(df, ["expected_groups", "plain_groups"]))
@@ -328,30 +374,68 @@ def fill_cost_figure(
     # a label ends just left of the chosen-K line when that line is near the right edge
     width = x_range[1] - x_range[0]
     label_end = chosen_K if chosen_K > x_range[0] + 0.85 * width else x_range[1] - 0.01 * width
-    _hline_label(fig, target_groups, top_groups, _l(labels, "target_line"), 1, label_end)
+    shapes, notes = layout.setdefault("shapes", []), layout["annotations"]
+    _hline_label(shapes, notes, target_groups, top_groups, _l(labels, "target_line"), 1, label_end)
     if not df.empty:
-        _hline_label(fig, float(df["plain_rollouts"].iloc[0]), top_rollouts, plain_label, 3, label_end)
+        _hline_label(shapes, notes, float(df["plain_rollouts"].iloc[0]), top_rollouts, plain_label, 3, label_end)
     for col in (1, 2, 3):
-        fig.add_vline(x=chosen_K, line_dash="dot", line_color=OKABE_ITO["vermillion"], row=1, col=col)
+        axis = "" if col == 1 else str(col)
+        shapes.append(
+            {
+                "type": "line",
+                "x0": chosen_K,
+                "x1": chosen_K,
+                "xref": f"x{axis}",
+                "y0": 0,
+                "y1": 1,
+                "yref": f"y{axis} domain",
+                "line": {"color": OKABE_ITO["vermillion"], "dash": "dot"},
+            }
+        )
     right_half = chosen_K > (x_range[0] + x_range[1]) / 2
-    fig.add_annotation(
-        x=chosen_K,
-        y=0.02,
-        xref="x2",
-        yref="y2 domain",
-        text=f" {_l(labels, 'chosen')} ",
-        showarrow=False,
-        xanchor="right" if right_half else "left",
-        yanchor="bottom",
-        font={"size": 11, "color": OKABE_ITO["vermillion"]},
+    notes.append(
+        {
+            "x": chosen_K,
+            "y": 0.02,
+            "xref": "x2",
+            "yref": "y2 domain",
+            "text": f" {_l(labels, 'chosen')} ",
+            "showarrow": False,
+            "xanchor": "right" if right_half else "left",
+            "yanchor": "bottom",
+            "font": {"size": 11, "color": OKABE_ITO["vermillion"]},
+        }
     )
-    base_layout(fig, height=height)
+    x_axis = {"title": {"text": _l(labels, "cap_axis")}, "range": x_range}
+    if max_K <= 12:
+        x_axis["dtick"] = 1
+    for axis in ("xaxis", "xaxis2", "xaxis3"):
+        layout[axis].update(x_axis)
+    layout["yaxis"]["range"] = [0, top_groups * 1.06]
+    layout["yaxis2"].update(range=[0, 1.05], tickformat=".0%")
+    layout["yaxis3"]["range"] = [0, top_rollouts * 1.06]
+    fig = base_layout(go.Figure(data=traces, layout=layout), height=height)
     fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 85})
-    fig.update_xaxes(title_text=_l(labels, "cap_axis"), range=x_range, dtick=1 if max_K <= 12 else None)
-    fig.update_yaxes(range=[0, top_groups * 1.06], row=1, col=1)
-    fig.update_yaxes(range=[0, 1.05], tickformat=".0%", row=1, col=2)
-    fig.update_yaxes(range=[0, top_rollouts * 1.06], row=1, col=3)
     return fig
+
+
+@functools.lru_cache(maxsize=8)
+def _subplot_grid_cached(rows: int, cols: int, options: tuple) -> dict:
+    titles = [f"{i}" for i in range(rows * cols)]
+    layout = make_subplots(rows=rows, cols=cols, subplot_titles=titles, **dict(options)).layout.to_plotly_json()
+    layout.pop("template", None)  # the default template, applied again when the figure is made
+    return layout
+
+
+def _subplot_grid(rows: int, cols: int, **options) -> dict:
+    """The layout ``make_subplots`` gives (axes, domains, one title annotation per panel, in panel
+    order, their text to be filled in), as a fresh dict: made once per grid, then copied."""
+    return copy.deepcopy(_subplot_grid_cached(rows, cols, tuple(sorted(options.items()))))
+
+
+def _axes_of(panel: int) -> dict:
+    """A trace's axis references for ``panel`` (1, 2, ... row by row: what ``add_trace(row=, col=)`` sets)."""
+    return {"xaxis": f"x{'' if panel == 1 else panel}", "yaxis": f"y{'' if panel == 1 else panel}"}
 
 
 def _finite_max(df: pd.DataFrame, cols: Sequence[str]) -> list[float]:
@@ -366,24 +450,37 @@ def _finite_max(df: pd.DataFrame, cols: Sequence[str]) -> list[float]:
     return out
 
 
-def _hline_label(fig: go.Figure, y: float, top: float, text: str, col: int, x_end: float) -> None:
+def _hline_label(shapes: list, notes: list, y: float, top: float, text: str, col: int, x_end: float) -> None:
     """A grey reference line at ``y`` in panel ``col`` of row 1, its label ending at ``x_end`` (data
     units) inside the plot: above the line in the lower half of the axis (clear of the x tick labels),
     below it in the upper half (clear of the panel title). ``top``: the panel's y maximum (the axis
-    runs to 1.06 top)."""
-    fig.add_hline(y=y, line_color=OKABE_ITO["grey"], line_width=1, row=1, col=col)
+    runs to 1.06 top). Appended to the layout's ``shapes`` and ``notes`` (annotations)."""
     axis = "" if col == 1 else str(col)
-    fig.add_annotation(
-        x=x_end,
-        y=y,
-        xref=f"x{axis}",
-        yref=f"y{axis}",
-        text=text,
-        showarrow=False,
-        xshift=-3,
-        xanchor="right",
-        yanchor="bottom" if y < 0.5 * top * 1.06 else "top",
-        font={"size": 11, "color": "#555555"},
+    shapes.append(
+        {
+            "type": "line",
+            "x0": 0,
+            "x1": 1,
+            "xref": f"x{axis} domain",
+            "y0": y,
+            "y1": y,
+            "yref": f"y{axis}",
+            "line": {"color": OKABE_ITO["grey"], "width": 1},
+        }
+    )
+    notes.append(
+        {
+            "x": x_end,
+            "y": y,
+            "xref": f"x{axis}",
+            "yref": f"y{axis}",
+            "text": text,
+            "showarrow": False,
+            "xshift": -3,
+            "xanchor": "right",
+            "yanchor": "bottom" if y < 0.5 * top * 1.06 else "top",
+            "font": {"size": 11, "color": "#555555"},
+        }
     )
 
 
@@ -404,56 +501,77 @@ def live_sampling_figure(
     """
     titles = [_l(labels, k) for k in ("live_signal", "live_rollouts", "live_reward", "live_reward_vs")]
     step_title, rollouts_title = _l(labels, "step"), titles[1]
-    fig = make_subplots(rows=2, cols=2, subplot_titles=list(titles), vertical_spacing=0.22, horizontal_spacing=0.1)
+    layout = _subplot_grid(2, 2, vertical_spacing=0.22, horizontal_spacing=0.1)
+    for note, title in zip(layout["annotations"], titles):
+        note["text"] = title
     panels = (
-        ("step", "signal_groups", 1, 1),
-        ("step", "rollouts_cum", 1, 2),
-        ("step", "pass_at_1", 2, 1),
-        ("rollouts_cum", "pass_at_1", 2, 2),
+        ("step", "signal_groups", 1),
+        ("step", "rollouts_cum", 2),
+        ("step", "pass_at_1", 3),
+        ("rollouts_cum", "pass_at_1", 4),
     )
-    for arm in [a for a in ARM_STYLES if not df.empty and a in set(df["arm"])]:
-        part = df[df["arm"] == arm].sort_values("step")
+    traces = []
+    parts = dict(tuple(df.groupby("arm", sort=False))) if not df.empty else {}
+    for arm in [a for a in ARM_STYLES if a in parts]:
+        part = parts[arm].sort_values("step")
         style = ARM_STYLES[arm]
         label = labels.get(f"name.{arm}", ALGORITHMS[arm].title if arm in ALGORITHMS else arm)
-        for i, (x, y, row, col) in enumerate(panels):
+        for i, (x, y, panel) in enumerate(panels):
             p = _finite(part, [x, y])
             xt = step_title if x == "step" else rollouts_title
-            fig.add_trace(
-                go.Scatter(
-                    x=p[x].tolist(),
-                    y=p[y].astype(float).tolist(),
-                    mode="lines+markers",
-                    name=label,
-                    legendgroup=arm,
-                    showlegend=i == 0,
-                    line={"color": style["color"], "dash": style["dash"], "width": 2},
-                    marker={"size": 5, "color": style["color"]},
-                    hovertemplate=f"{label}<br>{xt}: %{{x}}<br>{titles[i]}: %{{y:.3g}}<extra></extra>",
-                ),
-                row=row,
-                col=col,
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": p[x].tolist(),
+                    "y": p[y].astype(float).tolist(),
+                    "mode": "lines+markers",
+                    "name": label,
+                    "legendgroup": arm,
+                    "showlegend": i == 0,
+                    "line": {"color": style["color"], "dash": style["dash"], "width": 2},
+                    "marker": {"size": 5, "color": style["color"]},
+                    "hovertemplate": f"{label}<br>{xt}: %{{x}}<br>{titles[i]}: %{{y:.3g}}<extra></extra>",
+                    **_axes_of(panel),
+                }
             )
-    fig.add_hline(
-        y=target_groups,
-        line_color=OKABE_ITO["grey"],
-        line_width=1,
-        annotation_text=_l(labels, "target_line"),
-        annotation_position="bottom right",
-        row=1,
-        col=1,
-    )
-    base_layout(fig, height=height)
+    if traces:  # the target N in the first panel (none before the first step, as plotly's add_hline)
+        layout["shapes"] = [
+            {
+                "type": "line",
+                "x0": 0,
+                "x1": 1,
+                "xref": "x domain",
+                "y0": target_groups,
+                "y1": target_groups,
+                "yref": "y",
+                "line": {"color": OKABE_ITO["grey"], "width": 1},
+            }
+        ]
+        layout["annotations"].append(
+            {
+                "x": 1,
+                "y": target_groups,
+                "xref": "x domain",
+                "yref": "y",
+                "text": _l(labels, "target_line"),
+                "showarrow": False,
+                "xanchor": "right",
+                "yanchor": "top",
+            }
+        )
+    last_step = int(df["step"].max()) if len(df) else 1
+    for axis in ("xaxis", "xaxis2", "xaxis3"):
+        # steps are whole numbers: ticks at 1, 2, ... (every k-th step for long runs), never 1.5
+        layout[axis].update(title={"text": step_title}, tick0=1, dtick=max(1, math.ceil(last_step / 10)))
+    layout["xaxis4"]["title"] = {"text": rollouts_title}
+    layout["yaxis"]["rangemode"] = "tozero"
+    layout["yaxis2"]["rangemode"] = "tozero"
+    layout["yaxis3"]["range"] = [0, 1.02]
+    layout["yaxis4"]["range"] = [0, 1.02]
+    # one spec, validated once: a live run redraws it after every step
+    fig = base_layout(go.Figure(data=traces, layout=layout), height=height)
     # the two arms: a column to the right, clear of the subplot titles
     fig.update_layout(
         legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}, margin={"t": 50, "r": 10}
     )
-    last_step = int(df["step"].max()) if len(df) else 1
-    for row, col in ((1, 1), (1, 2), (2, 1)):
-        # steps are whole numbers: ticks at 1, 2, ... (every k-th step for long runs), never 1.5
-        fig.update_xaxes(title_text=step_title, tick0=1, dtick=max(1, math.ceil(last_step / 10)), row=row, col=col)
-    fig.update_xaxes(title_text=rollouts_title, row=2, col=2)
-    fig.update_yaxes(rangemode="tozero", row=1, col=1)
-    fig.update_yaxes(rangemode="tozero", row=1, col=2)
-    fig.update_yaxes(range=[0, 1.02], row=2, col=1)
-    fig.update_yaxes(range=[0, 1.02], row=2, col=2)
     return fig
