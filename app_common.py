@@ -140,7 +140,7 @@ def csv_download(df, name: str, key: str, label: str | None = None) -> None:
     """A download button for ``df`` as CSV (UTF-8 with BOM, so spreadsheet apps read 中文 right)."""
     st.download_button(
         label or tr("common.download_csv"),
-        df.to_csv(index=False).encode("utf-8-sig"),
+        lambda: df.to_csv(index=False).encode("utf-8-sig"),  # built on the click, not on every rerun
         file_name=f"rlviz-{name}.csv",
         mime="text/csv",
         key=key,
