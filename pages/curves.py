@@ -15,7 +15,18 @@ from typing import Any
 
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, labels, lang, predict, show_bad_input, stop, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    figure_cache,
+    labels,
+    lang,
+    predict,
+    show_bad_input,
+    stop,
+    tr,
+)
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
 from rlviz.experiments.curves import (
     DEFAULT_OLD_PROB,
@@ -174,6 +185,38 @@ def _probability(settings: CurveSettings, marks: tuple[float, ...]):
     return probability_frame(settings, PROBABILITY_VARIANTS, marks=marks)
 
 
+@figure_cache
+def _overlay_figure(variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple):
+    """The overlay figure's spec, cached by its inputs (``words``: the labels, so the language)."""
+    res = _compute(variants, settings, zoom)
+    band = res.first_band
+    return curves_overlay_figure(
+        res.curves, dict(words), x_range=res.x_range, log_x=log_x, band=band[1] if band else None, as_spec=True
+    )
+
+
+@figure_cache
+def _gallery_figure(variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple):
+    """The gallery figure's spec, cached by its inputs (``words``: the labels, so the language)."""
+    res = _compute(variants, settings, zoom)
+    return curves_gallery_figure(
+        res.curves,
+        dict(words),
+        bands=res.bands,
+        x_range=res.x_range,
+        log_x=log_x,
+        dual_clips=res.dual_clips,
+        as_spec=True,
+    )
+
+
+@figure_cache
+def _probability_figure(settings: CurveSettings, marks: tuple[float, ...], words: tuple):
+    """The probability figure's spec, cached by its inputs (``words``: the labels, so the language)."""
+    prob, _ = _probability(settings, marks)
+    return probability_figure(prob, dict(words), as_spec=True)
+
+
 settings = CurveSettings(overrides, old_prob=float(old_prob))
 for v in overrides:  # one variant at a time, so that a message names the right slider
     try:
@@ -215,10 +258,7 @@ else:
         panel_w_pos=tr("curves.panel_w", sign="A = +1"),
         panel_w_neg=tr("curves.panel_w", sign="A = −1"),
     )
-    fig = curves_overlay_figure(
-        res.curves, overlay_labels, x_range=x_range, log_x=log_axis, band=first_band[1] if first_band else None
-    )
-    chart(fig, "c_overlay")
+    chart(_overlay_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(overlay_labels.items())), "c_overlay")
     caption = tr("curves.overlay_caption")
     if first_band:
         band_of, (lo, hi) = first_band
@@ -237,10 +277,7 @@ else:
     # ------------------------------------------------------------------------------------ gallery
     st.subheader(tr("curves.gallery_header"))
     gallery_labels = labels("curves", "legend_j", "legend_w", "x_short", *HOVER_KEYS)
-    fig = curves_gallery_figure(
-        res.curves, gallery_labels, bands=res.bands, x_range=x_range, log_x=log_axis, dual_clips=res.dual_clips
-    )
-    chart(fig, "c_gallery")
+    chart(_gallery_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(gallery_labels.items())), "c_gallery")
     st.caption(tr("curves.gallery_caption"))
     st.markdown(f"**{tr('curves.support_header')}**")
     support_labels = labels(
@@ -342,7 +379,7 @@ def probability_section() -> None:
         **{f"name.{v}": name for v, name in names.items()},
     )
     with left:
-        chart(probability_figure(prob, prob_labels), "c_prob")
+        chart(_probability_figure(mine, marks, tuple(prob_labels.items())), "c_prob")
     a, b = PROBABILITY_VARIANTS[:2]
     for p in marks:
         at = {v: prob[(prob["algorithm"] == v) & (prob["pi_old"] == p)].iloc[0] for v in (a, b)}
