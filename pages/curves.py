@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from app_common import (
@@ -41,6 +42,7 @@ from rlviz.experiments.curves import (
     reads_probability,
     run,
     slider_start,
+    support_frame,
     variant_overrides,
     variants,
 )
@@ -173,10 +175,25 @@ if readers:
     st.caption(tr("curves.old_prob_caption", titles=", ".join(titles[v] for v in readers), top=f"{1 / old_prob:.3g}"))
 
 
+def _alone(variant: str, settings: CurveSettings) -> CurveSettings:
+    """``settings`` with only ``variant``'s sliders: all that its own results read."""
+    mine = {variant: settings.overrides[variant]} if variant in settings.overrides else {}
+    return CurveSettings(mine, old_prob=settings.old_prob)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _support(variant: str, settings: CurveSettings):
+    """One variant's gradient ranges (the costly part of the experiment), cached by its own
+    sliders, so that moving a slider recomputes only its variant's."""
+    return support_frame([variant], settings)
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def _compute(variants: tuple[str, ...], settings: CurveSettings, zoom: bool) -> CurvesResult:
     """The experiment, cached by its inputs (all plain values; nothing random)."""
-    return run(variants, settings, zoom=zoom)
+    parts = [_support(v, _alone(v, settings)) for v in dict.fromkeys(variants)]
+    support = pd.concat(parts, ignore_index=True) if parts else None
+    return run(variants, settings, zoom=zoom, support=support)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from _plotly_utils.utils import convert_to_base64  # plotly's typed-array encoder (what to_json uses)
 from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import TOKEN_STATES
@@ -133,8 +134,13 @@ def _x_axis(layout: dict, x_range: tuple[float, float], log_x: bool) -> None:
 
 
 def _figure(spec: dict, as_spec: bool):
-    """The spec itself (``as_spec``), or a validated ``go.Figure`` of it."""
-    return spec if as_spec else go.Figure(spec)
+    """The spec itself (``as_spec``), its arrays already in the typed-array form plotly sends
+    (``{"dtype": "f8", "bdata": ...}``, by plotly's own encoder: the same JSON, and nothing left to
+    convert each time it is shown), or a validated ``go.Figure`` of it."""
+    if not as_spec:
+        return go.Figure(spec)
+    convert_to_base64(spec)
+    return spec
 
 
 def _band_shape(xa: str, ya: str, band: tuple[float, float], opacity: float) -> dict:
