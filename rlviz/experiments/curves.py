@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -108,6 +109,11 @@ class Variant:
     base_overrides: Mapping[str, Any] = field(default_factory=dict)
 
 
+# The catalog and the registry entries it was read from; variants() reads ALGORITHMS on every call
+# and builds the catalog again whenever an entry was added, removed or replaced.
+_CATALOG: list = [(), {}]
+
+
 def variants() -> dict[str, Variant]:
     """Every variant, read from ``ALGORITHMS`` now (an entry added at runtime shows): each
     algorithm in registry order, followed by its examples. ``{key: Variant}``.
@@ -115,17 +121,26 @@ def variants() -> dict[str, Variant]:
     Raises:
         ValueError: an example's key is also another variant's key.
     """
+    entries = tuple(ALGORITHMS.items())
+    read_from, catalog = _CATALOG
+    if len(read_from) == len(entries) and all(
+        n == m and s is t for (n, s), (m, t) in zip(read_from, entries, strict=True)
+    ):  # the very same registry entries (specs are frozen): the same catalog
+        return dict(catalog)
     out: dict[str, Variant] = {}
-    for name, spec in ALGORITHMS.items():
-        entries = [Variant(name, name, spec.title)]
-        entries += [Variant(f"{name}_{ex.suffix}", name, ex.title, dict(ex.overrides)) for ex in spec.examples]
-        for entry in entries:
+    for name, spec in entries:
+        made = [Variant(name, name, spec.title, MappingProxyType({}))]  # read-only: the catalog is shared
+        made += [
+            Variant(f"{name}_{ex.suffix}", name, ex.title, MappingProxyType(dict(ex.overrides))) for ex in spec.examples
+        ]
+        for entry in made:
             if entry.key in out:
                 raise ValueError(
                     f"variant: {entry.key!r} is defined twice in the registry (an algorithm and an example)"
                 )
             out[entry.key] = entry
-    return out
+    _CATALOG[:] = [entries, out]
+    return dict(out)
 
 
 def get_variant(key: str) -> Variant:
@@ -381,7 +396,7 @@ def curves_frame(
     variants = _unique_known(variants)
     settings.check()
     grid = ratio_grid(r_min, r_max, n, _edges(variants, settings))
-    parts = []
+    parts: dict[str, list] = {c: [] for c in CURVE_COLUMNS}  # column -> its pieces, one frame at the end
     for v in variants:
         mine = grid
         if trust_region(v, settings) is None:  # a mask without a band (DPPO, M2PO): its edges
@@ -393,15 +408,18 @@ def curves_frame(
             ends = [e for e in ends if math.isfinite(e) and r_min <= e <= r_max]
             mine = np.unique(np.concatenate([grid, ratio_grid(r_min, r_max, 2, ends)])) if ends else grid
         # what evaluate() does, its checks done once above: the same policy_loss call per sign
-        algorithm, params = get_variant(v).algorithm, variant_overrides(v, settings)
+        variant = get_variant(v)
+        params = variant_overrides(v, settings)
         mine = mine[mine <= _r_top(v, settings)]
         for a in (1.0, -1.0):
-            df = pd.DataFrame(_evaluate(algorithm, params, mine, a, float(settings.old_prob)))
-            df.insert(0, "advantage", int(a))
-            df.insert(0, "title", get_variant(v).title)
-            df.insert(0, "algorithm", v)
-            parts.append(df)
-    return pd.concat(parts, ignore_index=True)[CURVE_COLUMNS] if parts else pd.DataFrame(columns=CURVE_COLUMNS)
+            out = _evaluate(variant.algorithm, params, mine, a, float(settings.old_prob))
+            out |= {"algorithm": [v] * mine.size, "title": [variant.title] * mine.size}
+            out["advantage"] = np.full(mine.size, int(a))
+            for c in CURVE_COLUMNS:
+                parts[c].append(np.asarray(out[c]))
+    if not variants:
+        return pd.DataFrame(columns=CURVE_COLUMNS)
+    return pd.DataFrame({c: np.concatenate(parts[c]) for c in CURVE_COLUMNS})
 
 
 # ----------------------------------------------------------------------------------------------
