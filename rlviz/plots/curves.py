@@ -44,7 +44,7 @@ def _l(labels: Mapping[str, str], key: str) -> str:
 
 
 def _variants_in(df: pd.DataFrame) -> list[str]:
-    return list(dict.fromkeys(df["algorithm"].astype(str))) if not df.empty else []
+    return [str(v) for v in pd.unique(df["algorithm"])] if not df.empty else []  # in order of appearance
 
 
 # The figures are built as plain spec dicts (``{"data": [...], "layout": {...}}``): plotly's
