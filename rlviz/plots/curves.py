@@ -219,13 +219,20 @@ class _Curves:
         with a soft gate's value f′(r) where there is one (SAPO). Labels ``state.<state>`` for each
         of ``TOKEN_STATES``, ``gate_label``."""
         other = self.get("gradient_weight" if quantity == "objective" else "objective", idx).astype(float)
-        states = {s: _l(labels, f"state.{s}") for s in TOKEN_STATES}
-        gate = _l(labels, "gate_label")
-        texts = [states.get(s, s) for s in self.get("state", idx)]
-        gates = self.get("gate", idx).astype(float)
-        for i in np.flatnonzero(np.isfinite(gates)):
-            texts[i] += f" · {gate} {gates[i]:.3f}"
-        return {"customdata": other, "text": texts}
+        return {"customdata": other, "text": self._texts(labels)[idx].tolist()}
+
+    def _texts(self, labels: Mapping[str, str]) -> np.ndarray:
+        """The hover text of every row (made once per builder call: one ``labels``)."""
+        if getattr(self, "_text_labels", None) is not labels:
+            states = {s: _l(labels, f"state.{s}") for s in TOKEN_STATES}
+            state = self.cols["state"]
+            texts = pd.Series(state, dtype=object).map(lambda s: states.get(s, s)).to_numpy(dtype=object)
+            gates = self.cols["gate"].astype(float)
+            gate = _l(labels, "gate_label")
+            for i in np.flatnonzero(np.isfinite(gates)):
+                texts[i] = f"{texts[i]} · {gate} {gates[i]:.3f}"
+            self._text, self._text_labels = texts, labels
+        return self._text
 
 
 def curves_overlay_figure(
