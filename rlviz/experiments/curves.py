@@ -290,9 +290,9 @@ def _evaluate(
     algorithm: str, params: Mapping[str, Any], r: np.ndarray, advantage: float | np.ndarray, old_prob: float = 1.0
 ) -> dict[str, np.ndarray]:
     """The arrays behind :func:`evaluate` for resolved ``params`` (inputs already checked; pi_old =
-    ``old_prob``; ``advantage`` one value, or one per ratio). Each point is a lone token: a batch-coupled objective's selection
-    (``AlgorithmSpec.batch_coupled``: a top-k or a batch mean) sees each response as its own batch
-    (``rows_alone``)."""
+    ``old_prob``; ``advantage`` one value, or one per ratio). Each point is a lone token: a
+    batch-coupled objective's selection (``AlgorithmSpec.batch_coupled``: a top-k or a batch mean)
+    sees each response as its own batch (``rows_alone``)."""
     old = torch.full((r.size, 1), math.log(old_prob), dtype=torch.float64)  # (B, 1)
     log_prob = torch.log(torch.from_numpy(r))[:, None] + old  # (B, 1)
     adv = torch.from_numpy(np.broadcast_to(np.asarray(advantage, dtype=np.float64), r.shape).copy())  # (B,)
