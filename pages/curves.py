@@ -13,9 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, labels, lang, predict, show_bad_input, stop, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    figure_cache,
+    labels,
+    lang,
+    predict,
+    show_bad_input,
+    stop,
+    tr,
+)
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
 from rlviz.experiments.curves import (
     DEFAULT_OLD_PROB,
@@ -30,6 +42,7 @@ from rlviz.experiments.curves import (
     reads_probability,
     run,
     slider_start,
+    support_frame,
     variant_overrides,
     variants,
 )
@@ -162,16 +175,63 @@ if readers:
     st.caption(tr("curves.old_prob_caption", titles=", ".join(titles[v] for v in readers), top=f"{1 / old_prob:.3g}"))
 
 
+def _alone(variant: str, settings: CurveSettings) -> CurveSettings:
+    """``settings`` with only ``variant``'s sliders: all that its own results read."""
+    mine = {variant: settings.overrides[variant]} if variant in settings.overrides else {}
+    return CurveSettings(mine, old_prob=settings.old_prob)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _support(variant: str, settings: CurveSettings):
+    """One variant's gradient ranges (the costly part of the experiment), cached by its own
+    sliders, so that moving a slider recomputes only its variant's."""
+    return support_frame([variant], settings)
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def _compute(variants: tuple[str, ...], settings: CurveSettings, zoom: bool) -> CurvesResult:
     """The experiment, cached by its inputs (all plain values; nothing random)."""
-    return run(variants, settings, zoom=zoom)
+    parts = [_support(v, _alone(v, settings)) for v in dict.fromkeys(variants)]
+    support = pd.concat(parts, ignore_index=True) if parts else None
+    return run(variants, settings, zoom=zoom, support=support)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _probability(settings: CurveSettings, marks: tuple[float, ...]):
     """The probability view, cached by its inputs."""
     return probability_frame(settings, PROBABILITY_VARIANTS, marks=marks)
+
+
+@figure_cache
+def _overlay_figure(variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple):
+    """The overlay figure's spec, cached by its inputs (``words``: the labels, so the language)."""
+    res = _compute(variants, settings, zoom)
+    band = res.first_band
+    return curves_overlay_figure(
+        res.curves, dict(words), x_range=res.x_range, log_x=log_x, band=band[1] if band else None, as_spec=True
+    )
+
+
+@figure_cache
+def _gallery_figure(variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple):
+    """The gallery figure's spec, cached by its inputs (``words``: the labels, so the language)."""
+    res = _compute(variants, settings, zoom)
+    return curves_gallery_figure(
+        res.curves,
+        dict(words),
+        bands=res.bands,
+        x_range=res.x_range,
+        log_x=log_x,
+        dual_clips=res.dual_clips,
+        as_spec=True,
+    )
+
+
+@figure_cache
+def _probability_figure(settings: CurveSettings, marks: tuple[float, ...], words: tuple):
+    """The probability figure's spec, cached by its inputs (``words``: the labels, so the language)."""
+    prob, _ = _probability(settings, marks)
+    return probability_figure(prob, dict(words), as_spec=True)
 
 
 settings = CurveSettings(overrides, old_prob=float(old_prob))
@@ -215,10 +275,7 @@ else:
         panel_w_pos=tr("curves.panel_w", sign="A = +1"),
         panel_w_neg=tr("curves.panel_w", sign="A = −1"),
     )
-    fig = curves_overlay_figure(
-        res.curves, overlay_labels, x_range=x_range, log_x=log_axis, band=first_band[1] if first_band else None
-    )
-    chart(fig, "c_overlay")
+    chart(_overlay_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(overlay_labels.items())), "c_overlay")
     caption = tr("curves.overlay_caption")
     if first_band:
         band_of, (lo, hi) = first_band
@@ -237,10 +294,7 @@ else:
     # ------------------------------------------------------------------------------------ gallery
     st.subheader(tr("curves.gallery_header"))
     gallery_labels = labels("curves", "legend_j", "legend_w", "x_short", *HOVER_KEYS)
-    fig = curves_gallery_figure(
-        res.curves, gallery_labels, bands=res.bands, x_range=x_range, log_x=log_axis, dual_clips=res.dual_clips
-    )
-    chart(fig, "c_gallery")
+    chart(_gallery_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(gallery_labels.items())), "c_gallery")
     st.caption(tr("curves.gallery_caption"))
     st.markdown(f"**{tr('curves.support_header')}**")
     support_labels = labels(
@@ -342,7 +396,7 @@ def probability_section() -> None:
         **{f"name.{v}": name for v, name in names.items()},
     )
     with left:
-        chart(probability_figure(prob, prob_labels), "c_prob")
+        chart(_probability_figure(mine, marks, tuple(prob_labels.items())), "c_prob")
     a, b = PROBABILITY_VARIANTS[:2]
     for p in marks:
         at = {v: prob[(prob["algorithm"] == v) & (prob["pi_old"] == p)].iloc[0] for v in (a, b)}

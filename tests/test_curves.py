@@ -682,3 +682,23 @@ def test_a_probability_curve_ends_where_pi_reaches_one():
 def test_a_bad_pi_old_is_named(old):
     with pytest.raises(ValueError, match="old_prob"):
         curves_frame(["grpo"], CurveSettings(old_prob=old))
+
+
+def test_a_spec_is_the_validated_figure():
+    # as_spec (what the page caches and shows without validating) is the same figure: plotly validates
+    # it here, and its JSON is the JSON of the builder's go.Figure
+    import plotly.graph_objects as go
+
+    res = run(("grpo", "sapo", "ppo_dual"), S)
+    prob, _ = probability_frame(S, marks=(0.2, 0.3))
+    builds = (
+        lambda **kw: curves_overlay_figure(res.curves, overlay_labels("zh"), x_range=res.x_range, log_x=True, **kw),
+        lambda **kw: curves_gallery_figure(
+            res.curves, gallery_labels("en"), bands=res.bands, x_range=res.x_range, dual_clips=res.dual_clips, **kw
+        ),
+        lambda **kw: probability_figure(prob, {"name.grpo": "GRPO (0.2)"}, **kw),
+    )
+    for build in builds:
+        spec = build(as_spec=True)
+        assert isinstance(spec, dict) and isinstance(spec["data"][-1]["x"], dict)  # typed arrays, as sent
+        assert json.loads(go.Figure(spec).to_json()) == json.loads(build().to_json())

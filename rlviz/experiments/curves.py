@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -108,6 +109,11 @@ class Variant:
     base_overrides: Mapping[str, Any] = field(default_factory=dict)
 
 
+# The catalog and the registry entries it was read from; variants() reads ALGORITHMS on every call
+# and builds the catalog again whenever an entry was added, removed or replaced.
+_CATALOG: list = [(), {}]
+
+
 def variants() -> dict[str, Variant]:
     """Every variant, read from ``ALGORITHMS`` now (an entry added at runtime shows): each
     algorithm in registry order, followed by its examples. ``{key: Variant}``.
@@ -115,17 +121,26 @@ def variants() -> dict[str, Variant]:
     Raises:
         ValueError: an example's key is also another variant's key.
     """
+    entries = tuple(ALGORITHMS.items())
+    read_from, catalog = _CATALOG
+    if len(read_from) == len(entries) and all(
+        n == m and s is t for (n, s), (m, t) in zip(read_from, entries, strict=True)
+    ):  # the very same registry entries (specs are frozen): the same catalog
+        return dict(catalog)
     out: dict[str, Variant] = {}
-    for name, spec in ALGORITHMS.items():
-        entries = [Variant(name, name, spec.title)]
-        entries += [Variant(f"{name}_{ex.suffix}", name, ex.title, dict(ex.overrides)) for ex in spec.examples]
-        for entry in entries:
+    for name, spec in entries:
+        made = [Variant(name, name, spec.title, MappingProxyType({}))]  # read-only: the catalog is shared
+        made += [
+            Variant(f"{name}_{ex.suffix}", name, ex.title, MappingProxyType(dict(ex.overrides))) for ex in spec.examples
+        ]
+        for entry in made:
             if entry.key in out:
                 raise ValueError(
                     f"variant: {entry.key!r} is defined twice in the registry (an algorithm and an example)"
                 )
             out[entry.key] = entry
-    return out
+    _CATALOG[:] = [entries, out]
+    return dict(out)
 
 
 def get_variant(key: str) -> Variant:
@@ -272,15 +287,15 @@ def ratio_grid(r_min: float, r_max: float, n: int, edges: Iterable[float] = ()) 
 
 
 def _evaluate(
-    algorithm: str, params: Mapping[str, Any], r: np.ndarray, advantage: float, old_prob: float = 1.0
+    algorithm: str, params: Mapping[str, Any], r: np.ndarray, advantage: float | np.ndarray, old_prob: float = 1.0
 ) -> dict[str, np.ndarray]:
     """The arrays behind :func:`evaluate` for resolved ``params`` (inputs already checked; pi_old =
-    ``old_prob``). Each point is a lone token: a batch-coupled objective's selection
-    (``AlgorithmSpec.batch_coupled``: a top-k or a batch mean) sees each response as its own batch
-    (``rows_alone``)."""
+    ``old_prob``; ``advantage`` one value, or one per ratio). Each point is a lone token: a
+    batch-coupled objective's selection (``AlgorithmSpec.batch_coupled``: a top-k or a batch mean)
+    sees each response as its own batch (``rows_alone``)."""
     old = torch.full((r.size, 1), math.log(old_prob), dtype=torch.float64)  # (B, 1)
     log_prob = torch.log(torch.from_numpy(r))[:, None] + old  # (B, 1)
-    adv = torch.full((r.size,), float(advantage), dtype=torch.float64)  # (B,)
+    adv = torch.from_numpy(np.broadcast_to(np.asarray(advantage, dtype=np.float64), r.shape).copy())  # (B,)
     mask = torch.ones_like(log_prob)  # (B, 1)
     grad, out = gradient_weights(algorithm, log_prob, old, adv, mask, rows_alone=True, **params)  # (B, 1)
     weight = (-grad / out.token_weight)[:, 0].numpy() + 0.0  # (B,) dJ/d log pi per token (+0.0: no -0)
@@ -381,7 +396,7 @@ def curves_frame(
     variants = _unique_known(variants)
     settings.check()
     grid = ratio_grid(r_min, r_max, n, _edges(variants, settings))
-    parts = []
+    parts: dict[str, list] = {c: [] for c in CURVE_COLUMNS}  # column -> its pieces, one frame at the end
     for v in variants:
         mine = grid
         if trust_region(v, settings) is None:  # a mask without a band (DPPO, M2PO): its edges
@@ -389,16 +404,22 @@ def curves_frame(
                 rows = support[support["algorithm"] == v]
                 ends = [float(e) for e in rows[["low", "high"]].to_numpy().ravel()]
             else:
-                ends = [e for a in (1.0, -1.0) for e in gradient_support(v, a, settings) if e is not None]
+                ends = [e for pair in _supports(v, (1.0, -1.0), settings) for e in pair if e is not None]
             ends = [e for e in ends if math.isfinite(e) and r_min <= e <= r_max]
             mine = np.unique(np.concatenate([grid, ratio_grid(r_min, r_max, 2, ends)])) if ends else grid
+        # what evaluate() does, its checks done once above: the same policy_loss call per sign
+        variant = get_variant(v)
+        params = variant_overrides(v, settings)
+        mine = mine[mine <= _r_top(v, settings)]
         for a in (1.0, -1.0):
-            df = evaluate(v, mine, a, settings)
-            df.insert(0, "advantage", int(a))
-            df.insert(0, "title", get_variant(v).title)
-            df.insert(0, "algorithm", v)
-            parts.append(df)
-    return pd.concat(parts, ignore_index=True)[CURVE_COLUMNS] if parts else pd.DataFrame(columns=CURVE_COLUMNS)
+            out = _evaluate(variant.algorithm, params, mine, a, float(settings.old_prob))
+            out |= {"algorithm": [v] * mine.size, "title": [variant.title] * mine.size}
+            out["advantage"] = np.full(mine.size, int(a))
+            for c in CURVE_COLUMNS:
+                parts[c].append(np.asarray(out[c]))
+    if not variants:
+        return pd.DataFrame(columns=CURVE_COLUMNS)
+    return pd.DataFrame({c: np.concatenate(parts[c]) for c in CURVE_COLUMNS})
 
 
 # ----------------------------------------------------------------------------------------------
@@ -406,29 +427,86 @@ def curves_frame(
 # ----------------------------------------------------------------------------------------------
 
 
-def _live(variant: str, advantage: float, settings: CurveSettings) -> Callable[[np.ndarray], np.ndarray]:
-    """``ratios -> gradient != 0`` for one variant and advantage (its settings resolved once)."""
+# Points per policy_loss call where only zero / nonzero is read: above 2048 elements torch splits
+# its element-wise kernels over threads, which costs about 5x more CPU on a busy 2-core machine.
+LIVE_ROWS = 2048
+
+
+def _live(variant: str, settings: CurveSettings) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``(ratios, advantages) -> gradient != 0`` for one variant, its settings resolved once: one
+    ``policy_loss`` call for any mix of advantages (each point is a lone token, ``rows_alone``, so a
+    point's answer does not depend on the others in the batch)."""
     algorithm, params = get_variant(variant).algorithm, variant_overrides(variant, settings)
 
-    def live(ratios) -> np.ndarray:
+    def live(ratios, advantages) -> np.ndarray:
         r = np.array(ratios, dtype=np.float64)
-        return _evaluate(algorithm, params, r, advantage, float(settings.old_prob))["gradient_weight"] != 0.0
+        a = np.broadcast_to(np.asarray(advantages, dtype=np.float64), r.shape)
+        return np.concatenate(
+            [
+                _evaluate(algorithm, params, r[i : i + LIVE_ROWS], a[i : i + LIVE_ROWS], float(settings.old_prob))[
+                    "gradient_weight"
+                ]
+                != 0.0
+                for i in range(0, max(r.size, 1), LIVE_ROWS)
+            ]
+        )
 
     return live
 
 
-def _refine(live_of: Callable[[np.ndarray], np.ndarray], zero_at: float, live_at: float, rounds: int = 3) -> float:
-    """The ratio between ``zero_at`` (zero gradient) and ``live_at`` (nonzero) where the gradient
-    stops, narrowed by evaluating ``policy_loss`` on 1001 points ``rounds`` times (each round
-    1000 times finer); returns the last ratio that still has a gradient."""
+def _refine(
+    live_of: Callable[[np.ndarray, np.ndarray], np.ndarray], ends: list[tuple[float, float, float]], rounds: int = 3
+) -> list[float]:
+    """For each end ``(zero_at, live_at, advantage)`` (zero gradient at ``zero_at``, nonzero at
+    ``live_at``), the ratio between them where the gradient stops, narrowed by evaluating
+    ``policy_loss`` on 1001 points ``rounds`` times (each round 1000 times finer); returns the last
+    ratio that still has a gradient, per end. The ends still narrowing share one call per round."""
+    state = [[zero_at, live_at, adv] for zero_at, live_at, adv in ends]
+    active = list(range(len(state)))
     for _ in range(rounds):
-        pts = np.linspace(live_at, zero_at, 1001)
-        live = live_of(pts)
-        k = int(np.argmin(live))  # first zero point going from live_at towards zero_at
-        if k == 0 or live[k]:  # no switch inside (rounding at the ends): keep what we have
+        if not active:
             break
-        live_at, zero_at = pts[k - 1], pts[k]
-    return float(live_at)
+        pts = [np.linspace(state[i][1], state[i][0], 1001) for i in active]
+        live = live_of(np.concatenate(pts), np.repeat([state[i][2] for i in active], 1001)).reshape(len(active), 1001)
+        still = []
+        for i, p, lv in zip(active, pts, live):
+            k = int(np.argmin(lv))  # first zero point going from live_at towards zero_at
+            if k == 0 or lv[k]:  # no switch inside (rounding at the ends): keep what we have
+                continue
+            state[i][1], state[i][0] = p[k - 1], p[k]
+            still.append(i)
+        active = still
+    return [float(s[1]) for s in state]
+
+
+def _supports(
+    variant: str, advantages: Iterable[float], settings: CurveSettings, r_min: float = SCAN[0], r_max: float = SCAN[1]
+) -> list[tuple[float | None, float | None]]:
+    """:func:`gradient_support` of ``variant`` for each of ``advantages`` (inputs checked), found
+    together: one scan for all advantages, then one refining call per round for all ends."""
+    advantages = [float(a) for a in advantages]
+    r_max = min(r_max, _r_top(variant, settings))
+    live_of = _live(variant, settings)
+    grid = np.unique(np.concatenate([np.geomspace(r_min, r_max, 2001), _edges([variant], settings)]))
+    grid = grid[(grid >= r_min) & (grid <= r_max)]
+    scan = live_of(np.tile(grid, len(advantages)), np.repeat(advantages, len(grid))).reshape(len(advantages), -1)
+    ends, where = [], []  # the ends to refine, and (advantage index, 0 low / 1 high) of each
+    out: list[list[float | None]] = []
+    for i, (adv, live) in enumerate(zip(advantages, scan)):
+        if not live.any():
+            out.append([math.nan, math.nan])
+            continue
+        out.append([None, None])
+        first, last = int(np.argmax(live)), int(len(live) - 1 - np.argmax(live[::-1]))
+        if first != 0:
+            ends.append((grid[first - 1], grid[first], adv))
+            where.append((i, 0))
+        if last != len(grid) - 1:
+            ends.append((grid[last + 1], grid[last], adv))
+            where.append((i, 1))
+    for (i, side), edge in zip(where, _refine(live_of, ends)):
+        out[i][side] = edge
+    return [(low, high) for low, high in out]
 
 
 def gradient_support(
@@ -448,17 +526,7 @@ def gradient_support(
     """
     _check_advantage(advantage)
     settings.check()
-    r_max = min(r_max, _r_top(variant, settings))
-    live_of = _live(variant, advantage, settings)
-    grid = np.unique(np.concatenate([np.geomspace(r_min, r_max, 2001), _edges([variant], settings)]))
-    grid = grid[(grid >= r_min) & (grid <= r_max)]
-    live = live_of(grid)
-    if not live.any():
-        return math.nan, math.nan
-    first, last = int(np.argmax(live)), int(len(live) - 1 - np.argmax(live[::-1]))
-    low = None if first == 0 else _refine(live_of, grid[first - 1], grid[first])
-    high = None if last == len(grid) - 1 else _refine(live_of, grid[last + 1], grid[last])
-    return low, high
+    return _supports(variant, [advantage], settings, r_min, r_max)[0]
 
 
 SUPPORT_COLUMNS = ["algorithm", "title", "advantage", "low", "high", "band_low", "band_high"]
@@ -472,11 +540,11 @@ def support_frame(variants: Iterable[str], settings: CurveSettings) -> pd.DataFr
     ``low`` unbounded means down to 0, ``high`` up to ∞), ``band_low``, ``band_high`` (the clip
     setting, :func:`trust_region`; NaN without a band). Raises ``ValueError``.
     """
+    settings.check()
     rows = []
     for v in _unique_known(variants):
         band = trust_region(v, settings) or (math.nan, math.nan)
-        for a in (1, -1):
-            low, high = gradient_support(v, a, settings)
+        for a, (low, high) in zip((1, -1), _supports(v, (1.0, -1.0), settings)):
             rows.append(
                 {
                     "algorithm": v,
@@ -630,10 +698,15 @@ class CurvesResult:
         return next(((v, b) for v, b in self.bands.items() if b is not None), None)
 
 
-def run(variants: Iterable[str], settings: CurveSettings, zoom: bool = False) -> CurvesResult:
+def run(
+    variants: Iterable[str], settings: CurveSettings, zoom: bool = False, support: pd.DataFrame | None = None
+) -> CurvesResult:
     """The page's call: curves of ``variants`` on ``[0.02, 3.5]`` (or on :func:`zoom_window` around
     r = 1 when ``zoom``), the gradient-range table and the clip cases. (The probability view,
     :func:`probability_frame`, has its own call so its slider does not recompute the curves.)
+    ``support``: :func:`support_frame` of these variants under these settings, when the caller has
+    it (the page keeps each variant's, so that a slider recomputes only its own variant's); found
+    here otherwise.
 
     Raises:
         ValueError: unknown variant, or bad settings naming the parameter (and the variant).
@@ -643,7 +716,8 @@ def run(variants: Iterable[str], settings: CurveSettings, zoom: bool = False) ->
     x_range = zoom_window(variants, settings) if zoom else (R_MIN, R_MAX)
     cases_algorithm = get_variant(CASES_VARIANT).algorithm
     cases_variant = next((v for v in variants if get_variant(v).algorithm == cases_algorithm), CASES_VARIANT)
-    support = support_frame(variants, settings)
+    if support is None or list(dict.fromkeys(support["algorithm"])) != list(variants):
+        support = support_frame(variants, settings)
     return CurvesResult(
         settings=settings,
         variants=variants,

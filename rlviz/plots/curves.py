@@ -11,12 +11,17 @@ Sign convention: J = −loss per token (to maximise), w = ∂J/∂log π (> 0: p
 
 from __future__ import annotations
 
+import base64
+import copy
+import functools
+import json
 import math
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from _plotly_utils.utils import to_typed_array_spec  # plotly's typed-array encoder (what to_json uses)
 from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import TOKEN_STATES
@@ -39,15 +44,116 @@ def _l(labels: Mapping[str, str], key: str) -> str:
 
 
 def _variants_in(df: pd.DataFrame) -> list[str]:
-    return list(dict.fromkeys(df["algorithm"].astype(str))) if not df.empty else []
+    return [str(v) for v in pd.unique(df["algorithm"])] if not df.empty else []  # in order of appearance
 
 
-def _x_axis(fig: go.Figure, x_range: tuple[float, float], log_x: bool) -> None:
+# The figures are built as plain spec dicts (``{"data": [...], "layout": {...}}``): plotly's
+# validating API costs most of a rerun on a 16-panel figure. The subplot grid and the app's common
+# look still come from plotly and ``base_layout`` (built once per shape, then copied), and the public
+# builders return a validated ``go.Figure`` of the same spec, so an invalid property fails there.
+
+
+def _merge(into: dict, update: Mapping) -> dict:
+    """``into`` updated in place as plotly's ``update_layout`` does: nested dicts merged, other
+    values replaced; returns ``into``."""
+    for k, v in update.items():
+        if isinstance(v, Mapping) and isinstance(into.get(k), dict):
+            _merge(into[k], v)
+        else:
+            into[k] = copy.deepcopy(v) if isinstance(v, (dict, list)) else v
+    return into
+
+
+@functools.lru_cache(maxsize=32)
+def _grid_json(rows: int, cols: int, h: float, v: float, n_titles: int) -> str:
+    """The layout of ``make_subplots`` (shared x axes) with ``n_titles`` placeholder panel titles,
+    as JSON (immutable, so it can be cached); the template left out (plotly adds its default)."""
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        shared_xaxes=True,
+        horizontal_spacing=h,
+        vertical_spacing=v,
+        subplot_titles=[f"\x00{i}" for i in range(n_titles)] or None,
+    )
+    layout = fig.layout.to_plotly_json()
+    layout.pop("template", None)
+    refs = {}
+    for r in range(1, rows + 1):
+        for c in range(1, cols + 1):
+            axis = fig.get_subplot(r, c)
+            refs[f"{r},{c}"] = [
+                axis.xaxis.plotly_name.replace("axis", ""),
+                axis.yaxis.plotly_name.replace("axis", ""),
+            ]
+    return json.dumps({"layout": layout, "refs": refs})
+
+
+def _grid(rows: int, cols: int, h: float, v: float, titles: list[str]) -> tuple[dict, dict]:
+    """A fresh subplot layout with ``titles`` (panel titles, font size 13) and the axis references
+    ``{(row, col): ("x3", "y3")}`` of each panel."""
+    grid = json.loads(_grid_json(rows, cols, h, v, len(titles)))
+    layout = grid["layout"]
+    for note, title in zip(layout.get("annotations", []), titles):
+        note["text"] = title
+        note["font"] = {**note.get("font", {}), "size": 13}
+    refs = {tuple(int(i) for i in k.split(",")): tuple(xy) for k, xy in grid["refs"].items()}
+    return layout, refs
+
+
+@functools.lru_cache(maxsize=16)
+def _base_json(height: int) -> str:
+    """:func:`rlviz.plots.base_layout`'s layout for ``height``, as JSON (template left out)."""
+    layout = base_layout(go.Figure(), height=height).layout.to_plotly_json()
+    layout.pop("template", None)
+    return json.dumps(layout)
+
+
+def _with_base(layout: dict, height: int, **extra) -> dict:
+    """``layout`` with the app's common look (:func:`base_layout`), then ``extra`` merged over it."""
+    _merge(layout, json.loads(_base_json(height)))
+    return _merge(layout, extra)
+
+
+def _axes(layout: dict, kind: str) -> list[str]:
+    """The names of every ``kind`` axis ("xaxis" / "yaxis") in ``layout``."""
+    return [k for k in layout if k.startswith(kind) and k[len(kind) :].isdigit() or k == kind]
+
+
+def _axis_name(ref: str) -> str:
+    """Layout key of an axis reference: "x3" -> "xaxis3"."""
+    return f"{ref[0]}axis{ref[1:]}"
+
+
+def _x_axis(layout: dict, x_range: tuple[float, float], log_x: bool) -> None:
     lo, hi = x_range
-    if log_x:
-        fig.update_xaxes(type="log", range=[math.log10(lo), math.log10(hi)])
-    else:
-        fig.update_xaxes(type="linear", range=[lo, hi])
+    update = (
+        {"type": "log", "range": [math.log10(lo), math.log10(hi)]} if log_x else {"type": "linear", "range": [lo, hi]}
+    )
+    for name in _axes(layout, "xaxis"):
+        _merge(layout[name], update)
+
+
+def _figure(spec: dict, as_spec: bool):
+    """The spec itself (``as_spec``), its arrays already in the typed-array form plotly sends
+    (``{"dtype": "f8", "bdata": ...}``, by plotly's own encoder: the same JSON, and nothing left to
+    convert each time it is shown), or a validated ``go.Figure`` of it."""
+    if not as_spec:
+        return go.Figure(spec)
+    for trace in spec["data"]:  # the only arrays here (text stays a list of strings, as plotly sends it)
+        for key in ("x", "y", "customdata"):
+            value = trace.get(key)
+            if isinstance(value, np.ndarray):
+                trace[key] = _typed_array(value)
+    return spec
+
+
+def _typed_array(value: np.ndarray) -> dict:
+    """A float array in plotly's typed-array form: for a 1-D float64 array the spec of
+    ``to_typed_array_spec`` (plotly's encoder, 30x slower per array), which handles any other."""
+    if value.dtype == np.float64 and value.ndim == 1 and value.size:
+        return {"dtype": "f8", "bdata": base64.b64encode(np.ascontiguousarray(value)).decode("ascii")}
+    return to_typed_array_spec(value)
 
 
 def _band_shape(xa: str, ya: str, band: tuple[float, float], opacity: float) -> dict:
@@ -67,12 +173,6 @@ def _band_shape(xa: str, ya: str, band: tuple[float, float], opacity: float) -> 
     }
 
 
-def _refs(fig: go.Figure, row: int, col: int) -> tuple[str, str]:
-    """The axis references ("x3", "y3") of one subplot, for shapes and annotations."""
-    axis = fig.get_subplot(row, col)
-    return axis.xaxis.plotly_name.replace("axis", ""), axis.yaxis.plotly_name.replace("axis", "")
-
-
 def _sign(a: int) -> str:
     return "A>0" if a > 0 else "A<0"
 
@@ -88,18 +188,51 @@ def _hover(labels: Mapping[str, str], quantity: str, label: str) -> str:
     )
 
 
-def _hover_data(part: pd.DataFrame, quantity: str, labels: Mapping[str, str]) -> dict:
-    """Per point (as arrays, which plotly takes fast): ``customdata`` the other quantity, ``text``
-    the state (``TOKEN_STATES``), with a soft gate's value f′(r) where there is one (SAPO).
-    Labels ``state.<state>`` for each of ``TOKEN_STATES``, ``gate_label``."""
-    other = part["gradient_weight"] if quantity == "objective" else part["objective"]
-    states = {s: _l(labels, f"state.{s}") for s in TOKEN_STATES}
-    gate = _l(labels, "gate_label")
-    texts = [
-        states[s] + (f" · {gate} {g:.3f}" if np.isfinite(g) else "")
-        for s, g in zip(part["state"], part["gate"].astype(float))
-    ]
-    return {"customdata": other.to_numpy(dtype=float), "text": np.array(texts, dtype=str)}
+class _Curves:
+    """The columns of a :func:`rlviz.experiments.curves.curves_frame` as arrays, split once by
+    variant and advantage (each part sorted by ratio)."""
+
+    def __init__(self, df: pd.DataFrame):
+        self.variants = _variants_in(df)
+        self.cols = {c: df[c].to_numpy() for c in ("title", "ratio", "objective", "gradient_weight", "state", "gate")}
+        groups = df.groupby(["algorithm", "advantage"], sort=False).indices if len(df) else {}
+        ratio = self.cols["ratio"]
+        self.index = {}
+        for (v, a), idx in groups.items():
+            r = ratio[idx]
+            if len(r) > 1 and not np.all(r[1:] > r[:-1]):
+                idx = idx[np.argsort(r, kind="stable")]
+            self.index[(str(v), int(a))] = idx
+
+    def part(self, v: str, a: int) -> np.ndarray:
+        return self.index.get((v, a), np.array([], dtype=np.intp))
+
+    def get(self, column: str, idx: np.ndarray) -> np.ndarray:
+        return self.cols[column][idx]
+
+    def title(self, v: str, a: int) -> str:
+        idx = self.part(v, a)
+        return str(self.cols["title"][idx[0]]) if len(idx) else v
+
+    def hover_data(self, idx: np.ndarray, quantity: str, labels: Mapping[str, str]) -> dict:
+        """Per point: ``customdata`` the other quantity, ``text`` the state (``TOKEN_STATES``),
+        with a soft gate's value f′(r) where there is one (SAPO). Labels ``state.<state>`` for each
+        of ``TOKEN_STATES``, ``gate_label``."""
+        other = self.get("gradient_weight" if quantity == "objective" else "objective", idx).astype(float)
+        return {"customdata": other, "text": self._texts(labels)[idx].tolist()}
+
+    def _texts(self, labels: Mapping[str, str]) -> np.ndarray:
+        """The hover text of every row (made once per builder call: one ``labels``)."""
+        if getattr(self, "_text_labels", None) is not labels:
+            states = {s: _l(labels, f"state.{s}") for s in TOKEN_STATES}
+            state = self.cols["state"]
+            texts = pd.Series(state, dtype=object).map(lambda s: states.get(s, s)).to_numpy(dtype=object)
+            gates = self.cols["gate"].astype(float)
+            gate = _l(labels, "gate_label")
+            for i in np.flatnonzero(np.isfinite(gates)):
+                texts[i] = f"{texts[i]} · {gate} {gates[i]:.3f}"
+            self._text, self._text_labels = texts, labels
+        return self._text
 
 
 def curves_overlay_figure(
@@ -109,7 +242,8 @@ def curves_overlay_figure(
     x_range: tuple[float, float],
     log_x: bool = False,
     band: tuple[float, float] | None = None,
-) -> go.Figure:
+    as_spec: bool = False,
+) -> go.Figure | dict:
     """Objective J (top row) and gradient weight ∂J/∂log π (bottom row) vs the ratio, A>0 (left)
     and A<0 (right), every variant of ``df`` (a :func:`rlviz.experiments.curves.curves_frame`)
     overlaid in its colour and dash. ``band``: one trust region drawn in grey (the page passes the
@@ -118,40 +252,41 @@ def curves_overlay_figure(
 
     ``labels``: ``panel_j_pos``, ``panel_j_neg``, ``panel_w_pos``, ``panel_w_neg`` (the four subplot
     titles: J and w for A = +1 and A = −1), ``x_title``, ``j_axis``, ``w_axis``, and for the hover
-    ``j_short``, ``w_short``, ``gate_label`` and ``state.<state>`` for each of ``TOKEN_STATES``."""
-    fig = make_subplots(
-        rows=2,
-        cols=2,
-        shared_xaxes=True,
-        horizontal_spacing=0.07,
-        vertical_spacing=0.1,
-        subplot_titles=[_l(labels, k) for k in ("panel_j_pos", "panel_j_neg", "panel_w_pos", "panel_w_neg")],
-    )
-    for v in _variants_in(df):
+    ``j_short``, ``w_short``, ``gate_label`` and ``state.<state>`` for each of ``TOKEN_STATES``.
+    ``as_spec``: return the figure's plain spec dict (what ``app_common.figure_cache`` keeps), built
+    without plotly's validation; else a validated ``go.Figure`` of the same spec."""
+    titles = [_l(labels, k) for k in ("panel_j_pos", "panel_j_neg", "panel_w_pos", "panel_w_neg")]
+    layout, refs = _grid(2, 2, 0.07, 0.1, titles)
+    curves = _Curves(df)
+    data = []
+    for v in curves.variants:
         style = algorithm_style(v)
         for col, a in ((1, 1), (2, -1)):
-            part = df[(df["algorithm"] == v) & (df["advantage"] == a)].sort_values("ratio")
-            title = str(part["title"].iloc[0]) if len(part) else v
+            idx = curves.part(v, a)
+            title = curves.title(v, a)
+            x = curves.get("ratio", idx).astype(float)
             for row, quantity in ((1, "objective"), (2, "gradient_weight")):
-                fig.add_trace(
-                    go.Scatter(
-                        x=part["ratio"].to_numpy(),
-                        y=part[quantity].to_numpy(),
-                        mode="lines",
-                        name=title,
-                        legendgroup=v,
-                        showlegend=(row, col) == (1, 1),
-                        line={"color": style["color"], "dash": style["dash"], "width": 2.2},
-                        hovertemplate=_hover(labels, quantity, f"{title} · {_sign(a)}"),
-                        **_hover_data(part, quantity, labels),
-                    ),
-                    row=row,
-                    col=col,
+                xa, ya = refs[(row, col)]
+                data.append(
+                    {
+                        "type": "scatter",
+                        "x": x,
+                        "y": curves.get(quantity, idx).astype(float),
+                        "mode": "lines",
+                        "name": title,
+                        "legendgroup": v,
+                        "showlegend": (row, col) == (1, 1),
+                        "line": {"color": style["color"], "dash": style["dash"], "width": 2.2},
+                        "hovertemplate": _hover(labels, quantity, f"{title} · {_sign(a)}"),
+                        **curves.hover_data(idx, quantity, labels),
+                        "xaxis": xa,
+                        "yaxis": ya,
+                    }
                 )
-    shapes = []  # set once: add_vrect(row="all") and friends are slow in plotly
+    shapes = []
     for row in (1, 2):
         for col in (1, 2):
-            xa, ya = _refs(fig, row, col)
+            xa, ya = refs[(row, col)]
             if band is not None:
                 shapes.append(_band_shape(xa, ya, band, opacity=0.15))
             shapes.append(
@@ -178,27 +313,31 @@ def curves_overlay_figure(
                     "line": {"color": "#666666", "width": 0.8},
                 }
             )
-    fig.update_layout(shapes=shapes)
-    base_layout(fig, height=640)
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80}, hovermode="closest")
-    fig.update_annotations(font={"size": 13})
-    _x_axis(fig, x_range, log_x)
-    fig.update_xaxes(title_text=_l(labels, "x_title"), row=2)
-    fig.update_yaxes(title_text=_l(labels, "j_axis"), row=1, col=1)
-    fig.update_yaxes(title_text=_l(labels, "w_axis"), row=2, col=1)
-    return fig
+    layout["shapes"] = shapes
+    _with_base(
+        layout,
+        640,
+        legend={"yref": "container", "y": 1.0, "yanchor": "top"},
+        margin={"t": 80},
+        hovermode="closest",
+    )
+    _x_axis(layout, x_range, log_x)
+    for col in (1, 2):
+        _merge(layout[_axis_name(refs[(2, col)][0])], {"title": {"text": _l(labels, "x_title")}})
+    _merge(layout[_axis_name(refs[(1, 1)][1])], {"title": {"text": _l(labels, "j_axis")}})
+    _merge(layout[_axis_name(refs[(2, 1)][1])], {"title": {"text": _l(labels, "w_axis")}})
+    return _figure({"data": data, "layout": layout}, as_spec)
 
 
 def _runs(x: np.ndarray, flag: np.ndarray, lo: float, hi: float) -> list[tuple[float, float]]:
     """Intervals where ``flag`` holds along sorted ``x``, each end half-way to the next point."""
-    out, start = [], None
-    for i, f in enumerate(flag):
-        if f and start is None:
-            start = lo if i == 0 else (x[i - 1] + x[i]) / 2
-        if start is not None and (not f or i == len(flag) - 1):
-            end = hi if f else (x[i - 1] + x[i]) / 2
-            out.append((start, end))
-            start = None
+    f = np.concatenate([[0], np.asarray(flag, dtype=np.int8), [0]])
+    steps = np.diff(f)
+    out = []
+    for i, j in zip(np.flatnonzero(steps == 1), np.flatnonzero(steps == -1)):  # run: x[i:j]
+        start = lo if i == 0 else (x[i - 1] + x[i]) / 2
+        end = hi if j == len(x) else (x[j - 1] + x[j]) / 2
+        out.append((start, end))
     return out
 
 
@@ -211,7 +350,8 @@ def curves_gallery_figure(
     log_x: bool = False,
     dual_clips: Mapping[str, float | None] | None = None,
     cols: int = 4,
-) -> go.Figure:
+    as_spec: bool = False,
+) -> go.Figure | dict:
     """One panel per variant, A = +1 above the axis and A = −1 below it: the six cases of a clip
     (sign of A × ratio below / inside / above the band) in one picture.
 
@@ -223,66 +363,64 @@ def curves_gallery_figure(
 
     ``labels``: ``legend_j``, ``legend_w`` (the two legend entries), ``x_short`` (the x axis title),
     and for the hover ``j_short``, ``w_short``, ``gate_label`` and ``state.<state>`` for each of
-    ``TOKEN_STATES``.
+    ``TOKEN_STATES``. ``as_spec``: as :func:`curves_overlay_figure`.
     """
     dual_clips = dict(dual_clips or {})
-    variants = _variants_in(df)
+    curves = _Curves(df)
+    variants = curves.variants
     n = max(len(variants), 1)
     cols = max(1, min(cols, n))
     rows = math.ceil(n / cols)
-    fig = make_subplots(
-        rows=rows,
-        cols=cols,
-        shared_xaxes=True,
-        horizontal_spacing=0.05,
-        vertical_spacing=min(0.14, 0.4 / rows) if rows > 1 else 0.0,
-        subplot_titles=[str(df.loc[df["algorithm"] == v, "title"].iloc[0]) for v in variants] or None,
-    )
-    fig.update_annotations(font={"size": 13})  # the titles: short names that fit a narrow panel
+    titles = [curves.title(v, 1) if len(curves.part(v, 1)) else curves.title(v, -1) for v in variants]
+    layout, refs = _grid(rows, cols, 0.05, min(0.14, 0.4 / rows) if rows > 1 else 0.0, titles)
     lo, hi = x_range
-    shapes, notes = [], []  # collected and set once: add_shape per panel is slow in plotly
+    data, shapes, notes = [], [], []
     for k, v in enumerate(variants):
         row, col = divmod(k, cols)
         row, col = row + 1, col + 1
-        xa, ya = _refs(fig, row, col)
+        xa, ya = refs[(row, col)]
         style = algorithm_style(v)
-        part_v = df[df["algorithm"] == v]
-        m = float(np.nanmax(np.abs(part_v[["objective", "gradient_weight"]].to_numpy()))) if len(part_v) else 1.0
+        both = np.concatenate([curves.part(v, 1), curves.part(v, -1)])
+        values = np.concatenate([curves.get("objective", both), curves.get("gradient_weight", both)]).astype(float)
+        m = float(np.nanmax(np.abs(values))) if len(both) and not np.all(np.isnan(values)) else math.nan
         m = 1.3 * m if np.isfinite(m) and m > 0 else 1.0  # headroom: the A>0 / A<0 tags sit above the curves
         for a in (1, -1):
-            part = part_v[part_v["advantage"] == a].sort_values("ratio")
-            title = str(part["title"].iloc[0]) if len(part) else v
-            fig.add_trace(
-                go.Scatter(
-                    x=part["ratio"].to_numpy(),
-                    y=part["objective"].to_numpy(),
-                    mode="lines",
-                    name=_l(labels, "legend_j"),
-                    legendgroup="objective",
-                    showlegend=k == 0 and a == 1,
-                    line={"color": style["color"], "dash": "dot", "width": 1.3},
-                    hoverinfo="skip",
-                ),
-                row=row,
-                col=col,
+            idx = curves.part(v, a)
+            title = curves.title(v, a)
+            x = curves.get("ratio", idx).astype(float)
+            weight = curves.get("gradient_weight", idx).astype(float)
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": x,
+                    "y": curves.get("objective", idx).astype(float),
+                    "mode": "lines",
+                    "name": _l(labels, "legend_j"),
+                    "legendgroup": "objective",
+                    "showlegend": k == 0 and a == 1,
+                    "line": {"color": style["color"], "dash": "dot", "width": 1.3},
+                    "hoverinfo": "skip",
+                    "xaxis": xa,
+                    "yaxis": ya,
+                }
             )
-            fig.add_trace(
-                go.Scatter(
-                    x=part["ratio"].to_numpy(),
-                    y=part["gradient_weight"].to_numpy(),
-                    mode="lines",
-                    name=_l(labels, "legend_w"),
-                    legendgroup="weight",
-                    showlegend=k == 0 and a == 1,
-                    line={"color": style["color"], "width": 2.6},
-                    hovertemplate=_hover(labels, "gradient_weight", f"{title} · {_sign(a)}"),
-                    **_hover_data(part, "gradient_weight", labels),
-                ),
-                row=row,
-                col=col,
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": x,
+                    "y": weight,
+                    "mode": "lines",
+                    "name": _l(labels, "legend_w"),
+                    "legendgroup": "weight",
+                    "showlegend": k == 0 and a == 1,
+                    "line": {"color": style["color"], "width": 2.6},
+                    "hovertemplate": _hover(labels, "gradient_weight", f"{title} · {_sign(a)}"),
+                    **curves.hover_data(idx, "gradient_weight", labels),
+                    "xaxis": xa,
+                    "yaxis": ya,
+                }
             )
-            x = part["ratio"].to_numpy()
-            for x0, x1 in _runs(x, (part["gradient_weight"] == 0.0).to_numpy(), lo, hi):
+            for x0, x1 in _runs(x, weight == 0.0, lo, hi):
                 y0, y1 = (0.0, m) if a > 0 else (-m, 0.0)
                 shapes.append(
                     {
@@ -321,7 +459,7 @@ def curves_gallery_figure(
                 "line": {"color": "#666666", "width": 0.8},
             }
         )
-        fig.update_yaxes(range=[-m, m], row=row, col=col)
+        _merge(layout[_axis_name(ya)], {"range": [-m, m]})
         for text, y, anchor in (("A>0", 0.98, "top"), ("A<0", 0.02, "bottom")):
             notes.append(
                 {
@@ -337,17 +475,24 @@ def curves_gallery_figure(
                     "bgcolor": "rgba(255,255,255,0.75)",
                 }
             )
-    fig.update_layout(shapes=shapes, annotations=list(fig.layout.annotations) + notes)
-    base_layout(fig, height=max(300, 250 * rows + 90))
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
-    _x_axis(fig, x_range, log_x)
+    if shapes:
+        layout["shapes"] = shapes
+    if notes:
+        layout["annotations"] = layout.get("annotations", []) + notes
+    _with_base(
+        layout, max(300, 250 * rows + 90), legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80}
+    )
+    _x_axis(layout, x_range, log_x)
     for c in range(1, cols + 1):  # the axis title and ticks under the lowest panel of each column
         last = max(r for r in range(1, rows + 1) if (r - 1) * cols + c <= n)
-        fig.update_xaxes(title_text=_l(labels, "x_short"), showticklabels=True, row=last, col=c)
-    return fig
+        _merge(
+            layout[_axis_name(refs[(last, c)][0])],
+            {"title": {"text": _l(labels, "x_short")}, "showticklabels": True},
+        )
+    return _figure({"data": data, "layout": layout}, as_spec)
 
 
-def probability_figure(prob: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
+def probability_figure(prob: pd.DataFrame, labels: Mapping[str, str], *, as_spec: bool = False) -> go.Figure | dict:
     """Left: the highest π_new that still gets a gradient (A>0) vs π_old; right: the room to grow,
     π_new − π_old. One line per clip (``prob`` from :func:`rlviz.experiments.curves.probability_frame`),
     marked points labelled "π_old → π_new"; grey dotted identity line on the left.
@@ -356,79 +501,87 @@ def probability_figure(prob: pd.DataFrame, labels: Mapping[str, str]) -> go.Figu
     line's legend entry), ``prob_hover`` (the hover's lines after π_old: a plotly template reading
     ``%{customdata[0]}`` the highest π_new and ``%{customdata[1]}`` the room), ``prob_x``,
     ``prob_y_left``, ``prob_y_right`` (axis titles), and optionally ``name.<variant>``: a variant's
-    legend label (a missing one: the ``title`` column, not the key)."""
+    legend label (a missing one: the ``title`` column, not the key). ``as_spec``: as
+    :func:`curves_overlay_figure`."""
     variants = _variants_in(prob)
-    # the labels of the highest line go above-left of it, the others' below-right: clear of the lines
-    highest = max(variants, key=lambda v: prob.loc[prob["algorithm"] == v, "pi_new_max"].sum()) if variants else None
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        horizontal_spacing=0.1,
-        subplot_titles=[_l(labels, "prob_left"), _l(labels, "prob_right")],
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=[0.0, 1.0],
-            y=[0.0, 1.0],
-            mode="lines",
-            name=_l(labels, "prob_identity"),
-            line={"color": OKABE_ITO["grey"], "dash": "dot", "width": 1},
-            hoverinfo="skip",
-        ),
-        row=1,
-        col=1,
-    )
+    groups = prob.groupby("algorithm", sort=False).indices if len(prob) else {}
+    cols = {c: prob[c].to_numpy() for c in ("title", "pi_old", "pi_new_max", "room", "marked")}
+    parts = {}
     for v in variants:
-        part = prob[prob["algorithm"] == v].sort_values("pi_old")
+        idx = groups[v]
+        order = np.argsort(cols["pi_old"][idx], kind="stable")
+        parts[v] = idx if np.all(order == np.arange(len(idx))) else idx[order]
+    # the labels of the highest line go above-left of it, the others' below-right: clear of the lines
+    highest = max(variants, key=lambda v: cols["pi_new_max"][groups[v]].sum()) if variants else None
+    layout, refs = _grid(1, 2, 0.1, 0.3, [_l(labels, "prob_left"), _l(labels, "prob_right")])
+    data = [
+        {
+            "type": "scatter",
+            "x": [0.0, 1.0],
+            "y": [0.0, 1.0],
+            "mode": "lines",
+            "name": _l(labels, "prob_identity"),
+            "line": {"color": OKABE_ITO["grey"], "dash": "dot", "width": 1},
+            "hoverinfo": "skip",
+            "xaxis": refs[(1, 1)][0],
+            "yaxis": refs[(1, 1)][1],
+        }
+    ]
+    for v in variants:
+        idx = parts[v]
         style = algorithm_style(v)
-        name = labels.get(f"name.{v}", str(part["title"].iloc[0]))
-        for col, y in ((1, "pi_new_max"), (2, "room")):
-            fig.add_trace(
-                go.Scatter(
-                    x=part["pi_old"].to_numpy(),
-                    y=part[y].to_numpy(),
-                    mode="lines",
-                    name=name,
-                    legendgroup=v,
-                    showlegend=col == 1,
-                    line={"color": style["color"], "dash": style["dash"], "width": 2.4},
-                    customdata=part[["pi_new_max", "room"]].to_numpy(),
-                    hovertemplate=f"<b>{name}</b><br>π<sub>old</sub> = %{{x:.3f}}<br>"
+        name = labels.get(f"name.{v}", str(cols["title"][idx[0]]))
+        pi_old = cols["pi_old"][idx].astype(float)
+        pi_new, room = cols["pi_new_max"][idx].astype(float), cols["room"][idx].astype(float)
+        marked = cols["marked"][idx].astype(bool)
+        for col, y in ((1, pi_new), (2, room)):
+            xa, ya = refs[(1, col)]
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": pi_old,
+                    "y": y,
+                    "mode": "lines",
+                    "name": name,
+                    "legendgroup": v,
+                    "showlegend": col == 1,
+                    "line": {"color": style["color"], "dash": style["dash"], "width": 2.4},
+                    "customdata": np.column_stack([pi_new, room]),
+                    "hovertemplate": f"<b>{name}</b><br>π<sub>old</sub> = %{{x:.3f}}<br>"
                     + _l(labels, "prob_hover")
                     + "<extra></extra>",
-                ),
-                row=1,
-                col=col,
+                    "xaxis": xa,
+                    "yaxis": ya,
+                }
             )
-            marked = part[part["marked"]]
-            if len(marked):
-                fig.add_trace(
-                    go.Scatter(
-                        x=marked["pi_old"].to_numpy(),
-                        y=marked[y].to_numpy(),
-                        mode="markers+text",
-                        marker={"color": style["color"], "size": 9},
-                        showlegend=False,
-                        legendgroup=v,
-                        text=[
+            if marked.any():
+                data.append(
+                    {
+                        "type": "scatter",
+                        "x": pi_old[marked],
+                        "y": y[marked],
+                        "mode": "markers+text",
+                        "marker": {"color": style["color"], "size": 9},
+                        "showlegend": False,
+                        "legendgroup": v,
+                        "text": [
                             f"{p:.2f} → {q:.3f}" if col == 1 else f"+{d:.3f}"
-                            for p, q, d in zip(marked["pi_old"], marked["pi_new_max"], marked["room"])
+                            for p, q, d in zip(pi_old[marked], pi_new[marked], room[marked])
                         ],
-                        textposition="top left" if v == highest else "bottom right",
-                        hoverinfo="skip",
-                        cliponaxis=False,
-                        textfont={"color": style["color"], "size": 12},
-                    ),
-                    row=1,
-                    col=col,
+                        "textposition": "top left" if v == highest else "bottom right",
+                        "hoverinfo": "skip",
+                        "cliponaxis": False,
+                        "textfont": {"color": style["color"], "size": 12},
+                        "xaxis": xa,
+                        "yaxis": ya,
+                    }
                 )
-    base_layout(fig, height=400)
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
-    fig.update_xaxes(range=[0, 1], title_text=_l(labels, "prob_x"))
-    fig.update_yaxes(range=[0, 1.1], title_text=_l(labels, "prob_y_left"), row=1, col=1)
-    fig.update_yaxes(rangemode="tozero", title_text=_l(labels, "prob_y_right"), row=1, col=2)
-    fig.update_annotations(font={"size": 13})
-    return fig
+    _with_base(layout, 400, legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+    for name in _axes(layout, "xaxis"):
+        _merge(layout[name], {"range": [0, 1], "title": {"text": _l(labels, "prob_x")}})
+    _merge(layout[_axis_name(refs[(1, 1)][1])], {"range": [0, 1.1], "title": {"text": _l(labels, "prob_y_left")}})
+    _merge(layout[_axis_name(refs[(1, 2)][1])], {"rangemode": "tozero", "title": {"text": _l(labels, "prob_y_right")}})
+    return _figure({"data": data, "layout": layout}, as_spec)
 
 
 def _num(x: float) -> str:
@@ -453,9 +606,12 @@ def support_table(support: pd.DataFrame, labels: Mapping[str, str]) -> pd.DataFr
         return f"{_num(low)} ≤ r ≤ {_num(high)}"
 
     rows = []
+    columns = {
+        c: support[c].to_numpy() for c in ("algorithm", "title", "advantage", "low", "high", "band_low", "band_high")
+    }
     for v in _variants_in(support):
-        part = support[support["algorithm"] == v].set_index("advantage")
-        pos, neg = part.loc[1], part.loc[-1]
+        at = {int(columns["advantage"][i]): i for i in np.flatnonzero(columns["algorithm"] == v)}
+        pos, neg = ({c: values[at[a]] for c, values in columns.items()} for a in (1, -1))
         band = (
             _l(labels, "support.no_band")
             if math.isnan(pos["band_low"])
