@@ -18,7 +18,18 @@ import math
 import numpy as np
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, escape_markdown, labels, lang, predict, show_bad_input, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    escape_markdown,
+    figure_cache,
+    labels,
+    lang,
+    predict,
+    show_bad_input,
+    tr,
+)
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import weighting as W
@@ -47,6 +58,14 @@ def _join(names, level: int = 0) -> str:
 def _defaults(names) -> list[str]:
     """The default choices that the registry still holds (a multiselect default must be an option)."""
     return [n for n in names if n in ALGORITHMS]
+
+
+def _registry() -> tuple:
+    """What the cached results below read from the registry, as a small hashable key: each entry's
+    name, identity and title, in registry order. An entry added, removed, replaced or reordered
+    (``monkeypatch.setitem(ALGORITHMS, ...)``) changes the key, so a cache never answers for another
+    registry."""
+    return tuple((n, id(spec), spec.title) for n, spec in ALGORITHMS.items())
 
 
 def _share(x: float) -> str:
@@ -86,6 +105,17 @@ REAL_FIELDS = {
 
 
 # ---------------------------------------------------------------------------------------- 1. aggregation
+@st.cache_data(show_spinner=False, max_entries=64)
+def _aggregation(lengths: tuple, advantages: tuple, lmax: int, registry: tuple):
+    return W.aggregation_table(list(lengths), list(advantages), lmax)
+
+
+@figure_cache
+def _aggregation_chart(lengths: tuple, advantages: tuple, lmax: int, kind: str, words: tuple, registry: tuple):
+    table = _aggregation(lengths, advantages, lmax, registry)
+    return aggregation_figure(table, kind, dict(words), show_text=kind == "mode")
+
+
 @st.fragment
 def aggregation_section() -> None:
     st.subheader(tr("weighting.agg_header"))
@@ -106,7 +136,8 @@ def aggregation_section() -> None:
     )
     try:
         lengths, advantages = W.parse_group(lengths_text, adv_text)
-        table = W.aggregation_table(lengths, advantages, int(lmax))
+        setting = (tuple(lengths), tuple(advantages), int(lmax))
+        table = _aggregation(*setting, _registry())
     except ValueError as exc:
         show_bad_input(exc, AGG_FIELDS)
         return
@@ -138,8 +169,8 @@ def aggregation_section() -> None:
         advantage=tr("word.advantage"),
         **{f"response.{i}": text for i, text in responses.items()},
     )
-    fig = aggregation_figure(table, "mode", agg_labels)
-    chart(fig, "wt_modes_chart")
+    words = tuple(agg_labels.items())
+    chart(_aggregation_chart(*setting, "mode", words, _registry()), "wt_modes_chart")
     left, right = st.columns(2, gap="medium")
     with left:
         # each mode's name on its own line above its weight: narrow enough for a 1024 px window
@@ -177,14 +208,25 @@ def aggregation_section() -> None:
         if names:
             groups.append(tr("weighting.mode_group", mode=mode, names=_join(names)))
     st.markdown(tr("weighting.algos_intro", n=len(ALGORITHMS), groups=_join(groups, 1)))
-    fig = aggregation_figure(table, "algorithm", agg_labels, show_text=False)  # names: the registry titles
-    chart(fig, "wt_algos_chart")
+    # names: the registry titles; no value labels
+    chart(_aggregation_chart(*setting, "algorithm", words, _registry()), "wt_algos_chart")
     sequence = [titles[n] for n, spec in ALGORITHMS.items() if spec.ratio_level == "sequence"]
     st.caption(tr("weighting.algos_caption", sequence=_join(sequence)))
     csv_download(table, "weighting-aggregation", key="wt_agg_csv")
 
 
 # ---------------------------------------------------------------------------------------- 2. off-policy tokens
+@st.cache_data(show_spinner=False, max_entries=64)
+def _offpolicy(setting: tuple, registry: tuple):
+    df = W.offpolicy_response(*setting)
+    return df, W.offpolicy_summary(df)
+
+
+@figure_cache
+def _offpolicy_chart(setting: tuple, words: tuple, registry: tuple):
+    return offpolicy_figure(_offpolicy(setting, registry)[0], dict(words))
+
+
 @st.fragment
 def offpolicy_section() -> None:
     st.subheader(tr("weighting.off_header"))
@@ -240,14 +282,12 @@ def offpolicy_section() -> None:
     if not algos:
         st.info(tr("weighting.pick_algorithm"))
         return
+    setting = (int(length), int(k), float(ratio), float(sign), float(noise), SEED, bool(clip), tuple(algos))
     try:
-        df = W.offpolicy_response(
-            int(length), int(k), float(ratio), float(sign), float(noise), SEED, bool(clip), tuple(algos)
-        )
+        df, summary = _offpolicy(setting, _registry())
     except ValueError as exc:
         show_bad_input(exc, OFF_FIELDS)
         return
-    summary = W.offpolicy_summary(df)
     notes = {
         r.algorithm: _panel_note(df[df["algorithm"] == r.algorithm], r.total_relative) for r in summary.itertuples()
     }
@@ -262,8 +302,8 @@ def offpolicy_section() -> None:
     )
     left, right = st.columns([5, 3], gap="medium")
     with left:
-        fig = offpolicy_figure(df, off_labels)  # panel names: the registry titles
-        chart(fig, "wt_off_chart")
+        # panel names: the registry titles
+        chart(_offpolicy_chart(setting, tuple(off_labels.items()), _registry()), "wt_off_chart")
         st.caption(tr("weighting.off_notes_caption"))
     with right:  # short lines: this column is about 240 px wide on a 1024 px window with the sidebar open
         st.latex(r"r_t=\frac{\pi_\theta(y_t)}{\pi_\text{old}(y_t)}")
@@ -367,8 +407,13 @@ def _offpolicy_reading(df, summary, length: int, k: int) -> str:
 
 # ---------------------------------------------------------------------------------------- 3. noise vs length
 @st.cache_data(show_spinner=False, max_entries=64)
-def _noise(sigma: float, n: int, seed: int):
+def _noise(sigma: float, n: int, seed: int, registry: tuple):
     return W.noise_sweep(sigma, n, W.NOISE_LENGTHS, seed)
+
+
+@figure_cache
+def _noise_chart(sigma: float, n: int, seed: int, words: tuple, registry: tuple):
+    return noise_figure(_noise(sigma, n, seed, registry), dict(words))
 
 
 @st.fragment
@@ -395,7 +440,7 @@ def noise_section() -> None:
     )
     try:
         with st.spinner(tr("weighting.noise_running")):
-            df = _noise(float(sigma), int(n), SEED)
+            df = _noise(float(sigma), int(n), SEED, _registry())
     except ValueError as exc:
         show_bad_input(exc, NOISE_FIELDS)
         return
@@ -417,8 +462,7 @@ def noise_section() -> None:
                 for a in W.NOISE_PAIR
             },
         )
-        fig = noise_figure(df, noise_labels)
-        chart(fig, "wt_noise_chart")
+        chart(_noise_chart(float(sigma), int(n), SEED, tuple(noise_labels.items()), _registry()), "wt_noise_chart")
     with right:  # the narrowest formula column: about 215 px on a 1024 px window with the sidebar open
         st.latex(r"\small\log s=\frac{1}{|y|}\sum_t\log r_t")
         st.latex(r"\small\begin{aligned}\log\prod_t r_t&=\sum_t\log r_t\\&=|y|\,\log s\end{aligned}")
@@ -448,6 +492,19 @@ def noise_section() -> None:
 def _real_group(seed: int, prompt: str, group_size: int, lr: float, model_dir: str | None, device: str):
     # loads its own model copy and returns plain arrays: nothing mutable is shared between sessions
     return W.real_group(seed, prompt, group_size, lr, model_dir, device)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _real_weights(setting: tuple, algos: tuple, after: bool, registry: tuple):
+    """Each algorithm's push per token and the summary on the group of ``setting`` (plain frames)."""
+    group = _real_group(*setting)
+    return W.real_group_weights(group, algos, after), W.real_group_summary(group, algos).set_index("algorithm")
+
+
+@figure_cache
+def _real_chart(setting: tuple, algos: tuple, after: bool, algo: str, zmax, words: tuple, registry: tuple):
+    weights = _real_weights(setting, algos, after, registry)[0]
+    return token_weight_figure(weights[weights["algorithm"] == algo], dict(words), zmax=zmax)
 
 
 @st.fragment
@@ -485,12 +542,11 @@ def real_section() -> None:
     after = c2.toggle(
         tr("weighting.after"), value=True, key="wt_after", help=tr("weighting.after_help"), bind="query-params"
     )
+    setting = (SEED, prompt.strip(), int(group_size), float(lr), state.get("model_dir"), state.get("device", "auto"))
     try:
         W.parse_prompt(prompt)  # a typo is a message before any model is loaded
         with st.spinner(tr("weighting.sampling")):
-            group = _real_group(
-                SEED, prompt.strip(), int(group_size), float(lr), state.get("model_dir"), state.get("device", "auto")
-            )
+            group = _real_group(*setting)
     except ValueError as exc:
         show_bad_input(exc, REAL_FIELDS)
         return
@@ -515,24 +571,22 @@ def real_section() -> None:
     if not algos:
         st.info(tr("weighting.pick_algorithm"))
         return
-    weights = W.real_group_weights(group, tuple(algos), bool(after))
-    summary = W.real_group_summary(group, tuple(algos)).set_index("algorithm")
+    algos = tuple(algos)
+    weights, summary = _real_weights(setting, algos, bool(after), _registry())
     finite = weights["weight"].abs()
     zmax = float(finite.max()) if len(finite) and float(finite.max()) > 0 else None
+    rows = [
+        tr("weighting.row_label", i=i, mark="✓" if group.rewards[i] > 0 else "✗", adv=format_number(a, "+.2f"))
+        for i, a in enumerate(group.advantages)
+    ]
+    # each response's first row per algorithm: the sequence ratio s its tokens share
+    firsts = weights.drop_duplicates(["algorithm", "response"])
     for algo in algos:
-        frame = weights[weights["algorithm"] == algo]
-        row_labels = {}
-        for i in range(len(group.tokens)):
-            row = frame[frame["response"] == i]
-            label = tr(
-                "weighting.row_label",
-                i=i,
-                mark="✓" if group.rewards[i] > 0 else "✗",
-                adv=format_number(group.advantages[i], "+.2f"),
-            )
-            if ALGORITHMS[algo].ratio_level == "sequence" and len(row):
-                label += f" · s={row['ratio_used'].iloc[0]:.4f}"
-            row_labels[f"row.{i}"] = label
+        row_labels = {f"row.{i}": label for i, label in enumerate(rows)}
+        if ALGORITHMS[algo].ratio_level == "sequence":
+            first = firsts[firsts["algorithm"] == algo]
+            for i, s in zip(first["response"], first["ratio_used"]):
+                row_labels[f"row.{i}"] += f" · s={s:.4f}"
         note = (
             tr(
                 "weighting.real_note",
@@ -544,8 +598,8 @@ def real_section() -> None:
         )
         st.markdown(f"**{titles[algo]}** · {note}")
         token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
-        fig = token_weight_figure(frame, token_labels, zmax=zmax)
-        chart(fig, f"wt_real_{algo}")
+        words = tuple(token_labels.items())
+        chart(_real_chart(setting, algos, bool(after), algo, zmax, words, _registry()), f"wt_real_{algo}")
     st.caption(tr("weighting.real_caption"))
     csv_download(weights, "weighting-real-group", key="wt_real_csv")
 

@@ -14,6 +14,8 @@ Nothing here branches on an algorithm's name. The real-group heatmaps reuse
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -231,50 +233,62 @@ def offpolicy_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     algos = ordered(present)
     n = max(len(algos), 1)
     titles = [f"{_name(labels, a)} · {note}" if (note := labels.get(f"note.{a}")) else _name(labels, a) for a in algos]
-    fig = make_subplots(
-        rows=n,
-        cols=1,
-        shared_xaxes=True,
-        shared_yaxes="all",
-        subplot_titles=titles or None,
-        vertical_spacing=min(0.08, 0.3 / n),
+    # the panels are laid out once per shape (rows, titles) and filled here in one validated figure:
+    # adding traces, lines and titles panel by panel through plotly's API costs ten times more
+    layout = _subplot_layout(
+        n, 1, tuple(bool(t) for t in titles), shared_xaxes=True, shared_yaxes="all", vertical_spacing=min(0.08, 0.3 / n)
     )
+    data, shapes = [], []
+    groups = dict(tuple(df.groupby("algorithm", sort=False))) if algos else {}
     for k, algo in enumerate(algos):
-        d = df[df["algorithm"] == algo].sort_values("position")
+        d = groups[algo].sort_values("position")
         d = d[np.isfinite(d["relative"])]
         style = style_or_default(algo)
         label = _name(labels, algo)
         states = [_l(labels, f"state.{s}") for s in d["state"]]
-        custom = [[r, u, p, s] for r, u, p, s in zip(d["token_ratio"], d["ratio_used"], d["push"], states)]
-        fig.add_trace(
-            go.Bar(
-                x=d["position"].astype(int).tolist(),
-                y=d["relative"].astype(float).tolist(),
-                name=label,
-                showlegend=False,
-                marker={
+        custom = [list(c) for c in zip(d["token_ratio"].tolist(), d["ratio_used"].tolist(), d["push"].tolist(), states)]
+        axis = k + 1 if k else ""
+        data.append(
+            {
+                "type": "bar",
+                "x": d["position"].astype(int).tolist(),
+                "y": d["relative"].astype(float).tolist(),
+                "name": label,
+                "showlegend": False,
+                "marker": {
                     "color": style["color"],
                     "pattern": {"shape": ["/" if o else "" for o in d["outlier"]], "fgcolor": "#ffffff"},
                     "line": {"color": style["color"], "width": 0.5},
                 },
-                customdata=custom,
-                hovertemplate=(
+                "customdata": custom,
+                "hovertemplate": (
                     f"{label}<br>{position} %{{x}}<br>r<sub>t</sub> = %{{customdata[0]:.4g}}"
                     f"<br>{ratio_used} = %{{customdata[1]:.5g}}<br>{push}: %{{customdata[2]:.4g}}"
                     f"<br>÷ r=1: %{{y:.3g}}<br>%{{customdata[3]}}<extra></extra>"
                 ),
-            ),
-            row=k + 1,
-            col=1,
+                "xaxis": f"x{axis}",
+                "yaxis": f"y{axis}",
+            }
         )
-        fig.add_hline(y=1.0, line={"color": "#000000", "dash": "dot", "width": 1}, row=k + 1, col=1)
+        # the dotted line at 1 of each panel (what add_hline gives)
+        shapes.append(
+            {
+                "line": {"color": "#000000", "dash": "dot", "width": 1},
+                "type": "line",
+                "x0": 0,
+                "x1": 1,
+                "xref": f"x{axis} domain",
+                "y0": 1.0,
+                "y1": 1.0,
+                "yref": f"y{axis}",
+            }
+        )
     if algos and "position" in df.columns:
-        # grey bands behind the outliers: one per run of adjacent outlier positions, in every panel,
-        # added in one layout update (add_vrect per band and panel is quadratic in plotly)
-        first = df[df["algorithm"] == algos[0]]
+        # grey bands behind the outliers: one per run of adjacent outlier positions, in every panel
+        first = groups[algos[0]]
         runs = _runs(sorted(int(p) for p in first.loc[first["outlier"], "position"]))
         if len(runs) <= MAX_BANDS:
-            shapes = [
+            shapes += [
                 {
                     "type": "rect",
                     "xref": f"x{k + 1 if k else ''}",
@@ -291,16 +305,37 @@ def offpolicy_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
                 for k in range(n)
                 for a, b in runs
             ]
-            fig.update_layout(shapes=list(fig.layout.shapes) + shapes)
-    base_layout(fig, height=max(260, 130 * n + 90))
-    fig.update_xaxes(title_text=position, row=n, col=1)
-    fig.update_yaxes(rangemode="tozero")
-    fig.update_yaxes(title_text=_l(labels, "relative"), row=(n + 1) // 2, col=1)
-    fig.update_layout(bargap=0.15)
-    fig.update_annotations(font={"size": 13})
+    if shapes:
+        layout["shapes"] = shapes
+    for k in range(n):
+        yaxis = layout[f"yaxis{k + 1 if k else ''}"]
+        yaxis["rangemode"] = "tozero"
+        if k + 1 == (n + 1) // 2:
+            yaxis["title"] = {"text": _l(labels, "relative")}
+    layout[f"xaxis{n if n > 1 else ''}"]["title"] = {"text": position}
+    layout["bargap"] = 0.15
     # subplot titles: at the left edge of the panel, not centred, so the name always shows
-    fig.for_each_annotation(lambda a: a.update(x=0.0, xanchor="left") if a.text in titles else None)
-    return fig
+    for annotation, text in zip(layout.get("annotations", []), [t for t in titles if t]):
+        annotation.update(text=text, font={"size": 13}, x=0.0, xanchor="left")
+    return base_layout(go.Figure(data=data, layout=layout), height=max(260, 130 * n + 90))
+
+
+@functools.lru_cache(maxsize=64)
+def _subplot_grid(rows: int, cols: int, titled: tuple[bool, ...], options: str) -> str:
+    """``make_subplots(rows, cols, **options)``'s layout as JSON text, without a template; a
+    subplot title is a placeholder for each true entry of ``titled`` (an empty title has no
+    annotation, as in ``make_subplots``)."""
+    titles = [f"title {i}" if on else "" for i, on in enumerate(titled)] or None
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, **json.loads(options))
+    layout = fig.layout.to_plotly_json()
+    layout.pop("template", None)
+    return json.dumps(layout)
+
+
+def _subplot_layout(rows: int, cols: int, titled: tuple[bool, ...], **options) -> dict:
+    """A fresh copy of the layout ``make_subplots`` gives (axes, domains, shared axes, subplot title
+    annotations in order, each with placeholder text): computed once per shape, then copied."""
+    return json.loads(_subplot_grid(rows, cols, titled, json.dumps(options, sort_keys=True)))
 
 
 def noise_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
