@@ -288,9 +288,8 @@ def offpolicy_section() -> None:
     except ValueError as exc:
         show_bad_input(exc, OFF_FIELDS)
         return
-    notes = {
-        r.algorithm: _panel_note(df[df["algorithm"] == r.algorithm], r.total_relative) for r in summary.itertuples()
-    }
+    parts = _split(df)
+    notes = {r.algorithm: _panel_note(parts[r.algorithm], r.total_relative) for r in summary.itertuples()}
     off_labels = labels(
         "weighting",
         "relative",
@@ -321,7 +320,7 @@ def offpolicy_section() -> None:
             r"\sigma_\tau=\sigma\big(\tau(r-1)\big)\end{gathered}"
         )
         st.caption(tr("weighting.off_formula_caption"))
-    st.markdown(_offpolicy_reading(df, summary, int(length), int(k)))
+    st.markdown(_offpolicy_reading(parts, summary, int(length), int(k)))
     st.markdown(tr("weighting.off_try"))
     table = summary.assign(algorithm=summary["algorithm"].map(titles))
     st.dataframe(
@@ -331,11 +330,21 @@ def offpolicy_section() -> None:
     csv_download(df, "weighting-offpolicy", key="wt_off_csv")
 
 
+def _split(df) -> dict[str, dict[str, np.ndarray]]:
+    """The columns of an off-policy frame that the notes and the reading use, split once per
+    algorithm (in the frame's order): ``{algorithm: {column: array}}``."""
+    names = df["algorithm"].to_numpy()
+    columns = {c: df[c].to_numpy() for c in ("state", "push", "ratio_used", "gate")}
+    return {a: {c: v[names == a] for c, v in columns.items()} for a in dict.fromkeys(names)}
+
+
 def _panel_note(d, total: float) -> str:
     """The short note after an algorithm's name in its off-policy panel: the share of its tokens in
-    each state other than active (``TOKEN_STATES``), and its total push relative to on-policy."""
-    shares = d["state"].value_counts(normalize=True)
-    parts = [tr(f"weighting.note_{s}", share=_share(shares[s])) for s in TOKEN_STATES if s != "active" and s in shares]
+    each state other than active (``TOKEN_STATES``), and its total push relative to on-policy.
+    ``d``: that algorithm's columns (:func:`_split`)."""
+    states = d["state"]
+    shares = {s: float((states == s).mean()) for s in TOKEN_STATES if s != "active" and (states == s).any()}
+    parts = [tr(f"weighting.note_{s}", share=_share(share)) for s, share in shares.items()]
     return tr(
         "weighting.panel_note",
         states=" · ".join(parts) or tr("weighting.note_active"),
@@ -343,10 +352,10 @@ def _panel_note(d, total: float) -> str:
     )
 
 
-def _same_as(df, algos) -> dict[str, tuple[str, float]]:
+def _same_as(parts, algos) -> dict[str, tuple[str, float]]:
     """For each algorithm (in the order of ``algos``) whose push equals, token by token and to
     rounding, that of an earlier one: ``{name: (the earlier one, largest difference)}``."""
-    pushes = {a: df.loc[df["algorithm"] == a, "push"].to_numpy() for a in algos}
+    pushes = {a: parts[a]["push"] for a in algos}
     same: dict[str, tuple[str, float]] = {}
     for i, a in enumerate(algos):
         for b in algos[:i]:
@@ -356,13 +365,13 @@ def _same_as(df, algos) -> dict[str, tuple[str, float]]:
     return same
 
 
-def _offpolicy_reading(df, summary, length: int, k: int) -> str:
+def _offpolicy_reading(parts, summary, length: int, k: int) -> str:
     """What the numbers say, one sentence per algorithm on screen, chosen by what its spec says
     (``ratio_level``, ``trust_region``) and what its tokens did (their states), never by its name;
     an algorithm that pushes every token exactly as an earlier one does is said to match it."""
     by = {r.algorithm: r for r in summary.itertuples()}
     rest = length - k
-    same = _same_as(df, ordered(by))
+    same = _same_as(parts, ordered(by))
     lines = []
     for algo in ordered(by):
         spec, r = ALGORITHMS[algo], by[algo]
@@ -377,12 +386,12 @@ def _offpolicy_reading(df, summary, length: int, k: int) -> str:
                 )
             )
             continue
-        d = df[df["algorithm"] == algo]
+        d = parts[algo]
         name = titles.get(algo, algo)
         rel = {"out": format_number(r.outlier_relative, ".2f"), "other": format_number(r.other_relative, ".2f")}
         n_clipped = int((d["state"] == "clipped").sum())
-        s = f"{float(d['ratio_used'].iloc[0]):.4f}"
-        free = d.loc[d["state"] != "clipped", "push"].to_numpy()
+        s = f"{float(d['ratio_used'][0]):.4f}"
+        free = d["push"][d["state"] != "clipped"]
         shared = len(free) > 0 and bool(np.allclose(free, free[0], rtol=1e-9, atol=1e-15))
         if spec.ratio_level == "sequence" and n_clipped == length:
             key = "weighting.read_seq_clipped" if k else "weighting.read_seq_clipped_none"
@@ -392,7 +401,7 @@ def _offpolicy_reading(df, summary, length: int, k: int) -> str:
             lines.append(tr(key, name=name, s=s, k=k, rest=rest, L=length))
         elif spec.ratio_level == "sequence" and shared:
             lines.append(tr("weighting.read_seq_mixed", name=name, n=n_clipped, L=length, s=s))
-        elif "gated" in spec.trust_region and d["gate"].notna().all():
+        elif "gated" in spec.trust_region and not np.isnan(d["gate"]).any():
             key = "weighting.read_gated" if k else "weighting.read_gated_none"
             lines.append(tr(key, name=name, gmin=f"{d['gate'].min():.3f}", gmax=f"{d['gate'].max():.3f}", **rel))
         elif "capped" in spec.trust_region and k:
