@@ -13,6 +13,7 @@ that read the figures come from ``ALGORITHMS`` (read on every run) and from each
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -60,12 +61,18 @@ def _defaults(names) -> list[str]:
     return [n for n in names if n in ALGORITHMS]
 
 
-def _registry() -> tuple:
-    """What the cached results below read from the registry, as a small hashable key: each entry's
-    name, identity and title, in registry order. An entry added, removed, replaced or reordered
+def _registry() -> str:
+    """What the cached results below read from the registry, as one short key: each entry's name,
+    identity and title, in registry order. An entry added, removed, replaced or reordered
     (``monkeypatch.setitem(ALGORITHMS, ...)``) changes the key, so a cache never answers for another
-    registry."""
-    return tuple((n, id(spec), spec.title) for n, spec in ALGORITHMS.items())
+    registry. One string, because ``st.cache_data`` hashes a string at once and a tuple item by item."""
+    return "|".join(f"{n}:{id(spec)}:{spec.title}" for n, spec in ALGORITHMS.items())
+
+
+def _words(mapping: dict[str, str]) -> str:
+    """A figure's ``labels`` as one JSON text: the cache key of the words a figure shows (one string
+    hashes at once); the figure builder gets them back with ``json.loads``."""
+    return json.dumps(mapping, ensure_ascii=False)
 
 
 def _share(x: float) -> str:
@@ -106,14 +113,14 @@ REAL_FIELDS = {
 
 # ---------------------------------------------------------------------------------------- 1. aggregation
 @st.cache_data(show_spinner=False, max_entries=64)
-def _aggregation(lengths: tuple, advantages: tuple, lmax: int, registry: tuple):
+def _aggregation(lengths: tuple, advantages: tuple, lmax: int, registry: str):
     return W.aggregation_table(list(lengths), list(advantages), lmax)
 
 
 @figure_cache
-def _aggregation_chart(lengths: tuple, advantages: tuple, lmax: int, kind: str, words: tuple, registry: tuple):
+def _aggregation_chart(lengths: tuple, advantages: tuple, lmax: int, kind: str, words: str, registry: str):
     table = _aggregation(lengths, advantages, lmax, registry)
-    return aggregation_figure(table, kind, dict(words), show_text=kind == "mode")
+    return aggregation_figure(table, kind, json.loads(words), show_text=kind == "mode")
 
 
 @st.fragment
@@ -169,7 +176,7 @@ def aggregation_section() -> None:
         advantage=tr("word.advantage"),
         **{f"response.{i}": text for i, text in responses.items()},
     )
-    words = tuple(agg_labels.items())
+    words = _words(agg_labels)
     chart(_aggregation_chart(*setting, "mode", words, _registry()), "wt_modes_chart")
     left, right = st.columns(2, gap="medium")
     with left:
@@ -217,14 +224,14 @@ def aggregation_section() -> None:
 
 # ---------------------------------------------------------------------------------------- 2. off-policy tokens
 @st.cache_data(show_spinner=False, max_entries=64)
-def _offpolicy(setting: tuple, registry: tuple):
+def _offpolicy(setting: tuple, registry: str):
     df = W.offpolicy_response(*setting)
     return df, W.offpolicy_summary(df)
 
 
 @figure_cache
-def _offpolicy_chart(setting: tuple, words: tuple, registry: tuple):
-    return offpolicy_figure(_offpolicy(setting, registry)[0], dict(words))
+def _offpolicy_chart(setting: tuple, words: str, registry: str):
+    return offpolicy_figure(_offpolicy(setting, registry)[0], json.loads(words))
 
 
 @st.fragment
@@ -302,7 +309,7 @@ def offpolicy_section() -> None:
     left, right = st.columns([5, 3], gap="medium")
     with left:
         # panel names: the registry titles
-        chart(_offpolicy_chart(setting, tuple(off_labels.items()), _registry()), "wt_off_chart")
+        chart(_offpolicy_chart(setting, _words(off_labels), _registry()), "wt_off_chart")
         st.caption(tr("weighting.off_notes_caption"))
     with right:  # short lines: this column is about 240 px wide on a 1024 px window with the sidebar open
         st.latex(r"r_t=\frac{\pi_\theta(y_t)}{\pi_\text{old}(y_t)}")
@@ -416,13 +423,13 @@ def _offpolicy_reading(parts, summary, length: int, k: int) -> str:
 
 # ---------------------------------------------------------------------------------------- 3. noise vs length
 @st.cache_data(show_spinner=False, max_entries=64)
-def _noise(sigma: float, n: int, seed: int, registry: tuple):
+def _noise(sigma: float, n: int, seed: int, registry: str):
     return W.noise_sweep(sigma, n, W.NOISE_LENGTHS, seed)
 
 
 @figure_cache
-def _noise_chart(sigma: float, n: int, seed: int, words: tuple, registry: tuple):
-    return noise_figure(_noise(sigma, n, seed, registry), dict(words))
+def _noise_chart(sigma: float, n: int, seed: int, words: str, registry: str):
+    return noise_figure(_noise(sigma, n, seed, registry), json.loads(words))
 
 
 @st.fragment
@@ -471,7 +478,7 @@ def noise_section() -> None:
                 for a in W.NOISE_PAIR
             },
         )
-        chart(_noise_chart(float(sigma), int(n), SEED, tuple(noise_labels.items()), _registry()), "wt_noise_chart")
+        chart(_noise_chart(float(sigma), int(n), SEED, _words(noise_labels), _registry()), "wt_noise_chart")
     with right:  # the narrowest formula column: about 215 px on a 1024 px window with the sidebar open
         st.latex(r"\small\log s=\frac{1}{|y|}\sum_t\log r_t")
         st.latex(r"\small\begin{aligned}\log\prod_t r_t&=\sum_t\log r_t\\&=|y|\,\log s\end{aligned}")
@@ -504,16 +511,16 @@ def _real_group(seed: int, prompt: str, group_size: int, lr: float, model_dir: s
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _real_weights(setting: tuple, algos: tuple, after: bool, registry: tuple):
+def _real_weights(setting: tuple, algos: tuple, after: bool, registry: str):
     """Each algorithm's push per token and the summary on the group of ``setting`` (plain frames)."""
     group = _real_group(*setting)
     return W.real_group_weights(group, algos, after), W.real_group_summary(group, algos).set_index("algorithm")
 
 
 @figure_cache
-def _real_chart(setting: tuple, algos: tuple, after: bool, algo: str, zmax, words: tuple, registry: tuple):
+def _real_chart(setting: tuple, algos: tuple, after: bool, algo: str, zmax, words: str, registry: str):
     weights = _real_weights(setting, algos, after, registry)[0]
-    return token_weight_figure(weights[weights["algorithm"] == algo], dict(words), zmax=zmax)
+    return token_weight_figure(weights[weights["algorithm"] == algo], json.loads(words), zmax=zmax)
 
 
 @st.fragment
@@ -607,7 +614,7 @@ def real_section() -> None:
         )
         st.markdown(f"**{titles[algo]}** · {note}")
         token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
-        words = tuple(token_labels.items())
+        words = _words(token_labels)
         chart(_real_chart(setting, algos, bool(after), algo, zmax, words, _registry()), f"wt_real_{algo}")
     st.caption(tr("weighting.real_caption"))
     csv_download(weights, "weighting-real-group", key="wt_real_csv")
