@@ -69,10 +69,10 @@ def _registry() -> str:
     return "|".join(f"{n}:{id(spec)}:{spec.title}" for n, spec in ALGORITHMS.items())
 
 
-def _words(mapping: dict[str, str]) -> str:
-    """A figure's ``labels`` as one JSON text: the cache key of the words a figure shows (one string
-    hashes at once); the figure builder gets them back with ``json.loads``."""
-    return json.dumps(mapping, ensure_ascii=False)
+def _words(words) -> str:
+    """A figure's ``labels`` (or a list of texts) as one JSON text: the cache key of the words a
+    figure shows (one string hashes at once); the cached function gets them back with ``json.loads``."""
+    return json.dumps(words, ensure_ascii=False)
 
 
 def _share(x: float) -> str:
@@ -115,6 +115,23 @@ REAL_FIELDS = {
 @st.cache_data(show_spinner=False, max_entries=64)
 def _aggregation(lengths: tuple, advantages: tuple, lmax: int, registry: str):
     return W.aggregation_table(list(lengths), list(advantages), lmax)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _aggregation_view(lengths: tuple, advantages: tuple, lmax: int, registry: str, rows: str):
+    """What the section writes out from the table: the per-token weights as a table, responses
+    (``rows``, their labels as JSON) x modes (the numbers of the upper panel); the claim's
+    per-response weights under seq-mean-token-mean; token-mean's weight."""
+    modes = _aggregation(lengths, advantages, lmax, registry)
+    modes = modes[modes["kind"] == "mode"]
+    pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
+    pivot.index = [json.loads(rows)[i] for i in pivot.index]
+    smtm = modes[modes["name"] == "seq-mean-token-mean"]
+    per_response = "; ".join(
+        f"#{int(r.response)}: (1/{int(r.length)})·(1/{len(lengths)}) = {r.token_weight:.3g}" for r in smtm.itertuples()
+    )
+    tm = float(modes.loc[modes["name"] == "token-mean", "token_weight"].iloc[0])
+    return pivot.map(lambda v: format_number(v, ".4g")), per_response, tm
 
 
 @figure_cache
@@ -167,7 +184,6 @@ def aggregation_section() -> None:
         i: tr("weighting.response_label", i=i, n=n, adv=format_number(a, "+g"))
         for i, (n, a) in enumerate(zip(lengths, advantages))
     }
-    modes = table[table["kind"] == "mode"]
     agg_labels = labels(
         "weighting",
         "per_token",
@@ -197,15 +213,8 @@ def aggregation_section() -> None:
             r"g_{i,t}\big|_{r=1}&=A_i\,w_{i,t}\end{aligned}"
         )
         st.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
-    # the per-token weights as a table: responses x modes (the numbers of the upper panel)
-    pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
-    pivot.index = [responses[i] for i in pivot.index]
-    st.dataframe(pivot.map(lambda v: format_number(v, ".4g")))
-    smtm = modes[modes["name"] == "seq-mean-token-mean"]
-    tm = float(modes.loc[modes["name"] == "token-mean", "token_weight"].iloc[0])
-    per_response = "; ".join(
-        f"#{int(r.response)}: (1/{int(r.length)})·(1/{B}) = {r.token_weight:.3g}" for r in smtm.itertuples()
-    )
+    shown, per_response, tm = _aggregation_view(*setting, _registry(), _words(list(responses.values())))
+    st.dataframe(shown)
     st.markdown(tr("weighting.claim5", per_response=per_response, N=N, tm=f"{tm:.3g}"))
     st.markdown(tr("weighting.length_bias"))
 
@@ -422,9 +431,30 @@ def _offpolicy_reading(parts, summary, length: int, k: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------- 3. noise vs length
-@st.cache_data(show_spinner=False, max_entries=64)
+# the spinner shows only while a result is computed, never for one the cache holds
+@st.cache_data(show_spinner=tr("weighting.noise_running"), max_entries=64)
 def _noise(sigma: float, n: int, seed: int, registry: str):
     return W.noise_sweep(sigma, n, W.NOISE_LENGTHS, seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _noise_numbers(sigma: float, n: int, seed: int, registry: str) -> dict[str, str]:
+    """The numbers the section writes out from the sweep, formatted (no words: any language):
+    each pair member's default ε (``eps.<algorithm>``) and those of the reading below the figure."""
+    df = _noise(sigma, n, seed, registry)
+    last = df.iloc[-1]
+    return {
+        **{f"eps.{a}": f"{df[f'{a}_epsilon_high'].iloc[0]:g}" for a in W.NOISE_PAIR},
+        "slope": f"{W.fitted_slope(df):.2f}",
+        "varl": f"{df['var_log_s_times_length'].mean():.2g}",
+        "L": int(last.length),
+        "std": f"{math.sqrt(last.var_log_s):.1e}",
+        "gspo": f"{last.gspo_clip_fraction:.0%}",
+        "grpo": f"{last.grpo_clip_fraction:.2%}",
+        "eps_gspo": f"{last.gspo_epsilon_high:g}",
+        "eps_grpo": f"{last.grpo_epsilon_high:g}",
+        "product": f"{math.sqrt(last.var_log_product):.2g}",
+    }
 
 
 @figure_cache
@@ -455,11 +485,11 @@ def noise_section() -> None:
         bind="query-params",
     )
     try:
-        with st.spinner(tr("weighting.noise_running")):
-            df = _noise(float(sigma), int(n), SEED, _registry())
+        df = _noise(float(sigma), int(n), SEED, _registry())
     except ValueError as exc:
         show_bad_input(exc, NOISE_FIELDS)
         return
+    numbers = _noise_numbers(float(sigma), int(n), SEED, _registry())
     left, right = st.columns([2, 1], gap="medium")
     with left:
         noise_labels = labels(
@@ -473,7 +503,7 @@ def noise_section() -> None:
                 f"clip.{a}": tr(
                     f"weighting.clip_line.{ALGORITHMS[a].ratio_level}",
                     title=titles[a],
-                    eps=f"{df[f'{a}_epsilon_high'].iloc[0]:g}",
+                    eps=numbers[f"eps.{a}"],
                 )
                 for a in W.NOISE_PAIR
             },
@@ -483,28 +513,14 @@ def noise_section() -> None:
         st.latex(r"\small\log s=\frac{1}{|y|}\sum_t\log r_t")
         st.latex(r"\small\begin{aligned}\log\prod_t r_t&=\sum_t\log r_t\\&=|y|\,\log s\end{aligned}")
         st.latex(r"\small\begin{gathered}\log r_t\sim\mathcal N(0,\sigma^2)\\\text{i.i.d.}\end{gathered}")
-    last = df.iloc[-1]
-    st.markdown(
-        tr(
-            "weighting.noise_reading",
-            slope=f"{W.fitted_slope(df):.2f}",
-            varl=f"{df['var_log_s_times_length'].mean():.2g}",
-            sigma2=f"{sigma**2:.2g}",
-            L=int(last.length),
-            std=f"{math.sqrt(last.var_log_s):.1e}",
-            gspo=f"{last.gspo_clip_fraction:.0%}",
-            grpo=f"{last.grpo_clip_fraction:.2%}",
-            eps_gspo=f"{last.gspo_epsilon_high:g}",
-            eps_grpo=f"{last.grpo_epsilon_high:g}",
-            product=f"{math.sqrt(last.var_log_product):.2g}",
-        )
-    )
+    reading = {k: v for k, v in numbers.items() if not k.startswith("eps.")}
+    st.markdown(tr("weighting.noise_reading", sigma2=f"{sigma**2:.2g}", **reading))
     st.caption(tr("weighting.noise_caption"))
     csv_download(df, "weighting-noise", key="wt_noise_csv")
 
 
 # ---------------------------------------------------------------------------------------- 4. a real group
-@st.cache_data(show_spinner=False, max_entries=16)
+@st.cache_data(show_spinner=tr("weighting.sampling"), max_entries=16)
 def _real_group(seed: int, prompt: str, group_size: int, lr: float, model_dir: str | None, device: str):
     # loads its own model copy and returns plain arrays: nothing mutable is shared between sessions
     return W.real_group(seed, prompt, group_size, lr, model_dir, device)
@@ -512,9 +528,19 @@ def _real_group(seed: int, prompt: str, group_size: int, lr: float, model_dir: s
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _real_weights(setting: tuple, algos: tuple, after: bool, registry: str):
-    """Each algorithm's push per token and the summary on the group of ``setting`` (plain frames)."""
+    """Each algorithm's push per token and the summary on the group of ``setting`` (plain frames);
+    the largest |push| (``None`` when all are 0: each figure's own scale); per algorithm, each
+    response's first ``ratio_used`` (the sequence ratio s its tokens share, for a sequence-level one)."""
     group = _real_group(*setting)
-    return W.real_group_weights(group, algos, after), W.real_group_summary(group, algos).set_index("algorithm")
+    weights = W.real_group_weights(group, algos, after)
+    finite = weights["weight"].abs()
+    zmax = float(finite.max()) if len(finite) and float(finite.max()) > 0 else None
+    firsts = weights.drop_duplicates(["algorithm", "response"])
+    ratios = {
+        a: list(zip(d["response"].tolist(), d["ratio_used"].tolist()))
+        for a, d in firsts.groupby("algorithm", sort=False)
+    }
+    return weights, W.real_group_summary(group, algos).set_index("algorithm"), zmax, ratios
 
 
 @figure_cache
@@ -561,8 +587,7 @@ def real_section() -> None:
     setting = (SEED, prompt.strip(), int(group_size), float(lr), state.get("model_dir"), state.get("device", "auto"))
     try:
         W.parse_prompt(prompt)  # a typo is a message before any model is loaded
-        with st.spinner(tr("weighting.sampling")):
-            group = _real_group(*setting)
+        group = _real_group(*setting)
     except ValueError as exc:
         show_bad_input(exc, REAL_FIELDS)
         return
@@ -588,20 +613,15 @@ def real_section() -> None:
         st.info(tr("weighting.pick_algorithm"))
         return
     algos = tuple(algos)
-    weights, summary = _real_weights(setting, algos, bool(after), _registry())
-    finite = weights["weight"].abs()
-    zmax = float(finite.max()) if len(finite) and float(finite.max()) > 0 else None
+    weights, summary, zmax, ratios = _real_weights(setting, algos, bool(after), _registry())
     rows = [
         tr("weighting.row_label", i=i, mark="✓" if group.rewards[i] > 0 else "✗", adv=format_number(a, "+.2f"))
         for i, a in enumerate(group.advantages)
     ]
-    # each response's first row per algorithm: the sequence ratio s its tokens share
-    firsts = weights.drop_duplicates(["algorithm", "response"])
     for algo in algos:
         row_labels = {f"row.{i}": label for i, label in enumerate(rows)}
-        if ALGORITHMS[algo].ratio_level == "sequence":
-            first = firsts[firsts["algorithm"] == algo]
-            for i, s in zip(first["response"], first["ratio_used"]):
+        if ALGORITHMS[algo].ratio_level == "sequence":  # the sequence ratio s a response's tokens share
+            for i, s in ratios.get(algo, []):
                 row_labels[f"row.{i}"] += f" · s={s:.4f}"
         note = (
             tr(
