@@ -244,10 +244,14 @@ def offpolicy_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
         n, 1, tuple(bool(t) for t in titles), shared_xaxes=True, shared_yaxes="all", vertical_spacing=min(0.08, 0.3 / n)
     )
     data, shapes = [], []
-    groups = dict(tuple(df.groupby("algorithm", sort=False))) if algos else {}
+    # the frame split once into numpy columns; each panel's rows in position order, finite ones only
+    names = ("algorithm", "position", "relative", "state", "token_ratio", "ratio_used", "push", "outlier")
+    cols = {c: df[c].to_numpy() for c in names} if algos else {}
     for k, algo in enumerate(algos):
-        d = groups[algo].sort_values("position")
-        d = d[np.isfinite(d["relative"])]
+        rows = np.flatnonzero(cols["algorithm"] == algo)
+        rows = rows[np.argsort(cols["position"][rows], kind="quicksort")]  # as DataFrame.sort_values
+        rows = rows[np.isfinite(cols["relative"][rows].astype(float))]
+        d = {c: v[rows] for c, v in cols.items()}
         style = style_or_default(algo)
         label = _name(labels, algo)
         states = [_l(labels, f"state.{s}") for s in d["state"]]
@@ -290,8 +294,8 @@ def offpolicy_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
         )
     if algos and "position" in df.columns:
         # grey bands behind the outliers: one per run of adjacent outlier positions, in every panel
-        first = groups[algos[0]]
-        runs = _runs(sorted(int(p) for p in first.loc[first["outlier"], "position"]))
+        first = cols["algorithm"] == algos[0]
+        runs = _runs(sorted(int(p) for p in cols["position"][first & cols["outlier"].astype(bool)]))
         if len(runs) <= MAX_BANDS:
             shapes += [
                 {
