@@ -13,12 +13,24 @@ that read the figures come from ``ALGORITHMS`` (read on every run) and from each
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, escape_markdown, labels, lang, predict, show_bad_input, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    escape_markdown,
+    figure_cache,
+    labels,
+    lang,
+    predict,
+    show_bad_input,
+    tr,
+)
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import weighting as W
@@ -47,6 +59,20 @@ def _join(names, level: int = 0) -> str:
 def _defaults(names) -> list[str]:
     """The default choices that the registry still holds (a multiselect default must be an option)."""
     return [n for n in names if n in ALGORITHMS]
+
+
+def _registry() -> str:
+    """What the cached results below read from the registry, as one short key: each entry's name,
+    identity and title, in registry order. An entry added, removed, replaced or reordered
+    (``monkeypatch.setitem(ALGORITHMS, ...)``) changes the key, so a cache never answers for another
+    registry. One string, because ``st.cache_data`` hashes a string at once and a tuple item by item."""
+    return "|".join(f"{n}:{id(spec)}:{spec.title}" for n, spec in ALGORITHMS.items())
+
+
+def _words(words) -> str:
+    """A figure's ``labels`` (or a list of texts) as one JSON text: the cache key of the words a
+    figure shows (one string hashes at once); the cached function gets them back with ``json.loads``."""
+    return json.dumps(words, ensure_ascii=False)
 
 
 def _share(x: float) -> str:
@@ -86,6 +112,34 @@ REAL_FIELDS = {
 
 
 # ---------------------------------------------------------------------------------------- 1. aggregation
+@st.cache_data(show_spinner=False, max_entries=64)
+def _aggregation(lengths: tuple, advantages: tuple, lmax: int, registry: str):
+    return W.aggregation_table(list(lengths), list(advantages), lmax)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _aggregation_view(lengths: tuple, advantages: tuple, lmax: int, registry: str, rows: str):
+    """What the section writes out from the table: the per-token weights as a table, responses
+    (``rows``, their labels as JSON) x modes (the numbers of the upper panel); the claim's
+    per-response weights under seq-mean-token-mean; token-mean's weight."""
+    modes = _aggregation(lengths, advantages, lmax, registry)
+    modes = modes[modes["kind"] == "mode"]
+    pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
+    pivot.index = [json.loads(rows)[i] for i in pivot.index]
+    smtm = modes[modes["name"] == "seq-mean-token-mean"]
+    per_response = "; ".join(
+        f"#{int(r.response)}: (1/{int(r.length)})·(1/{len(lengths)}) = {r.token_weight:.3g}" for r in smtm.itertuples()
+    )
+    tm = float(modes.loc[modes["name"] == "token-mean", "token_weight"].iloc[0])
+    return pivot.map(lambda v: format_number(v, ".4g")), per_response, tm
+
+
+@figure_cache
+def _aggregation_chart(lengths: tuple, advantages: tuple, lmax: int, kind: str, words: str, registry: str):
+    table = _aggregation(lengths, advantages, lmax, registry)
+    return aggregation_figure(table, kind, json.loads(words), show_text=kind == "mode")
+
+
 @st.fragment
 def aggregation_section() -> None:
     st.subheader(tr("weighting.agg_header"))
@@ -106,7 +160,8 @@ def aggregation_section() -> None:
     )
     try:
         lengths, advantages = W.parse_group(lengths_text, adv_text)
-        table = W.aggregation_table(lengths, advantages, int(lmax))
+        setting = (tuple(lengths), tuple(advantages), int(lmax))
+        table = _aggregation(*setting, _registry())
     except ValueError as exc:
         show_bad_input(exc, AGG_FIELDS)
         return
@@ -129,7 +184,6 @@ def aggregation_section() -> None:
         i: tr("weighting.response_label", i=i, n=n, adv=format_number(a, "+g"))
         for i, (n, a) in enumerate(zip(lengths, advantages))
     }
-    modes = table[table["kind"] == "mode"]
     agg_labels = labels(
         "weighting",
         "per_token",
@@ -138,8 +192,8 @@ def aggregation_section() -> None:
         advantage=tr("word.advantage"),
         **{f"response.{i}": text for i, text in responses.items()},
     )
-    fig = aggregation_figure(table, "mode", agg_labels)
-    chart(fig, "wt_modes_chart")
+    words = _words(agg_labels)
+    chart(_aggregation_chart(*setting, "mode", words, _registry()), "wt_modes_chart")
     left, right = st.columns(2, gap="medium")
     with left:
         # each mode's name on its own line above its weight: narrow enough for a 1024 px window
@@ -159,15 +213,8 @@ def aggregation_section() -> None:
             r"g_{i,t}\big|_{r=1}&=A_i\,w_{i,t}\end{aligned}"
         )
         st.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
-    # the per-token weights as a table: responses x modes (the numbers of the upper panel)
-    pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
-    pivot.index = [responses[i] for i in pivot.index]
-    st.dataframe(pivot.map(lambda v: format_number(v, ".4g")))
-    smtm = modes[modes["name"] == "seq-mean-token-mean"]
-    tm = float(modes.loc[modes["name"] == "token-mean", "token_weight"].iloc[0])
-    per_response = "; ".join(
-        f"#{int(r.response)}: (1/{int(r.length)})·(1/{B}) = {r.token_weight:.3g}" for r in smtm.itertuples()
-    )
+    shown, per_response, tm = _aggregation_view(*setting, _registry(), _words(list(responses.values())))
+    st.dataframe(shown)
     st.markdown(tr("weighting.claim5", per_response=per_response, N=N, tm=f"{tm:.3g}"))
     st.markdown(tr("weighting.length_bias"))
 
@@ -177,14 +224,25 @@ def aggregation_section() -> None:
         if names:
             groups.append(tr("weighting.mode_group", mode=mode, names=_join(names)))
     st.markdown(tr("weighting.algos_intro", n=len(ALGORITHMS), groups=_join(groups, 1)))
-    fig = aggregation_figure(table, "algorithm", agg_labels, show_text=False)  # names: the registry titles
-    chart(fig, "wt_algos_chart")
+    # names: the registry titles; no value labels
+    chart(_aggregation_chart(*setting, "algorithm", words, _registry()), "wt_algos_chart")
     sequence = [titles[n] for n, spec in ALGORITHMS.items() if spec.ratio_level == "sequence"]
     st.caption(tr("weighting.algos_caption", sequence=_join(sequence)))
     csv_download(table, "weighting-aggregation", key="wt_agg_csv")
 
 
 # ---------------------------------------------------------------------------------------- 2. off-policy tokens
+@st.cache_data(show_spinner=False, max_entries=64)
+def _offpolicy(setting: tuple, registry: str):
+    df = W.offpolicy_response(*setting)
+    return df, W.offpolicy_summary(df)
+
+
+@figure_cache
+def _offpolicy_chart(setting: tuple, words: str, registry: str):
+    return offpolicy_figure(_offpolicy(setting, registry)[0], json.loads(words))
+
+
 @st.fragment
 def offpolicy_section() -> None:
     st.subheader(tr("weighting.off_header"))
@@ -240,17 +298,14 @@ def offpolicy_section() -> None:
     if not algos:
         st.info(tr("weighting.pick_algorithm"))
         return
+    setting = (int(length), int(k), float(ratio), float(sign), float(noise), SEED, bool(clip), tuple(algos))
     try:
-        df = W.offpolicy_response(
-            int(length), int(k), float(ratio), float(sign), float(noise), SEED, bool(clip), tuple(algos)
-        )
+        df, summary = _offpolicy(setting, _registry())
     except ValueError as exc:
         show_bad_input(exc, OFF_FIELDS)
         return
-    summary = W.offpolicy_summary(df)
-    notes = {
-        r.algorithm: _panel_note(df[df["algorithm"] == r.algorithm], r.total_relative) for r in summary.itertuples()
-    }
+    parts = _split(df)
+    notes = {r.algorithm: _panel_note(parts[r.algorithm], r.total_relative) for r in summary.itertuples()}
     off_labels = labels(
         "weighting",
         "relative",
@@ -262,8 +317,8 @@ def offpolicy_section() -> None:
     )
     left, right = st.columns([5, 3], gap="medium")
     with left:
-        fig = offpolicy_figure(df, off_labels)  # panel names: the registry titles
-        chart(fig, "wt_off_chart")
+        # panel names: the registry titles
+        chart(_offpolicy_chart(setting, _words(off_labels), _registry()), "wt_off_chart")
         st.caption(tr("weighting.off_notes_caption"))
     with right:  # short lines: this column is about 240 px wide on a 1024 px window with the sidebar open
         st.latex(r"r_t=\frac{\pi_\theta(y_t)}{\pi_\text{old}(y_t)}")
@@ -281,7 +336,7 @@ def offpolicy_section() -> None:
             r"\sigma_\tau=\sigma\big(\tau(r-1)\big)\end{gathered}"
         )
         st.caption(tr("weighting.off_formula_caption"))
-    st.markdown(_offpolicy_reading(df, summary, int(length), int(k)))
+    st.markdown(_offpolicy_reading(parts, summary, int(length), int(k)))
     st.markdown(tr("weighting.off_try"))
     table = summary.assign(algorithm=summary["algorithm"].map(titles))
     st.dataframe(
@@ -291,11 +346,21 @@ def offpolicy_section() -> None:
     csv_download(df, "weighting-offpolicy", key="wt_off_csv")
 
 
+def _split(df) -> dict[str, dict[str, np.ndarray]]:
+    """The columns of an off-policy frame that the notes and the reading use, split once per
+    algorithm (in the frame's order): ``{algorithm: {column: array}}``."""
+    names = df["algorithm"].to_numpy()
+    columns = {c: df[c].to_numpy() for c in ("state", "push", "ratio_used", "gate")}
+    return {a: {c: v[names == a] for c, v in columns.items()} for a in dict.fromkeys(names)}
+
+
 def _panel_note(d, total: float) -> str:
     """The short note after an algorithm's name in its off-policy panel: the share of its tokens in
-    each state other than active (``TOKEN_STATES``), and its total push relative to on-policy."""
-    shares = d["state"].value_counts(normalize=True)
-    parts = [tr(f"weighting.note_{s}", share=_share(shares[s])) for s in TOKEN_STATES if s != "active" and s in shares]
+    each state other than active (``TOKEN_STATES``), and its total push relative to on-policy.
+    ``d``: that algorithm's columns (:func:`_split`)."""
+    states = d["state"]
+    shares = {s: float((states == s).mean()) for s in TOKEN_STATES if s != "active" and (states == s).any()}
+    parts = [tr(f"weighting.note_{s}", share=_share(share)) for s, share in shares.items()]
     return tr(
         "weighting.panel_note",
         states=" · ".join(parts) or tr("weighting.note_active"),
@@ -303,10 +368,10 @@ def _panel_note(d, total: float) -> str:
     )
 
 
-def _same_as(df, algos) -> dict[str, tuple[str, float]]:
+def _same_as(parts, algos) -> dict[str, tuple[str, float]]:
     """For each algorithm (in the order of ``algos``) whose push equals, token by token and to
     rounding, that of an earlier one: ``{name: (the earlier one, largest difference)}``."""
-    pushes = {a: df.loc[df["algorithm"] == a, "push"].to_numpy() for a in algos}
+    pushes = {a: parts[a]["push"] for a in algos}
     same: dict[str, tuple[str, float]] = {}
     for i, a in enumerate(algos):
         for b in algos[:i]:
@@ -316,13 +381,13 @@ def _same_as(df, algos) -> dict[str, tuple[str, float]]:
     return same
 
 
-def _offpolicy_reading(df, summary, length: int, k: int) -> str:
+def _offpolicy_reading(parts, summary, length: int, k: int) -> str:
     """What the numbers say, one sentence per algorithm on screen, chosen by what its spec says
     (``ratio_level``, ``trust_region``) and what its tokens did (their states), never by its name;
     an algorithm that pushes every token exactly as an earlier one does is said to match it."""
     by = {r.algorithm: r for r in summary.itertuples()}
     rest = length - k
-    same = _same_as(df, ordered(by))
+    same = _same_as(parts, ordered(by))
     lines = []
     for algo in ordered(by):
         spec, r = ALGORITHMS[algo], by[algo]
@@ -337,12 +402,12 @@ def _offpolicy_reading(df, summary, length: int, k: int) -> str:
                 )
             )
             continue
-        d = df[df["algorithm"] == algo]
+        d = parts[algo]
         name = titles.get(algo, algo)
         rel = {"out": format_number(r.outlier_relative, ".2f"), "other": format_number(r.other_relative, ".2f")}
         n_clipped = int((d["state"] == "clipped").sum())
-        s = f"{float(d['ratio_used'].iloc[0]):.4f}"
-        free = d.loc[d["state"] != "clipped", "push"].to_numpy()
+        s = f"{float(d['ratio_used'][0]):.4f}"
+        free = d["push"][d["state"] != "clipped"]
         shared = len(free) > 0 and bool(np.allclose(free, free[0], rtol=1e-9, atol=1e-15))
         if spec.ratio_level == "sequence" and n_clipped == length:
             key = "weighting.read_seq_clipped" if k else "weighting.read_seq_clipped_none"
@@ -352,7 +417,7 @@ def _offpolicy_reading(df, summary, length: int, k: int) -> str:
             lines.append(tr(key, name=name, s=s, k=k, rest=rest, L=length))
         elif spec.ratio_level == "sequence" and shared:
             lines.append(tr("weighting.read_seq_mixed", name=name, n=n_clipped, L=length, s=s))
-        elif "gated" in spec.trust_region and d["gate"].notna().all():
+        elif "gated" in spec.trust_region and not np.isnan(d["gate"]).any():
             key = "weighting.read_gated" if k else "weighting.read_gated_none"
             lines.append(tr(key, name=name, gmin=f"{d['gate'].min():.3f}", gmax=f"{d['gate'].max():.3f}", **rel))
         elif "capped" in spec.trust_region and k:
@@ -366,9 +431,35 @@ def _offpolicy_reading(df, summary, length: int, k: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------- 3. noise vs length
-@st.cache_data(show_spinner=False, max_entries=64)
-def _noise(sigma: float, n: int, seed: int):
+# the spinner shows only while a result is computed, never for one the cache holds
+@st.cache_data(show_spinner=tr("weighting.noise_running"), max_entries=64)
+def _noise(sigma: float, n: int, seed: int, registry: str):
     return W.noise_sweep(sigma, n, W.NOISE_LENGTHS, seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _noise_numbers(sigma: float, n: int, seed: int, registry: str) -> dict[str, str]:
+    """The numbers the section writes out from the sweep, formatted (no words: any language):
+    each pair member's default ε (``eps.<algorithm>``) and those of the reading below the figure."""
+    df = _noise(sigma, n, seed, registry)
+    last = df.iloc[-1]
+    return {
+        **{f"eps.{a}": f"{df[f'{a}_epsilon_high'].iloc[0]:g}" for a in W.NOISE_PAIR},
+        "slope": f"{W.fitted_slope(df):.2f}",
+        "varl": f"{df['var_log_s_times_length'].mean():.2g}",
+        "L": int(last.length),
+        "std": f"{math.sqrt(last.var_log_s):.1e}",
+        "gspo": f"{last.gspo_clip_fraction:.0%}",
+        "grpo": f"{last.grpo_clip_fraction:.2%}",
+        "eps_gspo": f"{last.gspo_epsilon_high:g}",
+        "eps_grpo": f"{last.grpo_epsilon_high:g}",
+        "product": f"{math.sqrt(last.var_log_product):.2g}",
+    }
+
+
+@figure_cache
+def _noise_chart(sigma: float, n: int, seed: int, words: str, registry: str):
+    return noise_figure(_noise(sigma, n, seed, registry), json.loads(words))
 
 
 @st.fragment
@@ -394,11 +485,11 @@ def noise_section() -> None:
         bind="query-params",
     )
     try:
-        with st.spinner(tr("weighting.noise_running")):
-            df = _noise(float(sigma), int(n), SEED)
+        df = _noise(float(sigma), int(n), SEED, _registry())
     except ValueError as exc:
         show_bad_input(exc, NOISE_FIELDS)
         return
+    numbers = _noise_numbers(float(sigma), int(n), SEED, _registry())
     left, right = st.columns([2, 1], gap="medium")
     with left:
         noise_labels = labels(
@@ -412,42 +503,50 @@ def noise_section() -> None:
                 f"clip.{a}": tr(
                     f"weighting.clip_line.{ALGORITHMS[a].ratio_level}",
                     title=titles[a],
-                    eps=f"{df[f'{a}_epsilon_high'].iloc[0]:g}",
+                    eps=numbers[f"eps.{a}"],
                 )
                 for a in W.NOISE_PAIR
             },
         )
-        fig = noise_figure(df, noise_labels)
-        chart(fig, "wt_noise_chart")
+        chart(_noise_chart(float(sigma), int(n), SEED, _words(noise_labels), _registry()), "wt_noise_chart")
     with right:  # the narrowest formula column: about 215 px on a 1024 px window with the sidebar open
         st.latex(r"\small\log s=\frac{1}{|y|}\sum_t\log r_t")
         st.latex(r"\small\begin{aligned}\log\prod_t r_t&=\sum_t\log r_t\\&=|y|\,\log s\end{aligned}")
         st.latex(r"\small\begin{gathered}\log r_t\sim\mathcal N(0,\sigma^2)\\\text{i.i.d.}\end{gathered}")
-    last = df.iloc[-1]
-    st.markdown(
-        tr(
-            "weighting.noise_reading",
-            slope=f"{W.fitted_slope(df):.2f}",
-            varl=f"{df['var_log_s_times_length'].mean():.2g}",
-            sigma2=f"{sigma**2:.2g}",
-            L=int(last.length),
-            std=f"{math.sqrt(last.var_log_s):.1e}",
-            gspo=f"{last.gspo_clip_fraction:.0%}",
-            grpo=f"{last.grpo_clip_fraction:.2%}",
-            eps_gspo=f"{last.gspo_epsilon_high:g}",
-            eps_grpo=f"{last.grpo_epsilon_high:g}",
-            product=f"{math.sqrt(last.var_log_product):.2g}",
-        )
-    )
+    reading = {k: v for k, v in numbers.items() if not k.startswith("eps.")}
+    st.markdown(tr("weighting.noise_reading", sigma2=f"{sigma**2:.2g}", **reading))
     st.caption(tr("weighting.noise_caption"))
     csv_download(df, "weighting-noise", key="wt_noise_csv")
 
 
 # ---------------------------------------------------------------------------------------- 4. a real group
-@st.cache_data(show_spinner=False, max_entries=16)
+@st.cache_data(show_spinner=tr("weighting.sampling"), max_entries=16)
 def _real_group(seed: int, prompt: str, group_size: int, lr: float, model_dir: str | None, device: str):
     # loads its own model copy and returns plain arrays: nothing mutable is shared between sessions
     return W.real_group(seed, prompt, group_size, lr, model_dir, device)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _real_weights(setting: tuple, algos: tuple, after: bool, registry: str):
+    """Each algorithm's push per token and the summary on the group of ``setting`` (plain frames);
+    the largest |push| (``None`` when all are 0: each figure's own scale); per algorithm, each
+    response's first ``ratio_used`` (the sequence ratio s its tokens share, for a sequence-level one)."""
+    group = _real_group(*setting)
+    weights = W.real_group_weights(group, algos, after)
+    finite = weights["weight"].abs()
+    zmax = float(finite.max()) if len(finite) and float(finite.max()) > 0 else None
+    firsts = weights.drop_duplicates(["algorithm", "response"])
+    ratios = {
+        a: list(zip(d["response"].tolist(), d["ratio_used"].tolist()))
+        for a, d in firsts.groupby("algorithm", sort=False)
+    }
+    return weights, W.real_group_summary(group, algos).set_index("algorithm"), zmax, ratios
+
+
+@figure_cache
+def _real_chart(setting: tuple, algos: tuple, after: bool, algo: str, zmax, words: str, registry: str):
+    weights = _real_weights(setting, algos, after, registry)[0]
+    return token_weight_figure(weights[weights["algorithm"] == algo], json.loads(words), zmax=zmax)
 
 
 @st.fragment
@@ -485,12 +584,10 @@ def real_section() -> None:
     after = c2.toggle(
         tr("weighting.after"), value=True, key="wt_after", help=tr("weighting.after_help"), bind="query-params"
     )
+    setting = (SEED, prompt.strip(), int(group_size), float(lr), state.get("model_dir"), state.get("device", "auto"))
     try:
         W.parse_prompt(prompt)  # a typo is a message before any model is loaded
-        with st.spinner(tr("weighting.sampling")):
-            group = _real_group(
-                SEED, prompt.strip(), int(group_size), float(lr), state.get("model_dir"), state.get("device", "auto")
-            )
+        group = _real_group(*setting)
     except ValueError as exc:
         show_bad_input(exc, REAL_FIELDS)
         return
@@ -515,24 +612,17 @@ def real_section() -> None:
     if not algos:
         st.info(tr("weighting.pick_algorithm"))
         return
-    weights = W.real_group_weights(group, tuple(algos), bool(after))
-    summary = W.real_group_summary(group, tuple(algos)).set_index("algorithm")
-    finite = weights["weight"].abs()
-    zmax = float(finite.max()) if len(finite) and float(finite.max()) > 0 else None
+    algos = tuple(algos)
+    weights, summary, zmax, ratios = _real_weights(setting, algos, bool(after), _registry())
+    rows = [
+        tr("weighting.row_label", i=i, mark="✓" if group.rewards[i] > 0 else "✗", adv=format_number(a, "+.2f"))
+        for i, a in enumerate(group.advantages)
+    ]
     for algo in algos:
-        frame = weights[weights["algorithm"] == algo]
-        row_labels = {}
-        for i in range(len(group.tokens)):
-            row = frame[frame["response"] == i]
-            label = tr(
-                "weighting.row_label",
-                i=i,
-                mark="✓" if group.rewards[i] > 0 else "✗",
-                adv=format_number(group.advantages[i], "+.2f"),
-            )
-            if ALGORITHMS[algo].ratio_level == "sequence" and len(row):
-                label += f" · s={row['ratio_used'].iloc[0]:.4f}"
-            row_labels[f"row.{i}"] = label
+        row_labels = {f"row.{i}": label for i, label in enumerate(rows)}
+        if ALGORITHMS[algo].ratio_level == "sequence":  # the sequence ratio s a response's tokens share
+            for i, s in ratios.get(algo, []):
+                row_labels[f"row.{i}"] += f" · s={s:.4f}"
         note = (
             tr(
                 "weighting.real_note",
@@ -544,8 +634,8 @@ def real_section() -> None:
         )
         st.markdown(f"**{titles[algo]}** · {note}")
         token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
-        fig = token_weight_figure(frame, token_labels, zmax=zmax)
-        chart(fig, f"wt_real_{algo}")
+        words = _words(token_labels)
+        chart(_real_chart(setting, algos, bool(after), algo, zmax, words, _registry()), f"wt_real_{algo}")
     st.caption(tr("weighting.real_caption"))
     csv_download(weights, "weighting-real-group", key="wt_real_csv")
 

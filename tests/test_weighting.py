@@ -282,6 +282,24 @@ def test_clipping_off_also_lifts_a_dual_clip_that_is_on_by_default(monkeypatch):
     assert off[off.outlier].relative.tolist() == pytest.approx([4.0])  # push / push at r = 1 = r
 
 
+def test_the_kept_on_policy_push_belongs_to_the_registry_entry_of_the_day(monkeypatch):
+    # the push at r = 1 is kept while the ratio and noise sliders move, never across a registry
+    # change: GRPO (seq-mean-token-mean) pushes each of 10 tokens by A / 10 = 0.1; an entry under
+    # the same name with seq-mean-token-sum (weight 1 per token, one response) by A = 1
+    def on_policy(ratio):
+        return W.offpolicy_response(10, 1, ratio, 1.0, algorithms=("grpo",)).push_on_policy.tolist()
+
+    assert on_policy(2.0) == pytest.approx([0.1] * 10)
+    settings = tuple(
+        dataclasses.replace(s, default="seq-mean-token-sum") if s.name == "loss_agg_mode" else s
+        for s in ALGORITHMS["grpo"].loss_settings
+    )
+    monkeypatch.setitem(ALGORITHMS, "grpo", dataclasses.replace(ALGORITHMS["grpo"], loss_settings=settings))
+    assert on_policy(3.0) == pytest.approx([1.0] * 10)
+    monkeypatch.undo()
+    assert on_policy(4.0) == pytest.approx([0.1] * 10)
+
+
 @pytest.mark.parametrize("name", list(ALGORITHMS))
 def test_offpolicy_push_matches_finite_differences_of_policy_loss(name):
     # independent of autograd: central differences of policy_loss in log pi at every token.

@@ -26,6 +26,7 @@ and names them (as does the default ``update_algorithm`` of :func:`real_group`).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -334,34 +335,64 @@ def offpolicy_response(
     lp, old, adv, mask = group_tensors([length], [advantage], log_ratio)
     outlier = np.zeros(length, dtype=bool)
     outlier[positions] = True
-    frames = []
+    columns: dict[str, list] = {key: [] for key in ("ratio_used", "push", "push_on_policy", "clipped", "gate", "state")}
     for name in algorithms:
         extra = _overrides(name, clip=clip)
         grad, out = gradient_weights(name, lp, old, adv, mask, **extra)
-        grad0, _ = gradient_weights(name, old, old, adv, mask, **extra)  # r = 1 everywhere
-        push, push0 = -grad[0].numpy() + 0.0, -grad0[0].numpy() + 0.0  # (L,); + 0.0 turns -0.0 into 0.0
-        clipped = out.clipped[0].numpy().astype(bool)
-        gate = out.gate_weight[0].numpy() if out.gate_weight is not None else np.full(length, np.nan)
-        state = token_states(name, out, mask)[0]  # (L,), from the spec's trust_region
-        frames.append(
-            pd.DataFrame(
-                {
-                    "algorithm": name,
-                    "position": np.arange(length),
-                    "outlier": outlier,
-                    "log_ratio": log_ratio[0].numpy(),
-                    "token_ratio": np.exp(log_ratio[0].numpy()),
-                    "ratio_used": out.ratio[0].numpy(),
-                    "push": push,
-                    "push_on_policy": push0,
-                    "relative": push / push0,
-                    "clipped": clipped,
-                    "gate": gate,
-                    "state": state.astype(str),
-                }
-            )
-        )
-    return no_negative_zero(pd.concat(frames, ignore_index=True))
+        columns["push"].append(-grad[0].numpy())  # (L,)
+        columns["push_on_policy"].append(_on_policy_push(name, length, float(advantage), extra))  # r = 1 everywhere
+        columns["ratio_used"].append(out.ratio[0].numpy())
+        columns["clipped"].append(out.clipped[0].numpy().astype(bool))
+        columns["gate"].append(out.gate_weight[0].numpy() if out.gate_weight is not None else np.full(length, np.nan))
+        columns["state"].append(token_states(name, out, mask)[0].astype(str))  # (L,), from the spec's trust_region
+    # one frame, algorithm by algorithm (each block in position order); + 0.0 turns -0.0 into 0.0
+    k = len(algorithms)
+    joined = {key: np.concatenate(parts) if parts else np.zeros(0) for key, parts in columns.items()}
+    push, push0 = joined["push"].astype(float) + 0.0, joined["push_on_policy"].astype(float) + 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0 / 0 is NaN, as in pandas
+        relative = push / push0 + 0.0
+    lr = log_ratio[0].numpy()
+    frame = pd.DataFrame(
+        {
+            "algorithm": pd.Series(np.repeat(np.asarray(list(algorithms), dtype=object), length), dtype="str"),
+            "position": np.tile(np.arange(length), k),
+            "outlier": np.tile(outlier, k),
+            "log_ratio": np.tile(lr, k) + 0.0,
+            "token_ratio": np.tile(np.exp(lr), k) + 0.0,
+            "ratio_used": joined["ratio_used"].astype(float) + 0.0,
+            "push": push,
+            "push_on_policy": push0,
+            "relative": relative,
+            "clipped": joined["clipped"].astype(bool),
+            "gate": joined["gate"].astype(float) + 0.0,
+            "state": pd.Series(joined["state"], dtype="str"),
+        }
+    )
+    return frame
+
+
+@functools.lru_cache(maxsize=512)
+def _on_policy_cached(name: str, spec_id: int, length: int, advantage: float, extra: tuple):
+    spec = get_algorithm(name)
+    _, old, adv, mask = group_tensors([length], [advantage])
+    grad0, _ = gradient_weights(name, old, old, adv, mask, **dict(extra))
+    push0 = -grad0[0].numpy()
+    push0.flags.writeable = False
+    return spec, push0
+
+
+def _on_policy_push(name: str, length: int, advantage: float, extra: dict) -> np.ndarray:
+    """The push of each token of an :func:`offpolicy_response` at r = 1 (autograd of ``policy_loss``
+    on ``group_tensors([length], [advantage])`` with ``extra``), [L], read-only. It depends on
+    neither the outlier ratio nor the noise, so it is kept (the last 512 settings) while those
+    sliders move; a result is reused only for the very registry entry that computed it."""
+    spec = get_algorithm(name)
+    cached, push0 = _on_policy_cached(name, id(spec), length, advantage, tuple(sorted(extra.items())))
+    if cached is not spec:  # another entry now under this name and address: compute afresh
+        _, old, adv, mask = group_tensors([length], [advantage])
+        grad0, _ = gradient_weights(name, old, old, adv, mask, **extra)
+        return -grad0[0].numpy()
+    return push0
 
 
 def offpolicy_summary(df: pd.DataFrame) -> pd.DataFrame:
@@ -371,21 +402,38 @@ def offpolicy_summary(df: pd.DataFrame) -> pd.DataFrame:
     r = 1: the response's whole update relative to on-policy), ``outlier_relative`` and
     ``other_relative`` (mean relative push of the outliers / of the other tokens; NaN if none)."""
     rows = []
-    for name, d in df.groupby("algorithm", sort=False):
-        out, rest = d[d.outlier], d[~d.outlier]
+    # the frame split once into numpy columns per algorithm (NaN skipped, as pandas' reductions do)
+    names = df["algorithm"].to_numpy()
+    cols = {c: df[c].to_numpy() for c in ("ratio_used", "clipped", "push", "push_on_policy", "relative", "outlier")}
+    for name in dict.fromkeys(names):
+        at = names == name
+        ratio, push, relative, outlier = (
+            cols["ratio_used"][at],
+            cols["push"][at],
+            cols["relative"][at],
+            cols["outlier"][at],
+        )
+        out, rest = relative[outlier], relative[~outlier]
         rows.append(
             {
                 "algorithm": name,
-                "ratio_min": d.ratio_used.min(),
-                "ratio_max": d.ratio_used.max(),
-                "clip_fraction": d.clipped.mean(),
-                "grad_tokens": (d.push != 0).mean(),
-                "total_relative": d.push.sum() / d.push_on_policy.sum(),
-                "outlier_relative": out.relative.mean() if len(out) else math.nan,
-                "other_relative": rest.relative.mean() if len(rest) else math.nan,
+                "ratio_min": _nan_reduce(np.nanmin, ratio),
+                "ratio_max": _nan_reduce(np.nanmax, ratio),
+                "clip_fraction": float(cols["clipped"][at].mean()),
+                "grad_tokens": float((push != 0).mean()),
+                "total_relative": float(np.nansum(push) / np.nansum(cols["push_on_policy"][at])),
+                "outlier_relative": _nan_reduce(np.nanmean, out) if len(out) else math.nan,
+                "other_relative": _nan_reduce(np.nanmean, rest) if len(rest) else math.nan,
             }
         )
     return no_negative_zero(pd.DataFrame(rows))
+
+
+def _nan_reduce(fn, values: np.ndarray) -> float:
+    """``fn`` (``np.nanmin``, ``np.nanmax``, ``np.nanmean``) of ``values``, NaN skipped; NaN, without a
+    warning, when every value is NaN: what the pandas reduction gives, to the last bit (both sum with
+    NaN read as 0)."""
+    return float(fn(values)) if not np.isnan(values).all() else math.nan
 
 
 # ---------------------------------------------------------------------------------------- 3. noise vs length

@@ -14,6 +14,8 @@ Nothing here branches on an algorithm's name. The real-group heatmaps reuse
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -21,10 +23,11 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import ALGORITHMS
-from rlviz.plots import OKABE_ITO, algorithm_style, base_layout, ordered, style_or_default
+from rlviz.plots import OKABE_ITO, TEMPLATE, algorithm_style, base_layout, ordered, style_or_default
 
 __all__ = [
     "MODE_PATTERNS",
@@ -131,18 +134,20 @@ def aggregation_figure(
     per_token, per_response = _l(labels, "per_token"), _l(labels, "per_response")
     push, advantage = _l(labels, "push"), _l(labels, "advantage")
     stacked = show_text if stacked is None else stacked
+    titled = (bool(per_token), bool(per_response))
     if stacked:
-        fig = make_subplots(rows=2, cols=1, subplot_titles=[per_token, per_response], vertical_spacing=0.2)
-        cells = ((1, 1), (2, 1))
+        layout = _subplot_layout(2, 1, titled, vertical_spacing=0.2)
     else:
-        fig = make_subplots(rows=1, cols=2, subplot_titles=[per_token, per_response], horizontal_spacing=0.1)
-        cells = ((1, 1), (1, 2))
+        layout = _subplot_layout(1, 2, titled, horizontal_spacing=0.1)
+    axes = (("x", "y"), ("x2", "y2"))  # the two cells, in order
     part = df[df["kind"] == kind] if "kind" in df.columns else df.iloc[0:0]
     names = list(dict.fromkeys(part["name"])) if not part.empty else []
     if kind == "algorithm":
         names = ordered(names)
+    groups = dict(tuple(part.groupby("name", sort=False))) if names else {}
+    data = []
     for name in names:
-        d = part[part["name"] == name].sort_values("response")
+        d = groups[name].sort_values("response")
         d = d[np.isfinite(d["token_weight"]) & np.isfinite(d["weight_total"]) & (d["token_weight"] > 0)]
         if d.empty:
             continue
@@ -150,47 +155,49 @@ def aggregation_figure(
         label = _name(labels, name)
         x = [labels.get(f"response.{int(r)}", f"#{int(r)}") for r in d["response"]]
         custom = np.stack([d["push_token"], d["push_total"], d["advantage"]], axis=1).tolist()
-        for (row, col), column, push_index in zip(cells, ("token_weight", "weight_total"), (0, 1)):
-            fig.add_trace(
-                go.Bar(
-                    x=x,
-                    y=d[column].astype(float).tolist(),
-                    name=label,
-                    legendgroup=name,
-                    showlegend=push_index == 0,
-                    marker={
-                        "color": style["color"],
-                        "pattern": {"shape": style["pattern"], "fgcolor": "#ffffff"},
-                        "line": {"color": "#333333", "width": 0.5},
-                    },
-                    text=[format_number(v) for v in d[column]] if show_text else None,
-                    textposition="outside" if show_text else None,
-                    textfont={"size": BAR_TEXT_SIZE} if show_text else None,
-                    cliponaxis=False,
-                    customdata=custom,
-                    hovertemplate=(
-                        f"{label}<br>%{{x}}<br>w: %{{y:.4g}}<br>{push}: %{{customdata[{push_index}]:.4g}}"
-                        f"<br>{advantage} = %{{customdata[2]:+.3g}}<extra></extra>"
-                    ),
+        for (xaxis, yaxis), column, push_index in zip(axes, ("token_weight", "weight_total"), (0, 1)):
+            trace = {
+                "type": "bar",
+                "x": x,
+                "y": d[column].astype(float).tolist(),
+                "name": label,
+                "legendgroup": name,
+                "showlegend": push_index == 0,
+                "marker": {
+                    "color": style["color"],
+                    "pattern": {"shape": style["pattern"], "fgcolor": "#ffffff"},
+                    "line": {"color": "#333333", "width": 0.5},
+                },
+                "cliponaxis": False,
+                "customdata": custom,
+                "hovertemplate": (
+                    f"{label}<br>%{{x}}<br>w: %{{y:.4g}}<br>{push}: %{{customdata[{push_index}]:.4g}}"
+                    f"<br>{advantage} = %{{customdata[2]:+.3g}}<extra></extra>"
                 ),
-                row=row,
-                col=col,
-            )
-    base_layout(fig, height=650 if stacked else 460)
-    fig.update_yaxes(type="log", dtick=1)  # decade labels only: minor-tick digits crowd a short axis
-    for (row, col), column in zip(cells, ("token_weight", "weight_total")):
+                "xaxis": xaxis,
+                "yaxis": yaxis,
+            }
+            if show_text:
+                trace.update(
+                    text=[format_number(v) for v in d[column]], textposition="outside", textfont={"size": BAR_TEXT_SIZE}
+                )
+            data.append(trace)
+    for (_, yaxis), column in zip(axes, ("token_weight", "weight_total")):
+        axis = layout[yaxis.replace("y", "yaxis")]
+        axis.update(type="log", dtick=1)  # decade labels only: minor-tick digits crowd a short axis
         values = part[column][np.isfinite(part[column]) & (part[column] > 0)] if not part.empty else part[column]
         if len(values):  # headroom above the tallest bar for its label, a decade below the lowest
             lo, hi = float(np.log10(values.min())), float(np.log10(values.max()))
-            fig.update_yaxes(range=[lo - 0.5, hi + (0.5 if show_text else 0.35)], row=row, col=col)
+            axis["range"] = [lo - 0.5, hi + (0.5 if show_text else 0.35)]
     # the legend sits at the top of the figure, above the subplot titles, not on them
-    fig.update_layout(
+    layout.update(
         barmode="group", legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 90 if stacked else 80}
     )
     if show_text:  # labels never shrink below a readable size: one that cannot fit is hidden (hover has it)
-        fig.update_layout(uniformtext={"minsize": BAR_TEXT_MIN, "mode": "hide"})
-    fig.update_annotations(font={"size": 13})
-    return fig
+        layout["uniformtext"] = {"minsize": BAR_TEXT_MIN, "mode": "hide"}
+    for annotation, text in zip(layout.get("annotations", []), [t for t in (per_token, per_response) if t]):
+        annotation.update(text=text, font={"size": 13})
+    return _figure(data, layout, height=650 if stacked else 460)
 
 
 MAX_BANDS = 60  # beyond this many separate outlier runs the hatch pattern alone marks them
@@ -231,50 +238,66 @@ def offpolicy_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     algos = ordered(present)
     n = max(len(algos), 1)
     titles = [f"{_name(labels, a)} · {note}" if (note := labels.get(f"note.{a}")) else _name(labels, a) for a in algos]
-    fig = make_subplots(
-        rows=n,
-        cols=1,
-        shared_xaxes=True,
-        shared_yaxes="all",
-        subplot_titles=titles or None,
-        vertical_spacing=min(0.08, 0.3 / n),
+    # the panels are laid out once per shape (rows, titles) and filled here in one validated figure:
+    # adding traces, lines and titles panel by panel through plotly's API costs ten times more
+    layout = _subplot_layout(
+        n, 1, tuple(bool(t) for t in titles), shared_xaxes=True, shared_yaxes="all", vertical_spacing=min(0.08, 0.3 / n)
     )
+    data, shapes = [], []
+    # the frame split once into numpy columns; each panel's rows in position order, finite ones only
+    names = ("algorithm", "position", "relative", "state", "token_ratio", "ratio_used", "push", "outlier")
+    cols = {c: df[c].to_numpy() for c in names} if algos else {}
     for k, algo in enumerate(algos):
-        d = df[df["algorithm"] == algo].sort_values("position")
-        d = d[np.isfinite(d["relative"])]
+        rows = np.flatnonzero(cols["algorithm"] == algo)
+        rows = rows[np.argsort(cols["position"][rows], kind="quicksort")]  # as DataFrame.sort_values
+        rows = rows[np.isfinite(cols["relative"][rows].astype(float))]
+        d = {c: v[rows] for c, v in cols.items()}
         style = style_or_default(algo)
         label = _name(labels, algo)
         states = [_l(labels, f"state.{s}") for s in d["state"]]
-        custom = [[r, u, p, s] for r, u, p, s in zip(d["token_ratio"], d["ratio_used"], d["push"], states)]
-        fig.add_trace(
-            go.Bar(
-                x=d["position"].astype(int).tolist(),
-                y=d["relative"].astype(float).tolist(),
-                name=label,
-                showlegend=False,
-                marker={
+        custom = [list(c) for c in zip(d["token_ratio"].tolist(), d["ratio_used"].tolist(), d["push"].tolist(), states)]
+        axis = k + 1 if k else ""
+        data.append(
+            {
+                "type": "bar",
+                "x": d["position"].astype(int).tolist(),
+                "y": d["relative"].astype(float).tolist(),
+                "name": label,
+                "showlegend": False,
+                "marker": {
                     "color": style["color"],
                     "pattern": {"shape": ["/" if o else "" for o in d["outlier"]], "fgcolor": "#ffffff"},
                     "line": {"color": style["color"], "width": 0.5},
                 },
-                customdata=custom,
-                hovertemplate=(
+                "customdata": custom,
+                "hovertemplate": (
                     f"{label}<br>{position} %{{x}}<br>r<sub>t</sub> = %{{customdata[0]:.4g}}"
                     f"<br>{ratio_used} = %{{customdata[1]:.5g}}<br>{push}: %{{customdata[2]:.4g}}"
                     f"<br>÷ r=1: %{{y:.3g}}<br>%{{customdata[3]}}<extra></extra>"
                 ),
-            ),
-            row=k + 1,
-            col=1,
+                "xaxis": f"x{axis}",
+                "yaxis": f"y{axis}",
+            }
         )
-        fig.add_hline(y=1.0, line={"color": "#000000", "dash": "dot", "width": 1}, row=k + 1, col=1)
+        # the dotted line at 1 of each panel (what add_hline gives)
+        shapes.append(
+            {
+                "line": {"color": "#000000", "dash": "dot", "width": 1},
+                "type": "line",
+                "x0": 0,
+                "x1": 1,
+                "xref": f"x{axis} domain",
+                "y0": 1.0,
+                "y1": 1.0,
+                "yref": f"y{axis}",
+            }
+        )
     if algos and "position" in df.columns:
-        # grey bands behind the outliers: one per run of adjacent outlier positions, in every panel,
-        # added in one layout update (add_vrect per band and panel is quadratic in plotly)
-        first = df[df["algorithm"] == algos[0]]
-        runs = _runs(sorted(int(p) for p in first.loc[first["outlier"], "position"]))
+        # grey bands behind the outliers: one per run of adjacent outlier positions, in every panel
+        first = cols["algorithm"] == algos[0]
+        runs = _runs(sorted(int(p) for p in cols["position"][first & cols["outlier"].astype(bool)]))
         if len(runs) <= MAX_BANDS:
-            shapes = [
+            shapes += [
                 {
                     "type": "rect",
                     "xref": f"x{k + 1 if k else ''}",
@@ -291,16 +314,62 @@ def offpolicy_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
                 for k in range(n)
                 for a, b in runs
             ]
-            fig.update_layout(shapes=list(fig.layout.shapes) + shapes)
-    base_layout(fig, height=max(260, 130 * n + 90))
-    fig.update_xaxes(title_text=position, row=n, col=1)
-    fig.update_yaxes(rangemode="tozero")
-    fig.update_yaxes(title_text=_l(labels, "relative"), row=(n + 1) // 2, col=1)
-    fig.update_layout(bargap=0.15)
-    fig.update_annotations(font={"size": 13})
+    if shapes:
+        layout["shapes"] = shapes
+    for k in range(n):
+        yaxis = layout[f"yaxis{k + 1 if k else ''}"]
+        yaxis["rangemode"] = "tozero"
+        if k + 1 == (n + 1) // 2:
+            yaxis["title"] = {"text": _l(labels, "relative")}
+    layout[f"xaxis{n if n > 1 else ''}"]["title"] = {"text": position}
+    layout["bargap"] = 0.15
     # subplot titles: at the left edge of the panel, not centred, so the name always shows
-    fig.for_each_annotation(lambda a: a.update(x=0.0, xanchor="left") if a.text in titles else None)
-    return fig
+    for annotation, text in zip(layout.get("annotations", []), [t for t in titles if t]):
+        annotation.update(text=text, font={"size": 13}, x=0.0, xanchor="left")
+    return _figure(data, layout, height=max(260, 130 * n + 90))
+
+
+@functools.lru_cache(maxsize=64)
+def _subplot_grid(rows: int, cols: int, titled: tuple[bool, ...], options: str) -> str:
+    """``make_subplots(rows, cols, **options)``'s layout as JSON text, without a template; a
+    subplot title is a placeholder for each true entry of ``titled`` (an empty title has no
+    annotation, as in ``make_subplots``)."""
+    titles = [f"title {i}" if on else "" for i, on in enumerate(titled)] or None
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, **json.loads(options))
+    layout = fig.layout.to_plotly_json()
+    layout.pop("template", None)
+    return json.dumps(layout)
+
+
+def _subplot_layout(rows: int, cols: int, titled: tuple[bool, ...], **options) -> dict:
+    """A fresh copy of the layout ``make_subplots`` gives (axes, domains, shared axes, subplot title
+    annotations in order, each with placeholder text): computed once per shape, then copied."""
+    return json.loads(_subplot_grid(rows, cols, titled, json.dumps(options, sort_keys=True)))
+
+
+@functools.lru_cache(maxsize=32)
+def _base(height: int, template: str | None) -> str:
+    """What :func:`rlviz.plots.base_layout` (``height``) sets on a figure, as JSON text: applied once
+    to an empty figure and read back (the template only where it sets one: another default was on)."""
+    layout = base_layout(go.Figure(), height=height).layout.to_plotly_json()
+    if template == TEMPLATE:  # the default: every new figure gets it anyway
+        layout.pop("template", None)
+    return json.dumps(layout)
+
+
+def _merged(base: dict, over: dict) -> dict:
+    """``base`` updated by ``over`` as ``update_layout`` does: nested dicts merge, other values replace."""
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def _figure(data: list[dict], layout: dict, height: int) -> go.Figure:
+    """One validated figure from plain ``data`` and ``layout``, with the app's look:
+    ``base_layout(fig, height=height)`` then ``layout`` over it, as if updated in that order
+    (plotly's update machinery costs more than the build for a figure of many panels)."""
+    return go.Figure(data=data, layout=_merged(json.loads(_base(height, pio.templates.default)), layout))
 
 
 def noise_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -315,13 +384,16 @@ def noise_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     ``var_s``, ``var_product`` and ``clip.<algorithm>`` for each algorithm (the lines' legend names).
     """
     titles = [_l(labels, "var_title"), _l(labels, "clip_title")]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=titles, horizontal_spacing=0.12)
+    layout = _subplot_layout(1, 2, tuple(bool(t) for t in titles), horizontal_spacing=0.12)
+    annotations = list(zip(layout.get("annotations", []), [t for t in titles if t]))
+    for annotation, text in annotations:
+        annotation["text"] = text
     suffix = "_clip_fraction"
     algos = ordered(c.removesuffix(suffix) for c in df.columns if c.endswith(suffix))
     clips = [f"{a}{suffix}" for a in algos]
     needed = ["length", "var_log_s", "var_log_product", *clips]
     if df.empty or not clips or not set(needed).issubset(df.columns):
-        return base_layout(fig, height=380)
+        return _figure([], layout, height=380)
     d = df[needed].apply(pd.to_numeric, errors="coerce")
     d = d[np.isfinite(d).all(axis=1) & (d["var_log_s"] > 0) & (d["var_log_product"] > 0)].sort_values("length")
     x = d["length"].astype(int).tolist()
@@ -336,26 +408,28 @@ def noise_figure(df: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
         style = style_or_default(algo)
         fmt = ".1%" if algo == sequence else ".2%"  # a sequence-level ratio clips whole responses: larger shares
         lines.append((2, column, _l(labels, f"clip.{algo}"), style["color"], style["dash"], fmt))
-    for col, column, name, color, dash, fmt in lines:
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=d[column].astype(float).tolist(),
-                name=name,
-                mode="lines+markers",
-                line={"color": color, "dash": dash, "width": 2},
-                marker={"size": 6, "color": color},
-                hovertemplate=f"{name}<br>L = %{{x}}<br>%{{y:{fmt}}}<extra></extra>",
-            ),
-            row=1,
-            col=col,
-        )
-    base_layout(fig, height=400)
-    fig.update_xaxes(type="log", dtick=1, title_text=_l(labels, "length_axis"))
+    data = [
+        {
+            "type": "scatter",
+            "x": x,
+            "y": d[column].astype(float).tolist(),
+            "name": name,
+            "mode": "lines+markers",
+            "line": {"color": color, "dash": dash, "width": 2},
+            "marker": {"size": 6, "color": color},
+            "hovertemplate": f"{name}<br>L = %{{x}}<br>%{{y:{fmt}}}<extra></extra>",
+            "xaxis": "x" if col == 1 else "x2",
+            "yaxis": "y" if col == 1 else "y2",
+        }
+        for col, column, name, color, dash, fmt in lines
+    ]
+    for xaxis in ("xaxis", "xaxis2"):
+        layout[xaxis].update(type="log", dtick=1, title={"text": _l(labels, "length_axis")})
     # decades written 10⁻⁴ (as the text and GSPO's ε are), not SI "100μ"
-    fig.update_yaxes(type="log", dtick=1, exponentformat="power", row=1, col=1)
+    layout["yaxis"].update(type="log", dtick=1, exponentformat="power")
     top = float(d[clips].to_numpy().max()) if len(d) else 1.0
-    fig.update_yaxes(tickformat=".0%", range=[0, max(0.05, min(1.0, top * 1.15))], row=1, col=2)
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
-    fig.update_annotations(font={"size": 13})
-    return fig
+    layout["yaxis2"].update(tickformat=".0%", range=[0, max(0.05, min(1.0, top * 1.15))])
+    layout.update(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+    for annotation, _ in annotations:
+        annotation["font"] = {"size": 13}
+    return _figure(data, layout, height=400)
