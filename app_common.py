@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import re
@@ -89,7 +90,6 @@ def figure_cache(func):
     (a pure result: the same arguments give the same figure). Pass what it returns to :func:`chart`,
     which shows a spec without validating it again (plotly's validation is most of a figure's
     build). Exceptions are not cached: a ``ValueError`` reaches the page as before."""
-    import functools
 
     @functools.wraps(func)
     def spec(*args, **kwargs):
@@ -99,15 +99,32 @@ def figure_cache(func):
     return st.cache_data(max_entries=server_limits().figure_cache_entries, show_spinner=False)(spec)
 
 
-def as_figure(fig_or_spec):
-    """A ``go.Figure`` from a figure or from a spec that :func:`figure_cache` returned. The spec was
-    built through plotly's validated API and is wrapped as it is (no second validation, no copy:
-    plotly copies it into the figure's own storage)."""
+@functools.cache
+def _spec_figure_class():
     import plotly.graph_objects as go
 
-    if isinstance(fig_or_spec, dict):
-        return go.Figure(fig_or_spec, _validate=False)
-    return fig_or_spec
+    class SpecFigure(go.Figure):
+        """A figure that hands its spec, as it is, to whoever serialises it."""
+
+        def to_dict(self):
+            return self._rlviz_spec
+
+        to_plotly_json = to_dict
+
+    return SpecFigure
+
+
+def as_figure(fig_or_spec):
+    """What ``st.plotly_chart`` is given: a ``go.Figure`` as it is; for a spec that
+    :func:`figure_cache` returned, a ``go.Figure`` that hands Streamlit the spec itself.
+    ``st.plotly_chart`` validates a dict again (most of a figure's build) and deep-copies a figure
+    (``to_dict``) before serialising it; the spec was built through plotly's validated API and is a
+    fresh copy from the cache, so it is serialised as it is."""
+    if not isinstance(fig_or_spec, dict):
+        return fig_or_spec
+    fig = _spec_figure_class()()
+    fig._rlviz_spec = fig_or_spec
+    return fig
 
 
 def chart(fig, key: str, **kwargs):
@@ -121,7 +138,6 @@ def chart(fig, key: str, **kwargs):
     from rlviz.i18n import FULL_STOP, LIST_SEPARATOR
     from rlviz.plots import describe_figure, for_dark_background
 
-    fig = as_figure(fig)  # a figure_cache spec: shown without a second validation
     fmt = st.session_state.get("img_format", IMAGE_FORMATS[0])
     fmt = fmt if fmt in IMAGE_FORMATS else IMAGE_FORMATS[0]
     config = {
@@ -133,6 +149,7 @@ def chart(fig, key: str, **kwargs):
     words = {w: tr(f"common.alt_{w}") for w in ("chart", "panels", "axes", "series")}
     words["stop"] = FULL_STOP[lang()]
     alt = describe_figure(fig, words, LIST_SEPARATOR[lang()])
+    fig = as_figure(fig)  # a figure_cache spec: shown without a second validation or a copy
     return st.plotly_chart(fig, config=config, key=key, alt=alt, **kwargs)
 
 

@@ -458,6 +458,9 @@ def test_describe_figure_reads_title_panels_axes_and_series():
     assert (
         describe_figure(fig, zh, "、") == "Ratio curves。子图：A > 0、A < 0。坐标轴：ratio r、J。数据系列：GRPO、πold。"
     )
+    # the app's figure cache keeps specs: the same text, read from plain dicts
+    assert describe_figure(fig.to_plotly_json(), words) == text
+    assert describe_figure(go.Figure().to_plotly_json(), words) == "Chart."
 
 
 def test_for_dark_background_lightens_black_and_nothing_else():
@@ -471,3 +474,9 @@ def test_for_dark_background_lightens_black_and_nothing_else():
     assert dark.data[1].line.color == "#0072B2" and list(dark.data[0].y) == [2, 3]
     assert dark.layout.shapes[0].line.color == DARK_BACKGROUND_BLACK
     assert fig.data[0].line.color == "#000000"  # the original is untouched
+    spec = fig.to_plotly_json()  # a cached spec: a spec back, with the same change
+    dark_spec = for_dark_background(spec)
+    assert dark_spec["data"][0]["line"]["color"] == DARK_BACKGROUND_BLACK and dark_spec["data"][0]["y"] == [2, 3]
+    assert dark_spec["data"][1]["line"]["color"] == "#0072B2"
+    assert dark_spec["layout"]["shapes"][0]["line"]["color"] == DARK_BACKGROUND_BLACK
+    assert spec["data"][0]["line"]["color"] == "#000000"

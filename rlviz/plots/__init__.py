@@ -295,12 +295,20 @@ def _plain(text) -> str:
     return " ".join(re.sub(r"<[^>]+>", "", text).split())
 
 
-def describe_figure(fig: go.Figure, words: Mapping[str, str], separator: str = ", ") -> str:
+def _text(value) -> str:
+    """A title's text, whether a spec holds it as ``{"text": ...}`` or as a bare string."""
+    if isinstance(value, dict):
+        value = value.get("text")
+    return _plain(value) if value else ""
+
+
+def describe_figure(fig, words: Mapping[str, str], separator: str = ", ") -> str:
     """A short text alternative of ``fig`` for screen readers, read from the figure itself: its
     title, the titles of its panels and axes, and the names of its series.
 
     Args:
-        fig: any plotly figure.
+        fig: any plotly figure, or its spec (``fig.to_plotly_json()``, what the app's figure cache
+            keeps): read as plain dicts, without building plotly objects.
         words: the reader's language: ``chart`` (used when the figure has no title), ``panels``,
             ``axes`` and ``series`` (templates with ``{items}``), ``stop`` (the full stop).
         separator: between the items of a list (the i18n module's ``LIST_SEPARATOR``).
@@ -308,20 +316,26 @@ def describe_figure(fig: go.Figure, words: Mapping[str, str], separator: str = "
     Returns:
         one line of plain text (no markup), never empty.
     """
-    layout = fig.layout
-    parts = [_plain(layout.title.text) or words["chart"]]
-    panels = [_plain(a.text) for a in layout.annotations or () if a.text and a.showarrow is False]
+    if isinstance(fig, dict):
+        layout, traces = fig.get("layout") or {}, fig.get("data") or ()
+    else:
+        layout = fig.layout.to_plotly_json()
+        traces = [{"name": t.name, "showlegend": t.showlegend} for t in fig.data]
+    parts = [_text(layout.get("title")) or words["chart"]]
+    notes = layout.get("annotations") or ()
+    panels = [_text(a.get("text")) for a in notes if a.get("text") and a.get("showarrow") is False]
     panels = list(dict.fromkeys(p for p in panels if p))
     if panels:
         parts.append(words["panels"].format(items=separator.join(panels[:8])))
     axes = []
-    for name in sorted(k for k in layout.to_plotly_json() if k.startswith(("xaxis", "yaxis"))):
-        title = _plain(layout[name].title.text)
+    for name in sorted(k for k in layout if k.startswith(("xaxis", "yaxis"))):
+        title = _text((layout[name] or {}).get("title"))
         if title and title not in axes:
             axes.append(title)
     if axes:
         parts.append(words["axes"].format(items=separator.join(axes[:8])))
-    names = list(dict.fromkeys(_plain(t.name) for t in fig.data if t.name and t.showlegend is not False))
+    names = [_plain(t.get("name")) for t in traces if t.get("name") and t.get("showlegend") is not False]
+    names = list(dict.fromkeys(names))
     if names:
         parts.append(words["series"].format(items=separator.join(names[:12])))
     stop = words["stop"]
@@ -332,13 +346,18 @@ def describe_figure(fig: go.Figure, words: Mapping[str, str], separator: str = "
 DARK_BACKGROUND_BLACK = "#E8E8E8"
 
 
-def for_dark_background(fig: go.Figure) -> go.Figure:
+def for_dark_background(fig):
     """A copy of ``fig`` readable on a dark background: every black line, marker, shape and
     annotation (``#000000``, Okabe-Ito's black) becomes :data:`DARK_BACKGROUND_BLACK`; every other
-    colour, dash and value is unchanged. Streamlit's dark theme sets the background and the text."""
+    colour, dash and value is unchanged. Streamlit's dark theme sets the background and the text.
+
+    ``fig``: a plotly figure or its spec. Returns a figure for a figure, a spec (plain dicts and
+    lists, nothing validated again) for a spec."""
+    import json
+
     import plotly.io as pio
 
-    spec = fig.to_json()
+    spec = fig.to_json() if not isinstance(fig, dict) else pio.json.to_json_plotly(fig)
     for black in ('"#000000"', '"#000"', '"black"'):
         spec = spec.replace(black, f'"{DARK_BACKGROUND_BLACK}"')
-    return pio.from_json(spec)
+    return json.loads(spec) if isinstance(fig, dict) else pio.from_json(spec)
