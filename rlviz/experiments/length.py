@@ -15,6 +15,7 @@ Legend: n groups (prompts), G responses per group, B = n * G responses, T = L_ma
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -71,9 +72,11 @@ class ShapingSettings:
 def _no_negative_zero(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with every float column plus 0.0, so a −0.0 (e.g. ``-f * 0``) reads 0 in a table or
     a CSV. Changes no value: −0.0 == 0.0."""
-    floats = frame.select_dtypes("floating").columns
-    frame[floats] = frame[floats] + 0.0
-    return frame
+    if not any(d.kind == "f" for d in frame.dtypes):
+        return frame
+    return pd.DataFrame(
+        {c: col.to_numpy() + 0.0 if col.dtype.kind == "f" else col for c, col in frame.items()}, index=frame.index
+    )
 
 
 # ---------------------------------------------------------------------------------------- curves
@@ -202,6 +205,34 @@ def sample_length_rollouts(
     )
 
 
+@functools.lru_cache(maxsize=8192)
+def _prefix_rewards(prompt: str, answer: str, level: int, tokens: tuple[str, ...]) -> tuple[float, ...]:
+    """The verifier's reward (:func:`rlviz.lm.task.reward`) of each prefix of one response, as
+    generation with a shorter limit would have left it: entry k is the first k tokens, without EOS
+    (k = 0 .. len(tokens) - 1). Kept for the last 8192 responses (a pure function of its inputs), so
+    that moving L_max re-scores nothing that was scored before."""
+    problem = Problem(prompt, answer, level)
+    return tuple(reward(problem, "".join(tokens[:k]), finished=False) for k in range(len(tokens)))
+
+
+def _rescored(rollouts: pd.DataFrame) -> list[tuple[float, ...]]:
+    """:func:`_prefix_rewards` of every response (B tuples)."""
+    return [
+        _prefix_rewards(p, a, int(lv), tuple(t))
+        for p, a, lv, t in zip(rollouts["prompt"], rollouts["answer"], rollouts["level"], rollouts["tokens"])
+    ]
+
+
+def _check_max_length(rollouts: pd.DataFrame, max_length: int, _seen: tuple[int, bool] | None = None) -> None:
+    """``ValueError`` naming ``max_length`` below 1 or beyond what the rollouts could reach;
+    ``_seen``: their longest length and whether all finished, when the caller has them."""
+    if not max_length >= 1:
+        raise ValueError(f"max_length: must be >= 1, got {max_length}")
+    limit, finished = _seen or (int(rollouts["length"].max()) if len(rollouts) else 0, rollouts["finished"].all())
+    if not finished and max_length > limit:
+        raise ValueError(f"max_length: must be <= the sampling limit {limit}, got {max_length}")
+
+
 def apply_max_length(rollouts: pd.DataFrame, max_length: int) -> pd.DataFrame:
     """What generation with limit ``max_length`` would have produced from these rollouts.
 
@@ -218,28 +249,22 @@ def apply_max_length(rollouts: pd.DataFrame, max_length: int) -> pd.DataFrame:
         ValueError: ``max_length`` < 1 or above the longest length the rollouts could reach
             (named ``max_length``).
     """
-    if not max_length >= 1:
-        raise ValueError(f"max_length: must be >= 1, got {max_length}")
-    limit = int(rollouts["length"].max()) if len(rollouts) else 0
-    if not rollouts["finished"].all() and max_length > limit:
-        raise ValueError(f"max_length: must be <= the sampling limit {limit}, got {max_length}")
-    out = rollouts.copy()
-    cut = out["length"] > max_length  # (B,) longer than the new limit
-    out["length_sampled"] = out["length"]
-    out["length"] = np.minimum(out["length"], max_length)
-    out["truncated"] = cut | ~out["finished"]
-    toks = [t[:max_length] if c else t for t, c in zip(out["tokens"], cut)]
-    out["response"] = ["".join(t) for t in toks]
-    rescored = [
-        reward(Problem(p, a, lv), "".join(t), finished=False)
-        for p, a, lv, t, c in zip(out["prompt"], out["answer"], out["level"], toks, cut)
-        if c
-    ]
-    rew = out["reward"].to_numpy(dtype=float).copy()
-    rew[cut.to_numpy()] = rescored
+    _check_max_length(rollouts, max_length)
+    sampled = rollouts["length"].to_numpy()  # (B,)
+    cut = sampled > max_length  # (B,) longer than the new limit
+    toks = [t[:max_length] if c else t for t, c in zip(rollouts["tokens"], cut)]
+    rew = rollouts["reward"].to_numpy(dtype=float).copy()
+    if cut.any():
+        prefix = _rescored(rollouts[cut])
+        rew[cut] = [r[max_length] for r in prefix]
+    out = {c: rollouts[c] for c in rollouts.columns if c != "tokens"}
+    out["length"] = np.minimum(sampled, max_length)
     out["reward"] = rew
-    out["correct"] = out["reward"] > 0
-    return out.drop(columns=["tokens"])
+    out["length_sampled"] = sampled
+    out["truncated"] = cut | ~rollouts["finished"].to_numpy(dtype=bool)
+    out["response"] = ["".join(t) for t in toks]
+    out["correct"] = rew > 0
+    return pd.DataFrame(out, index=rollouts.index)
 
 
 @dataclass
@@ -338,15 +363,14 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
     frame = apply_max_length(rollouts, s.max_length)
     r = _rewards(frame, s, n, g)
     adv = {k: group_advantages(r[k], scale) for k in SCHEMES}  # (n, G) each
-    frame["penalty"] = r["penalty"].reshape(-1).numpy()
-    frame["kimi_term"] = r["kimi_term"].reshape(-1).numpy()
+    added = {"penalty": r["penalty"].reshape(-1).numpy(), "kimi_term": r["kimi_term"].reshape(-1).numpy()}
     for k in SCHEMES:
-        frame[f"reward_{k}"] = r[k].reshape(-1).numpy()
-        frame[f"adv_{k}"] = adv[k].reshape(-1).numpy()
+        added[f"reward_{k}"] = r[k].reshape(-1).numpy()
+        added[f"adv_{k}"] = adv[k].reshape(-1).numpy()
     rank_task, rank_dapo = _dense_rank(adv["task"]), _dense_rank(adv["dapo"])
     reversed_, broken = _pair_changes(adv["task"], adv["dapo"])  # (n,) each
-    frame["rank_task"] = rank_task.reshape(-1).numpy()
-    frame["rank_dapo"] = rank_dapo.reshape(-1).numpy()
+    added["rank_task"] = rank_task.reshape(-1).numpy()
+    added["rank_dapo"] = rank_dapo.reshape(-1).numpy()
 
     # DAPO's loss at ratio 1: which responses the gradient reaches, with and without filtering
     lengths = torch.tensor(frame["length"].to_numpy())  # (B,)
@@ -358,18 +382,20 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
     grad, _ = gradient_weights("dapo", zeros, zeros, a, mask)  # (B, T) d loss / d log pi
     filtered = mask * overlong_filter_mask(truncated).double()  # (B, T)
     grad_f, _ = gradient_weights("dapo", zeros, zeros, a, filtered)
-    frame["masked"] = truncated.numpy()
-    frame["grad"] = (-grad).sum(-1).numpy()  # (B,) summed gradient weight -dloss/dlog pi
-    frame["grad_filtered"] = (-grad_f).sum(-1).numpy()
+    added["masked"] = truncated.numpy()
+    added["grad"] = (-grad).sum(-1).numpy()  # (B,) summed gradient weight -dloss/dlog pi
+    added["grad_filtered"] = (-grad_f).sum(-1).numpy()
+    # one new frame (adding columns one at a time copies the frame each time)
+    frame = pd.DataFrame({**dict(frame.items()), **added}, index=frame.index)
 
     total_abs = float(grad.abs().sum())
-    grp = frame.groupby("group", sort=True)
+    # groups are contiguous rows of G (as the [n, G] views above)
     groups = pd.DataFrame(
         {
             "group": np.arange(n),
-            "prompt": grp["prompt"].first().to_numpy(),
-            "n_right": grp["correct"].sum().to_numpy().astype(int),
-            "n_truncated": grp["truncated"].sum().to_numpy().astype(int),
+            "prompt": frame["prompt"].to_numpy()[::g],
+            "n_right": frame["correct"].to_numpy().reshape(n, g).sum(1).astype(int),
+            "n_truncated": frame["truncated"].to_numpy().reshape(n, g).sum(1).astype(int),
             "pairs_reversed": reversed_.numpy().astype(int),
             "ties_broken": broken.numpy().astype(int),
             "effect": (adv["dapo"] - adv["task"]).abs().sum(dim=1).numpy(),
@@ -409,25 +435,26 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
     )
 
 
-def _summary_only(rollouts: pd.DataFrame, s: ShapingSettings) -> dict[str, float]:
-    """The sweep's numbers for one setting, without gradients."""
-    g = int(rollouts["sample"].max()) + 1
-    n = len(rollouts) // g
-    frame = apply_max_length(rollouts, s.max_length)
-    r = _rewards(frame, s, n, g)
+def _summary_only(task: torch.Tensor, pen: torch.Tensor, truncated: np.ndarray) -> dict[str, float]:
+    """The sweep's numbers for one setting, without gradients: ``task`` and ``pen`` [n, G] (the
+    task reward and DAPO's penalty of the responses cut at that L_max), ``truncated`` [B] bool."""
+    dapo = task + pen
     return {
-        "mean_reward_task": float(r["task"].mean()),
-        "mean_reward_dapo": float(r["dapo"].mean()),
-        "truncated_share": float(frame["truncated"].mean()),
-        "penalised_share": float((r["penalty"] < 0).double().mean()),
-        "signal_task": float(informative_groups(r["task"]).double().mean()),
-        "signal_dapo": float(informative_groups(r["dapo"]).double().mean()),
+        "mean_reward_task": float(task.mean()),
+        "mean_reward_dapo": float(dapo.mean()),
+        "truncated_share": float(truncated.mean()),
+        "penalised_share": float((pen < 0).double().mean()),
+        "signal_task": float(informative_groups(task).double().mean()),
+        "signal_dapo": float(informative_groups(dapo).double().mean()),
     }
 
 
 def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) -> pd.DataFrame:
     """The rollouts' numbers as L_max moves (L_cache held, capped at L_max) and as L_cache moves
     (L_max held), everything else as ``s``.
+
+    Each L_max cuts the rollouts as :func:`apply_max_length` does (the verifier re-scores what it
+    cuts: :func:`_prefix_rewards`); the penalty is :func:`~rlviz.core.shaping.overlong_penalty`.
 
     Returns:
         DataFrame with columns ``axis`` ("max_length" or "buffer_length"), ``value`` (tokens),
@@ -439,28 +466,61 @@ def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) 
         ValueError: as :func:`analyse`.
     """
     _check_settings(s)
+    if len(rollouts) == 0:
+        raise ValueError("rollouts: empty")
     limit = int(rollouts["length"].max()) if limit is None else int(limit)
+    g = int(rollouts["sample"].max()) + 1
+    n = len(rollouts) // g
+    c = s.cosine  # checked as analyse does (the sweep itself shows no cosine reward)
+    cosine_length_reward(
+        torch.ones(1),
+        torch.ones(1, dtype=torch.bool),
+        s.max_length,
+        c.r0_correct,
+        c.rl_correct,
+        c.r0_wrong,
+        c.rl_wrong,
+        c.exceed_penalty,
+    )
+    sampled = rollouts["length"].to_numpy()  # (B,)
+    unfinished = ~rollouts["finished"].to_numpy(dtype=bool)  # (B,)
+    base = rollouts["reward"].to_numpy(dtype=float)  # (B,)
+    prefix = _rescored(rollouts)  # B tuples: the reward of each prefix
+    seen = (int(sampled.max()), not unfinished.any())
+
+    def cut_at(lmax: int) -> tuple[torch.Tensor, torch.Tensor, np.ndarray]:
+        """Lengths [B], task rewards [n, G] and truncated [B] of the rollouts cut at ``lmax``."""
+        _check_max_length(rollouts, lmax, seen)
+        cut = sampled > lmax
+        task = base.copy()
+        task[cut] = [p[lmax] for p, c_ in zip(prefix, cut) if c_]
+        lengths = torch.tensor(np.minimum(sampled, lmax), dtype=torch.float64)
+        return lengths, torch.tensor(task, dtype=torch.float64).view(n, g), cut | unfinished
+
     rows = []
     for lmax in range(1, limit + 1):
-        t = ShapingSettings(lmax, min(s.buffer_length, lmax), s.penalty_factor, s.kimi_weight, s.cosine)
+        lcache = min(s.buffer_length, lmax)
+        lengths, task, truncated = cut_at(lmax)
+        pen = overlong_penalty(lengths, lmax, lcache, s.penalty_factor).double().view(n, g)
         rows.append(
             {
                 "axis": "max_length",
                 "value": lmax,
                 "max_length": lmax,
-                "buffer_length": t.buffer_length,
-                **_summary_only(rollouts, t),
+                "buffer_length": lcache,
+                **_summary_only(task, pen, truncated),
             }
         )
+    lengths, task, truncated = cut_at(s.max_length)
     for lcache in range(0, s.max_length + 1):
-        t = ShapingSettings(s.max_length, lcache, s.penalty_factor, s.kimi_weight, s.cosine)
+        pen = overlong_penalty(lengths, s.max_length, lcache, s.penalty_factor).double().view(n, g)
         rows.append(
             {
                 "axis": "buffer_length",
                 "value": lcache,
                 "max_length": s.max_length,
                 "buffer_length": lcache,
-                **_summary_only(rollouts, t),
+                **_summary_only(task, pen, truncated),
             }
         )
     return _no_negative_zero(pd.DataFrame(rows))
