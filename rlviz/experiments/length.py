@@ -435,18 +435,29 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
     )
 
 
-def _summary_only(task: torch.Tensor, pen: torch.Tensor, truncated: np.ndarray) -> dict[str, float]:
-    """The sweep's numbers for one setting, without gradients: ``task`` and ``pen`` [n, G] (the
-    task reward and DAPO's penalty of the responses cut at that L_max), ``truncated`` [B] bool."""
-    dapo = task + pen
-    return {
-        "mean_reward_task": float(task.mean()),
-        "mean_reward_dapo": float(dapo.mean()),
-        "truncated_share": float(truncated.mean()),
-        "penalised_share": float((pen < 0).double().mean()),
-        "signal_task": float(informative_groups(task).double().mean()),
-        "signal_dapo": float(informative_groups(dapo).double().mean()),
-    }
+def _summaries(task: torch.Tensor, pen: torch.Tensor, truncated: np.ndarray, n: int, g: int) -> list[dict[str, float]]:
+    """The sweep's numbers for K settings at once, without gradients: ``task`` and ``pen`` [K, B]
+    (the task reward and DAPO's penalty of the responses cut at each setting's L_max, groups
+    contiguous), ``truncated`` [K, B] bool. Means of 0/1 values are exact in any order; the shaped
+    reward's mean is taken row by row, as :func:`analyse` takes it."""
+    K = task.shape[0]
+    dapo = task + pen  # (K, B)
+    signal_task = informative_groups(task.reshape(K * n, g)).view(K, n).double().mean(1)  # (K,)
+    signal_dapo = informative_groups(dapo.reshape(K * n, g)).view(K, n).double().mean(1)
+    mean_task = task.mean(1)  # (K,) of 0/1 rewards
+    penalised = (pen < 0).double().mean(1)
+    trunc = truncated.mean(1)
+    return [
+        {
+            "mean_reward_task": float(mean_task[k]),
+            "mean_reward_dapo": float(dapo[k].mean()),
+            "truncated_share": float(trunc[k]),
+            "penalised_share": float(penalised[k]),
+            "signal_task": float(signal_task[k]),
+            "signal_dapo": float(signal_dapo[k]),
+        }
+        for k in range(K)
+    ]
 
 
 def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) -> pd.DataFrame:
@@ -485,42 +496,35 @@ def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) 
     sampled = rollouts["length"].to_numpy()  # (B,)
     unfinished = ~rollouts["finished"].to_numpy(dtype=bool)  # (B,)
     base = rollouts["reward"].to_numpy(dtype=float)  # (B,)
-    prefix = _rescored(rollouts)  # B tuples: the reward of each prefix
     seen = (int(sampled.max()), not unfinished.any())
-
-    def cut_at(lmax: int) -> tuple[torch.Tensor, torch.Tensor, np.ndarray]:
-        """Lengths [B], task rewards [n, G] and truncated [B] of the rollouts cut at ``lmax``."""
-        _check_max_length(rollouts, lmax, seen)
-        cut = sampled > lmax
-        task = base.copy()
-        task[cut] = [p[lmax] for p, c_ in zip(prefix, cut) if c_]
-        lengths = torch.tensor(np.minimum(sampled, lmax), dtype=torch.float64)
-        return lengths, torch.tensor(task, dtype=torch.float64).view(n, g), cut | unfinished
-
-    rows = []
-    for lmax in range(1, limit + 1):
-        lcache = min(s.buffer_length, lmax)
-        lengths, task, truncated = cut_at(lmax)
-        pen = overlong_penalty(lengths, lmax, lcache, s.penalty_factor).double().view(n, g)
-        rows.append(
-            {
-                "axis": "max_length",
-                "value": lmax,
-                "max_length": lmax,
-                "buffer_length": lcache,
-                **_summary_only(task, pen, truncated),
-            }
-        )
-    lengths, task, truncated = cut_at(s.max_length)
-    for lcache in range(0, s.max_length + 1):
-        pen = overlong_penalty(lengths, s.max_length, lcache, s.penalty_factor).double().view(n, g)
-        rows.append(
-            {
-                "axis": "buffer_length",
-                "value": lcache,
-                "max_length": s.max_length,
-                "buffer_length": lcache,
-                **_summary_only(task, pen, truncated),
-            }
-        )
+    lmaxes = np.arange(1, limit + 1)  # (K,) the L_max axis
+    for lmax in (1, min(limit, seen[0] + 1), s.max_length):  # apply_max_length's checks, first failure first
+        _check_max_length(rollouts, int(lmax), seen)
+    # the verifier's reward of each response cut at k tokens, k = 0 .. limit: [B, limit + 1]
+    at = np.repeat(base[:, None], limit + 1, axis=1)
+    for i, p in enumerate(_rescored(rollouts)):
+        w = min(len(p), limit + 1)
+        at[i, :w] = p[:w]
+    lmaxes_all = np.append(lmaxes, s.max_length)  # (K + 1,) the last one for the L_cache axis
+    cut = sampled[None, :] > lmaxes_all[:, None]  # (K + 1, B) as apply_max_length cuts
+    task = torch.tensor(np.where(cut, at[:, lmaxes_all].T, base[None, :]), dtype=torch.float64)
+    lengths = torch.tensor(np.minimum(sampled[None, :], lmaxes_all[:, None]), dtype=torch.float64)
+    truncated = cut | unfinished[None, :]
+    K = len(lmaxes)
+    lcaches = [min(s.buffer_length, int(lmax)) for lmax in lmaxes]
+    pen = torch.stack(
+        [overlong_penalty(lengths[k], int(lmaxes[k]), lcaches[k], s.penalty_factor).double() for k in range(K)]
+    )  # (K, B)
+    rows = [
+        {"axis": "max_length", "value": int(lmax), "max_length": int(lmax), "buffer_length": lcache, **summary}
+        for lmax, lcache, summary in zip(lmaxes, lcaches, _summaries(task[:K], pen, truncated[:K], n, g))
+    ]
+    lcaches = list(range(0, s.max_length + 1))  # the L_cache axis, L_max held
+    pen = torch.stack([overlong_penalty(lengths[K], s.max_length, c_, s.penalty_factor).double() for c_ in lcaches])
+    L = len(lcaches)
+    held = _summaries(task[K:].expand(L, -1), pen, np.repeat(truncated[K:], L, axis=0), n, g)
+    rows += [
+        {"axis": "buffer_length", "value": c_, "max_length": s.max_length, "buffer_length": c_, **summary}
+        for c_, summary in zip(lcaches, held)
+    ]
     return _no_negative_zero(pd.DataFrame(rows))

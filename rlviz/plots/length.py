@@ -6,9 +6,10 @@ shows the key itself). Outcomes have fixed colours: right = bluish green, wrong 
 truncated = grey; DAPO's penalty is drawn in DAPO's colour, the other schemes in their own.
 
 Speed: a page rerun rebuilds these figures whenever a slider moves, so each is assembled in one
-validated ``go.Figure(data=..., layout=...)`` call: traces as dicts, the subplot grid taken from
-``make_subplots`` once per panel set (:func:`_grid`), limit lines and bands as layout shapes (what
-``add_vline`` / ``add_vrect`` would add), instead of one plotly update per trace, shape and axis.
+``go.Figure`` call (:func:`_figure`): traces as dicts, the subplot grid taken from ``make_subplots``
+once per panel set (:func:`_grid`), the common look read off ``base_layout`` once (:func:`_look`),
+limit lines and bands as layout shapes (what ``add_vline`` / ``add_vrect`` would add), instead of one
+validated plotly update per trace, shape and axis.
 """
 
 from __future__ import annotations
@@ -145,12 +146,16 @@ def _merge(into: dict, update: Mapping) -> dict:
 
 
 def _figure(traces: list[dict], layout: dict, height: int, titled: bool = False) -> go.Figure:
-    """One validated figure from trace dicts and a layout dict, in the app's common look
-    (:func:`~rlviz.plots.base_layout`); ``titled``: with room for the legend above subplot titles."""
+    """The figure of trace dicts and a layout dict, in the app's common look
+    (:func:`~rlviz.plots.base_layout`); ``titled``: with room for the legend above subplot titles.
+
+    Not validated by plotly here (validation is most of a figure's build, and a slider rebuilds
+    these on every move): every property name and value kind is fixed in this module, and
+    ``tests/test_length.py`` validates each builder's figure through plotly."""
     _merge(layout, _look(height))
     if titled:
         _merge(layout, {"margin": {"t": 90}, "legend": {"y": 1.14}})
-    return go.Figure(data=traces, layout=layout)
+    return go.Figure({"data": traces, "layout": layout}, _validate=False)
 
 
 # The length-shaping schemes drawn as panels (reward schemes, not objectives): each panel's lines
