@@ -5,25 +5,21 @@ already-translated texts (the keys each builder reads are listed in its docstrin
 shows the key itself). Outcomes have fixed colours: right = bluish green, wrong = vermillion,
 truncated = grey; DAPO's penalty is drawn in DAPO's colour, the other schemes in their own.
 
-Speed: a page rerun rebuilds these figures whenever a slider moves, so each is assembled in one
-``go.Figure`` call (:func:`_figure`): traces as dicts, the subplot grid taken from ``make_subplots``
-once per panel set (:func:`_grid`), the common look read off ``base_layout`` once (:func:`_look`),
-limit lines and bands as layout shapes (what ``add_vline`` / ``add_vrect`` would add), instead of one
-validated plotly update per trace, shape and axis.
+Speed: a page rerun rebuilds these figures whenever a slider moves, so each is assembled from dicts
+in one step (:mod:`rlviz.plots._assemble`), not through one validated plotly update per trace, shape
+and axis; ``tests/test_length.py`` validates them.
 """
 
 from __future__ import annotations
 
-import copy
-import functools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from . import OKABE_ITO, algorithm_style, base_layout
+from . import OKABE_ITO, algorithm_style
+from . import _assemble as A
 
 __all__ = [
     "OUTCOME_COLORS",
@@ -54,108 +50,19 @@ def _outcome(frame: pd.DataFrame) -> np.ndarray:
     return np.where(frame["truncated"], "truncated", np.where(frame["correct"], "right", "wrong"))
 
 
-@functools.lru_cache(maxsize=32)
-def _grid_layout(
-    cols: int, titles: tuple[str, ...] | None, spacing: float | None, shared_y: bool, secondary_y: bool
-) -> dict:
-    """The layout ``make_subplots`` gives one row of ``cols`` panels (axes, domains, the panel
-    titles as annotations), without the template; computed once per argument set."""
-    if secondary_y:
-        fig = make_subplots(specs=[[{"secondary_y": True}]])
-    else:
-        fig = make_subplots(
-            rows=1, cols=cols, subplot_titles=list(titles or ()), shared_yaxes=shared_y, horizontal_spacing=spacing
-        )
-    layout = fig.layout.to_plotly_json()
-    layout.pop("template", None)
-    return layout
-
-
-def _grid(cols: int, titles=None, spacing=None, shared_y=False, secondary_y=False) -> dict:
-    """A fresh copy of :func:`_grid_layout` to fill in."""
-    return copy.deepcopy(_grid_layout(cols, None if titles is None else tuple(titles), spacing, shared_y, secondary_y))
-
-
-def _axis(kind: str, col: int) -> str:
-    """The layout key of panel ``col``'s x or y axis ("x" / "y"): xaxis, xaxis2, ..."""
-    return f"{kind}axis" if col == 1 else f"{kind}axis{col}"
-
-
-def _ref(kind: str, col: int) -> str:
-    """A trace's axis reference of panel ``col``: x, x2, ..."""
-    return kind if col == 1 else f"{kind}{col}"
-
-
-def _title(layout: dict, axis: str, text: str) -> None:
-    layout.setdefault(axis, {}).setdefault("title", {})["text"] = text
-
-
-def _vline(x, col: int | None = None) -> dict:
-    """L_max as a dashed line (the shape ``add_vline`` adds; ``col``: in that panel)."""
-    c = 1 if col is None else col
-    return {
-        "type": "line",
-        "x0": x,
-        "x1": x,
-        "xref": _ref("x", c),
-        "y0": 0,
-        "y1": 1,
-        "yref": f"{_ref('y', c)} domain",
-        "line": {"dash": "dash", "color": OKABE_ITO["black"], "width": 1},
-    }
-
-
-def _limits(max_length: int, buffer_length: int, col: int | None = None) -> list[dict]:
+def _limits(max_length: int, buffer_length: int, col: int = 1) -> list[dict]:
     """The overlong buffer as a band and L_max as a dashed line (the shapes ``add_vrect`` and
     ``add_vline`` add)."""
-    c = 1 if col is None else col
-    shapes = []
-    if buffer_length > 0:
-        shapes.append(
-            {
-                "type": "rect",
-                "x0": max_length - buffer_length,
-                "x1": max_length,
-                "xref": _ref("x", c),
-                "y0": 0,
-                "y1": 1,
-                "yref": f"{_ref('y', c)} domain",
-                **copy.deepcopy(_BAND),
-            }
-        )
-    shapes.append(_vline(max_length, col))
-    return shapes
+    shapes = [A.vrect(max_length - buffer_length, max_length, col, **_BAND)] if buffer_length > 0 else []
+    return shapes + [_vline(max_length, col)]
 
 
-@functools.lru_cache(maxsize=16)
-def _look(height: int) -> dict:
-    """What :func:`rlviz.plots.base_layout` sets (the app's common look), read off once per height."""
-    layout = base_layout(go.Figure(), height=height).layout.to_plotly_json()
-    layout.pop("template", None)
-    return layout
+def _vline(x, col: int = 1) -> dict:
+    """L_max as a dashed line."""
+    return A.vline(x, col, dash="dash", color=OKABE_ITO["black"], width=1)
 
 
-def _merge(into: dict, update: Mapping) -> dict:
-    """``into`` updated in place by ``update``, nested dicts merged (as ``update_layout`` does)."""
-    for key, value in update.items():
-        if isinstance(value, Mapping) and isinstance(into.get(key), dict):
-            _merge(into[key], value)
-        else:
-            into[key] = copy.deepcopy(value)
-    return into
-
-
-def _figure(traces: list[dict], layout: dict, height: int, titled: bool = False) -> go.Figure:
-    """The figure of trace dicts and a layout dict, in the app's common look
-    (:func:`~rlviz.plots.base_layout`); ``titled``: with room for the legend above subplot titles.
-
-    Not validated by plotly here (validation is most of a figure's build, and a slider rebuilds
-    these on every move): every property name and value kind is fixed in this module, and
-    ``tests/test_length.py`` validates each builder's figure through plotly."""
-    _merge(layout, _look(height))
-    if titled:
-        _merge(layout, {"margin": {"t": 90}, "legend": {"y": 1.14}})
-    return go.Figure({"data": traces, "layout": layout}, _validate=False)
+_TITLED = {"margin": {"t": 90}, "legend": {"y": 1.14}}  # room for the legend above the subplot titles
 
 
 # The length-shaping schemes drawn as panels (reward schemes, not objectives): each panel's lines
@@ -208,7 +115,7 @@ def penalty_curves_figure(
         show: which other penalties get a panel.
     """
     panels = [SHAPING_PANELS[0]] + [k for k in SHAPING_PANELS[1:] if k in show and (k != "kimi" or kimi is not None)]
-    layout = _grid(len(panels), [_l(labels, f"panel_{p}") for p in panels], 0.07)
+    layout = A.grid(len(panels), [_l(labels, f"panel_{p}") for p in panels], 0.07)
     x = curves["length"].to_numpy()
     start = max_length - buffer_length
     zone = np.where(
@@ -236,18 +143,18 @@ def penalty_curves_figure(
                 "showlegend": col == 1 or name == "penalty",  # each line kind once in the legend
                 "line": {"color": colors[name], "dash": dash, "width": 2.5 if name != "penalty" else 2},
                 "hovertemplate": hover + "<extra></extra>",
-                "xaxis": _ref("x", col),
-                "yaxis": _ref("y", col),
+                "xaxis": A.ref("x", col),
+                "yaxis": A.ref("y", col),
             }
             if custom is not None:
                 trace["customdata"] = custom
             traces.append(trace)
         if spec["limits"] is not None:  # L_max, and the buffer L_cache where the scheme has one
             shapes += _limits(max_length, buffer_length if spec["limits"] == "buffer" else 0, col)
-        _title(layout, _axis("x", col), _l(labels, "length"))
-    _title(layout, "yaxis", _l(labels, "reward"))
+        A.title(layout, A.axis("x", col), _l(labels, "length"))
+    A.title(layout, "yaxis", _l(labels, "reward"))
     layout["shapes"] = shapes
-    return _figure(traces, layout, 400, titled=True)
+    return A.figure(traces, layout, 400, after=_TITLED)
 
 
 def length_histogram_figure(
@@ -266,7 +173,7 @@ def length_histogram_figure(
         labels: ``right``, ``wrong``, ``truncated``, ``sampled``, ``penalty``, ``length``,
             ``count``, ``penalty_axis``, ``hover_count``.
     """
-    layout = _grid(1, secondary_y=True)
+    layout = A.grid(1, secondary_y=True)
     outcome = _outcome(responses)
     length_sampled = responses["length_sampled"].to_numpy()
     top = int(max(length_sampled.max(), max_length)) + 1
@@ -322,17 +229,17 @@ def length_histogram_figure(
     )
     layout["shapes"] = _limits(max_length, buffer_length)
     layout.update(barmode="stack", bargap=0.1)
-    _title(layout, "xaxis", _l(labels, "length"))
+    A.title(layout, "xaxis", _l(labels, "length"))
     layout["xaxis"]["range"] = [-0.5, top + 0.5]
-    _title(layout, "yaxis", _l(labels, "count"))
+    A.title(layout, "yaxis", _l(labels, "count"))
     lo = float(penalty.min())
     lo = lo if lo < 0 else -1.0  # factor 0: keep a readable axis
     ticks = np.linspace(lo, 0.0, 5)
-    _title(layout, "yaxis2", _l(labels, "penalty_axis"))
+    A.title(layout, "yaxis2", _l(labels, "penalty_axis"))
     layout["yaxis2"].update(
         range=[1.05 * lo, -0.05 * lo], tickvals=ticks, ticktext=[f"{v:.2g}" for v in ticks], showgrid=False
     )
-    return _figure(traces, layout, 400)
+    return A.figure(traces, layout, 400)
 
 
 def group_figure(
@@ -384,7 +291,7 @@ def group_figure(
         "xaxis": {"title": {"text": _l(labels, "response")}},
         "yaxis": {"title": {"text": _l(labels, "advantage")}},
     }
-    return _figure(traces, layout, 380)
+    return A.figure(traces, layout, 380)
 
 
 def filter_figure(responses: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -423,7 +330,7 @@ def filter_figure(responses: pd.DataFrame, labels: Mapping[str, str]) -> go.Figu
         "xaxis": {"range": [0, 1], "tickformat": ".0%", "title": {"text": _l(labels, "grad_share")}},
         "yaxis": {"autorange": "reversed"},  # "no filtering" on top
     }
-    return _figure(traces, layout, 220)
+    return A.figure(traces, layout, 220)
 
 
 _SWEEP_SERIES = (
@@ -445,7 +352,7 @@ def sweep_figure(sweep: pd.DataFrame, max_length: int, buffer_length: int, label
             series: ``mean_reward_task``, ``mean_reward_dapo``, ``truncated_share``,
             ``signal_task``, ``signal_dapo``.
     """
-    layout = _grid(2, [_l(labels, "panel_lmax"), _l(labels, "panel_lcache")], 0.06, shared_y=True)
+    layout = A.grid(2, [_l(labels, "panel_lmax"), _l(labels, "panel_lcache")], 0.06, shared_y=True)
     axis_of = sweep["axis"].to_numpy()
     traces, shapes = [], []
     for col, axis, current, title in (
@@ -469,12 +376,12 @@ def sweep_figure(sweep: pd.DataFrame, max_length: int, buffer_length: int, label
                     "line": {"color": color, "dash": dash, "width": 2},
                     "marker": {"size": 5},
                     "hovertemplate": f"{name}<br>{_l(labels, title)} %{{x}}: %{{y:.3g}}<extra></extra>",
-                    "xaxis": _ref("x", col),
-                    "yaxis": _ref("y", col),
+                    "xaxis": A.ref("x", col),
+                    "yaxis": A.ref("y", col),
                 }
             )
         shapes.append(_vline(current, col))
-        _title(layout, _axis("x", col), _l(labels, title))
-    _title(layout, "yaxis", _l(labels, "value"))
+        A.title(layout, A.axis("x", col), _l(labels, title))
+    A.title(layout, "yaxis", _l(labels, "value"))
     layout["shapes"] = shapes
-    return _figure(traces, layout, 420, titled=True)
+    return A.figure(traces, layout, 420, after=_TITLED)
