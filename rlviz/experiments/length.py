@@ -74,9 +74,12 @@ def _no_negative_zero(frame: pd.DataFrame) -> pd.DataFrame:
     a CSV. Changes no value: −0.0 == 0.0."""
     if not any(d.kind == "f" for d in frame.dtypes):
         return frame
-    return pd.DataFrame(
-        {c: col.to_numpy() + 0.0 if col.dtype.kind == "f" else col for c, col in frame.items()}, index=frame.index
-    )
+    return pd.DataFrame({c: _plus_zero(col) for c, col in frame.items()}, index=frame.index)
+
+
+def _plus_zero(column):
+    """A float column (Series or array) plus 0.0 (no −0.0); any other column as it is."""
+    return column + 0.0 if column.dtype.kind == "f" else column
 
 
 # ---------------------------------------------------------------------------------------- curves
@@ -385,8 +388,8 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
     added["masked"] = truncated.numpy()
     added["grad"] = (-grad).sum(-1).numpy()  # (B,) summed gradient weight -dloss/dlog pi
     added["grad_filtered"] = (-grad_f).sum(-1).numpy()
-    # one new frame (adding columns one at a time copies the frame each time)
-    frame = pd.DataFrame({**dict(frame.items()), **added}, index=frame.index)
+    # one new frame (adding columns one at a time copies the frame each time), no -0.0 in it
+    frame = pd.DataFrame({c: _plus_zero(v) for c, v in {**dict(frame.items()), **added}.items()}, index=frame.index)
 
     total_abs = float(grad.abs().sum())
     # groups are contiguous rows of G (as the [n, G] views above)
@@ -428,7 +431,7 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
         )
     summary = {k: v + 0 for k, v in summary.items()}  # no -0.0 (int stays int)
     return LengthAnalysis(
-        responses=_no_negative_zero(frame),
+        responses=frame,
         groups=_no_negative_zero(groups),
         summary=summary,
         schemes=_no_negative_zero(pd.DataFrame(rows)),
