@@ -254,9 +254,7 @@ def test_extreme_typed_values_are_refused_naming_the_setting(name, overrides, pa
 
 def _tiny_run(steps: int = 1) -> SideBySideRun:
     train = {"prompts_per_step": 2, "group_size": 2, "max_new_tokens": 4}
-    return SideBySideRun(
-        [Arm("grpo", "grpo"), Arm("gspo", "gspo")], RunConfig(steps=steps, heldout_samples=0, train=train)
-    )
+    return SideBySideRun([Arm("grpo", "grpo"), Arm("gspo", "gspo")], RunConfig(steps=steps, heldout_samples=0, train=train))
 
 
 def test_a_released_run_frees_its_models_and_keeps_every_result():
