@@ -198,6 +198,17 @@ def _per_token_loss(theta, log_ref, log_old, estimator: str, route: str) -> torc
     return out.per_token_loss[0]  # (V,)
 
 
+def _reward_route_losses(theta, log_ref, log_old) -> torch.Tensor:
+    """(E, V): :func:`_per_token_loss` in the reward of every estimator (``KL_ESTIMATORS`` order),
+    from one ``policy_loss`` call: one row per estimator, its penalty as the row's advantage (the
+    surrogate -rho * A of a token does not depend on the other rows)."""
+    old, ref = log_old[None, :], log_ref[None, :]
+    adv = torch.cat([-kl_estimate(old, ref, e, old_log_prob=old) for e in KL_ESTIMATORS])  # (E, V)
+    lp = torch.log_softmax(theta, -1)[None, :].expand_as(adv)  # (E, V)
+    out = policy_loss(PG_ALGORITHM, lp, old.expand_as(adv), adv, torch.ones_like(adv), beta=0.0, **NO_CLIP)
+    return out.per_token_loss  # (E, V)
+
+
 def categorical_view(
     policy_logits: str | Sequence[float] = DEFAULT_POLICY,
     ref_logits: str | Sequence[float] = DEFAULT_REF,
@@ -262,14 +273,24 @@ def _categorical_view(policy: tuple[float, ...], ref: tuple[float, ...], old_shi
         grads += [
             {"series": name, "route": "", "estimator": "", "token": v, "grad": float(g[v])} for v in range(len(g))
         ]
-    eye = torch.eye(len(theta), dtype=_F64)  # (V, V): one backward pass per sampled token, batched
+    V, E = len(theta), len(KL_ESTIMATORS)
+    eye = torch.eye(V, dtype=_F64)  # (V, V): one backward pass per sampled token, batched
+    # the reward route of every estimator at once: (E * V, V), row (e, y) = d loss_e(y) / d theta
+    t = theta.clone().requires_grad_(True)
+    reward_losses = _reward_route_losses(t, log_ref, log_old)  # (E, V)
+    (reward_jac,) = torch.autograd.grad(
+        reward_losses, t, grad_outputs=torch.eye(E * V, dtype=_F64).view(E * V, E, V), is_grads_batched=True
+    )
     for route in ROUTES:
-        for e in KL_ESTIMATORS:
-            t = theta.clone().requires_grad_(True)
-            loss = _per_token_loss(t, log_ref, log_old, e, route)  # (V,)
-            per_token = loss.detach()
-            # (V, V): row y = d loss(y) / d theta, the gradient estimate of sample y
-            (jac,) = torch.autograd.grad(loss, t, grad_outputs=eye, is_grads_batched=True)
+        for i, e in enumerate(KL_ESTIMATORS):
+            if route == "reward":
+                per_token, jac = reward_losses[i].detach(), reward_jac[i * V : (i + 1) * V]
+            else:
+                t = theta.clone().requires_grad_(True)
+                loss = _per_token_loss(t, log_ref, log_old, e, route)  # (V,)
+                per_token = loss.detach()
+                # (V, V): row y = d loss(y) / d theta, the gradient estimate of sample y
+                (jac,) = torch.autograd.grad(loss, t, grad_outputs=eye, is_grads_batched=True)
             mean = (p_old[:, None] * jac).sum(0)  # (V,) E_{y ~ pi_old} g(y)
             second = float((p_old * (jac * jac).sum(1)).sum())
             if route == "loss":
