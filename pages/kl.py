@@ -4,7 +4,8 @@ and in the reward), and links that run each placement on the live model.
 Widgets -> ``rlviz.experiments.kl`` (``estimator_curves``, ``categorical_view``, ``live_query``,
 ``load_measured``) -> ``rlviz.plots.kl`` figures. Every estimator comes from the registry
 ``rlviz.core.kl.KL_SPECS``; the page never branches on an estimator's name. Widget keys start with
-``kl_``.
+``kl_``. Figures are cached by their inputs (``figure_cache``): moving the x range leaves the
+categorical figures as they were, and moving the sampler's shift leaves the curves.
 """
 
 from __future__ import annotations
@@ -12,7 +13,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, formula, labels, lang, predict, show_bad_input, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    figure_cache,
+    formula,
+    labels,
+    lang,
+    predict,
+    show_bad_input,
+    tr,
+)
 from rlviz.app_pages import page
 from rlviz.core.kl import KL_SPECS
 from rlviz.experiments import kl as X
@@ -25,6 +37,39 @@ state = st.session_state
 
 st.title(tr("kl.title"))
 st.markdown(tr("kl.intro"))
+CURVE_POINTS = 161
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _curves(x_min: float, x_max: float):
+    """``estimator_curves`` over [x_min, x_max], cached by its inputs."""
+    return X.estimator_curves(x_min, x_max, CURVE_POINTS)
+
+
+@figure_cache
+def _curves_figure(x_min: float, x_max: float, lang: str):
+    return P.curves_figure(
+        _curves(x_min, x_max), labels("kl", "value_panel", "grad_panel", "x", "value", "grad", "raw", "clamp")
+    )
+
+
+@figure_cache
+def _view_figure(which: str, policy: str, ref: str, shift: float, lang: str):
+    """One of the categorical view's figures (``which``: dist, gradients, errors); the view itself
+    is memoised by ``categorical_view``."""
+    view = X.categorical_view(policy, ref, shift)
+    if which == "dist":
+        return P.distribution_figure(
+            view.tokens, labels("kl", "pi", "pi_ref", "pi_old", "token", "prob", title=tr("kl.dist_title"))
+        )
+    if which == "gradients":
+        grad_labels = labels(
+            "kl", "loss_panel", "reward_panel", "token", "true_reverse", "true_forward", grad=tr("kl.grad_theta")
+        )
+        return P.gradient_figure(view.gradients, grad_labels)
+    return P.error_figure(
+        view.table, labels("kl", "loss", "reward", "rel_error", "std", "estimator", "error_panel", "std_panel")
+    )
 
 
 # ------------------------------------------------------------------------------------------- 1. curves
@@ -43,12 +88,11 @@ def curves_section() -> None:
         bind="query-params",
     )
     try:
-        curves = X.estimator_curves(float(x_min), float(x_max), 161)
+        curves = _curves(float(x_min), float(x_max))
     except ValueError as exc:
         show_bad_input(exc, {"x_max": tr("kl.x_range"), "x_min": tr("kl.x_range")})
         return
-    fig = P.curves_figure(curves, labels("kl", "value_panel", "grad_panel", "x", "value", "grad", "raw", "clamp"))
-    chart(fig, "kl-curves")
+    chart(_curves_figure(float(x_min), float(x_max), L), "kl-curves")
     csv_download(curves, "kl-curves", key="kl_dl_curves")
 
 
@@ -103,26 +147,14 @@ if view is not None:
             with col:
                 predict(prediction, question_state)
 
+    inputs = (question_state["policy_logits"], question_state["ref_logits"], float(question_state["old_shift"]), L)
     left, right = st.columns([2, 3])
     with left:
-        chart(
-            P.distribution_figure(
-                view.tokens, labels("kl", "pi", "pi_ref", "pi_old", "token", "prob", title=tr("kl.dist_title"))
-            ),
-            "kl-dist",
-        )
+        chart(_view_figure("dist", *inputs), "kl-dist")
         st.markdown(tr("kl.kl_values", kl=f"{view.kl:.4f}", kl_forward=f"{view.kl_forward:.4f}"))
     with right:
-        grad_labels = labels(
-            "kl", "loss_panel", "reward_panel", "token", "true_reverse", "true_forward", grad=tr("kl.grad_theta")
-        )
-        chart(P.gradient_figure(view.gradients, grad_labels), "kl-gradients")
-    chart(
-        P.error_figure(
-            view.table, labels("kl", "loss", "reward", "rel_error", "std", "estimator", "error_panel", "std_panel")
-        ),
-        "kl-errors",
-    )
+        chart(_view_figure("gradients", *inputs), "kl-gradients")
+    chart(_view_figure("errors", *inputs), "kl-errors")
     st.dataframe(view.table.round(4), hide_index=True)
     st.caption(tr("kl.table_caption"))
     csv_download(view.table, "kl-expectations", key="kl_dl_table")

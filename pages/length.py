@@ -4,6 +4,8 @@ cosine length rewards, as curves and on real rollouts of the tiny LM.
 Widgets -> ``rlviz.experiments.length`` (curves, one cached rollout sample, its analysis and sweep)
 -> ``rlviz.plots.length`` figures. Moving L_max, L_cache or the factor re-scores the cached rollouts.
 An L_cache above L_max is held at L_max (with a note), so a shared link never empties the page.
+The analysis and the sweep are cached by their inputs (the sweep does not read the Kimi or cosine
+values); the group picker reruns only its own section (a fragment).
 """
 
 from __future__ import annotations
@@ -38,6 +40,19 @@ OTHERS = {"kimi": "Kimi k1.5", "cosine": "Cosine (Yeo et al.)"}  # language-neut
 def _rollouts(seed: int, n_prompts: int, group_size: int, limit: int, temperature: float, model_dir, device):
     """Sampled once per input; the function loads the model itself and returns plain data."""
     return sample_length_rollouts(seed, n_prompts, group_size, limit, temperature, model_dir, device)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _analysis(sample: tuple, settings: ShapingSettings):
+    """``analyse`` of the rollouts that ``_rollouts(*sample)`` returns, under ``settings``."""
+    return analyse(_rollouts(*sample), settings)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _sweep(sample: tuple, max_length: int, buffer_length: int, factor: float):
+    """``sweep`` of the rollouts of ``_rollouts(*sample)``: it reads only L_max, L_cache and the
+    factor, so moving the Kimi or cosine values reuses it."""
+    return sweep(_rollouts(*sample), ShapingSettings(max_length, buffer_length, factor), limit=SAMPLE_LIMIT)
 
 
 st.title(tr("length.title"))
@@ -231,10 +246,11 @@ for name in others:
 st.subheader(tr("length.rollouts_header"))
 seed, device, model_dir = int(state.get("seed", 0)), state.get("device", "auto"), state.get("model_dir")
 try:
+    sample = (seed, int(n_prompts), int(group_size), SAMPLE_LIMIT, float(temperature), model_dir, device)
     with st.spinner(tr("length.sampling", n=int(n_prompts), g=int(group_size))):
-        rollouts = _rollouts(seed, int(n_prompts), int(group_size), SAMPLE_LIMIT, float(temperature), model_dir, device)
-    result = analyse(rollouts, settings)
-    sweep_frame = sweep(rollouts, settings, limit=SAMPLE_LIMIT)
+        _rollouts(*sample)
+    result = _analysis(sample, settings)
+    sweep_frame = _sweep(sample, lmax, lcache, factor)
 except ValueError as exc:
     show_bad_input(exc, FIELDS)
     stop()
@@ -311,79 +327,90 @@ st.dataframe(
 
 # ---------------------------------------------------------------------------------------- one group
 st.subheader(tr("length.group_header"))
-order = result.groups.sort_values(["effect", "group"], ascending=[False, True])
-# the label is what a shared URL carries, so it holds only what the rollouts fix (not the settings)
-group_names = {int(r.group): f"#{int(r.group)} · {r.prompt}" for r in order.itertuples()}
-options = [int(g) for g in order["group"]]
-if state.get("l_group") not in options:
-    state["l_group"] = options[0]  # first load, or fewer prompts than before: the most affected group
-chosen = st.selectbox(tr("length.group_pick"), options, format_func=group_names.get, key="l_group", bind="query-params")
-rows = resp[resp["group"] == chosen]
-info = result.groups.set_index("group").loc[chosen]
-if factor == 0:
-    group_effect = tr("length.group_no_effect_zero")
-elif info["pairs_reversed"] + info["ties_broken"] > 0:
-    group_effect = tr("length.group_effect", reversed=int(info["pairs_reversed"]), broken=int(info["ties_broken"]))
-else:
-    group_effect = tr("length.group_no_effect")
-st.markdown(
-    tr(
-        "length.group_text",
-        prompt=f"`{info['prompt']}`",
-        right=int(info["n_right"]),
-        g=int(group_size),
-        cut=int(info["n_truncated"]),
+
+
+@st.fragment
+def group_section(result, shown: list[str], factor: float, group_size: int) -> None:
+    """One group's responses and advantages; its picker reruns only this section."""
+    resp, summary = result.responses, result.summary
+    order = result.groups.sort_values(["effect", "group"], ascending=[False, True])
+    # the label is what a shared URL carries, so it holds only what the rollouts fix (not the settings)
+    group_names = {int(r.group): f"#{int(r.group)} · {r.prompt}" for r in order.itertuples()}
+    options = [int(g) for g in order["group"]]
+    if state.get("l_group") not in options:
+        state["l_group"] = options[0]  # first load, or fewer prompts than before: the most affected group
+    chosen = st.selectbox(
+        tr("length.group_pick"), options, format_func=group_names.get, key="l_group", bind="query-params"
     )
-    + " "
-    + group_effect
-)
-group_labels = labels(
-    "length",
-    "advantage",
-    "response",
-    "right",
-    "wrong",
-    "truncated",
-    "length",
-    "reward",
-    *(f"scheme_{k}" for k in SCHEMES),
-)
-left, right = st.columns([3, 2], gap="large")
-with left:
-    chart(group_figure(rows, group_labels, schemes=shown), "length-group")
-with right:
-    formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
-    note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
-    st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
-columns = {
-    "sample": "col_sample",
-    "response": "col_response",
-    "length": "col_length",
-    "outcome": "col_outcome",
-    "reward_task": "col_task",
-    "penalty": "col_penalty",
-    "reward_dapo": "col_reward_dapo",
-    "adv_task": "col_adv_task",
-    "adv_dapo": "col_adv_dapo",
-    "adv_kimi": "col_adv_kimi",
-    "adv_cosine": "col_adv_cosine",
-    "grad": "col_grad",
-    "grad_filtered": "col_grad_filtered",
-}
-view = rows.sort_values(["length", "sample"])
-view = view.assign(
-    outcome=[
-        tr("length.truncated") if t else tr("length.right") if c else tr("length.wrong")
-        for t, c in zip(view["truncated"], view["correct"])
-    ]
-)
-keep = [c for c in columns if not (c.startswith("adv_") and c[4:] not in shown)]
-view = view[keep].rename(columns={c: tr(f"length.{columns[c]}") for c in keep})
-shown_view = view.round(4)
-floats = shown_view.select_dtypes("float").columns
-shown_view[floats] = shown_view[floats] + 0.0  # rounding must not show -0.0
-st.table(shown_view, hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
-csv_download(view, f"length-group-{chosen}", key="l_csv_group")
+    rows = resp[resp["group"] == chosen]
+    info = result.groups.set_index("group").loc[chosen]
+    if factor == 0:
+        group_effect = tr("length.group_no_effect_zero")
+    elif info["pairs_reversed"] + info["ties_broken"] > 0:
+        group_effect = tr("length.group_effect", reversed=int(info["pairs_reversed"]), broken=int(info["ties_broken"]))
+    else:
+        group_effect = tr("length.group_no_effect")
+    st.markdown(
+        tr(
+            "length.group_text",
+            prompt=f"`{info['prompt']}`",
+            right=int(info["n_right"]),
+            g=int(group_size),
+            cut=int(info["n_truncated"]),
+        )
+        + " "
+        + group_effect
+    )
+    group_labels = labels(
+        "length",
+        "advantage",
+        "response",
+        "right",
+        "wrong",
+        "truncated",
+        "length",
+        "reward",
+        *(f"scheme_{k}" for k in SCHEMES),
+    )
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        chart(group_figure(rows, group_labels, schemes=shown), "length-group")
+    with right:
+        formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
+        note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
+        st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
+    columns = {
+        "sample": "col_sample",
+        "response": "col_response",
+        "length": "col_length",
+        "outcome": "col_outcome",
+        "reward_task": "col_task",
+        "penalty": "col_penalty",
+        "reward_dapo": "col_reward_dapo",
+        "adv_task": "col_adv_task",
+        "adv_dapo": "col_adv_dapo",
+        "adv_kimi": "col_adv_kimi",
+        "adv_cosine": "col_adv_cosine",
+        "grad": "col_grad",
+        "grad_filtered": "col_grad_filtered",
+    }
+    view = rows.sort_values(["length", "sample"])
+    view = view.assign(
+        outcome=[
+            tr("length.truncated") if t else tr("length.right") if c else tr("length.wrong")
+            for t, c in zip(view["truncated"], view["correct"])
+        ]
+    )
+    keep = [c for c in columns if not (c.startswith("adv_") and c[4:] not in shown)]
+    view = view[keep].rename(columns={c: tr(f"length.{columns[c]}") for c in keep})
+    shown_view = view.round(4)
+    floats = shown_view.select_dtypes("float").columns
+    shown_view[floats] = shown_view[floats] + 0.0  # rounding must not show -0.0
+    st.table(shown_view, hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
+    csv_download(view, f"length-group-{chosen}", key="l_csv_group")
+
+
+group_section(result, shown, factor, int(group_size))
 
 # ---------------------------------------------------------------------------------------- filtering
 st.subheader(tr("length.filter_header"))

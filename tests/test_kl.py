@@ -187,3 +187,22 @@ def test_nan_log_probs_are_refused_and_inf_is_clamped():
         kl_estimate(torch.zeros(1, 2), torch.tensor([[0.0, math.nan]]), "k1")
     # log pi_ref = -inf (pi_ref = 0): x clamps to +20, k1 = 20
     assert float(kl_estimate(torch.zeros(1, 1), torch.tensor([[-math.inf]]), "k1")) == 20.0
+
+
+def test_figures_validate_and_the_view_memo_hands_out_copies():
+    import plotly.graph_objects as go
+
+    from rlviz.plots import kl as P
+
+    view = X.categorical_view(X.DEFAULT_POLICY, X.DEFAULT_REF, 0.5)
+    figs = [
+        P.curves_figure(X.estimator_curves(-12.0, 12.0, 41), {}),  # with the clamp: bands and the thin raw curve
+        P.distribution_figure(view.tokens, {}),
+        P.gradient_figure(view.gradients, {}),
+        P.error_figure(view.table, {}),
+    ]
+    for fig in figs:  # the builders skip plotly's validation for speed: validate here (raises on a bad property)
+        go.Figure(fig.to_dict())
+    assert figs[0].layout.shapes and len(figs[0].layout.annotations) == 3  # two panel titles and the clamp note
+    view.table["rel_error"] = -1.0  # a caller's change never reaches the memoised view
+    assert (X.categorical_view(X.DEFAULT_POLICY, X.DEFAULT_REF, 0.5).table["rel_error"] >= 0).all()

@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import pytest
 import torch
 from apptools import trace_values
@@ -339,6 +340,9 @@ def test_sweep_matches_analyse(rollouts):
 
 # ------------------------------------------------------------------------------------------ figures
 def _finite(fig) -> None:
+    go.Figure(
+        fig.to_dict()
+    )  # the builders skip plotly's validation for speed: validate here (raises on a bad property)
     for trace in fig.to_plotly_json()["data"]:
         for axis in ("x", "y"):
             vals = [

@@ -21,10 +21,11 @@ approximation); Shah et al. arXiv 2512.21852 ("A Comedy of Estimators"); DeepSee
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +198,17 @@ def _per_token_loss(theta, log_ref, log_old, estimator: str, route: str) -> torc
     return out.per_token_loss[0]  # (V,)
 
 
+def _reward_route_losses(theta, log_ref, log_old) -> torch.Tensor:
+    """(E, V): :func:`_per_token_loss` in the reward of every estimator (``KL_ESTIMATORS`` order),
+    from one ``policy_loss`` call: one row per estimator, its penalty as the row's advantage (the
+    surrogate -rho * A of a token does not depend on the other rows)."""
+    old, ref = log_old[None, :], log_ref[None, :]
+    adv = torch.cat([-kl_estimate(old, ref, e, old_log_prob=old) for e in KL_ESTIMATORS])  # (E, V)
+    lp = torch.log_softmax(theta, -1)[None, :].expand_as(adv)  # (E, V)
+    out = policy_loss(PG_ALGORITHM, lp, old.expand_as(adv), adv, torch.ones_like(adv), beta=0.0, **NO_CLIP)
+    return out.per_token_loss  # (E, V)
+
+
 def categorical_view(
     policy_logits: str | Sequence[float] = DEFAULT_POLICY,
     ref_logits: str | Sequence[float] = DEFAULT_REF,
@@ -222,12 +234,23 @@ def categorical_view(
             ``policy_logits``) or ``old_shift`` (not in [0, 1]); ``policy_logits`` when pi equals
             pi_ref (no KL to follow: every gradient is 0).
     """
-    theta = torch.tensor(parse_logits(policy_logits, "policy_logits"), dtype=_F64)  # (V,)
-    theta_ref = torch.tensor(parse_logits(ref_logits, "ref_logits"), dtype=_F64)
-    if theta_ref.shape != theta.shape:
-        raise ValueError(f"ref_logits: need {theta.numel()} logits like policy_logits, got {theta_ref.numel()}")
+    policy = tuple(parse_logits(policy_logits, "policy_logits"))
+    ref = tuple(parse_logits(ref_logits, "ref_logits"))
+    if len(ref) != len(policy):
+        raise ValueError(f"ref_logits: need {len(policy)} logits like policy_logits, got {len(ref)}")
     if not (math.isfinite(old_shift) and 0 <= old_shift <= 1):
         raise ValueError(f"old_shift: must be in [0, 1], got {old_shift}")
+    v = _categorical_view(policy, ref, float(old_shift))
+    # the memo's frames stay its own: the caller gets copies
+    return replace(v, tokens=v.tokens.copy(), table=v.table.copy(), gradients=v.gradients.copy())
+
+
+@functools.lru_cache(maxsize=64)
+def _categorical_view(policy: tuple[float, ...], ref: tuple[float, ...], old_shift: float) -> CategoricalView:
+    """:func:`categorical_view` of checked logits, kept for the last 64 inputs (a pure function: the
+    page and its predictions ask for the same view several times a rerun)."""
+    theta = torch.tensor(policy, dtype=_F64)  # (V,)
+    theta_ref = torch.tensor(ref, dtype=_F64)
     log_ref = torch.log_softmax(theta_ref, -1)
     log_pi = torch.log_softmax(theta, -1)
     log_old = torch.log_softmax((1 - old_shift) * theta + old_shift * theta_ref, -1)
@@ -250,12 +273,24 @@ def categorical_view(
         grads += [
             {"series": name, "route": "", "estimator": "", "token": v, "grad": float(g[v])} for v in range(len(g))
         ]
+    V, E = len(theta), len(KL_ESTIMATORS)
+    eye = torch.eye(V, dtype=_F64)  # (V, V): one backward pass per sampled token, batched
+    # the reward route of every estimator at once: (E * V, V), row (e, y) = d loss_e(y) / d theta
+    t = theta.clone().requires_grad_(True)
+    reward_losses = _reward_route_losses(t, log_ref, log_old)  # (E, V)
+    (reward_jac,) = torch.autograd.grad(
+        reward_losses, t, grad_outputs=torch.eye(E * V, dtype=_F64).view(E * V, E, V), is_grads_batched=True
+    )
     for route in ROUTES:
-        for e in KL_ESTIMATORS:
-            per_token = _per_token_loss(theta, log_ref, log_old, e, route).detach()  # (V,)
-            jac = torch.autograd.functional.jacobian(
-                lambda t, e=e, r=route: _per_token_loss(t, log_ref, log_old, e, r), theta
-            )
+        for i, e in enumerate(KL_ESTIMATORS):
+            if route == "reward":
+                per_token, jac = reward_losses[i].detach(), reward_jac[i * V : (i + 1) * V]
+            else:
+                t = theta.clone().requires_grad_(True)
+                loss = _per_token_loss(t, log_ref, log_old, e, route)  # (V,)
+                per_token = loss.detach()
+                # (V, V): row y = d loss(y) / d theta, the gradient estimate of sample y
+                (jac,) = torch.autograd.grad(loss, t, grad_outputs=eye, is_grads_batched=True)
             mean = (p_old[:, None] * jac).sum(0)  # (V,) E_{y ~ pi_old} g(y)
             second = float((p_old * (jac * jac).sum(1)).sum())
             if route == "loss":

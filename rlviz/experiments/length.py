@@ -15,6 +15,7 @@ Legend: n groups (prompts), G responses per group, B = n * G responses, T = L_ma
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -71,9 +72,14 @@ class ShapingSettings:
 def _no_negative_zero(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with every float column plus 0.0, so a −0.0 (e.g. ``-f * 0``) reads 0 in a table or
     a CSV. Changes no value: −0.0 == 0.0."""
-    floats = frame.select_dtypes("floating").columns
-    frame[floats] = frame[floats] + 0.0
-    return frame
+    if not any(d.kind == "f" for d in frame.dtypes):
+        return frame
+    return pd.DataFrame({c: _plus_zero(col) for c, col in frame.items()}, index=frame.index)
+
+
+def _plus_zero(column):
+    """A float column (Series or array) plus 0.0 (no −0.0); any other column as it is."""
+    return column + 0.0 if column.dtype.kind == "f" else column
 
 
 # ---------------------------------------------------------------------------------------- curves
@@ -202,6 +208,34 @@ def sample_length_rollouts(
     )
 
 
+@functools.lru_cache(maxsize=8192)
+def _prefix_rewards(prompt: str, answer: str, level: int, tokens: tuple[str, ...]) -> tuple[float, ...]:
+    """The verifier's reward (:func:`rlviz.lm.task.reward`) of each prefix of one response, as
+    generation with a shorter limit would have left it: entry k is the first k tokens, without EOS
+    (k = 0 .. len(tokens) - 1). Kept for the last 8192 responses (a pure function of its inputs), so
+    that moving L_max re-scores nothing that was scored before."""
+    problem = Problem(prompt, answer, level)
+    return tuple(reward(problem, "".join(tokens[:k]), finished=False) for k in range(len(tokens)))
+
+
+def _rescored(rollouts: pd.DataFrame) -> list[tuple[float, ...]]:
+    """:func:`_prefix_rewards` of every response (B tuples)."""
+    return [
+        _prefix_rewards(p, a, int(lv), tuple(t))
+        for p, a, lv, t in zip(rollouts["prompt"], rollouts["answer"], rollouts["level"], rollouts["tokens"])
+    ]
+
+
+def _check_max_length(rollouts: pd.DataFrame, max_length: int, _seen: tuple[int, bool] | None = None) -> None:
+    """``ValueError`` naming ``max_length`` below 1 or beyond what the rollouts could reach;
+    ``_seen``: their longest length and whether all finished, when the caller has them."""
+    if not max_length >= 1:
+        raise ValueError(f"max_length: must be >= 1, got {max_length}")
+    limit, finished = _seen or (int(rollouts["length"].max()) if len(rollouts) else 0, rollouts["finished"].all())
+    if not finished and max_length > limit:
+        raise ValueError(f"max_length: must be <= the sampling limit {limit}, got {max_length}")
+
+
 def apply_max_length(rollouts: pd.DataFrame, max_length: int) -> pd.DataFrame:
     """What generation with limit ``max_length`` would have produced from these rollouts.
 
@@ -218,28 +252,22 @@ def apply_max_length(rollouts: pd.DataFrame, max_length: int) -> pd.DataFrame:
         ValueError: ``max_length`` < 1 or above the longest length the rollouts could reach
             (named ``max_length``).
     """
-    if not max_length >= 1:
-        raise ValueError(f"max_length: must be >= 1, got {max_length}")
-    limit = int(rollouts["length"].max()) if len(rollouts) else 0
-    if not rollouts["finished"].all() and max_length > limit:
-        raise ValueError(f"max_length: must be <= the sampling limit {limit}, got {max_length}")
-    out = rollouts.copy()
-    cut = out["length"] > max_length  # (B,) longer than the new limit
-    out["length_sampled"] = out["length"]
-    out["length"] = np.minimum(out["length"], max_length)
-    out["truncated"] = cut | ~out["finished"]
-    toks = [t[:max_length] if c else t for t, c in zip(out["tokens"], cut)]
-    out["response"] = ["".join(t) for t in toks]
-    rescored = [
-        reward(Problem(p, a, lv), "".join(t), finished=False)
-        for p, a, lv, t, c in zip(out["prompt"], out["answer"], out["level"], toks, cut)
-        if c
-    ]
-    rew = out["reward"].to_numpy(dtype=float).copy()
-    rew[cut.to_numpy()] = rescored
+    _check_max_length(rollouts, max_length)
+    sampled = rollouts["length"].to_numpy()  # (B,)
+    cut = sampled > max_length  # (B,) longer than the new limit
+    toks = [t[:max_length] if c else t for t, c in zip(rollouts["tokens"], cut)]
+    rew = rollouts["reward"].to_numpy(dtype=float).copy()
+    if cut.any():
+        prefix = _rescored(rollouts[cut])
+        rew[cut] = [r[max_length] for r in prefix]
+    out = {c: rollouts[c] for c in rollouts.columns if c != "tokens"}
+    out["length"] = np.minimum(sampled, max_length)
     out["reward"] = rew
-    out["correct"] = out["reward"] > 0
-    return out.drop(columns=["tokens"])
+    out["length_sampled"] = sampled
+    out["truncated"] = cut | ~rollouts["finished"].to_numpy(dtype=bool)
+    out["response"] = ["".join(t) for t in toks]
+    out["correct"] = rew > 0
+    return pd.DataFrame(out, index=rollouts.index)
 
 
 @dataclass
@@ -338,15 +366,14 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
     frame = apply_max_length(rollouts, s.max_length)
     r = _rewards(frame, s, n, g)
     adv = {k: group_advantages(r[k], scale) for k in SCHEMES}  # (n, G) each
-    frame["penalty"] = r["penalty"].reshape(-1).numpy()
-    frame["kimi_term"] = r["kimi_term"].reshape(-1).numpy()
+    added = {"penalty": r["penalty"].reshape(-1).numpy(), "kimi_term": r["kimi_term"].reshape(-1).numpy()}
     for k in SCHEMES:
-        frame[f"reward_{k}"] = r[k].reshape(-1).numpy()
-        frame[f"adv_{k}"] = adv[k].reshape(-1).numpy()
+        added[f"reward_{k}"] = r[k].reshape(-1).numpy()
+        added[f"adv_{k}"] = adv[k].reshape(-1).numpy()
     rank_task, rank_dapo = _dense_rank(adv["task"]), _dense_rank(adv["dapo"])
     reversed_, broken = _pair_changes(adv["task"], adv["dapo"])  # (n,) each
-    frame["rank_task"] = rank_task.reshape(-1).numpy()
-    frame["rank_dapo"] = rank_dapo.reshape(-1).numpy()
+    added["rank_task"] = rank_task.reshape(-1).numpy()
+    added["rank_dapo"] = rank_dapo.reshape(-1).numpy()
 
     # DAPO's loss at ratio 1: which responses the gradient reaches, with and without filtering
     lengths = torch.tensor(frame["length"].to_numpy())  # (B,)
@@ -358,18 +385,20 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
     grad, _ = gradient_weights("dapo", zeros, zeros, a, mask)  # (B, T) d loss / d log pi
     filtered = mask * overlong_filter_mask(truncated).double()  # (B, T)
     grad_f, _ = gradient_weights("dapo", zeros, zeros, a, filtered)
-    frame["masked"] = truncated.numpy()
-    frame["grad"] = (-grad).sum(-1).numpy()  # (B,) summed gradient weight -dloss/dlog pi
-    frame["grad_filtered"] = (-grad_f).sum(-1).numpy()
+    added["masked"] = truncated.numpy()
+    added["grad"] = (-grad).sum(-1).numpy()  # (B,) summed gradient weight -dloss/dlog pi
+    added["grad_filtered"] = (-grad_f).sum(-1).numpy()
+    # one new frame (adding columns one at a time copies the frame each time), no -0.0 in it
+    frame = pd.DataFrame({c: _plus_zero(v) for c, v in {**dict(frame.items()), **added}.items()}, index=frame.index)
 
     total_abs = float(grad.abs().sum())
-    grp = frame.groupby("group", sort=True)
+    # groups are contiguous rows of G (as the [n, G] views above)
     groups = pd.DataFrame(
         {
             "group": np.arange(n),
-            "prompt": grp["prompt"].first().to_numpy(),
-            "n_right": grp["correct"].sum().to_numpy().astype(int),
-            "n_truncated": grp["truncated"].sum().to_numpy().astype(int),
+            "prompt": frame["prompt"].to_numpy()[::g],
+            "n_right": frame["correct"].to_numpy().reshape(n, g).sum(1).astype(int),
+            "n_truncated": frame["truncated"].to_numpy().reshape(n, g).sum(1).astype(int),
             "pairs_reversed": reversed_.numpy().astype(int),
             "ties_broken": broken.numpy().astype(int),
             "effect": (adv["dapo"] - adv["task"]).abs().sum(dim=1).numpy(),
@@ -402,32 +431,44 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
         )
     summary = {k: v + 0 for k, v in summary.items()}  # no -0.0 (int stays int)
     return LengthAnalysis(
-        responses=_no_negative_zero(frame),
+        responses=frame,
         groups=_no_negative_zero(groups),
         summary=summary,
         schemes=_no_negative_zero(pd.DataFrame(rows)),
     )
 
 
-def _summary_only(rollouts: pd.DataFrame, s: ShapingSettings) -> dict[str, float]:
-    """The sweep's numbers for one setting, without gradients."""
-    g = int(rollouts["sample"].max()) + 1
-    n = len(rollouts) // g
-    frame = apply_max_length(rollouts, s.max_length)
-    r = _rewards(frame, s, n, g)
-    return {
-        "mean_reward_task": float(r["task"].mean()),
-        "mean_reward_dapo": float(r["dapo"].mean()),
-        "truncated_share": float(frame["truncated"].mean()),
-        "penalised_share": float((r["penalty"] < 0).double().mean()),
-        "signal_task": float(informative_groups(r["task"]).double().mean()),
-        "signal_dapo": float(informative_groups(r["dapo"]).double().mean()),
-    }
+def _summaries(task: torch.Tensor, pen: torch.Tensor, truncated: np.ndarray, n: int, g: int) -> list[dict[str, float]]:
+    """The sweep's numbers for K settings at once, without gradients: ``task`` and ``pen`` [K, B]
+    (the task reward and DAPO's penalty of the responses cut at each setting's L_max, groups
+    contiguous), ``truncated`` [K, B] bool. Means of 0/1 values are exact in any order; the shaped
+    reward's mean is taken row by row, as :func:`analyse` takes it."""
+    K = task.shape[0]
+    dapo = task + pen  # (K, B)
+    signal_task = informative_groups(task.reshape(K * n, g)).view(K, n).double().mean(1)  # (K,)
+    signal_dapo = informative_groups(dapo.reshape(K * n, g)).view(K, n).double().mean(1)
+    mean_task = task.mean(1)  # (K,) of 0/1 rewards
+    penalised = (pen < 0).double().mean(1)
+    trunc = truncated.mean(1)
+    return [
+        {
+            "mean_reward_task": float(mean_task[k]),
+            "mean_reward_dapo": float(dapo[k].mean()),
+            "truncated_share": float(trunc[k]),
+            "penalised_share": float(penalised[k]),
+            "signal_task": float(signal_task[k]),
+            "signal_dapo": float(signal_dapo[k]),
+        }
+        for k in range(K)
+    ]
 
 
 def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) -> pd.DataFrame:
     """The rollouts' numbers as L_max moves (L_cache held, capped at L_max) and as L_cache moves
     (L_max held), everything else as ``s``.
+
+    Each L_max cuts the rollouts as :func:`apply_max_length` does (the verifier re-scores what it
+    cuts: :func:`_prefix_rewards`); the penalty is :func:`~rlviz.core.shaping.overlong_penalty`.
 
     Returns:
         DataFrame with columns ``axis`` ("max_length" or "buffer_length"), ``value`` (tokens),
@@ -439,28 +480,54 @@ def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) 
         ValueError: as :func:`analyse`.
     """
     _check_settings(s)
+    if len(rollouts) == 0:
+        raise ValueError("rollouts: empty")
     limit = int(rollouts["length"].max()) if limit is None else int(limit)
-    rows = []
-    for lmax in range(1, limit + 1):
-        t = ShapingSettings(lmax, min(s.buffer_length, lmax), s.penalty_factor, s.kimi_weight, s.cosine)
-        rows.append(
-            {
-                "axis": "max_length",
-                "value": lmax,
-                "max_length": lmax,
-                "buffer_length": t.buffer_length,
-                **_summary_only(rollouts, t),
-            }
-        )
-    for lcache in range(0, s.max_length + 1):
-        t = ShapingSettings(s.max_length, lcache, s.penalty_factor, s.kimi_weight, s.cosine)
-        rows.append(
-            {
-                "axis": "buffer_length",
-                "value": lcache,
-                "max_length": s.max_length,
-                "buffer_length": lcache,
-                **_summary_only(rollouts, t),
-            }
-        )
+    g = int(rollouts["sample"].max()) + 1
+    n = len(rollouts) // g
+    c = s.cosine  # checked as analyse does (the sweep itself shows no cosine reward)
+    cosine_length_reward(
+        torch.ones(1),
+        torch.ones(1, dtype=torch.bool),
+        s.max_length,
+        c.r0_correct,
+        c.rl_correct,
+        c.r0_wrong,
+        c.rl_wrong,
+        c.exceed_penalty,
+    )
+    sampled = rollouts["length"].to_numpy()  # (B,)
+    unfinished = ~rollouts["finished"].to_numpy(dtype=bool)  # (B,)
+    base = rollouts["reward"].to_numpy(dtype=float)  # (B,)
+    seen = (int(sampled.max()), not unfinished.any())
+    lmaxes = np.arange(1, limit + 1)  # (K,) the L_max axis
+    for lmax in (1, min(limit, seen[0] + 1), s.max_length):  # apply_max_length's checks, first failure first
+        _check_max_length(rollouts, int(lmax), seen)
+    # the verifier's reward of each response cut at k tokens, k = 0 .. limit: [B, limit + 1]
+    at = np.repeat(base[:, None], limit + 1, axis=1)
+    for i, p in enumerate(_rescored(rollouts)):
+        w = min(len(p), limit + 1)
+        at[i, :w] = p[:w]
+    lmaxes_all = np.append(lmaxes, s.max_length)  # (K + 1,) the last one for the L_cache axis
+    cut = sampled[None, :] > lmaxes_all[:, None]  # (K + 1, B) as apply_max_length cuts
+    task = torch.tensor(np.where(cut, at[:, lmaxes_all].T, base[None, :]), dtype=torch.float64)
+    lengths = torch.tensor(np.minimum(sampled[None, :], lmaxes_all[:, None]), dtype=torch.float64)
+    truncated = cut | unfinished[None, :]
+    K = len(lmaxes)
+    lcaches = [min(s.buffer_length, int(lmax)) for lmax in lmaxes]
+    pen = torch.stack(
+        [overlong_penalty(lengths[k], int(lmaxes[k]), lcaches[k], s.penalty_factor).double() for k in range(K)]
+    )  # (K, B)
+    rows = [
+        {"axis": "max_length", "value": int(lmax), "max_length": int(lmax), "buffer_length": lcache, **summary}
+        for lmax, lcache, summary in zip(lmaxes, lcaches, _summaries(task[:K], pen, truncated[:K], n, g))
+    ]
+    lcaches = list(range(0, s.max_length + 1))  # the L_cache axis, L_max held
+    pen = torch.stack([overlong_penalty(lengths[K], s.max_length, c_, s.penalty_factor).double() for c_ in lcaches])
+    L = len(lcaches)
+    held = _summaries(task[K:].expand(L, -1), pen, np.repeat(truncated[K:], L, axis=0), n, g)
+    rows += [
+        {"axis": "buffer_length", "value": c_, "max_length": s.max_length, "buffer_length": c_, **summary}
+        for c_, summary in zip(lcaches, held)
+    ]
     return _no_negative_zero(pd.DataFrame(rows))

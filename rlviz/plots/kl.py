@@ -5,19 +5,23 @@ already-translated texts (the keys each reads are in its docstring; a missing ke
 Each estimator of ``rlviz.core.kl.KL_SPECS`` keeps one colour (:func:`estimator_style`, by its place
 in the registry) with a dash that says what kind it is: solid for a plain estimator, dashed for a
 straight-through one, dotted for an importance-weighted one.
+
+The figures are assembled from dicts in one step (:mod:`rlviz.plots._assemble`: a slider rebuilds
+them), not through one validated plotly update per trace and shape; ``tests/test_kl.py`` validates them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from rlviz.core.kl import KL_ESTIMATORS, KL_SPECS
 
-from . import OKABE_ITO, PALETTE, base_layout
+from . import OKABE_ITO, PALETTE
+from . import _assemble as A
 
 __all__ = ["curves_figure", "distribution_figure", "error_figure", "estimator_style", "gradient_figure"]
 
@@ -26,11 +30,7 @@ def _l(labels: Mapping[str, str], key: str) -> str:
     return labels.get(key, key)
 
 
-def _titled(fig: go.Figure, height: int) -> go.Figure:
-    """The common look, with room for the legend above the subplot titles."""
-    base_layout(fig, height=height)
-    fig.update_layout(margin={"t": 90}, legend={"y": 1.16})
-    return fig
+_TITLED = {"margin": {"t": 90}, "legend": {"y": 1.16}}  # room for the legend above the subplot titles
 
 
 def estimator_style(name: str) -> dict[str, str]:
@@ -51,77 +51,89 @@ def curves_figure(curves: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
         labels: ``value_panel``, ``grad_panel``, ``x``, ``value``, ``grad``, ``raw`` (formats with
             ``{e}``), ``clamp``.
     """
-    fig = make_subplots(
-        rows=1, cols=2, subplot_titles=[_l(labels, "value_panel"), _l(labels, "grad_panel")], horizontal_spacing=0.1
-    )
-    for e in [e for e in KL_ESTIMATORS if e in set(curves["estimator"])]:
-        frame = curves[curves["estimator"] == e]
+    layout = A.grid(2, [_l(labels, "value_panel"), _l(labels, "grad_panel")], 0.1)
+    names = curves["estimator"].to_numpy()
+    x_all = curves["x"].to_numpy()
+    clamped_all = curves["clamped"].to_numpy(dtype=bool)
+    traces = []
+    for e in [e for e in KL_ESTIMATORS if e in set(names)]:
+        rows = names == e
+        x, clamped = x_all[rows], clamped_all[rows]
         style = estimator_style(e)
         for col, column in ((1, "value"), (2, "grad")):
-            fig.add_trace(
-                go.Scatter(
-                    x=frame["x"],
-                    y=frame[column],
-                    mode="lines",
-                    name=e,
-                    legendgroup=e,
-                    showlegend=col == 1,
-                    line={"color": style["color"], "dash": style["dash"], "width": 2.5},
-                    hovertemplate=f"{e}<br>x = %{{x:.3f}}<br>%{{y:.4f}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": x,
+                    "y": curves[column].to_numpy()[rows],
+                    "mode": "lines",
+                    "name": e,
+                    "legendgroup": e,
+                    "showlegend": col == 1,
+                    "line": {"color": style["color"], "dash": style["dash"], "width": 2.5},
+                    "hovertemplate": f"{e}<br>x = %{{x:.3f}}<br>%{{y:.4f}}<extra></extra>",
+                    "xaxis": A.ref("x", col),
+                    "yaxis": A.ref("y", col),
+                }
             )
-            if bool(frame["clamped"].any()):  # the same estimator without the clamp, thin, where it differs
-                xs, ys = _gapped(frame, f"{column}_raw")
+            if bool(clamped.any()):  # the same estimator without the clamp, thin, where it differs
+                xs, ys = _gapped(x, curves[f"{column}_raw"].to_numpy()[rows], clamped)
                 name = _l(labels, "raw").format(e=e)
-                fig.add_trace(
-                    go.Scatter(
-                        x=xs,
-                        y=ys,
-                        mode="lines",
-                        name=name,
-                        legendgroup=e,
-                        showlegend=False,
-                        line={"color": style["color"], "dash": "dot", "width": 1},
-                        opacity=0.6,
-                        hovertemplate=f"{name}<br>x = %{{x:.3f}}<br>%{{y:.4f}}<extra></extra>",
-                    ),
-                    row=1,
-                    col=col,
+                traces.append(
+                    {
+                        "type": "scatter",
+                        "x": xs,
+                        "y": ys,
+                        "mode": "lines",
+                        "name": name,
+                        "legendgroup": e,
+                        "showlegend": False,
+                        "line": {"color": style["color"], "dash": "dot", "width": 1},
+                        "opacity": 0.6,
+                        "hovertemplate": f"{name}<br>x = %{{x:.3f}}<br>%{{y:.4f}}<extra></extra>",
+                        "xaxis": A.ref("x", col),
+                        "yaxis": A.ref("y", col),
+                    }
                 )
-    clamped = curves[curves["clamped"]]
-    if not clamped.empty:
-        for lo, hi in _runs(curves, clamped):
-            for col in (1, 2):
-                fig.add_vrect(x0=lo, x1=hi, fillcolor=OKABE_ITO["grey"], opacity=0.15, line_width=0, row=1, col=col)
-        fig.add_annotation(
-            x=float(clamped["x"].min()),
-            y=1.0,
-            yref="y domain",
-            xref="x",
-            text=_l(labels, "clamp"),
-            showarrow=False,
-            xanchor="left",
-            yanchor="top",
-            font={"size": 11},
+    shapes = []
+    if clamped_all.any():
+        on = x_all[clamped_all]
+        for lo, hi in _runs(x_all, on):
+            shapes += [
+                A.vrect(lo, hi, col, fillcolor=OKABE_ITO["grey"], opacity=0.15, line={"width": 0}) for col in (1, 2)
+            ]
+        layout["annotations"].append(
+            {
+                "x": float(on.min()),
+                "y": 1.0,
+                "yref": "y domain",
+                "xref": "x",
+                "text": _l(labels, "clamp"),
+                "showarrow": False,
+                "xanchor": "left",
+                "yanchor": "top",
+                "font": {"size": 11},
+            }
         )
-    fig.update_xaxes(title_text=_l(labels, "x"))
-    fig.update_yaxes(title_text=_l(labels, "value"), row=1, col=1)
-    fig.update_yaxes(title_text=_l(labels, "grad"), row=1, col=2)
-    return _titled(fig, 440)
+    if shapes:
+        layout["shapes"] = shapes
+    A.title(layout, "xaxis", _l(labels, "x"))
+    A.title(layout, "xaxis2", _l(labels, "x"))
+    A.title(layout, "yaxis", _l(labels, "value"))
+    A.title(layout, "yaxis2", _l(labels, "grad"))
+    return A.figure(traces, layout, 440, after=_TITLED)
 
 
-def _gapped(frame: pd.DataFrame, column: str) -> tuple[list, list]:
-    """``column`` over x at the clamped points only, as lists with ``None`` between separate runs
+def _gapped(x: np.ndarray, y: np.ndarray, clamped: np.ndarray) -> tuple[list, list]:
+    """``y`` over ``x`` at the clamped points only, as lists with ``None`` between separate runs
     (a gap in the line, never a NaN)."""
     xs: list = []
     ys: list = []
     previous = False
-    for x, y, on in zip(frame["x"], frame[column], frame["clamped"]):
+    for xv, yv, on in zip(x.tolist(), y.tolist(), clamped.tolist()):
         if on:
-            xs.append(float(x))
-            ys.append(float(y))
+            xs.append(float(xv))
+            ys.append(float(yv))
         elif previous:
             xs.append(None)
             ys.append(None)
@@ -129,11 +141,12 @@ def _gapped(frame: pd.DataFrame, column: str) -> tuple[list, list]:
     return xs, ys
 
 
-def _runs(curves: pd.DataFrame, clamped: pd.DataFrame) -> list[tuple[float, float]]:
-    """Contiguous x intervals where some estimator is clamped (half a grid step padded)."""
-    xs = sorted(set(curves["x"]))
+def _runs(x_all: np.ndarray, on_x: np.ndarray) -> list[tuple[float, float]]:
+    """Contiguous x intervals where some estimator is clamped (half a grid step padded): ``x_all``
+    every point's x, ``on_x`` the clamped points' x."""
+    xs = sorted(set(x_all.tolist()))
     step = (xs[-1] - xs[0]) / max(len(xs) - 1, 1)
-    on = sorted(set(clamped["x"]))
+    on = sorted(set(on_x.tolist()))
     runs, start, prev = [], on[0], on[0]
     for x in on[1:]:
         if x - prev > 1.5 * step:
@@ -151,24 +164,27 @@ def distribution_figure(tokens: pd.DataFrame, labels: Mapping[str, str]) -> go.F
         tokens: ``CategoricalView.tokens``.
         labels: ``pi``, ``pi_ref``, ``pi_old``, ``token``, ``prob``, ``title``.
     """
-    fig = go.Figure()
+    names = [str(t) for t in tokens["token"]]
+    traces = []
     for column, color in (("pi", OKABE_ITO["blue"]), ("pi_ref", OKABE_ITO["grey"]), ("pi_old", OKABE_ITO["orange"])):
         name = _l(labels, column)
-        fig.add_trace(
-            go.Bar(
-                x=[str(t) for t in tokens["token"]],
-                y=tokens[column],
-                name=name,
-                marker_color=color,
-                hovertemplate=f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
-            )
+        traces.append(
+            {
+                "type": "bar",
+                "x": list(names),
+                "y": tokens[column].to_numpy(),
+                "name": name,
+                "marker": {"color": color},
+                "hovertemplate": f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+            }
         )
-    fig.update_layout(barmode="group")
-    base_layout(fig, title=_l(labels, "title"), height=380, x_title=_l(labels, "token"), y_title=_l(labels, "prob"))
-    fig.update_layout(
-        margin={"t": 120}, legend={"y": 1.08}
-    )  # a narrow column wraps the legend: keep it under the title
-    return fig
+    layout = {
+        "barmode": "group",
+        "xaxis": {"title": {"text": _l(labels, "token")}},
+        "yaxis": {"title": {"text": _l(labels, "prob")}},
+    }
+    # a narrow column wraps the legend: keep it under the title
+    return A.figure(traces, layout, 380, title=_l(labels, "title"), after={"margin": {"t": 120}, "legend": {"y": 1.08}})
 
 
 def gradient_figure(gradients: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -181,54 +197,57 @@ def gradient_figure(gradients: pd.DataFrame, labels: Mapping[str, str]) -> go.Fi
         labels: ``loss_panel``, ``reward_panel``, ``token``, ``grad``, ``true_reverse``,
             ``true_forward``.
     """
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        shared_yaxes=True,
-        subplot_titles=[_l(labels, "loss_panel"), _l(labels, "reward_panel")],
-        horizontal_spacing=0.06,
-    )
+    layout = A.grid(2, [_l(labels, "loss_panel"), _l(labels, "reward_panel")], 0.06, shared_y=True)
+    route_of = gradients["route"].to_numpy()
+    estimator_of = gradients["estimator"].to_numpy()
+    series_of = gradients["series"].to_numpy()
+    token = np.array([str(t) for t in gradients["token"]], dtype=object)
+    grad = gradients["grad"].to_numpy()
+    traces = []
     for col, route in ((1, "loss"), (2, "reward")):
-        part = gradients[gradients["route"] == route]
-        for e in [e for e in KL_ESTIMATORS if e in set(part["estimator"])]:
-            g = part[part["estimator"] == e]
-            fig.add_trace(
-                go.Bar(
-                    x=[str(t) for t in g["token"]],
-                    y=g["grad"],
-                    name=e,
-                    legendgroup=e,
-                    showlegend=col == 1,
-                    marker_color=estimator_style(e)["color"],
-                    hovertemplate=f"{e} ({route})<br>%{{x}}: %{{y:.4f}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+        part = route_of == route
+        for e in [e for e in KL_ESTIMATORS if e in set(estimator_of[part])]:
+            rows = part & (estimator_of == e)
+            traces.append(
+                {
+                    "type": "bar",
+                    "x": token[rows].tolist(),
+                    "y": grad[rows],
+                    "name": e,
+                    "legendgroup": e,
+                    "showlegend": col == 1,
+                    "marker": {"color": estimator_style(e)["color"]},
+                    "hovertemplate": f"{e} ({route})<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+                    "xaxis": A.ref("x", col),
+                    "yaxis": A.ref("y", col),
+                }
             )
         for series, symbol, color in (
             ("true_reverse", "diamond", OKABE_ITO["black"]),
             ("true_forward", "x", OKABE_ITO["grey"]),
         ):
-            t = gradients[gradients["series"] == series]
+            rows = series_of == series
             name = _l(labels, series)
-            fig.add_trace(
-                go.Scatter(
-                    x=[str(v) for v in t["token"]],
-                    y=t["grad"],
-                    mode="markers",
-                    name=name,
-                    legendgroup=series,
-                    showlegend=col == 1,
-                    marker={"symbol": symbol, "size": 12, "color": color, "line": {"width": 1, "color": color}},
-                    hovertemplate=f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": token[rows].tolist(),
+                    "y": grad[rows],
+                    "mode": "markers",
+                    "name": name,
+                    "legendgroup": series,
+                    "showlegend": col == 1,
+                    "marker": {"symbol": symbol, "size": 12, "color": color, "line": {"width": 1, "color": color}},
+                    "hovertemplate": f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+                    "xaxis": A.ref("x", col),
+                    "yaxis": A.ref("y", col),
+                }
             )
-    fig.update_layout(barmode="group")
-    fig.update_xaxes(title_text=_l(labels, "token"))
-    fig.update_yaxes(title_text=_l(labels, "grad"), row=1, col=1)
-    return _titled(fig, 440)
+    layout["barmode"] = "group"
+    A.title(layout, "xaxis", _l(labels, "token"))
+    A.title(layout, "xaxis2", _l(labels, "token"))
+    A.title(layout, "yaxis", _l(labels, "grad"))
+    return A.figure(traces, layout, 440, after=_TITLED)
 
 
 def error_figure(table: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -240,32 +259,30 @@ def error_figure(table: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
         labels: ``loss``, ``reward``, ``rel_error``, ``std``, ``estimator``, ``error_panel``,
             ``std_panel``.
     """
-    fig = make_subplots(
-        rows=1, cols=2, subplot_titles=[_l(labels, "error_panel"), _l(labels, "std_panel")], horizontal_spacing=0.1
-    )
+    layout = A.grid(2, [_l(labels, "error_panel"), _l(labels, "std_panel")], 0.1)
+    present = [e for e in KL_ESTIMATORS if e in set(table["estimator"])]
+    traces = []
     for route, color in (("loss", OKABE_ITO["blue"]), ("reward", OKABE_ITO["vermillion"])):
-        part = (
-            table[table["route"] == route]
-            .set_index("estimator")
-            .reindex([e for e in KL_ESTIMATORS if e in set(table["estimator"])])
-        )
+        part = table[table["route"] == route].set_index("estimator").reindex(present)
         name = _l(labels, route)
         for col, column in ((1, "rel_error"), (2, "std")):
-            fig.add_trace(
-                go.Bar(
-                    x=list(part.index),
-                    y=part[column],
-                    name=name,
-                    legendgroup=route,
-                    showlegend=col == 1,
-                    marker_color=color,
-                    hovertemplate=f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+            traces.append(
+                {
+                    "type": "bar",
+                    "x": list(part.index),
+                    "y": part[column].to_numpy(),
+                    "name": name,
+                    "legendgroup": route,
+                    "showlegend": col == 1,
+                    "marker": {"color": color},
+                    "hovertemplate": f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+                    "xaxis": A.ref("x", col),
+                    "yaxis": A.ref("y", col),
+                }
             )
-    fig.update_layout(barmode="group")
-    fig.update_xaxes(title_text=_l(labels, "estimator"))
-    fig.update_yaxes(title_text=_l(labels, "rel_error"), row=1, col=1)
-    fig.update_yaxes(title_text=_l(labels, "std"), row=1, col=2)
-    return _titled(fig, 400)
+    layout["barmode"] = "group"
+    A.title(layout, "xaxis", _l(labels, "estimator"))
+    A.title(layout, "xaxis2", _l(labels, "estimator"))
+    A.title(layout, "yaxis", _l(labels, "rel_error"))
+    A.title(layout, "yaxis2", _l(labels, "std"))
+    return A.figure(traces, layout, 400, after=_TITLED)

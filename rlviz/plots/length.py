@@ -4,6 +4,10 @@ Every builder takes the DataFrames of :mod:`rlviz.experiments.length` and a ``la
 already-translated texts (the keys each builder reads are listed in its docstring; a missing key
 shows the key itself). Outcomes have fixed colours: right = bluish green, wrong = vermillion,
 truncated = grey; DAPO's penalty is drawn in DAPO's colour, the other schemes in their own.
+
+Speed: a page rerun rebuilds these figures whenever a slider moves, so each is assembled from dicts
+in one step (:mod:`rlviz.plots._assemble`), not through one validated plotly update per trace, shape
+and axis; ``tests/test_length.py`` validates them.
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from . import OKABE_ITO, algorithm_style, base_layout
+from . import OKABE_ITO, algorithm_style
+from . import _assemble as A
 
 __all__ = [
     "OUTCOME_COLORS",
@@ -34,7 +38,7 @@ SCHEME_STYLES = {
     "kimi": {"color": OKABE_ITO["blue"], "dash": "dash", "symbol": "square"},
     "cosine": {"color": OKABE_ITO["reddish_purple"], "dash": "dashdot", "symbol": "triangle-up"},
 }
-_BAND = {"fillcolor": OKABE_ITO["orange"], "opacity": 0.12, "line_width": 0, "layer": "below"}
+_BAND = {"fillcolor": OKABE_ITO["orange"], "opacity": 0.12, "line": {"width": 0}, "layer": "below"}
 
 
 def _l(labels: Mapping[str, str], key: str) -> str:
@@ -46,18 +50,19 @@ def _outcome(frame: pd.DataFrame) -> np.ndarray:
     return np.where(frame["truncated"], "truncated", np.where(frame["correct"], "right", "wrong"))
 
 
-def _limits(fig: go.Figure, max_length: int, buffer_length: int, labels: Mapping[str, str], row=None, col=None) -> None:
-    """The overlong buffer as a band and L_max as a dashed line."""
-    kw = {} if row is None else {"row": row, "col": col}
-    if buffer_length > 0:
-        fig.add_vrect(x0=max_length - buffer_length, x1=max_length, **_BAND, **kw)
-    fig.add_vline(x=max_length, line_dash="dash", line_color=OKABE_ITO["black"], line_width=1, **kw)
+def _limits(max_length: int, buffer_length: int, col: int = 1) -> list[dict]:
+    """The overlong buffer as a band and L_max as a dashed line (the shapes ``add_vrect`` and
+    ``add_vline`` add)."""
+    shapes = [A.vrect(max_length - buffer_length, max_length, col, **_BAND)] if buffer_length > 0 else []
+    return shapes + [_vline(max_length, col)]
 
 
-def _titled_subplots(fig: go.Figure) -> go.Figure:
-    """Room for the legend above the subplot titles."""
-    fig.update_layout(margin={"t": 90}, legend={"y": 1.14})
-    return fig
+def _vline(x, col: int = 1) -> dict:
+    """L_max as a dashed line."""
+    return A.vline(x, col, dash="dash", color=OKABE_ITO["black"], width=1)
+
+
+_TITLED = {"margin": {"t": 90}, "legend": {"y": 1.14}}  # room for the legend above the subplot titles
 
 
 # The length-shaping schemes drawn as panels (reward schemes, not objectives): each panel's lines
@@ -110,9 +115,7 @@ def penalty_curves_figure(
         show: which other penalties get a panel.
     """
     panels = [SHAPING_PANELS[0]] + [k for k in SHAPING_PANELS[1:] if k in show and (k != "kimi" or kimi is not None)]
-    fig = make_subplots(
-        rows=1, cols=len(panels), subplot_titles=[_l(labels, f"panel_{p}") for p in panels], horizontal_spacing=0.07
-    )
+    layout = A.grid(len(panels), [_l(labels, f"panel_{p}") for p in panels], 0.07)
     x = curves["length"].to_numpy()
     start = max_length - buffer_length
     zone = np.where(
@@ -121,6 +124,7 @@ def penalty_curves_figure(
         np.where(x <= max_length, _l(labels, "hover_ramp"), _l(labels, "hover_full")),
     )
     colors = {**OUTCOME_COLORS, "penalty": algorithm_style("dapo")["color"]}  # DAPO's penalty in DAPO's colour
+    traces, shapes = [], []
     for col, panel in enumerate(panels, start=1):
         spec = _PANEL_SERIES[panel]
         frame = kimi if spec["frame"] == "kimi" else curves
@@ -129,26 +133,28 @@ def penalty_curves_figure(
             hover = f"{_l(labels, name)}<br>{_l(labels, 'length')} %{{x:.3g}}<br>{_l(labels, 'reward')} %{{y:.3g}}"
             if custom is not None:
                 hover += "<br>%{customdata}"
-            fig.add_trace(
-                go.Scatter(
-                    x=xs,
-                    y=frame[column].to_numpy(),
-                    mode="lines",
-                    name=_l(labels, name),
-                    legendgroup=name,
-                    showlegend=col == 1 or name == "penalty",  # each line kind once in the legend
-                    line={"color": colors[name], "dash": dash, "width": 2.5 if name != "penalty" else 2},
-                    customdata=custom,
-                    hovertemplate=hover + "<extra></extra>",
-                ),
-                row=1,
-                col=col,
-            )
+            trace = {
+                "type": "scatter",
+                "x": xs,
+                "y": frame[column].to_numpy(),
+                "mode": "lines",
+                "name": _l(labels, name),
+                "legendgroup": name,
+                "showlegend": col == 1 or name == "penalty",  # each line kind once in the legend
+                "line": {"color": colors[name], "dash": dash, "width": 2.5 if name != "penalty" else 2},
+                "hovertemplate": hover + "<extra></extra>",
+                "xaxis": A.ref("x", col),
+                "yaxis": A.ref("y", col),
+            }
+            if custom is not None:
+                trace["customdata"] = custom
+            traces.append(trace)
         if spec["limits"] is not None:  # L_max, and the buffer L_cache where the scheme has one
-            _limits(fig, max_length, buffer_length if spec["limits"] == "buffer" else 0, labels, row=1, col=col)
-        fig.update_xaxes(title_text=_l(labels, "length"), row=1, col=col)
-    fig.update_yaxes(title_text=_l(labels, "reward"), row=1, col=1)
-    return _titled_subplots(base_layout(fig, height=400))
+            shapes += _limits(max_length, buffer_length if spec["limits"] == "buffer" else 0, col)
+        A.title(layout, A.axis("x", col), _l(labels, "length"))
+    A.title(layout, "yaxis", _l(labels, "reward"))
+    layout["shapes"] = shapes
+    return A.figure(traces, layout, 400, after=_TITLED)
 
 
 def length_histogram_figure(
@@ -167,66 +173,73 @@ def length_histogram_figure(
         labels: ``right``, ``wrong``, ``truncated``, ``sampled``, ``penalty``, ``length``,
             ``count``, ``penalty_axis``, ``hover_count``.
     """
-    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    layout = A.grid(1, secondary_y=True)
     outcome = _outcome(responses)
-    top = int(max(responses["length_sampled"].max(), max_length)) + 1
+    length_sampled = responses["length_sampled"].to_numpy()
+    top = int(max(length_sampled.max(), max_length)) + 1
     bins = np.arange(0, top + 1)
+    lengths_all = responses["length"].to_numpy()
+    traces = []
     for name in ("right", "wrong", "truncated"):
-        lengths = responses.loc[outcome == name, "length"].to_numpy()
+        lengths = lengths_all[outcome == name]
         counts = np.bincount(lengths.astype(int), minlength=len(bins))[: len(bins)]
-        fig.add_trace(
-            go.Bar(
-                x=bins,
-                y=counts,
-                name=_l(labels, name),
-                marker_color=OUTCOME_COLORS[name],
-                hovertemplate=f"{_l(labels, name)}<br>{_l(labels, 'hover_count')}<extra></extra>",
-            ),
-            secondary_y=False,
+        traces.append(
+            {
+                "type": "bar",
+                "x": bins,
+                "y": counts,
+                "name": _l(labels, name),
+                "marker": {"color": OUTCOME_COLORS[name]},
+                "hovertemplate": f"{_l(labels, name)}<br>{_l(labels, 'hover_count')}<extra></extra>",
+                "xaxis": "x",
+                "yaxis": "y",
+            }
         )
-    sampled = np.bincount(responses["length_sampled"].to_numpy().astype(int), minlength=len(bins))[: len(bins)]
-    fig.add_trace(
-        go.Scatter(
-            x=bins,
-            y=sampled,
-            mode="lines",
-            line_shape="hvh",
-            name=_l(labels, "sampled"),
-            line={"color": OKABE_ITO["black"], "dash": "dot", "width": 1.5},
-            hovertemplate=f"{_l(labels, 'sampled')}<br>{_l(labels, 'hover_count')}<extra></extra>",
-        ),
-        secondary_y=False,
+    sampled = np.bincount(length_sampled.astype(int), minlength=len(bins))[: len(bins)]
+    traces.append(
+        {
+            "type": "scatter",
+            "x": bins,
+            "y": sampled,
+            "mode": "lines",
+            "line": {"shape": "hvh", "color": OKABE_ITO["black"], "dash": "dot", "width": 1.5},
+            "name": _l(labels, "sampled"),
+            "hovertemplate": f"{_l(labels, 'sampled')}<br>{_l(labels, 'hover_count')}<extra></extra>",
+            "xaxis": "x",
+            "yaxis": "y",
+        }
     )
-    keep = curves["length"] <= top
-    px = np.append(curves.loc[keep, "length"].to_numpy(), top + 0.5)  # flat beyond the curve's grid
-    py = np.append(curves.loc[keep, "dapo_penalty"].to_numpy(), curves["dapo_penalty"].iloc[-1])
-    fig.add_trace(
-        go.Scatter(
-            x=px,
-            y=py,
-            mode="lines",
-            name=_l(labels, "penalty"),
-            line={"color": algorithm_style("dapo")["color"], "width": 3},
-            hovertemplate=f"{_l(labels, 'penalty')}<br>{_l(labels, 'length')} %{{x:.3g}}: %{{y:.3g}}<extra></extra>",
-        ),
-        secondary_y=True,
+    grid = curves["length"].to_numpy()
+    penalty = curves["dapo_penalty"].to_numpy()
+    keep = grid <= top
+    px = np.append(grid[keep], top + 0.5)  # flat beyond the curve's grid
+    py = np.append(penalty[keep], penalty[-1])
+    traces.append(
+        {
+            "type": "scatter",
+            "x": px,
+            "y": py,
+            "mode": "lines",
+            "name": _l(labels, "penalty"),
+            "line": {"color": algorithm_style("dapo")["color"], "width": 3},
+            "hovertemplate": f"{_l(labels, 'penalty')}<br>{_l(labels, 'length')} %{{x:.3g}}: %{{y:.3g}}<extra></extra>",
+            "xaxis": "x",
+            "yaxis": "y2",
+        }
     )
-    _limits(fig, max_length, buffer_length, labels)
-    fig.update_layout(barmode="stack", bargap=0.1)
-    fig.update_xaxes(title_text=_l(labels, "length"), range=[-0.5, top + 0.5])
-    fig.update_yaxes(title_text=_l(labels, "count"), secondary_y=False)
-    lo = float(curves["dapo_penalty"].min())
+    layout["shapes"] = _limits(max_length, buffer_length)
+    layout.update(barmode="stack", bargap=0.1)
+    A.title(layout, "xaxis", _l(labels, "length"))
+    layout["xaxis"]["range"] = [-0.5, top + 0.5]
+    A.title(layout, "yaxis", _l(labels, "count"))
+    lo = float(penalty.min())
     lo = lo if lo < 0 else -1.0  # factor 0: keep a readable axis
     ticks = np.linspace(lo, 0.0, 5)
-    fig.update_yaxes(
-        title_text=_l(labels, "penalty_axis"),
-        secondary_y=True,
-        range=[1.05 * lo, -0.05 * lo],
-        tickvals=ticks,
-        ticktext=[f"{v:.2g}" for v in ticks],
-        showgrid=False,
+    A.title(layout, "yaxis2", _l(labels, "penalty_axis"))
+    layout["yaxis2"].update(
+        range=[1.05 * lo, -0.05 * lo], tickvals=ticks, ticktext=[f"{v:.2g}" for v in ticks], showgrid=False
     )
-    return base_layout(fig, height=400)
+    return A.figure(traces, layout, 400)
 
 
 def group_figure(
@@ -244,33 +257,41 @@ def group_figure(
     outcome = _outcome(g)
     mark = {"right": "✓", "wrong": "✗", "truncated": "✂"}
     xs = [f"#{int(s)} · {int(n)} {mark[o]}" for s, n, o in zip(g["sample"], g["length"], outcome)]
-    fig = go.Figure()
+    response = g["response"].to_numpy()
+    said = [_l(labels, o) for o in outcome]
+    traces = []
     for scheme in schemes:
         sty = SCHEME_STYLES[scheme]
-        custom = np.stack([g["response"], [_l(labels, o) for o in outcome], g[f"reward_{scheme}"]], axis=1)
-        fig.add_trace(
-            go.Scatter(
-                x=xs,
-                y=g[f"adv_{scheme}"],
-                mode="markers+lines" if scheme != "task" else "markers",
-                name=_l(labels, f"scheme_{scheme}"),
-                marker={
+        custom = np.stack([response, said, g[f"reward_{scheme}"].to_numpy()], axis=1)
+        traces.append(
+            {
+                "type": "scatter",
+                "x": xs,
+                "y": g[f"adv_{scheme}"].to_numpy(),
+                "mode": "markers+lines" if scheme != "task" else "markers",
+                "name": _l(labels, f"scheme_{scheme}"),
+                "marker": {
                     "color": sty["color"],
                     "symbol": sty["symbol"],
                     "size": 12 if scheme == "task" else 10,
                     "line": {"width": 2, "color": sty["color"]},
                 },
-                line={"color": sty["color"], "dash": sty["dash"], "width": 1},
-                customdata=custom,
-                hovertemplate=(
+                "line": {"color": sty["color"], "dash": sty["dash"], "width": 1},
+                "customdata": custom,
+                "hovertemplate": (
                     f"{_l(labels, f'scheme_{scheme}')}<br>%{{customdata[0]}} (%{{customdata[1]}})<br>"
                     f"{_l(labels, 'reward')} %{{customdata[2]:.3g}}<br>{_l(labels, 'advantage')} "
                     "%{y:.3g}<extra></extra>"
                 ),
-            )
+            }
         )
-    fig.add_hline(y=0, line_color=OKABE_ITO["grey"], line_width=1)
-    return base_layout(fig, height=380, x_title=_l(labels, "response"), y_title=_l(labels, "advantage"))
+    zero = {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": 0, "y1": 0, "yref": "y"}
+    layout = {
+        "shapes": [{**zero, "line": {"color": OKABE_ITO["grey"], "width": 1}}],  # add_hline(y=0)
+        "xaxis": {"title": {"text": _l(labels, "response")}},
+        "yaxis": {"title": {"text": _l(labels, "advantage")}},
+    }
+    return A.figure(traces, layout, 380)
 
 
 def filter_figure(responses: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -283,29 +304,33 @@ def filter_figure(responses: pd.DataFrame, labels: Mapping[str, str]) -> go.Figu
     """
     outcome = _outcome(responses)
     bars = [("grad", _l(labels, "no_filter")), ("grad_filtered", _l(labels, "with_filter"))]
-    fig = go.Figure()
+    weights = {column: np.abs(responses[column].to_numpy()) for column, _ in bars}
+    traces = []
     for name in ("right", "wrong", "truncated"):
         shares = []
         for column, _ in bars:
-            w = responses[column].abs().to_numpy()
+            w = weights[column]
             total = w.sum()
             shares.append(float(w[outcome == name].sum() / total) if total > 0 else 0.0)
-        fig.add_trace(
-            go.Bar(
-                y=[b for _, b in bars],
-                x=shares,
-                orientation="h",
-                name=_l(labels, name),
-                marker_color=OUTCOME_COLORS[name],
-                text=[f"{s:.0%}" for s in shares],
-                textposition="inside",
-                hovertemplate=f"{_l(labels, name)}: %{{x:.1%}}<extra></extra>",
-            )
+        traces.append(
+            {
+                "type": "bar",
+                "y": [b for _, b in bars],
+                "x": shares,
+                "orientation": "h",
+                "name": _l(labels, name),
+                "marker": {"color": OUTCOME_COLORS[name]},
+                "text": [f"{s:.0%}" for s in shares],
+                "textposition": "inside",
+                "hovertemplate": f"{_l(labels, name)}: %{{x:.1%}}<extra></extra>",
+            }
         )
-    fig.update_layout(barmode="stack")
-    fig.update_xaxes(range=[0, 1], tickformat=".0%")
-    fig.update_yaxes(autorange="reversed")  # "no filtering" on top
-    return base_layout(fig, height=220, x_title=_l(labels, "grad_share"))
+    layout = {
+        "barmode": "stack",
+        "xaxis": {"range": [0, 1], "tickformat": ".0%", "title": {"text": _l(labels, "grad_share")}},
+        "yaxis": {"autorange": "reversed"},  # "no filtering" on top
+    }
+    return A.figure(traces, layout, 220)
 
 
 _SWEEP_SERIES = (
@@ -327,37 +352,36 @@ def sweep_figure(sweep: pd.DataFrame, max_length: int, buffer_length: int, label
             series: ``mean_reward_task``, ``mean_reward_dapo``, ``truncated_share``,
             ``signal_task``, ``signal_dapo``.
     """
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        subplot_titles=[_l(labels, "panel_lmax"), _l(labels, "panel_lcache")],
-        shared_yaxes=True,
-        horizontal_spacing=0.06,
-    )
+    layout = A.grid(2, [_l(labels, "panel_lmax"), _l(labels, "panel_lcache")], 0.06, shared_y=True)
+    axis_of = sweep["axis"].to_numpy()
+    traces, shapes = [], []
     for col, axis, current, title in (
         (1, "max_length", max_length, "lmax"),
         (2, "buffer_length", buffer_length, "lcache"),
     ):
-        part = sweep[sweep["axis"] == axis]
+        rows = axis_of == axis
+        x = sweep["value"].to_numpy()[rows]
         for column, scheme, dash in _SWEEP_SERIES:
             color = OUTCOME_COLORS["truncated"] if column == "truncated_share" else SCHEME_STYLES[scheme]["color"]
             name = _l(labels, column)
-            fig.add_trace(
-                go.Scatter(
-                    x=part["value"],
-                    y=part[column],
-                    mode="lines+markers",
-                    name=name,
-                    legendgroup=column,
-                    showlegend=col == 1,
-                    line={"color": color, "dash": dash, "width": 2},
-                    marker={"size": 5},
-                    hovertemplate=f"{name}<br>{_l(labels, title)} %{{x}}: %{{y:.3g}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": x,
+                    "y": sweep[column].to_numpy()[rows],
+                    "mode": "lines+markers",
+                    "name": name,
+                    "legendgroup": column,
+                    "showlegend": col == 1,
+                    "line": {"color": color, "dash": dash, "width": 2},
+                    "marker": {"size": 5},
+                    "hovertemplate": f"{name}<br>{_l(labels, title)} %{{x}}: %{{y:.3g}}<extra></extra>",
+                    "xaxis": A.ref("x", col),
+                    "yaxis": A.ref("y", col),
+                }
             )
-        fig.add_vline(x=current, line_dash="dash", line_color=OKABE_ITO["black"], line_width=1, row=1, col=col)
-        fig.update_xaxes(title_text=_l(labels, title), row=1, col=col)
-    fig.update_yaxes(title_text=_l(labels, "value"), row=1, col=1)
-    return _titled_subplots(base_layout(fig, height=420))
+        shapes.append(_vline(current, col))
+        A.title(layout, A.axis("x", col), _l(labels, title))
+    A.title(layout, "yaxis", _l(labels, "value"))
+    layout["shapes"] = shapes
+    return A.figure(traces, layout, 420, after=_TITLED)

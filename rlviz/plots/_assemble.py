@@ -1,0 +1,128 @@
+"""Fast figure assembly for the explorer pages' figure builders (no Streamlit here).
+
+A page rebuilds its figures whenever a slider moves, and building a figure through plotly's API
+(``make_subplots``, ``add_trace(row=, col=)``, ``add_vline``, ``update_layout``) validates every
+property at every step: most of a rerun. A builder that uses these helpers instead writes its traces
+and layout as plain dicts and makes the figure once (:func:`figure`), with
+
+- the subplot grid that ``make_subplots`` gives, computed once per panel set (:func:`grid`);
+- the app's common look that :func:`rlviz.plots.base_layout` sets, read off it once (:func:`look`);
+- limit lines and bands as the layout shapes ``add_vline`` / ``add_vrect`` would add (:func:`vline`,
+  :func:`vrect`).
+
+The figure is not validated by plotly again (every property name and value kind is fixed in the
+builder's code); each builder's tests validate its figures (``go.Figure(fig.to_dict())``).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Mapping
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from . import base_layout
+
+__all__ = ["axis", "figure", "grid", "look", "merge", "ref", "title", "vline", "vrect"]
+
+
+@functools.lru_cache(maxsize=64)
+def _grid(cols: int, titles: tuple[str, ...] | None, spacing: float | None, shared_y: bool, secondary_y: bool) -> dict:
+    if secondary_y:
+        fig = make_subplots(specs=[[{"secondary_y": True}]])
+    else:
+        fig = make_subplots(
+            rows=1, cols=cols, subplot_titles=list(titles or ()), shared_yaxes=shared_y, horizontal_spacing=spacing
+        )
+    layout = fig.layout.to_plotly_json()
+    layout.pop("template", None)
+    return layout
+
+
+def grid(
+    cols: int, titles=None, spacing: float | None = None, shared_y: bool = False, secondary_y: bool = False
+) -> dict:
+    """A fresh copy of the layout ``make_subplots`` gives one row of ``cols`` panels (axes,
+    domains, the panel ``titles`` as annotations; ``secondary_y``: one panel with a second y axis),
+    without the template. Computed once per argument set."""
+    return copy.deepcopy(_grid(cols, None if titles is None else tuple(titles), spacing, shared_y, secondary_y))
+
+
+@functools.lru_cache(maxsize=64)
+def _look(height: int | None, title: str | None) -> dict:
+    layout = base_layout(go.Figure(), height=height, title=title).layout.to_plotly_json()
+    layout.pop("template", None)
+    return layout
+
+
+def look(height: int | None = None, title: str | None = None) -> dict:
+    """What :func:`rlviz.plots.base_layout` sets with ``height`` and ``title`` (read off it once)."""
+    return _look(height, title)
+
+
+def merge(into: dict, update: Mapping) -> dict:
+    """``into`` updated in place by ``update``, nested dicts merged (as ``update_layout`` does)."""
+    for key, value in update.items():
+        if isinstance(value, Mapping) and isinstance(into.get(key), dict):
+            merge(into[key], value)
+        else:
+            into[key] = copy.deepcopy(value)
+    return into
+
+
+def axis(kind: str, col: int) -> str:
+    """The layout key of panel ``col``'s ``kind`` ("x" / "y") axis: xaxis, xaxis2, ..."""
+    return f"{kind}axis" if col == 1 else f"{kind}axis{col}"
+
+
+def ref(kind: str, col: int) -> str:
+    """A trace's or shape's reference to panel ``col``'s ``kind`` axis: x, x2, ..."""
+    return kind if col == 1 else f"{kind}{col}"
+
+
+def title(layout: dict, axis_key: str, text: str) -> None:
+    """Axis ``axis_key``'s title (``update_xaxes(title_text=...)`` for one axis)."""
+    layout.setdefault(axis_key, {}).setdefault("title", {})["text"] = text
+
+
+def vline(x, col: int = 1, **line) -> dict:
+    """The shape ``add_vline(x, row=1, col=col, line_...)`` adds: a vertical line across panel ``col``."""
+    return {
+        "type": "line",
+        "x0": x,
+        "x1": x,
+        "xref": ref("x", col),
+        "y0": 0,
+        "y1": 1,
+        "yref": f"{ref('y', col)} domain",
+        "line": dict(line),
+    }
+
+
+def vrect(x0, x1, col: int = 1, **style) -> dict:
+    """The shape ``add_vrect(x0, x1, row=1, col=col, ...)`` adds (``style``: fillcolor, opacity,
+    line, layer)."""
+    return {
+        "type": "rect",
+        "x0": x0,
+        "x1": x1,
+        "xref": ref("x", col),
+        "y0": 0,
+        "y1": 1,
+        "yref": f"{ref('y', col)} domain",
+        **copy.deepcopy(style),
+    }
+
+
+def figure(
+    traces: list[dict], layout: dict, height: int | None = None, title: str | None = None, after: Mapping | None = None
+) -> go.Figure:
+    """The figure of trace dicts and a layout dict in the app's common look (``base_layout`` with
+    ``height`` and ``title`` applied over ``layout``), then ``after`` merged over it (what a builder
+    changes after ``base_layout``, e.g. room for the legend above subplot titles). Not validated."""
+    merge(layout, look(height, title))
+    if after:
+        merge(layout, after)
+    return go.Figure({"data": traces, "layout": layout}, _validate=False)
