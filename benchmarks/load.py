@@ -23,8 +23,10 @@ drives it with Playwright (Debian's chromium, headless, one browser, one context
 Reports (and writes as JSON with ``--out``): errors (an exception box, an error message, a page that
 never settles, a browser error), per page p50 / p95 of the time to the first chart (after a full load
 or a click in the sidebar) and of a slider's rerun, quiet and busy, the server's peak resident memory and its memory after the sessions closed,
-against the baseline. Times are seen from the browser, which shares this machine's two cores with
-the server (in a classroom each student's browser runs on their own machine). Targets of issue 12:
+against the baseline, and the server's CPU use (cores) in each phase. Times are seen from the
+browser, which shares this machine's two cores with the server (in a classroom each student's
+browser runs on their own machine): the browsers run under SCHED_IDLE (``--no-idle-browsers`` turns
+it off), so they take only the CPU the server leaves; a page still waits for its tab to draw it. Targets of issue 12:
 30 sessions, zero errors, explorer p95 under 2 s while runs go, memory back within 10% of the
 baseline. Not a test: timing depends on the machine.
 """
@@ -55,6 +57,31 @@ CHART = "[data-testid=stPlotlyChart], .js-plotly-plot"
 EXPLORERS = ("curves", "weighting", "length", "sampling", "advantages", "kl")
 LIVE = "live?lv_steps=3&lv_prompts=4&lv_G=4&lv_mu=1&lv_heldout=0"
 LONG = "live?lv_steps=40&lv_prompts=8&lv_G=8&lv_mu=1&lv_heldout=0"  # closed mid-run
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) the process ``pid`` has used so far, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def idle_browser() -> str:
+    """A chromium launcher under Linux's SCHED_IDLE policy (``chrt --idle 0``), inherited by every
+    browser process and kept whatever niceness chromium sets itself: the browsers use only the CPU
+    the server leaves, as if they ran on the students' own machines. Plain chromium where ``chrt``
+    is missing."""
+    import shutil
+    import tempfile
+
+    if shutil.which("chrt") is None:
+        return "/usr/bin/chromium"
+    path = Path(tempfile.gettempdir()) / "rlviz-idle-chromium.sh"
+    path.write_text('#!/bin/sh\nexec chrt --idle 0 /usr/bin/chromium "$@"\n')
+    path.chmod(0o755)
+    return str(path)
 
 
 def rss_kib(pid: int) -> int:
@@ -246,7 +273,8 @@ async def main_async(a) -> dict:
     try:
         async with async_playwright() as p:
             browser = await p.chromium.launch(
-                executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+                executable_path=idle_browser() if a.idle_browsers else "/usr/bin/chromium",
+                args=["--no-sandbox", "--disable-gpu"],
             )
             # 1. warm-up
             ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
@@ -266,7 +294,7 @@ async def main_async(a) -> dict:
                 await coro
 
             # 2. quiet
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu_seconds(server.pid)
             await asyncio.gather(
                 *(
                     arrive(k, explore(t, base, pages, record, errors, "quiet", a.timeout, rngs[k], a.think))
@@ -274,6 +302,11 @@ async def main_async(a) -> dict:
                 )
             )
             quiet_s = time.perf_counter() - t0
+            quiet_cores = (cpu_seconds(server.pid) - c0) / quiet_s
+            print(
+                f"quiet phase: {quiet_s:.0f} s, server {quiet_cores:.2f} cores, errors so far {len(errors)}", flush=True
+            )
+            report(record, "quiet")
             # 3. busy: some sessions train, some start a long run and close the browser mid-run,
             # the others explore
             runners, leavers = tabs[: a.runs], tabs[a.runs : a.runs + a.abandon]
@@ -283,7 +316,7 @@ async def main_async(a) -> dict:
             await asyncio.sleep(2)
             for t in leavers:  # the browser closed while its run is stepping
                 await t.context.close()
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu_seconds(server.pid)
             await asyncio.gather(
                 *(
                     explore(t, base, pages, record, errors, "busy", a.timeout, rngs[k], a.think)
@@ -292,6 +325,9 @@ async def main_async(a) -> dict:
                 *(finish_run(t, errors, a.timeout * 4) for t in runners),
             )
             busy_s = time.perf_counter() - t0
+            busy_cores = (cpu_seconds(server.pid) - c0) / busy_s
+            print(f"busy phase: {busy_s:.0f} s, server {busy_cores:.2f} cores, errors so far {len(errors)}", flush=True)
+            report(record, "busy")
             # 4. close every session
             for c in contexts:
                 if c not in [t.context for t in leavers]:
@@ -325,6 +361,8 @@ async def main_async(a) -> dict:
         "times": table,
         "busy_all_pages_p95_s": round(pct(explorer_busy, 0.95), 3) if explorer_busy else None,
         "quiet_seconds": round(quiet_s, 1),
+        "server_cores_quiet": round(quiet_cores, 2),
+        "server_cores_busy": round(busy_cores, 2),
         "busy_seconds": round(busy_s, 1),
         "restart_seconds": None if restart_s is None else round(restart_s, 1),
         "memory_mib": {
@@ -336,6 +374,16 @@ async def main_async(a) -> dict:
     }
 
 
+def report(record: dict, label: str) -> None:
+    for (phase, name, what), values in sorted(record.items()):
+        if phase == label:
+            print(
+                f"  {phase}/{name}/{what}: n={len(values)} p50 {statistics.median(values):.2f} s "
+                f"p95 {pct(values, 0.95):.2f} s",
+                flush=True,
+            )
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sessions", type=int, default=30)
@@ -345,6 +393,12 @@ def main(argv=None) -> int:
     p.add_argument("--ramp", type=float, default=30.0, help="seconds over which the sessions arrive")
     p.add_argument("--restart", action="store_true", help="restart the server under open pages at the end")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--no-idle-browsers",
+        dest="idle_browsers",
+        action="store_false",
+        help="run the browsers at normal priority, competing with the server for this machine's cores",
+    )
     p.add_argument("--pages", default=",".join(EXPLORERS))
     p.add_argument("--port", type=int, default=8799)
     p.add_argument("--timeout", type=float, default=120.0, help="seconds a page may take to settle")
