@@ -1,9 +1,11 @@
 """A classroom on one server: N real browser sessions at once against one rlviz server.
 
     .venv/bin/python benchmarks/load.py [--sessions 30] [--runs 4] [--abandon 2] [--think 5]
-        [--pages curves,weighting,...] [--restart] [--out PATH] [--port 8799]
+        [--pages curves,weighting,...] [--restart] [--out PATH] [--port 8799] [--url http://server:8501]
 
-Starts ``streamlit run app.py`` on 127.0.0.1 (the server's own process, as ``make run`` does), then
+Starts ``streamlit run app.py`` on 127.0.0.1 (the server's own process, as ``make run`` does), or
+with ``--url`` drives a server running elsewhere (the browsers on this machine, the server on its
+own, as in a class; then without memory, CPU and restart figures), then
 drives it with Playwright (Debian's chromium, headless, one browser, one context per session):
 
 1. warm-up: one session opens every page once (models loaded, the default figures cached); the
@@ -41,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repositor
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import statistics
@@ -59,8 +62,10 @@ LIVE = "live?lv_steps=3&lv_prompts=4&lv_G=4&lv_mu=1&lv_heldout=0"
 LONG = "live?lv_steps=40&lv_prompts=8&lv_G=8&lv_mu=1&lv_heldout=0"  # closed mid-run
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) the process ``pid`` has used so far, from /proc."""
+def cpu_seconds(pid: int | None) -> float:
+    """CPU seconds (user + system) the process ``pid`` has used so far, from /proc (NaN: none)."""
+    if pid is None:
+        return float("nan")
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -84,8 +89,22 @@ def idle_browser() -> str:
     return str(path)
 
 
-def rss_kib(pid: int) -> int:
-    """Resident memory of process ``pid`` and its children, KiB (from /proc)."""
+class RemoteServer:
+    """A server this script did not start (``--url``): nothing to measure in /proc, to stop or restart."""
+
+    pid = None
+
+    def terminate(self) -> None:
+        pass
+
+    def wait(self, timeout=None) -> None:
+        pass
+
+
+def rss_kib(pid: int | None) -> int:
+    """Resident memory of process ``pid`` and its children, KiB (from /proc); 0 for no process."""
+    if pid is None:
+        return 0
     total = 0
     pids = [pid]
     try:
@@ -261,8 +280,8 @@ async def restart_phase(
 
 
 async def main_async(a) -> dict:
-    base = f"http://127.0.0.1:{a.port}"
-    server = start_server(a)
+    base = a.url.rstrip("/") if a.url else f"http://127.0.0.1:{a.port}"
+    server = RemoteServer() if a.url else start_server(a)
     watch = MemoryWatch(server.pid)
     watch.start()
     record: dict = {}
@@ -361,11 +380,13 @@ async def main_async(a) -> dict:
         "times": table,
         "busy_all_pages_p95_s": round(pct(explorer_busy, 0.95), 3) if explorer_busy else None,
         "quiet_seconds": round(quiet_s, 1),
-        "server_cores_quiet": round(quiet_cores, 2),
-        "server_cores_busy": round(busy_cores, 2),
+        "server_cores_quiet": None if math.isnan(quiet_cores) else round(quiet_cores, 2),
+        "server_cores_busy": None if math.isnan(busy_cores) else round(busy_cores, 2),
         "busy_seconds": round(busy_s, 1),
         "restart_seconds": None if restart_s is None else round(restart_s, 1),
-        "memory_mib": {
+        "memory_mib": None
+        if a.url
+        else {
             "baseline": round(baseline / 1024, 1),
             "peak": round(watch.peak / 1024, 1),
             "after_close": round(after / 1024, 1),
@@ -394,6 +415,12 @@ def main(argv=None) -> int:
     p.add_argument("--restart", action="store_true", help="restart the server under open pages at the end")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
+        "--url",
+        default=None,
+        help="drive a server already running elsewhere (e.g. http://classroom:8501) instead of starting one "
+        "here: run the browsers on other machines than the server; no memory, CPU or restart figures",
+    )
+    p.add_argument(
         "--no-idle-browsers",
         dest="idle_browsers",
         action="store_false",
@@ -411,6 +438,10 @@ def main(argv=None) -> int:
     p.add_argument("--log", default="/tmp/rlviz-load-server.log")
     p.add_argument("--out", type=Path, default=None)
     a = p.parse_args(argv)
+    if a.url and a.restart:
+        p.error("--restart needs the server started here (not --url)")
+    if a.url:
+        a.settle = 0.0  # nothing to read after the sessions close
     out = asyncio.run(main_async(a))
     for key, row in out["times"].items():
         print(f"{key:45s} n={row['n']:3d}  p50 {row['p50_s']:6.2f} s  p95 {row['p95_s']:6.2f} s")
