@@ -29,16 +29,21 @@ __all__ = ["axis", "figure", "grid", "look", "merge", "ref", "title", "vline", "
 
 
 @functools.lru_cache(maxsize=64)
-def _grid(cols: int, titles: tuple[str, ...] | None, spacing: float | None, shared_y: bool, secondary_y: bool) -> dict:
-    if secondary_y:
-        fig = make_subplots(specs=[[{"secondary_y": True}]])
-    else:
-        fig = make_subplots(
-            rows=1, cols=cols, subplot_titles=list(titles or ()), shared_yaxes=shared_y, horizontal_spacing=spacing
-        )
-    layout = fig.layout.to_plotly_json()
-    layout.pop("template", None)
+def _subplots(rows: int, cols: int, options: tuple) -> dict:
+    options = dict(options)
+    if options.pop("secondary_y", False):
+        options["specs"] = [[{"secondary_y": True}] * cols for _ in range(rows)]
+    layout = make_subplots(rows=rows, cols=cols, **options).layout.to_plotly_json()
+    layout.pop("template", None)  # the default template, applied again when the figure is made
     return layout
+
+
+def subplots(rows: int, cols: int, **options) -> dict:
+    """A fresh copy of the layout ``make_subplots(rows=rows, cols=cols, **options)`` gives (axes,
+    domains, one annotation per entry of ``subplot_titles``), without the template; computed once
+    per argument set. ``options`` must be hashable (tuples, not lists); ``secondary_y=True`` gives
+    every panel a second y axis."""
+    return copy.deepcopy(_subplots(rows, cols, tuple(sorted(options.items()))))
 
 
 def grid(
@@ -47,7 +52,9 @@ def grid(
     """A fresh copy of the layout ``make_subplots`` gives one row of ``cols`` panels (axes,
     domains, the panel ``titles`` as annotations; ``secondary_y``: one panel with a second y axis),
     without the template. Computed once per argument set."""
-    return copy.deepcopy(_grid(cols, None if titles is None else tuple(titles), spacing, shared_y, secondary_y))
+    if secondary_y:
+        return subplots(1, 1, secondary_y=True)
+    return subplots(1, cols, subplot_titles=tuple(titles or ()), shared_yaxes=shared_y, horizontal_spacing=spacing)
 
 
 @functools.lru_cache(maxsize=64)

@@ -9,18 +9,16 @@ the spec's own ``style``, else the first unused colour of the plots' ``PALETTE``
 
 from __future__ import annotations
 
-import copy
-import functools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from rlviz.core.estimators import ESTIMATORS
 
 from . import DASHES, OKABE_ITO, PALETTE, base_layout
+from ._assemble import subplots
 
 __all__ = ["advantage_bars_figure", "difficulty_bias_figure", "estimator_style"]
 
@@ -68,19 +66,11 @@ def _by_estimator(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return dict(tuple(df.groupby(df["estimator"].astype(str), sort=False)))
 
 
-@functools.lru_cache(maxsize=4)
-def _grid_cached(cols: int, horizontal_spacing: float) -> dict:
-    layout = make_subplots(
-        rows=1, cols=cols, subplot_titles=[str(i) for i in range(cols)], horizontal_spacing=horizontal_spacing
-    ).layout.to_plotly_json()
-    layout.pop("template", None)  # the default template, applied again when the figure is made
-    return layout
-
-
 def _grid(cols: int, horizontal_spacing: float) -> dict:
     """The layout ``make_subplots(rows=1, cols=cols, subplot_titles=...)`` gives (axes, domains, one
-    title annotation per panel, its text to fill in), as a fresh dict: made once, then copied."""
-    return copy.deepcopy(_grid_cached(cols, horizontal_spacing))
+    title annotation per panel, its text to fill in), as a fresh dict
+    (:func:`rlviz.plots._assemble.subplots`)."""
+    return subplots(1, cols, subplot_titles=tuple(str(i) for i in range(cols)), horizontal_spacing=horizontal_spacing)
 
 
 def advantage_bars_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 420) -> go.Figure:

@@ -12,7 +12,6 @@ Sign convention: J = −loss per token (to maximise), w = ∂J/∂log π (> 0: p
 from __future__ import annotations
 
 import base64
-import copy
 import functools
 import json
 import math
@@ -25,7 +24,8 @@ from _plotly_utils.utils import to_typed_array_spec  # plotly's typed-array enco
 from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import TOKEN_STATES
-from rlviz.plots import OKABE_ITO, algorithm_style, base_layout
+from rlviz.plots import OKABE_ITO, algorithm_style
+from rlviz.plots._assemble import look, merge
 
 __all__ = [
     "cases_table",
@@ -51,17 +51,6 @@ def _variants_in(df: pd.DataFrame) -> list[str]:
 # validating API costs most of a rerun on a 16-panel figure. The subplot grid and the app's common
 # look still come from plotly and ``base_layout`` (built once per shape, then copied), and the public
 # builders return a validated ``go.Figure`` of the same spec, so an invalid property fails there.
-
-
-def _merge(into: dict, update: Mapping) -> dict:
-    """``into`` updated in place as plotly's ``update_layout`` does: nested dicts merged, other
-    values replaced; returns ``into``."""
-    for k, v in update.items():
-        if isinstance(v, Mapping) and isinstance(into.get(k), dict):
-            _merge(into[k], v)
-        else:
-            into[k] = copy.deepcopy(v) if isinstance(v, (dict, list)) else v
-    return into
 
 
 @functools.lru_cache(maxsize=32)
@@ -101,18 +90,10 @@ def _grid(rows: int, cols: int, h: float, v: float, titles: list[str]) -> tuple[
     return layout, refs
 
 
-@functools.lru_cache(maxsize=16)
-def _base_json(height: int) -> str:
-    """:func:`rlviz.plots.base_layout`'s layout for ``height``, as JSON (template left out)."""
-    layout = base_layout(go.Figure(), height=height).layout.to_plotly_json()
-    layout.pop("template", None)
-    return json.dumps(layout)
-
-
 def _with_base(layout: dict, height: int, **extra) -> dict:
     """``layout`` with the app's common look (:func:`base_layout`), then ``extra`` merged over it."""
-    _merge(layout, json.loads(_base_json(height)))
-    return _merge(layout, extra)
+    merge(layout, look(height))
+    return merge(layout, extra)
 
 
 def _axes(layout: dict, kind: str) -> list[str]:
@@ -131,7 +112,7 @@ def _x_axis(layout: dict, x_range: tuple[float, float], log_x: bool) -> None:
         {"type": "log", "range": [math.log10(lo), math.log10(hi)]} if log_x else {"type": "linear", "range": [lo, hi]}
     )
     for name in _axes(layout, "xaxis"):
-        _merge(layout[name], update)
+        merge(layout[name], update)
 
 
 def _figure(spec: dict, as_spec: bool):
@@ -323,9 +304,9 @@ def curves_overlay_figure(
     )
     _x_axis(layout, x_range, log_x)
     for col in (1, 2):
-        _merge(layout[_axis_name(refs[(2, col)][0])], {"title": {"text": _l(labels, "x_title")}})
-    _merge(layout[_axis_name(refs[(1, 1)][1])], {"title": {"text": _l(labels, "j_axis")}})
-    _merge(layout[_axis_name(refs[(2, 1)][1])], {"title": {"text": _l(labels, "w_axis")}})
+        merge(layout[_axis_name(refs[(2, col)][0])], {"title": {"text": _l(labels, "x_title")}})
+    merge(layout[_axis_name(refs[(1, 1)][1])], {"title": {"text": _l(labels, "j_axis")}})
+    merge(layout[_axis_name(refs[(2, 1)][1])], {"title": {"text": _l(labels, "w_axis")}})
     return _figure({"data": data, "layout": layout}, as_spec)
 
 
@@ -459,7 +440,7 @@ def curves_gallery_figure(
                 "line": {"color": "#666666", "width": 0.8},
             }
         )
-        _merge(layout[_axis_name(ya)], {"range": [-m, m]})
+        merge(layout[_axis_name(ya)], {"range": [-m, m]})
         for text, y, anchor in (("A>0", 0.98, "top"), ("A<0", 0.02, "bottom")):
             notes.append(
                 {
@@ -485,7 +466,7 @@ def curves_gallery_figure(
     _x_axis(layout, x_range, log_x)
     for c in range(1, cols + 1):  # the axis title and ticks under the lowest panel of each column
         last = max(r for r in range(1, rows + 1) if (r - 1) * cols + c <= n)
-        _merge(
+        merge(
             layout[_axis_name(refs[(last, c)][0])],
             {"title": {"text": _l(labels, "x_short")}, "showticklabels": True},
         )
@@ -578,9 +559,9 @@ def probability_figure(prob: pd.DataFrame, labels: Mapping[str, str], *, as_spec
                 )
     _with_base(layout, 400, legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
     for name in _axes(layout, "xaxis"):
-        _merge(layout[name], {"range": [0, 1], "title": {"text": _l(labels, "prob_x")}})
-    _merge(layout[_axis_name(refs[(1, 1)][1])], {"range": [0, 1.1], "title": {"text": _l(labels, "prob_y_left")}})
-    _merge(layout[_axis_name(refs[(1, 2)][1])], {"rangemode": "tozero", "title": {"text": _l(labels, "prob_y_right")}})
+        merge(layout[name], {"range": [0, 1], "title": {"text": _l(labels, "prob_x")}})
+    merge(layout[_axis_name(refs[(1, 1)][1])], {"range": [0, 1.1], "title": {"text": _l(labels, "prob_y_left")}})
+    merge(layout[_axis_name(refs[(1, 2)][1])], {"rangemode": "tozero", "title": {"text": _l(labels, "prob_y_right")}})
     return _figure({"data": data, "layout": layout}, as_spec)
 
 

@@ -11,8 +11,6 @@ component) with a dashed line, so it never looks like DAPO itself.
 
 from __future__ import annotations
 
-import copy
-import functools
 import math
 from collections.abc import Mapping, Sequence
 
@@ -20,11 +18,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
-from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import ALGORITHMS
 
 from . import OKABE_ITO, algorithm_style, base_layout, ordered, style_or_default
+from ._assemble import subplots
 
 __all__ = [
     "ARM_STYLES",
@@ -419,18 +417,10 @@ def fill_cost_figure(
     return fig
 
 
-@functools.lru_cache(maxsize=8)
-def _subplot_grid_cached(rows: int, cols: int, options: tuple) -> dict:
-    titles = [f"{i}" for i in range(rows * cols)]
-    layout = make_subplots(rows=rows, cols=cols, subplot_titles=titles, **dict(options)).layout.to_plotly_json()
-    layout.pop("template", None)  # the default template, applied again when the figure is made
-    return layout
-
-
 def _subplot_grid(rows: int, cols: int, **options) -> dict:
     """The layout ``make_subplots`` gives (axes, domains, one title annotation per panel, in panel
-    order, their text to be filled in), as a fresh dict: made once per grid, then copied."""
-    return copy.deepcopy(_subplot_grid_cached(rows, cols, tuple(sorted(options.items()))))
+    order, their text to be filled in), as a fresh dict (:func:`rlviz.plots._assemble.subplots`)."""
+    return subplots(rows, cols, subplot_titles=tuple(f"{i}" for i in range(rows * cols)), **options)
 
 
 def _axes_of(panel: int) -> dict:
