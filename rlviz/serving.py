@@ -23,6 +23,7 @@ import contextlib
 import itertools
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 
@@ -236,7 +237,7 @@ def _trim_loop() -> None:
     while True:
         _TRIM.wait(TRIM_EVERY_S)
         _TRIM.clear()
-        threading.Event().wait(TRIM_DELAY_S)
+        time.sleep(TRIM_DELAY_S)
         trim_memory()
 
 
