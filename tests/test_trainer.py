@@ -61,16 +61,71 @@ def test_every_algorithm_takes_a_step(policy, name):
 
 
 def test_ratio_is_one_before_the_first_update(policy):
+    # The sampler is the policy itself (float32, fresh weights, no truncation): it does not score its
+    # responses, and its rollout_log_prob becomes the trainer's old_log_prob, which is the training
+    # forward of the policy before any update.
     t = make(policy, "grpo", settings={"beta": 0.0})
     batch = t._rollout()
+    assert batch.rollout_log_prob is None
     from rlviz.lm.rollout import response_log_probs
 
     with torch.no_grad():
         lp, _ = response_log_probs(
             t.model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, t.config.temperature
         )
+    data = t._prepare(batch)
     real = batch.response_mask > 0
-    assert torch.equal(lp[real], batch.rollout_log_prob[real])  # the sampler's log-probs
+    assert torch.equal(lp[real], data.old_log_prob[real])
+    assert torch.equal(batch.rollout_log_prob, data.old_log_prob * batch.response_mask)
+
+
+@pytest.mark.parametrize("mu", [1, 3])
+def test_one_mini_batch_takes_old_log_prob_from_the_first_update(policy, mu):
+    # With one mini-batch the first update runs every row through the unchanged policy, so its
+    # log-probs are old_log_prob (no forward of their own, as TRL at num_iterations = 1); the
+    # first update then sees ratio exactly 1 and the later ones read the same old policy.
+    t = make(policy, "grpo", mu=mu, mini_batches=1)
+    before = copy.deepcopy(t.model)
+    batch = t._rollout()
+    assert t._defer_old(t._loss_mask(batch))
+    _, _, data = t._update(batch)
+    from rlviz.lm.rollout import response_log_probs
+
+    with torch.no_grad():
+        lp, _ = response_log_probs(
+            before, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, t.config.temperature
+        )
+    real = batch.response_mask > 0
+    assert torch.allclose(lp[real], data.old_log_prob[real], atol=1e-5)
+    assert t.last_updates[0]["ratio_min"] == t.last_updates[0]["ratio_max"] == 1.0  # exp(0): the same tensor
+    assert len(t.last_updates) == mu
+    # two mini-batches: the second starts after an update, so old_log_prob needs its own forward
+    assert not make(policy, "grpo", mini_batches=2)._defer_old(t._loss_mask(batch))
+
+
+def test_reference_runs_only_where_something_reads_it(policy):
+    # beta = 0 with measure_kl_ref off: no reference forward (TRL and verl skip it), kl_ref NaN
+    lean = make(policy, "grpo", settings={"beta": 0.0}, measure_kl_ref=False)
+    m = lean.step()
+    assert math.isnan(m["kl_ref"]) and lean.phase_seconds[-1]["ref_log_prob"] == 0.0
+    # the app's default measures it at beta = 0 too; beta > 0 always runs it
+    for kw in ({"settings": {"beta": 0.0}}, {"settings": {"beta": 0.04}, "measure_kl_ref": False}):
+        t = make(policy, "grpo", **kw)
+        m = t.step()
+        assert math.isfinite(m["kl_ref"]) and t.phase_seconds[-1]["ref_log_prob"] > 0
+    with pytest.raises(ValueError, match="measure_kl_ref"):
+        TrainConfig(measure_kl_ref="yes").validate()
+
+
+def test_phase_seconds_split_the_step(policy):
+    t = make(policy, "dapo", settings={"dynamic_sampling": False})
+    t.step()
+    phases = t.phase_seconds[-1]
+    from rlviz.lm.trainer import PHASES
+
+    assert list(phases) == list(PHASES)
+    assert all(v >= 0 for v in phases.values())
+    assert phases["sample"] > 0 and phases["update"] > 0 and phases["old_log_prob"] > 0  # two mini-batches
 
 
 def test_same_seed_same_first_step_across_algorithms(policy):
@@ -279,22 +334,14 @@ def test_last_updates_records_each_optimizer_step():
     assert ups[0]["tokens"] + ups[1]["tokens"] == ups[2]["tokens"] + ups[3]["tokens"] > 0
 
 
-def test_old_log_prob_reuses_the_samplers_forward_only_when_it_is_that_forward(policy):
-    # the sampler is the policy itself (float32), dense, one rollout: its scoring forward is the
-    # trainer's recompute on the same inputs, so old_log_prob is it, bit for bit
-    t = make(policy, "grpo", settings={"beta": 0.0})
-    assert t._sampler_scored_as_trained()
-    batch = t._rollout()
-    old, _, _ = t._recompute_log_probs(batch)
-    from rlviz.lm.rollout import response_log_probs
-
-    t.model.eval()
-    with torch.no_grad():
-        again, _ = response_log_probs(
-            t.model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, t.config.temperature
-        )
-    real = batch.response_mask > 0
-    assert torch.equal(old[real], again[real])
-    # a bf16 sampler, or dynamic sampling's re-padded batch: the trainer recomputes
-    assert not make(policy, "grpo", rollout_dtype="bfloat16")._sampler_scored_as_trained()
-    assert not make(policy, "dapo", settings={"dynamic_sampling": True})._sampler_scored_as_trained()
+def test_the_sampler_scores_its_responses_only_where_it_is_not_the_policy(policy):
+    # the sampler is the policy itself (float32, fresh weights, untruncated): its log-probs would be
+    # old_log_prob, so it does not spend a forward on them
+    assert not make(policy, "grpo")._sampler_scores()
+    assert not make(policy, "dapo", settings={"dynamic_sampling": True})._sampler_scores()
+    # another precision, stale weights or truncated sampling: rollout_log_prob is the sampler's own
+    for kw in ({"rollout_dtype": "bfloat16"}, {"rollout_stale_steps": 1}, {"top_p": 0.9}, {"top_k": 4}):
+        t = make(policy, "grpo", **kw)
+        assert t._sampler_scores(), kw
+        batch = t._rollout(t._sync_sampler())
+        assert batch.rollout_log_prob is not None

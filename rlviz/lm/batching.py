@@ -32,7 +32,7 @@ def select_rows(batch: RolloutBatch, rows: torch.Tensor | list[int]) -> RolloutB
         truncated=batch.truncated[dev_idx],
         texts=[batch.texts[i] for i in il],
         tokens=[batch.tokens[i] for i in il],
-        rollout_log_prob=batch.rollout_log_prob[dev_idx],
+        rollout_log_prob=None if batch.rollout_log_prob is None else batch.rollout_log_prob[dev_idx],
         rewards=batch.rewards[dev_idx],
         format_rewards=None if batch.format_rewards is None else batch.format_rewards[dev_idx],
         rollout_routing=None if batch.rollout_routing is None else batch.rollout_routing[idx],
@@ -80,7 +80,9 @@ def concat_batches(batches: list[RolloutBatch], pad_token_id: int) -> RolloutBat
         truncated=torch.cat([b.truncated for b in batches]),
         texts=[t for b in batches for t in b.texts],
         tokens=[t for b in batches for t in b.tokens],
-        rollout_log_prob=torch.cat([_pad(b.rollout_log_prob, T, 0.0, False) for b in batches]),
+        rollout_log_prob=None
+        if any(b.rollout_log_prob is None for b in batches)
+        else torch.cat([_pad(b.rollout_log_prob, T, 0.0, False) for b in batches]),
         rewards=torch.cat([b.rewards for b in batches]),
         format_rewards=None
         if any(b.format_rewards is None for b in batches)

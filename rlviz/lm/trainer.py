@@ -48,7 +48,16 @@ from .moe import capture_routing, is_moe, replay_routing, route_changed
 from .rollout import RolloutBatch, response_log_probs, sample_rollouts
 from .task import DEFAULT_MAX_NEW_TOKENS, sample_problems
 
-__all__ = ["RATIO_BIN_EDGES", "METRICS", "ROLLOUT_DTYPES", "TrainConfig", "Trainer", "UpdateData", "split_settings"]
+__all__ = [
+    "RATIO_BIN_EDGES",
+    "METRICS",
+    "PHASES",
+    "ROLLOUT_DTYPES",
+    "TrainConfig",
+    "Trainer",
+    "UpdateData",
+    "split_settings",
+]
 
 # the sampler's precision (TrainConfig.rollout_dtype), by name
 ROLLOUT_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -88,6 +97,12 @@ METRICS = (
     "rollouts",
     "kept_groups",
 )
+
+# Where a step's time goes (Trainer.phase_seconds): sampling (the KV-cache generation, decoding and
+# rewards; with a sampler that is not the policy also its scoring forward), the trainer's
+# old_log_prob forward, the reference's, the mu x mini_batches updates, the token view, and the
+# rest (advantages, metrics).
+PHASES = ("sample", "old_log_prob", "ref_log_prob", "update", "token_view", "other")
 
 
 @dataclass
@@ -144,6 +159,10 @@ class TrainConfig:
         rollout_correction_low, rollout_correction_high: its band [C_min, C_max]; ``None`` takes
             the entry's default (TRL ``vllm_importance_sampling_clip_min`` / ``_max``; verl
             ``rollout_is_threshold``).
+        measure_kl_ref: run the frozen reference every step to report ``kl_ref`` even where the
+            KL is in neither the loss nor the reward (beta = 0): one no-grad forward over the batch,
+            which TRL and verl skip at beta = 0 (no reference model). ``False``: ``kl_ref`` is NaN
+            at beta = 0 and the step costs that forward less. The app measures it (its KL chart).
     """
 
     algorithm: str = "grpo"
@@ -170,6 +189,7 @@ class TrainConfig:
     rollout_correction: str = "none"
     rollout_correction_low: float | None = None
     rollout_correction_high: float | None = None
+    measure_kl_ref: bool = True
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the first parameter out of range."""
@@ -217,6 +237,8 @@ class TrainConfig:
             raise ValueError(f"top_p: must be in (0, 1], got {top_p!r}")
         if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 0:
             raise ValueError(f"top_k: must be a whole number >= 0 (0 = off), got {self.top_k!r}")
+        if not isinstance(self.measure_kl_ref, bool):
+            raise ValueError(f"measure_kl_ref: must be true or false, got {self.measure_kl_ref!r}")
         if self.rollout_correction not in CORRECTIONS:
             raise ValueError(f"rollout_correction: {self.rollout_correction!r} is not one of {', '.join(CORRECTIONS)}")
         try:
@@ -302,7 +324,8 @@ class UpdateData:
 
     Attributes:
         batch: the rollouts trained on (B rows, groups contiguous).
-        old_log_prob: (B, T) log pi_old of the response tokens (the ratio's denominator).
+        old_log_prob: (B, T) log pi_old of the response tokens (the ratio's denominator); ``None``
+            until the first update's forward sets it where ``Trainer._defer_old`` holds.
         ref_log_prob: (B, T) log pi_ref under the frozen reference, or ``None`` without one.
         advantages: (B,) group-relative or (B, T) GAE advantages.
         mask: (B, T) float, 1 on response tokens in the loss (after overlong filtering).
@@ -316,7 +339,7 @@ class UpdateData:
     """
 
     batch: RolloutBatch
-    old_log_prob: torch.Tensor
+    old_log_prob: torch.Tensor | None
     ref_log_prob: torch.Tensor | None
     advantages: torch.Tensor
     mask: torch.Tensor
@@ -368,6 +391,10 @@ class Trainer:
             (``_low``, ``_high``) and ``kept_fraction`` (the share of tokens the token masks kept,
             ``top_entropy_quantile`` / ``off_policy_mask_threshold``; 1 without them). With mu = 1
             and one mini-batch the one update sees ratio 1.
+        phase_seconds: one dict per step: CPU seconds of the stepping thread (``time.thread_time``,
+            the work, not waits) in each of ``PHASES``; with torch intra-op threads > 1 the work of
+            the other threads is not counted. ``old_log_prob`` is 0 where the first update's own
+            forward gives it (one mini-batch, see :meth:`_defer_old`).
 
     Raises:
         ValueError: from :meth:`TrainConfig.validate`.
@@ -403,6 +430,17 @@ class Trainer:
         self.token_views: list[dict[str, Any]] = []
         self.ratio_hists: list[list[int]] = []
         self.last_updates: list[dict[str, float]] = []
+        self.phase_seconds: list[dict[str, float]] = []
+        self._phases: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def _timed(self, phase: str):
+        """Add the stepping thread's CPU time inside the block to this step's ``phase``."""
+        t0 = time.thread_time()
+        try:
+            yield
+        finally:
+            self._phases[phase] = self._phases.get(phase, 0.0) + time.thread_time() - t0
 
     # -- rollouts and rewards ------------------------------------------------------------------
 
@@ -425,6 +463,16 @@ class Trainer:
         self._sampler.load_state_dict(self._snapshots[0])  # cast into the sampler's precision
         return self._sampler
 
+    def _sampler_scores(self) -> bool:
+        """Whether the sampler must score its own responses (``rollout_log_prob``, one more no-grad
+        forward): only where its log-probs differ from the trainer's ``old_log_prob``: another
+        precision, stale weights, truncated sampling (top-p / top-k), or an MoE (whose routing the
+        scoring forward records). Otherwise the sampler is the policy itself, and its log-probs are
+        ``old_log_prob`` (set there once computed), as verl's recompute gives them."""
+        c = self.config
+        untruncated = c.top_p == 1 and c.top_k == 0
+        return not (self._sampler_is_policy() and untruncated and not self.moe)
+
     def _rollout(self, sampler=None) -> RolloutBatch:
         c = self.config
         problems = sample_problems(c.prompts_per_step, self.generator)
@@ -439,6 +487,7 @@ class Trainer:
             record_routing=self.routing_replay == "R3",
             top_p=c.top_p,
             top_k=c.top_k,
+            score=self._sampler_scores(),
         )
 
     @torch.no_grad()
@@ -457,6 +506,7 @@ class Trainer:
             c.temperature,
             self.generator,
             greedy=True,
+            score=False,  # only its rewards are read
         )
         return self._shaped_rewards(greedy).cpu()
 
@@ -538,9 +588,11 @@ class Trainer:
         """
         if self.released:
             raise ValueError("trainer: released (its model and optimizer were freed); start a new run")
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.thread_time()
+        self._phases = {}
         G = self.config.group_size
-        batch, stats = self._collect()
+        with self._timed("sample"):
+            batch, stats = self._collect()
         rewards = torch.cat(stats["rewards"])
         lengths = torch.cat(stats["lengths"]).float()
         m: dict[str, Any] = {name: float("nan") for name in METRICS}
@@ -561,11 +613,15 @@ class Trainer:
         if batch is not None:
             update_metrics, hist, data = self._update(batch)
             m.update(update_metrics)
-            view = self._token_view(data)
+            with self._timed("token_view"):
+                view = self._token_view(data)
             m["route_change_fraction"] = self._last_route_change
         else:  # dynamic sampling found no mixed group: no update, but the policy is still observed
             m.update(self._observe(stats["last_batch"]))
         m["seconds"] = time.perf_counter() - t0
+        phases = {name: self._phases.get(name, 0.0) for name in PHASES}
+        phases["other"] = max(time.thread_time() - cpu0 - sum(phases.values()), 0.0)
+        self.phase_seconds.append(phases)
         self.step_count += 1
         self.history.append(m)
         self.ratio_hists.append(hist)
@@ -581,42 +637,61 @@ class Trainer:
         return mask
 
     @torch.no_grad()
-    def _recompute_log_probs(self, batch: RolloutBatch):
+    def _recompute_log_probs(self, batch: RolloutBatch, defer_old: bool = False):
         """``(old_log_prob, ref_log_prob, routes)``: (B, T) each, the training forward of the policy
         before the step's first update (verl ``old_log_prob``: the same layout as the updates, so the
-        ratio is 1 at first) and of the frozen reference (``None`` without one); for an MoE model the
-        (B, L, layers, k) experts that forward used (recorded, or with R3 the sampler's, replayed),
-        else ``None``."""
+        ratio is 1 at first) and of the frozen reference (``None`` without one, or where nothing
+        reads it: :meth:`_needs_ref`); for an MoE model the (B, L, layers, k) experts that forward
+        used (recorded, or with R3 the sampler's, replayed), else ``None``. ``defer_old``:
+        ``old_log_prob`` is ``None``, to be taken from the first update's forward
+        (:meth:`_defer_old`). A batch sampled without scoring (the sampler is the policy) gets
+        ``rollout_log_prob`` = ``old_log_prob`` once it is known."""
         c = self.config
         self.model.eval()
         args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, c.temperature)
-        routes = None
-        if self.routing_replay == "R3":  # verl R3: old log-probs with the rollout engine's routing too
-            routes = batch.rollout_routing
-            with replay_routing(self.model, routes):
+        routes, old = None, None
+        with self._timed("old_log_prob"):
+            if self.routing_replay == "R3":  # verl R3: old log-probs with the rollout engine's routing too
+                routes = batch.rollout_routing
+                with replay_routing(self.model, routes):
+                    old, _ = response_log_probs(self.model, *args)
+            elif self.moe:  # record the old policy's routing (R2 replays it; the route-change metric reads it)
+                with capture_routing(self.model) as cap:
+                    old, _ = response_log_probs(self.model, *args)
+                routes = cap.indices(*batch.input_ids.shape)
+            elif not defer_old:
                 old, _ = response_log_probs(self.model, *args)
-        elif self.moe:  # record the old policy's routing (R2 replays it; the route-change metric reads it)
-            with capture_routing(self.model) as cap:
-                old, _ = response_log_probs(self.model, *args)
-            routes = cap.indices(*batch.input_ids.shape)
-        elif self._sampler_scored_as_trained():  # the sampler's forward was this very one: reuse it
-            old = batch.rollout_log_prob
-        else:
-            old, _ = response_log_probs(self.model, *args)
+            if old is not None and batch.rollout_log_prob is None:
+                batch.rollout_log_prob = old * batch.response_mask  # the sampler is this policy: 0 on padding
         ref = None
-        if self.ref_model is not None:
-            ref, _ = response_log_probs(self.ref_model, *args)
+        if self._needs_ref():
+            with self._timed("ref_log_prob"):
+                ref, _ = response_log_probs(self.ref_model, *args)
         return old, ref, routes
 
-    def _sampler_scored_as_trained(self) -> bool:
-        """Whether the batch's ``rollout_log_prob`` is already the trainer's ``old_log_prob``, bit for
-        bit: the sampler is the policy itself (``rollout_dtype`` is the model's dtype), a dense model
-        (an MoE's old routing must be recorded) and the batch is one rollout as sampled (dynamic
-        sampling re-pads kept groups into a new layout). Then the recompute would run the same
-        forward on the same inputs, so it is skipped."""
+    def _needs_ref(self) -> bool:
+        """Whether the step runs the reference: there is one, and the KL is in the loss or the
+        reward (beta > 0) or ``measure_kl_ref`` asks for the ``kl_ref`` metric."""
+        return self.ref_model is not None and (self.loss_params["beta"] > 0 or self.config.measure_kl_ref)
+
+    def _defer_old(self, mask: torch.Tensor) -> bool:
+        """Whether ``old_log_prob`` can come from the first update's forward instead of a forward of
+        its own: one mini-batch (the first update then runs the whole batch through the policy
+        before any change, so its log-probs, detached, are exactly the old ones; TRL does the same
+        at ``num_iterations`` = 1), a dense model sampled without scoring, a loss token to update
+        on, and nothing that reads ``old_log_prob`` before the update: group advantages without the
+        KL in the reward, no rollout correction."""
         c = self.config
-        untruncated = c.top_p == 1 and c.top_k == 0
-        return self._sampler_is_policy() and untruncated and not self.moe and not self.train_params["dynamic_sampling"]
+        kl_reward = c.kl_in_reward and self.loss_params["beta"] > 0 and self._needs_ref()
+        return (
+            c.mini_batches == 1
+            and not self.moe
+            and not self._sampler_scores()
+            and self.train_params["advantage"] == "group"
+            and c.rollout_correction == "none"
+            and not kl_reward
+            and float(mask.sum()) > 0
+        )
 
     def _advantages(self, batch: RolloutBatch, old: torch.Tensor, ref: torch.Tensor | None, mask: torch.Tensor):
         """Advantages [B] (group) or [B, T] (GAE), and PPO's returns / old values (or None)."""
@@ -656,7 +731,7 @@ class Trainer:
         """Everything the step's updates hold fixed: loss mask, old and reference log-probs,
         advantages (and PPO's returns and old values)."""
         mask = self._loss_mask(batch)
-        old, ref, routes = self._recompute_log_probs(batch)
+        old, ref, routes = self._recompute_log_probs(batch, defer_old=self._defer_old(mask))
         adv, returns, old_values = self._advantages(batch, old, ref, mask)
         c = self.config
         correction = None
@@ -722,10 +797,11 @@ class Trainer:
         acc = _UpdateStats(hist=[0] * (len(RATIO_BIN_EDGES) - 1))
         B = len(batch.problems)
         self.model.train()
-        for epoch in range(c.mu):
-            perm = torch.randperm(B, generator=self.generator)
-            for rows in torch.tensor_split(perm, c.mini_batches):  # exactly mini_batches pieces
-                self._minibatch_update(data, rows.to(self.device), epoch, params, acc)
+        with self._timed("update"):
+            for epoch in range(c.mu):
+                perm = torch.randperm(B, generator=self.generator)
+                for rows in torch.tensor_split(perm, c.mini_batches):  # exactly mini_batches pieces
+                    self._minibatch_update(data, rows.to(self.device), epoch, params, acc)
         self.model.eval()
         self.last_updates = list(acc.updates)
         return {**self._summarise(data, acc), **self._mismatch_metrics(data)}, acc.hist, data
@@ -756,6 +832,11 @@ class Trainer:
                 or self.spec.reads_entropy,
             )
         log_prob.retain_grad()
+        if data.old_log_prob is None:  # deferred (_defer_old): this first forward is the old policy's
+            old = torch.empty_like(log_prob)
+            old[idx] = log_prob.detach()  # one mini-batch: idx holds every row
+            data.old_log_prob = old
+            data.batch.rollout_log_prob = old * data.batch.response_mask  # the sampler is this policy
         ref = data.ref_log_prob
         keep = self._keep_mask(log_prob, ent, data, idx, mb_mask)
         weight = keep  # the token masks, times the rollout correction's weights (TRL: the same product)
@@ -885,7 +966,7 @@ class Trainer:
             with_entropy=True,
         )
         out = {"entropy": float(masked_mean(ent, batch.response_mask))}
-        if self.ref_model is not None:
+        if self._needs_ref():
             ref, _ = response_log_probs(
                 self.ref_model,
                 batch.input_ids,

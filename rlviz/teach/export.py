@@ -239,8 +239,10 @@ SETTING_NOTES: tuple[FrameworkNote, ...] = (
 )
 
 # the TrainConfig fields a run exports (the algorithm and its settings come separately; a seed does
-# not carry across frameworks)
-_RUN_FIELDS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("algorithm", "settings", "seed"))
+# not carry across frameworks, and measure_kl_ref is what rlviz reports, not how it trains)
+_RUN_FIELDS = tuple(
+    f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("algorithm", "settings", "seed", "measure_kl_ref")
+)
 
 
 # The arguments an advantage estimator other than the objective's own replaces (``adv_estimator``).
