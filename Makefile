@@ -31,8 +31,22 @@ audit:
 	test -x .venv-audit/bin/pip-audit || (python3 -m venv .venv-audit && .venv-audit/bin/pip install -q pip-audit)
 	.venv-audit/bin/pip-audit -r requirements.txt --strict --vulnerability-service $(AUDIT_SERVICE) --progress-spinner off
 
+# make bench: every speed figure of README "Performance" (issue 13), about 30 minutes here. The TRL
+# peer of the step benchmark runs in its own venv (.venv-bench: requirements.txt + TRL); when it
+# cannot be installed the benchmark says so and measures rlviz against its floor only.
+BENCH_VENV := .venv-bench
+$(BENCH_VENV)/.installed: requirements.txt benchmarks/requirements-trl.txt
+	test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q --no-compile -r benchmarks/requirements-trl.txt
+	touch $@
+
 bench: $(STAMP)
+	-$(MAKE) --no-print-directory $(BENCH_VENV)/.installed
 	$(PY) benchmarks/bench_step.py
+	$(PY) benchmarks/step_floor.py
+	$(PY) benchmarks/job.py
+	$(PY) benchmarks/scaling.py
+	$(PY) benchmarks/explorers.py
 
 bench-explorers: $(STAMP)
 	$(PY) benchmarks/explorers.py

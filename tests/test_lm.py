@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -213,3 +214,57 @@ def test_sample_rollouts_validates(policy, mixed_problems, kwargs, name):
     args = {"group_size": 2, "max_new_tokens": 4, "temperature": 1.0} | kwargs
     with pytest.raises(ValueError, match=name):
         sample_rollouts(model, tok, mixed_problems, generator=torch.Generator(), **args)
+
+
+def _padded(model, b, temperature):
+    """The reference computation: the padded batch through the model, logits sliced, log-softmax."""
+    logits = model(input_ids=b.input_ids, attention_mask=b.attention_mask, position_ids=b.position_ids).logits
+    logp = torch.log_softmax(logits[:, b.prompt_width - 1 : -1].float() / temperature, -1)  # (B, T, V)
+    return logp.gather(-1, b.input_ids[:, b.prompt_width :, None]).squeeze(-1), -(logp.exp() * logp).sum(-1)
+
+
+@pytest.mark.parametrize("arch", ["shipped llama", "qwen2"])
+def test_packed_rows_give_the_padded_batchs_log_probs_and_gradients(policy, mixed_problems, arch):
+    # response_log_probs packs the real tokens of several rows into one (no padding computed); every
+    # response token's log-prob, entropy and gradient are the padded batch's up to float rounding
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    from rlviz.lm.rollout import packable
+
+    model, tok = policy
+    if arch == "qwen2":
+        torch.manual_seed(0)
+        shape = dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2)
+        model = Qwen2ForCausalLM(Qwen2Config(vocab_size=len(tok), num_key_value_heads=1, **shape))
+    assert packable(model)
+    b = sample_rollouts(model, tok, mixed_problems * 3, 4, 12, 1.0, torch.Generator().manual_seed(5), score=False)
+    args = (model, b.input_ids, b.attention_mask, b.position_ids, b.prompt_width, 0.8)
+    m = b.response_mask.bool()
+    lp, ent = response_log_probs(*args, with_entropy=True)
+    (lp * b.response_mask).sum().backward()
+    packed_grad = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad(set_to_none=True)
+    ref_lp, ref_ent = _padded(model, b, 0.8)
+    (ref_lp * b.response_mask).sum().backward()
+    torch.testing.assert_close(lp[m], ref_lp[m], atol=1e-5, rtol=0)
+    torch.testing.assert_close(ent[m], ref_ent[m], atol=1e-5, rtol=0)
+    for got, want in zip(packed_grad, (p.grad for p in model.parameters())):
+        torch.testing.assert_close(got, want, atol=1e-4, rtol=1e-4)
+    model.zero_grad(set_to_none=True)
+    assert torch.isfinite(lp).all() and torch.isfinite(ent).all()  # padding: finite, meaningless
+
+
+def test_rows_that_are_not_one_run_of_tokens_are_scored_padded(policy, mixed_problems):
+    # a mask with a hole in a row cannot be packed as one sequence: the padded batch is run instead
+    from rlviz.lm.rollout import _packed_response_logits
+
+    model, tok = policy
+    b = sample_rollouts(model, tok, mixed_problems, 2, 8, 1.0, torch.Generator().manual_seed(6), score=False)
+    holed = b.attention_mask.clone()
+    holed[0, b.prompt_width - 2] = 0  # a prompt token of row 0 masked out, the positions kept
+    assert _packed_response_logits(model, b.input_ids, holed, b.position_ids, b.prompt_width) is None
+    with torch.no_grad():
+        lp, _ = response_log_probs(model, b.input_ids, holed, b.position_ids, b.prompt_width, 1.0)
+        want = _padded(model, dataclasses.replace(b, attention_mask=holed), 1.0)[0]
+    m = b.response_mask.bool()
+    torch.testing.assert_close(lp[m], want[m], atol=1e-6, rtol=0)

@@ -131,8 +131,8 @@ def test_the_off_policy_mask_reads_the_samplers_log_probs(policy, monkeypatch, r
         seen.append(behaviour.detach().clone())
         return torch.ones_like(mask, dtype=torch.bool)
 
-    def prepare(self, batch):
-        prepared.append(real_prepare(self, batch))
+    def prepare(self, batch, *rest):
+        prepared.append(real_prepare(self, batch, *rest))
         return prepared[-1]
 
     monkeypatch.setattr(trainer_module, "off_policy_sequence_mask", spy)

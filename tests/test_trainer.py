@@ -79,15 +79,16 @@ def test_ratio_is_one_before_the_first_update(policy):
     assert torch.equal(batch.rollout_log_prob, data.old_log_prob * batch.response_mask)
 
 
-@pytest.mark.parametrize("mu", [1, 3])
-def test_one_mini_batch_takes_old_log_prob_from_the_first_update(policy, mu):
-    # With one mini-batch the first update runs every row through the unchanged policy, so its
-    # log-probs are old_log_prob (no forward of their own, as TRL at num_iterations = 1); the
-    # first update then sees ratio exactly 1 and the later ones read the same old policy.
-    t = make(policy, "grpo", mu=mu, mini_batches=1)
+@pytest.mark.parametrize("mu,mini_batches", [(1, 1), (3, 1), (2, 2)])
+def test_the_first_update_gives_its_rows_old_log_prob(policy, mu, mini_batches):
+    # The first update runs its rows through the unchanged policy, so its log-probs are their
+    # old_log_prob (no forward of their own, as TRL at num_iterations = 1); only the other
+    # mini-batches' rows get a forward before the update. The first update then sees ratio exactly
+    # 1, and every row's old_log_prob is the policy's before the step.
+    t = make(policy, "grpo", mu=mu, mini_batches=mini_batches)
     before = copy.deepcopy(t.model)
     batch = t._rollout()
-    assert t._defer_old(t._loss_mask(batch))
+    assert t._defer_old(t._loss_mask(batch), torch.arange(4))
     _, _, data = t._update(batch)
     from rlviz.lm.rollout import response_log_probs
 
@@ -97,10 +98,23 @@ def test_one_mini_batch_takes_old_log_prob_from_the_first_update(policy, mu):
         )
     real = batch.response_mask > 0
     assert torch.allclose(lp[real], data.old_log_prob[real], atol=1e-5)
+    assert data.old_pending is None
+    assert torch.equal(batch.rollout_log_prob, data.old_log_prob * batch.response_mask)
     assert t.last_updates[0]["ratio_min"] == t.last_updates[0]["ratio_max"] == 1.0  # exp(0): the same tensor
-    assert len(t.last_updates) == mu
-    # two mini-batches: the second starts after an update, so old_log_prob needs its own forward
-    assert not make(policy, "grpo", mini_batches=2)._defer_old(t._loss_mask(batch))
+    assert len(t.last_updates) == mu * mini_batches
+
+
+def test_old_log_prob_is_computed_first_where_something_reads_it_before_the_update(policy):
+    batch = make(policy, "grpo")._rollout()
+    mask, first = batch.response_mask, torch.arange(4)
+    for kw in (
+        {"rollout_correction": "token_tis"},  # the correction's weights read it
+        {"kl_in_reward": True},  # beta x KL(old || ref) goes into the reward
+        {"rollout_dtype": "bfloat16"},  # the sampler scores its own responses
+    ):
+        assert not make(policy, "grpo", **kw)._defer_old(mask, first), kw
+    assert not make(policy, "ppo")._defer_old(mask, first)  # GAE's critic and KL read it
+    assert not make(policy, "grpo")._defer_old(torch.zeros_like(mask), first)  # no loss token: no update
 
 
 def test_reference_runs_only_where_something_reads_it(policy):

@@ -191,7 +191,9 @@ def sample_length_rollouts(
     model, tokenizer = load_policy(model_dir, None if device in (None, "auto") else device)
     gen = torch.Generator().manual_seed(int(seed))
     problems = sample_problems(int(n_prompts), gen)
-    batch = sample_rollouts(model, tokenizer, problems, int(group_size), int(limit), float(temperature), gen)
+    batch = sample_rollouts(  # lengths, rewards and tokens only: no scoring forward
+        model, tokenizer, problems, int(group_size), int(limit), float(temperature), gen, score=False
+    )
     B = len(batch.problems)
     return pd.DataFrame(
         {

@@ -290,7 +290,9 @@ def routing_shift(settings: RoutingShiftSettings, policy=None, on_update=None) -
     s = settings
     gen = torch.Generator().manual_seed(s.seed)
     problems = sample_problems(s.prompts, gen)
-    batch = sample_rollouts(model, tokenizer, problems, s.group_size, DEFAULT_MAX_NEW_TOKENS, s.temperature, gen)
+    batch = sample_rollouts(  # the trainer's forward below scores it
+        model, tokenizer, problems, s.group_size, DEFAULT_MAX_NEW_TOKENS, s.temperature, gen, score=False
+    )
     mask = batch.response_mask  # (B, T)
     real = mask > 0
     P = batch.prompt_width

@@ -165,7 +165,7 @@ def measure_expert_load(model, tokenizer, problems, group_size: int, g: torch.Ge
     (prompt and response tokens), and the smallest and largest share over all layers and experts."""
     from .rollout import response_log_probs, sample_rollouts
 
-    batch = sample_rollouts(model, tokenizer, problems, group_size, DEFAULT_MAX_NEW_TOKENS, 1.0, g)
+    batch = sample_rollouts(model, tokenizer, problems, group_size, DEFAULT_MAX_NEW_TOKENS, 1.0, g, score=False)
     with capture_routing(model) as cap:
         response_log_probs(model, batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, 1.0)
     load = expert_load(cap.indices(*batch.input_ids.shape), batch.attention_mask, model.config.num_experts)

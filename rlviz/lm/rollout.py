@@ -120,6 +120,61 @@ def truncate_logits(logits: torch.Tensor, top_p: float = 1.0, top_k: int = 0) ->
     return out
 
 
+# Dense decoders whose attention masks come from transformers' masking_utils, which reads several
+# sequences packed into one row from position ids that restart at 0 (with no attention mask and no
+# cache): their padding need not be computed. An MoE model is run padded (its routing is recorded
+# and replayed per padded position).
+PACKED_MODEL_TYPES = frozenset({"llama", "qwen2", "qwen3", "mistral"})
+PACK_ROWS = 8  # sequences per packed row: the attention's cost grows with the square of a row's width
+
+
+def packable(model) -> bool:
+    """Whether :func:`response_log_probs` packs ``model``'s rows (see ``PACKED_MODEL_TYPES``)."""
+    config = getattr(model, "config", None)
+    return getattr(config, "model_type", None) in PACKED_MODEL_TYPES and not is_moe(model)
+
+
+def _packed_response_logits(model, input_ids, attention_mask, position_ids, prompt_width: int):
+    """(B, T, V) logits of the positions that predict the response tokens, computed with the real
+    tokens only: the rows' real tokens (each row one contiguous run of ``attention_mask``) are
+    packed ``PACK_ROWS`` rows at a time into one row of the model's input, each keeping its position
+    ids, so each attends to exactly the tokens it attends to padded; the unused tail of a packed row
+    is filler at position 0 (each filler its own sequence). Where T has no real token of a row the
+    logits are another position of that row's (finite, meaningless: the caller masks them).
+    ``None`` when a row's real tokens are not one contiguous run from position 0 (then the caller
+    runs the padded batch)."""
+    B, L = input_ids.shape
+    dev = input_ids.device
+    real = attention_mask.bool()  # (B, L)
+    n = real.sum(1)  # (B,) real tokens per row
+    if bool((n == 0).any()):
+        return None
+    rows = torch.arange(B, device=dev)
+    flat_row = rows.repeat_interleave(n)  # (N,) the row of each real token, row-major
+    offset = torch.cumsum(n, 0) - n  # (B,) where each row starts among the N real tokens
+    k = torch.arange(int(n.sum()), device=dev) - offset[flat_row]  # (N,) index inside its row
+    if not bool((position_ids[real] == k).all()):  # not one contiguous run from position 0 per row
+        return None
+    c = PACK_ROWS
+    chunk = rows // c  # (B,) the packed row of each row
+    start = offset - offset[chunk * c]  # (B,) where each row starts inside its packed row
+    width = int((start + n).max())
+    R = int(chunk[-1]) + 1
+    ids = torch.zeros(R, width, dtype=input_ids.dtype, device=dev)  # filler: token 0 at position 0
+    pos = torch.zeros(R, width, dtype=position_ids.dtype, device=dev)
+    col = start[flat_row] + k  # (N,)
+    ids[chunk[flat_row], col] = input_ids[real]
+    pos[chunk[flat_row], col] = k.to(pos.dtype)
+    logits = model(input_ids=ids, position_ids=pos, attention_mask=None, use_cache=False).logits  # (R, W, V)
+    # response token j of row i is predicted at the row's real token p_i + j - 1 (p_i: its prompt)
+    p = real[:, :prompt_width].sum(1)  # (B,)
+    T = L - prompt_width
+    j = torch.arange(T, device=dev)
+    at = (p.unsqueeze(1) + j - 1).clamp(min=0)  # (B, T) index among the row's real tokens
+    at = torch.minimum(at, (n - 1).unsqueeze(1))  # past the row's end: its last token (masked later)
+    return logits[chunk.unsqueeze(1), start.unsqueeze(1) + at]  # (B, T, V)
+
+
 def response_log_probs(
     model,
     input_ids: torch.Tensor,
@@ -142,9 +197,19 @@ def response_log_probs(
     Returns:
         ``(log_prob, entropy)``: float32 (B, T) each (entropy ``None`` unless asked). Values at padding
         positions are finite but meaningless; the caller masks them with ``response_mask``.
+
+    A dense Llama, Qwen2/3 or Mistral (:func:`packable`) runs its real tokens only, packed several
+    rows to a row (``_packed_response_logits``; verl's ``use_remove_padding`` does the same with
+    flash-attention's variable-length kernels): about half the positions of a padded batch here, the
+    same log-probs up to float rounding. Other models run the padded batch.
     """
-    logits = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids).logits  # (B, L, V)
-    logits = logits[:, prompt_width - 1 : -1].float() / temperature  # (B, T, V) position t predicts t+1
+    logits = None
+    if packable(model):
+        logits = _packed_response_logits(model, input_ids, attention_mask, position_ids, prompt_width)
+    if logits is None:
+        logits = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids, use_cache=False)
+        logits = logits.logits[:, prompt_width - 1 : -1]  # (B, T, V) position t predicts t+1
+    logits = logits.float() / temperature  # (B, T, V)
     logp_all = F.log_softmax(logits, dim=-1)  # (B, T, V)
     targets = input_ids[:, prompt_width:]  # (B, T)
     log_prob = logp_all.gather(-1, targets.unsqueeze(-1)).squeeze(-1)  # (B, T)
@@ -352,6 +417,7 @@ def evaluate_pass_at_1(
             max_new_tokens,
             temperature,
             generator,
+            score=False,  # only rewards and lengths are read
         )
         per_prompt += batch.rewards.view(-1, samples_per_prompt).mean(-1).cpu().tolist()
         lengths += batch.response_lengths.cpu().tolist()

@@ -324,8 +324,11 @@ class UpdateData:
 
     Attributes:
         batch: the rollouts trained on (B rows, groups contiguous).
-        old_log_prob: (B, T) log pi_old of the response tokens (the ratio's denominator); ``None``
-            until the first update's forward sets it where ``Trainer._defer_old`` holds.
+        old_log_prob: (B, T) log pi_old of the response tokens (the ratio's denominator). Where
+            ``Trainer._defer_old`` holds, the rows of ``old_pending`` are filled in by the first
+            update's own forward (until then they hold nothing to read).
+        old_pending: (b,) the rows whose ``old_log_prob`` the first update fills in; ``None`` once
+            filled (or never deferred).
         ref_log_prob: (B, T) log pi_ref under the frozen reference, or ``None`` without one.
         advantages: (B,) group-relative or (B, T) GAE advantages.
         mask: (B, T) float, 1 on response tokens in the loss (after overlong filtering).
@@ -339,7 +342,7 @@ class UpdateData:
     """
 
     batch: RolloutBatch
-    old_log_prob: torch.Tensor | None
+    old_log_prob: torch.Tensor
     ref_log_prob: torch.Tensor | None
     advantages: torch.Tensor
     mask: torch.Tensor
@@ -347,6 +350,7 @@ class UpdateData:
     old_values: torch.Tensor | None = None
     routes: torch.Tensor | None = None
     correction: torch.Tensor | None = None
+    old_pending: torch.Tensor | None = None
 
 
 @dataclass
@@ -393,8 +397,8 @@ class Trainer:
             and one mini-batch the one update sees ratio 1.
         phase_seconds: one dict per step: CPU seconds of the stepping thread (``time.thread_time``,
             the work, not waits) in each of ``PHASES``; with torch intra-op threads > 1 the work of
-            the other threads is not counted. ``old_log_prob`` is 0 where the first update's own
-            forward gives it (one mini-batch, see :meth:`_defer_old`).
+            the other threads is not counted. ``old_log_prob`` covers only the rows the first update's
+            own forward does not give (:meth:`_defer_old`): 0 with one mini-batch.
 
     Raises:
         ValueError: from :meth:`TrainConfig.validate`.
@@ -637,19 +641,19 @@ class Trainer:
         return mask
 
     @torch.no_grad()
-    def _recompute_log_probs(self, batch: RolloutBatch, defer_old: bool = False):
+    def _recompute_log_probs(self, batch: RolloutBatch, deferred: torch.Tensor | None = None):
         """``(old_log_prob, ref_log_prob, routes)``: (B, T) each, the training forward of the policy
         before the step's first update (verl ``old_log_prob``: the same layout as the updates, so the
         ratio is 1 at first) and of the frozen reference (``None`` without one, or where nothing
         reads it: :meth:`_needs_ref`); for an MoE model the (B, L, layers, k) experts that forward
-        used (recorded, or with R3 the sampler's, replayed), else ``None``. ``defer_old``:
-        ``old_log_prob`` is ``None``, to be taken from the first update's forward
-        (:meth:`_defer_old`). A batch sampled without scoring (the sampler is the policy) gets
-        ``rollout_log_prob`` = ``old_log_prob`` once it is known."""
+        used (recorded, or with R3 the sampler's, replayed), else ``None``. ``deferred``: rows left
+        out of this forward (zeros in ``old_log_prob``), which the first update's own forward fills
+        in (:meth:`_defer_old`). A batch sampled without scoring (the sampler is the policy) gets
+        ``rollout_log_prob`` = ``old_log_prob`` once every row of it is known."""
         c = self.config
         self.model.eval()
         args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, c.temperature)
-        routes, old = None, None
+        routes = None
         with self._timed("old_log_prob"):
             if self.routing_replay == "R3":  # verl R3: old log-probs with the rollout engine's routing too
                 routes = batch.rollout_routing
@@ -659,9 +663,23 @@ class Trainer:
                 with capture_routing(self.model) as cap:
                     old, _ = response_log_probs(self.model, *args)
                 routes = cap.indices(*batch.input_ids.shape)
-            elif not defer_old:
+            elif deferred is None:
                 old, _ = response_log_probs(self.model, *args)
-            if old is not None and batch.rollout_log_prob is None:
+            else:
+                old = torch.zeros_like(batch.response_mask)  # (B, T) float32
+                rest = torch.ones(len(batch.problems), dtype=torch.bool)
+                rest[deferred.cpu()] = False
+                rows = torch.nonzero(rest).flatten().to(self.device)
+                if len(rows):
+                    old[rows], _ = response_log_probs(
+                        self.model,
+                        batch.input_ids[rows],
+                        batch.attention_mask[rows],
+                        batch.position_ids[rows],
+                        batch.prompt_width,
+                        c.temperature,
+                    )
+            if deferred is None and batch.rollout_log_prob is None:
                 batch.rollout_log_prob = old * batch.response_mask  # the sampler is this policy: 0 on padding
         ref = None
         if self._needs_ref():
@@ -674,23 +692,23 @@ class Trainer:
         reward (beta > 0) or ``measure_kl_ref`` asks for the ``kl_ref`` metric."""
         return self.ref_model is not None and (self.loss_params["beta"] > 0 or self.config.measure_kl_ref)
 
-    def _defer_old(self, mask: torch.Tensor) -> bool:
-        """Whether ``old_log_prob`` can come from the first update's forward instead of a forward of
-        its own: one mini-batch (the first update then runs the whole batch through the policy
-        before any change, so its log-probs, detached, are exactly the old ones; TRL does the same
-        at ``num_iterations`` = 1), a dense model sampled without scoring, a loss token to update
-        on, and nothing that reads ``old_log_prob`` before the update: group advantages without the
-        KL in the reward, no rollout correction."""
+    def _defer_old(self, mask: torch.Tensor, first: torch.Tensor) -> bool:
+        """Whether the rows ``first`` of the step's first mini-batch take their ``old_log_prob``
+        from that update's own forward instead of a forward before it: the first update runs them
+        through the policy before any change, so its log-probs, detached, are exactly the old ones
+        (TRL does the same at ``num_iterations`` = 1; with one mini-batch no forward of its own is
+        left). It needs a dense model sampled without scoring, a loss token among those rows (or
+        the update is skipped), and nothing that reads ``old_log_prob`` before the update: group
+        advantages without the KL in the reward, no rollout correction."""
         c = self.config
         kl_reward = c.kl_in_reward and self.loss_params["beta"] > 0 and self._needs_ref()
         return (
-            c.mini_batches == 1
-            and not self.moe
+            not self.moe
             and not self._sampler_scores()
             and self.train_params["advantage"] == "group"
             and c.rollout_correction == "none"
             and not kl_reward
-            and float(mask.sum()) > 0
+            and float(mask[first].sum()) > 0
         )
 
     def _advantages(self, batch: RolloutBatch, old: torch.Tensor, ref: torch.Tensor | None, mask: torch.Tensor):
@@ -727,11 +745,13 @@ class Trainer:
         adv, returns = gae(token_r, values, mask, self.train_params["gamma"], self.train_params["lam"])
         return adv, returns, values
 
-    def _prepare(self, batch: RolloutBatch) -> UpdateData:
+    def _prepare(self, batch: RolloutBatch, first: torch.Tensor | None = None) -> UpdateData:
         """Everything the step's updates hold fixed: loss mask, old and reference log-probs,
-        advantages (and PPO's returns and old values)."""
+        advantages (and PPO's returns and old values). ``first``: the rows of the first update
+        (``None``: every row gets its old log-prob here)."""
         mask = self._loss_mask(batch)
-        old, ref, routes = self._recompute_log_probs(batch, defer_old=self._defer_old(mask))
+        deferred = first if first is not None and self._defer_old(mask, first) else None
+        old, ref, routes = self._recompute_log_probs(batch, deferred)
         adv, returns, old_values = self._advantages(batch, old, ref, mask)
         c = self.config
         correction = None
@@ -748,7 +768,7 @@ class Trainer:
                 # verl applies a rejection filter to the response mask: the rejected responses leave
                 # the loss and its normaliser (rollout_corr_helper.compute_rollout_rejection_mask)
                 mask, correction = mask * kept.to(mask), None
-        return UpdateData(batch, old, ref, adv, mask, returns, old_values, routes, correction)
+        return UpdateData(batch, old, ref, adv, mask, returns, old_values, routes, correction, deferred)
 
     def _mismatch_metrics(self, data: UpdateData) -> dict[str, float]:
         """Sampler against trainer on the step batch: ``rollout_kl``, the k3 estimate of
@@ -792,14 +812,16 @@ class Trainer:
         inputs of the updates (:class:`UpdateData`, for :meth:`_token_view`).
         """
         c = self.config
-        data = self._prepare(batch)
+        B = len(batch.problems)
+        # the first pass's order, drawn first (nothing before the updates draws from the generator)
+        first_perm = torch.randperm(B, generator=self.generator)
+        data = self._prepare(batch, torch.tensor_split(first_perm, c.mini_batches)[0])
         params = self._loss_params(data)
         acc = _UpdateStats(hist=[0] * (len(RATIO_BIN_EDGES) - 1))
-        B = len(batch.problems)
         self.model.train()
         with self._timed("update"):
             for epoch in range(c.mu):
-                perm = torch.randperm(B, generator=self.generator)
+                perm = first_perm if epoch == 0 else torch.randperm(B, generator=self.generator)
                 for rows in torch.tensor_split(perm, c.mini_batches):  # exactly mini_batches pieces
                     self._minibatch_update(data, rows.to(self.device), epoch, params, acc)
         self.model.eval()
@@ -832,11 +854,10 @@ class Trainer:
                 or self.spec.reads_entropy,
             )
         log_prob.retain_grad()
-        if data.old_log_prob is None:  # deferred (_defer_old): this first forward is the old policy's
-            old = torch.empty_like(log_prob)
-            old[idx] = log_prob.detach()  # one mini-batch: idx holds every row
-            data.old_log_prob = old
-            data.batch.rollout_log_prob = old * data.batch.response_mask  # the sampler is this policy
+        if data.old_pending is not None:  # deferred (_defer_old): the first update's rows are still the old policy's
+            data.old_log_prob[idx] = log_prob.detach()  # idx is data.old_pending
+            data.old_pending = None
+            data.batch.rollout_log_prob = data.old_log_prob * data.batch.response_mask  # the sampler is this policy
         ref = data.ref_log_prob
         keep = self._keep_mask(log_prob, ent, data, idx, mb_mask)
         weight = keep  # the token masks, times the rollout correction's weights (TRL: the same product)
