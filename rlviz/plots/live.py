@@ -13,10 +13,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import ALGORITHMS
-from rlviz.plots import base_layout, ordered, style_or_default
+from rlviz.plots import _assemble, base_layout, ordered, style_or_default
 
 __all__ = ["live_metrics_figure", "ratio_histogram_figure", "token_view_frame"]
 
@@ -70,57 +69,66 @@ def live_metrics_figure(
     n = max(len(metrics), 1)
     cols = max(1, min(cols, n))
     rows = math.ceil(n / cols)
-    fig = make_subplots(
-        rows=rows,
-        cols=cols,
+    # built as plain trace and layout dicts (rlviz.plots._assemble): the page redraws this figure
+    # after every round of a run, and plotly's per-property validation was most of that
+    layout = _assemble.subplots(
+        rows,
+        cols,
         shared_xaxes=True,
-        subplot_titles=[_l(labels, m) for m in metrics] or None,
+        subplot_titles=tuple(_l(labels, m) for m in metrics) or None,
         vertical_spacing=min(0.12, 0.35 / rows) if rows > 1 else 0.0,
         horizontal_spacing=0.08,
     )
+    traces: list[dict] = []
     algorithms = _series_in(df, by)
     in_legend: set[str] = set()
+    shown = [m for m in dict.fromkeys(metrics) if m in df.columns] if "step" in df.columns else []
+    # each series' rows and every shown column as numbers, once (not per panel)
+    numbers = df[["step", *shown]].apply(pd.to_numeric, errors="coerce") if shown else None
+    series = {algo: numbers[(df[by].astype(str) == algo).to_numpy()] for algo in algorithms} if shown else {}
     for i, metric in enumerate(metrics):
-        row, col = divmod(i, cols)
-        if metric not in df.columns or "step" not in df.columns:
+        if metric not in shown:
             continue
         for algo in algorithms:
-            part = df.loc[df[by].astype(str) == algo, ["step", metric]]
-            part = part.apply(pd.to_numeric, errors="coerce")
+            part = series[algo][["step", metric]]
             part = part[np.isfinite(part["step"]) & np.isfinite(part[metric])]
             if part.empty:
                 continue
-            part = part.sort_values("step")
+            part = part.sort_values("step", kind="stable")
             style = style_or_default(algo)
             name = _name(labels, algo)
-            fig.add_trace(
-                go.Scatter(
-                    x=part["step"].tolist(),
-                    y=part[metric].astype(float).tolist(),
-                    mode="lines+markers" if len(part) < 40 else "lines",
-                    name=name,
-                    legendgroup=algo,
-                    showlegend=algo not in in_legend,
-                    line={"color": style["color"], "dash": style["dash"], "width": 2},
-                    marker={"size": 4, "color": style["color"]},
-                    hovertemplate=f"{name}<br>{x_title} %{{x}}<br>{_l(labels, metric)}: %{{y:.4g}}<extra></extra>",
-                ),
-                row=row + 1,
-                col=col + 1,
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": part["step"].tolist(),
+                    "y": part[metric].astype(float).tolist(),
+                    "mode": "lines+markers" if len(part) < 40 else "lines",
+                    "name": name,
+                    "legendgroup": algo,
+                    "showlegend": algo not in in_legend,
+                    "line": {"color": style["color"], "dash": style["dash"], "width": 2},
+                    "marker": {"size": 4, "color": style["color"]},
+                    "hovertemplate": f"{name}<br>{x_title} %{{x}}<br>{_l(labels, metric)}: %{{y:.4g}}<extra></extra>",
+                    "xaxis": _assemble.ref("x", i + 1),
+                    "yaxis": _assemble.ref("y", i + 1),
+                }
             )
             in_legend.add(algo)
-    base_layout(fig, height=max(260, panel_height * rows + 100))
-    # the legend above the first row's panel titles (container coordinates, not the plot area)
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 75})
     # the x title on the bottom row of each column only (shared axes)
     for c in range(cols):
         last_row = max(r for r in range(rows) if r * cols + c < n) if n > c else rows - 1
-        fig.update_xaxes(title_text=x_title, row=last_row + 1, col=c + 1, showticklabels=True)
-    fig.update_annotations(font={"size": 13})
+        x = layout.setdefault(_assemble.axis("x", last_row * cols + c + 1), {})
+        x["showticklabels"] = True
+        _assemble.title(layout, _assemble.axis("x", last_row * cols + c + 1), x_title)
+    for note in layout.get("annotations", ()):
+        note.setdefault("font", {})["size"] = 13
     steps = pd.to_numeric(df["step"], errors="coerce") if "step" in df.columns else pd.Series(dtype=float)
     if steps.notna().any() and steps.max() - steps.min() < 10:
-        fig.update_xaxes(dtick=1)  # whole steps only
-    return fig
+        for key in [k for k in layout if k.startswith("xaxis")]:
+            layout[key]["dtick"] = 1  # whole steps only
+    # the legend above the first row's panel titles (container coordinates, not the plot area)
+    after = {"legend": {"yref": "container", "y": 1.0, "yanchor": "top"}, "margin": {"t": 75}}
+    return _assemble.figure(traces, layout, height=max(260, panel_height * rows + 100), after=after)
 
 
 def ratio_histogram_figure(
