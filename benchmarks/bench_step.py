@@ -3,7 +3,9 @@
 .venv/bin/python benchmarks/bench_step.py [--steps 5] [--device cpu]   (or: make bench)
 
 Each algorithm is an arm of one ``rlviz.experiments.runner.SideBySideRun`` (one copy of the model per
-arm, the same checkpoint and seed, the trainer's defaults); every arm-step is timed on its own.
+arm, the same checkpoint and seed, the trainer's defaults); every arm-step is timed on its own (wall
+seconds), and split into the trainer's phases (``Trainer.phase_seconds``: CPU seconds of the
+stepping thread).
 """
 
 import argparse
@@ -30,14 +32,18 @@ def main() -> None:
     )
     device = next(run.ref_model.parameters()).device
     print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, device {device}")
-    print(f"{'algorithm':<12}{'median s/step':>14}{'min':>8}{'max':>8}")
+    from rlviz.lm.trainer import PHASES
+
+    print(f"{'algorithm':<12}{'median s/step':>14}{'min':>8}{'max':>8}   median CPU s per phase")
     for name in run.arms:  # one algorithm at a time, as before: its steps back to back
         times = []
         for _ in range(args.steps):
             t0 = time.perf_counter()
             run.step_arm(name)
             times.append(time.perf_counter() - t0)
-        print(f"{name:<12}{statistics.median(times):>14.3f}{min(times):>8.3f}{max(times):>8.3f}")
+        phases = run.trainers[name].phase_seconds
+        split = ", ".join(f"{k} {statistics.median(p[k] for p in phases):.3f}" for k in PHASES)
+        print(f"{name:<12}{statistics.median(times):>14.3f}{min(times):>8.3f}{max(times):>8.3f}   {split}")
 
 
 if __name__ == "__main__":

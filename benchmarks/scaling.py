@@ -9,9 +9,10 @@ x G 8, up to 16 new tokens); then a least-squares line through every point, seco
 responses per step.
 
 Memory: a fresh process per count of arms builds a side-by-side run (the live page's session) and
-takes one step of every arm, so each holds its gradients and AdamW moments; its resident memory
-(VmRSS) over a process that only imported the libraries and loaded the model, against the model's
-fp32 size.
+takes one step of every arm, so each holds its gradients and AdamW moments: the bytes of the tensors
+it holds, and its resident memory (VmRSS) over the same process after a warm-up run of the same
+arms was dropped and trimmed (so torch's lazily allocated buffers are not counted), each against
+the model's fp32 size.
 """
 
 from __future__ import annotations
@@ -52,21 +53,38 @@ def step_seconds(model, tokenizer, ref, steps: int, **config) -> tuple[float, fl
 
 
 def memory(arms: int) -> dict:
-    """Run in a child: resident memory of a session of ``arms`` arms after each took a step."""
+    """Run in a child: what a session of ``arms`` arms holds after each took a step: the bytes of
+    its tensors (weights, gradients, AdamW moments, the reference), and its resident memory over the
+    same process after a warm-up run (torch's lazily allocated buffers) was dropped and trimmed."""
+    import gc
+
     import torch
 
     from rlviz.core.objectives import ALGORITHMS
     from rlviz.experiments.runner import Arm, RunConfig, SideBySideRun
     from rlviz.lm.model import load_policy
+    from rlviz.serving import trim_memory
 
     torch.set_num_threads(1)
     policy = load_policy(None, device="cpu")
+    names = list(ALGORITHMS)[:arms]
+    warm = SideBySideRun([Arm(n, n) for n in names], RunConfig(steps=2, heldout_samples=0), policy)
+    warm.step()
+    del warm
+    gc.collect()
+    trim_memory()
     base = _rss_mib()
-    run = SideBySideRun([Arm(n, n) for n in list(ALGORITHMS)[:arms]], RunConfig(steps=2, heldout_samples=0), policy)
+    run = SideBySideRun([Arm(n, n) for n in names], RunConfig(steps=2, heldout_samples=0), policy)
     run.step()
     held = _rss_mib() - base
+    tensors = {id(run.ref_model): list(run.ref_model.parameters())}
+    for t in run.trainers.values():
+        own = [*t.model.parameters(), *(p.grad for p in t.model.parameters() if p.grad is not None)]
+        own += [v for state in t.optimizer.state.values() for v in state.values() if torch.is_tensor(v)]
+        tensors[id(t)] = own
+    tensor_mib = sum(x.numel() * x.element_size() for xs in tensors.values() for x in xs) / 2**20
     model_mib = sum(p.numel() * p.element_size() for p in policy[0].parameters()) / 2**20
-    return {"arms": arms, "held_mib": held, "model_mib": model_mib}
+    return {"arms": arms, "held_mib": held, "tensor_mib": tensor_mib, "model_mib": model_mib}
 
 
 def main() -> None:
@@ -107,8 +125,11 @@ def main() -> None:
             [sys.executable, __file__, "--memory-child", str(arms)], capture_output=True, text=True, check=True
         )
         m = json.loads(out.stdout.strip().splitlines()[-1])
-        ratio = m["held_mib"] / m["model_mib"]
-        print(f"  {arms} arm(s): {m['held_mib']:.1f} MiB = {ratio:.1f}x the model's {m['model_mib']:.2f} MiB (fp32)")
+        copies, ratio = m["tensor_mib"] / m["model_mib"], m["held_mib"] / m["model_mib"]
+        print(
+            f"  {arms} arm(s): tensors {m['tensor_mib']:.1f} MiB = {copies:.1f} copies of the model's "
+            f"{m['model_mib']:.2f} MiB (fp32); resident {m['held_mib']:.1f} MiB = {ratio:.1f}x"
+        )
 
 
 if __name__ == "__main__":
