@@ -137,7 +137,7 @@ def packable(model) -> bool:
 def _packed_response_logits(model, input_ids, attention_mask, position_ids, prompt_width: int):
     """(B, T, V) logits of the positions that predict the response tokens, computed with the real
     tokens only: the rows' real tokens (each row one contiguous run of ``attention_mask``) are
-    packed ``PACK_ROWS`` rows at a time into one row of the model's input, each keeping its position
+    packed about ``PACK_ROWS`` rows at a time into one row of the model's input, each keeping its position
     ids, so each attends to exactly the tokens it attends to padded; the unused tail of a packed row
     is filler at position 0 (each filler its own sequence). Where T has no real token of a row the
     logits are another position of that row's (finite, meaningless: the caller masks them).
@@ -155,11 +155,19 @@ def _packed_response_logits(model, input_ids, attention_mask, position_ids, prom
     k = torch.arange(int(n.sum()), device=dev) - offset[flat_row]  # (N,) index inside its row
     if not bool((position_ids[real] == k).all()):  # not one contiguous run from position 0 per row
         return None
-    c = PACK_ROWS
-    chunk = rows // c  # (B,) the packed row of each row
-    start = offset - offset[chunk * c]  # (B,) where each row starts inside its packed row
+    # rows dealt to R packed rows longest first, back and forth (R, R-1, ..., 1, 1, 2, ...), so the
+    # packed rows come out about equally long: the widest sets the width every one is computed at
+    R = -(-B // PACK_ROWS)
+    lane = torch.arange(B, device=dev) % (2 * R)
+    dealt = torch.where(lane < R, lane, 2 * R - 1 - lane)  # the packed row of the i-th longest row
+    chunk = torch.empty_like(dealt)
+    chunk[torch.argsort(n, descending=True, stable=True)] = dealt  # (B,) the packed row of each row
+    by_chunk = torch.argsort(chunk, stable=True)  # rows in packed order
+    before = torch.cumsum(n[by_chunk], 0) - n[by_chunk]  # real tokens before each, in packed order
+    first = torch.searchsorted(chunk[by_chunk], torch.arange(R, device=dev))  # each packed row's first
+    start = torch.empty_like(n)
+    start[by_chunk] = before - before[first[chunk[by_chunk]]]  # (B,) where each row starts in its packed row
     width = int((start + n).max())
-    R = int(chunk[-1]) + 1
     ids = torch.zeros(R, width, dtype=input_ids.dtype, device=dev)  # filler: token 0 at position 0
     pos = torch.zeros(R, width, dtype=position_ids.dtype, device=dev)
     col = start[flat_row] + k  # (N,)
