@@ -25,6 +25,8 @@ __all__ = [
     "eos_token_ids",
     "evaluate_pass_at_1",
     "truncate_logits",
+    "packable",
+    "PACKED_MODEL_TYPES",
     "EOS_DISPLAY",
     "DEFAULT_MAX_NEW_TOKENS",
 ]
