@@ -152,15 +152,12 @@ class _TRLWorker:
 
 
 def _default_trl_python() -> str | None:
-    for candidate in (ROOT / ".venv-bench" / "bin" / "python",):
-        if candidate.exists():
-            return str(candidate)
-    return None
+    candidate = ROOT / ".venv-bench" / "bin" / "python"  # make bench's venv with TRL
+    return str(candidate) if candidate.exists() else None
 
 
 def measure(cfg: dict, steps: int, warmup: int, trl_python: str | None) -> dict:
     """One setting: every contender's per-round CPU seconds and rlviz's phases."""
-    import torch
 
     from rlviz.lm.model import load_policy
 
@@ -189,7 +186,6 @@ def measure(cfg: dict, steps: int, warmup: int, trl_python: str | None) -> dict:
     if trl is not None:
         trl.close()
     phases = contenders["rlviz"].trainer.phase_seconds[warmup:]
-    torch.set_num_threads(1)
     return {
         "times": times,
         "phases": {k: statistics.median(p[k] for p in phases) for k in phases[0]},
