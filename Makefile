@@ -3,6 +3,11 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Python writes its bytecode cache (.pyc, under __pycache__/, ignored by git) for what it imports. Some
+# images set PYTHONDONTWRITEBYTECODE; with pip's --no-compile below, every process then compiled
+# torch, transformers and Streamlit from source again: about 15 s per process here (a server, a test
+# worker, a CLI run), and a third of `make test`.
+unexport PYTHONDONTWRITEBYTECODE
 # The address the server listens on: this machine only. `make run ADDRESS=0.0.0.0` serves the LAN
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
