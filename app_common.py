@@ -447,12 +447,14 @@ def show_run_failure(exc: BaseException, where=None) -> None:
 
 
 def advance(run, flag_key: str, on_progress, on_wait=None) -> None:
-    """Advance ``run`` one arm-step at a time while ``st.session_state[flag_key]`` is set.
+    """Advance ``run`` while ``st.session_state[flag_key]`` is set, as many arms at once as the server
+    computes steps at once (``rlviz.serving.STEPS.capacity``, each arm in a thread with its own turn
+    in the queue: a lone session uses every core it is allowed, a busy server shares them in turn).
 
-    ``run`` is a :class:`rlviz.experiments.runner.SideBySideRun` (its ``step_next`` holds the run's
-    lock, so a second script run started by a rerun, e.g. a language switch, waits for the step in
+    ``run`` is a :class:`rlviz.experiments.runner.SideBySideRun` (its ``step_parallel`` holds the run's
+    lock, so a second script run started by a rerun, e.g. a language switch, waits for the steps in
     flight instead of starting another on the same model). ``on_progress()`` draws progress after
-    each arm-step; its Streamlit calls are where a rerun (a widget change, a language switch, a page
+    each batch of arm-steps; its Streamlit calls are where a rerun (a widget change, a language switch, a page
     switch, Stop) ends this script run, always between two arm-steps; the next script run on the
     page picks the run up where it is (the flag is still set). After Stop it steps on only until
     every arm has finished the round in progress. At the end the flag is cleared and the page reruns
@@ -463,11 +465,13 @@ def advance(run, flag_key: str, on_progress, on_wait=None) -> None:
     the session. Each arm-step waits for its turn in the server's step queue
     (``rlviz.serving.STEPS``); ``on_wait(ahead)`` says the place in line while it waits.
     """
+    from rlviz import serving
+
     state = st.session_state
     stop_key = _stop_key(flag_key)
     try:
         while state.get(flag_key) and not (state.get(stop_key) and run.level):
-            if run.step_next(on_wait=on_wait) is None:
+            if run.step_parallel(serving.STEPS.capacity, on_wait=on_wait) is None:
                 break
             on_progress()
     except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -85,6 +86,13 @@ def _parser() -> argparse.ArgumentParser:
         "--heldout-samples", type=int, default=d.heldout_samples, help="samples per held-out prompt (0: skip)"
     )
     c.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="arms stepped at once, each in a thread with torch threads = cores / workers "
+        "(default: the number of arms, at most the number of cores; 1: one after another)",
+    )
+    c.add_argument(
         "--set",
         action="append",
         default=[],
@@ -95,12 +103,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (2 on a bad setting, with the message on stderr)."""
-    import pandas as pd
-    from tqdm import tqdm
+    """Run the CLI; returns the exit code (2 on a bad setting, with the message on stderr; 130 when
+    interrupted). ``compare`` steps ``--workers`` arms at once (``SideBySideRun.step_parallel``),
+    with torch's threads set to the cores divided among them for the run and put back after."""
+    import torch
 
-    from rlviz.core.objectives import get_algorithm
     from rlviz.experiments.live import LiveConfig, LiveRun
+    from rlviz.serving import STEPS
 
     args = _parser().parse_args(argv)
     try:
@@ -134,17 +143,40 @@ def main(argv: list[str] | None = None) -> int:
             kl_in_reward=args.kl_in_reward,
             entropy_coef=args.entropy_coef,
         )
+        cores = os.cpu_count() or 1
+        workers = min(len(config.algorithms), cores) if args.workers is None else args.workers
+        if isinstance(workers, bool) or workers < 1:
+            raise ValueError(f"--workers: must be a whole number >= 1, got {args.workers!r}")
         run = LiveRun(config)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    threads, capacity = torch.get_num_threads(), STEPS.capacity
+    torch.set_num_threads(max(1, cores // workers))  # workers x threads = the cores, not more
+    STEPS.resize(max(capacity, workers))  # the queue of a shared server's steps; here one run
+    try:
+        return _compare(args, config, run, workers)
+    finally:  # as they were (a caller in the same process, such as a test)
+        torch.set_num_threads(threads)
+        STEPS.resize(capacity)
+
+
+def _compare(args, config, run, workers: int) -> int:
+    import pandas as pd
+    from tqdm import tqdm
+
+    from rlviz.core.objectives import get_algorithm
+
     interrupted = False
     with tqdm(total=config.steps * len(config.algorithms), unit="step", file=sys.stderr) as bar:
+
+        def on_step(name: str, m: dict) -> None:  # in the thread that made the step
+            bar.set_postfix_str(f"{name} step {m['step']}: pass@1 {m['pass_at_1']:.2f}")
+            bar.update(1)
+
         try:
-            while (stepped := run.step_next()) is not None:  # one arm-step at a time, round robin
-                name, m = stepped
-                bar.set_postfix_str(f"{name} step {m['step']}: pass@1 {m['pass_at_1']:.2f}")
-                bar.update(1)
+            while run.step_parallel(workers, on_step=on_step) is not None:  # a round at a time
+                pass
         except KeyboardInterrupt:
             interrupted = True
             print("\ninterrupted: writing what has been measured so far", file=sys.stderr)

@@ -268,19 +268,19 @@ def test_the_run_click_disables_the_settings_in_its_own_script_run(monkeypatch):
     import streamlit
 
     events = []
-    multiselect, step_next = streamlit.multiselect, LiveRun.step_next
+    multiselect, step_parallel = streamlit.multiselect, LiveRun.step_parallel
 
     def recording_multiselect(*args, **kwargs):
         if kwargs.get("key") == "lv_algos":
             events.append(("algorithms widget", kwargs.get("disabled")))
         return multiselect(*args, **kwargs)
 
-    def recording_step_next(self, on_wait=None):
+    def recording_step_parallel(self, *args, **kwargs):
         events.append(("step", None))
-        return step_next(self, on_wait)
+        return step_parallel(self, *args, **kwargs)
 
     monkeypatch.setattr(streamlit, "multiselect", recording_multiselect)
-    monkeypatch.setattr(LiveRun, "step_next", recording_step_next)
+    monkeypatch.setattr(LiveRun, "step_parallel", recording_step_parallel)
     at = _small(_live(), algorithms=("grpo",), steps=1)
     assert not at.multiselect(key="lv_algos").disabled
     events.clear()
@@ -372,14 +372,14 @@ def test_a_run_stopped_between_two_arms_says_so_and_catches_up():
 
 
 def test_error_during_a_run_is_a_message_in_words_and_keeps_the_steps(monkeypatch):
-    original = LiveRun.step_arm
+    original = LiveRun._step_unlocked  # an arm's step, whichever thread makes it
 
     def failing(self, name, on_wait=None):
-        if self.progress[name] >= 1:
+        if self.trainers[name].step_count >= 1:
             raise RuntimeError("simulated: CUDA out of memory")
-        return original(self, name)
+        return original(self, name, on_wait)
 
-    monkeypatch.setattr(LiveRun, "step_arm", failing)
+    monkeypatch.setattr(LiveRun, "_step_unlocked", failing)
     for lang in ("en", "zh"):
         at = _small(_live(lang=lang), algorithms=("grpo",), steps=3)
         at.button(key="lv_run").click().run()

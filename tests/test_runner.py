@@ -146,6 +146,61 @@ def test_step_next_is_round_robin_and_catches_up(policy):
     assert run.step_arm("a") is None and run.step() == {}  # a finished run stays as it is
 
 
+def _without_seconds(run) -> dict:
+    data = run.to_dict()
+    for rows in data["metrics"].values():
+        for m in rows:
+            m.pop("seconds")  # wall time: the one field that depends on the threads
+    return data
+
+
+def test_step_parallel_gives_what_one_arm_after_another_gives(policy):
+    # three arms on two threads: the caller's thread and a helper take the arms in turn; every
+    # metric, histogram, token view and held-out figure equals that of stepping them one at a time
+    arms = [Arm("a", "grpo"), Arm("b", "dapo", {"dynamic_sampling": True}), Arm("c", "gspo")]
+    one = _run(policy, arms, steps=2, heldout=1, seed=3)
+    while not one.done:
+        one.step()
+    par = _run(policy, arms, steps=2, heldout=1, seed=3)
+    threads, steps = set(), []
+
+    def on_step(name, metrics):
+        threads.add(threading.get_ident())
+        steps.append((name, metrics["step"]))
+
+    rounds = []
+    while (stepped := par.step_parallel(2, on_step=on_step)) is not None:
+        rounds.append([(name, m["step"]) for name, m in stepped])
+    assert rounds == [[("a", 1), ("b", 1), ("c", 1)], [("a", 2), ("b", 2), ("c", 2)]]  # in arm order
+    assert sorted(steps) == sorted(x for r in rounds for x in r) and len(threads) >= 2  # a helper stepped some
+    assert _without_seconds(par) == _without_seconds(one)
+    assert set(par.heldout) == {"start", "a", "b", "c"}
+
+
+def test_step_parallel_catches_up_an_arm_behind_and_checks_workers(policy):
+    run = _run(policy, [Arm("a", "grpo"), Arm("b", "sapo"), Arm("c", "cispo")], steps=2)
+    run.step_next()  # a round cut short: a is a step ahead
+    assert [name for name, _ in run.step_parallel(4)] == ["b", "c"]  # only the arms behind
+    assert run.progress == {"a": 1, "b": 1, "c": 1}
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="workers"):
+            run.step_parallel(bad)
+    assert run.step_parallel(1) is not None and run.step_parallel(3) is None and run.done
+
+
+def test_step_parallel_hands_an_arms_error_to_the_caller_after_the_others_stop(policy):
+    run = _run(policy, [Arm("a", "grpo"), Arm("b", "gspo")], steps=2)
+
+    def broken():
+        raise RuntimeError("b broke")
+
+    run.trainers["b"].step = broken
+    with pytest.raises(RuntimeError, match="b broke"):
+        run.step_parallel(2)
+    assert run.progress == {"a": 1, "b": 0}  # a's step is kept; b is the one behind
+    assert run.pending() == ["b"]
+
+
 def test_heldout_before_and_after(policy):
     run = _run(policy, [Arm("grpo", "grpo")], steps=1, heldout=1)
     assert run.heldout == {}

@@ -13,6 +13,7 @@ from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments.live import LiveConfig, LiveRun
 from rlviz.lm.model import load_policy
 from rlviz.lm.trainer import METRICS, TrainConfig, Trainer
+from rlviz.serving import STEPS
 
 SMALL = dict(prompts_per_step=4, group_size=4, mu=2, mini_batches=2)
 
@@ -306,6 +307,19 @@ def test_cli_compare_writes_json(tmp_path, capsys):
     assert [a["settings"] for a in data["arms"]] == [{}, {"epsilon_high": 0.001}]  # grpo, gspo
     assert "GSPO" in capsys.readouterr().out
     assert cli_main(["compare", "--algorithms", "grpo", "--group-size", "0"]) == 2
+    assert cli_main(["compare", "--algorithms", "grpo", "--workers", "0"]) == 2
+    assert "--workers" in capsys.readouterr().err
+    # the run's torch threads and step queue are put back for the rest of the process
+    threads, capacity = torch.get_num_threads(), STEPS.capacity
+    one = tmp_path / "one.json"
+    small = ["compare", "--algorithms", "grpo,gspo", "--steps", "1", "--group-size", "2", "--prompts-per-step", "2"]
+    assert cli_main([*small, "--heldout-samples", "0", "--workers", "1", "--out", str(one)]) == 0
+    assert (torch.get_num_threads(), STEPS.capacity) == (threads, capacity)
+    two = tmp_path / "two.json"
+    assert cli_main([*small, "--heldout-samples", "0", "--workers", "2", "--out", str(two)]) == 0
+    # (the same numbers as one after another: tests/test_runner.py, at one torch thread both ways)
+    a, b = json.loads(one.read_text()), json.loads(two.read_text())
+    assert [len(v) for v in a["metrics"].values()] == [len(v) for v in b["metrics"].values()] == [1, 1]
     assert parse_setting("ppo.dual_clip_c=none") == ("ppo", "dual_clip_c", None)
     assert parse_setting("dapo.dynamic_sampling=False") == ("dapo", "dynamic_sampling", False)
 

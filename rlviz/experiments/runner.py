@@ -11,7 +11,8 @@ A :class:`SideBySideRun` owns the models: one copy of the policy per arm, all fr
 checkpoint and with the same seed (so step 1 sees the same prompts and, for the same sampling
 settings, the same answers), and a frozen copy as the reference for KL. It advances one step at a
 time (:meth:`~SideBySideRun.step`, :meth:`~SideBySideRun.step_arm`,
-:meth:`~SideBySideRun.step_next`), so a caller (a page, the CLI) can draw progress and stop between
+:meth:`~SideBySideRun.step_next`, or a few arms at once in threads:
+:meth:`~SideBySideRun.step_parallel`), so a caller (a page, the CLI) can draw progress and stop between
 steps without losing anything.
 
 Thread safety: one ``threading.RLock`` per run. Every step and every reader holds it, so a run
@@ -334,6 +335,82 @@ class SideBySideRun:
             if trainer.step_count == self.config.steps and self.config.heldout_samples:
                 self._heldout[name] = self._evaluate(trainer.model)
             return metrics
+
+    def _step_unlocked(self, name: str, on_wait=None) -> dict[str, Any] | None:
+        """:meth:`step_arm` for a helper thread of :meth:`step_parallel`, whose caller holds the lock:
+        only arm ``name``'s own trainer and held-out entry are touched."""
+        trainer = self.trainers[name]
+        if trainer.step_count >= self.config.steps:
+            return None
+        with STEPS.turn(on_wait):
+            metrics = trainer.step()
+        if trainer.step_count == self.config.steps and self.config.heldout_samples:
+            self._heldout[name] = self._evaluate(trainer.model)
+        return metrics
+
+    def step_parallel(self, workers: int = 1, on_wait=None, on_step=None) -> list[tuple[str, dict[str, Any]]] | None:
+        """Step every arm of :meth:`pending` (a round, or the rest of one cut short) with ``workers``
+        threads, the caller's among them: each takes the next arm not taken yet, in arm order, with
+        its own turn in the server's step queue. Returns ``[(arm name, its metrics), ...]`` in arm
+        order, or ``None`` once the run is done; ``workers`` = 1 is :meth:`step`.
+
+        The arms share nothing they write (each has its own model, optimizer and generator; the
+        reference is only read), so every arm's results are exactly those of one arm after another;
+        torch computes with the interpreter lock released, so two threads on two cores take about
+        0.6x the time (``benchmarks/job.py``). The caller holds the run's lock until the round is
+        done, also when ``on_wait`` (called in the caller's thread only, while its own arm waits for
+        a turn) or ``on_step`` raises: a reader waits, and the arms never drift more than one step
+        apart (an arm left behind is :meth:`pending` first).
+
+        Args:
+            workers: threads that step arms at once (at most the arms pending are used).
+            on_wait: ``on_wait(ahead)``, as in :meth:`step_arm`, for the caller's own arms.
+            on_step: ``on_step(name, metrics)`` after each arm-step, in the thread that made it.
+
+        Raises:
+            ValueError: ``workers`` not a whole number >= 1; a released run. The first error of an
+                arm's step, once every thread has stopped (the arms not started then are not stepped).
+        """
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers: must be a whole number >= 1, got {workers!r}")
+        with self.lock:
+            todo = self.pending()
+            if not todo:
+                return None
+            if self.ref_model is None:
+                raise ValueError("run: released (its models were freed when it finished); start a new run")
+            if self.config.heldout_samples and "start" not in self._heldout:
+                self._heldout["start"] = self._evaluate(self.ref_model)
+            results: dict[str, Any] = {}
+            errors: list[BaseException] = []
+            queue = iter(todo)
+            take = threading.Lock()
+
+            def work(wait=None) -> None:
+                while not errors:
+                    with take:
+                        name = next(queue, None)
+                    if name is None:
+                        return
+                    try:
+                        results[name] = metrics = self._step_unlocked(name, wait)
+                        if on_step is not None and metrics is not None:
+                            on_step(name, metrics)
+                    except BaseException as exc:  # noqa: BLE001 -- handed to the caller after the join
+                        errors.append(exc)
+                        return
+
+            helpers = [threading.Thread(target=work, daemon=True) for _ in range(min(workers, len(todo)) - 1)]
+            for h in helpers:
+                h.start()
+            try:
+                work(on_wait)
+            finally:
+                for h in helpers:
+                    h.join()
+            if errors:
+                raise errors[0]
+            return [(name, results[name]) for name in todo if results.get(name) is not None]
 
     def step_next(self, on_wait=None) -> tuple[str, dict[str, Any]] | None:
         """One arm-step: the first arm of :meth:`pending` (round robin in arm order). Returns
