@@ -38,6 +38,8 @@ from playwright.sync_api import sync_playwright
 
 EXPLORERS = ("curves", "weighting", "length", "sampling", "advantages", "kl")
 CHART = "[data-testid=stPlotlyChart]"
+# a widget's key, from the st-key-<key> class Streamlit puts on its container
+KEY_JS = "e => ((e.closest('[class*=\"st-key-\"]') || e).className.match(/st-key-(\\S+)/) || [])[1] || null"
 
 
 def free_port() -> int:
@@ -85,14 +87,7 @@ def measure(page, base: str, pid: int, name: str, repeats: int) -> dict:
         thumb = slider.locator("[role=slider]").last  # a range slider: its upper end
         if not thumb.count() or thumb.get_attribute("aria-disabled") == "true" or not thumb.is_visible():
             continue
-        key = next(
-            (
-                c[7:]
-                for c in (slider.locator("xpath=..").get_attribute("class") or "").split()
-                if c.startswith("st-key-")
-            ),
-            f"slider {i}",
-        )
+        key = slider.evaluate(KEY_JS) or f"slider {i}"
         now, low, high = slider_values(thumb)
         if low == high:
             continue

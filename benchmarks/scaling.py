@@ -55,7 +55,8 @@ def step_seconds(model, tokenizer, ref, steps: int, **config) -> tuple[float, fl
 def memory(arms: int) -> dict:
     """Run in a child: what a session of ``arms`` arms holds after each took a step: the bytes of
     its tensors (weights, gradients, AdamW moments, the reference), and its resident memory over the
-    same process after a warm-up run (torch's lazily allocated buffers) was dropped and trimmed."""
+    same process after a warm-up run (torch's lazily allocated buffers) was dropped and trimmed. The
+    arms step as the live page steps them: as many at once as a server computes steps at once."""
     import gc
 
     import torch
@@ -63,19 +64,20 @@ def memory(arms: int) -> dict:
     from rlviz.core.objectives import ALGORITHMS
     from rlviz.experiments.runner import Arm, RunConfig, SideBySideRun
     from rlviz.lm.model import load_policy
-    from rlviz.serving import trim_memory
+    from rlviz.serving import ServerLimits, trim_memory
 
     torch.set_num_threads(1)
     policy = load_policy(None, device="cpu")
     names = list(ALGORITHMS)[:arms]
     warm = SideBySideRun([Arm(n, n) for n in names], RunConfig(steps=2, heldout_samples=0), policy)
-    warm.step()
+    workers = ServerLimits().concurrent_steps
+    warm.step_parallel(workers)
     del warm
     gc.collect()
     trim_memory()
     base = _rss_mib()
     run = SideBySideRun([Arm(n, n) for n in names], RunConfig(steps=2, heldout_samples=0), policy)
-    run.step()
+    run.step_parallel(workers)
     held = _rss_mib() - base
     tensors = {id(run.ref_model): list(run.ref_model.parameters())}
     for t in run.trainers.values():
