@@ -52,9 +52,11 @@ bench: $(STAMP)
 	$(PY) benchmarks/job.py
 	$(PY) benchmarks/scaling.py
 	$(PY) benchmarks/explorers.py
+	$(PY) benchmarks/explorer_reruns.py
 
 bench-explorers: $(STAMP)
 	$(PY) benchmarks/explorers.py
+	$(PY) benchmarks/explorer_reruns.py
 
 bench-moe: $(STAMP)
 	$(PY) benchmarks/moe_effect.py

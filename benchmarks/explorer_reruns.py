@@ -68,7 +68,9 @@ def settle(page, timeout_ms: int = 120_000) -> None:
 
 
 def slider_values(thumb) -> tuple[float, float, float]:
-    return tuple(float(thumb.get_attribute(a)) for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax"))
+    """(value, min, max) of a slider thumb (Streamlit's slider: a visually hidden ``input type=range``
+    per thumb)."""
+    return thumb.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
 
 
 def measure(page, base: str, pid: int, name: str, repeats: int) -> dict:
@@ -84,8 +86,8 @@ def measure(page, base: str, pid: int, name: str, repeats: int) -> dict:
     count = page.locator("[data-testid=stSlider]").count()
     for i in range(count):
         slider = page.locator("[data-testid=stSlider]").nth(i)
-        thumb = slider.locator("[role=slider]").last  # a range slider: its upper end
-        if not thumb.count() or thumb.get_attribute("aria-disabled") == "true" or not thumb.is_visible():
+        thumb = slider.locator("input[type=range]").last  # a range slider: its upper end
+        if not thumb.count() or thumb.is_disabled():
             continue
         key = slider.evaluate(KEY_JS) or f"slider {i}"
         now, low, high = slider_values(thumb)
