@@ -183,7 +183,7 @@ def _compare(args, config, run, workers: int) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
         summary = run.summary_frame()
         summary["arm"] = [get_algorithm(name).title for name in summary.pop("algorithm")]
-        print(summary.to_string(index=False))
+        print(summary.to_string(index=False, na_rep="—"))  # a figure that does not apply, as on the pages
     if args.out:
         args.out.write_text(run.to_json())
         print(f"wrote {args.out}")

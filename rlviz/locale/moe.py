@@ -297,7 +297,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "the difference (a small batch's noise does not count), while the KL has jumped to more than {jump}× its "
         "value at that best step and above {kl_floor}, or the token-ratio variance to more than {jump}× and above "
         "{var_floor}.\n\n"
-        "**GRPO + R3** samples with a bfloat16 copy of the policy, as an inference engine would, and replays the "
+        "**GRPO + R3** (an arm you can add above) samples with a bfloat16 copy of the policy, as an inference "
+        "engine would, and replays the "
         "routing that sampler chose: with a float32 sampler its routing would equal the trainer's, and R3 would "
         "be R2.",
         "zh": "几种方法从同一个检查点、同一个随机种子出发并排训练，每一步采一个新批次（每个批次做 μ 次更新，分小批次），"
@@ -305,7 +306,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "裁剪比例，以及与初始模型的 KL。如果训练奖励的 {window} 步平均值比它的最好值低了至少 {drop}，并且超过两者之差"
         "的 {se} 个标准误（小批次的噪声不算），同时 KL 跳到最好那一步的 {jump} 倍以上且超过 {kl_floor}，或 token "
         "比率方差跳到 {jump} 倍以上且超过 {var_floor}，这一步就标上 ✕（崩溃）。\n\n"
-        "**GRPO + R3** 用策略的 bfloat16 副本采样（就像推理引擎那样），并重放这个采样器选的路由：如果采样器也是 "
+        "**GRPO + R3**（可在上面的方法中加入）用策略的 bfloat16 副本采样（就像推理引擎那样），并重放这个采样器选的路由：如果采样器也是 "
         "float32，它的路由就和训练器的完全一样，R3 也就等于 R2。",
     },
     "moe.arms": {"en": "Arms", "zh": "对比的方法"},
