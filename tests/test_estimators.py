@@ -181,6 +181,23 @@ def test_page_table_and_predictions():
     assert "maxrl" not in set(A.advantage_table(A.parse_inputs("-1, 1", "0, 0"))["estimator"])
 
 
+def test_the_page_figures_validate():
+    # the builders skip plotly's validation for speed (rlviz.plots._assemble): validate here, where a
+    # bad property raises; one bar per estimator and response, and two panels per estimator line
+    import plotly.graph_objects as go
+
+    from rlviz.plots.advantages import advantage_bars_figure, difficulty_bias_figure
+
+    table = A.advantage_table(A.parse_inputs("1, 0, 0, 0", "1, 1, 0, 1", "0"))
+    bars = advantage_bars_figure(table, {})
+    bias = difficulty_bias_figure(A.difficulty_bias(8), {})
+    for fig in (bars, bias):
+        go.Figure(fig.to_dict())
+    assert len(bars.data) == table["estimator"].nunique() and bars.layout.barmode == "group"
+    assert sum(len(t.x) for t in bars.data) == len(table)
+    assert len(bias.data) == 2 * len({t.legendgroup for t in bias.data})  # value and relative, per estimator
+
+
 # -- the task's second reward and greedy decoding -------------------------------------------------------
 
 

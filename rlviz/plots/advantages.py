@@ -17,8 +17,8 @@ import plotly.graph_objects as go
 
 from rlviz.core.estimators import ESTIMATORS
 
-from . import DASHES, OKABE_ITO, PALETTE, base_layout
-from ._assemble import subplots
+from . import DASHES, OKABE_ITO, PALETTE
+from ._assemble import figure, subplots
 
 __all__ = ["advantage_bars_figure", "difficulty_bias_figure", "estimator_style"]
 
@@ -117,10 +117,8 @@ def advantage_bars_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height
             }
         ],
     }
-    # one spec, validated once (a page rerun builds it)
-    fig = base_layout(go.Figure(data=traces, layout=layout), height=height)
-    fig.update_layout(barmode="group", bargap=0.2, bargroupgap=0.05)
-    return fig
+    # plain dicts, not validated again (a page rerun builds it; tests validate it)
+    return figure(traces, layout, height=height, after={"barmode": "group", "bargap": 0.2, "bargroupgap": 0.05})
 
 
 def difficulty_bias_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 400) -> go.Figure:
@@ -162,5 +160,5 @@ def difficulty_bias_figure(df: pd.DataFrame, labels: Mapping[str, str], *, heigh
         layout[axis].update(title={"text": _l(labels, "pass_rate")}, range=[0, 1])
     layout["yaxis"]["rangemode"] = "tozero"
     layout["yaxis2"].update(rangemode="tozero", range=[0, 1.05])
-    # one spec, validated once (a slider on the page rebuilds it)
-    return base_layout(go.Figure(data=traces, layout=layout), height=height)
+    # plain dicts, not validated again (a slider on the page rebuilds it; tests validate it)
+    return figure(traces, layout, height=height)
