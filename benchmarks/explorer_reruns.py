@@ -33,10 +33,9 @@ import statistics
 import time
 from types import SimpleNamespace
 
-from load import IDLE, cpu_seconds, idle_browser, pct, start_server
+from load import EXPLORERS, IDLE, cpu_seconds, idle_browser, pct, start_server
 from playwright.sync_api import sync_playwright
 
-EXPLORERS = ("curves", "weighting", "length", "sampling", "advantages", "kl")
 CHART = "[data-testid=stPlotlyChart]"
 # a widget's key, from the st-key-<key> class Streamlit puts on its container
 KEY_JS = "e => ((e.closest('[class*=\"st-key-\"]') || e).className.match(/st-key-(\\S+)/) || [])[1] || null"
