@@ -323,26 +323,27 @@ class SideBySideRun:
             KeyError: no arm is called ``name``.
         """
         with self.lock:
-            trainer = self.trainers[name]
-            if trainer.step_count >= self.config.steps:
+            if self.trainers[name].step_count >= self.config.steps:
                 return None
-            if self.ref_model is None:
-                raise ValueError("run: released (its models were freed when it finished); start a new run")
-            if self.config.heldout_samples and "start" not in self._heldout:
-                self._heldout["start"] = self._evaluate(self.ref_model)
-            with STEPS.turn(on_wait):  # the server's queue: at most its capacity of steps at once
-                metrics = trainer.step()
-            if trainer.step_count == self.config.steps and self.config.heldout_samples:
-                self._heldout[name] = self._evaluate(trainer.model)
-            return metrics
+            self._start()
+            return self._step_unlocked(name, on_wait)
+
+    def _start(self) -> None:
+        """Refuse a released run; measure the checkpoint's held-out pass@1 before the first step.
+        The caller holds the lock."""
+        if self.ref_model is None:
+            raise ValueError("run: released (its models were freed when it finished); start a new run")
+        if self.config.heldout_samples and "start" not in self._heldout:
+            self._heldout["start"] = self._evaluate(self.ref_model)
 
     def _step_unlocked(self, name: str, on_wait=None) -> dict[str, Any] | None:
-        """:meth:`step_arm` for a helper thread of :meth:`step_parallel`, whose caller holds the lock:
-        only arm ``name``'s own trainer and held-out entry are touched."""
+        """One step of arm ``name`` and, after its last, its held-out pass@1; ``None`` if it has
+        finished. Touches only that arm's trainer and held-out entry, so the threads of
+        :meth:`step_parallel` run it side by side while their caller holds the lock."""
         trainer = self.trainers[name]
         if trainer.step_count >= self.config.steps:
             return None
-        with STEPS.turn(on_wait):
+        with STEPS.turn(on_wait):  # the server's queue: at most its capacity of steps at once
             metrics = trainer.step()
         if trainer.step_count == self.config.steps and self.config.heldout_samples:
             self._heldout[name] = self._evaluate(trainer.model)
@@ -377,10 +378,7 @@ class SideBySideRun:
             todo = self.pending()
             if not todo:
                 return None
-            if self.ref_model is None:
-                raise ValueError("run: released (its models were freed when it finished); start a new run")
-            if self.config.heldout_samples and "start" not in self._heldout:
-                self._heldout["start"] = self._evaluate(self.ref_model)
+            self._start()
             results: dict[str, Any] = {}
             errors: list[BaseException] = []
             queue = iter(todo)
