@@ -17,7 +17,6 @@ from browsertools import (
     BROWSER,
     LOCAL,
     check_and_shoot,
-    serve,
     settle,
     wait_count,
     wait_idle_after_click,
@@ -43,6 +42,27 @@ RENDER_WIDTH = {"en": 1024, "zh": 1400}
 LANGS = [lang for lang in os.environ.get("RLVIZ_BROWSER_LANGS", "en").split(",") if lang in RENDER_WIDTH] or ["en"]
 
 
+def test_deep_link_on_a_fresh_server_gets_the_app_shell(server, browser, request):
+    # The first session of a new server opens a shared /live link: Streamlit's legacy pages/ mode
+    # would run pages/live.py alone; app_common.ensure_shell sends it through app.py instead. The
+    # module's server is fresh only for its first test, so this one is first in the file (and the
+    # guard below fails, rather than passing without testing anything, if that ever changes).
+    on_this_server = [i for i in request.session.items if i.module is request.module and "server" in i.fixturenames]
+    assert on_this_server[0] is request.node, "this test must be the first to use the module's server"
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        pg = context.new_page()
+        pg.goto(f"{server}/live?lang=zh")
+        settle(pg)
+        assert pg.locator("h1").first.inner_text() == "实时策略更新"
+        pg.get_by_text("随机种子").first.wait_for(timeout=30_000)  # app.py's sidebar is there
+        assert pg.get_by_text("Page not found").count() == 0
+        assert pg.locator("[data-testid=stException]").count() == 0
+        assert "lang=zh" in pg.url
+    finally:
+        context.close()
+
+
 @pytest.fixture(scope="module")
 def render_tabs(browser):
     """One tab per language for the page renders, opened at that language's width and kept across
@@ -61,13 +81,19 @@ def render_tabs(browser):
         context.close()
 
 
+# A page whose default experiment takes seconds renders the same elements with a smaller batch
+# (AppTest renders its defaults): the MoE page's one-batch experiment, 16 prompts x G 8 by default,
+# costs about 10 s of one core; with 4 prompts, a quarter of that.
+LIGHTER = {"moe": "&mo_n=4"}
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("path", PATHS)
 def test_every_page_renders(server, render_tabs, path, lang):
     tabs, outside = render_tabs
     page = tabs[lang]
     outside.clear()
-    page.goto(f"{server}/{path}?lang={lang}")
+    page.goto(f"{server}/{path}?lang={lang}{LIGHTER.get(path, '')}")
     settle(page)
     check_and_shoot(page, f"{path or 'home'}-{lang}")
     title = page.locator("h1").first.inner_text()
@@ -109,22 +135,6 @@ def test_home_has_the_map_and_formulas(server, page):
     settle(page)
     assert "lang=zh" in page.url and page.locator("h1").first.inner_text() == "实时策略更新"
     assert page.locator("[data-testid=stException]").count() == 0
-
-
-def test_deep_link_on_a_fresh_server_gets_the_app_shell(browser):
-    # The first session of a new server opens a shared /live link: Streamlit's legacy pages/ mode
-    # would run pages/live.py alone; app_common.ensure_shell sends it through app.py instead.
-    with serve() as url:
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        pg = context.new_page()
-        pg.goto(f"{url}/live?lang=zh")
-        settle(pg)
-        assert pg.locator("h1").first.inner_text() == "实时策略更新"
-        pg.get_by_text("随机种子").first.wait_for(timeout=30_000)  # app.py's sidebar is there
-        assert pg.get_by_text("Page not found").count() == 0
-        assert pg.locator("[data-testid=stException]").count() == 0
-        assert "lang=zh" in pg.url
-        context.close()
 
 
 def test_shared_curves_link_reopens_the_view(server, page):
