@@ -635,11 +635,19 @@ def export_configs(items, key: str = "export", fields: dict[str, str] | None = N
     called here so that a bad value in the page's widgets becomes a message in the expander) the TRL
     ``GRPOConfig`` snippet and the verl overrides in ``st.code`` blocks (each has a copy button), the
     notes that apply in the session's language and the settings with no equivalent; one tab per entry
-    when there are several. ``key`` names the expander's container (one per page); ``fields`` maps a
-    parameter to its widget's label, for the message about a bad value (:func:`show_bad_input`)."""
+    when there are several. ``key`` names the expander's container (one per page) and, with
+    ``_open``, its open state; ``fields`` maps a parameter to its widget's label, for the message
+    about a bad value (:func:`show_bad_input`).
+
+    The contents are built only while the expander is open (opening it reruns the page): closed, a
+    Streamlit expander still sends its contents, and the browser highlighted every code block of it
+    (on the curves page, 14 blocks and about 0.4 s of the page's first draw)."""
     from rlviz.teach.export import export_config as _export
 
-    with st.expander(tr("export.title"), icon=":material/output:"), st.container(key=key):
+    box = st.expander(tr("export.title"), icon=":material/output:", key=f"{key}_open", on_change="rerun")
+    with box, st.container(key=key):
+        if not box.open:
+            return
         st.caption(tr("export.caption"))
         try:
             exports = {label: _export(*args) for label, args in (items() if callable(items) else items).items()}

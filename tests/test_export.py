@@ -288,6 +288,13 @@ def test_page_shows_the_export(page):
     no_exception(at)
     lang = query.get("lang", "en")
     (expander,) = [e for e in at.expander if e.label == t("export.title", lang)]
+    assert not expander.get("code")  # closed: nothing built or sent
+    (key,) = [k for k in at.session_state if k.endswith("export_open")]
+    assert at.session_state[key] is False
+    at.session_state[key] = True  # the reader opens it
+    at.run()
+    no_exception(at)
+    (expander,) = [e for e in at.expander if e.label == t("export.title", lang)]
     codes = [c for c in expander.get("code")]
     python = [c.value for c in codes if c.language == "python"]
     verl = [c.value for c in codes if c.language == "bash"]
