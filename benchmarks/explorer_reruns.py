@@ -12,6 +12,10 @@ the script, Streamlit's serialisation and websocket) are read from the key press
 quiet again. A slider inside an ``st.fragment`` reruns only its fragment, as in use; the others rerun
 the page.
 
+The first chart is also timed on a bare page (``benchmarks/floor_page.py``: a title and one small
+plotly chart, on a second server), the floor of what Streamlit, plotly.js and chromium cost here;
+every figure is the median of three openings.
+
 This is what issue 13 asks of an explorer ("server-side time of one rerun after a slider change"):
 ``benchmarks/explorers.py`` measures the same moves through ``AppTest``, which reruns the whole page
 every time and adds its own element-tree parsing to the process's CPU. Targets: rerun p50 under
@@ -72,13 +76,22 @@ def slider_values(thumb) -> tuple[float, float, float]:
     return thumb.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
 
 
+def first_chart(page, url: str, times: int = 3) -> float:
+    """Median wall seconds from opening ``url`` to its first chart in the browser, over ``times``
+    openings (the first fills the server's caches, as any earlier visitor would have)."""
+    seconds = []
+    for _ in range(times):
+        t0 = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        page.wait_for_selector(CHART, timeout=120_000)
+        seconds.append(time.perf_counter() - t0)
+        settle(page)
+    return statistics.median(seconds)
+
+
 def measure(page, base: str, pid: int, name: str, repeats: int) -> dict:
     """Open page ``name`` (the first chart timed), then move each slider; the CPU of each rerun."""
-    t0 = time.perf_counter()
-    page.goto(f"{base}/{name}", wait_until="commit")
-    page.wait_for_selector(CHART, timeout=120_000)
-    first_chart = time.perf_counter() - t0
-    settle(page)
+    first = first_chart(page, f"{base}/{name}")
     quiet_cpu(pid)
     errors = [f"{name}: {e}" for e in errors_on_sync(page)]
     cpus, per_slider = [], {}
@@ -107,7 +120,7 @@ def measure(page, base: str, pid: int, name: str, repeats: int) -> dict:
             per_slider.setdefault(key, []).append(cpu)
         errors += [f"{name} {key}: {e}" for e in errors_on_sync(page)]
     return {
-        "first_chart_s": round(first_chart, 2),
+        "first_chart_s": round(first, 2),
         "reruns": len(cpus),
         "rerun_cpu_p50_s": round(statistics.median(cpus), 3) if cpus else None,
         "rerun_cpu_p95_s": round(pct(cpus, 0.95), 3) if cpus else None,
@@ -132,8 +145,11 @@ def main(argv=None) -> int:
     p.add_argument("--by-slider", action="store_true", help="print each slider's CPU p50 too")
     p.add_argument("--out", type=Path, default=None)
     a = p.parse_args(argv)
-    port = free_port()
+    port, floor_port = free_port(), free_port()
     server = start_server(SimpleNamespace(port=port, log="/tmp/rlviz-explorer-reruns.log"))
+    floor = start_server(
+        SimpleNamespace(port=floor_port, log="/tmp/rlviz-floor-page.log"), script="benchmarks/floor_page.py"
+    )
     base = f"http://127.0.0.1:{port}"
     out = {}
     try:
@@ -142,7 +158,10 @@ def main(argv=None) -> int:
             page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
             page.goto(f"{base}/advantages")  # imports and the model before anything is timed
             settle(page)
+            out["floor"] = {"first_chart_s": round(first_chart(page, f"http://127.0.0.1:{floor_port}/", 4), 2)}
+            floor.terminate()
             print(f"{'page':<12}{'first chart s':>15}{'reruns':>8}{'p50 s':>8}{'p95 s':>8}   (server CPU seconds)")
+            print(f"{'(floor)':<12}{out['floor']['first_chart_s']:>15.2f}   a bare page: a title and one small chart")
             for name in a.pages.split(","):
                 r = out[name] = measure(page, base, server.pid, name, a.repeats)
                 print(
@@ -157,11 +176,12 @@ def main(argv=None) -> int:
                     print(f"    error: {e}")
             browser.close()
     finally:
-        server.terminate()
-        server.wait(15)
+        for proc in (server, floor):
+            proc.terminate()
+            proc.wait(15)
     if a.out is not None:
         a.out.write_text(json.dumps(out, indent=1) + "\n")
-    return 1 if any(r["errors"] for r in out.values()) else 0
+    return 1 if any(r.get("errors") for r in out.values()) else 0
 
 
 if __name__ == "__main__":

@@ -228,10 +228,12 @@ async def finish_run(page, errors: list, timeout: float) -> None:
         errors.append(f"run: never finished ({type(exc).__name__})")
 
 
-def start_server(a, log_mode: str = "w") -> subprocess.Popen:
+def start_server(a, log_mode: str = "w", script: str = "app.py") -> subprocess.Popen:
+    """``streamlit run <script>`` (the app by default) on 127.0.0.1:``a.port``, logging to ``a.log``;
+    returns once its health check answers (or after 60 s)."""
     base = f"http://127.0.0.1:{a.port}"
     server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
+        [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true"]
         + ["--server.port", str(a.port), "--server.address", "127.0.0.1"],
         cwd=ROOT,
         env=dict(os.environ, PYTHONUNBUFFERED="1"),
