@@ -2,12 +2,17 @@
 modules of :mod:`rlviz.locale` (one per page, plus ``shell`` for the navigation and sidebar).
 
 ``t(key, lang, **fmt)`` looks a string up and formats it with ``str.format`` when ``fmt`` is given.
+One format spec of its own chooses an English noun's number: ``{n:plural:prompt|prompts}`` gives
+"prompt" when ``n`` is 1 and "prompts" otherwise (``"{n} {n:plural:prompt|prompts}"`` -> "1 prompt",
+"16 prompts"); Chinese does not inflect and writes ``{n}`` alone.
 A missing key or an unknown language raises: the table must be complete, and the tests check that
 every key has a non-empty text in both languages. Algorithm names, paper titles and one-line
 summaries are not here: they come from the algorithm registry (``rlviz.core.objectives``).
 """
 
 from __future__ import annotations
+
+import string
 
 __all__ = ["DEFAULT_LANG", "FULL_STOP", "LANGS", "LIST_SEPARATOR", "SENTENCE_SEPARATOR", "STRINGS", "t"]
 
@@ -43,6 +48,25 @@ def _merge_locale_modules() -> None:
 _merge_locale_modules()
 
 
+class _Formatter(string.Formatter):
+    """``str.format`` plus the ``plural:<one>|<many>`` format spec (module doc)."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec.startswith("plural:"):
+            one, bar, many = format_spec.removeprefix("plural:").partition("|")
+            if not bar:
+                raise ValueError(f"format_spec: {format_spec!r} is not plural:<one>|<many>")
+            try:
+                is_one = float(str(value).replace(",", "")) == 1
+            except ValueError:
+                is_one = False
+            return one if is_one else many
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
 def t(key: str, lang: str, **fmt: object) -> str:
     """The text for ``key`` in ``lang``, formatted with ``fmt`` when given.
 
@@ -53,4 +77,4 @@ def t(key: str, lang: str, **fmt: object) -> str:
     if lang not in LANGS:
         raise ValueError(f"lang: {lang!r} is not one of {', '.join(LANGS)}")
     text = STRINGS[key][lang]
-    return text.format(**fmt) if fmt else text
+    return _FORMATTER.format(text, **fmt) if fmt else text

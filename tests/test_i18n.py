@@ -67,6 +67,33 @@ def test_format():
     assert t("side.model", "zh", model="X") == "模型：X"
 
 
+def test_plural_follows_the_number():
+    # "{k} {k:plural:update|updates} at learning rate {lr}": the singular for exactly 1 (an int, a
+    # float or its text), the plural for anything else; Chinese has no such field
+    one = t("teach.moe_route.q", "en", k=1, lr="0.001")
+    assert "1 update at" in one and "(s)" not in one, one
+    assert "4 updates at" in t("teach.moe_route.q", "en", k=4, lr="0.001")
+    assert "1.0 update at" in t("teach.moe_route.q", "en", k="1.0", lr="0.001")
+    assert "0 updates at" in t("teach.moe_route.q", "en", k=0, lr="0.001")
+    both = t("length.group_effect", "en", reversed=1, broken=2)
+    assert both.startswith("DAPO's penalty reorders this group by length: 1 pair swaps order and 2 ties on "), both
+    assert "reward are broken" in both
+    assert "reward is broken" in t("length.group_effect", "en", reversed=2, broken=1)
+    assert "{" not in t("teach.moe_route.q", "zh", k=1, lr="0.001")
+
+
+def test_no_english_string_hedges_its_plural():
+    hedged = [k for k, v in STRINGS.items() if re.search(r"[a-z]\((e?s)\)", v["en"]) and "row(s)" not in v["en"]]
+    assert not hedged, hedged  # "{n} {n:plural:step|steps}", not "step(s)"
+
+
+def test_a_malformed_plural_spec_raises():
+    from rlviz.i18n import _FORMATTER
+
+    with pytest.raises(ValueError, match="format_spec"):
+        _FORMATTER.format("{n:plural:step}", n=2)
+
+
 @pytest.mark.parametrize("metric", METRICS)
 def test_every_metric_has_a_plot_label(metric):
     for lang in LANGS:

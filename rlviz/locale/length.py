@@ -232,8 +232,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "标准差：空心圆只用任务奖励，其他标记加入了长度惩罚。",
     },
     "length.group_effect": {
-        "en": "DAPO's penalty reorders this group by length: {reversed} pair(s) swap order and {broken} tie(s) on "
-        "the task reward are broken, the shorter response getting the larger advantage.",
+        "en": "DAPO's penalty reorders this group by length: {reversed} {reversed:plural:pair swaps|pairs swap} order and {broken} {broken:plural:tie|ties} on "
+        "the task reward {broken:plural:is|are} broken, the shorter response getting the larger advantage.",
         "zh": "DAPO 的惩罚按长度重新排列了这一组：{reversed} 对回答的先后顺序发生对调，{broken} 对原本在任务奖励上"
         "并列的回答被拉开，更短的那条获得更大的优势。",
     },
@@ -247,20 +247,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "length.factor_note": {
         "en": "With a penalty factor of at most 1, a right answer (1 + penalty ≥ 0) never ranks below a wrong one "
-        "(0 + penalty ≤ 0): shaping only breaks ties. Across all groups: {reversed} reversed pair(s), {broken} "
-        "broken tie(s). Raise the factor above 1 to see right and wrong swap.",
+        "(0 + penalty ≤ 0): shaping only breaks ties. Across all groups: {reversed} reversed {reversed:plural:pair|pairs}, {broken} "
+        "broken {broken:plural:tie|ties}. Raise the factor above 1 to see right and wrong swap.",
         "zh": "惩罚系数不超过 1 时，正确回答（1 + 惩罚 ≥ 0）永远不会排在错误回答（0 + 惩罚 ≤ 0）之后：塑形只负责打破并列。"
         "所有组合计：{reversed} 对顺序对调，{broken} 对并列被拉开。把系数调到 1 以上，就能看到正确与错误回答互换位置。",
     },
     "length.factor_note_zero": {
         "en": "With a penalty factor of 0 the DAPO reward equals the task reward: across all groups {reversed} "
-        "reversed pair(s), {broken} broken tie(s). Raise the factor to see the penalty act.",
+        "reversed {reversed:plural:pair|pairs}, {broken} broken {broken:plural:tie|ties}. Raise the factor to see the penalty act.",
         "zh": "惩罚系数为 0 时，DAPO 的奖励与任务奖励相同：所有组合计 {reversed} 对顺序对调，{broken} 对并列被拉开。"
         "把系数调大，才能看到惩罚的作用。",
     },
     "length.factor_note_high": {
         "en": "With a penalty factor above 1, a long right answer can score below a short wrong one. Across all "
-        "groups: {reversed} reversed pair(s), {broken} broken tie(s).",
+        "groups: {reversed} reversed {reversed:plural:pair|pairs}, {broken} broken {broken:plural:tie|ties}.",
         "zh": "惩罚系数大于 1 时，偏长的正确回答可能得分低于简短的错误回答。所有组合计：{reversed} 对顺序对调，"
         "{broken} 对并列被拉开。",
     },

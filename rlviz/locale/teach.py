@@ -158,7 +158,7 @@ from rlviz.locale.live import STRINGS as _LIVE  # noqa: E402 -- the names of the
 
 STRINGS |= {
     "teach.live_zero_adv.q": {
-        "en": "Step 1 samples {n} prompt(s), G = {G} responses each. What share of {arm}'s groups in step 1 will "
+        "en": "Step 1 samples {n} {n:plural:prompt|prompts}, G = {G} responses each. What share of {arm}'s groups in step 1 will "
         "have all rewards equal (all right or all wrong), so that every advantage in them is 0?",
         "zh": "第 1 步抽 {n} 道题，每道采 G = {G} 条回答。{arm} 在第 1 步的各组中，有多大比例的组奖励全都相同（全对或全错），"
         "因而组内每个优势都是 0？",
@@ -181,7 +181,7 @@ STRINGS |= {
         panel=_LIVE["metric.zero_adv_group_fraction"],
     ),
     "teach.live_clip.q": {
-        "en": "With μ = {mu} pass(es) and {mb} mini-batch(es), {arm} makes {updates} update(s) per step. What clip "
+        "en": "With μ = {mu} {mu:plural:pass|passes} and {mb} {mb:plural:mini-batch|mini-batches}, {arm} makes {updates} {updates:plural:update|updates} per step. What clip "
         "fraction will it report for step 1: the share of response tokens its clip acts on (band [{low}, {high}]), "
         "averaged over those updates?",
         "zh": "μ = {mu} 轮、{mb} 个小批次时，{arm} 每一步做 {updates} 次更新。它在第 1 步报告的裁剪比例是多少？即裁剪"
@@ -190,7 +190,7 @@ STRINGS |= {
     "teach.live_clip.why": {
         "en": "{arm} reported {answer}. The first update of a step is on-policy: the trainer recomputes π_old with "
         "the same weights just before it, so every ratio is exactly 1 and nothing is clipped. Only the {later} "
-        "later update(s) see a policy that has moved; over step 1 the ratio ranged over [{rmin}, {rmax}], against "
+        "later {later:plural:update sees|updates see} a policy that has moved; over step 1 the ratio ranged over [{rmin}, {rmax}], against "
         "the band [{low}, {high}].",
         "zh": "{arm} 报告的是 {answer}。每一步的第一次更新是同策略的：训练器就在它之前用同一组权重重算 π_old，所以每个比率"
         "都正好是 1，什么也不裁剪。只有之后的 {later} 次更新看到的是已经变动的策略；第 1 步中比率落在 [{rmin}, {rmax}]，"
@@ -207,7 +207,7 @@ STRINGS |= {
         ratios=_LIVE["live.ratio_header"],
     ),
     "teach.live_heldout.q": {
-        "en": "Which objective will end the {steps} step(s) with the highest held-out pass@1 (measured on {n} "
+        "en": "Which objective will end the {steps} {steps:plural:step|steps} with the highest held-out pass@1 (measured on {n} "
         "samples each)?",
         "zh": "跑完 {steps} 步后，哪个目标函数的留出集 pass@1 最高（每个在 {n} 个样本上测量）？",
     },
@@ -242,7 +242,7 @@ from rlviz.locale.moe import STRINGS as _MOE  # noqa: E402 -- the names of the M
 
 STRINGS |= {
     "teach.moe_route.q": {
-        "en": "One batch, {k} update(s) at learning rate {lr}. Afterwards, what share of the response tokens' routes "
+        "en": "One batch, {k} {k:plural:update|updates} at learning rate {lr}. Afterwards, what share of the response tokens' routes "
         "(one per token and MoE layer) choose a different set of experts than before? Answer as a fraction "
         "(0.1 = 10%).",
         "zh": "同一批数据，以学习率 {lr} 更新 {k} 次。之后，回答 token 的路由（每个 token 在每个 MoE 层各一条）中，有多大比例"
