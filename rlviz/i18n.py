@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import string
 
-__all__ = ["DEFAULT_LANG", "FULL_STOP", "LANGS", "LIST_SEPARATOR", "SENTENCE_SEPARATOR", "STRINGS", "t"]
+__all__ = ["DEFAULT_LANG", "FULL_STOP", "LANGS", "LIST_SEPARATOR", "SENTENCE_SEPARATOR", "STRINGS", "fill", "t"]
 
 # punctuation, not text: between the items of a list, and between two sentences
 LIST_SEPARATOR = {"en": ", ", "zh": "、"}
@@ -56,15 +56,23 @@ class _Formatter(string.Formatter):
             one, bar, many = format_spec.removeprefix("plural:").partition("|")
             if not bar:
                 raise ValueError(f"format_spec: {format_spec!r} is not plural:<one>|<many>")
-            try:
-                is_one = float(str(value).replace(",", "")) == 1
-            except ValueError:
-                is_one = False
+            # the count 1 (an int, or its text "1"): a decimal such as 1.0 takes the plural in English
+            is_one = str(value).strip() == "1" and not isinstance(value, float)
             return one if is_one else many
         return super().format_field(value, format_spec)
 
 
 _FORMATTER = _Formatter()
+
+
+def fill(text: str, **fmt: object) -> str:
+    """``text`` (a string of the table, in one language) formatted with ``fmt``, as :func:`t` formats
+    it: ``str.format`` plus the ``plural`` spec (module doc). For callers that hold the text itself.
+
+    Raises:
+        KeyError: ``text`` names a field that ``fmt`` lacks.
+        ValueError: a malformed format spec (``format_spec``)."""
+    return _FORMATTER.format(text, **fmt)
 
 
 def t(key: str, lang: str, **fmt: object) -> str:

@@ -30,9 +30,14 @@ def open_page(page: str, **query: Any) -> AppTest:
 
 
 def no_exception(at: AppTest) -> None:
-    """No exception element and no st.error on the page."""
+    """No exception element and no st.error on the page, and no text of the string table shown
+    unformatted (a plural spec such as ``{n:plural:step|steps}`` left in a text or a figure)."""
     assert not at.exception, [e.message for e in at.exception]
     assert not at.error, [e.value for e in at.error]
+    texts = [e.value for kind in ("markdown", "caption", "info", "warning", "success") for e in at.get(kind)]
+    texts += [e.proto.spec for e in at.get("plotly_chart")]
+    raw = [text for text in texts if isinstance(text, str) and ":plural:" in text]
+    assert not raw, raw[0][:300]
 
 
 def figures(at: AppTest) -> list[dict]:

@@ -73,13 +73,27 @@ def test_plural_follows_the_number():
     one = t("teach.moe_route.q", "en", k=1, lr="0.001")
     assert "1 update at" in one and "(s)" not in one, one
     assert "4 updates at" in t("teach.moe_route.q", "en", k=4, lr="0.001")
-    assert "1.0 update at" in t("teach.moe_route.q", "en", k="1.0", lr="0.001")
+    assert "1.0 updates at" in t("teach.moe_route.q", "en", k=1.0, lr="0.001")  # a decimal: plural
+    assert "1 update at" in t("teach.moe_route.q", "en", k="1", lr="0.001")
     assert "0 updates at" in t("teach.moe_route.q", "en", k=0, lr="0.001")
     both = t("length.group_effect", "en", reversed=1, broken=2)
     assert both.startswith("DAPO's penalty reorders this group by length: 1 pair swaps order and 2 ties on "), both
     assert "reward are broken" in both
     assert "reward is broken" in t("length.group_effect", "en", reversed=2, broken=1)
     assert "{" not in t("teach.moe_route.q", "zh", k=1, lr="0.001")
+
+
+def test_counts_of_one_read_in_the_singular():
+    # found by a new user: "Finished: 1 steps per algorithm.", "k = 1 steps behind", "1 tokens"
+    assert "Finished: 1 step per algorithm." in t("live.finished", "en", total=1)
+    assert "2 steps per algorithm" in t("live.finished", "en", total=2)
+    waiting = t("run.queued", "en", ahead=1)
+    assert "1 training step of other sessions is ahead" in waiting, waiting
+    from rlviz.teach.export import export_config
+
+    one = export_config("grpo", train_config={"mini_batches": 2, "prompts_per_step": 1, "group_size": 2})
+    notes = " ".join(n["en"] for n in one.notes)  # an export note, formatted by rlviz.i18n.fill
+    assert "counts prompts: 1 prompt does not divide into 2 mini-batches." in notes, notes
 
 
 def test_no_english_string_hedges_its_plural():

@@ -46,7 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The tiny model could not be run: {error}",
         "zh": "微型模型无法运行：{error}",
     },
-    "confusions.response": {"en": "#{i} ({n} tokens)", "zh": "#{i}（{n} 个 token）"},
+    "confusions.response": {"en": "#{i} ({n} {n:plural:token|tokens})", "zh": "#{i}（{n} 个 token）"},
     # ------------------------------------------------------------------------------------ 1. aggregation
     "confusions.aggregation.header": {
         "en": "1. Which aggregation is which paper, and what token-mean averages over",
@@ -82,7 +82,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "两者同时成立（长度全都相等）",
     },
     "confusions.aggregation.why.tokens": {
-        "en": "token_weights gives each of the N = {N} tokens the weight {w}, whatever response it belongs to, so "
+        "en": "token_weights gives each of the N = {N} {N:plural:token|tokens} the weight {w}, whatever response it belongs to, so "
         "the {long}-token response controls {long_share} of the loss. GRPO's paper averages per response first "
         "(TRL `grpo`, verl `seq-mean-token-mean`): there a token of the {short}-token response weighs "
         "{w_short_grpo} and one of the {long}-token response {w_long_grpo}.",
@@ -149,15 +149,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "batch 按顺序切成 k 个等大的 micro-batch（梯度累积步数）；k 必须整除回答条数。",
     },
     "confusions.microbatch.q": {
-        "en": "The batch is split into k = {k} micro-batches and each takes its own token-mean (then scaled by "
+        "en": "The batch is split into k = {k} {k:plural:micro-batch|micro-batches} and each takes its own token-mean (then scaled by "
         "{bj}/{B}). How many times its weight under a global token-mean does one token of the last response "
         "(#{last}) get?",
         "zh": "batch 被切成 k = {k} 个 micro-batch，每个各自取 token-mean（再乘以 {bj}/{B}）。最后一条回答（#{last}）"
         "的一个 token，得到的权重是全局 token-mean 下的几倍？",
     },
     "confusions.microbatch.why": {
-        "en": "Globally each of the N = {N} tokens weighs 1/{N} = {global}. Its micro-batch holds only N_j = {Nj} "
-        "tokens, so there it weighs ({bj}/{B})/{Nj} = {micro}: {answer} times as much. The gradient depends on how "
+        "en": "Globally each of the N = {N} {N:plural:token|tokens} weighs 1/{N} = {global}. Its micro-batch holds only N_j = {Nj} "
+        "{Nj:plural:token|tokens}, so there it weighs ({bj}/{B})/{Nj} = {micro}: {answer} times as much. The gradient depends on how "
         "the batch was cut.",
         "zh": "全局下 N = {N} 个 token 每个权重 1/{N} = {global}。它所在的 micro-batch 只有 N_j = {Nj} 个 token，"
         "所以在那里它的权重是 ({bj}/{B})/{Nj} = {micro}：是原来的 {answer} 倍。梯度取决于 batch 是怎么切的。",
@@ -174,7 +174,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "confusions.microbatch.tick": {"en": "#{i} · L={n} · mb {j}", "zh": "#{i} · L={n} · mb {j}"},
     "confusions.microbatch.reading": {
         "en": "On-policy (r = 1) the loss is {loss_global} with the global token-mean and {loss_micro} per "
-        "micro-batch. The micro-batches hold {micro_tokens} tokens: a token in a short micro-batch weighs more, "
+        "micro-batch. The micro-batches hold {micro_tokens} {micro_tokens:plural:token|tokens}: a token in a short micro-batch weighs more, "
         "so short responses that land together pull harder than their length says.",
         "zh": "在同策略（r = 1）下，全局 token-mean 的 loss 是 {loss_global}，按 micro-batch 分别平均是 {loss_micro}。"
         "各 micro-batch 的 token 数为 {micro_tokens}：落在短 micro-batch 里的 token 权重更大，所以被分到一起的短回答"
@@ -210,7 +210,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "confusions.ratio_one.lr": {"en": "Learning rate", "zh": "学习率"},
     "confusions.ratio_one.note": {
-        "en": "One real RL step of GRPO on the shipped tiny LM: {prompts} prompts × G = {G}, the trainer's own "
+        "en": "One real RL step of GRPO on the shipped tiny LM: {prompts} {prompts:plural:prompt|prompts} × G = {G}, the trainer's own "
         "update loop; the seed is the sidebar's.",
         "zh": "在随附的微型语言模型上真正跑一步 GRPO：{prompts} 个 prompt × G = {G}，用训练器自己的更新循环；"
         "随机种子取自侧边栏。",
@@ -289,7 +289,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "confusions.sequence.sign": {"en": "Advantage of the response", "zh": "这条回答的优势"},
     "confusions.sequence.q": {
-        "en": "With A {sign}, {token} clips {n_tok} of these {L} tokens (each token's own ratio). How many does "
+        "en": "With A {sign}, {token} clips {n_tok} of these {L} {L:plural:token|tokens} (each token's own ratio). How many does "
         "{seq} clip (one ratio s for the whole response, its own ε)?",
         "zh": "A {sign} 时，{token} 裁剪了这 {L} 个 token 中的 {n_tok} 个（每个 token 用自己的比率）。{seq} 会裁剪"
         "几个（整条回答共用一个比率 s，用它自己的 ε）？",
@@ -321,7 +321,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "confusions.sequence.push_panel": {"en": "Push −∂loss/∂log π per token", "zh": "每个 token 的推力 −∂loss/∂log π"},
     "confusions.sequence.reading": {
-        "en": "{token} (token ratios, band [{tok_low}, {tok_high}]) clips {n_tok} of {L} tokens; {seq} (s = {s}, band "
+        "en": "{token} (token ratios, band [{tok_low}, {tok_high}]) clips {n_tok} of {L} {L:plural:token|tokens}; {seq} (s = {s}, band "
         "[{seq_low}, {seq_high}]) clips {n_seq}. Without clipping {seq} gives every token the same push, "
         "{token} gives each token its own r_t·A.",
         "zh": "{token}（token 比率，区间 [{tok_low}, {tok_high}]）裁剪了 {L} 个 token 中的 {n_tok} 个；{seq}（s = {s}，"
@@ -411,7 +411,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "confusions.sampler.metric_tis": {"en": "mean TIS weight min(ratio, C)", "zh": "TIS 权重 min(ratio, C) 的均值"},
     "confusions.sampler.metric_seq": {"en": "sequence ratio range", "zh": "序列比率范围"},
     "confusions.sampler.reading": {
-        "en": "{tokens} tokens: the per-token IS ratio π_train/π_rollout lies in [{r_min}, {r_max}]; {above} of the "
+        "en": "{tokens} {tokens:plural:token|tokens}: the per-token IS ratio π_train/π_rollout lies in [{r_min}, {r_max}]; {above} of the "
         "tokens exceed C = {cap}, so min(ratio, C) changes {above} of them and the mean weight is {tis}. Over a "
         "whole response the ratios multiply: the sequence-level ratio ranges over [{seq_min}, {seq_max}]. None of "
         "this is the policy's update: PPO's ratio at the first update is 1 on every token.",

@@ -30,8 +30,8 @@ STRINGS = {
     # ------------------------------------------------------------------------------ shared notes
     "export.note.agg_norm": {
         "en": "verl's seq-mean-token-sum-norm divides the token sum by actor.loss_scale_factor alone, without the "
-        "1/B of TRL's dr_grpo and of rlviz: with B = {B:g} responses per optimizer step ({prompts_per_step} prompts "
-        "× G = {group_size} ÷ {mini_batches} mini-batches) its loss and gradient are {B:g} times larger. For the "
+        "1/B of TRL's dr_grpo and of rlviz: with B = {B:g} responses per optimizer step ({prompts_per_step} {prompts_per_step:plural:prompt|prompts} "
+        "× G = {group_size} ÷ {mini_batches} {mini_batches:plural:mini-batch|mini-batches}) its loss and gradient are {B:g} times larger. For the "
         "same step set actor.loss_scale_factor={verl_scale:g} (B × L_max = {B:g} × {norm_constant}) or divide the "
         "learning rate by {B:g}. Unset, verl divides by each batch's padded width; its legacy FSDP worker does not "
         "apply loss_scale_factor.",
@@ -47,7 +47,7 @@ STRINGS = {
     },
     "export.note.dapo_scope": {
         "en": "TRL's token-mean losses (loss_type dapo, cispo) divide each optimizer step's token sum by the tokens of "
-        "the whole generation batch, here {mini_batches} mini-batches; rlviz divides by the mini-batch's own tokens. "
+        "the whole generation batch, here {mini_batches} {mini_batches:plural:mini-batch|mini-batches}; rlviz divides by the mini-batch's own tokens. "
         "TRL's step is about 1/{mini_batches} of rlviz's; loss_type=\"bnpo\" normalises per mini-batch as rlviz does.",
         "zh": "TRL 的 token 平均损失（loss_type dapo、cispo）把每个优化步的 token 之和除以整个生成批的 token 数，"
         "这里是 {mini_batches} 个小批；rlviz 除以该小批自己的 token 数。TRL 的一步约为 rlviz 的 1/{mini_batches}；"
@@ -121,7 +121,7 @@ STRINGS = {
     "export.note.dynamic_verl": {
         "en": "Dynamic sampling is in verl-recipe's DAPO trainer only (recipe/dapo, python -m recipe.dapo.main_dapo): "
         "algorithm.filter_groups keeps a group whose accuracies differ and generates at most "
-        "{max_resample_rounds} batches (max_num_gen_batches) per step.",
+        "{max_resample_rounds} {max_resample_rounds:plural:batch|batches} (max_num_gen_batches) per step.",
         "zh": "动态采样只在 verl-recipe 的 DAPO 训练器中（recipe/dapo，python -m recipe.dapo.main_dapo）："
         "algorithm.filter_groups 保留准确率不全相同的组，每步最多生成 {max_resample_rounds} 批（max_num_gen_batches）。",
     },
@@ -139,13 +139,13 @@ STRINGS = {
         "zh": "TRL 的熵奖励总是按 token 平均的熵；rlviz 与 verl 用 loss_agg_mode = {loss_agg_mode} 聚合。",
     },
     "export.note.batch_trl": {
-        "en": "TRL splits a generation batch into equal steps: {responses_per_step} responses do not divide into "
-        "{mini_batches} mini-batches.",
+        "en": "TRL splits a generation batch into equal steps: {responses_per_step} {responses_per_step:plural:response|responses} {responses_per_step:plural:does|do} not divide into "
+        "{mini_batches} {mini_batches:plural:mini-batch|mini-batches}.",
         "zh": "TRL 把一个生成批分成相等的几步：{responses_per_step} 条回答不能均分成 {mini_batches} 个小批。",
     },
     "export.note.batch_verl": {
-        "en": "verl's ppo_mini_batch_size counts prompts: {prompts_per_step} prompts do not divide into "
-        "{mini_batches} mini-batches.",
+        "en": "verl's ppo_mini_batch_size counts prompts: {prompts_per_step} {prompts_per_step:plural:prompt|prompts} {prompts_per_step:plural:does|do} not divide into "
+        "{mini_batches} {mini_batches:plural:mini-batch|mini-batches}.",
         "zh": "verl 的 ppo_mini_batch_size 按提示计数：{prompts_per_step} 个提示不能均分成 {mini_batches} 个小批。",
     },
     "export.note.processes_trl": {

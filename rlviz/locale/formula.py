@@ -56,7 +56,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "formula.terms_header": {"en": "Term by term", "zh": "逐项对比"},
     "formula.summary": {
-        "en": "**{n} of {total} terms differ:** {names}.",
+        "en": "**{n} of {total} {total:plural:term|terms} differ:** {names}.",
         "zh": "**{total} 项中有 {n} 项不同**：{names}。",
     },
     "formula.summary_none": {
@@ -164,7 +164,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "或在下方设置回答和 token 的位置。",
     },
     "formula.response": {"en": "Response", "zh": "回答"},
-    "formula.response_option": {"en": "#{i} · {n} tokens · R = {r}", "zh": "#{i} · {n} 个 token · R = {r}"},
+    "formula.response_option": {
+        "en": "#{i} · {n} {n:plural:token|tokens} · R = {r}",
+        "zh": "#{i} · {n} 个 token · R = {r}",
+    },
     "formula.token": {"en": "Token (position in the response)", "zh": "token（在回答中的位置）"},
     "formula.token_help": {
         "en": "0 is the first token of the response; the last is its length minus 1.",
@@ -248,7 +251,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在这个 token 上，两个目标函数的所有数值都相同。",
     },
     "formula.n_differ": {
-        "en": "At this token {n} of {total} numbers differ.",
+        "en": "At this token {n} of {total} {total:plural:number|numbers} differ.",
         "zh": "在这个 token 上，{total} 个数值中有 {n} 个不同。",
     },
 }

@@ -19,9 +19,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "interview.title": {"en": "Interview prep", "zh": "面试准备"},
     "interview.intro": {
-        "en": "The bank holds {questions} questions and {claims} common wrong claims. No answer here is typed in: "
+        "en": "The bank holds {questions} {questions:plural:question|questions} and {claims} common wrong claims. No answer here is typed in: "
         "each is computed when it is revealed, by the same rlviz code that trains, and each question links to the "
-        "page that shows why. Practise one topic at a time, take a timed mock interview of {size} questions, or "
+        "page that shows why. Practise one topic at a time, take a timed mock interview of {size} {size:plural:question|questions}, or "
         "go through the wrong claims. Your scores stay in this browser session only.",
         "zh": "题库里有 {questions} 道题和 {claims} 条常见的错误说法。这里没有手写的答案：每个答案都在揭晓时由训练所用的"
         "同一份 rlviz 代码算出，每道题都链接到说明原因的页面。可以按主题逐个练习，参加 {size} 道题的限时模拟面试，"
@@ -61,8 +61,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "interview.again": {"en": "Try again", "zh": "再试一次"},
     # ------------------------------------------------------------------ mock interview
     "interview.mock_intro": {
-        "en": "{n} questions drawn from the bank with the sidebar's seed, spread over the topics; {minutes} "
-        "minutes. Commit one answer at a time: nothing is revealed until the end (or until the time runs out, or "
+        "en": "{n} {n:plural:question|questions} drawn from the bank with the sidebar's seed, spread over the topics; {minutes} "
+        "{minutes:plural:minute|minutes}. Commit one answer at a time: nothing is revealed until the end (or until the time runs out, or "
         "you finish early). Each new mock draws a different set.",
         "zh": "用侧边栏的随机种子从题库中抽出 {n} 道题，分布在各个主题上；限时 {minutes} 分钟。每次提交一道题的答案："
         "结束前（或时间用完、或你提前交卷前）不揭晓任何答案。每次新的模拟面试都会抽到不同的题目。",
@@ -97,7 +97,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "interview.card_position": {"en": "Card {i} of {n}", "zh": "第 {i} 张，共 {n} 张"},
     "interview.caught": {
-        "en": "Caught {caught} of the {seen} claims you judged ({n} in the deck).",
+        "en": "Caught {caught} of the {seen} {seen:plural:claim|claims} you judged ({n} in the deck).",
         "zh": "你判断过的 {seen} 条里识破了 {caught} 条（共 {n} 条）。",
     },
     "interview.agree": {"en": "I'd agree", "zh": "我会同意"},

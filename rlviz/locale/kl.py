@@ -195,7 +195,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "kl.live_header": {"en": "4 · On the live model", "zh": "4 · 在实时模型上"},
     "kl.live_text": {
         "en": "Each link opens the live page with GRPO on the shipped tiny LM and only the KL changed: β = {beta}, "
-        "{steps} steps of {prompts} prompts, learning rate {lr}. Run them one after another and compare the "
+        "{steps} {steps:plural:step|steps} of {prompts} {prompts:plural:prompt|prompts}, learning rate {lr}. Run them one after another and compare the "
         "KL-to-reference panel (kl_ref, the sampler's mean k3, whichever estimator trains).",
         "zh": "每个链接都会打开实时页面：在随附的微型语言模型上训练 GRPO，只改动 KL 相关设置：β = {beta}，{steps} 步，"
         "每步 {prompts} 个问题，学习率 {lr}。依次运行并比较“到参考策略的 KL”面板（kl_ref，采样策略的平均 k3，"
@@ -214,8 +214,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "kl.arm.k3_reward": {"en": "k3 in the reward", "zh": "k3 放进奖励"},
     "kl.measured_header": {"en": "What one measured run showed", "zh": "一次实测运行的结果"},
     "kl.measured_text": {
-        "en": "Measured by `benchmarks/kl_effect.py` (seed {seed}, {steps} steps, the settings above, on {device}). "
-        "Mean kl_ref over the last {window} steps, and mean reward:",
+        "en": "Measured by `benchmarks/kl_effect.py` (seed {seed}, {steps} {steps:plural:step|steps}, the settings above, on {device}). "
+        "Mean kl_ref over the last {window} {window:plural:step|steps}, and mean reward:",
         "zh": "由 `benchmarks/kl_effect.py` 测得（种子 {seed}，{steps} 步，上面的设置，运行于 {device}）。最后 {window} "
         "步 kl_ref 的平均值，以及平均奖励：",
     },
@@ -225,7 +225,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "没有保存这些设置下的测量结果（运行 `benchmarks/kl_effect.py --out rlviz/experiments/kl_measured.json`）。",
     },
     "kl.measured_reading": {
-        "en": "One seed, {steps} steps: the arms with a KL term end between {low} and {high} nats of kl_ref, "
+        "en": "One seed, {steps} {steps:plural:step|steps}: the arms with a KL term end between {low} and {high} nats of kl_ref, "
         "against {no_kl} without one. {verdict}",
         "zh": "一个种子、{steps} 步：带 KL 项的各组 kl_ref 最后落在 {low} 到 {high} nats 之间，没有 KL 的那组为 {no_kl}。"
         "{verdict}",

@@ -26,7 +26,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "length.lmax_help": {
         "en": "The generation limit (verl data.max_response_length, TRL max_completion_length). A response "
         "still running at L_max is truncated. The rollouts below were sampled once with a limit of {limit} "
-        "tokens; a smaller L_max keeps the first L_max tokens of a longer response.",
+        "{limit:plural:token|tokens}; a smaller L_max keeps the first L_max tokens of a longer response.",
         "zh": "生成长度上限（verl 的 data.max_response_length，TRL 的 max_completion_length）。到 L_max 还没结束"
         "的回答会被截断。下面的 rollout 统一按 {limit} 个 token 的上限采样一次；L_max 更小时，只保留较长回答的前 "
         "L_max 个 token。",
@@ -93,7 +93,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "length.curves_header": {"en": "The penalties as curves", "zh": "惩罚曲线"},
     "length.curves_text": {
         "en": "**DAPO soft overlong punishment**, added to the task reward; left panel: the penalty (dotted) and "
-        "the total reward of a right and of a wrong answer (a wrong answer's task reward is 0, so its line is the penalty's). Up to $L_{{max}}$ − $L_{{cache}}$ = {start} tokens "
+        "the total reward of a right and of a wrong answer (a wrong answer's task reward is 0, so its line is the penalty's). Up to $L_{{max}}$ − $L_{{cache}}$ = {start} {start:plural:token|tokens} "
         "nothing happens; inside the shaded buffer the reward falls linearly, reaching −{factor} at "
         "$L_{{max}}$ = {lmax} and staying there beyond. A right answer that ends exactly at $L_{{max}}$ "
         "scores 1 − {factor} = {edge}, a short wrong one 0; at equal length a right answer is always worth 1 "
@@ -164,7 +164,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "length.rollouts_header": {"en": "On real rollouts of the tiny LM", "zh": "作用在微型语言模型的真实 rollout 上"},
     "length.sampling": {"en": "Sampling {n} × {g} responses…", "zh": "正在采样 {n} × {g} 条回答…"},
     "length.rollouts_text": {
-        "en": "{n} prompts × G = {g} responses, sampled at temperature {temp} with a limit of {limit} tokens and "
+        "en": "{n} {n:plural:prompt|prompts} × G = {g} responses, sampled at temperature {temp} with a limit of {limit} {limit:plural:token|tokens} and "
         "cut at $L_{{max}}$ = {lmax}. The tiny LM writes a few filler dots before its answer, so lengths vary. "
         "Bars: where responses end (right, wrong, truncated); dotted step: the lengths as sampled before the cut "
         "(everything longer piles up at $L_{{max}}$ as truncated); orange line, right axis: DAPO's penalty.",
@@ -182,7 +182,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "惩罚系数为 0，因此没有回答被扣分。",
     },
     "length.rollouts_no_penalty": {
-        "en": "No response here is longer than $L_{{max}}$ − $L_{{cache}}$ = {start} tokens, so none loses reward.",
+        "en": "No response here is longer than $L_{{max}}$ − $L_{{cache}}$ = {start} {start:plural:token|tokens}, so none loses reward.",
         "zh": "这里没有回答长于 $L_{{max}}$ − $L_{{cache}}$ = {start} 个 token，因此没有回答被扣分。",
     },
     "length.metric_reward": {"en": "Mean reward: task → with penalty", "zh": "平均奖励：任务奖励 → 加惩罚后"},

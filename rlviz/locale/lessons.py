@@ -24,7 +24,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lessons.shipped_header": {"en": "Ready lessons", "zh": "现成的课程"},
     "lessons.summary": {
-        "en": "{steps} steps · {questions} questions to predict",
+        "en": "{steps} {steps:plural:step|steps} · {questions} {questions:plural:question|questions} to predict",
         "zh": "{steps} 步 · {questions} 个预测问题",
     },
     "lessons.present": {"en": "Present", "zh": "开始讲解"},

@@ -136,15 +136,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "训练中……每一步的结果都会保存：点 **停止** 不会丢失已完成的部分。",
     },
     "live.stopped": {
-        "en": "Stopped after {done} of {total} steps. **Continue** picks up where it stopped.",
+        "en": "Stopped after {done} of {total} {total:plural:step|steps}. **Continue** picks up where it stopped.",
         "zh": "已在第 {done} / {total} 步停止。点 **继续** 可以从停下的地方接着训练。",
     },
     "live.stopped_arms": {
-        "en": "Stopped part-way through a step round ({steps} of {total} steps). **Continue** brings the "
+        "en": "Stopped part-way through a step round ({steps} of {total} {total:plural:step|steps}). **Continue** brings the "
         "others level first.",
         "zh": "在一轮中途停止（{steps}，共 {total} 步）。点 **继续** 会先把落后的算法补齐。",
     },
-    "live.finished": {"en": "Finished: {total} steps per algorithm.", "zh": "训练完成：每个算法 {total} 步。"},
+    "live.finished": {
+        "en": "Finished: {total} {total:plural:step|steps} per algorithm.",
+        "zh": "训练完成：每个算法 {total} 步。",
+    },
     "live.settings_changed": {
         "en": "The settings above differ from those of the results below; press **Run** to start a new run.",
         "zh": "上面的设置与下方结果所用的设置不同；点击 **开始训练** 以新设置重新训练。",
@@ -163,7 +166,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.entropy_header": {"en": "Entropy: what this run shows, and why", "zh": "熵：这次训练显示了什么，为什么"},
     "live.entropy_reading": {
         "en": "In this run **{title}** lost the most entropy: from {first} to {last} nats per token over "
-        "{steps} steps, while its upper clip (A > 0) acted on {high} of its tokens on average. The table "
+        "{steps} {steps:plural:step|steps}, while its upper clip (A > 0) acted on {high} of its tokens on average. The table "
         "has every algorithm's numbers, read from the run's metrics.",
         "zh": "这次训练中熵降得最多的是 **{title}**：{steps} 步内从 {first} 降到 {last} nats / token，"
         "而它的上界裁剪（A > 0）平均只作用在 {high} 的 token 上。表中是每个算法的数字，直接取自这次训练的指标。",

@@ -51,7 +51,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.measure_text": {
         "en": "The same prompts, sampled by each sampler and scored by the trainer (float32). Precision: the "
         "policy's own weights cast to bf16 or fp16, as an inference engine serving a float32 trainer holds "
-        "them. Stale: the trainer is k = {k} GRPO steps (learning rate {lr}) ahead of the sampler, as in an "
+        "them. Stale: the trainer is k = {k} GRPO {k:plural:step|steps} (learning rate {lr}) ahead of the sampler, as in an "
         "asynchronous system. Top-p / top-k: the policy itself, sampling from its truncated distribution.",
         "zh": "同一批提示词，分别由每种采样端采样、由训练端（float32）打分。精度：把策略自己的权重转成 bf16 或 fp16，就像推理引擎"
         "为 float32 训练端提供服务时那样。过时：训练端比采样端多走了 {k} 步 GRPO（学习率 {lr}），就像异步系统里那样。"
@@ -86,11 +86,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "mismatch.prompts": {"en": "Prompts", "zh": "提示词数"},
     "mismatch.group_size": {"en": "Responses per prompt (G)", "zh": "每个提示词的回答数（G）"},
-    "mismatch.computing": {"en": "Measuring: {done} of {total} steps", "zh": "测量中：第 {done} / {total} 步"},
+    "mismatch.computing": {
+        "en": "Measuring: {done} of {total} {total:plural:step|steps}",
+        "zh": "测量中：第 {done} / {total} 步",
+    },
     "mismatch.sampler.float32": {"en": "float32 (the policy)", "zh": "float32（策略本身）"},
     "mismatch.sampler.bfloat16": {"en": "bf16 copy", "zh": "bf16 副本"},
     "mismatch.sampler.float16": {"en": "fp16 copy", "zh": "fp16 副本"},
-    "mismatch.sampler.stale": {"en": "{k} steps stale", "zh": "落后 {k} 步"},
+    "mismatch.sampler.stale": {"en": "{k} {k:plural:step|steps} stale", "zh": "落后 {k} 步"},
     "mismatch.sampler.top_p": {"en": "top-p {p}", "zh": "top-p {p}"},
     "mismatch.sampler.top_k": {"en": "top-k {k}", "zh": "top-k {k}"},
     "mismatch.col.sampler": {"en": "Sampler", "zh": "采样端"},
@@ -104,7 +107,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.table_caption": {
         "en": "l = log π_train − log π_rollout per response token; KL is the k3 estimate of KL(π_rollout ‖ π_train) "
         "(the samples are the sampler's; k3 = (ρ − 1) − log ρ with ρ = π_train / π_rollout, never negative). "
-        "{sequences} responses per sampler (their lengths differ: truncated samplers draw other responses); the "
+        "{sequences} {sequences:plural:response|responses} per sampler (their lengths differ: truncated samplers draw other responses); the "
         "float32 sampler's have mean reward {reward}.",
         "zh": "l = log π_train − log π_rollout，按回答 token 计；KL 是 KL(π_rollout ‖ π_train) 的 k3 估计（样本来自采样端）。"
         "k3 = (ρ − 1) − log ρ，其中 ρ = π_train / π_rollout，永不为负。每种采样端 {sequences} 条回答（长度各不相同："
@@ -135,14 +138,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在这组设置下 fp16 并不比 bf16 更接近。",
     },
     "mismatch.read_stale": {
-        "en": "**Staleness.** k = {k} steps behind, the KL is {kl} and the largest response's |Σ l| is {seq}: a "
+        "en": "**Staleness.** k = {k} {k:plural:step|steps} behind, the KL is {kl} and the largest response's |Σ l| is {seq}: a "
         "stale sampler is by far the largest mismatch here, {times}× the bf16 copy's KL. After each of the k steps "
         "the KL was {by_step}: how it grows with k depends on how far each step moves this small policy.",
         "zh": "**过时。** 落后 {k} 步时 KL 是 {kl}，单条回答 |Σ l| 最大到 {seq}：过时的采样端是这里最大的不一致，KL 是 bf16 "
         "副本的 {times} 倍。这 k 步中每一步之后的 KL 依次是 {by_step}：它随 k 怎样增长，取决于每一步把这个小策略推了多远。",
     },
     "mismatch.read_stale_small": {
-        "en": "**Staleness.** k = {k} steps behind, the KL is {kl}, not larger than the bf16 copy's: at this learning "
+        "en": "**Staleness.** k = {k} {k:plural:step|steps} behind, the KL is {kl}, not larger than the bf16 copy's: at this learning "
         "rate the policy barely moved.",
         "zh": "**过时。** 落后 {k} 步时 KL 是 {kl}，并不比 bf16 副本大：在这个学习率下策略几乎没动。",
     },
@@ -282,7 +285,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "correction; **fp16** samples with the same sampler in fp16, uncorrected; on the MoE model, **R3** "
         "replays the sampler's routing (it removes only the routing part of the mismatch, not staleness or "
         "precision). The collapse flag (✕) fires when the reward's trailing mean over "
-        "{window} steps falls {drop} below its best (and {se} standard errors) while the KL to the reference or "
+        "{window} {window:plural:step|steps} falls {drop} below its best (and {se} standard errors) while the KL to the reference or "
         "the ratio variance jumps {jump}×.",
         "zh": "每个分支都从同一检查点、同一种子开始训练 GRPO。**匹配**：采样端就是训练端（对照组）。其余分支用下面设定的不一致"
         "采样端采样，只在修正方式上不同；**fp16** 用同一采样端的 fp16 版本采样，不做修正；在 MoE 模型上，**R3** 重放采样端的路由（它只消除不一致中路由的那一部分，不管过时或精度）。"
@@ -337,7 +340,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "mismatch.progress": {"en": "{arm}: step {done} / {total}", "zh": "{arm}：第 {done} / {total} 步"},
     "mismatch.running": {"en": "Training…", "zh": "训练中…"},
-    "mismatch.finished": {"en": "Finished: {total} steps per arm.", "zh": "完成：每个分支 {total} 步。"},
+    "mismatch.finished": {
+        "en": "Finished: {total} {total:plural:step|steps} per arm.",
+        "zh": "完成：每个分支 {total} 步。",
+    },
     "mismatch.stopped": {"en": "Stopped; Continue resumes.", "zh": "已停止；点“继续”接着训练。"},
     "mismatch.stopped_arms": {"en": "Stopped at: {arms}.", "zh": "停在：{arms}。"},
     "mismatch.collapse": {"en": "collapse flag", "zh": "崩溃标记"},
@@ -356,7 +362,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "本次运行中没有分支被标记为崩溃。",
     },
     "mismatch.read_live_apart": {
-        "en": "Held-out pass@1 at the end spans {low}–{high} over {n} samples per arm (two standard errors: "
+        "en": "Held-out pass@1 at the end spans {low}–{high} over {n} {n:plural:sample|samples} per arm (two standard errors: "
         "{two_se}): {verdict}",
         "zh": "结束时各分支的留出集 pass@1 在 {low}–{high} 之间，每个分支 {n} 个样本（两个标准误：{two_se}）：{verdict}",
     },
@@ -372,7 +378,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.measured_header": {"en": "What a stored run showed", "zh": "一次存档运行的结果"},
     "mismatch.measured_text": {
         "en": "Measured by `benchmarks/mismatch_effect.py` with this page's defaults ({arms}; sampler {dtype}, "
-        "{stale} steps stale; learning rate {lr}; {steps} steps; seeds {seeds}). Per seed: held-out pass@1 after the last step, the sampler–trainer KL averaged over the last {window} steps, "
+        "{stale} {stale:plural:step|steps} stale; learning rate {lr}; {steps} {steps:plural:step|steps}; seeds {seeds}). Per seed: held-out pass@1 after the last step, the sampler–trainer KL averaged over the last {window} {window:plural:step|steps}, "
         "and the first step the collapse flag fired:",
         "zh": "由 `benchmarks/mismatch_effect.py` 用本页默认设置测得（{arms}；采样端 {dtype}，落后 {stale} 步；学习率 {lr}；"
         "{steps} 步；种子 {seeds}）。每个种子：最后一步之后的留出集 pass@1、最后 {window} 步采样端–训练端 KL 的均值，以及崩溃标记第一次触发的步数：",

@@ -115,7 +115,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在同一个批次上做的优化器更新次数；图里画出每一步，数字给出第一步和最后一步。",
     },
     "moe.computing": {
-        "en": "Updating: {done} / {total} optimizer steps (all arms)",
+        "en": "Updating: {done} / {total} optimizer {total:plural:step|steps} (all arms)",
         "zh": "正在更新：{done} / {total} 次优化器更新（所有方法合计）",
     },
     "moe.m_first": {"en": "Routes changed after 1 update", "zh": "1 次更新后路由变化"},
@@ -123,7 +123,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Share of (response token, layer) routes whose pair of experts differs from the old policy's.",
         "zh": "（回答 token，层）路由中，所选两个专家与旧策略不同的比例。",
     },
-    "moe.m_last": {"en": "Routes changed after {k} updates", "zh": "{k} 次更新后路由变化"},
+    "moe.m_last": {"en": "Routes changed after {k} {k:plural:update|updates}", "zh": "{k} 次更新后路由变化"},
     "moe.m_article": {"en": "GSPO paper, per update", "zh": "GSPO 论文，每次更新"},
     "moe.m_article_help": {
         "en": "Qwen3-30B-A3B (48 layers, 128 experts, 8 active), arXiv 2507.18071 §5.3.",
@@ -176,7 +176,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "学习率为 {lr} 时，一次更新就改变了 **{first}** 的回答路由所用的专家，{cmp} GSPO 论文报告的约 {article}。",
     },
     "moe.read_share_more": {
-        "en": " After {k} updates on the same batch **{last}** had changed; layer {layer} changed the most "
+        "en": " After {k} {k:plural:update|updates} on the same batch **{last}** had changed; layer {layer} changed the most "
         "({layer_share} after update {k}).",
         "zh": "在同一个批次上更新 {k} 次后，变化的比例是 **{last}**；变化最多的是第 {layer} 层（第 {k} 次更新后为 "
         "{layer_share}）。",
@@ -280,7 +280,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.strip.replay": {"en": "log-ratio, old routing", "zh": "对数比率（旧路由）"},
     "moe.strip.routing": {"en": "routing part", "zh": "路由部分"},
     "moe.batch_note": {
-        "en": "The batch: mean reward {reward}, {signal} of {groups} groups with a non-zero advantage.",
+        "en": "The batch: mean reward {reward}, {signal} of {groups} {groups:plural:group|groups} with a non-zero advantage.",
         "zh": "这个批次：平均奖励 {reward}，{groups} 个组中有 {signal} 个组优势不为零。",
     },
     # ------------------------------------------------------------------ 2. live
@@ -351,10 +351,16 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "moe.running": {"en": "Training…", "zh": "训练中……"},
     "moe.progress": {"en": "{arm}: step {done} / {total}", "zh": "{arm}：第 {done} / {total} 步"},
-    "moe.finished": {"en": "Finished: {total} steps per arm.", "zh": "训练完成：每种方法 {total} 步。"},
-    "moe.stopped": {"en": "Stopped after {done} of {total} steps.", "zh": "已在第 {done} / {total} 步停止。"},
+    "moe.finished": {
+        "en": "Finished: {total} {total:plural:step|steps} per arm.",
+        "zh": "训练完成：每种方法 {total} 步。",
+    },
+    "moe.stopped": {
+        "en": "Stopped after {done} of {total} {total:plural:step|steps}.",
+        "zh": "已在第 {done} / {total} 步停止。",
+    },
     "moe.stopped_arms": {
-        "en": "Stopped at {steps} of {total} steps.",
+        "en": "Stopped at {steps} of {total} {total:plural:step|steps}.",
         "zh": "已停止：{steps}（共 {total} 步）。",
     },
     "moe.settings_changed": {
@@ -379,7 +385,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.col.clip_fraction_mean": {"en": "clip fraction (mean)", "zh": "裁剪比例（均值）"},
     "moe.col.steps": {"en": "steps", "zh": "步数"},
     "moe.summary_caption": {
-        "en": "Held-out pass@1 on {n} prompts never trained on: before → after the arm's last step (— : not measured). "
+        "en": "Held-out pass@1 on {n} {n:plural:prompt|prompts} never trained on: before → after the arm's last step (— : not measured). "
         "First collapse step: — when no step was flagged.",
         "zh": "在 {n} 道从未训练过的题目上的留出集 pass@1：训练前 → 该方法最后一步之后（—：未测量）。首次崩溃步：没有"
         "被标记的步时显示 —。",
@@ -442,7 +448,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.read_live_arm_step": {"en": "{arm} at step {step}", "zh": "{arm}（第 {step} 步）"},
     "moe.read_live_apart": {
         "en": "Held-out pass@1 at the end spans {low} to {high} across the arms; two standard errors of a "
-        "difference between two arms ({n} samples each) are about {two_se}, so this run {verdict}",
+        "difference between two arms ({n} {n:plural:sample|samples} each) are about {two_se}, so this run {verdict}",
         "zh": "训练结束时各路的留出集 pass@1 在 {low} 到 {high} 之间；两路之差（每路 {n} 个样本）的两个标准误约为 "
         "{two_se}，所以这次运行{verdict}",
     },

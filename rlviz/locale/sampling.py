@@ -102,7 +102,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "all-wrong groups is a classic symptom of too low a temperature.",
         "zh": "温度越低，回答越单一，全对或全错的组越多；训练停滞、全错组大量出现，是温度过低的典型症状。",
     },
-    "sampling.measuring": {"en": "Sampling {n} prompts × {G} answers…", "zh": "正在采样 {n} 个问题 × {G} 条回答……"},
+    "sampling.measuring": {
+        "en": "Sampling {n} {n:plural:prompt|prompts} × {G} answers…",
+        "zh": "正在采样 {n} 个问题 × {G} 条回答……",
+    },
     "sampling.zero_share": {"en": "zero-advantage groups", "zh": "零优势组"},
     "sampling.all_wrong_share": {"en": "all wrong", "zh": "全错"},
     "sampling.all_correct_share": {"en": "all right", "zh": "全对"},
@@ -119,7 +122,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "阴影：优势为零（k = 0 或 k = G）",
     },
     "sampling.measured_caption": {
-        "en": "{zero:.0%} of the {n} groups carry no signal ({wrong:.0%} all wrong, {right:.0%} all right).",
+        "en": "{zero:.0%} of the {n} {n:plural:group|groups} carry no signal ({wrong:.0%} all wrong, {right:.0%} all right).",
         "zh": "{n} 个组中有 {zero:.0%} 没有学习信号（{wrong:.0%} 全错，{right:.0%} 全对）。",
     },
     "sampling.measured_levels": {
@@ -252,7 +255,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "训练中……每一步的结果都会保存。",
     },
     "sampling.stopped": {
-        "en": "Stopped: both arms have done {done} of {total} steps. **Continue** picks up where they stopped.",
+        "en": "Stopped: both arms have done {done} of {total} {total:plural:step|steps}. **Continue** picks up where they stopped.",
         "zh": "已停止：两个分支都完成了 {done} / {total} 步。点 **继续** 可以从停下的地方接着训练。",
     },
     "sampling.stopped_arms": {
@@ -260,7 +263,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "behind up to the other.",
         "zh": "停止时两个分支的步数不同（{steps}，共 {total} 步）。点 **继续** 会先让落后的分支追上另一个。",
     },
-    "sampling.finished": {"en": "Finished {total} steps.", "zh": "已完成 {total} 步。"},
+    "sampling.finished": {"en": "Finished {total} {total:plural:step|steps}.", "zh": "已完成 {total} 步。"},
     "sampling.settings_changed": {
         "en": "The settings above differ from the run shown: press **Reset**, then **Run**, to use them.",
         "zh": "上面的设置与当前显示的训练不同：先点 **清除结果**，再点 **开始训练**，新设置才会生效。",

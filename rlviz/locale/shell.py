@@ -74,7 +74,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "训练停止了：{what}。已完成的步骤都保留着：点 **继续** 从停下的地方再试一次，点 **清除结果** 清空。",
     },
     "run.queued": {
-        "en": "Waiting for the server: {ahead} training steps of other sessions are ahead of this one in line.",
+        "en": "Waiting for the server: {ahead} training {ahead:plural:step|steps} of other sessions {ahead:plural:is|are} ahead of this one in line.",
         "zh": "正在等待服务器：队列中排在本次之前的，还有其他会话的 {ahead} 个训练步。",
     },
     "side.limits": {"en": "This server", "zh": "本服务器"},

@@ -34,12 +34,12 @@ STRINGS = {
         "zh": "MoE 页面的默认设置就能看到：一批数据、若干次更新，然后看换了专家的路由所占的比例。",
     },
     "symptoms.measured_yes": {
-        "en": "Measured on the shipped model ({date}, seed {seed}, {steps} steps): with these settings the "
+        "en": "Measured on the shipped model ({date}, seed {seed}, {steps} {steps:plural:step|steps}): with these settings the "
         "detector finds it. {evidence}",
         "zh": "在内置模型上实测（{date}，种子 {seed}，{steps} 步）：用这些设置，检测器发现了它。{evidence}",
     },
     "symptoms.measured_no": {
-        "en": "Measured on the shipped model ({date}, seed {seed}, {steps} steps): with these settings the "
+        "en": "Measured on the shipped model ({date}, seed {seed}, {steps} {steps:plural:step|steps}): with these settings the "
         "detector does NOT find it, so this tiny model does not show it here; the causes above are what to "
         "check on a real model. {evidence}",
         "zh": "在内置模型上实测（{date}，种子 {seed}，{steps} 步）：用这些设置，检测器没有发现它，所以这个小模型在这里"
@@ -74,7 +74,7 @@ STRINGS = {
         "zh": "本会话还没有实时运行。去实时页面开始一次（或打开上面的复现链接），再回来：每个症状的检测器都会在它的指标上运行。",
     },
     "symptoms.yours_intro": {
-        "en": "The same detectors on your live run ({steps} steps so far). A detector needs a few steps: with "
+        "en": "The same detectors on your live run ({steps} {steps:plural:step|steps} so far). A detector needs a few steps: with "
         "fewer than 6 the thirds it compares are single steps.",
         "zh": "同样的检测器作用在你的实时运行上（目前 {steps} 步）。检测器需要几步数据：少于 6 步时，它比较的三分段都只有一步。",
     },

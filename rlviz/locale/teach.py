@@ -58,8 +58,8 @@ STRINGS = {
         "（对损失自动求导得 d loss/d log π = {weight}）。见 A < 0 的面板。",
     },
     "teach.weighting_token_mean.q": {
-        "en": "Under token-mean, how many times the total weight of the shortest response ({short} tokens) does "
-        "the longest one ({long} tokens) get?",
+        "en": "Under token-mean, how many times the total weight of the shortest response ({short} {short:plural:token|tokens}) does "
+        "the longest one ({long} {long:plural:token|tokens}) get?",
         "zh": "在 token-mean 下，最长的回答（{long} 个 token）得到的总权重是最短的回答（{short} 个 token）的几倍？",
     },
     "teach.weighting_token_mean.why": {
@@ -82,18 +82,18 @@ STRINGS = {
     },
     "teach.length_in_buffer.q": {
         "en": "DAPO's soft overlong punishment with L_max = {lmax}, L_cache = {lcache} and factor {factor}: what "
-        "does it add to the reward of a response of {n} tokens?",
+        "does it add to the reward of a response of {n} {n:plural:token|tokens}?",
         "zh": "DAPO 的软超长惩罚，L_max = {lmax}、L_cache = {lcache}、系数 {factor}：一条 {n} 个 token 的回答，奖励会被加上多少？",
     },
     "teach.length_in_buffer.why": {
-        "en": "The penalty is 0 up to L_max − L_cache = {start} tokens, then falls linearly to −{factor} at L_max: "
-        "at {n} tokens it is {answer}. The curve above shows the ramp.",
+        "en": "The penalty is 0 up to L_max − L_cache = {start} {start:plural:token|tokens}, then falls linearly to −{factor} at L_max: "
+        "at {n} {n:plural:token|tokens} it is {answer}. The curve above shows the ramp.",
         "zh": "惩罚在 L_max − L_cache = {start} 个 token 以内为 0，之后线性下降，到 L_max 时为 −{factor}：在 {n} 个 "
         "token 处是 {answer}。上面的曲线画出了这段斜坡。",
     },
     "teach.length_at_limit.q": {
         "en": "Same settings (L_max = {lmax}, L_cache = {lcache}, factor {factor}): what does a response of exactly "
-        "L_max = {lmax} tokens get added?",
+        "L_max = {lmax} {lmax:plural:token|tokens} get added?",
         "zh": "同样的设置（L_max = {lmax}、L_cache = {lcache}、系数 {factor}）：一条恰好 L_max = {lmax} 个 token 的回答"
         "会被加上多少？",
     },
@@ -208,20 +208,20 @@ STRINGS |= {
     ),
     "teach.live_heldout.q": {
         "en": "Which objective will end the {steps} {steps:plural:step|steps} with the highest held-out pass@1 (measured on {n} "
-        "samples each)?",
+        "{n:plural:sample|samples} each)?",
         "zh": "跑完 {steps} 步后，哪个目标函数的留出集 pass@1 最高（每个在 {n} 个样本上测量）？",
     },
     "teach.live_heldout.why.apart": {
         "en": "{best} ends highest, at {best_value} (every objective started at {start}). The next, {second}, ends "
         "at {second_value}: a gap of {gap}, more than two standard errors of the difference of two pass rates "
-        "measured on {n} samples each ({two_se}), so this run tells them apart.",
+        "measured on {n} {n:plural:sample|samples} each ({two_se}), so this run tells them apart.",
         "zh": "{best} 最终最高，为 {best_value}（所有目标函数的起点都是 {start}）。其次是 {second}，为 {second_value}："
         "差距 {gap}，超过了两个各在 {n} 个样本上测得的通过率之差的两个标准误（{two_se}），所以这次运行能把它们分开。",
     },
     "teach.live_heldout.why.tied": {
         "en": "{best} ends highest, at {best_value} (every objective started at {start}), but {second} ends at "
         "{second_value}: a gap of {gap}, within two standard errors of the difference of two pass rates measured on "
-        "{n} samples each ({two_se}). This run cannot tell {answer} apart, so each of them counts as right; more "
+        "{n} {n:plural:sample|samples} each ({two_se}). This run cannot tell {answer} apart, so each of them counts as right; more "
         "held-out samples shrink the standard error.",
         "zh": "{best} 最终最高，为 {best_value}（所有目标函数的起点都是 {start}），但 {second} 为 {second_value}："
         "差距 {gap}，在两个各在 {n} 个样本上测得的通过率之差的两个标准误（{two_se}）之内。这次运行分不出 {answer} "

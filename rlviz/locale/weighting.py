@@ -50,14 +50,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "seq-mean-token-sum-norm 中的常数，即生成长度预算（TRL 的 max_completion_length，"
         "verl 的 loss_scale_factor），不能小于最长的回答。",
     },
-    "weighting.response_label": {"en": "#{i} · {n} tokens · A={adv}", "zh": "#{i} · {n} 个 token · A={adv}"},
+    "weighting.response_label": {
+        "en": "#{i} · {n} {n:plural:token|tokens} · A={adv}",
+        "zh": "#{i} · {n} 个 token · A={adv}",
+    },
     "weighting.per_token": {"en": "weight of each token w (log scale)", "zh": "每个 token 的权重 w（对数坐标）"},
     "weighting.per_response": {
         "en": "total weight of the response Σ<sub>t</sub> w (log scale)",
         "zh": "整条回答的总权重 Σ<sub>t</sub> w（对数坐标）",
     },
     "weighting.lmax_note": {
-        "en": "Here B = {B} responses and L_max = {lmax}, so seq-mean-token-sum-norm (Dr.GRPO) gives every "
+        "en": "Here B = {B} {B:plural:response|responses} and L_max = {lmax}, so seq-mean-token-sum-norm (Dr.GRPO) gives every "
         "token the same w = 1/(B·L_max) = {w}, whatever the length of its response.",
         "zh": "这里 B = {B} 条回答、L_max = {lmax}，所以 seq-mean-token-sum-norm（Dr.GRPO）给每个 token "
         "的权重都是 w = 1/(B·L_max) = {w}，与它所在回答的长度无关。",
@@ -177,13 +180,13 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "weighting.read_seq_clipped": {
         "en": "**{name}** sees one sequence ratio s = {s}, outside its trust region, so the whole response "
-        "is clipped: {k} off-policy tokens cost the other {rest} tokens their gradient too.",
+        "is clipped: {k} off-policy tokens cost the other {rest} {rest:plural:token|tokens} their gradient too.",
         "zh": "**{name}** 只看一个序列比率 s = {s}，它落在信任域之外，于是整条回答都被裁剪：{k} 个离策略 token "
         "连累其余 {rest} 个 token 也失去了梯度。",
     },
     "weighting.read_seq_clipped_none": {
         "en": "**{name}** sees one sequence ratio s = {s}, outside its trust region, so the whole response "
-        "is clipped: none of its {L} tokens gets a gradient.",
+        "is clipped: none of its {L} {L:plural:token|tokens} gets a gradient.",
         "zh": "**{name}** 只看一个序列比率 s = {s}，它落在信任域之外，于是整条回答都被裁剪：{L} 个 token 全都没有梯度。",
     },
     "weighting.read_seq_kept": {
@@ -194,13 +197,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "s·A/|y|（鼠标悬停可见）：{k} 个离策略 token 与其余 {rest} 个 token 没有区别对待。",
     },
     "weighting.read_seq_kept_none": {
-        "en": "**{name}** sees one sequence ratio s = {s}; its clip does not act here, so all {L} tokens of "
+        "en": "**{name}** sees one sequence ratio s = {s}; its clip does not act here, so all {L} {L:plural:token|tokens} of "
         "the response get the same push s·A/|y| (hover the bars), however their own ratios r_t vary.",
         "zh": "**{name}** 只看一个序列比率 s = {s}；这里裁剪没有起作用，所以回答中全部 {L} 个 token 的推力都是同一个 "
         "s·A/|y|（鼠标悬停可见），不管它们各自的比率 r_t 怎样起伏。",
     },
     "weighting.read_seq_mixed": {
-        "en": "**{name}** clips {n} of the {L} tokens one by one (their push is 0) before it averages, and "
+        "en": "**{name}** clips {n} of the {L} {L:plural:token|tokens} one by one (their push is 0) before it averages, and "
         "gives every other token one shared push s·A/|y| with s = {s}.",
         "zh": "**{name}** 在求平均之前逐个裁剪了 {L} 个 token 中的 {n} 个（它们的推力为 0），"
         "其余每个 token 共享同一个推力 s·A/|y|，其中 s = {s}。",
@@ -227,7 +230,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "weighting.read_capped": {
         "en": "**{name}** caps a token's weight instead of cutting its gradient: off-policy tokens {out}×, "
-        "the others {other}×; {n} of the {L} tokens are capped, and {grad} of all tokens keep a gradient.",
+        "the others {other}×; {n} of the {L} {L:plural:token|tokens} are capped, and {grad} of all tokens keep a gradient.",
         "zh": "**{name}** 截断的是 token 的权重，而不是砍掉它的梯度：离策略 token 为 {out} 倍，其余为 {other} 倍；"
         "{L} 个 token 中有 {n} 个被截顶，有梯度的 token 占 {grad}。",
     },

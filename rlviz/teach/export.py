@@ -457,7 +457,9 @@ def _hydra(value: Any) -> str:
 
 
 def _format(text: dict[str, str], fields: Mapping[str, Any]) -> dict[str, str]:
-    return {lang: text[lang].format(**fields) for lang in _LANGS}
+    from rlviz.i18n import fill
+
+    return {lang: fill(text[lang], **fields) for lang in _LANGS}
 
 
 def _correction_args(fw: str, fields: Mapping[str, Any], out: dict[str, Any], missing: set[str]) -> None:
