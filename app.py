@@ -119,7 +119,9 @@ pages = [
     st.Page(p.file, title=tr(f"nav.{p.key}"), icon=p.icon, url_path=p.url_path or None, default=p.is_home)
     for p in PAGES
 ]
-navigation = st.navigation(pages, position="sidebar")
+# every page listed: folded, the list ends in Streamlit's own "View N more" button, which stays in
+# English on a Chinese page
+navigation = st.navigation(pages, position="sidebar", expanded=True)
 present_lesson(navigation.url_path)  # a lesson's presenter view, when the URL asks for one
 navigation.run()
 report_url_params()  # URL parameters the page's widgets did not take: a note at the top of the page

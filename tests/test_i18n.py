@@ -87,6 +87,10 @@ def test_counts_of_one_read_in_the_singular():
     # found by a new user: "Finished: 1 steps per algorithm.", "k = 1 steps behind", "1 tokens"
     assert "Finished: 1 step per algorithm." in t("live.finished", "en", total=1)
     assert "2 steps per algorithm" in t("live.finished", "en", total=2)
+    assert t("confusions.ratio_one.q", "en", mu=1, mb=1, n=1).endswith(
+        "1 optimizer step on the same rollouts. Does PPO's clip act on it?"
+    )
+    assert t("confusions.ratio_one.q", "en", mu=2, mb=2, n=4).endswith("Does PPO's clip act on any of them?")
     waiting = t("run.queued", "en", ahead=1)
     assert "1 training step of other sessions is ahead" in waiting, waiting
     from rlviz.teach.export import export_config

@@ -217,7 +217,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "confusions.ratio_one.q": {
         "en": "One RL step with μ = {mu} {mu:plural:pass|passes} and {mb} {mb:plural:mini-batch|mini-batches} per pass: {n} optimizer {n:plural:step|steps} on the "
-        "same rollouts. Does PPO's clip act on any of them?",
+        "same rollouts. Does PPO's clip act on {n:plural:it|any of them}?",
         "zh": "一步 RL，μ = {mu} 遍、每遍 {mb} 个 mini-batch：在同一批 rollout 上做 {n} 次优化器更新。PPO 的裁剪在其中"
         "任何一次上起作用吗？",
     },
