@@ -193,7 +193,7 @@ def test_answer_keys_are_prediction_compute_at_each_steps_settings():
     for q in live:  # the key says where the run reveals it; no number is printed
         assert q.answer_text == {lang: t("lessons.ws.measured", lang, step=q.step) for lang in LANGS}
     # mu x mini-batches = 2 x 2 = 4 updates at the defaults; GRPO's band [1 - 0.2, 1 + 0.2]
-    assert "GRPO makes 4 update(s)" in live[0].text["en"] and "[0.8, 1.2]" in live[0].text["en"]
+    assert "GRPO makes 4 updates" in live[0].text["en"] and "[0.8, 1.2]" in live[0].text["en"]
     assert live[1].choices == ({"en": "GRPO", "zh": "GRPO"}, {"en": "GSPO", "zh": "GSPO"})
 
 
