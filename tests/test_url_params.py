@@ -273,6 +273,41 @@ def test_config_keeps_protection_on_and_details_off():
     assert "cookieSecret" not in server  # never in the repository (README: one secret per class, set at start)
 
 
+def _duplication_warnings(disabled: bool) -> list[str]:
+    """Press Run on the live page with Streamlit's widget-state duplication warning switched off
+    (``disabled``) or on; the warnings it logged."""
+    import logging
+
+    from streamlit import config as st_config
+    from streamlit.elements.lib import policies
+
+    at = open_page("pages/live.py", lv_steps=1, lv_prompts=2, lv_G=2, lv_heldout=0)
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logger = logging.getLogger(policies.__name__)
+    logger.addHandler(handler)
+    saved = st_config.get_option("global.disableWidgetStateDuplicationWarning")
+    st_config.set_option("global.disableWidgetStateDuplicationWarning", disabled)
+    policies._shown_default_value_warning = False  # Streamlit warns once per process
+    try:
+        at.button(key="lv_run").click().run()
+    finally:
+        st_config.set_option("global.disableWidgetStateDuplicationWarning", saved)
+        logger.removeHandler(handler)
+    return [r.getMessage() for r in records if "default value" in r.getMessage()]
+
+
+def test_the_run_callbacks_write_back_is_not_logged_as_a_duplication():
+    # app_common.run_controls' Run callback writes the settings widgets' values back on purpose;
+    # Streamlit logged that once per process as a 30-line warning with a stack (seen in a server log)
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    off = config["global"]["disableWidgetStateDuplicationWarning"]
+    assert off is True
+    assert _duplication_warnings(disabled=False)  # the warning the setting silences
+    assert not _duplication_warnings(disabled=off)
+
+
 def test_no_full_collection_after_every_script_run_but_the_trimmer_collects_cycles():
     # Streamlit's postScriptGC scans every object after each rerun (0.37 s with torch loaded, most of
     # a slider change); off, a cycle a session leaves is collected by the server's trimmer instead
