@@ -91,6 +91,8 @@ def test_counts_of_one_read_in_the_singular():
         "1 optimizer step on the same rollouts. Does PPO's clip act on it?"
     )
     assert t("confusions.ratio_one.q", "en", mu=2, mb=2, n=4).endswith("Does PPO's clip act on any of them?")
+    assert t("formula.n_differ", "en", n=1, total=3) == "At this token 1 of 3 numbers differs."
+    assert t("formula.n_differ", "en", n=2, total=3) == "At this token 2 of 3 numbers differ."
     waiting = t("run.queued", "en", ahead=1)
     assert "1 training step of other sessions is ahead" in waiting, waiting
     from rlviz.teach.export import export_config

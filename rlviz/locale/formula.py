@@ -56,7 +56,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "formula.terms_header": {"en": "Term by term", "zh": "逐项对比"},
     "formula.summary": {
-        "en": "**{n} of {total} {total:plural:term|terms} differ:** {names}.",
+        "en": "**{n} of {total} {total:plural:term|terms} {n:plural:differs|differ}:** {names}.",
         "zh": "**{total} 项中有 {n} 项不同**：{names}。",
     },
     "formula.summary_none": {
@@ -251,7 +251,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在这个 token 上，两个目标函数的所有数值都相同。",
     },
     "formula.n_differ": {
-        "en": "At this token {n} of {total} {total:plural:number|numbers} differ.",
+        "en": "At this token {n} of {total} {total:plural:number|numbers} {n:plural:differs|differ}.",
         "zh": "在这个 token 上，{total} 个数值中有 {n} 个不同。",
     },
 }
