@@ -4,8 +4,8 @@
 
 Starts ``streamlit run app.py`` on 127.0.0.1 (as ``make run`` does) and drives it with Playwright
 (Debian's chromium, headless, under Linux's SCHED_IDLE policy so that the browser takes only the CPU
-the server leaves). Each page is opened once by its address (the first chart is timed as the browser
-sees it); then every enabled slider of the page, in turn, is moved with the keyboard to ``--repeats``
+the server leaves). Each page is opened three times by its address (the time to its first chart, as
+the browser sees it, is the median; the first opening fills the server's caches); then every enabled slider of the page, in turn, is moved with the keyboard to ``--repeats``
 values it has not had (one, two, ... steps from where it started: a figure cache never answers for
 the slider itself), and the server process's CPU seconds (user + system, from /proc, all its threads:
 the script, Streamlit's serialisation and websocket) are read from the key press until the server is
@@ -13,8 +13,8 @@ quiet again. A slider inside an ``st.fragment`` reruns only its fragment, as in 
 the page.
 
 The first chart is also timed on a bare page (``benchmarks/floor_page.py``: a title and one small
-plotly chart, on a second server), the floor of what Streamlit, plotly.js and chromium cost here;
-every figure is the median of three openings.
+plotly chart, on a second server, the median of four openings), the floor of what Streamlit,
+plotly.js and chromium cost here.
 
 This is what issue 13 asks of an explorer ("server-side time of one rerun after a slider change"):
 ``benchmarks/explorers.py`` measures the same moves through ``AppTest``, which reruns the whole page
