@@ -122,7 +122,10 @@ def as_figure(fig_or_spec):
     fresh copy from the cache, so it is serialised as it is."""
     if not isinstance(fig_or_spec, dict):
         return fig_or_spec
-    fig = _spec_figure_class()()
+    cls = _spec_figure_class()
+    # not initialised: go.Figure() would set up an empty layout and its template (a third of a small
+    # page's chart); Streamlit reads nothing of it but to_dict (plotly.tools.return_figure_from_figure_or_data)
+    fig = cls.__new__(cls)
     fig._rlviz_spec = fig_or_spec
     return fig
 

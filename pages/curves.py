@@ -37,7 +37,10 @@ from rlviz.experiments.curves import (
     PROBABILITY_VARIANTS,
     CurveSettings,
     CurvesResult,
+    cases_variant_of,
+    curves_frame,
     default_settings,
+    ppo_cases_frame,
     probability_frame,
     reads_probability,
     run,
@@ -45,6 +48,7 @@ from rlviz.experiments.curves import (
     support_frame,
     variant_overrides,
     variants,
+    x_axis,
 )
 from rlviz.plots.curves import (
     cases_table,
@@ -188,50 +192,87 @@ def _support(variant: str, settings: CurveSettings):
     return support_frame([variant], settings)
 
 
+@st.cache_data(max_entries=256, show_spinner=False)
+def _curve(variant: str, settings: CurveSettings, x_range: tuple[float, float], n: int):
+    """One variant's curves on the page's ratio axis, cached by its own sliders and the axis."""
+    return curves_frame([variant], settings, *x_range, n=n, support=_support(variant, settings))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _cases_of(variant: str, settings: CurveSettings):
+    return ppo_cases_frame(settings, variant=variant)
+
+
+def _cases(variant: str, settings: CurveSettings):
+    """The clip cases of ``variant``, cached by the sliders they read (``variant``'s and the dual clip's)."""
+    mine = {v: o for v, o in settings.overrides.items() if v in (variant, DUAL_VARIANT)}
+    return _cases_of(variant, CurveSettings(mine, old_prob=settings.old_prob))
+
+
+def _parts(variants, settings: CurveSettings, part, *args) -> pd.DataFrame | None:
+    """``part`` of each variant under its own sliders (``_alone``), in one frame; None for none."""
+    frames = [part(v, _alone(v, settings), *args) for v in dict.fromkeys(variants)]
+    return pd.concat(frames, ignore_index=True) if frames else None
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def _compute(variants: tuple[str, ...], settings: CurveSettings, zoom: bool) -> CurvesResult:
-    """The experiment, cached by its inputs (all plain values; nothing random)."""
-    parts = [_support(v, _alone(v, settings)) for v in dict.fromkeys(variants)]
-    support = pd.concat(parts, ignore_index=True) if parts else None
-    return run(variants, settings, zoom=zoom, support=support)
+    """The experiment, cached by its inputs (all plain values; nothing random), from each variant's
+    parts cached by that variant's own sliders: a slider recomputes only its own variant's."""
+    x_range, n = x_axis(variants, settings, zoom)
+    return run(
+        variants,
+        settings,
+        zoom=zoom,
+        support=_parts(variants, settings, _support),
+        curves=_parts(variants, settings, _curve, x_range, n),
+        cases=_cases(cases_variant_of(variants), settings),
+    )
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _probability(settings: CurveSettings, marks: tuple[float, ...]):
-    """The probability view, cached by its inputs."""
-    return probability_frame(settings, PROBABILITY_VARIANTS, marks=marks)
-
-
-@figure_cache
-def _overlay_figure(variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple):
-    """The overlay figure's spec, cached by its inputs (``words``: the labels, so the language)."""
-    res = _compute(variants, settings, zoom)
-    band = res.first_band
-    return curves_overlay_figure(
-        res.curves, dict(words), x_range=res.x_range, log_x=log_x, band=band[1] if band else None, as_spec=True
+    """The probability view, cached by its inputs; r* read from each variant's cached gradient range."""
+    return probability_frame(
+        settings, PROBABILITY_VARIANTS, marks=marks, support=_parts(PROBABILITY_VARIANTS, settings, _support)
     )
 
 
 @figure_cache
-def _gallery_figure(variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple):
-    """The gallery figure's spec, cached by its inputs (``words``: the labels, so the language)."""
-    res = _compute(variants, settings, zoom)
+def _overlay_figure(
+    variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple, _res: CurvesResult
+):
+    """The overlay figure's spec, cached by its inputs (``words``: the labels, so the language);
+    ``_res`` (not hashed) is ``_compute`` of them, which the page holds already."""
+    band = _res.first_band
+    return curves_overlay_figure(
+        _res.curves, dict(words), x_range=_res.x_range, log_x=log_x, band=band[1] if band else None, as_spec=True
+    )
+
+
+@figure_cache
+def _gallery_figure(
+    variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple, _res: CurvesResult
+):
+    """The gallery figure's spec, cached by its inputs (``words``: the labels, so the language);
+    ``_res`` (not hashed) is ``_compute`` of them, which the page holds already."""
     return curves_gallery_figure(
-        res.curves,
+        _res.curves,
         dict(words),
-        bands=res.bands,
-        x_range=res.x_range,
+        bands=_res.bands,
+        x_range=_res.x_range,
         log_x=log_x,
-        dual_clips=res.dual_clips,
+        dual_clips=_res.dual_clips,
         as_spec=True,
     )
 
 
 @figure_cache
-def _probability_figure(settings: CurveSettings, marks: tuple[float, ...], words: tuple):
-    """The probability figure's spec, cached by its inputs (``words``: the labels, so the language)."""
-    prob, _ = _probability(settings, marks)
-    return probability_figure(prob, dict(words), as_spec=True)
+def _probability_figure(ceilings: tuple, marks: tuple[float, ...], words: tuple, _prob: pd.DataFrame):
+    """The probability figure's spec, cached by what decides it: each compared variant's r*
+    (``ceilings``), the marks and ``words`` (the labels, so the language). ``_prob`` (not hashed) is
+    ``probability_frame`` of these, so a slider that leaves r* alone (ε_low) reuses the figure."""
+    return probability_figure(_prob, dict(words), as_spec=True)
 
 
 settings = CurveSettings(overrides, old_prob=float(old_prob))
@@ -275,7 +316,9 @@ else:
         panel_w_pos=tr("curves.panel_w", sign="A = +1"),
         panel_w_neg=tr("curves.panel_w", sign="A = −1"),
     )
-    chart(_overlay_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(overlay_labels.items())), "c_overlay")
+    chart(
+        _overlay_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(overlay_labels.items()), res), "c_overlay"
+    )
     caption = tr("curves.overlay_caption")
     if first_band:
         band_of, (lo, hi) = first_band
@@ -294,7 +337,9 @@ else:
     # ------------------------------------------------------------------------------------ gallery
     st.subheader(tr("curves.gallery_header"))
     gallery_labels = labels("curves", "legend_j", "legend_w", "x_short", *HOVER_KEYS)
-    chart(_gallery_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(gallery_labels.items())), "c_gallery")
+    chart(
+        _gallery_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(gallery_labels.items()), res), "c_gallery"
+    )
     st.caption(tr("curves.gallery_caption"))
     st.markdown(f"**{tr('curves.support_header')}**")
     support_labels = labels(
@@ -396,7 +441,7 @@ def probability_section() -> None:
         **{f"name.{v}": name for v, name in names.items()},
     )
     with left:
-        chart(_probability_figure(mine, marks, tuple(prob_labels.items())), "c_prob")
+        chart(_probability_figure(tuple(ceilings.items()), marks, tuple(prob_labels.items()), prob), "c_prob")
     a, b = PROBABILITY_VARIANTS[:2]
     for p in marks:
         at = {v: prob[(prob["algorithm"] == v) & (prob["pi_old"] == p)].iloc[0] for v in (a, b)}

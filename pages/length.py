@@ -195,7 +195,7 @@ curve_labels = labels(
     "hover_full",
 )
 # the panels at full width; below, one row per penalty: its formula beside its reading
-chart(penalty_curves_figure(curves, kimi, lmax, lcache, curve_labels, show=others), "length-curves")
+chart(penalty_curves_figure(curves, kimi, lmax, lcache, curve_labels, show=others, as_spec=True), "length-curves")
 csv_download(curves, "length-curves", key="l_csv_curves")
 FORMULA_WIDTHS = [3, 2]
 left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
@@ -247,10 +247,10 @@ st.subheader(tr("length.rollouts_header"))
 seed, device, model_dir = int(state.get("seed", 0)), state.get("device", "auto"), state.get("model_dir")
 try:
     sample = (seed, int(n_prompts), int(group_size), SAMPLE_LIMIT, float(temperature), model_dir, device)
+    # the analysis samples the rollouts on its first call (cached: a slider reuses them)
     with st.spinner(tr("length.sampling", n=int(n_prompts), g=int(group_size))):
-        _rollouts(*sample)
-    result = _analysis(sample, settings)
-    sweep_frame = _sweep(sample, lmax, lcache, factor)
+        result = _analysis(sample, settings)
+        sweep_frame = _sweep(sample, lmax, lcache, factor)
 except ValueError as exc:
     show_bad_input(exc, FIELDS)
     stop()
@@ -301,7 +301,7 @@ hist_labels = labels(
     "hover_count",
     sampled=tr("length.sampled", limit=SAMPLE_LIMIT),
 )
-chart(length_histogram_figure(resp, curves, lmax, lcache, hist_labels), "length-histogram")
+chart(length_histogram_figure(resp, curves, lmax, lcache, hist_labels, as_spec=True), "length-histogram")
 csv_download(resp, "length-rollouts", key="l_csv_rollouts")
 
 st.markdown(f"**{tr('length.schemes_header')}**")
@@ -374,7 +374,7 @@ def group_section(result, shown: list[str], factor: float, group_size: int) -> N
     )
     left, right = st.columns([3, 2], gap="large")
     with left:
-        chart(group_figure(rows, group_labels, schemes=shown), "length-group")
+        chart(group_figure(rows, group_labels, schemes=shown, as_spec=True), "length-group")
     with right:
         formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
         note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
@@ -427,7 +427,7 @@ f1.metric(
 )
 with f2:
     filter_labels = labels("length", "right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
-    chart(filter_figure(resp, filter_labels), "length-filter")
+    chart(filter_figure(resp, filter_labels, as_spec=True), "length-filter")
 
 # ---------------------------------------------------------------------------------------- sweep
 st.subheader(tr("length.sweep_header"))
@@ -444,7 +444,7 @@ sweep_labels = labels(
         for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task", "signal_dapo")
     },
 )
-chart(sweep_figure(sweep_frame, lmax, lcache, sweep_labels), "length-sweep")
+chart(sweep_figure(sweep_frame, lmax, lcache, sweep_labels, as_spec=True), "length-sweep")
 csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
 st.info(tr("length.bias_note"), icon=":material/balance:")
 st.page_link("pages/weighting.py", label=tr("nav.weighting"), icon=":material/bar_chart:")

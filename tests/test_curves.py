@@ -10,6 +10,7 @@ import json
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +20,7 @@ from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Example, policy_loss
 from rlviz.experiments.curves import (
     DEFAULT_VARIANTS,
     CurveSettings,
+    cases_variant_of,
     curves_frame,
     default_settings,
     dual_clip,
@@ -33,6 +35,7 @@ from rlviz.experiments.curves import (
     trust_region,
     variant_overrides,
     variants,
+    x_axis,
     zoom_window,
 )
 from rlviz.i18n import t
@@ -525,9 +528,14 @@ def test_probability_figure_and_tables():
     ]
     cases_keys += [f"cases.region_{k}" for k in ("below", "inside", "above", "beyond_c")]
     cases_keys += [f"cases.branch_{k}" for k in ("unclipped", "clipped", "equal", "dual")] + ["cases.yes", "cases.no"]
-    styler = cases_table(ppo_cases_frame(S), _labels("zh", *cases_keys))
+    cases = ppo_cases_frame(S)
+    styler = cases_table(cases, _labels("zh", *cases_keys))
     html = styler.to_html()
     assert "梯度为零？" in html and "rgba(213, 94, 0, 0.16)" in html
+    # the rows with zero gradient are shaded, every cell of them, and no other row
+    styled = {(r, c) for (r, c), props in styler._compute().ctx.items() if props}
+    zero = set(np.flatnonzero(cases["zero_gradient"]))
+    assert zero and styled == {(r, c) for r in zero for c in range(styler.data.shape[1])}
 
 
 BUILDERS = (curves_overlay_figure, curves_gallery_figure, probability_figure, support_table, cases_table)
@@ -702,3 +710,49 @@ def test_a_spec_is_the_validated_figure():
         spec = build(as_spec=True)
         assert isinstance(spec, dict) and isinstance(spec["data"][-1]["x"], dict)  # typed arrays, as sent
         assert json.loads(go.Figure(spec).to_json()) == json.loads(build().to_json())
+
+
+# ------------------------------------------------------------------------------- parts the page keeps
+WIDE = CurveSettings({"grpo": {"epsilon_low": 0.3, "epsilon_high": 0.5}, "ppo_dual": {"dual_clip_c": 2.0}})
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_variants_curve_does_not_depend_on_the_others_drawn_with_it(variant):
+    # each variant on its own grid: its part of a frame of many is its frame alone (the page keeps it
+    # by its own sliders), here beside two variants whose band edges and dual clip are elsewhere
+    together = curves_frame([variant, "grpo", "ppo_dual"], WIDE)
+    alone = curves_frame([variant], WIDE)
+    mine = together[together["algorithm"] == variant].reset_index(drop=True)
+    assert mine.equals(alone)
+
+
+@pytest.mark.parametrize("zoom", [False, True])
+def test_run_from_the_parts_is_run(zoom):
+    # run() given each variant's parts (what pages/curves.py caches) equals run() finding them itself
+    chosen = ("grpo", "ppo_dual", "sapo", "gspo")
+    whole = run(chosen, WIDE, zoom=zoom)
+    (r_min, r_max), n = x_axis(chosen, WIDE, zoom)
+    parts = run(
+        chosen,
+        WIDE,
+        zoom=zoom,
+        support=pd.concat([support_frame([v], WIDE) for v in chosen], ignore_index=True),
+        curves=pd.concat([curves_frame([v], WIDE, r_min, r_max, n=n) for v in chosen], ignore_index=True),
+        cases=ppo_cases_frame(WIDE, variant=cases_variant_of(chosen)),
+    )
+    for name in ("curves", "support", "cases"):
+        assert getattr(parts, name).equals(getattr(whole, name)), name
+    assert (parts.x_range, parts.bands, parts.cases_variant) == (whole.x_range, whole.bands, whole.cases_variant)
+    # the dual-clip variant alone gives the clip cases its own ε (the table follows sliders one sees)
+    assert cases_variant_of(["ppo_dual", "grpo"]) == "ppo_dual" and cases_variant_of(["grpo"]) == "ppo"
+
+
+def test_probability_frame_from_the_support_is_the_same():
+    marks = (0.2, 0.35)
+    frame, ceilings = probability_frame(WIDE, marks=marks)
+    given, given_ceilings = probability_frame(WIDE, marks=marks, support=support_frame(("grpo", "dapo"), WIDE))
+    assert given.equals(frame) and given_ceilings == ceilings
+    # GRPO here clips at 1 + 0.5: a token at π_old = 0.2 may rise to 0.2 · 1.5 = 0.3
+    assert ceilings["grpo"] == pytest.approx(1.5, rel=1e-9)
+    row = frame[(frame["algorithm"] == "grpo") & (frame["pi_old"] == 0.2)].iloc[0]
+    assert row["pi_new_max"] == pytest.approx(0.3, rel=1e-9)

@@ -3,6 +3,7 @@ figures (finite, complete)."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -378,3 +379,24 @@ def test_figures(rollouts):
     sf = sweep_figure(sweep(rollouts, s, limit=16), 6, 3, {})
     _finite(sf)
     assert len(sf.data) == 10  # five series in two panels
+
+
+def test_a_spec_is_the_validated_figure(rollouts):
+    # as_spec (what the page shows, no go.Figure built) is the same figure: plotly validates it here,
+    # and its JSON is the JSON of the builder's go.Figure, both validated (plotly's default template on both)
+    s = ShapingSettings(6, 3, 1.0)
+    a = analyse(rollouts, s)
+    curves = penalty_curves(s)
+    group = a.responses[a.responses["group"] == 0]
+    builds = (
+        lambda **kw: penalty_curves_figure(curves, kimi_curve(1, 6), 6, 3, {}, show=("kimi", "cosine"), **kw),
+        lambda **kw: length_histogram_figure(a.responses, curves, 6, 3, {}, **kw),
+        lambda **kw: group_figure(group, {}, ("task", "dapo", "kimi", "cosine"), **kw),
+        lambda **kw: filter_figure(a.responses, {}, **kw),
+        lambda **kw: sweep_figure(sweep(rollouts, s, limit=16), 6, 3, {}, **kw),
+    )
+    for build in builds:
+        spec = build(as_spec=True)
+        assert isinstance(spec, dict) and "template" not in spec["layout"]
+        assert not any(isinstance(v, np.ndarray) for trace in spec["data"] for v in trace.values())
+        assert json.loads(go.Figure(spec).to_json()) == json.loads(go.Figure(build().to_dict()).to_json())

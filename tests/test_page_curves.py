@@ -285,3 +285,27 @@ def test_a_bad_pi_old_in_the_url_falls_back():
     assert not at.exception, [e.message for e in at.exception]
     assert 0.05 <= at.slider(key="c_old_prob").value <= 0.95
     assert_finite_figures(at, at_least=3)
+
+
+def test_a_slider_recomputes_only_its_own_variant(monkeypatch):
+    # the page keeps each variant's curves and gradient range by that variant's own sliders: moving
+    # GRPO's ε_high to a value no session has had evaluates GRPO's curves and range again, and no other
+    import rlviz.experiments.curves as curves
+
+    at = open_page(PAGE)
+    no_exception(at)
+    calls = {"curves": [], "support": []}
+    real_curves, real_support = curves.curves_frame, curves.support_frame
+    monkeypatch.setattr(
+        curves, "curves_frame", lambda vs, *a, **k: calls["curves"].append(list(vs)) or real_curves(vs, *a, **k)
+    )
+    monkeypatch.setattr(
+        curves, "support_frame", lambda vs, *a: calls["support"].append(list(vs)) or real_support(vs, *a)
+    )
+    at.slider(key="c_grpo_epsilon_high").set_value(0.47).run()
+    no_exception(at)
+    assert calls == {"curves": [["grpo"]], "support": [["grpo"]]}
+    # and the drawn GRPO curve is the new one: its A>0 gradient stops at 1 + 0.47
+    overlay = figures(at)[0]
+    grpo = [tr for tr in overlay["data"] if tr.get("name", "").startswith("GRPO")]
+    assert grpo and any(abs(x - 1.47) < 1e-9 for tr in grpo for x in trace_values(tr, "x"))

@@ -58,6 +58,7 @@ __all__ = [
     "evaluate",
     "get_variant",
     "gradient_support",
+    "cases_variant_of",
     "ppo_cases_frame",
     "probability_frame",
     "reads_probability",
@@ -67,6 +68,7 @@ __all__ = [
     "trust_region",
     "variant_overrides",
     "variants",
+    "x_axis",
     "zoom_window",
 ]
 
@@ -383,8 +385,9 @@ def curves_frame(
     n: int = 240,
     support: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Long frame of every variant's curves for A = +1 and A = -1 on one ratio grid (the band
-    edges and dual clips of all of them on it, see :func:`ratio_grid`).
+    """Long frame of every variant's curves for A = +1 and A = -1, each variant on its own ratio
+    grid: ``n`` points over ``[r_min, r_max]`` with its own band edges and dual clip on it (see
+    :func:`ratio_grid`), so that a variant's curve is the same whichever others it is drawn with.
 
     Columns: ``algorithm`` (variant key), ``title``, ``advantage`` (+1 / -1), ``ratio``,
     ``objective``, ``gradient_weight``, ``state``, ``clipped``, ``gate``, as :func:`evaluate`.
@@ -395,10 +398,9 @@ def curves_frame(
     """
     variants = _unique_known(variants)
     settings.check()
-    grid = ratio_grid(r_min, r_max, n, _edges(variants, settings))
     parts: dict[str, list] = {c: [] for c in CURVE_COLUMNS}  # column -> its pieces, one frame at the end
     for v in variants:
-        mine = grid
+        grid = mine = ratio_grid(r_min, r_max, n, _edges([v], settings))
         if trust_region(v, settings) is None:  # a mask without a band (DPPO, M2PO): its edges
             if support is not None and v in set(support["algorithm"]):
                 rows = support[support["algorithm"] == v]
@@ -619,7 +621,11 @@ def ppo_cases_frame(
 
 
 def probability_frame(
-    settings: CurveSettings, variants: Iterable[str] = PROBABILITY_VARIANTS, n: int = 197, marks=(0.2,)
+    settings: CurveSettings,
+    variants: Iterable[str] = PROBABILITY_VARIANTS,
+    n: int = 197,
+    marks=(0.2,),
+    support: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, dict[str, float]]:
     """How far a token's probability can rise before its gradient stops (A>0; teaching claim 2).
 
@@ -627,6 +633,9 @@ def probability_frame(
     its own ε_high from ``settings``): r* = the largest ratio with a nonzero gradient for A>0,
     found by :func:`gradient_support` from ``policy_loss`` (∞ where it never stops); then over
     π_old in (0, 1) ``pi_new_max = min(1, π_old · r*)`` and ``room = pi_new_max - π_old``.
+
+    ``support``: :func:`support_frame` of these variants under these settings, when the caller has
+    it (r* is its ``high`` for A = +1, NaN meaning ∞); found here otherwise.
 
     Returns ``(frame, ceilings)``: columns ``algorithm``, ``title``, ``pi_old``, ``pi_new_max``,
     ``room``, ``marked`` (π_old is one of ``marks``); ``ceilings`` maps variant -> r*
@@ -640,9 +649,15 @@ def probability_frame(
             raise ValueError(f"marks: π_old must be in (0, 1), got {m}")
     pi_old = np.unique(np.concatenate([np.linspace(0.005, 0.995, n), marks]))
     ceilings, parts = {}, []
+    settings.check()
+    known = (
+        {}
+        if support is None
+        else {v: h for v, a, h in support[["algorithm", "advantage", "high"]].itertuples(index=False) if a == 1}
+    )
     for v in variants:
-        _, r_star = gradient_support(v, 1.0, settings)
-        r_star = math.inf if r_star is None or math.isnan(r_star) else r_star
+        r_star = known[v] if v in known else gradient_support(v, 1.0, settings)[1]
+        r_star = math.inf if r_star is None or math.isnan(r_star) else float(r_star)
         ceilings[v] = r_star
         pi_new = np.minimum(1.0, pi_old * r_star)
         parts.append(
@@ -698,32 +713,59 @@ class CurvesResult:
         return next(((v, b) for v, b in self.bands.items() if b is not None), None)
 
 
+def x_axis(variants: Iterable[str], settings: CurveSettings, zoom: bool = False) -> tuple[tuple[float, float], int]:
+    """``((r_min, r_max), n)``: the ratio axis :func:`run` draws ``variants`` on, ``[0.02, 3.5]`` with
+    240 points, or :func:`zoom_window` with 300 when ``zoom``; pass it to :func:`curves_frame`.
+    Raises ``ValueError`` for an unknown variant or bad settings."""
+    variants = _unique_known(variants)
+    return (zoom_window(variants, settings), 300) if zoom else ((R_MIN, R_MAX), 240)
+
+
+def cases_variant_of(variants: Iterable[str]) -> str:
+    """Whose ε_low / ε_high the clip cases use: the first of ``variants`` of ``CASES_VARIANT``'s
+    algorithm (PPO itself, or Dual-clip PPO when only that is chosen), ``CASES_VARIANT`` when none is.
+    Raises ``ValueError`` for an unknown variant."""
+    cases_algorithm = get_variant(CASES_VARIANT).algorithm
+    return next((v for v in _unique_known(variants) if get_variant(v).algorithm == cases_algorithm), CASES_VARIANT)
+
+
 def run(
-    variants: Iterable[str], settings: CurveSettings, zoom: bool = False, support: pd.DataFrame | None = None
+    variants: Iterable[str],
+    settings: CurveSettings,
+    zoom: bool = False,
+    support: pd.DataFrame | None = None,
+    curves: pd.DataFrame | None = None,
+    cases: pd.DataFrame | None = None,
 ) -> CurvesResult:
     """The page's call: curves of ``variants`` on ``[0.02, 3.5]`` (or on :func:`zoom_window` around
-    r = 1 when ``zoom``), the gradient-range table and the clip cases. (The probability view,
-    :func:`probability_frame`, has its own call so its slider does not recompute the curves.)
-    ``support``: :func:`support_frame` of these variants under these settings, when the caller has
-    it (the page keeps each variant's, so that a slider recomputes only its own variant's); found
-    here otherwise.
+    r = 1 when ``zoom``; :func:`x_axis`), the gradient-range table and the clip cases. (The
+    probability view, :func:`probability_frame`, has its own call so its slider does not recompute
+    the curves.)
+
+    The parts, when the caller has them (the page keeps each variant's part by that variant's own
+    settings, so that a slider recomputes only its own variant's); found here otherwise:
+        support: :func:`support_frame` of these variants under these settings.
+        curves: :func:`curves_frame` of these variants on :func:`x_axis` (each variant's curve
+            depends on its own settings only).
+        cases: :func:`ppo_cases_frame` of :func:`cases_variant_of` these variants.
 
     Raises:
         ValueError: unknown variant, or bad settings naming the parameter (and the variant).
     """
     variants = _unique_known(variants)
     settings.check()
-    x_range = zoom_window(variants, settings) if zoom else (R_MIN, R_MAX)
-    cases_algorithm = get_variant(CASES_VARIANT).algorithm
-    cases_variant = next((v for v in variants if get_variant(v).algorithm == cases_algorithm), CASES_VARIANT)
+    x_range, n = x_axis(variants, settings, zoom)
+    cases_variant = cases_variant_of(variants)
     if support is None or list(dict.fromkeys(support["algorithm"])) != list(variants):
         support = support_frame(variants, settings)
+    if curves is None or list(dict.fromkeys(curves["algorithm"])) != list(variants):
+        curves = curves_frame(variants, settings, *x_range, n=n, support=support)
     return CurvesResult(
         settings=settings,
         variants=variants,
-        curves=curves_frame(variants, settings, *x_range, n=300 if zoom else 240, support=support),
+        curves=curves,
         support=support,
-        cases=ppo_cases_frame(settings, variant=cases_variant),
+        cases=ppo_cases_frame(settings, variant=cases_variant) if cases is None else cases,
         bands={v: trust_region(v, settings) for v in variants},
         dual_clips={v: dual_clip(v, settings) for v in variants},
         x_range=x_range,

@@ -11,7 +11,6 @@ Sign convention: J = −loss per token (to maximise), w = ∂J/∂log π (> 0: p
 
 from __future__ import annotations
 
-import base64
 import functools
 import json
 import math
@@ -20,12 +19,11 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from _plotly_utils.utils import to_typed_array_spec  # plotly's typed-array encoder (what to_json uses)
 from plotly.subplots import make_subplots
 
 from rlviz.core.objectives import TOKEN_STATES
 from rlviz.plots import OKABE_ITO, algorithm_style
-from rlviz.plots._assemble import look, merge
+from rlviz.plots._assemble import look, merge, spec_arrays
 
 __all__ = [
     "cases_table",
@@ -118,23 +116,8 @@ def _x_axis(layout: dict, x_range: tuple[float, float], log_x: bool) -> None:
 def _figure(spec: dict, as_spec: bool):
     """The spec itself (``as_spec``), its arrays already in the typed-array form plotly sends
     (``{"dtype": "f8", "bdata": ...}``, by plotly's own encoder: the same JSON, and nothing left to
-    convert each time it is shown), or a validated ``go.Figure`` of it."""
-    if not as_spec:
-        return go.Figure(spec)
-    for trace in spec["data"]:  # the only arrays here (text stays a list of strings, as plotly sends it)
-        for key in ("x", "y", "customdata"):
-            value = trace.get(key)
-            if isinstance(value, np.ndarray):
-                trace[key] = _typed_array(value)
-    return spec
-
-
-def _typed_array(value: np.ndarray) -> dict:
-    """A float array in plotly's typed-array form: for a 1-D float64 array the spec of
-    ``to_typed_array_spec`` (plotly's encoder, 30x slower per array), which handles any other."""
-    if value.dtype == np.float64 and value.ndim == 1 and value.size:
-        return {"dtype": "f8", "bdata": base64.b64encode(np.ascontiguousarray(value)).decode("ascii")}
-    return to_typed_array_spec(value)
+    convert each time it is shown; ``_assemble.spec_arrays``), or a validated ``go.Figure`` of it."""
+    return spec_arrays(spec) if as_spec else go.Figure(spec)
 
 
 def _band_shape(xa: str, ya: str, band: tuple[float, float], opacity: float) -> dict:
@@ -635,11 +618,13 @@ def cases_table(cases: pd.DataFrame, labels: Mapping[str, str]):
             col["gradient_weight"]: cases["gradient_weight"].astype(float),
         }
     )
-    zero = cases["zero_gradient"].to_numpy()
+    zero = cases["zero_gradient"].to_numpy(dtype=bool)
 
-    def shade(row):
-        colour = "background-color: rgba(213, 94, 0, 0.16)" if zero[row.name] else ""
-        return [colour] * len(row)
+    def shade(frame: pd.DataFrame) -> pd.DataFrame:  # every cell's style at once (not row by row)
+        colour = np.where(zero, "background-color: rgba(213, 94, 0, 0.16)", "")
+        return pd.DataFrame(
+            np.repeat(colour[:, None], frame.shape[1], axis=1), index=frame.index, columns=frame.columns
+        )
 
     numbers = [col["ratio"], col["objective"], col["gradient_weight"]]
-    return shown.style.apply(shade, axis=1).format("{:.3g}", subset=numbers)
+    return shown.style.apply(shade, axis=None).format("{:.3g}", subset=numbers)

@@ -7,7 +7,8 @@ truncated = grey; DAPO's penalty is drawn in DAPO's colour, the other schemes in
 
 Speed: a page rerun rebuilds these figures whenever a slider moves, so each is assembled from dicts
 in one step (:mod:`rlviz.plots._assemble`), not through one validated plotly update per trace, shape
-and axis; ``tests/test_length.py`` validates them.
+and axis; ``tests/test_length.py`` validates them. ``as_spec=True`` gives the figure's plain spec
+(``_assemble.figure``), which the page shows without building a ``go.Figure`` at all.
 """
 
 from __future__ import annotations
@@ -102,7 +103,9 @@ def penalty_curves_figure(
     buffer_length: int,
     labels: Mapping[str, str],
     show: Sequence[str] = ("kimi", "cosine"),
-) -> go.Figure:
+    *,
+    as_spec: bool = False,
+) -> go.Figure | dict:
     """DAPO's penalty and the total reward of a right and a wrong answer vs length, beside the
     Kimi and cosine length rewards (small multiples, shared x title).
 
@@ -154,7 +157,7 @@ def penalty_curves_figure(
         A.title(layout, A.axis("x", col), _l(labels, "length"))
     A.title(layout, "yaxis", _l(labels, "reward"))
     layout["shapes"] = shapes
-    return A.figure(traces, layout, 400, after=_TITLED)
+    return A.figure(traces, layout, 400, after=_TITLED, as_spec=as_spec)
 
 
 def length_histogram_figure(
@@ -163,7 +166,9 @@ def length_histogram_figure(
     max_length: int,
     buffer_length: int,
     labels: Mapping[str, str],
-) -> go.Figure:
+    *,
+    as_spec: bool = False,
+) -> go.Figure | dict:
     """How many responses end at each length (after cutting at L_max), stacked by outcome, the
     lengths as sampled at the generous limit as a step line, and DAPO's penalty on a second axis.
 
@@ -239,12 +244,12 @@ def length_histogram_figure(
     layout["yaxis2"].update(
         range=[1.05 * lo, -0.05 * lo], tickvals=ticks, ticktext=[f"{v:.2g}" for v in ticks], showgrid=False
     )
-    return A.figure(traces, layout, 400)
+    return A.figure(traces, layout, 400, as_spec=as_spec)
 
 
 def group_figure(
-    group: pd.DataFrame, labels: Mapping[str, str], schemes: Sequence[str] = ("task", "dapo")
-) -> go.Figure:
+    group: pd.DataFrame, labels: Mapping[str, str], schemes: Sequence[str] = ("task", "dapo"), *, as_spec: bool = False
+) -> go.Figure | dict:
     """Each response of one group (sorted by length) with its advantage under each reward scheme.
 
     Args:
@@ -291,10 +296,10 @@ def group_figure(
         "xaxis": {"title": {"text": _l(labels, "response")}},
         "yaxis": {"title": {"text": _l(labels, "advantage")}},
     }
-    return A.figure(traces, layout, 380)
+    return A.figure(traces, layout, 380, as_spec=as_spec)
 
 
-def filter_figure(responses: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
+def filter_figure(responses: pd.DataFrame, labels: Mapping[str, str], *, as_spec: bool = False) -> go.Figure | dict:
     """Where DAPO's loss gradient goes, by outcome, without and with overlong filtering: each bar
     is the share of the summed |gradient weight| that right, wrong and truncated responses get.
 
@@ -330,7 +335,7 @@ def filter_figure(responses: pd.DataFrame, labels: Mapping[str, str]) -> go.Figu
         "xaxis": {"range": [0, 1], "tickformat": ".0%", "title": {"text": _l(labels, "grad_share")}},
         "yaxis": {"autorange": "reversed"},  # "no filtering" on top
     }
-    return A.figure(traces, layout, 220)
+    return A.figure(traces, layout, 220, as_spec=as_spec)
 
 
 _SWEEP_SERIES = (
@@ -342,7 +347,9 @@ _SWEEP_SERIES = (
 )
 
 
-def sweep_figure(sweep: pd.DataFrame, max_length: int, buffer_length: int, labels: Mapping[str, str]) -> go.Figure:
+def sweep_figure(
+    sweep: pd.DataFrame, max_length: int, buffer_length: int, labels: Mapping[str, str], *, as_spec: bool = False
+) -> go.Figure | dict:
     """The rollouts' mean reward, truncated share and share of groups with a signal as L_max moves
     (left, L_cache held) and as L_cache moves (right, L_max held); the current values marked.
 
@@ -384,4 +391,4 @@ def sweep_figure(sweep: pd.DataFrame, max_length: int, buffer_length: int, label
         A.title(layout, A.axis("x", col), _l(labels, title))
     A.title(layout, "yaxis", _l(labels, "value"))
     layout["shapes"] = shapes
-    return A.figure(traces, layout, 420, after=_TITLED)
+    return A.figure(traces, layout, 420, after=_TITLED, as_spec=as_spec)
