@@ -40,6 +40,7 @@ from rlviz.experiments.curves import (
     cases_variant_of,
     curves_frame,
     default_settings,
+    own_settings,
     ppo_cases_frame,
     probability_frame,
     reads_probability,
@@ -158,8 +159,16 @@ with st.expander(tr("curves.settings"), expanded=True):
         fields[v] = {s.name: f"{titles[v]} · {s.help.get(L, s.name)}" for s in spec.surrogate_settings}
 axis_row = st.container(horizontal=True)
 with axis_row:
-    log_x = st.toggle(tr("curves.log_x"), value=False, key="c_logx", help=tr("curves.log_x_help"), bind="query-params")
     zoom = st.toggle(tr("curves.zoom"), value=False, key="c_zoom", help=tr("curves.zoom_help"), bind="query-params")
+    # over 1 ± 1e-3 a log axis would look linear: off (and said so) while zoomed
+    log_x = st.toggle(
+        tr("curves.log_x"),
+        value=False,
+        key="c_logx",
+        help=tr("curves.log_x_help") + (" " + tr("curves.log_x_zoomed") if zoom else ""),
+        disabled=bool(zoom),
+        bind="query-params",
+    )
 # pi_old matters only to an objective that reads probabilities (the registry says which): its slider
 # shows when one of them is chosen
 readers = [v for v in chosen if reads_probability(v)]
@@ -180,9 +189,8 @@ if readers:
 
 
 def _alone(variant: str, settings: CurveSettings) -> CurveSettings:
-    """``settings`` with only ``variant``'s sliders: all that its own results read."""
-    mine = {variant: settings.overrides[variant]} if variant in settings.overrides else {}
-    return CurveSettings(mine, old_prob=settings.old_prob)
+    """``settings`` with only what ``variant``'s own results read (its sliders; π_old if it reads it)."""
+    return own_settings([variant], settings)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -205,8 +213,7 @@ def _cases_of(variant: str, settings: CurveSettings):
 
 def _cases(variant: str, settings: CurveSettings):
     """The clip cases of ``variant``, cached by the sliders they read (``variant``'s and the dual clip's)."""
-    mine = {v: o for v, o in settings.overrides.items() if v in (variant, DUAL_VARIANT)}
-    return _cases_of(variant, CurveSettings(mine, old_prob=settings.old_prob))
+    return _cases_of(variant, own_settings((variant, DUAL_VARIANT), settings))
 
 
 def _parts(variants, settings: CurveSettings, part, *args) -> pd.DataFrame | None:
@@ -295,7 +302,7 @@ except ValueError as exc:
     stop()
 
 x_range = res.x_range
-log_axis = bool(log_x) and not zoom  # a log axis over 1 ± 1e-3 would look linear anyway
+log_axis = bool(log_x) and not zoom  # its toggle is disabled while zoomed
 if zoom:
     st.caption(tr("curves.zoom_note", lo=f"{x_range[0]:.5g}", hi=f"{x_range[1]:.5g}"))
 

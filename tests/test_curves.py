@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Example, policy_loss
 from rlviz.experiments.curves import (
     DEFAULT_VARIANTS,
+    DUAL_VARIANT,
     CurveSettings,
     cases_variant_of,
     curves_frame,
@@ -27,9 +28,11 @@ from rlviz.experiments.curves import (
     evaluate,
     get_variant,
     gradient_support,
+    own_settings,
     ppo_cases_frame,
     probability_frame,
     ratio_grid,
+    reads_probability,
     run,
     support_frame,
     trust_region,
@@ -508,12 +511,18 @@ def test_overlay_and_gallery_figures(lang):
 
 
 def test_probability_figure_and_tables():
-    prob, _ = probability_frame(S, marks=(0.2,))
+    prob, _ = probability_frame(S, marks=(0.1, 0.2))
     prob_keys = (f"prob_{k}" for k in ("left", "right", "identity", "hover", "x", "y_left", "y_right"))
     fig = probability_figure(prob, _labels("en", *prob_keys, **{"name.grpo": "GRPO (0.2)", "name.dapo": "DAPO (0.28)"}))
     assert all(math.isfinite(v) for v in _values(fig))
-    texts = [x for t in fig.data if t.text is not None for x in t.text]
-    assert "0.20 → 0.240" in texts and "0.20 → 0.256" in texts
+    marks = {
+        (t.legendgroup, x, s, p) for t in fig.data if t.text is not None for x, s, p in zip(t.x, t.text, t.textposition)
+    }
+    # pi_new = pi_old (1 + ε_high): 0.2 · 1.2 = 0.240 (GRPO), 0.2 · 1.28 = 0.256 (DAPO); the room 0.040 / 0.056.
+    # The higher line (DAPO) is labelled above-left, but right of a point near the y axis (its ticks)
+    assert {("grpo", 0.2, "0.240", "bottom right"), ("dapo", 0.2, "0.256", "top left")} <= marks
+    assert {("grpo", 0.2, "+0.040", "bottom right"), ("dapo", 0.2, "+0.056", "top left")} <= marks
+    assert {("dapo", 0.1, "0.128", "top right"), ("dapo", 0.1, "+0.028", "top right")} <= marks
     assert {t.name for t in fig.data if t.showlegend is not False} >= {"GRPO (0.2)", "DAPO (0.28)"}
     support_keys = (f"support.{k}" for k in ("col_band", "col_pos", "col_neg", "all", "no_band"))
     support_labels = _labels("en", *support_keys, algorithm=t("word.algorithm", "en"))
@@ -756,3 +765,27 @@ def test_probability_frame_from_the_support_is_the_same():
     assert ceilings["grpo"] == pytest.approx(1.5, rel=1e-9)
     row = frame[(frame["algorithm"] == "grpo") & (frame["pi_old"] == 0.2)].iloc[0]
     assert row["pi_new_max"] == pytest.approx(0.3, rel=1e-9)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_own_settings_keep_all_a_variants_results_read(variant):
+    # own_settings([v], s) is the key the page keeps v's parts by: v's own sliders, and pi_old only
+    # where v reads probabilities (that no other objective's curve moves with pi_old is
+    # test_pi_old_moves_exactly_the_objectives_that_read_probabilities). Under it, v's curves, gradient
+    # range and (for the clip cases' variants) cases are those under the whole settings, whose other
+    # variants' sliders are moved here.
+    whole = CurveSettings({**WIDE.overrides, "dppo_tv": {"epsilon_high": 0.3}}, old_prob=0.4)
+    mine = own_settings([variant], whole)
+    assert set(mine.overrides) <= {variant}
+    assert mine.old_prob == (0.4 if reads_probability(variant) else CurveSettings().old_prob)
+    whole = CurveSettings(whole.overrides, old_prob=mine.old_prob)
+    assert curves_frame([variant], mine).equals(curves_frame([variant], whole))
+    assert support_frame([variant], mine).equals(support_frame([variant], whole))
+    if variant == cases_variant_of([variant]):
+        cases = own_settings([variant, DUAL_VARIANT], whole)
+        assert ppo_cases_frame(cases, variant=variant).equals(ppo_cases_frame(whole, variant=variant))
+
+
+def test_own_settings_names_an_unknown_variant():
+    with pytest.raises(ValueError, match="nope"):
+        own_settings(["nope"], WIDE)

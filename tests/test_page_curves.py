@@ -137,6 +137,11 @@ def test_extreme_values_min_then_max_and_axis_toggles():
     lo, hi = figs[0]["layout"]["xaxis"]["range"]
     assert lo > 0.9 and hi < 1.1  # zoomed around r = 1 (GSPO scale), linear
     assert figs[0]["layout"]["xaxis"]["type"] == "linear"
+    # and the log toggle says so: disabled while zoomed, its value kept for when the zoom is off
+    assert at.toggle(key="c_logx").disabled and at.toggle(key="c_logx").value is True
+    assert t("curves.log_x_zoomed", "en") in at.toggle(key="c_logx").help
+    at.toggle(key="c_zoom").set_value(False).run()
+    assert not at.toggle(key="c_logx").disabled and figures(at)[0]["layout"]["xaxis"]["type"] == "log"
 
 
 def test_no_algorithm_selected_is_a_hint_not_an_error():
@@ -309,3 +314,25 @@ def test_a_slider_recomputes_only_its_own_variant(monkeypatch):
     overlay = figures(at)[0]
     grpo = [tr for tr in overlay["data"] if tr.get("name", "").startswith("GRPO")]
     assert grpo and any(abs(x - 1.47) < 1e-9 for tr in grpo for x in trace_values(tr, "x"))
+
+
+def test_pi_old_recomputes_only_the_objectives_that_read_it(monkeypatch):
+    # GRPO reads only the ratio: moving pi_old evaluates DPPO-TV's curves and range again, not GRPO's
+    import rlviz.experiments.curves as curves
+
+    at = open_page(PAGE, c_algos=["DPPO-TV", "GRPO"])
+    no_exception(at)
+    calls = {"curves": [], "support": []}
+    real_curves, real_support = curves.curves_frame, curves.support_frame
+    monkeypatch.setattr(
+        curves, "curves_frame", lambda vs, *a, **k: calls["curves"].append(list(vs)) or real_curves(vs, *a, **k)
+    )
+    monkeypatch.setattr(
+        curves, "support_frame", lambda vs, *a: calls["support"].append(list(vs)) or real_support(vs, *a)
+    )
+    at.slider(key="c_old_prob").set_value(0.35).run()
+    no_exception(at)
+    assert calls == {"curves": [["dppo_tv"]], "support": [["dppo_tv"]]}
+    overlay = figures(at)[0]
+    top = {tr["legendgroup"]: max(trace_values(tr, "x")) for tr in overlay["data"] if "legendgroup" in tr}
+    assert abs(top["dppo_tv"] - 1 / 0.35) < 1e-9 and top["grpo"] == 3.5  # pi = r pi_old reaches 1

@@ -63,6 +63,7 @@ __all__ = [
     "probability_frame",
     "reads_probability",
     "ratio_grid",
+    "own_settings",
     "run",
     "support_frame",
     "trust_region",
@@ -195,6 +196,19 @@ def reads_probability(variant: str) -> bool:
     registry's ``AlgorithmSpec.reads_probability``): its curve depends on ``CurveSettings.old_prob``.
     Raises ``ValueError`` naming ``variant`` if unknown."""
     return ALGORITHMS[get_variant(variant).algorithm].reads_probability
+
+
+def own_settings(variants: Iterable[str], settings: CurveSettings) -> CurveSettings:
+    """``settings`` cut to what ``variants``' curves, gradient ranges and clip cases read: their own
+    sliders, and ``old_prob`` only where one of them reads probabilities (:func:`reads_probability`;
+    the default otherwise: a ratio-only objective's results do not move with it, but for rounding
+    exactly on a clip edge). A caller that keeps results by their settings keys them by this, so that
+    another variant's slider, or pi_old for a variant that reads only the ratio, finds the same key.
+    Raises ``ValueError`` naming ``variant`` for an unknown variant."""
+    variants = _unique_known(variants)
+    mine = {v: o for v, o in settings.overrides.items() if v in variants}
+    reads = any(reads_probability(v) for v in variants)
+    return CurveSettings(mine, old_prob=settings.old_prob if reads else DEFAULT_OLD_PROB)
 
 
 def _r_top(variant: str, settings: CurveSettings) -> float:

@@ -63,6 +63,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A log axis treats r = 0.5 and r = 2 symmetrically and shows GMPO's log-space band as symmetric.",
         "zh": "对数轴把 r = 0.5 和 r = 2 对称地画出来，GMPO 在对数空间的裁剪区间也显得对称。",
     },
+    "curves.log_x_zoomed": {
+        "en": "Off while zoomed around r = 1: over so narrow a range a log axis looks linear.",
+        "zh": "放大 r = 1 附近时不可用：在这么窄的范围里，对数轴看起来和线性轴一样。",
+    },
     "curves.zoom": {"en": "Zoom around r = 1 (narrowest band)", "zh": "放大 r = 1 附近（最窄的区间）"},
     "curves.zoom_help": {
         "en": "Shows r in 1 ± 2.5 ε, with ε the reach of the narrowest ratio clip among the chosen algorithms "

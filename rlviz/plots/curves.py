@@ -459,7 +459,7 @@ def curves_gallery_figure(
 def probability_figure(prob: pd.DataFrame, labels: Mapping[str, str], *, as_spec: bool = False) -> go.Figure | dict:
     """Left: the highest π_new that still gets a gradient (A>0) vs π_old; right: the room to grow,
     π_new − π_old. One line per clip (``prob`` from :func:`rlviz.experiments.curves.probability_frame`),
-    marked points labelled "π_old → π_new"; grey dotted identity line on the left.
+    marked points labelled with π_new (left) and the room (right); grey dotted identity line on the left.
 
     ``labels``: ``prob_left``, ``prob_right`` (subplot titles), ``prob_identity`` (the identity
     line's legend entry), ``prob_hover`` (the hover's lines after π_old: a plotly template reading
@@ -529,10 +529,14 @@ def probability_figure(prob: pd.DataFrame, labels: Mapping[str, str], *, as_spec
                         "showlegend": False,
                         "legendgroup": v,
                         "text": [
-                            f"{p:.2f} → {q:.3f}" if col == 1 else f"+{d:.3f}"
+                            f"{q:.3f}" if col == 1 else f"+{d:.3f}"
                             for p, q, d in zip(pi_old[marked], pi_new[marked], room[marked])
                         ],
-                        "textposition": "top left" if v == highest else "bottom right",
+                        # left of a point near the y axis the text would cover the ticks: right of it there
+                        "textposition": [
+                            ("top left" if x >= 0.15 else "top right") if v == highest else "bottom right"
+                            for x in pi_old[marked]
+                        ],
                         "hoverinfo": "skip",
                         "cliponaxis": False,
                         "textfont": {"color": style["color"], "size": 12},
