@@ -292,13 +292,10 @@ def test_a_bad_pi_old_in_the_url_falls_back():
     assert_finite_figures(at, at_least=3)
 
 
-def test_a_slider_recomputes_only_its_own_variant(monkeypatch):
-    # the page keeps each variant's curves and gradient range by that variant's own sliders: moving
-    # GRPO's ε_high to a value no session has had evaluates GRPO's curves and range again, and no other
+def _count_calls(monkeypatch) -> dict[str, list[list[str]]]:
+    """Record the variants of every ``curves_frame`` / ``support_frame`` call from now on."""
     import rlviz.experiments.curves as curves
 
-    at = open_page(PAGE)
-    no_exception(at)
     calls = {"curves": [], "support": []}
     real_curves, real_support = curves.curves_frame, curves.support_frame
     monkeypatch.setattr(
@@ -307,6 +304,15 @@ def test_a_slider_recomputes_only_its_own_variant(monkeypatch):
     monkeypatch.setattr(
         curves, "support_frame", lambda vs, *a: calls["support"].append(list(vs)) or real_support(vs, *a)
     )
+    return calls
+
+
+def test_a_slider_recomputes_only_its_own_variant(monkeypatch):
+    # the page keeps each variant's curves and gradient range by that variant's own sliders: moving
+    # GRPO's ε_high to a value no session has had evaluates GRPO's curves and range again, and no other
+    at = open_page(PAGE)
+    no_exception(at)
+    calls = _count_calls(monkeypatch)
     at.slider(key="c_grpo_epsilon_high").set_value(0.47).run()
     no_exception(at)
     assert calls == {"curves": [["grpo"]], "support": [["grpo"]]}
@@ -318,18 +324,9 @@ def test_a_slider_recomputes_only_its_own_variant(monkeypatch):
 
 def test_pi_old_recomputes_only_the_objectives_that_read_it(monkeypatch):
     # GRPO reads only the ratio: moving pi_old evaluates DPPO-TV's curves and range again, not GRPO's
-    import rlviz.experiments.curves as curves
-
     at = open_page(PAGE, c_algos=["DPPO-TV", "GRPO"])
     no_exception(at)
-    calls = {"curves": [], "support": []}
-    real_curves, real_support = curves.curves_frame, curves.support_frame
-    monkeypatch.setattr(
-        curves, "curves_frame", lambda vs, *a, **k: calls["curves"].append(list(vs)) or real_curves(vs, *a, **k)
-    )
-    monkeypatch.setattr(
-        curves, "support_frame", lambda vs, *a: calls["support"].append(list(vs)) or real_support(vs, *a)
-    )
+    calls = _count_calls(monkeypatch)
     at.slider(key="c_old_prob").set_value(0.35).run()
     no_exception(at)
     assert calls == {"curves": [["dppo_tv"]], "support": [["dppo_tv"]]}
