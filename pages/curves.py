@@ -238,6 +238,15 @@ def _compute(variants: tuple[str, ...], settings: CurveSettings, zoom: bool) -> 
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
+def _show_cases(variant: str, settings: CurveSettings, words: tuple, _cases: pd.DataFrame) -> None:
+    """The clip-cases table, keyed by what decides it (``variant``, the sliders it reads, ``words``:
+    the labels, so the language); ``_cases`` (not hashed) is ``_cases(variant, settings)``. Streamlit
+    replays the drawn table on a hit: its styled cells (the shaded rows) are not marshalled again on
+    a rerun that leaves them alone, most of a slider's rerun when they were."""
+    st.dataframe(cases_table(_cases, dict(words)), hide_index=True)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
 def _probability(settings: CurveSettings, marks: tuple[float, ...]):
     """The probability view, cached by its inputs; r* read from each variant's cached gradient range."""
     return probability_frame(
@@ -397,7 +406,9 @@ cases_labels = labels(
     "cases.yes",
     "cases.no",
 )
-st.dataframe(cases_table(res.cases, cases_labels), hide_index=True)
+_show_cases(
+    res.cases_variant, own_settings((res.cases_variant, DUAL_VARIANT), settings), tuple(cases_labels.items()), res.cases
+)
 st.caption(
     tr(
         "curves.cases_caption",
@@ -450,18 +461,25 @@ def probability_section() -> None:
     with left:
         chart(_probability_figure(tuple(ceilings.items()), marks, tuple(prob_labels.items()), prob), "c_prob")
     a, b = PROBABILITY_VARIANTS[:2]
+    marked = prob[prob["marked"].to_numpy(dtype=bool)]  # the rows at the marks, read once (not per lookup)
+    at = {
+        (v, p): (new, room)
+        for v, p, new, room in zip(
+            marked["algorithm"].to_numpy(dtype=object),
+            *(marked[c].to_numpy() for c in ("pi_old", "pi_new_max", "room")),
+        )
+    }
     for p in marks:
-        at = {v: prob[(prob["algorithm"] == v) & (prob["pi_old"] == p)].iloc[0] for v in (a, b)}
         st.markdown(
             tr(
                 "curves.prob_result",
                 p=f"{p:.2f}",
                 a=names[a],
                 b=names[b],
-                pa=f"{at[a]['pi_new_max']:.3f}",
-                pb=f"{at[b]['pi_new_max']:.3f}",
-                da=f"{at[a]['room']:.3f}",
-                db=f"{at[b]['room']:.3f}",
+                pa=f"{at[a, p][0]:.3f}",
+                pb=f"{at[b, p][0]:.3f}",
+                da=f"{at[a, p][1]:.3f}",
+                db=f"{at[b, p][1]:.3f}",
                 ra=f"{ceilings[a]:.4g}",
                 rb=f"{ceilings[b]:.4g}",
             )

@@ -157,16 +157,23 @@ class _Curves:
     variant and advantage (each part sorted by ratio)."""
 
     def __init__(self, df: pd.DataFrame):
-        self.variants = _variants_in(df)
-        self.cols = {c: df[c].to_numpy() for c in ("title", "ratio", "objective", "gradient_weight", "state", "gate")}
-        groups = df.groupby(["algorithm", "advantage"], sort=False).indices if len(df) else {}
+        # hash-based codes (pandas' factorize), not a groupby or a unique over the string columns:
+        # each costs milliseconds on a frame of a few thousand rows, and a figure is built per rerun
+        codes, found = pd.factorize(df["algorithm"]) if len(df) else (np.array([], dtype=np.intp), [])
+        self.variants = [str(v) for v in found]  # in order of appearance
+        self.cols = {c: df[c].to_numpy() for c in ("ratio", "objective", "gradient_weight", "gate")}
+        for c in ("title", "state"):
+            self.cols[c] = df[c].to_numpy(dtype=object)
+        advantage = df["advantage"].to_numpy()
         ratio = self.cols["ratio"]
+        signs, _ = pd.factorize(advantage) if len(df) else (np.array([], dtype=np.intp), [])
+        order = np.lexsort((ratio, -advantage, codes))  # by variant, then the larger A first, then ratio
+        key = codes[order] * (signs.max(initial=0) + 1) + signs[order]
+        starts = np.flatnonzero(np.diff(key, prepend=-1))
         self.index = {}
-        for (v, a), idx in groups.items():
-            r = ratio[idx]
-            if len(r) > 1 and not np.all(r[1:] > r[:-1]):
-                idx = idx[np.argsort(r, kind="stable")]
-            self.index[(str(v), int(a))] = idx
+        for start, end in zip(starts, [*starts[1:], len(order)]):
+            idx = order[start:end]
+            self.index[(self.variants[codes[idx[0]]], int(advantage[idx[0]]))] = idx
 
     def part(self, v: str, a: int) -> np.ndarray:
         return self.index.get((v, a), np.array([], dtype=np.intp))
@@ -189,12 +196,13 @@ class _Curves:
         """The hover text of every row (made once per builder call: one ``labels``)."""
         if getattr(self, "_text_labels", None) is not labels:
             states = {s: _l(labels, f"state.{s}") for s in TOKEN_STATES}
-            state = self.cols["state"]
-            texts = pd.Series(state, dtype=object).map(lambda s: states.get(s, s)).to_numpy(dtype=object)
+            # a handful of distinct states: translate each once, then index (not a lookup per row)
+            found, at = np.unique(self.cols["state"].astype(str), return_inverse=True)
+            texts = np.array([states.get(s, s) for s in found], dtype=object)[at.ravel()]
             gates = self.cols["gate"].astype(float)
             gate = _l(labels, "gate_label")
-            for i in np.flatnonzero(np.isfinite(gates)):
-                texts[i] = f"{texts[i]} · {gate} {gates[i]:.3f}"
+            gated = np.flatnonzero(np.isfinite(gates))
+            texts[gated] = [f"{t} · {gate} {g:.3f}" for t, g in zip(texts[gated], gates[gated])]
             self._text, self._text_labels = texts, labels
         return self._text
 

@@ -18,6 +18,7 @@ them, and until then a committed guess waits.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -210,10 +211,21 @@ def _ppo_ceiling(state: Mapping[str, Any]) -> float:
 
 def _ppo_negative_weight(state: Mapping[str, Any]) -> float:
     """d loss / d log π of one token with A = -1 at ratio r = 1.5 under PPO's clip: autograd of the loss
-    (``gradient_weights``); 0 where the clip stops the gradient."""
+    (``gradient_weights``); 0 where the clip stops the gradient. Kept per state (the page asks on
+    every rerun; the settings are plain numbers)."""
+    key = tuple(sorted(state.items()))
+    try:
+        hash(key)
+    except TypeError:  # a value that is not a plain number: computed as it is, and checked there
+        return _ppo_negative_weight_at.__wrapped__(key)
+    return _ppo_negative_weight_at(key)
+
+
+@functools.lru_cache(maxsize=256)
+def _ppo_negative_weight_at(state: tuple[tuple[str, Any], ...]) -> float:
     log_r = torch.tensor([[math.log(1.5)]], dtype=torch.float64)
     adv = torch.tensor([-1.0], dtype=torch.float64)
-    weights, _ = gradient_weights("ppo", log_r, torch.zeros_like(log_r), adv, torch.ones_like(log_r), **state)
+    weights, _ = gradient_weights("ppo", log_r, torch.zeros_like(log_r), adv, torch.ones_like(log_r), **dict(state))
     return float(weights[0, 0])
 
 
