@@ -445,6 +445,10 @@ def curves_frame(
 # ----------------------------------------------------------------------------------------------
 
 
+# How closely a gradient range's end is found (relative): the scan's points beside each edge, and
+# where refining stops.
+RESOLVED = 1e-12
+
 # Points per policy_loss call where only zero / nonzero is read: above 2048 elements torch splits
 # its element-wise kernels over threads, which costs about 5x more CPU on a busy 2-core machine.
 LIVE_ROWS = 2048
@@ -478,9 +482,13 @@ def _refine(
     """For each end ``(zero_at, live_at, advantage)`` (zero gradient at ``zero_at``, nonzero at
     ``live_at``), the ratio between them where the gradient stops, narrowed by evaluating
     ``policy_loss`` on 1001 points ``rounds`` times (each round 1000 times finer); returns the last
-    ratio that still has a gradient, per end. The ends still narrowing share one call per round."""
+    ratio that still has a gradient, per end. The ends still narrowing share one call per round; an
+    end the scan already holds to ``RESOLVED`` (relative) is returned as it is."""
     state = [[zero_at, live_at, adv] for zero_at, live_at, adv in ends]
-    active = list(range(len(state)))
+    # an end the scan already holds to RESOLVED (a band edge and its close neighbour) needs no round
+    active = [
+        i for i, (zero_at, live_at, _) in enumerate(state) if abs(zero_at - live_at) > 2 * RESOLVED * abs(live_at)
+    ]
     for _ in range(rounds):
         if not active:
             break
@@ -505,7 +513,11 @@ def _supports(
     advantages = [float(a) for a in advantages]
     r_max = min(r_max, _r_top(variant, settings))
     live_of = _live(variant, settings)
-    grid = np.unique(np.concatenate([np.geomspace(r_min, r_max, 2001), _edges([variant], settings)]))
+    # each edge where the gradient may stop (band, dual clip, 1/pi_old) with its neighbours RESOLVED
+    # away: where it does stop there, the scan has the end already, and no refining call is made
+    edges = np.asarray(_edges([variant], settings), dtype=np.float64)
+    near = np.concatenate([edges * (1 - RESOLVED), edges, edges * (1 + RESOLVED)])
+    grid = np.unique(np.concatenate([np.geomspace(r_min, r_max, 2001), near]))
     grid = grid[(grid >= r_min) & (grid <= r_max)]
     scan = live_of(np.tile(grid, len(advantages)), np.repeat(advantages, len(grid))).reshape(len(advantages), -1)
     ends, where = [], []  # the ends to refine, and (advantage index, 0 low / 1 high) of each
