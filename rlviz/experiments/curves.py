@@ -79,6 +79,10 @@ PROBABILITY_VARIANTS: tuple[str, ...] = ("grpo", "dapo")  # symmetric clip vs cl
 CASES_VARIANT = "ppo"  # the six cases of the clip: this variant's ε_low / ε_high
 DUAL_VARIANT = "ppo_dual"  # the seventh case: this variant's dual clip c
 R_MIN, R_MAX = 0.02, 3.5  # the ratio axis ("about 0 to 3"; 3.5 shows the dual clip at its c = 3)
+# Linear points of a curve on that axis (plus half as many log-spaced ones, and each edge), and on the
+# zoomed axis: about 2 px apart in the page's figures. Each point is sent to the browser four times a
+# curve (two figures, x and y): more points cost a slider's rerun more than the curves gain.
+N_POINTS, N_ZOOM = 160, 200
 # Where gradient_support looks: ratios from 1e-3 to 20 (beyond any ratio a sane update produces).
 # SAPO's gate is computed so its gradient stops being > 0 only far beyond, even at τ = 10 (about
 # 1e-81 at r = 20).
@@ -396,7 +400,7 @@ def curves_frame(
     settings: CurveSettings,
     r_min: float = R_MIN,
     r_max: float = R_MAX,
-    n: int = 240,
+    n: int = N_POINTS,
     support: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Long frame of every variant's curves for A = +1 and A = -1, each variant on its own ratio
@@ -743,10 +747,10 @@ class CurvesResult:
 
 def x_axis(variants: Iterable[str], settings: CurveSettings, zoom: bool = False) -> tuple[tuple[float, float], int]:
     """``((r_min, r_max), n)``: the ratio axis :func:`run` draws ``variants`` on, ``[0.02, 3.5]`` with
-    240 points, or :func:`zoom_window` with 300 when ``zoom``; pass it to :func:`curves_frame`.
-    Raises ``ValueError`` for an unknown variant or bad settings."""
+    ``N_POINTS`` linear points, or :func:`zoom_window` with ``N_ZOOM`` when ``zoom``; pass it to
+    :func:`curves_frame`. Raises ``ValueError`` for an unknown variant or bad settings."""
     variants = _unique_known(variants)
-    return (zoom_window(variants, settings), 300) if zoom else ((R_MIN, R_MAX), 240)
+    return (zoom_window(variants, settings), N_ZOOM) if zoom else ((R_MIN, R_MAX), N_POINTS)
 
 
 def cases_variant_of(variants: Iterable[str]) -> str:
