@@ -147,18 +147,29 @@ def chart(fig, key: str, **kwargs):
     (``rlviz.plots.for_dark_background``). ``kwargs`` go to ``st.plotly_chart`` (e.g.
     ``on_select``, ``selection_mode``); returns what it returns.
 
-    A spec from :func:`figure_cache` shown without ``kwargs`` (not a widget) is drawn once per
-    figure, key and look (the image format, the theme, the language) and then replayed by
-    Streamlit's cache: a rerun that leaves a figure alone does not serialise it again (about 3 ms
-    a figure of 0.5 MB). Returns None then."""
+    A spec from :func:`figure_cache` shown without ``kwargs`` (not a widget) that this session
+    shows again is drawn once per figure, key and look (the image format, the theme, the language)
+    and replayed by Streamlit's cache from then on: a rerun that leaves a figure alone does not
+    serialise it again (about 3 ms a figure of 0.5 MB). A figure shown for the first time is drawn
+    as it is (recording it costs about as much as it saves once: a slider moved to a new value
+    changes most figures). Returns None when replayed."""
     fmt = st.session_state.get("img_format", IMAGE_FORMATS[0])
     fmt = fmt if fmt in IMAGE_FORMATS else IMAGE_FORMATS[0]
     dark = st.context.theme.type == "dark"  # the reader's theme (system setting or the ⋮ menu)
     chart_id = fig.pop(CHART_ID, None) if isinstance(fig, dict) else None
     if chart_id is not None and not kwargs:
-        _drawn_chart(chart_id, key, fmt, dark, lang(), fig)
-        return None
+        seen = st.session_state.setdefault(_SEEN_CHARTS, {})  # per session: ids in the order last shown
+        if seen.pop((chart_id, key), None) is not None:
+            seen[chart_id, key] = True
+            _drawn_chart(chart_id, key, fmt, dark, lang(), fig)
+            return None
+        seen[chart_id, key] = True
+        while len(seen) > 64:  # the figures of the last few reruns are enough
+            seen.pop(next(iter(seen)))
     return _draw_chart(fig, key, fmt, dark, **kwargs)
+
+
+_SEEN_CHARTS = "_rlviz_seen_charts"  # session-state key: the figure_cache charts this session has shown
 
 
 @st.cache_data(max_entries=256, show_spinner=False)

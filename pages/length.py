@@ -13,7 +13,19 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, formula, labels, lang, predict, show_bad_input, stop, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    figure_cache,
+    formula,
+    labels,
+    lang,
+    predict,
+    show_bad_input,
+    stop,
+    tr,
+)
 from rlviz.experiments.length import (
     SAMPLE_LIMIT,
     SCHEMES,
@@ -53,6 +65,55 @@ def _sweep(sample: tuple, max_length: int, buffer_length: int, factor: float):
     """``sweep`` of the rollouts of ``_rollouts(*sample)``: it reads only L_max, L_cache and the
     factor, so moving the Kimi or cosine values reuses it."""
     return sweep(_rollouts(*sample), ShapingSettings(max_length, buffer_length, factor), limit=SAMPLE_LIMIT)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _curves(settings: ShapingSettings):
+    """``(penalty_curves, kimi_curve)`` under ``settings``."""
+    return penalty_curves(settings), kimi_curve(1, settings.max_length, settings.kimi_weight)
+
+
+# Each figure is cached by what decides it (``words``: its labels, so the language), so that a rerun
+# which leaves it alone replays it (``app_common.chart``) instead of building and sending it again.
+# An argument named with a leading underscore is not hashed: it is what the others decide, which the
+# page holds already (reading the analysis from its cache again would unpickle it each time).
+@figure_cache
+def _curves_figure(settings: ShapingSettings, others: tuple, words: tuple):
+    curves, kimi = _curves(settings)
+    lmax, lcache = settings.max_length, settings.buffer_length
+    return penalty_curves_figure(curves, kimi, lmax, lcache, dict(words), show=list(others), as_spec=True)
+
+
+@figure_cache
+def _histogram_figure(
+    sample: tuple, settings: ShapingSettings, words: tuple, _resp: pd.DataFrame, _curves: pd.DataFrame
+):
+    lmax, lcache = settings.max_length, settings.buffer_length
+    return length_histogram_figure(_resp, _curves, lmax, lcache, dict(words), as_spec=True)
+
+
+@figure_cache
+def _filter_figure(sample: tuple, settings: ShapingSettings, words: tuple, _resp: pd.DataFrame):
+    return filter_figure(_resp, dict(words), as_spec=True)
+
+
+@figure_cache
+def _sweep_figure(sample: tuple, max_length: int, buffer_length: int, factor: float, words: tuple, _frame):
+    return sweep_figure(_frame, max_length, buffer_length, dict(words), as_spec=True)
+
+
+@figure_cache
+def _group_figure(sample: tuple, settings: ShapingSettings, chosen: int, shown: tuple, words: tuple, _rows):
+    return group_figure(_rows, dict(words), schemes=list(shown), as_spec=True)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _group_options(sample: tuple, settings: ShapingSettings, _groups: pd.DataFrame) -> tuple[list[int], dict[int, str]]:
+    """The groups, most affected first, and their names (what a shared URL carries: only what the
+    rollouts fix, not the settings); ``_groups`` is the analysis' ``groups`` of these."""
+    order = _groups.sort_values(["effect", "group"], ascending=[False, True])
+    names = {int(g): f"#{int(g)} · {p}" for g, p in zip(order["group"], order["prompt"])}
+    return list(names), names
 
 
 st.title(tr("length.title"))
@@ -164,8 +225,7 @@ export_config(
 factor = float(factor)
 settings = ShapingSettings(lmax, lcache, factor, float(kimi_weight), CosineParams(*map(float, cos)))
 try:
-    curves = penalty_curves(settings)
-    kimi = kimi_curve(1, lmax, float(kimi_weight))
+    curves, kimi = _curves(settings)
 except ValueError as exc:
     show_bad_input(exc, FIELDS)
     stop()
@@ -195,7 +255,7 @@ curve_labels = labels(
     "hover_full",
 )
 # the panels at full width; below, one row per penalty: its formula beside its reading
-chart(penalty_curves_figure(curves, kimi, lmax, lcache, curve_labels, show=others, as_spec=True), "length-curves")
+chart(_curves_figure(settings, tuple(others), tuple(curve_labels.items())), "length-curves")
 csv_download(curves, "length-curves", key="l_csv_curves")
 FORMULA_WIDTHS = [3, 2]
 left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
@@ -301,7 +361,7 @@ hist_labels = labels(
     "hover_count",
     sampled=tr("length.sampled", limit=SAMPLE_LIMIT),
 )
-chart(length_histogram_figure(resp, curves, lmax, lcache, hist_labels, as_spec=True), "length-histogram")
+chart(_histogram_figure(sample, settings, tuple(hist_labels.items()), resp, curves), "length-histogram")
 csv_download(resp, "length-rollouts", key="l_csv_rollouts")
 
 st.markdown(f"**{tr('length.schemes_header')}**")
@@ -329,21 +389,58 @@ st.dataframe(
 st.subheader(tr("length.group_header"))
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def _group_table(
+    sample: tuple, settings: ShapingSettings, chosen: int, shown: tuple, language: str, _rows: pd.DataFrame
+) -> pd.DataFrame:
+    """Draws group ``chosen``'s table (``_rows``, its responses, by length, in ``language``: the
+    session's, read by ``tr``) and returns it unrounded for the CSV. Replayed on a hit: the table is
+    not built and marshalled again by a rerun that leaves it alone."""
+    rows = _rows
+    columns = {
+        "sample": "col_sample",
+        "response": "col_response",
+        "length": "col_length",
+        "outcome": "col_outcome",
+        "reward_task": "col_task",
+        "penalty": "col_penalty",
+        "reward_dapo": "col_reward_dapo",
+        "adv_task": "col_adv_task",
+        "adv_dapo": "col_adv_dapo",
+        "adv_kimi": "col_adv_kimi",
+        "adv_cosine": "col_adv_cosine",
+        "grad": "col_grad",
+        "grad_filtered": "col_grad_filtered",
+    }
+    view = rows.sort_values(["length", "sample"])
+    view = view.assign(
+        outcome=[
+            tr("length.truncated") if t else tr("length.right") if c else tr("length.wrong")
+            for t, c in zip(view["truncated"], view["correct"])
+        ]
+    )
+    keep = [c for c in columns if not (c.startswith("adv_") and c[4:] not in shown)]
+    view = view[keep].rename(columns={c: tr(f"length.{columns[c]}") for c in keep})
+    shown_view = view.round(4)
+    floats = shown_view.select_dtypes("float").columns
+    shown_view[floats] = shown_view[floats] + 0.0  # rounding must not show -0.0
+    st.table(shown_view, hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
+    return view
+
+
 @st.fragment
-def group_section(result, shown: list[str], factor: float, group_size: int) -> None:
-    """One group's responses and advantages; its picker reruns only this section."""
-    resp, summary = result.responses, result.summary
-    order = result.groups.sort_values(["effect", "group"], ascending=[False, True])
-    # the label is what a shared URL carries, so it holds only what the rollouts fix (not the settings)
-    group_names = {int(r.group): f"#{int(r.group)} · {r.prompt}" for r in order.itertuples()}
-    options = [int(g) for g in order["group"]]
+def group_section(result, sample: tuple, settings: ShapingSettings, shown: list[str], group_size: int) -> None:
+    """One group's responses and advantages (``result``: the analysis of ``sample`` under ``settings``);
+    its picker reruns only this section."""
+    summary, factor = result.summary, settings.penalty_factor
+    options, group_names = _group_options(sample, settings, result.groups)
     if state.get("l_group") not in options:
         state["l_group"] = options[0]  # first load, or fewer prompts than before: the most affected group
     chosen = st.selectbox(
         tr("length.group_pick"), options, format_func=group_names.get, key="l_group", bind="query-params"
     )
-    rows = resp[resp["group"] == chosen]
     info = result.groups.set_index("group").loc[chosen]
+    rows = result.responses[result.responses["group"] == chosen]
     if factor == 0:
         group_effect = tr("length.group_no_effect_zero")
     elif info["pairs_reversed"] + info["ties_broken"] > 0:
@@ -374,43 +471,16 @@ def group_section(result, shown: list[str], factor: float, group_size: int) -> N
     )
     left, right = st.columns([3, 2], gap="large")
     with left:
-        chart(group_figure(rows, group_labels, schemes=shown, as_spec=True), "length-group")
+        chart(_group_figure(sample, settings, chosen, tuple(shown), tuple(group_labels.items()), rows), "length-group")
     with right:
         formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
         note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
         st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
-    columns = {
-        "sample": "col_sample",
-        "response": "col_response",
-        "length": "col_length",
-        "outcome": "col_outcome",
-        "reward_task": "col_task",
-        "penalty": "col_penalty",
-        "reward_dapo": "col_reward_dapo",
-        "adv_task": "col_adv_task",
-        "adv_dapo": "col_adv_dapo",
-        "adv_kimi": "col_adv_kimi",
-        "adv_cosine": "col_adv_cosine",
-        "grad": "col_grad",
-        "grad_filtered": "col_grad_filtered",
-    }
-    view = rows.sort_values(["length", "sample"])
-    view = view.assign(
-        outcome=[
-            tr("length.truncated") if t else tr("length.right") if c else tr("length.wrong")
-            for t, c in zip(view["truncated"], view["correct"])
-        ]
-    )
-    keep = [c for c in columns if not (c.startswith("adv_") and c[4:] not in shown)]
-    view = view[keep].rename(columns={c: tr(f"length.{columns[c]}") for c in keep})
-    shown_view = view.round(4)
-    floats = shown_view.select_dtypes("float").columns
-    shown_view[floats] = shown_view[floats] + 0.0  # rounding must not show -0.0
-    st.table(shown_view, hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
+    view = _group_table(sample, settings, chosen, tuple(shown), L, rows)
     csv_download(view, f"length-group-{chosen}", key="l_csv_group")
 
 
-group_section(result, shown, factor, int(group_size))
+group_section(result, sample, settings, shown, int(group_size))
 
 # ---------------------------------------------------------------------------------------- filtering
 st.subheader(tr("length.filter_header"))
@@ -427,7 +497,7 @@ f1.metric(
 )
 with f2:
     filter_labels = labels("length", "right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
-    chart(filter_figure(resp, filter_labels, as_spec=True), "length-filter")
+    chart(_filter_figure(sample, settings, tuple(filter_labels.items()), resp), "length-filter")
 
 # ---------------------------------------------------------------------------------------- sweep
 st.subheader(tr("length.sweep_header"))
@@ -444,7 +514,7 @@ sweep_labels = labels(
         for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task", "signal_dapo")
     },
 )
-chart(sweep_figure(sweep_frame, lmax, lcache, sweep_labels, as_spec=True), "length-sweep")
+chart(_sweep_figure(sample, lmax, lcache, factor, tuple(sweep_labels.items()), sweep_frame), "length-sweep")
 csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
 st.info(tr("length.bias_note"), icon=":material/balance:")
 st.page_link("pages/weighting.py", label=tr("nav.weighting"), icon=":material/bar_chart:")

@@ -74,7 +74,9 @@ def _no_negative_zero(frame: pd.DataFrame) -> pd.DataFrame:
     a CSV. Changes no value: −0.0 == 0.0."""
     if not any(d.kind == "f" for d in frame.dtypes):
         return frame
-    return pd.DataFrame({c: _plus_zero(col) for c, col in frame.items()}, index=frame.index)
+    # arrays, not a Series per column (the index aligned each time): called on every slider change
+    columns = {c: col.to_numpy() + 0.0 if col.dtype.kind == "f" else col.array for c, col in frame.items()}
+    return pd.DataFrame(columns, index=frame.index)
 
 
 def _plus_zero(column):
