@@ -350,8 +350,9 @@ def test_a_figure_left_alone_is_replayed_not_drawn_again(monkeypatch):
     monkeypatch.setattr(
         app_common, "_draw_chart", lambda fig, key, *a, **k: drawn.append(key) or real(fig, key, *a, **k)
     )
-    at.run()  # the second showing: drawn and recorded
-    assert {"c_overlay", "c_gallery", "c_prob"} <= set(drawn)
+    at.run()  # the second showing: drawn and recorded (the probability figure does not read GMPO:
+    # another test's session may have recorded it already, so it may be replayed here)
+    assert {"c_overlay", "c_gallery"} <= set(drawn)
     drawn.clear()
     at.run()  # the third: replayed
     no_exception(at)
