@@ -10,7 +10,9 @@ values it has not had (one, two, ... steps from where it started: a figure cache
 the slider itself), and the server process's CPU seconds (user + system, from /proc, all its threads:
 the script, Streamlit's serialisation and websocket) are read from the key press until the server is
 quiet again. A slider inside an ``st.fragment`` reruns only its fragment, as in use; the others rerun
-the page.
+the page. Then each slider steps back once, to a value the session has had ("back": what the
+page's caches and replayed figures save when a student moves a slider to and fro); the p50 and p95
+are of the new values only.
 
 The first chart is also timed on a bare page (``benchmarks/floor_page.py``: a title and one small
 plotly chart, on a second server, the median of four openings), the floor of what Streamlit,
@@ -94,7 +96,7 @@ def measure(page, base: str, pid: int, name: str, repeats: int) -> dict:
     first = first_chart(page, f"{base}/{name}")
     quiet_cpu(pid)
     errors = [f"{name}: {e}" for e in errors_on_sync(page)]
-    cpus, per_slider = [], {}
+    cpus, per_slider, backs = [], {}, []
     count = page.locator("[data-testid=stSlider]").count()
     for i in range(count):
         slider = page.locator("[data-testid=stSlider]").nth(i)
@@ -110,14 +112,11 @@ def measure(page, base: str, pid: int, name: str, repeats: int) -> dict:
             now, low, high = slider_values(thumb)
             if (direction == "ArrowRight" and now >= high) or (direction == "ArrowLeft" and now <= low):
                 break
-            c0 = cpu_seconds(pid)
-            thumb.focus()
-            thumb.press(direction)
-            page.wait_for_timeout(150)  # the widget's debounce, then the rerun starts
-            settle(page)
-            cpu = quiet_cpu(pid) - c0
+            cpu = press(page, pid, thumb, direction)
             cpus.append(cpu)
             per_slider.setdefault(key, []).append(cpu)
+        if per_slider.get(key):  # then one step back: a value this session has had (its caches answer)
+            backs.append(press(page, pid, thumb, "ArrowLeft" if direction == "ArrowRight" else "ArrowRight"))
         errors += [f"{name} {key}: {e}" for e in errors_on_sync(page)]
     return {
         "first_chart_s": round(first, 2),
@@ -125,8 +124,19 @@ def measure(page, base: str, pid: int, name: str, repeats: int) -> dict:
         "rerun_cpu_p50_s": round(statistics.median(cpus), 3) if cpus else None,
         "rerun_cpu_p95_s": round(pct(cpus, 0.95), 3) if cpus else None,
         "rerun_cpu_p50_by_slider_s": {k: round(statistics.median(v), 3) for k, v in per_slider.items()},
+        "back_cpu_p50_s": round(statistics.median(backs), 3) if backs else None,
         "errors": errors,
     }
+
+
+def press(page, pid: int, thumb, key: str) -> float:
+    """Press ``key`` on a slider's thumb; the server's CPU seconds until it is quiet again."""
+    c0 = cpu_seconds(pid)
+    thumb.focus()
+    thumb.press(key)
+    page.wait_for_timeout(150)  # the widget's debounce, then the rerun starts
+    settle(page)
+    return quiet_cpu(pid) - c0
 
 
 def errors_on_sync(page) -> list[str]:
@@ -160,13 +170,16 @@ def main(argv=None) -> int:
             settle(page)
             out["floor"] = {"first_chart_s": round(first_chart(page, f"http://127.0.0.1:{floor_port}/", 4), 2)}
             floor.terminate()
-            print(f"{'page':<12}{'first chart s':>15}{'reruns':>8}{'p50 s':>8}{'p95 s':>8}   (server CPU seconds)")
+            print(
+                f"{'page':<12}{'first chart s':>15}{'reruns':>8}{'p50 s':>8}{'p95 s':>8}{'back s':>8}"
+                "   (server CPU seconds)"
+            )
             print(f"{'(floor)':<12}{out['floor']['first_chart_s']:>15.2f}   a bare page: a title and one small chart")
             for name in a.pages.split(","):
                 r = out[name] = measure(page, base, server.pid, name, a.repeats)
                 print(
                     f"{name:<12}{r['first_chart_s']:>15.2f}{r['reruns']:>8d}"
-                    f"{r['rerun_cpu_p50_s'] or 0:>8.3f}{r['rerun_cpu_p95_s'] or 0:>8.3f}",
+                    f"{r['rerun_cpu_p50_s'] or 0:>8.3f}{r['rerun_cpu_p95_s'] or 0:>8.3f}{r['back_cpu_p50_s'] or 0:>8.3f}",
                     flush=True,
                 )
                 if a.by_slider:

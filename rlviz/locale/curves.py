@@ -48,13 +48,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "curves.log_x": {"en": "Log ratio axis", "zh": "比率轴取对数"},
     "curves.old_prob": {"en": "π_old of the token", "zh": "该 token 的 π_old"},
     "curves.old_prob_help": {
-        "en": "{titles} bound how far the probability π itself moves from π_old, not the ratio, so their curves "
-        "change with π_old. Every other objective reads only the ratio r = π/π_old and does not move.",
+        "en": "{titles}: the bound is on how far the probability π itself moves from π_old, not on the ratio, so "
+        "what is drawn changes with π_old. Every other objective reads only the ratio r = π/π_old and does not move.",
         "zh": "{titles} 限制的是概率 π 本身偏离 π_old 多远，而不是比率，所以它们的曲线随 π_old 改变。"
         "其他目标只读比率 r = π/π_old，曲线不变。",
     },
     "curves.old_prob_caption": {
-        "en": "{titles}: drawn for a token with this π_old. Their curves end at r = 1/π_old = {top}, where π = 1; "
+        "en": "{titles}: drawn for a token with this π_old. Each curve ends at r = 1/π_old = {top}, where π = 1; "
         "a rare token (small π_old) may move further in ratio than a likely one before its trust region acts.",
         "zh": "{titles}：按这个 π_old 的 token 绘制，曲线止于 r = 1/π_old = {top}（此时 π = 1）；"
         "稀有 token（π_old 小）在信任域起作用前，比率上能走得比常见 token 更远。",
@@ -121,11 +121,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "curves.gallery_caption": {
         "en": "In each panel A = +1 is drawn above the axis and A = −1 below it. Thick line: gradient weight "
-        "∂J/∂log π; thin dotted line: objective J. Grey band: the algorithm's own clip range; red: where its "
+        "∂J/∂log π; thin dotted line: objective J. Grey band: the algorithm's own clip range; orange: where its "
         "gradient is exactly zero (read from autograd, not from the setting). The six cells of each panel "
         "(sign of A × ratio below, inside or above the band) are the six cases of the clip.",
         "zh": "每张小图中，A = +1 画在横轴上方，A = −1 画在下方。粗线：梯度权重 ∂J/∂log π；细虚线：目标 J。"
-        "灰色带：该算法自己的裁剪区间；红色：梯度恰好为零的区域（由自动微分得出，而不是由设置推出）。"
+        "灰色带：该算法自己的裁剪区间；橙色：梯度恰好为零的区域（由自动微分得出，而不是由设置推出）。"
         "每张小图的六个格子（A 的符号 × 比率在区间下方、内部、上方）就是裁剪的六种情形。",
     },
     "curves.support_header": {"en": "Ratios that still get a gradient", "zh": "仍然有梯度的比率范围"},
