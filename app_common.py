@@ -161,7 +161,7 @@ def chart(fig, key: str, **kwargs):
         seen = st.session_state.setdefault(_SEEN_CHARTS, {})  # per session: ids in the order last shown
         if seen.pop((chart_id, key), None) is not None:
             seen[chart_id, key] = True
-            _drawn_chart(chart_id, key, fmt, dark, lang(), fig)
+            _drawn_chart()(chart_id, key, fmt, dark, lang(), fig)
             return None
         seen[chart_id, key] = True
         while len(seen) > 64:  # the figures of the last few reruns are enough
@@ -172,12 +172,16 @@ def chart(fig, key: str, **kwargs):
 _SEEN_CHARTS = "_rlviz_seen_charts"  # session-state key: the figure_cache charts this session has shown
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def _drawn_chart(chart_id: str, key: str, fmt: str, dark: bool, language: str, _fig: dict) -> None:
+@functools.cache
+def _drawn_chart():
     """:func:`_draw_chart` of ``_fig`` (not hashed: ``chart_id`` is its identity), recorded by
-    Streamlit and replayed on a hit. Kept for the last 256 drawings (each holds its figure's
-    element, up to about 0.6 MB)."""
-    _draw_chart(_fig, key, fmt, dark)
+    Streamlit and replayed on a hit. Kept for the last 4 × ``ServerLimits.figure_cache_entries``
+    drawings (128 by default; each holds its figure's element, up to about 0.4 MB)."""
+
+    def drawn_chart(chart_id: str, key: str, fmt: str, dark: bool, language: str, _fig: dict) -> None:
+        _draw_chart(_fig, key, fmt, dark)
+
+    return st.cache_data(max_entries=4 * server_limits().figure_cache_entries, show_spinner=False)(drawn_chart)
 
 
 def _draw_chart(fig, key: str, fmt: str, dark: bool, **kwargs):
