@@ -293,7 +293,8 @@ def group_figure(
     zero = {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": 0, "y1": 0, "yref": "y"}
     layout = {
         "shapes": [{**zero, "line": {"color": OKABE_ITO["grey"], "width": 1}}],  # add_hline(y=0)
-        "xaxis": {"title": {"text": _l(labels, "response")}},
+        # tilted always: plotly tilts them only when they overlap, and leaves ones that just touch flat
+        "xaxis": {"title": {"text": _l(labels, "response")}, "tickangle": -30},
         "yaxis": {"title": {"text": _l(labels, "advantage")}},
     }
     return A.figure(traces, layout, 380, as_spec=as_spec)
