@@ -87,10 +87,10 @@ def _curves_figure(settings: ShapingSettings, others: tuple, words: tuple):
 
 @figure_cache
 def _histogram_figure(
-    sample: tuple, settings: ShapingSettings, words: tuple, _resp: pd.DataFrame, _curves: pd.DataFrame
+    sample: tuple, settings: ShapingSettings, words: tuple, _resp: pd.DataFrame, _penalty: pd.DataFrame
 ):
     lmax, lcache = settings.max_length, settings.buffer_length
-    return length_histogram_figure(_resp, _curves, lmax, lcache, dict(words), as_spec=True)
+    return length_histogram_figure(_resp, _penalty, lmax, lcache, dict(words), as_spec=True)
 
 
 @figure_cache

@@ -74,13 +74,13 @@ def _no_negative_zero(frame: pd.DataFrame) -> pd.DataFrame:
     a CSV. Changes no value: −0.0 == 0.0."""
     if not any(d.kind == "f" for d in frame.dtypes):
         return frame
-    # arrays, not a Series per column (the index aligned each time): called on every slider change
-    columns = {c: col.to_numpy() + 0.0 if col.dtype.kind == "f" else col.array for c, col in frame.items()}
-    return pd.DataFrame(columns, index=frame.index)
+    # each column's array, not a Series (the index aligned each time): called on every slider change
+    return pd.DataFrame({c: _plus_zero(col.array) for c, col in frame.items()}, index=frame.index)
 
 
 def _plus_zero(column):
-    """A float column (Series or array) plus 0.0 (no −0.0); any other column as it is."""
+    """A float column (Series or array, a pandas one included) plus 0.0 (no −0.0); any other column
+    as it is."""
     return column + 0.0 if column.dtype.kind == "f" else column
 
 
