@@ -1,7 +1,8 @@
 """A classroom on one server: N real browser sessions at once against one rlviz server.
 
-    .venv/bin/python benchmarks/load.py [--sessions 30] [--runs 4] [--abandon 2] [--think 5]
-        [--pages curves,weighting,...] [--restart] [--out PATH] [--port 8799] [--url http://server:8501]
+    .venv/bin/python benchmarks/load.py [--sessions 30] [--browsers K] [--runs 4] [--abandon 2]
+        [--think 5] [--pages curves,weighting,...] [--restart] [--out PATH] [--port 8799]
+        [--url http://server:8501]
 
 Starts ``streamlit run app.py`` on 127.0.0.1 (the server's own process, as ``make run`` does), or
 with ``--url`` drives a server running elsewhere (the browsers on this machine, the server on its
@@ -31,6 +32,16 @@ browser runs on their own machine): the browsers run under SCHED_IDLE (``--no-id
 it off), so they take only the CPU the server leaves; a page still waits for its tab to draw it. Targets of issue 12:
 30 sessions, zero errors, explorer p95 under 2 s while runs go, memory back within 10% of the
 baseline. Not a test: timing depends on the machine.
+
+With ``--browsers K`` only K of the sessions are chromium tabs; the others speak Streamlit's
+websocket protocol themselves (``benchmarks/protocol_session.py``): the same requests a browser
+sends, in the same order and with the same pauses (a page by its address, the others from the
+sidebar, a slider moved 1-3 steps, Run pressed, a connection dropped mid-run), timed until the
+server has sent the page's first chart (``sent_first_chart``, ``sent_nav_chart``) and until a
+rerun's script run has finished (``sent_rerun``). They load the server as a class does, whose
+browsers run on the students' machines, without thirty tabs drawing on the server's two cores; the
+K browsers time what a student sees, drawing included. The live runs (``--runs``, ``--abandon``)
+go to protocol sessions first.
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root holds rlviz
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # protocol_session
 
 import argparse
 import asyncio
@@ -53,6 +65,7 @@ import time
 import urllib.request
 
 from playwright.async_api import async_playwright
+from protocol_session import ProtocolSession
 
 ROOT = Path(__file__).resolve().parent.parent
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
@@ -228,6 +241,65 @@ async def finish_run(page, errors: list, timeout: float) -> None:
         errors.append(f"run: never finished ({type(exc).__name__})")
 
 
+async def explore_protocol(
+    session: ProtocolSession, pages: list[str], record: dict, errors: list, label: str, rng, think: float
+):
+    """:func:`explore` spoken in Streamlit's protocol: open each page (by its address the first time,
+    then as from the sidebar), time until its first chart was sent, think, move its first slider 1-3
+    steps as one change (the frontend sends a slider's value once the keys stop), time the rerun."""
+    for name in pages:
+        try:
+            how = "sent_first_chart" if session.page is None else "sent_nav_chart"
+            done = await session.open(name)
+            if done.first_chart is None:
+                errors.append(f"{label} {name} (protocol): no chart")
+            else:
+                record.setdefault((label, name, how), []).append(done.first_chart)
+            errors += [f"{label} {name} (protocol): {e}" for e in done.errors]
+            await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
+            moved = await session.move_slider(rng.choice([-1, 1]) * rng.randint(1, 3))
+            if moved is not None:
+                record.setdefault((label, name, "sent_rerun"), []).append(moved.seconds)
+                errors += [f"{label} {name} (protocol): {e}" for e in moved.errors]
+        except Exception as exc:  # noqa: BLE001 - a page that never finishes is an error to report
+            errors.append(f"{label} {name} (protocol): {type(exc).__name__}: {str(exc)[:120]}")
+
+
+async def start_run_protocol(session: ProtocolSession, errors: list, url: str = LIVE) -> asyncio.Task | None:
+    """Open the live page at ``url`` (its settings in the query) and press Run; returns the task that
+    ends when the run's script run does (None: the page did not open)."""
+    page, _, query = url.partition("?")
+    try:
+        await session.open(page, query)
+    except Exception as exc:  # noqa: BLE001
+        errors.append(f"run (protocol): {type(exc).__name__}: {str(exc)[:120]}")
+        return None
+    return asyncio.create_task(session.press("lv_run"))
+
+
+async def finish_run_protocol(task: asyncio.Task | None, errors: list) -> None:
+    if task is None:
+        return
+    try:
+        done = await task
+        errors += [f"run (protocol): {e}" for e in done.errors]
+        if not done.successes:
+            errors.append("run (protocol): ended without its success message")
+    except Exception as exc:  # noqa: BLE001
+        errors.append(f"run (protocol): never finished ({type(exc).__name__}: {str(exc)[:120]})")
+
+
+async def abandon_protocol(task: asyncio.Task | None, session: ProtocolSession) -> None:
+    """The browser closed while its run is stepping: the connection drops mid-script."""
+    await session.close()
+    if task is not None:
+        task.cancel()
+        try:
+            await task
+        except BaseException:  # noqa: BLE001 - the cut connection is the point
+            pass
+
+
 def start_server(a, log_mode: str = "w", script: str = "app.py") -> subprocess.Popen:
     """``streamlit run <script>`` (the app by default) on 127.0.0.1:``a.port``, logging to ``a.log``;
     returns once its health check answers (or after 60 s)."""
@@ -304,24 +376,32 @@ async def main_async(a) -> dict:
             await ctx.close()
             await asyncio.sleep(3)
             baseline = rss_kib(server.pid)
-            contexts = [await browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(a.sessions)]
+            n_browsers = a.sessions if a.browsers is None else min(a.browsers, a.sessions)
+            contexts = [await browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(n_browsers)]
             tabs = [await c.new_page() for c in contexts]
             for tab in tabs:
                 tab.on("pageerror", lambda exc: errors.append(f"browser: {str(exc)[:120]}"))
+            bots = [ProtocolSession(base, a.timeout) for _ in range(a.sessions - n_browsers)]
             rngs = [random.Random(a.seed * 1000 + k) for k in range(a.sessions)]
 
             async def arrive(k, coro):
-                await asyncio.sleep(a.ramp * k / max(a.sessions, 1))
+                # a class arrives mixed: the browsers spread over the ramp, the protocol sessions too
+                j, n = (k, n_browsers) if k < n_browsers else (k - n_browsers, len(bots))
+                await asyncio.sleep(a.ramp * j / max(n, 1))
                 await coro
+
+            def explorers_of(label, tab_list, bot_list):
+                return [
+                    explore(t, base, pages, record, errors, label, a.timeout, rngs[k], a.think)
+                    for k, t in enumerate(tab_list)
+                ] + [
+                    explore_protocol(b, pages, record, errors, label, rngs[n_browsers + k], a.think)
+                    for k, b in enumerate(bot_list)
+                ]
 
             # 2. quiet
             t0, c0 = time.perf_counter(), cpu_seconds(server.pid)
-            await asyncio.gather(
-                *(
-                    arrive(k, explore(t, base, pages, record, errors, "quiet", a.timeout, rngs[k], a.think))
-                    for k, t in enumerate(tabs)
-                )
-            )
+            await asyncio.gather(*(arrive(k, c) for k, c in enumerate(explorers_of("quiet", tabs, bots))))
             quiet_s = time.perf_counter() - t0
             quiet_cores = (cpu_seconds(server.pid) - c0) / quiet_s
             print(
@@ -329,21 +409,28 @@ async def main_async(a) -> dict:
             )
             report(record, "quiet")
             # 3. busy: some sessions train, some start a long run and close the browser mid-run,
-            # the others explore
-            runners, leavers = tabs[: a.runs], tabs[a.runs : a.runs + a.abandon]
-            explorers = tabs[a.runs + a.abandon :]
+            # the others explore; the runs go to protocol sessions first
+            run_bots, leave_bots = bots[: a.runs], bots[a.runs : a.runs + a.abandon]
+            more_runs = a.runs - len(run_bots)
+            more_leave = a.abandon - len(leave_bots)
+            runners, leavers = tabs[:more_runs], tabs[more_runs : more_runs + more_leave]
+            explorers = tabs[more_runs + more_leave :]
+            explorer_bots = bots[a.runs + a.abandon :]
             await asyncio.gather(*(start_run(t, base, errors, a.timeout) for t in runners))
             await asyncio.gather(*(start_run(t, base, errors, a.timeout, LONG) for t in leavers))
+            run_tasks = await asyncio.gather(*(start_run_protocol(b, errors) for b in run_bots))
+            leave_tasks = await asyncio.gather(*(start_run_protocol(b, errors, LONG) for b in leave_bots))
             await asyncio.sleep(2)
             for t in leavers:  # the browser closed while its run is stepping
                 await t.context.close()
+            for task, b in zip(leave_tasks, leave_bots):
+                await abandon_protocol(task, b)
             t0, c0 = time.perf_counter(), cpu_seconds(server.pid)
+            busy = explorers_of("busy", explorers, explorer_bots)
             await asyncio.gather(
-                *(
-                    explore(t, base, pages, record, errors, "busy", a.timeout, rngs[k], a.think)
-                    for k, t in enumerate(explorers)
-                ),
+                *busy,
                 *(finish_run(t, errors, a.timeout * 4) for t in runners),
+                *(finish_run_protocol(task, errors) for task in run_tasks),
             )
             busy_s = time.perf_counter() - t0
             busy_cores = (cpu_seconds(server.pid) - c0) / busy_s
@@ -353,6 +440,8 @@ async def main_async(a) -> dict:
             for c in contexts:
                 if c not in [t.context for t in leavers]:
                     await c.close()
+            for b in bots:
+                await b.close()
             await asyncio.sleep(a.settle)
             after = rss_kib(server.pid)
             # 5. a server restart under open pages
@@ -370,9 +459,11 @@ async def main_async(a) -> dict:
             "p50_s": round(statistics.median(values), 3),
             "p95_s": round(pct(values, 0.95), 3),
         }
-    explorer_busy = [v for (label, _, what), vs in record.items() if label == "busy" for v in vs]
+    explorer_busy = [v for (label, _, what), vs in record.items() if label == "busy" and "sent" not in what for v in vs]
+    served_busy = [v for (label, _, what), vs in record.items() if label == "busy" and "sent" in what for v in vs]
     return {
         "sessions": a.sessions,
+        "browsers": n_browsers,
         "runs": a.runs,
         "abandoned_runs": a.abandon,
         "think_s": a.think,
@@ -381,6 +472,7 @@ async def main_async(a) -> dict:
         "errors": errors,
         "times": table,
         "busy_all_pages_p95_s": round(pct(explorer_busy, 0.95), 3) if explorer_busy else None,
+        "busy_all_pages_sent_p95_s": round(pct(served_busy, 0.95), 3) if served_busy else None,
         "quiet_seconds": round(quiet_s, 1),
         "server_cores_quiet": None if math.isnan(quiet_cores) else round(quiet_cores, 2),
         "server_cores_busy": None if math.isnan(busy_cores) else round(busy_cores, 2),
@@ -410,6 +502,13 @@ def report(record: dict, label: str) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sessions", type=int, default=30)
+    p.add_argument(
+        "--browsers",
+        type=int,
+        default=None,
+        help="how many of the sessions are chromium tabs (default: all); the others speak Streamlit's "
+        "websocket protocol (benchmarks/protocol_session.py) and are timed until the server has sent",
+    )
     p.add_argument("--runs", type=int, default=4, help="sessions that run a short live run to its end")
     p.add_argument("--abandon", type=int, default=2, help="sessions that close the browser mid-run")
     p.add_argument("--think", type=float, default=5.0, help="mean seconds a student looks before moving")
@@ -448,7 +547,8 @@ def main(argv=None) -> int:
     for key, row in out["times"].items():
         print(f"{key:45s} n={row['n']:3d}  p50 {row['p50_s']:6.2f} s  p95 {row['p95_s']:6.2f} s")
     print(f"errors: {len(out['errors'])}", *out["errors"][:20], sep="\n  ")
-    print("explorer p95 while runs go (all pages):", out["busy_all_pages_p95_s"], "s")
+    print("explorer p95 while runs go (all pages), in the browsers:", out["busy_all_pages_p95_s"], "s")
+    print("  and as sent by the server (protocol sessions):", out["busy_all_pages_sent_p95_s"], "s")
     print("memory (MiB):", out["memory_mib"])
     if out["restart_seconds"] is not None:
         print("after a restart, every open page was back in", out["restart_seconds"], "s")

@@ -238,3 +238,37 @@ def test_present_a_shipped_lesson_on_a_projector(server, page):
         assert style["asked"] and not style["other"], style  # the step's question, not the page's other one
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"lesson-presenter-{lang}.png"))
+
+
+def test_a_session_spoken_in_streamlits_protocol(server):
+    """The load benchmark's sessions without a browser (benchmarks/protocol_session.py) ask the server
+    what a browser asks: a page by its address, another from the sidebar in the same session, a slider
+    moved (the charts change, and moving it back gives the first charts again), Run pressed on a small
+    live run (it finishes with its success message); none of it shows an error."""
+    import asyncio
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from protocol_session import ProtocolSession
+
+    async def session():
+        s = ProtocolSession(server, timeout=120)
+        try:
+            opened = await s.open("curves")
+            assert opened.first_chart is not None and opened.errors == [], opened.errors
+            assert s.pages["length"], s.pages  # the server's navigation: every page's script hash
+            moved = await s.move_slider(2)
+            assert moved is not None and moved.errors == []
+            assert moved.charts != opened.charts  # the slider's new value reached the script
+            back = await s.move_slider(-2)
+            assert back.charts == opened.charts
+            nav = await s.open("length")
+            assert nav.first_chart is not None and nav.errors == [] and nav.charts[0] not in opened.charts
+            await s.open(*LIVE_SMALL.format(steps=2).split("?"))
+            run = await s.press("lv_run")
+            assert run.errors == [] and run.successes, (run.errors, run.successes)
+        finally:
+            await s.close()
+
+    asyncio.run(session())
