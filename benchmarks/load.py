@@ -10,14 +10,16 @@ own, as in a class; then without memory, CPU and restart figures), then
 drives it with Playwright (Debian's chromium, headless, one browser, one context per session):
 
 1. warm-up: one session opens every page once (models loaded, the default figures cached); the
-   server's resident memory after it closes is the baseline;
+   server's resident memory ``--settle`` seconds after it closes (the session dropped and the
+   server's trimmer run since, as when "after" is read in step 4) is the baseline;
 2. quiet: the sessions arrive over ``--ramp`` seconds; each opens the first explorer page by its
    address (the browser loads the app: ``first_chart``) and the others by their sidebar links, as a
    student does (``nav_chart``: the same session), waits for the page's first chart, thinks (a random pause, ``--think`` seconds on average), drags the page's first slider
    1 to 3 steps (its own draw: sessions do not all ask for the same figure) and waits for the rerun;
 3. busy: ``--runs`` sessions open a link to the live page (its settings in the URL) and start a short
    live run (3 steps, 4 prompts x G 4) and ``--abandon``
-   others start a longer one and close their browser mid-run, while the rest repeat step 2;
+   others start a longer one and close their browser mid-run, while the rest repeat step 2, each
+   after a pause of its own (as between pages), since a class is not in step;
 4. all sessions close; the server's memory is read again once Streamlit has dropped them (it keeps a
    closed session for server.disconnectedSessionTTL, 120 s);
 5. with ``--restart``: the server is restarted under a page left open in a few sessions, and each
@@ -375,6 +377,11 @@ async def main_async(a) -> dict:
             await explore(page, base, pages, {}, errors, "warm-up", a.timeout, rng, 0)
             await ctx.close()
             await asyncio.sleep(3)
+            warm = rss_kib(server.pid)  # the baseline before 2026-12-03: the warm-up session still held
+            # the baseline: the server as "after" finds it, the warm-up session dropped (its time to
+            # reconnect over) and the trimmer run since; otherwise freed memory not yet handed back
+            # counts against the baseline instead of against the class
+            await asyncio.sleep(a.settle)
             baseline = rss_kib(server.pid)
             n_browsers = a.sessions if a.browsers is None else min(a.browsers, a.sessions)
             contexts = [await browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(n_browsers)]
@@ -426,7 +433,14 @@ async def main_async(a) -> dict:
             for task, b in zip(leave_tasks, leave_bots):
                 await abandon_protocol(task, b)
             t0, c0 = time.perf_counter(), cpu_seconds(server.pid)
-            busy = explorers_of("busy", explorers, explorer_bots)
+
+            async def out_of_step(k, coro):
+                # students are not in step: each goes on after a pause of its own, drawn as its other
+                # pauses (without it, every explorer asked for the same page at the same instant)
+                await asyncio.sleep(rngs[k].expovariate(1 / a.think) if a.think > 0 else 0)
+                await coro
+
+            busy = [out_of_step(k, c) for k, c in enumerate(explorers_of("busy", explorers, explorer_bots))]
             await asyncio.gather(
                 *busy,
                 *(finish_run(t, errors, a.timeout * 4) for t in runners),
@@ -482,6 +496,7 @@ async def main_async(a) -> dict:
         if a.url
         else {
             "baseline": round(baseline / 1024, 1),
+            "warm_up_closed_3s": round(warm / 1024, 1),
             "peak": round(watch.peak / 1024, 1),
             "after_close": round(after / 1024, 1),
             "after_vs_baseline": round(after / baseline - 1, 3) if baseline else None,

@@ -235,21 +235,43 @@ def request_trim() -> None:
     _TRIM.set()
 
 
+# callables the trimmer runs first (the server's own: drop the expired sessions)
+_BEFORE_TRIM: list[Callable[[], object]] = []
+
+
 def _trim_loop() -> None:
     while True:
         _TRIM.wait(TRIM_EVERY_S)
         _TRIM.clear()
         time.sleep(TRIM_DELAY_S)
-        trim_memory()
+        _trim_once()
 
 
-def configure(server_limits: ServerLimits | None) -> None:
+def _trim_once() -> None:
+    """One pass of the trimmer: each ``before_trim`` callable (one that raises is logged and
+    skipped: the trim still runs), then :func:`trim_memory`."""
+    for hook in list(_BEFORE_TRIM):
+        try:
+            hook()
+        except Exception:  # noqa: BLE001 - a hook must not stop the trimmer thread
+            import logging
+
+            logging.getLogger("rlviz").exception("before-trim hook %r failed", hook)
+    trim_memory()
+
+
+def configure(server_limits: ServerLimits | None, before_trim: Callable[[], object] | None = None) -> None:
     """Install ``server_limits`` for this process (``None``: no limits, as for the CLI): the run
     checks of :func:`check_run`, the capacity of :data:`STEPS`, torch's intra-op threads, and a
-    daemon thread that gives freed memory back to the system (:func:`request_trim`). Call it once
-    when the server starts; calling it again with equal limits changes nothing."""
+    daemon thread that gives freed memory back to the system (:func:`request_trim`; every
+    ``TRIM_EVERY_S`` anyway). ``before_trim``: a callable of no arguments the trimmer runs before
+    each trim (the app's: drop the sessions whose time to reconnect has passed, which Streamlit
+    keeps until another session disconnects), added once however often ``configure`` is called. Call it
+    once when the server starts; calling it again with equal limits changes nothing."""
     global _LIMITS
     _LIMITS = server_limits
+    if before_trim is not None and before_trim not in _BEFORE_TRIM:
+        _BEFORE_TRIM.append(before_trim)
     if server_limits is not None:
         import torch
 

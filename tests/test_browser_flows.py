@@ -246,6 +246,7 @@ def test_a_session_spoken_in_streamlits_protocol(server):
     moved (the charts change, and moving it back gives the first charts again), Run pressed on a small
     live run (it finishes with its success message); none of it shows an error."""
     import asyncio
+    import concurrent.futures
     import sys
     from pathlib import Path
 
@@ -271,4 +272,7 @@ def test_a_session_spoken_in_streamlits_protocol(server):
         finally:
             await s.close()
 
-    asyncio.run(session())
+    # in a thread of its own: Playwright's sync API (this module's browser tests) keeps an event
+    # loop running in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, session()).result()

@@ -307,3 +307,52 @@ def test_a_freed_run_asks_the_server_to_give_memory_back(monkeypatch):
     gc.collect()
     assert len(asked) == 2
     serving.trim_memory()  # runs on any C library (a no-op without malloc_trim)
+
+
+def test_the_trimmer_runs_its_hooks_first_and_survives_one_that_raises(monkeypatch):
+    calls = []
+    monkeypatch.setattr(serving, "_BEFORE_TRIM", [])
+    monkeypatch.setattr(serving, "trim_memory", lambda: calls.append("trim"))
+
+    def hook():
+        calls.append("hook")
+
+    def broken():
+        raise RuntimeError("boom")
+
+    serving.configure(None, before_trim=hook)
+    serving.configure(None, before_trim=hook)  # added once, however often the server configures
+    serving.configure(None, before_trim=broken)
+    serving._trim_once()
+    assert calls == ["hook", "trim"]  # the broken hook is logged and skipped; the trim still runs
+
+
+def test_closed_sessions_are_dropped_once_their_time_to_reconnect_has_passed():
+    """Streamlit keeps a closed session for server.disconnectedSessionTTL and removes it only when
+    a later session disconnects; app_common.expire_closed_sessions (run by the server's trimmer)
+    drops it on time. Built on Streamlit's own session manager and storage, so a rename of the
+    private names it reads fails here instead of leaving sessions in memory."""
+    import time
+    from types import SimpleNamespace
+
+    from streamlit.runtime.memory_session_storage import MemorySessionStorage
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.runtime.session_manager import SessionInfo
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+
+    from app_common import expire_closed_sessions
+
+    storage = MemorySessionStorage(ttl_seconds=0.3)
+    manager = WebsocketSessionManager(storage, MemoryUploadedFileManager("/upload"), ScriptCache(), None)
+    held = SimpleNamespace(id="closed-a-while-ago")  # stands for an AppSession and all it holds
+    storage.save(SessionInfo(client=None, session=held, script_run_count=1))
+    assert expire_closed_sessions(manager) == 0  # still within its time to reconnect
+    assert storage._cache._data  # noqa: SLF001
+    time.sleep(0.4)
+    assert storage.list() == []  # expired: no longer listed ...
+    assert storage._cache._data  # noqa: SLF001 - ... but still held, as the load benchmark found
+    assert expire_closed_sessions(manager) == 1
+    assert not storage._cache._data  # noqa: SLF001
+    assert expire_closed_sessions(SimpleNamespace()) == 0  # no such names: nothing dropped, no error
+    assert expire_closed_sessions() == 0  # no server running here
