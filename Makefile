@@ -12,7 +12,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
 
-.PHONY: run test audit bench bench-explorers bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
+.PHONY: run test audit bench bench-explorers bench-load bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -57,6 +57,9 @@ bench: $(STAMP)
 bench-explorers: $(STAMP)
 	$(PY) benchmarks/explorers.py
 	$(PY) benchmarks/explorer_reruns.py
+
+bench-load: $(STAMP)  # a class of 30 on one server (README "Serving a class"), about 11 minutes
+	$(PY) benchmarks/load.py --sessions 30 --browsers 4 --runs 4 --abandon 2 --settle 200
 
 bench-moe: $(STAMP)
 	$(PY) benchmarks/moe_effect.py
