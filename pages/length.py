@@ -372,7 +372,8 @@ table = pd.DataFrame(
     {
         tr("length.col_scheme"): [tr(f"length.scheme_{k}") for k in shown],
         tr("length.col_mean_reward"): [schemes.loc[k, "mean_reward"] for k in shown],
-        tr("length.col_signal"): [schemes.loc[k, "signal_groups"] for k in shown],
+        # in percent, shown whole as the metric above shows it (one group of 32 is 3.125%)
+        tr("length.col_signal"): [100 * schemes.loc[k, "signal_groups"] for k in shown],
         tr("length.col_corr"): [schemes.loc[k, "length_adv_corr"] for k in shown],
     }
 )
@@ -381,7 +382,7 @@ st.dataframe(
     hide_index=True,
     column_config={
         tr("length.col_mean_reward"): st.column_config.NumberColumn(format="%.3f"),
-        tr("length.col_signal"): st.column_config.NumberColumn(format="percent"),
+        tr("length.col_signal"): st.column_config.NumberColumn(format="%.0f%%"),
         tr("length.col_corr"): st.column_config.NumberColumn(format="%.2f"),
     },
 )

@@ -34,6 +34,13 @@ def test_defaults_show_every_section():
     truncated = metrics[t("length.metric_truncated", "en")]
     assert truncated != "0.0%"
     assert at.dataframe, "the per-scheme and per-group tables are missing"
+    # the schemes table gives the share of groups with a signal in percent, shown whole like the
+    # metric above it (the metric: "97% → 94%", task then DAPO; the table's rows: task, DAPO, ...)
+    schemes = at.dataframe[0].value
+    signal = schemes[t("length.col_signal", "en")]
+    shown = metrics[t("length.metric_signal", "en")].replace("%", "").split(" → ")
+    assert [f"{v:.0f}" for v in signal[:2]] == shown
+    assert 0 <= signal.min() and signal.max() <= 100
     # three panels in the curves figure (DAPO, Kimi, cosine)
     assert len(figs[0]["layout"]["annotations"]) == 3
 
