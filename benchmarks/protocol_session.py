@@ -129,7 +129,7 @@ class ProtocolSession:
             if left <= 0:
                 raise TimeoutError(f"{self.page}: no end of the script run in {self.timeout:.0f} s")
             try:
-                raw = await _recv(self.ws, left)
+                raw = await asyncio.wait_for(self.ws.recv(), left)
             except websockets.ConnectionClosed as exc:
                 raise RuntimeError(f"{self.page}: the server closed the connection ({exc})") from exc
             out.nbytes += len(raw)
@@ -162,7 +162,3 @@ class ProtocolSession:
             out.errors.append(f"error: {el.alert.body[:120]}")
         elif kind == "alert" and el.alert.format == Alert.SUCCESS:
             out.successes.append(el.alert.body)
-
-
-async def _recv(ws, timeout: float) -> bytes:
-    return await asyncio.wait_for(ws.recv(), timeout)
