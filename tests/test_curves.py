@@ -493,6 +493,10 @@ def test_overlay_and_gallery_figures(lang):
     assert all(math.isfinite(v) for v in _values(gallery))
     titles = [a.text for a in gallery.layout.annotations]
     assert "Dual-clip PPO" in titles and "GSPO" in titles
+    # the A>0 / A<0 tags have no box: zoomed in, a box hid the ends of the lines under it (and drew a
+    # white patch on the dark theme)
+    tags = [a for a in gallery.layout.annotations if a.text in ("A>0", "A<0")]
+    assert len(tags) == 2 * len(DEFAULT_VARIANTS) and all(a.bgcolor is None for a in tags)
     # red shading: one rectangle per run of zero-gradient points; GRPO, DAPO, GMPO, GSPO: one per sign;
     # Dual-clip PPO: A<0 has two (below 1-ε and above c); none for SAPO and CISPO
     rects = [s for s in gallery.layout.shapes if s.type == "rect" and s.fillcolor == "#D55E00"]

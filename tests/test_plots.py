@@ -18,6 +18,7 @@ from rlviz import plots
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.plots import (
     OKABE_ITO,
+    PALETTE,
     algorithm_order,
     algorithm_style,
     base_layout,
@@ -87,6 +88,17 @@ def test_an_entry_without_a_style_gets_an_unused_one(monkeypatch):
     pairs = [(s["color"], s["dash"]) for s in map(algorithm_style, ALGORITHMS)]
     assert len(set(pairs)) == len(pairs)
     assert algorithm_order()[-1] == "dapo_copy11"
+
+
+def test_an_entry_without_a_style_takes_no_styled_entrys_colour():
+    # 19 entries, 10 with a style of their own: the other 9 take the palette's free colours, and once
+    # those run out a free colour dashed, never a styled entry's colour (DPPO-TV once drew GRPO's
+    # blue, dashed, and read as a GRPO variant)
+    styled = {algorithm_style(n)["color"] for n, s in ALGORITHMS.items() if s.style}
+    unstyled = [n for n, s in ALGORITHMS.items() if not s.style]
+    assert len(styled) + len(unstyled) > len(set(PALETTE) | styled)  # more entries than colours today
+    assert not {algorithm_style(n)["color"] for n in unstyled} & styled
+    assert algorithm_style("dppo_tv")["color"] != algorithm_style("grpo")["color"]
 
 
 def test_example_keeps_its_algorithm_colour():

@@ -52,11 +52,13 @@ OKABE_ITO: dict[str, str] = {
     "grey": "#999999",
 }
 # Colours for registry entries without a style of their own: Okabe-Ito without its yellow (it
-# vanishes on white), then Paul Tol's colour-blind-safe olive, wine and indigo. Dashes are the
-# second cue once the colours run out.
+# vanishes on white), then Paul Tol's colour-blind-safe "muted" scheme (olive, wine, indigo, green,
+# rose, teal, cyan, sand; not its purple, too near ASPO's, nor its pale grey). Dashes are the second
+# cue once the colours run out.
 PALETTE: tuple[str, ...] = (
     "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#000000",
     "#999933", "#882255", "#332288", "#999999",
+    "#117733", "#CC6677", "#44AA99", "#88CCEE", "#DDCC77",
 )  # fmt: skip
 DASHES: tuple[str, ...] = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 # A curve of an example setting (e.g. Dual-clip PPO) keeps its algorithm's colour with this dash.
@@ -87,12 +89,15 @@ def ordered(names: Iterable[str]) -> list[str]:
 
 def _assigned_styles() -> dict[str, dict[str, str]]:
     """Every registry entry's style: its own, or the first unused (colour, dash) pair of
-    ``PALETTE`` x ``DASHES`` in registry order (colours first, then dashes)."""
+    ``PALETTE`` x ``DASHES`` in registry order: colours no entry uses first, then dashes, where a
+    colour no entry of its own style uses comes before the colours of those entries (GRPO's blue
+    dashed would read as a GRPO variant)."""
     styles = {n: dict(s.style) for n, s in ALGORITHMS.items() if s.style}
     used = {(s["color"], s["dash"]) for s in styles.values()}
     used_colors = {c for c, _ in used}
+    by_owner = [c for c in PALETTE if c not in used_colors] + [c for c in PALETTE if c in used_colors]
     pairs = [(c, "solid") for c in PALETTE if c not in used_colors]
-    pairs += [(c, d) for d in DASHES[1:] for c in PALETTE if (c, d) not in used]
+    pairs += [(c, d) for d in DASHES[1:] for c in by_owner if (c, d) not in used]
     free = iter(pairs)
     for name in ALGORITHMS:
         if name not in styles:

@@ -444,7 +444,6 @@ def curves_gallery_figure(
                     "yanchor": anchor,
                     "showarrow": False,
                     "font": {"size": 11, "color": "#555555"},
-                    "bgcolor": "rgba(255,255,255,0.75)",
                 }
             )
     if shapes:
