@@ -184,6 +184,9 @@ def _drawn_chart():
     return st.cache_data(max_entries=4 * server_limits().figure_cache_entries, show_spinner=False)(drawn_chart)
 
 
+MODEBAR_REMOVED = ("zoomIn2d", "zoomOut2d", "autoScale2d", "select2d", "lasso2d")
+
+
 def _draw_chart(fig, key: str, fmt: str, dark: bool, **kwargs):
     """The body of :func:`chart`."""
     from rlviz.i18n import FULL_STOP, LIST_SEPARATOR
@@ -191,6 +194,9 @@ def _draw_chart(fig, key: str, fmt: str, dark: bool, **kwargs):
 
     config = {
         "displaylogo": False,
+        # the camera, zoom, pan and reset: a shorter toolbar, which covered the 8th entry of a
+        # legend's first row on hover (zoom in / out and autoscale repeat zoom and reset)
+        "modeBarButtonsToRemove": list(MODEBAR_REMOVED),
         "toImageButtonOptions": {"format": fmt, "filename": f"rlviz-{key}", "scale": 2 if fmt == "png" else 1},
     }
     if dark:

@@ -82,6 +82,15 @@ def test_an_entry_added_to_the_registry_is_on_the_home_map(monkeypatch):
     assert t("home.algos_header", "en", n=len(ALGORITHMS)) in _texts(at)  # the registry with the copy
 
 
+def test_charts_have_the_short_toolbar():
+    # camera, zoom, pan and reset only: the full toolbar covered the 8th entry of a legend's first row
+    at = _app().run()
+    _no_exception(at)
+    config = json.loads(at.get("plotly_chart")[0].proto.config)
+    assert set(config["modeBarButtonsToRemove"]) == {"zoomIn2d", "zoomOut2d", "autoScale2d", "select2d", "lasso2d"}
+    assert config["displaylogo"] is False and config["toImageButtonOptions"]["format"] == "svg"
+
+
 def test_language_switch_changes_text():
     at = _app().run()
     english = at.title[0].value
