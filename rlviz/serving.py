@@ -221,16 +221,21 @@ def trim_memory() -> None:
     ``malloc_trim(0)``; a no-op where the C library has none). A freed model's tensors go back to
     malloc's free lists, not to the system: measured here, four dropped 4-arm runs left the process
     at 712 MiB, and 432 MiB after the trim (415 MiB before the runs)."""
-    import ctypes
-    import ctypes.util
     import gc
 
     gc.collect()
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.malloc_trim(0)
+        _c_library().malloc_trim(0)
     except (OSError, AttributeError):  # not glibc (macOS, musl, Windows): nothing to trim
         pass
+
+
+def _c_library():
+    """The process's C library (ctypes); ``OSError`` where there is none to load."""
+    import ctypes
+    import ctypes.util
+
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
 
 
 # glibc's mallopt parameters (malloc.h) and the values the server sets (:func:`tune_malloc`)
@@ -266,9 +271,6 @@ def tune_malloc(environ: Mapping[str, str] | None = None) -> bool:
     is not glibc. Returns whether
     it set the thresholds. Called by :func:`configure` for a server; the CLI keeps glibc's defaults.
     """
-    import ctypes
-    import ctypes.util
-
     environ = os.environ if environ is None else environ
     tunables = environ.get("GLIBC_TUNABLES", "")
     if (
@@ -278,7 +280,7 @@ def tune_malloc(environ: Mapping[str, str] | None = None) -> bool:
     ):
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc = _c_library()
         if not hasattr(libc, "gnu_get_libc_version"):  # another C library's mallopt numbers mean other things
             return False
         if not (libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) and libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)):

@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 import torch
@@ -331,7 +330,6 @@ print(next(int(line.split()[1]) for line in open("/proc/self/status") if line.st
 """
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
 def test_memory_a_thread_freed_goes_back_to_the_system_once_malloc_is_tuned():
     """glibc keeps the freed top of a thread's heap while its sliding trim threshold is high, and
     ``malloc_trim`` does not trim it (it trims the main heap's top only): 40 MiB stay resident
@@ -340,7 +338,8 @@ def test_memory_a_thread_freed_goes_back_to_the_system_once_malloc_is_tuned():
 
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
     if not hasattr(libc, "gnu_get_libc_version"):
-        pytest.skip("glibc's malloc only")
+        assert not serving.tune_malloc({})  # another C library: its mallopt numbers are not touched
+        return
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MALLOC_", "GLIBC_TUNABLES"))}
     rss = {}
     for how in ("default", "tuned"):
