@@ -16,11 +16,17 @@ Server-start options, never typed in the browser:
 
 from __future__ import annotations
 
-from pathlib import Path
+from rlviz.serving import default_thread_env
 
-import streamlit as st
+# Before anything imports torch: every thread of the server starts with the server's torch threads
+# (OpenMP keeps a count per thread; a fragment's rerun runs in a new thread). See rlviz.serving.
+default_thread_env()
 
-from app_common import (
+from pathlib import Path  # noqa: E402
+
+import streamlit as st  # noqa: E402
+
+from app_common import (  # noqa: E402
     IMAGE_FORMATS,
     ensure_shell,
     escape_markdown,
@@ -32,9 +38,9 @@ from app_common import (
     show_server_limits,
     tr,
 )
-from rlviz.app_pages import PAGES
-from rlviz.device import available_devices, pick_device
-from rlviz.i18n import DEFAULT_LANG, LANGS
+from rlviz.app_pages import PAGES  # noqa: E402
+from rlviz.device import available_devices, pick_device  # noqa: E402
+from rlviz.i18n import DEFAULT_LANG, LANGS  # noqa: E402
 
 FAVICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
 

@@ -54,6 +54,9 @@ def ensure_shell(app: bool = False) -> None:
     """
     from streamlit.runtime.pages_manager import PagesManager
 
+    from rlviz.serving import match_torch_threads
+
+    match_torch_threads()  # each script run is a new thread: the server's torch threads, not one per core
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
         st.rerun()

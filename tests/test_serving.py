@@ -381,6 +381,75 @@ def test_tune_malloc_leaves_an_operators_own_thresholds():
     assert not serving.tune_malloc({"GLIBC_TUNABLES": "glibc.malloc.trim_threshold=131072"})
 
 
+_THREADS = """
+import ctypes, os, sys, threading
+from rlviz import serving
+if sys.argv[1] == "env":  # the app's first step, before torch is imported
+    assert serving.default_thread_env()
+    assert os.environ["OMP_NUM_THREADS"] == os.environ["RLVIZ_TORCH_THREADS"]
+import torch
+assert not serving.default_thread_env()  # too late once torch is loaded: nothing set
+try:
+    omp = ctypes.CDLL(None).omp_get_max_threads  # the calling thread's OpenMP thread count
+except AttributeError:  # torch without OpenMP: nothing per thread to read
+    omp = None
+torch.set_num_threads(int(os.environ["RLVIZ_TORCH_THREADS"]))
+seen = {}
+omp = omp or torch.get_num_threads
+def fresh(match):
+    seen["before"] = omp()
+    if match:
+        serving.match_torch_threads()
+    seen["after"] = omp()
+def step():  # a thread that computes a training step
+    with serving.StepQueue(1).turn():
+        seen["step"] = omp()
+for target, args in ((fresh, (True,)), (step, ())):
+    thread = threading.Thread(target=target, args=args)
+    thread.start()
+    thread.join()
+print(seen["before"], seen["after"], seen["step"], "openmp" if omp is not torch.get_num_threads else "none")
+"""
+
+
+@pytest.mark.parametrize("how", ["plain", "env"])
+def test_threads_that_compute_use_the_servers_torch_threads(how):
+    """OpenMP keeps a thread count per thread: a new thread (each Streamlit script run, each arm's
+    stepping thread) started with one per core whatever torch was set to (measured: a float64
+    ``torch.cos`` of 401 values took 4-8 ms in such a thread, 0.01 ms once set). The step queue and
+    every page's first call set the thread's count to torch's; the app sets ``OMP_NUM_THREADS``
+    before torch loads, so that every thread starts with it (fragment reruns included)."""
+    default = os.cpu_count() or 1
+    threads = default + 1  # not the default, so that a thread left at it shows
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    env["RLVIZ_TORCH_THREADS"] = str(threads)
+    out = subprocess.run([sys.executable, "-c", _THREADS, how], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    before, after, step = map(int, out.stdout.split()[:3])
+    assert (after, step) == (threads, threads)
+    openmp = out.stdout.split()[3] == "openmp"
+    # with the variable every new thread starts with the server's count; without, with OpenMP's
+    # default, one per core (torch without OpenMP keeps one count for the process)
+    assert before == (threads if how == "env" or not openmp else default)
+
+
+def test_default_thread_env_sets_the_servers_count_and_leaves_an_operators_own(monkeypatch):
+    environ = {}
+    assert not serving.default_thread_env(environ) and environ == {}  # torch is loaded here: too late
+    monkeypatch.delitem(sys.modules, "torch")  # as in the app before its first import
+    for given, expected in (
+        ({}, str(serving.ServerLimits().torch_threads)),
+        ({"RLVIZ_TORCH_THREADS": "3"}, "3"),
+        ({"RLVIZ_TORCH_THREADS": "three"}, str(serving.ServerLimits().torch_threads)),  # reported by the app
+    ):
+        environ = dict(given)
+        assert serving.default_thread_env(environ)
+        assert environ["OMP_NUM_THREADS"] == expected
+    environ = {"OMP_NUM_THREADS": "4", "RLVIZ_TORCH_THREADS": "2"}
+    assert not serving.default_thread_env(environ)
+    assert environ["OMP_NUM_THREADS"] == "4"
+
+
 def test_the_trimmer_runs_its_hooks_first_and_survives_one_that_raises(monkeypatch):
     calls = []
     monkeypatch.setattr(serving, "_BEFORE_TRIM", [])
