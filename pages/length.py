@@ -23,6 +23,7 @@ from app_common import (
     labels,
     lang,
     predict,
+    settings_hash,
     show_bad_input,
     stop,
     tr,
@@ -47,6 +48,7 @@ state = st.session_state
 D = ShapingSettings()
 C = CosineParams()
 OTHERS = {"kimi": "Kimi k1.5", "cosine": "Cosine (Yeo et al.)"}  # language-neutral labels
+HASH = settings_hash(ShapingSettings)  # the settings hashed by their repr (app_common.settings_hash)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -55,7 +57,7 @@ def _rollouts(seed: int, n_prompts: int, group_size: int, limit: int, temperatur
     return sample_length_rollouts(seed, n_prompts, group_size, limit, temperature, model_dir, device)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH)
 def _analysis(sample: tuple, settings: ShapingSettings):
     """``analyse`` of the rollouts that ``_rollouts(*sample)`` returns, under ``settings``."""
     return analyse(_rollouts(*sample), settings)
@@ -68,47 +70,51 @@ def _sweep(sample: tuple, max_length: int, buffer_length: int, factor: float):
     return sweep(_rollouts(*sample), ShapingSettings(max_length, buffer_length, factor), limit=SAMPLE_LIMIT)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH)
 def _curves(settings: ShapingSettings):
     """``(penalty_curves, kimi_curve)`` under ``settings``."""
     return penalty_curves(settings), kimi_curve(1, settings.max_length, settings.kimi_weight)
 
 
-# Each figure is cached by what decides it (``words``: its labels, so the language), so that a rerun
-# which leaves it alone replays it (``app_common.chart``) instead of building and sending it again.
-# An argument named with a leading underscore is not hashed: it is what the others decide, which the
-# page holds already (reading the analysis from its cache again would unpickle it each time).
-@figure_cache
-def _curves_figure(settings: ShapingSettings, others: tuple, words: tuple):
+# Each figure is cached by what decides it (``language`` decides its labels, ``_words``), so that a
+# rerun which leaves it alone replays it (``app_common.chart``) instead of building and sending it
+# again. An argument named with a leading underscore is not hashed: it is what the others decide,
+# which the page holds already (reading the analysis from its cache again would unpickle it each time).
+@figure_cache(hash_funcs=HASH)
+def _curves_figure(settings: ShapingSettings, others: tuple, language: str, _words: tuple):
     curves, kimi = _curves(settings)
     lmax, lcache = settings.max_length, settings.buffer_length
-    return penalty_curves_figure(curves, kimi, lmax, lcache, dict(words), show=list(others), as_spec=True)
+    return penalty_curves_figure(curves, kimi, lmax, lcache, dict(_words), show=list(others), as_spec=True)
 
 
-@figure_cache
+@figure_cache(hash_funcs=HASH)
 def _histogram_figure(
-    sample: tuple, settings: ShapingSettings, words: tuple, _resp: pd.DataFrame, _penalty: pd.DataFrame
+    sample: tuple, settings: ShapingSettings, language: str, _words: tuple, _resp: pd.DataFrame, _penalty: pd.DataFrame
 ):
     lmax, lcache = settings.max_length, settings.buffer_length
-    return length_histogram_figure(_resp, _penalty, lmax, lcache, dict(words), as_spec=True)
+    return length_histogram_figure(_resp, _penalty, lmax, lcache, dict(_words), as_spec=True)
+
+
+@figure_cache(hash_funcs=HASH)
+def _filter_figure(sample: tuple, settings: ShapingSettings, language: str, _words: tuple, _resp: pd.DataFrame):
+    return filter_figure(_resp, dict(_words), as_spec=True)
 
 
 @figure_cache
-def _filter_figure(sample: tuple, settings: ShapingSettings, words: tuple, _resp: pd.DataFrame):
-    return filter_figure(_resp, dict(words), as_spec=True)
+def _sweep_figure(
+    sample: tuple, max_length: int, buffer_length: int, factor: float, language: str, _words: tuple, _frame
+):
+    return sweep_figure(_frame, max_length, buffer_length, dict(_words), as_spec=True)
 
 
-@figure_cache
-def _sweep_figure(sample: tuple, max_length: int, buffer_length: int, factor: float, words: tuple, _frame):
-    return sweep_figure(_frame, max_length, buffer_length, dict(words), as_spec=True)
+@figure_cache(hash_funcs=HASH)
+def _group_figure(
+    sample: tuple, settings: ShapingSettings, chosen: int, shown: tuple, language: str, _words: tuple, _rows
+):
+    return group_figure(_rows, dict(_words), schemes=list(shown), as_spec=True)
 
 
-@figure_cache
-def _group_figure(sample: tuple, settings: ShapingSettings, chosen: int, shown: tuple, words: tuple, _rows):
-    return group_figure(_rows, dict(words), schemes=list(shown), as_spec=True)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH)
 def _group_options(sample: tuple, settings: ShapingSettings, _groups: pd.DataFrame) -> tuple[list[int], dict[int, str]]:
     """The groups, most affected first, and their names (what a shared URL carries: only what the
     rollouts fix, not the settings); ``_groups`` is the analysis' ``groups`` of these."""
@@ -256,7 +262,7 @@ curve_labels = labels(
     "hover_full",
 )
 # the panels at full width; below, one row per penalty: its formula beside its reading
-chart(_curves_figure(settings, tuple(others), tuple(curve_labels.items())), "length-curves")
+chart(_curves_figure(settings, tuple(others), L, tuple(curve_labels.items())), "length-curves")
 csv_download(curves, "length-curves", key="l_csv_curves")
 FORMULA_WIDTHS = [3, 2]
 left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
@@ -362,7 +368,7 @@ hist_labels = labels(
     "hover_count",
     sampled=tr("length.sampled", limit=SAMPLE_LIMIT),
 )
-chart(_histogram_figure(sample, settings, tuple(hist_labels.items()), resp, curves), "length-histogram")
+chart(_histogram_figure(sample, settings, L, tuple(hist_labels.items()), resp, curves), "length-histogram")
 csv_download(resp, "length-rollouts", key="l_csv_rollouts")
 
 st.markdown(f"**{tr('length.schemes_header')}**")
@@ -391,7 +397,7 @@ st.dataframe(
 st.subheader(tr("length.group_header"))
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH)
 def _group_table(
     sample: tuple, settings: ShapingSettings, chosen: int, shown: tuple, language: str, _rows: pd.DataFrame
 ) -> pd.DataFrame:
@@ -474,7 +480,9 @@ def group_section(result, sample: tuple, settings: ShapingSettings, shown: list[
     )
     left, right = st.columns([3, 2], gap="large")
     with left:
-        chart(_group_figure(sample, settings, chosen, tuple(shown), tuple(group_labels.items()), rows), "length-group")
+        chart(
+            _group_figure(sample, settings, chosen, tuple(shown), L, tuple(group_labels.items()), rows), "length-group"
+        )
     with right:
         formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
         note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
@@ -500,7 +508,7 @@ f1.metric(
 )
 with f2:
     filter_labels = labels("length", "right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
-    chart(_filter_figure(sample, settings, tuple(filter_labels.items()), resp), "length-filter")
+    chart(_filter_figure(sample, settings, L, tuple(filter_labels.items()), resp), "length-filter")
 
 # ---------------------------------------------------------------------------------------- sweep
 st.subheader(tr("length.sweep_header"))
@@ -517,7 +525,7 @@ sweep_labels = labels(
         for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task", "signal_dapo")
     },
 )
-chart(_sweep_figure(sample, lmax, lcache, factor, tuple(sweep_labels.items()), sweep_frame), "length-sweep")
+chart(_sweep_figure(sample, lmax, lcache, factor, L, tuple(sweep_labels.items()), sweep_frame), "length-sweep")
 csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
 st.info(tr("length.bias_note"), icon=":material/balance:")
 st.page_link("pages/weighting.py", label=tr("nav.weighting"), icon=":material/bar_chart:")

@@ -216,3 +216,31 @@ def test_the_shared_labels_helper(monkeypatch, lang):
     got = app_common.labels("length", "right", "wrong", sampled="sampled (24)")
     assert got == {"right": t("length.right", lang), "wrong": t("length.wrong", lang), "sampled": "sampled (24)"}
     assert app_common.labels("length", "right", right="kept") == {"right": "kept"}  # an extra wins
+
+
+def test_figures_follow_the_language_and_every_setting_under_their_cheap_key():
+    # The page's caches hash its settings by their repr (app_common.settings_hash) and its figures
+    # by the language, not by their labels: the same settings in the other language must not be
+    # answered from the first one's cache, and the repr must name every field, nested ones too.
+    import dataclasses
+
+    from app_common import settings_hash
+    from rlviz.experiments.length import CosineParams, ShapingSettings
+
+    key = settings_hash(ShapingSettings)[ShapingSettings]
+    base = ShapingSettings()
+    changed = [replace(base, **{f.name: 7}) for f in dataclasses.fields(base) if f.name != "cosine"]
+    changed += [replace(base, cosine=replace(base.cosine, **{f.name: 0.25})) for f in dataclasses.fields(CosineParams)]
+    assert len({key(s) for s in [base, *changed]}) == 1 + len(changed)
+    assert key(replace(base, penalty_factor=0.1 + 0.2)) != key(replace(base, penalty_factor=0.3))  # exact floats
+    with pytest.raises(ValueError, match="types"):
+        settings_hash(dataclasses.make_dataclass("Loose", [("x", int)]))  # not frozen
+
+    import json
+
+    query = {"l_pen": "2.9", "l_cache": "3"}  # settings no other test draws
+    for lang, other in (("en", "zh"), ("zh", "en"), ("en", "zh")):  # en first, then from the cache
+        at = open_page(PAGE, lang=lang, **query)
+        no_exception(at)
+        layouts = json.dumps([fig["layout"] for fig in figures(at)], ensure_ascii=False)
+        assert t("length.panel_dapo", lang) in layouts and t("length.panel_dapo", other) not in layouts
