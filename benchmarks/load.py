@@ -88,6 +88,24 @@ def cpu_seconds(pid: int | None) -> float:
         return float("nan")
 
 
+def machine_seconds() -> float:
+    """CPU seconds the whole machine has been busy (all cores: /proc/stat's first line without idle
+    and iowait; NaN where there is none)."""
+    try:
+        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return float("nan")
+    return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # user .. steal, less idle, iowait
+
+
+def own_seconds() -> float:
+    """CPU seconds of this process (the benchmark: its protocol sessions and Playwright's client)."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def idle_browser() -> str:
     """A chromium launcher under Linux's SCHED_IDLE policy (``chrt --idle 0``), inherited by every
     browser process and kept whatever niceness chromium sets itself: the browsers use only the CPU
@@ -407,12 +425,15 @@ async def main_async(a) -> dict:
                 ]
 
             # 2. quiet
-            t0, c0 = time.perf_counter(), cpu_seconds(server.pid)
+            t0, c0, m0, d0 = time.perf_counter(), cpu_seconds(server.pid), machine_seconds(), own_seconds()
             await asyncio.gather(*(arrive(k, c) for k, c in enumerate(explorers_of("quiet", tabs, bots))))
             quiet_s = time.perf_counter() - t0
             quiet_cores = (cpu_seconds(server.pid) - c0) / quiet_s
+            machine_quiet = ((machine_seconds() - m0) / quiet_s, (own_seconds() - d0) / quiet_s)
             print(
-                f"quiet phase: {quiet_s:.0f} s, server {quiet_cores:.2f} cores, errors so far {len(errors)}", flush=True
+                f"quiet phase: {quiet_s:.0f} s, server {quiet_cores:.2f} cores (machine {machine_quiet[0]:.2f}, "
+                f"this benchmark {machine_quiet[1]:.2f}), errors so far {len(errors)}",
+                flush=True,
             )
             report(record, "quiet")
             # 3. busy: some sessions train, some start a long run and close the browser mid-run,
@@ -432,7 +453,7 @@ async def main_async(a) -> dict:
                 await t.context.close()
             for task, b in zip(leave_tasks, leave_bots):
                 await abandon_protocol(task, b)
-            t0, c0 = time.perf_counter(), cpu_seconds(server.pid)
+            t0, c0, m0, d0 = time.perf_counter(), cpu_seconds(server.pid), machine_seconds(), own_seconds()
 
             async def out_of_step(k, coro):
                 # students are not in step: each goes on after a pause of its own, drawn as its other
@@ -448,7 +469,12 @@ async def main_async(a) -> dict:
             )
             busy_s = time.perf_counter() - t0
             busy_cores = (cpu_seconds(server.pid) - c0) / busy_s
-            print(f"busy phase: {busy_s:.0f} s, server {busy_cores:.2f} cores, errors so far {len(errors)}", flush=True)
+            machine_busy = ((machine_seconds() - m0) / busy_s, (own_seconds() - d0) / busy_s)
+            print(
+                f"busy phase: {busy_s:.0f} s, server {busy_cores:.2f} cores (machine {machine_busy[0]:.2f}, "
+                f"this benchmark {machine_busy[1]:.2f}), errors so far {len(errors)}",
+                flush=True,
+            )
             report(record, "busy")
             # 4. close every session
             for c in contexts:
@@ -490,6 +516,10 @@ async def main_async(a) -> dict:
         "quiet_seconds": round(quiet_s, 1),
         "server_cores_quiet": None if math.isnan(quiet_cores) else round(quiet_cores, 2),
         "server_cores_busy": None if math.isnan(busy_cores) else round(busy_cores, 2),
+        # the whole machine's busy cores and this benchmark's own (its sessions and Playwright's
+        # client; the browsers are other processes), each phase: (quiet, busy)
+        "machine_cores": [None if math.isnan(m[0]) else round(m[0], 2) for m in (machine_quiet, machine_busy)],
+        "benchmark_cores": [round(m[1], 2) for m in (machine_quiet, machine_busy)],
         "busy_seconds": round(busy_s, 1),
         "restart_seconds": None if restart_s is None else round(restart_s, 1),
         "memory_mib": None

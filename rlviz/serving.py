@@ -11,8 +11,9 @@ process, so three things are shared and set here, once, when the server starts:
 - :data:`STEPS`: a first-come, first-served queue of training steps (:class:`StepQueue`). A live
   run takes a turn for each arm-step, so at most ``concurrent_steps`` steps compute at once whatever the
   number of sessions, the explorer pages keep CPU, and a waiting session is told its place in line.
-- torch's intra-op threads (process-wide in torch): ``torch_threads`` per step, so a few runs cannot
-  starve the rest of the server.
+- torch's intra-op threads: ``torch_threads`` per step, so a few runs cannot starve the rest of the
+  server. torch keeps the number for the process, but OpenMP and MKL keep theirs per thread: each
+  thread that computes takes it (:func:`match_torch_threads`, :func:`default_thread_env`).
 
 No Streamlit here: the app shows the limits and the queue position with these values.
 """
@@ -34,7 +35,9 @@ __all__ = [
     "StepQueue",
     "check_run",
     "configure",
+    "default_thread_env",
     "limits",
+    "match_torch_threads",
     "request_trim",
     "trim_memory",
     "tune_malloc",
