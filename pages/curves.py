@@ -24,6 +24,7 @@ from app_common import (
     labels,
     lang,
     predict,
+    settings_hash,
     show_bad_input,
     stop,
     tr,
@@ -62,6 +63,7 @@ from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
 L = lang()
+HASH = settings_hash(CurveSettings)  # the settings hashed by their repr (app_common.settings_hash)
 CATALOG = variants()  # read from the registry on every run
 titles = {k: v.title for k, v in CATALOG.items()}
 PANEL_WIDTH = 208  # four panels a row at 1400 px, two at 1024 px with the sidebar open
@@ -193,20 +195,20 @@ def _alone(variant: str, settings: CurveSettings) -> CurveSettings:
     return own_settings([variant], settings)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=HASH)
 def _support(variant: str, settings: CurveSettings):
     """One variant's gradient ranges (the costly part of the experiment), cached by its own
     sliders, so that moving a slider recomputes only its variant's."""
     return support_frame([variant], settings)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=HASH)
 def _curve(variant: str, settings: CurveSettings, x_range: tuple[float, float], n: int):
     """One variant's curves on the page's ratio axis, cached by its own sliders and the axis."""
     return curves_frame([variant], settings, *x_range, n=n, support=_support(variant, settings))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH)
 def _cases_of(variant: str, settings: CurveSettings):
     return ppo_cases_frame(settings, variant=variant)
 
@@ -222,7 +224,7 @@ def _parts(variants, settings: CurveSettings, part, *args) -> pd.DataFrame | Non
     return pd.concat(frames, ignore_index=True) if frames else None
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH)
 def _compute(variants: tuple[str, ...], settings: CurveSettings, zoom: bool) -> CurvesResult:
     """The experiment, cached by its inputs (all plain values; nothing random), from each variant's
     parts cached by that variant's own sliders: a slider recomputes only its own variant's."""
@@ -237,7 +239,7 @@ def _compute(variants: tuple[str, ...], settings: CurveSettings, zoom: bool) -> 
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH)
 def _show_cases(variant: str, settings: CurveSettings, words: tuple, _cases: pd.DataFrame) -> None:
     """The clip-cases table, keyed by what decides it (``variant``, the sliders it reads, ``words``:
     the labels, so the language); ``_cases`` (not hashed) is ``_cases(variant, settings)``. Streamlit
@@ -246,7 +248,7 @@ def _show_cases(variant: str, settings: CurveSettings, words: tuple, _cases: pd.
     st.dataframe(cases_table(_cases, dict(words)), hide_index=True)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH)
 def _probability(settings: CurveSettings, marks: tuple[float, ...]):
     """The probability view, cached by its inputs; r* read from each variant's cached gradient range."""
     return probability_frame(
@@ -254,7 +256,7 @@ def _probability(settings: CurveSettings, marks: tuple[float, ...]):
     )
 
 
-@figure_cache
+@figure_cache(hash_funcs=HASH)
 def _overlay_figure(
     variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple, _res: CurvesResult
 ):
@@ -266,7 +268,7 @@ def _overlay_figure(
     )
 
 
-@figure_cache
+@figure_cache(hash_funcs=HASH)
 def _gallery_figure(
     variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple, _res: CurvesResult
 ):

@@ -362,3 +362,22 @@ def test_a_figure_left_alone_is_replayed_not_drawn_again(monkeypatch):
     at.slider(key="c_gmpo_epsilon_high").set_value(0.38).run()
     no_exception(at)
     assert "c_overlay" in drawn and {el.proto.spec for el in at.get("plotly_chart")} != set(first.values())
+
+
+def test_the_settings_key_names_every_override_and_pi_old():
+    # The page's caches hash CurveSettings by its repr (app_common.settings_hash): each slider's
+    # value, nested in the overrides, and π_old must change the key; equal settings must not.
+    from app_common import settings_hash
+    from rlviz.experiments.curves import CurveSettings
+
+    key = settings_hash(CurveSettings)[CurveSettings]
+    base = CurveSettings({"dapo": {"epsilon_high": 0.28}}, old_prob=0.5)
+    assert key(base) == key(CurveSettings({"dapo": {"epsilon_high": 0.28}}, old_prob=0.5))
+    others = [
+        CurveSettings({"dapo": {"epsilon_high": 0.29}}, old_prob=0.5),
+        CurveSettings({"dapo": {"epsilon_low": 0.28}}, old_prob=0.5),
+        CurveSettings({"grpo": {"epsilon_high": 0.28}}, old_prob=0.5),
+        CurveSettings({"dapo": {"epsilon_high": 0.28}}, old_prob=0.25),
+        CurveSettings({"ppo_dual": {"dual_clip_c": None}}, old_prob=0.5),
+    ]
+    assert len({key(s) for s in [base, *others]}) == 1 + len(others)
