@@ -433,6 +433,20 @@ def test_threads_that_compute_use_the_servers_torch_threads(how):
     assert before == (threads if how == "env" or not openmp else default)
 
 
+def test_every_thread_that_steps_an_arm_takes_torchs_thread_count(monkeypatch):
+    # step_parallel's helper threads compute steps and, after an arm's last step, its held-out
+    # pass@1 outside the step queue's turn: each sets its count first, as the queue does for a step
+    import rlviz.experiments.runner as runner
+
+    callers = []
+    monkeypatch.setattr(runner, "match_torch_threads", lambda: callers.append(threading.get_ident()))
+    monkeypatch.setattr(serving, "match_torch_threads", lambda: None)  # the queue's own call: not counted
+    run = _tiny_run()
+    assert len(run.step_parallel(workers=2)) == 2
+    threads = set(callers)
+    assert len(threads) == 2 and threading.get_ident() in threads  # the caller's thread and one helper
+
+
 def test_default_thread_env_sets_the_servers_count_and_leaves_an_operators_own(monkeypatch):
     environ = {}
     assert not serving.default_thread_env(environ) and environ == {}  # torch is loaded here: too late

@@ -39,7 +39,7 @@ import pandas as pd
 import torch
 
 from rlviz.lm.trainer import METRICS, RATIO_BIN_EDGES, TrainConfig, Trainer
-from rlviz.serving import STEPS, check_run, request_trim
+from rlviz.serving import STEPS, check_run, match_torch_threads, request_trim
 
 __all__ = ["COLLAPSE", "DERIVED_METRICS", "Arm", "RunConfig", "SideBySideRun", "collapse_flags"]
 
@@ -385,6 +385,7 @@ class SideBySideRun:
             take = threading.Lock()
 
             def work(wait=None) -> None:
+                match_torch_threads()  # a helper thread: torch's thread count, not OpenMP's one per core
                 while not errors:
                     with take:
                         name = next(queue, None)
