@@ -165,6 +165,54 @@ def test_rollout_shapes_masks_and_rewards(policy, mixed_problems):
     assert r[0] >= 0.5 and r[-1] <= 0.5
 
 
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"temperature": 1.0},
+        {"temperature": 1.6},
+        {"temperature": 1.0, "top_p": 0.9, "top_k": 5},
+        {"temperature": 1.0, "greedy": True},
+        {"temperature": 1.0, "sampler_dtype": torch.bfloat16},
+    ],
+    ids=["t1", "t1.6", "truncated", "greedy", "bf16"],
+)
+def test_sampler_drops_finished_rows_and_samples_the_same(policy, mixed_problems, kwargs, monkeypatch):
+    """A row stops being decoded once it has sampled EOS; the responses are those of decoding every row."""
+    import rlviz.lm.rollout as rollout
+
+    model, tok = policy
+    seen = []  # rows of each one-token decoding forward (the prompt's forward and the scoring one are longer)
+    hook = model.register_forward_pre_hook(
+        lambda m, a, kw: seen.append(kw["input_ids"].shape[0]) if kw["input_ids"].shape[1] == 1 else None,
+        with_kwargs=True,
+    )
+    batches, rows = {}, {}
+    try:
+        for drop in (True, False):
+            monkeypatch.setattr(rollout, "_DROP_FINISHED", drop)
+            seen.clear()
+            batches[drop] = sample_rollouts(
+                model, tok, mixed_problems, 8, 16, generator=torch.Generator().manual_seed(7), **kwargs
+            )
+            rows[drop] = list(seen)
+    finally:
+        hook.remove()
+    a, b = batches[True], batches[False]
+    for name in ("input_ids", "attention_mask", "position_ids", "response_lengths", "truncated", "rewards"):
+        assert torch.equal(getattr(a, name), getattr(b, name)), name
+    assert a.texts == b.texts
+    # the decoding forwards' rows differ by batch size only, so their log-probs (the truncated sampler's
+    # kept mass) agree to rounding; the scoring forward is over the same whole batch
+    torch.testing.assert_close(a.rollout_log_prob, b.rollout_log_prob, atol=1e-5, rtol=0)
+    if kwargs.get("sampler_dtype") is None:  # one model: no deep copy whose forwards the hook misses
+        B, T = a.input_ids.shape[0], a.response_ids.shape[1]
+        # a response of n tokens (EOS included) needs the logits after each of its first n - 1 tokens
+        assert sum(rows[True]) == int(a.response_lengths.sum()) - B
+        assert rows[False] == [B] * (T - 1)  # every row, up to the last drawn token
+        assert rows[True] == sorted(rows[True], reverse=True) and rows[True][-1] < B
+        assert sum(rows[True]) < 0.8 * sum(rows[False])  # the shipped model's responses mostly end early
+
+
 def test_rollout_log_prob_is_the_recompute_and_padding_invariant(policy, mixed_problems):
     model, tok = policy
     b = sample_rollouts(model, tok, mixed_problems, 3, 12, 0.7, torch.Generator().manual_seed(3))

@@ -313,3 +313,19 @@ def test_arms_apart_by_hand():
     low, high, two_se = arms_apart([0.4, float("nan"), 0.6], 100)
     assert (low, high) == (0.4, 0.6) and two_se == pytest.approx(2 * math.sqrt(0.005))
     assert arms_apart([0.5, float("nan")], 100) is None and arms_apart([0.4, 0.6], 0) is None
+
+
+def test_moe_sampler_drops_finished_rows_and_samples_the_same(moe, monkeypatch):
+    """The sampler stops decoding a row at its EOS: an MoE's responses and recorded routing are unchanged."""
+    import rlviz.lm.rollout as rollout
+
+    model, tok = moe
+    out = {}
+    for drop in (True, False):
+        monkeypatch.setattr(rollout, "_DROP_FINISHED", drop)
+        g = torch.Generator().manual_seed(11)
+        out[drop] = sample_rollouts(model, tok, sample_problems(4, g), 8, 16, 1.0, g, record_routing=True)
+    a, b = out[True], out[False]
+    assert torch.equal(a.input_ids, b.input_ids) and torch.equal(a.rewards, b.rewards)
+    assert torch.equal(a.rollout_routing, b.rollout_routing)  # read off the whole batch's scoring forward
+    assert a.response_lengths.min() < a.response_lengths.max()  # some rows did stop early
