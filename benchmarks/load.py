@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/load.py [--sessions 30] [--browsers K] [--runs 4] [--abandon 2]
         [--think 5] [--pages curves,weighting,...] [--restart] [--out PATH] [--port 8799]
-        [--url http://server:8501]
+        [--url http://server:8501] [--replicas N]
 
 Starts ``streamlit run app.py`` on 127.0.0.1 (the server's own process, as ``make run`` does), or
 with ``--url`` drives a server running elsewhere (the browsers on this machine, the server on its
@@ -44,6 +44,13 @@ rerun's script run has finished (``sent_rerun``). They load the server as a clas
 browsers run on the students' machines, without thirty tabs drawing on the server's two cores; the
 K browsers time what a student sees, drawing included. The live runs (``--runs``, ``--abandon``)
 go to protocol sessions first.
+
+With ``--replicas N`` the class is served by N server processes on ports ``--port`` .. ``--port`` +
+N - 1, all with one cookie secret (README "Serving a class", on paper), and session k always talks
+to replica k mod N, as a load balancer with sticky sessions sends it. Each replica keeps its own
+limits, so give each its share of the machine through the environment the benchmark passes on
+(``RLVIZ_CONCURRENT_STEPS=1`` for two replicas on two cores). Memory and CPU are the replicas'
+sums; the warm-up opens every page once on each replica.
 """
 
 from __future__ import annotations
@@ -60,6 +67,7 @@ import json
 import math
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import threading
@@ -155,16 +163,30 @@ def rss_kib(pid: int | None) -> int:
     return total
 
 
-class MemoryWatch(threading.Thread):
-    """Samples the server's resident memory every 0.2 s; ``peak`` in KiB."""
+class Servers:
+    """The replicas serving the class (one unless ``--replicas``): their summed CPU seconds and
+    resident memory."""
 
-    def __init__(self, pid: int):
+    def __init__(self, procs: list):
+        self.procs = procs
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(p.pid) for p in self.procs)
+
+    def rss(self) -> int:
+        return sum(rss_kib(p.pid) for p in self.procs)
+
+
+class MemoryWatch(threading.Thread):
+    """Samples the servers' summed resident memory every 0.2 s; ``peak`` in KiB."""
+
+    def __init__(self, servers: Servers):
         super().__init__(daemon=True)
-        self.pid, self.peak, self.stop = pid, 0, threading.Event()
+        self.servers, self.peak, self.stop = servers, 0, threading.Event()
 
     def run(self):
         while not self.stop.is_set():
-            self.peak = max(self.peak, rss_kib(self.pid))
+            self.peak = max(self.peak, self.servers.rss())
             time.sleep(0.2)
 
 
@@ -320,16 +342,21 @@ async def abandon_protocol(task: asyncio.Task | None, session: ProtocolSession) 
             pass
 
 
-def start_server(a, log_mode: str = "w", script: str = "app.py") -> subprocess.Popen:
-    """``streamlit run <script>`` (the app by default) on 127.0.0.1:``a.port``, logging to ``a.log``;
-    returns once its health check answers (or after 60 s)."""
-    base = f"http://127.0.0.1:{a.port}"
+def start_server(
+    a, log_mode: str = "w", script: str = "app.py", port: int | None = None, env: dict | None = None
+) -> subprocess.Popen:
+    """``streamlit run <script>`` (the app by default) on 127.0.0.1:``port`` (``a.port``), logging to
+    ``a.log`` (a replica other than the first: ``a.log`` plus its port), with ``env`` added to this
+    process's environment; returns once its health check answers (or after 60 s)."""
+    port = a.port if port is None else port
+    base = f"http://127.0.0.1:{port}"
+    log = a.log if port == a.port else f"{a.log}.{port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true"]
-        + ["--server.port", str(a.port), "--server.address", "127.0.0.1"],
+        + ["--server.port", str(port), "--server.address", "127.0.0.1"],
         cwd=ROOT,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
-        stdout=open(a.log, log_mode),
+        env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})),
+        stdout=open(log, log_mode),
         stderr=subprocess.STDOUT,
     )
     for _ in range(120):
@@ -375,8 +402,16 @@ async def restart_phase(
 
 async def main_async(a) -> dict:
     base = a.url.rstrip("/") if a.url else f"http://127.0.0.1:{a.port}"
-    server = RemoteServer() if a.url else start_server(a)
-    watch = MemoryWatch(server.pid)
+    if a.url:
+        servers, bases = Servers([RemoteServer()]), [base]
+    else:
+        ports = [a.port + i for i in range(a.replicas)]
+        # one cookie secret for every replica, as behind a load balancer (README "Serving a class")
+        shared = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)} if a.replicas > 1 else {}
+        servers = Servers([start_server(a, port=port, env=shared) for port in ports])
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
+    server = servers.procs[0]
+    watch = MemoryWatch(servers)
     watch.start()
     record: dict = {}
     errors: list[str] = []
@@ -389,24 +424,29 @@ async def main_async(a) -> dict:
                 executable_path=idle_browser() if a.idle_browsers else "/usr/bin/chromium",
                 args=["--no-sandbox", "--disable-gpu"],
             )
-            # 1. warm-up
-            ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
-            page = await ctx.new_page()
-            await explore(page, base, pages, {}, errors, "warm-up", a.timeout, rng, 0)
-            await ctx.close()
+            # 1. warm-up, on each replica
+            for replica in bases:
+                ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
+                page = await ctx.new_page()
+                await explore(page, replica, pages, {}, errors, "warm-up", a.timeout, rng, 0)
+                await ctx.close()
             await asyncio.sleep(3)
-            warm = rss_kib(server.pid)  # the baseline before 2026-12-03: the warm-up session still held
+            warm = servers.rss()  # the baseline before 2026-12-03: the warm-up session still held
             # the baseline: the server as "after" finds it, the warm-up session dropped (its time to
             # reconnect over) and the trimmer run since; otherwise freed memory not yet handed back
             # counts against the baseline instead of against the class
             await asyncio.sleep(a.settle)
-            baseline = rss_kib(server.pid)
+            baseline = servers.rss()
             n_browsers = a.sessions if a.browsers is None else min(a.browsers, a.sessions)
             contexts = [await browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(n_browsers)]
             tabs = [await c.new_page() for c in contexts]
             for tab in tabs:
                 tab.on("pageerror", lambda exc: errors.append(f"browser: {str(exc)[:120]}"))
-            bots = [ProtocolSession(base, a.timeout) for _ in range(a.sessions - n_browsers)]
+            # session k (the browsers first, then the protocol sessions) always talks to one replica
+            bots = [
+                ProtocolSession(bases[(n_browsers + k) % len(bases)], a.timeout) for k in range(a.sessions - n_browsers)
+            ]
+            tab_base = {id(t): bases[k % len(bases)] for k, t in enumerate(tabs)}
             rngs = [random.Random(a.seed * 1000 + k) for k in range(a.sessions)]
 
             async def arrive(k, coro):
@@ -417,7 +457,7 @@ async def main_async(a) -> dict:
 
             def explorers_of(label, tab_list, bot_list):
                 return [
-                    explore(t, base, pages, record, errors, label, a.timeout, rngs[k], a.think)
+                    explore(t, tab_base[id(t)], pages, record, errors, label, a.timeout, rngs[k], a.think)
                     for k, t in enumerate(tab_list)
                 ] + [
                     explore_protocol(b, pages, record, errors, label, rngs[n_browsers + k], a.think)
@@ -425,10 +465,10 @@ async def main_async(a) -> dict:
                 ]
 
             # 2. quiet
-            t0, c0, m0, d0 = time.perf_counter(), cpu_seconds(server.pid), machine_seconds(), own_seconds()
+            t0, c0, m0, d0 = time.perf_counter(), servers.cpu(), machine_seconds(), own_seconds()
             await asyncio.gather(*(arrive(k, c) for k, c in enumerate(explorers_of("quiet", tabs, bots))))
             quiet_s = time.perf_counter() - t0
-            quiet_cores = (cpu_seconds(server.pid) - c0) / quiet_s
+            quiet_cores = (servers.cpu() - c0) / quiet_s
             machine_quiet = ((machine_seconds() - m0) / quiet_s, (own_seconds() - d0) / quiet_s)
             print(
                 f"quiet phase: {quiet_s:.0f} s, server {quiet_cores:.2f} cores (machine {machine_quiet[0]:.2f}, "
@@ -444,8 +484,8 @@ async def main_async(a) -> dict:
             runners, leavers = tabs[:more_runs], tabs[more_runs : more_runs + more_leave]
             explorers = tabs[more_runs + more_leave :]
             explorer_bots = bots[a.runs + a.abandon :]
-            await asyncio.gather(*(start_run(t, base, errors, a.timeout) for t in runners))
-            await asyncio.gather(*(start_run(t, base, errors, a.timeout, LONG) for t in leavers))
+            await asyncio.gather(*(start_run(t, tab_base[id(t)], errors, a.timeout) for t in runners))
+            await asyncio.gather(*(start_run(t, tab_base[id(t)], errors, a.timeout, LONG) for t in leavers))
             run_tasks = await asyncio.gather(*(start_run_protocol(b, errors) for b in run_bots))
             leave_tasks = await asyncio.gather(*(start_run_protocol(b, errors, LONG) for b in leave_bots))
             await asyncio.sleep(2)
@@ -453,7 +493,7 @@ async def main_async(a) -> dict:
                 await t.context.close()
             for task, b in zip(leave_tasks, leave_bots):
                 await abandon_protocol(task, b)
-            t0, c0, m0, d0 = time.perf_counter(), cpu_seconds(server.pid), machine_seconds(), own_seconds()
+            t0, c0, m0, d0 = time.perf_counter(), servers.cpu(), machine_seconds(), own_seconds()
 
             async def out_of_step(k, coro):
                 # students are not in step: each goes on after a pause of its own, drawn as its other
@@ -468,7 +508,7 @@ async def main_async(a) -> dict:
                 *(finish_run_protocol(task, errors) for task in run_tasks),
             )
             busy_s = time.perf_counter() - t0
-            busy_cores = (cpu_seconds(server.pid) - c0) / busy_s
+            busy_cores = (servers.cpu() - c0) / busy_s
             machine_busy = ((machine_seconds() - m0) / busy_s, (own_seconds() - d0) / busy_s)
             print(
                 f"busy phase: {busy_s:.0f} s, server {busy_cores:.2f} cores (machine {machine_busy[0]:.2f}, "
@@ -483,15 +523,18 @@ async def main_async(a) -> dict:
             for b in bots:
                 await b.close()
             await asyncio.sleep(a.settle)
-            after = rss_kib(server.pid)
+            after = servers.rss()
             # 5. a server restart under open pages
             if a.restart:
                 server, restart_s = await restart_phase(a, browser, server, base, pages, errors)
+                servers.procs[0] = server
             await browser.close()
     finally:
         watch.stop.set()
-        server.terminate()
-        server.wait(10)
+        for proc in servers.procs:
+            proc.terminate()
+        for proc in servers.procs:
+            proc.wait(10)
     table = {}
     for (label, name, what), values in sorted(record.items()):
         table[f"{label}/{name}/{what}"] = {
@@ -503,6 +546,7 @@ async def main_async(a) -> dict:
     served_busy = [v for (label, _, what), vs in record.items() if label == "busy" and "sent" in what for v in vs]
     return {
         "sessions": a.sessions,
+        "replicas": len(bases),
         "browsers": n_browsers,
         "runs": a.runs,
         "abandoned_runs": a.abandon,
@@ -574,6 +618,12 @@ def main(argv=None) -> int:
     )
     p.add_argument("--pages", default=",".join(EXPLORERS))
     p.add_argument("--port", type=int, default=8799)
+    p.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        help="server processes, on --port and the ports after it; session k talks to replica k mod N",
+    )
     p.add_argument("--timeout", type=float, default=120.0, help="seconds a page may take to settle")
     p.add_argument(
         "--settle",
@@ -586,6 +636,8 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if a.url and a.restart:
         p.error("--restart needs the server started here (not --url)")
+    if a.replicas < 1 or (a.replicas > 1 and (a.url or a.restart)):
+        p.error("--replicas: a whole number >= 1; more than one needs the servers started here, without --restart")
     if a.url:
         a.settle = 0.0  # nothing to read after the sessions close
     out = asyncio.run(main_async(a))

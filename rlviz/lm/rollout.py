@@ -250,7 +250,9 @@ def sample_rollouts(
     """Sample ``group_size`` responses per problem at ``temperature`` and score them.
 
     Deterministic given ``generator`` (a CPU or device generator; the global RNG is never used).
-    The model is put in eval mode for sampling and its previous train/eval mode is restored.
+    A row leaves the decoding forwards once it has sampled EOS (its KV cache with it), so a batch
+    costs about its real tokens; every step still draws for all B rows, so which rows have finished
+    never changes another row's draw. The model is put in eval mode for sampling and its previous train/eval mode is restored.
     ``rewards`` come from ``task.reward`` on the decoded text; a response containing a special token
     other than EOS (a sampled pad or BOS, which decoding would hide) gets 0.
 
