@@ -12,7 +12,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
 
-.PHONY: run test audit bench bench-explorers bench-load bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
+.PHONY: run test audit bench bench-explorers bench-load bench-load-replicas bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -60,6 +60,9 @@ bench-explorers: $(STAMP)
 
 bench-load: $(STAMP)  # a class of 30 on one server (README "Serving a class"), about 11 minutes
 	$(PY) benchmarks/load.py --sessions 30 --browsers 4 --runs 4 --abandon 2 --settle 200
+
+bench-load-replicas: $(STAMP)  # the same class on two server processes, one training step each (README)
+	RLVIZ_CONCURRENT_STEPS=1 $(PY) benchmarks/load.py --sessions 30 --browsers 4 --runs 4 --abandon 2 --settle 200 --replicas 2
 
 bench-moe: $(STAMP)
 	$(PY) benchmarks/moe_effect.py
