@@ -46,7 +46,7 @@ K browsers time what a student sees, drawing included. The live runs (``--runs``
 go to protocol sessions first.
 
 With ``--replicas N`` the class is served by N server processes on ports ``--port`` .. ``--port`` +
-N - 1, all with one cookie secret (README "Serving a class", on paper), and session k always talks
+N - 1, all with one cookie secret (README "Serving a class", "Several replicas"), and session k always talks
 to replica k mod N, as a load balancer with sticky sessions sends it. Each replica keeps its own
 limits, so give each its share of the machine through the environment the benchmark passes on
 (``RLVIZ_CONCURRENT_STEPS=1`` for two replicas on two cores). Memory and CPU are the replicas'
