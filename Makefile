@@ -12,7 +12,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
 
-.PHONY: run test audit bench bench-explorers bench-load bench-load-replicas bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
+.PHONY: run run-replicas test audit bench bench-explorers bench-load bench-load-replicas bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -22,6 +22,17 @@ $(STAMP): requirements.txt
 
 run: $(STAMP)
 	$(PY) -m streamlit run app.py --server.address $(ADDRESS)
+
+# README "Several replicas": REPLICAS server processes on ports PORT, PORT + 1, ... with one cookie
+# secret drawn at start, each computing RLVIZ_CONCURRENT_STEPS training steps at once (1 unless set);
+# give each port to part of the class, or put a sticky load balancer in front. Ctrl-C stops them all.
+REPLICAS ?= 2
+PORT ?= 8501
+run-replicas: $(STAMP)
+	STREAMLIT_SERVER_COOKIE_SECRET=$$($(PY) -c 'import secrets; print(secrets.token_hex(32))') \
+	RLVIZ_CONCURRENT_STEPS=$${RLVIZ_CONCURRENT_STEPS:-1} sh -c 'trap "kill 0" INT TERM; \
+	for i in $$(seq 0 $$(($(REPLICAS) - 1))); do \
+	$(PY) -m streamlit run app.py --server.address $(ADDRESS) --server.port $$(($(PORT) + i)) & done; wait'
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .

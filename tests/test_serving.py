@@ -511,3 +511,78 @@ def test_closed_sessions_are_dropped_once_their_time_to_reconnect_has_passed():
     assert not storage._cache._data  # noqa: SLF001
     assert expire_closed_sessions(SimpleNamespace()) == 0  # no such names: nothing dropped, no error
     assert expire_closed_sessions() == 0  # no server running here
+
+
+def _free_pair() -> int:
+    """A port p with p and p + 1 both free on 127.0.0.1."""
+    import socket
+
+    for _ in range(50):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        try:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", port + 1))
+            return port
+        except OSError:
+            continue
+    raise RuntimeError("no two consecutive free ports")
+
+
+def test_make_run_replicas_starts_two_servers_with_one_secret_and_stops_both():
+    """``make run-replicas`` (README "Several replicas"): a server on each port, one cookie secret
+    shared by both, one training step at a time each; Ctrl-C (SIGINT to the group) stops them all."""
+    import signal
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    port = _free_pair()
+    env = {k: v for k, v in os.environ.items() if k != "RLVIZ_CONCURRENT_STEPS"}
+    make = subprocess.Popen(
+        ["make", "--no-print-directory", "run-replicas", "REPLICAS=2", f"PORT={port}"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group, as a terminal gives it
+    )
+    try:
+        up = set()
+        for _ in range(240):
+            for p in (port, port + 1):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{p}/_stcore/health", timeout=1)
+                    up.add(p)
+                except OSError:
+                    pass
+            if len(up) == 2:
+                break
+            time.sleep(0.5)
+        assert up == {port, port + 1}
+        found = subprocess.run(["pgrep", "-f", f"server.port ({port}|{port + 1})$"], capture_output=True, text=True)
+        pids = [int(x) for x in found.stdout.split()]
+        assert len(pids) == 2
+        envs = []
+        for pid in pids:
+            raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            envs.append(dict(x.decode().split("=", 1) for x in raw if b"=" in x))
+        secrets_ = {e.get("STREAMLIT_SERVER_COOKIE_SECRET") for e in envs}
+        assert len(secrets_) == 1 and len(next(iter(secrets_)) or "") == 64  # one random secret for both
+        assert {e.get("RLVIZ_CONCURRENT_STEPS") for e in envs} == {"1"}
+        os.killpg(make.pid, signal.SIGINT)
+        make.wait(30)
+        for pid in pids:
+            for _ in range(40):
+                if not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]:
+                    break
+                time.sleep(0.25)
+            else:
+                raise AssertionError(f"replica {pid} still running after Ctrl-C")
+    finally:
+        try:
+            os.killpg(make.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
