@@ -177,6 +177,26 @@ class Servers:
         return sum(rss_kib(p.pid) for p in self.procs)
 
 
+def phase_start(servers: Servers) -> tuple[float, float, float, float]:
+    """The clocks a phase is measured from: wall, the servers' CPU, the machine's, this process's."""
+    return time.perf_counter(), servers.cpu(), machine_seconds(), own_seconds()
+
+
+def phase_end(label: str, start: tuple, servers: Servers, errors: list) -> tuple[float, float, tuple[float, float]]:
+    """Prints and returns a phase's wall seconds, the servers' busy cores and (the machine's busy
+    cores, this benchmark's own), measured since :func:`phase_start`."""
+    t0, c0, m0, d0 = start
+    seconds = time.perf_counter() - t0
+    cores = (servers.cpu() - c0) / seconds
+    machine = ((machine_seconds() - m0) / seconds, (own_seconds() - d0) / seconds)
+    print(
+        f"{label} phase: {seconds:.0f} s, server {cores:.2f} cores (machine {machine[0]:.2f}, "
+        f"this benchmark {machine[1]:.2f}), errors so far {len(errors)}",
+        flush=True,
+    )
+    return seconds, cores, machine
+
+
 class MemoryWatch(threading.Thread):
     """Samples the servers' summed resident memory every 0.2 s; ``peak`` in KiB."""
 
@@ -465,16 +485,9 @@ async def main_async(a) -> dict:
                 ]
 
             # 2. quiet
-            t0, c0, m0, d0 = time.perf_counter(), servers.cpu(), machine_seconds(), own_seconds()
+            start = phase_start(servers)
             await asyncio.gather(*(arrive(k, c) for k, c in enumerate(explorers_of("quiet", tabs, bots))))
-            quiet_s = time.perf_counter() - t0
-            quiet_cores = (servers.cpu() - c0) / quiet_s
-            machine_quiet = ((machine_seconds() - m0) / quiet_s, (own_seconds() - d0) / quiet_s)
-            print(
-                f"quiet phase: {quiet_s:.0f} s, server {quiet_cores:.2f} cores (machine {machine_quiet[0]:.2f}, "
-                f"this benchmark {machine_quiet[1]:.2f}), errors so far {len(errors)}",
-                flush=True,
-            )
+            quiet_s, quiet_cores, machine_quiet = phase_end("quiet", start, servers, errors)
             report(record, "quiet")
             # 3. busy: some sessions train, some start a long run and close the browser mid-run,
             # the others explore; the runs go to protocol sessions first
@@ -493,7 +506,7 @@ async def main_async(a) -> dict:
                 await t.context.close()
             for task, b in zip(leave_tasks, leave_bots):
                 await abandon_protocol(task, b)
-            t0, c0, m0, d0 = time.perf_counter(), servers.cpu(), machine_seconds(), own_seconds()
+            start = phase_start(servers)
 
             async def out_of_step(k, coro):
                 # students are not in step: each goes on after a pause of its own, drawn as its other
@@ -507,14 +520,7 @@ async def main_async(a) -> dict:
                 *(finish_run(t, errors, a.timeout * 4) for t in runners),
                 *(finish_run_protocol(task, errors) for task in run_tasks),
             )
-            busy_s = time.perf_counter() - t0
-            busy_cores = (servers.cpu() - c0) / busy_s
-            machine_busy = ((machine_seconds() - m0) / busy_s, (own_seconds() - d0) / busy_s)
-            print(
-                f"busy phase: {busy_s:.0f} s, server {busy_cores:.2f} cores (machine {machine_busy[0]:.2f}, "
-                f"this benchmark {machine_busy[1]:.2f}), errors so far {len(errors)}",
-                flush=True,
-            )
+            busy_s, busy_cores, machine_busy = phase_end("busy", start, servers, errors)
             report(record, "busy")
             # 4. close every session
             for c in contexts:

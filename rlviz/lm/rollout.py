@@ -34,7 +34,7 @@ __all__ = [
 EOS_DISPLAY = "⏎"  # how EOS is shown among the response tokens
 
 # The sampler stops computing a row once it has sampled EOS. False decodes every row to the end, as
-# before 2026-12-03: the same responses, at about 1.3x the sampling cost (tests compare the two).
+# before 2026-12-03: the same responses, at 1.4-1.5x the sampling cost (tests compare the two).
 _DROP_FINISHED = True
 
 
@@ -252,7 +252,8 @@ def sample_rollouts(
     Deterministic given ``generator`` (a CPU or device generator; the global RNG is never used).
     A row leaves the decoding forwards once it has sampled EOS (its KV cache with it), so a batch
     costs about its real tokens; every step still draws for all B rows, so which rows have finished
-    never changes another row's draw. The model is put in eval mode for sampling and its previous train/eval mode is restored.
+    never changes another row's draw. The model is put in eval mode for sampling and its previous
+    train/eval mode is restored.
     ``rewards`` come from ``task.reward`` on the decoded text; a response containing a special token
     other than EOS (a sampled pad or BOS, which decoding would hide) gets 0.
 
@@ -317,7 +318,8 @@ def sample_rollouts(
     out = model(input_ids=prompt_ids, attention_mask=mask, position_ids=pos, use_cache=True, logits_to_keep=1)
     cache, logits = out.cache, out.logits[:, -1].clone()  # logits (B, V); KV cache is `cache` in transformers 5
     # A row that has sampled EOS leaves the decoding forwards (its KV cache, mask and positions are
-    # dropped): about a third of the row-steps at the shipped model's lengths. Every step still draws
+    # dropped): at the shipped model's lengths a batch needs about a third of the row-steps of
+    # decoding every row to the limit. Every step still draws
     # for all B rows (a finished row from its last logits; its draw is replaced by padding), so the
     # generator advances as it does for the whole batch.
     cached = torch.arange(B, device=device)  # (b,) the batch rows the KV cache holds, ascending
