@@ -83,8 +83,9 @@ def render_tabs(browser):
 
 # A page whose default experiment takes seconds renders the same elements with a smaller batch
 # (AppTest renders its defaults): the MoE page's one-batch experiment, 16 prompts x G 8 by default,
-# costs about 10 s of one core; with 4 prompts, a quarter of that.
-LIGHTER = {"moe": "&mo_n=4"}
+# costs about 10 s of one core; with 4 prompts, a quarter of that. The mismatch page samples its 16
+# prompts x G 4 once per sampler choice (its slowest render here, 12 s alone, 23-26 s in the suite).
+LIGHTER = {"moe": "&mo_n=4", "mismatch": "&mm_n=4"}
 
 
 @pytest.mark.parametrize("lang", LANGS)
