@@ -12,7 +12,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
 
-.PHONY: run run-replicas test audit bench bench-explorers bench-load bench-load-replicas bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
+.PHONY: run run-replicas run-balanced test audit bench bench-explorers bench-load bench-load-replicas bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -33,6 +33,22 @@ run-replicas: $(STAMP)
 	RLVIZ_CONCURRENT_STEPS=$${RLVIZ_CONCURRENT_STEPS:-1} sh -c 'trap "kill 0" INT TERM; \
 	for i in $$(seq 0 $$(($(REPLICAS) - 1))); do \
 	$(PY) -m streamlit run app.py --server.address $(ADDRESS) --server.port $$(($(PORT) + i)) & done; wait'
+
+# README "Several replicas": the same replicas behind one address, HAProxy in front (Debian: apt-get
+# install haproxy). HAProxy listens on ADDRESS:PORT and keeps each browser on one replica (a cookie);
+# the REPLICAS servers listen on 127.0.0.1, ports PORT + 1, PORT + 2, ... (rlviz.balancer writes the
+# configuration). Ctrl-C stops them all.
+HAPROXY ?= $(shell command -v haproxy || command -v /usr/sbin/haproxy)
+run-balanced: $(STAMP)
+	@test -n "$(HAPROXY)" || { echo "haproxy is not installed (Debian: apt-get install haproxy); README 'Several replicas'" >&2; exit 1; }
+	cfg=$$(mktemp /tmp/rlviz-haproxy.XXXXXX) && \
+	$(PY) -m rlviz.balancer --address $(ADDRESS) --port $(PORT) \
+	  --replica-ports $$(seq $$(($(PORT) + 1)) $$(($(PORT) + $(REPLICAS)))) > $$cfg && \
+	STREAMLIT_SERVER_COOKIE_SECRET=$$($(PY) -c 'import secrets; print(secrets.token_hex(32))') \
+	RLVIZ_CONCURRENT_STEPS=$${RLVIZ_CONCURRENT_STEPS:-1} sh -c 'trap "kill 0" INT TERM; \
+	for i in $$(seq 1 $(REPLICAS)); do \
+	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $$(($(PORT) + i)) & done; \
+	$(HAPROXY) -db -f '"$$cfg"' & wait'
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .

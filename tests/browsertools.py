@@ -37,12 +37,42 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_ports(n: int) -> int:
+    """A port p with p, p + 1, ..., p + n - 1 all free on 127.0.0.1 (for ``make run-replicas`` and
+    ``make run-balanced``, which take consecutive ports)."""
+    for _ in range(50):
+        port = free_port()
+        try:
+            for k in range(1, n):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port + k))
+            return port
+        except OSError:
+            continue
+    raise RuntimeError(f"no {n} consecutive free ports")
+
+
+def gone(pid: int, seconds: float = 10.0) -> bool:
+    """Whether process ``pid`` has exited (or is a zombie) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        stat = Path(f"/proc/{pid}/stat")
+        try:
+            if stat.read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                return True
+        except OSError:  # no such process
+            return True
+        time.sleep(0.25)
+    return False
+
+
 @contextlib.contextmanager
-def serve():
-    """``streamlit run app.py`` on a free loopback port; yields its URL once healthy."""
-    port = free_port()
+def serve(env: dict[str, str] | None = None, port: int | None = None):
+    """``streamlit run app.py`` on a loopback port (``port``, or a free one), with ``env`` added to
+    the environment; yields its URL once healthy."""
+    port = port or free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS / "streamlit.log"
+    log_path = ARTIFACTS / f"streamlit-{port}.log"
     log = open(log_path, "w")
     proc = subprocess.Popen(
         [
@@ -62,7 +92,7 @@ def serve():
         # one torch thread: `make test` runs the server beside a pytest worker and chromium on two cores,
         # and torch's default (a thread per core) made the three fight over them
         # and a limit of steps above the 400 the mid-run flow starts (it must still be running at Stop)
-        env={**os.environ, "OMP_NUM_THREADS": "1", "RLVIZ_MAX_STEPS": "1000"},
+        env={**os.environ, "OMP_NUM_THREADS": "1", "RLVIZ_MAX_STEPS": "1000", **(env or {})},
         stdout=log,
         stderr=subprocess.STDOUT,
     )

@@ -517,23 +517,6 @@ def test_closed_sessions_are_dropped_once_their_time_to_reconnect_has_passed():
     assert expire_closed_sessions() == 0  # no server running here
 
 
-def _free_pair() -> int:
-    """A port p with p and p + 1 both free on 127.0.0.1."""
-    import socket
-
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        try:
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", port + 1))
-            return port
-        except OSError:
-            continue
-    raise RuntimeError("no two consecutive free ports")
-
-
 def test_make_run_replicas_starts_two_servers_with_one_secret_and_stops_both():
     """``make run-replicas`` (README "Several replicas"): a server on each port, one cookie secret
     shared by both, one training step at a time each; Ctrl-C (SIGINT to the group) stops them all."""
@@ -543,7 +526,9 @@ def test_make_run_replicas_starts_two_servers_with_one_secret_and_stops_both():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    port = _free_pair()
+    from browsertools import free_ports, gone
+
+    port = free_ports(2)
     env = {k: v for k, v in os.environ.items() if k != "RLVIZ_CONCURRENT_STEPS"}
     make = subprocess.Popen(
         ["make", "--no-print-directory", "run-replicas", "REPLICAS=2", f"PORT={port}"],
@@ -579,12 +564,7 @@ def test_make_run_replicas_starts_two_servers_with_one_secret_and_stops_both():
         os.killpg(make.pid, signal.SIGINT)
         make.wait(30)
         for pid in pids:
-            for _ in range(40):
-                if not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]:
-                    break
-                time.sleep(0.25)
-            else:
-                raise AssertionError(f"replica {pid} still running after Ctrl-C")
+            assert gone(pid), f"replica {pid} still running after Ctrl-C"
     finally:
         try:
             os.killpg(make.pid, signal.SIGKILL)

@@ -1,0 +1,217 @@
+"""A class served by two replicas behind HAProxy (README "Several replicas", ``make run-balanced``):
+the configuration ``rlviz.balancer.haproxy_config`` writes, checked by HAProxy itself and then run,
+with two real browsers. Skips where /usr/sbin/haproxy or /usr/bin/chromium is missing (``.ci/run``
+installs both on Debian)."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import shutil
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from browsertools import ARTIFACTS, BROWSER, check_and_shoot, free_port, serve, settle
+
+from rlviz.balancer import COOKIE, haproxy_config, main
+
+HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")  # Debian's, off a user's PATH
+NEEDS_HAPROXY = pytest.mark.skipif(HAPROXY is None, reason="haproxy is missing (apt-get install haproxy)")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"replica_ports": []}, "replica_ports"),
+        ({"replica_ports": "8502"}, "replica_ports"),
+        ({"replica_ports": [8502, 8502]}, "replica_ports"),
+        ({"replica_ports": [8501], "port": 8501}, "replica_ports"),
+        ({"replica_ports": [0]}, "replica_ports"),
+        ({"replica_ports": [8502.0]}, "replica_ports"),
+        ({"replica_ports": [True]}, "replica_ports"),
+        ({"replica_ports": [8502], "port": 70000}, "port"),
+        ({"replica_ports": [8502], "address": ""}, "address"),
+        ({"replica_ports": [8502], "address": "0.0.0.0 # x"}, "address"),
+        ({"replica_ports": [8502], "replica_address": "a b"}, "replica_address"),
+        ({"replica_ports": [8502], "idle_hours": 0}, "idle_hours"),
+        ({"replica_ports": [8502], "idle_hours": float("nan")}, "idle_hours"),
+        ({"replica_ports": [8502], "idle_hours": 25}, "idle_hours"),
+    ],
+)
+def test_bad_arguments_name_the_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=rf"^{name}:"):
+        haproxy_config(**kwargs)
+
+
+def test_one_server_line_per_replica_each_with_its_own_cookie_value():
+    text = haproxy_config([9002, 9003, 9004], port=9001, address="0.0.0.0", idle_hours=1.5)
+    servers = [line.split() for line in text.splitlines() if line.strip().startswith("server ")]
+    # server r<k> <address>:<port> check cookie r<k>, k = 1, 2, 3 in the order given
+    assert servers == [
+        ["server", f"r{k}", f"127.0.0.1:{p}", "check", "cookie", f"r{k}"] for k, p in ((1, 9002), (2, 9003), (3, 9004))
+    ]
+    assert "    bind 0.0.0.0:9001" in text.splitlines()
+    assert "    timeout tunnel 90m" in text.splitlines()  # 1.5 hours
+    assert f"cookie {COOKIE} insert" in text
+
+
+def test_the_command_prints_it_and_rejects_a_repeated_port(capsys):
+    assert main(["--port", "9001", "--replica-ports", "9002", "9003"]) == 0
+    assert capsys.readouterr().out == haproxy_config([9002, 9003], port=9001)
+    with pytest.raises(SystemExit) as exit_:
+        main(["--port", "9001", "--replica-ports", "9002", "9002"])
+    assert exit_.value.code == 2 and "replica_ports: each port once" in capsys.readouterr().err
+
+
+@NEEDS_HAPROXY
+def test_haproxy_accepts_the_configuration(tmp_path):
+    cfg = tmp_path / "haproxy.cfg"
+    cfg.write_text(haproxy_config([9002, 9003], port=9001, address="0.0.0.0"))
+    check = subprocess.run([HAPROXY, "-c", "-f", str(cfg)], capture_output=True, text=True, timeout=30)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+@contextlib.contextmanager
+def _haproxy(cfg_path, url: str):
+    proc = subprocess.Popen([HAPROXY, "-db", "-f", str(cfg_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:  # up once it answers, through a replica, on Streamlit's health endpoint
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"haproxy did not answer (exit code {proc.poll()}): {proc.stdout.read().decode()[-2000:]}")
+            time.sleep(0.3)
+        yield
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+@BROWSER[0]
+@BROWSER[1]
+@NEEDS_HAPROXY
+def test_a_class_behind_haproxy_stays_on_its_replicas_and_downloads_work(browser, tmp_path):
+    """Two replicas (one cookie secret) behind the balancer; browsers open the KL page through it.
+    The browsers are spread over both replicas, each keeps its replica (the cookie), and each
+    downloads its own CSV: the download's file lives only on the replica that made it (the other
+    answers 404), so it arrives only because the balancer kept the browser there. (A media file is
+    named by its content: each browser sets its own π_old shift, so their tables differ.)"""
+    ports = [free_port(), free_port()]
+    env = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32), "RLVIZ_CONCURRENT_STEPS": "1"}
+    with contextlib.ExitStack() as stack:
+        replicas = [stack.enter_context(serve(env=env, port=p)) for p in ports]
+        front = free_port()
+        cfg = tmp_path / "haproxy.cfg"
+        cfg.write_text(haproxy_config(ports, port=front))
+        url = f"http://127.0.0.1:{front}"
+        stack.enter_context(_haproxy(cfg, url))
+        seen: dict[str, object] = {}  # replica cookie value -> a browser (context) kept there
+        for k in range(4):  # leastconn: the second browser goes to the replica without a WebSocket
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            stack.callback(context.close)
+            page = context.new_page()
+            page.goto(f"{url}/kl?kl_shift={0.1 * (k + 1):.1f}")
+            settle(page)
+            check_and_shoot(page, f"balancer-{len(seen)}")
+            replica = {c["name"]: c["value"] for c in context.cookies()}[COOKIE]
+            seen.setdefault(replica, page)
+            if len(seen) == 2:
+                break
+        assert sorted(seen) == ["r1", "r2"], sorted(seen)  # both replicas serve the class
+        for replica, page in seen.items():
+            page.reload()  # a reconnect: the same replica again
+            settle(page)
+            assert {c["name"]: c["value"] for c in page.context.cookies()}[COOKIE] == replica
+            with page.expect_download(timeout=60_000) as info:
+                page.locator(".st-key-kl_dl_table button").click()
+            download = info.value
+            path = ARTIFACTS / f"balancer-{replica}.csv"
+            download.save_as(path)
+            header = path.read_text(encoding="utf-8-sig").splitlines()[0]
+            assert len(header.split(",")) >= 3, header  # a CSV with its columns
+            assert download.url.startswith(f"{url}/media/"), download.url
+            media = download.url.removeprefix(url)
+            own, other = (replicas[0], replicas[1]) if replica == "r1" else (replicas[1], replicas[0])
+            assert _status(f"{own}{media}") == 200  # the file is on the browser's replica
+            assert _status(f"{other}{media}") == 404  # and only there
+
+
+@NEEDS_HAPROXY
+def test_make_run_balanced_serves_two_replicas_from_one_address_and_stops_all():
+    """``make run-balanced``: HAProxy on PORT, two replicas on 127.0.0.1 at PORT + 1 and PORT + 2
+    with one cookie secret; a browser's first answer through PORT names its replica in the cookie;
+    Ctrl-C (SIGINT to the group, as a terminal sends it) stops HAProxy and both replicas."""
+    import os
+    import signal
+    from pathlib import Path
+
+    from browsertools import ROOT, free_ports, gone
+
+    port = free_ports(3)
+    make = subprocess.Popen(
+        ["make", "--no-print-directory", "run-balanced", "REPLICAS=2", f"PORT={port}"],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "RLVIZ_CONCURRENT_STEPS"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        cookies, deadline = set(), time.monotonic() + 120
+        while len(cookies) < 2 and time.monotonic() < deadline:  # both replicas up behind the front
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                    cookies |= {c.split(";")[0] for c in r.headers.get_all("Set-Cookie") or [] if c.startswith(COOKIE)}
+            except OSError:
+                time.sleep(0.5)
+        assert cookies == {f"{COOKIE}=r1", f"{COOKIE}=r2"}, cookies
+        found = subprocess.run(
+            ["pgrep", "-f", f"server.address 127.0.0.1 --server.port ({port + 1}|{port + 2})$"],
+            capture_output=True,
+            text=True,
+        )
+        replicas = [int(x) for x in found.stdout.split()]
+        assert len(replicas) == 2
+        envs = []
+        for pid in replicas:
+            raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            envs.append(dict(x.decode().split("=", 1) for x in raw if b"=" in x))
+        shared = {e.get("STREAMLIT_SERVER_COOKIE_SECRET") for e in envs}
+        assert len(shared) == 1 and len(next(iter(shared)) or "") == 64  # one random secret for both
+        assert {e.get("RLVIZ_CONCURRENT_STEPS") for e in envs} == {"1"}
+        balancer = [
+            int(x)
+            for x in subprocess.run(
+                ["pgrep", "-g", str(make.pid), "haproxy"], capture_output=True, text=True
+            ).stdout.split()
+        ]
+        assert balancer
+        os.killpg(make.pid, signal.SIGINT)
+        make.wait(30)
+        for pid in replicas + balancer:
+            assert gone(pid), f"process {pid} still running after Ctrl-C"
+    finally:
+        try:
+            os.killpg(make.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
