@@ -66,6 +66,29 @@ def gone(pid: int, seconds: float = 10.0) -> bool:
     return False
 
 
+def wait_healthy(url: str, proc: subprocess.Popen, seconds: float, what: str, log) -> None:
+    """Wait until ``url``'s Streamlit health endpoint answers 200 (directly or through a balancer);
+    kill ``proc`` and fail the test, with the end of ``log()``, if it exits or ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"{what} did not become healthy (exit code {proc.poll()}): {log()[-2000:]}")
+        time.sleep(0.3)
+
+
+def environment(pid: int) -> dict[str, str]:
+    """Process ``pid``'s environment (Linux ``/proc``)."""
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(x.decode().split("=", 1) for x in raw if b"=" in x)
+
+
 @contextlib.contextmanager
 def serve(env: dict[str, str] | None = None, port: int | None = None):
     """``streamlit run app.py`` on a loopback port (``port``, or a free one), with ``env`` added to
@@ -97,18 +120,7 @@ def serve(env: dict[str, str] | None = None, port: int | None = None):
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"streamlit did not become healthy (exit code {proc.poll()}): {log_path.read_text()[-2000:]}")
-        time.sleep(0.5)
+    wait_healthy(url, proc, 90, "streamlit", lambda: log_path.read_text())
     try:
         yield url
     finally:  # a test that fails inside the block must not leave its server running

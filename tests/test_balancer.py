@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browsertools import ARTIFACTS, BROWSER, check_and_shoot, free_port, serve, settle
+from browsertools import ARTIFACTS, BROWSER, check_and_shoot, free_port, serve, settle, wait_healthy
 
 from rlviz.balancer import COOKIE, haproxy_config, main
 
@@ -78,18 +78,7 @@ def test_haproxy_accepts_the_configuration(tmp_path):
 def _haproxy(cfg_path, url: str):
     proc = subprocess.Popen([HAPROXY, "-db", "-f", str(cfg_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 30
-        while True:  # up once it answers, through a replica, on Streamlit's health endpoint
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"haproxy did not answer (exit code {proc.poll()}): {proc.stdout.read().decode()[-2000:]}")
-            time.sleep(0.3)
+        wait_healthy(url, proc, 30, "haproxy", lambda: proc.stdout.read().decode())  # through a replica
         yield
     finally:
         proc.terminate()
@@ -163,9 +152,8 @@ def test_make_run_balanced_serves_two_replicas_from_one_address_and_stops_all():
     Ctrl-C (SIGINT to the group, as a terminal sends it) stops HAProxy and both replicas."""
     import os
     import signal
-    from pathlib import Path
 
-    from browsertools import ROOT, free_ports, gone
+    from browsertools import ROOT, environment, free_ports, gone
 
     port = free_ports(3)
     make = subprocess.Popen(
@@ -192,10 +180,7 @@ def test_make_run_balanced_serves_two_replicas_from_one_address_and_stops_all():
         )
         replicas = [int(x) for x in found.stdout.split()]
         assert len(replicas) == 2
-        envs = []
-        for pid in replicas:
-            raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-            envs.append(dict(x.decode().split("=", 1) for x in raw if b"=" in x))
+        envs = [environment(pid) for pid in replicas]
         shared = {e.get("STREAMLIT_SERVER_COOKIE_SECRET") for e in envs}
         assert len(shared) == 1 and len(next(iter(shared)) or "") == 64  # one random secret for both
         assert {e.get("RLVIZ_CONCURRENT_STEPS") for e in envs} == {"1"}

@@ -526,7 +526,7 @@ def test_make_run_replicas_starts_two_servers_with_one_secret_and_stops_both():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    from browsertools import free_ports, gone
+    from browsertools import environment, free_ports, gone
 
     port = free_ports(2)
     env = {k: v for k, v in os.environ.items() if k != "RLVIZ_CONCURRENT_STEPS"}
@@ -554,10 +554,7 @@ def test_make_run_replicas_starts_two_servers_with_one_secret_and_stops_both():
         found = subprocess.run(["pgrep", "-f", f"server.port ({port}|{port + 1})$"], capture_output=True, text=True)
         pids = [int(x) for x in found.stdout.split()]
         assert len(pids) == 2
-        envs = []
-        for pid in pids:
-            raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-            envs.append(dict(x.decode().split("=", 1) for x in raw if b"=" in x))
+        envs = [environment(pid) for pid in pids]
         secrets_ = {e.get("STREAMLIT_SERVER_COOKIE_SECRET") for e in envs}
         assert len(secrets_) == 1 and len(next(iter(secrets_)) or "") == 64  # one random secret for both
         assert {e.get("RLVIZ_CONCURRENT_STEPS") for e in envs} == {"1"}
