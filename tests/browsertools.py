@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -87,6 +88,46 @@ def environment(pid: int) -> dict[str, str]:
     """Process ``pid``'s environment (Linux ``/proc``)."""
     raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     return dict(x.decode().split("=", 1) for x in raw if b"=" in x)
+
+
+@contextlib.contextmanager
+def make_target(target: str, **variables: object):
+    """``make TARGET NAME=VALUE ...`` in the repository, in a process group of its own as a terminal
+    gives it (``RLVIZ_CONCURRENT_STEPS`` left to the Makefile's default); yields the ``Popen``. The
+    whole group is killed at the end, whatever the test did."""
+    env = {k: v for k, v in os.environ.items() if k != "RLVIZ_CONCURRENT_STEPS"}
+    args = ["make", "--no-print-directory", target, *(f"{k}={v}" for k, v in variables.items())]
+    proc = subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        yield proc
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def ctrl_c(make: subprocess.Popen, pids: list[int]) -> None:
+    """Ctrl-C in ``make``'s terminal (SIGINT to its process group); each of ``pids`` must stop."""
+    os.killpg(make.pid, signal.SIGINT)
+    make.wait(30)
+    for pid in pids:
+        assert gone(pid), f"process {pid} still running after Ctrl-C"
+
+
+def check_replicas(ports: list[int]) -> list[int]:
+    """The pids of the ``streamlit run`` processes on ``ports`` (``make run-replicas``,
+    ``make run-balanced``), after checking that there is one per port, that they share one random
+    cookie secret (64 hex digits) and that each computes one training step at a time."""
+    pattern = f"streamlit run app.py .*--server.port ({'|'.join(map(str, ports))})$"
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
+    pids = [int(x) for x in found.stdout.split()]
+    assert len(pids) == len(ports), (pattern, pids)
+    envs = [environment(pid) for pid in pids]
+    shared = {e.get("STREAMLIT_SERVER_COOKIE_SECRET") for e in envs}
+    assert len(shared) == 1 and len(next(iter(shared)) or "") == 64, "one random cookie secret for all"
+    assert {e.get("RLVIZ_CONCURRENT_STEPS") for e in envs} == {"1"}
+    return pids
 
 
 @contextlib.contextmanager

@@ -150,21 +150,10 @@ def test_make_run_balanced_serves_two_replicas_from_one_address_and_stops_all():
     """``make run-balanced``: HAProxy on PORT, two replicas on 127.0.0.1 at PORT + 1 and PORT + 2
     with one cookie secret; a browser's first answer through PORT names its replica in the cookie;
     Ctrl-C (SIGINT to the group, as a terminal sends it) stops HAProxy and both replicas."""
-    import os
-    import signal
-
-    from browsertools import ROOT, environment, free_ports, gone
+    from browsertools import check_replicas, ctrl_c, free_ports, make_target
 
     port = free_ports(3)
-    make = subprocess.Popen(
-        ["make", "--no-print-directory", "run-balanced", "REPLICAS=2", f"PORT={port}"],
-        cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if k != "RLVIZ_CONCURRENT_STEPS"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
+    with make_target("run-balanced", REPLICAS=2, PORT=port) as make:
         cookies, deadline = set(), time.monotonic() + 120
         while len(cookies) < 2 and time.monotonic() < deadline:  # both replicas up behind the front
             try:
@@ -173,30 +162,8 @@ def test_make_run_balanced_serves_two_replicas_from_one_address_and_stops_all():
             except OSError:
                 time.sleep(0.5)
         assert cookies == {f"{COOKIE}=r1", f"{COOKIE}=r2"}, cookies
-        found = subprocess.run(
-            ["pgrep", "-f", f"server.address 127.0.0.1 --server.port ({port + 1}|{port + 2})$"],
-            capture_output=True,
-            text=True,
-        )
-        replicas = [int(x) for x in found.stdout.split()]
-        assert len(replicas) == 2
-        envs = [environment(pid) for pid in replicas]
-        shared = {e.get("STREAMLIT_SERVER_COOKIE_SECRET") for e in envs}
-        assert len(shared) == 1 and len(next(iter(shared)) or "") == 64  # one random secret for both
-        assert {e.get("RLVIZ_CONCURRENT_STEPS") for e in envs} == {"1"}
-        balancer = [
-            int(x)
-            for x in subprocess.run(
-                ["pgrep", "-g", str(make.pid), "haproxy"], capture_output=True, text=True
-            ).stdout.split()
-        ]
+        replicas = check_replicas([port + 1, port + 2])
+        found = subprocess.run(["pgrep", "-g", str(make.pid), "haproxy"], capture_output=True, text=True)
+        balancer = [int(x) for x in found.stdout.split()]
         assert balancer
-        os.killpg(make.pid, signal.SIGINT)
-        make.wait(30)
-        for pid in replicas + balancer:
-            assert gone(pid), f"process {pid} still running after Ctrl-C"
-    finally:
-        try:
-            os.killpg(make.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        ctrl_c(make, replicas + balancer)

@@ -520,25 +520,13 @@ def test_closed_sessions_are_dropped_once_their_time_to_reconnect_has_passed():
 def test_make_run_replicas_starts_two_servers_with_one_secret_and_stops_both():
     """``make run-replicas`` (README "Several replicas"): a server on each port, one cookie secret
     shared by both, one training step at a time each; Ctrl-C (SIGINT to the group) stops them all."""
-    import signal
     import time
     import urllib.request
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
-    from browsertools import environment, free_ports, gone
+    from browsertools import check_replicas, ctrl_c, free_ports, make_target
 
     port = free_ports(2)
-    env = {k: v for k, v in os.environ.items() if k != "RLVIZ_CONCURRENT_STEPS"}
-    make = subprocess.Popen(
-        ["make", "--no-print-directory", "run-replicas", "REPLICAS=2", f"PORT={port}"],
-        cwd=root,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # its own process group, as a terminal gives it
-    )
-    try:
+    with make_target("run-replicas", REPLICAS=2, PORT=port) as make:
         up = set()
         for _ in range(240):
             for p in (port, port + 1):
@@ -551,19 +539,4 @@ def test_make_run_replicas_starts_two_servers_with_one_secret_and_stops_both():
                 break
             time.sleep(0.5)
         assert up == {port, port + 1}
-        found = subprocess.run(["pgrep", "-f", f"server.port ({port}|{port + 1})$"], capture_output=True, text=True)
-        pids = [int(x) for x in found.stdout.split()]
-        assert len(pids) == 2
-        envs = [environment(pid) for pid in pids]
-        secrets_ = {e.get("STREAMLIT_SERVER_COOKIE_SECRET") for e in envs}
-        assert len(secrets_) == 1 and len(next(iter(secrets_)) or "") == 64  # one random secret for both
-        assert {e.get("RLVIZ_CONCURRENT_STEPS") for e in envs} == {"1"}
-        os.killpg(make.pid, signal.SIGINT)
-        make.wait(30)
-        for pid in pids:
-            assert gone(pid), f"replica {pid} still running after Ctrl-C"
-    finally:
-        try:
-            os.killpg(make.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        ctrl_c(make, check_replicas([port, port + 1]))
