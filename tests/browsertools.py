@@ -110,7 +110,11 @@ def make_target(target: str, **variables: object):
 def ctrl_c(make: subprocess.Popen, pids: list[int]) -> None:
     """Ctrl-C in ``make``'s terminal (SIGINT to its process group); each of ``pids`` must stop."""
     os.killpg(make.pid, signal.SIGINT)
-    make.wait(30)
+    try:
+        make.wait(60)
+    except subprocess.TimeoutExpired:
+        left = subprocess.run(["ps", "-o", "pid,stat,etime,args", "-g", str(make.pid)], capture_output=True, text=True)
+        raise AssertionError(f"make still running 60 s after Ctrl-C; its group:\n{left.stdout}") from None
     for pid in pids:
         assert gone(pid), f"process {pid} still running after Ctrl-C"
 

@@ -6,7 +6,6 @@ installs both on Debian)."""
 from __future__ import annotations
 
 import contextlib
-import secrets
 import shutil
 import subprocess
 import time
@@ -14,7 +13,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browsertools import ARTIFACTS, BROWSER, check_and_shoot, free_port, serve, settle, wait_healthy
+from browsertools import ARTIFACTS, BROWSER, check_and_shoot, settle
 
 from rlviz.balancer import COOKIE, haproxy_config, main
 
@@ -74,20 +73,6 @@ def test_haproxy_accepts_the_configuration(tmp_path):
     assert check.returncode == 0, check.stdout + check.stderr
 
 
-@contextlib.contextmanager
-def _haproxy(cfg_path, url: str):
-    proc = subprocess.Popen([HAPROXY, "-db", "-f", str(cfg_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        wait_healthy(url, proc, 30, "haproxy", lambda: proc.stdout.read().decode())  # through a replica
-        yield
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
 def _status(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=10) as r:
@@ -99,31 +84,54 @@ def _status(url: str) -> int:
 @BROWSER[0]
 @BROWSER[1]
 @NEEDS_HAPROXY
-def test_a_class_behind_haproxy_stays_on_its_replicas_and_downloads_work(browser, tmp_path):
-    """Two replicas (one cookie secret) behind the balancer; browsers open the KL page through it.
-    The browsers are spread over both replicas, each keeps its replica (the cookie), and each
-    downloads its own CSV: the download's file lives only on the replica that made it (the other
-    answers 404), so it arrives only because the balancer kept the browser there. (A media file is
-    named by its content: each browser sets its own π_old shift, so their tables differ.)"""
-    ports = [free_port(), free_port()]
-    env = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32), "RLVIZ_CONCURRENT_STEPS": "1"}
-    with contextlib.ExitStack() as stack:
-        replicas = [stack.enter_context(serve(env=env, port=p)) for p in ports]
-        front = free_port()
-        cfg = tmp_path / "haproxy.cfg"
-        cfg.write_text(haproxy_config(ports, port=front))
-        url = f"http://127.0.0.1:{front}"
-        stack.enter_context(_haproxy(cfg, url))
-        seen: dict[str, object] = {}  # replica cookie value -> a browser (context) kept there
-        for k in range(4):  # leastconn: the second browser goes to the replica without a WebSocket
+def test_a_class_through_make_run_balanced_stays_on_its_replicas_and_downloads_work(browser):
+    """``make run-balanced``: HAProxy on PORT, two replicas on 127.0.0.1 at PORT + 1 and PORT + 2
+    with one cookie secret and one training step at a time each. Browsers open the KL page through
+    PORT: they are spread over both replicas, each keeps its replica across a reload (the cookie),
+    and each downloads its own CSV through the balancer. The download's file lives only on the
+    replica that made it (the other answers 404), so it arrives only because the balancer kept the
+    browser there. (A media file is named by its content: each browser sets its own π_old shift, so
+    their tables differ.) Ctrl-C (SIGINT to the group, as a terminal sends it) stops HAProxy and
+    both replicas."""
+    from browsertools import check_replicas, ctrl_c, free_ports, make_target
+
+    port = free_ports(3)
+    url, replica_urls = (
+        f"http://127.0.0.1:{port}",
+        {"r1": f"http://127.0.0.1:{port + 1}", "r2": f"http://127.0.0.1:{port + 2}"},
+    )
+    with make_target("run-balanced", REPLICAS=2, PORT=port) as make, contextlib.ExitStack() as stack:
+        cookies, deadline = set(), time.monotonic() + 120
+        while len(cookies) < 2 and time.monotonic() < deadline:  # both replicas up behind the front
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    cookies |= {c.split(";")[0] for c in r.headers.get_all("Set-Cookie") or [] if c.startswith(COOKIE)}
+            except OSError:
+                time.sleep(0.5)
+        assert cookies == {f"{COOKIE}=r1", f"{COOKIE}=r2"}, cookies  # each replica named by its cookie
+        replicas = check_replicas([port + 1, port + 2])
+        found = subprocess.run(["pgrep", "-g", str(make.pid), "haproxy"], capture_output=True, text=True)
+        balancer = [int(x) for x in found.stdout.split()]
+        assert balancer
+
+        seen: dict[str, object] = {}  # replica cookie value -> a browser (its page) kept there
+        pages = []
+        for k in range(4):
+            # two browsers open at once (a fresh replica's first page imports torch: both replicas do
+            # it side by side); leastconn sends the second to the replica without a WebSocket, and a
+            # third or fourth comes only if both landed on one
             context = browser.new_context(viewport={"width": 1400, "height": 1000})
             stack.callback(context.close)
             page = context.new_page()
-            page.goto(f"{url}/kl?kl_shift={0.1 * (k + 1):.1f}")
-            settle(page)
-            check_and_shoot(page, f"balancer-{len(seen)}")
-            replica = {c["name"]: c["value"] for c in context.cookies()}[COOKIE]
-            seen.setdefault(replica, page)
+            page.goto(f"{url}/kl?kl_shift={0.1 * (k + 1):.1f}", wait_until="commit")
+            pages.append(page)
+            if k == 0:
+                continue
+            for page in pages:
+                settle(page)
+                check_and_shoot(page, f"balancer-{len(seen)}")
+                seen.setdefault({c["name"]: c["value"] for c in page.context.cookies()}[COOKIE], page)
+            pages = []
             if len(seen) == 2:
                 break
         assert sorted(seen) == ["r1", "r2"], sorted(seen)  # both replicas serve the class
@@ -140,30 +148,8 @@ def test_a_class_behind_haproxy_stays_on_its_replicas_and_downloads_work(browser
             assert len(header.split(",")) >= 3, header  # a CSV with its columns
             assert download.url.startswith(f"{url}/media/"), download.url
             media = download.url.removeprefix(url)
-            own, other = (replicas[0], replicas[1]) if replica == "r1" else (replicas[1], replicas[0])
-            assert _status(f"{own}{media}") == 200  # the file is on the browser's replica
-            assert _status(f"{other}{media}") == 404  # and only there
-
-
-@NEEDS_HAPROXY
-def test_make_run_balanced_serves_two_replicas_from_one_address_and_stops_all():
-    """``make run-balanced``: HAProxy on PORT, two replicas on 127.0.0.1 at PORT + 1 and PORT + 2
-    with one cookie secret; a browser's first answer through PORT names its replica in the cookie;
-    Ctrl-C (SIGINT to the group, as a terminal sends it) stops HAProxy and both replicas."""
-    from browsertools import check_replicas, ctrl_c, free_ports, make_target
-
-    port = free_ports(3)
-    with make_target("run-balanced", REPLICAS=2, PORT=port) as make:
-        cookies, deadline = set(), time.monotonic() + 120
-        while len(cookies) < 2 and time.monotonic() < deadline:  # both replicas up behind the front
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                    cookies |= {c.split(";")[0] for c in r.headers.get_all("Set-Cookie") or [] if c.startswith(COOKIE)}
-            except OSError:
-                time.sleep(0.5)
-        assert cookies == {f"{COOKIE}=r1", f"{COOKIE}=r2"}, cookies
-        replicas = check_replicas([port + 1, port + 2])
-        found = subprocess.run(["pgrep", "-g", str(make.pid), "haproxy"], capture_output=True, text=True)
-        balancer = [int(x) for x in found.stdout.split()]
-        assert balancer
+            other = "r2" if replica == "r1" else "r1"
+            assert _status(f"{replica_urls[replica]}{media}") == 200  # the file is on the browser's replica
+            assert _status(f"{replica_urls[other]}{media}") == 404  # and only there
+        stack.close()  # the browsers leave
         ctrl_c(make, replicas + balancer)
