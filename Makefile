@@ -25,12 +25,14 @@ run: $(STAMP)
 
 # README "Several replicas": REPLICAS server processes on ports PORT, PORT + 1, ... with one cookie
 # secret drawn at start, each computing RLVIZ_CONCURRENT_STEPS training steps at once (1 unless set);
-# give each port to part of the class, or put a sticky load balancer in front. Ctrl-C stops them all.
+# give each port to part of the class, or put a sticky load balancer in front. Ctrl-C stops them all:
+# the shell's trap stops listening before it signals the group (a trap that signalled its own group
+# while still trapping ran again on its own signal, about 27,000 times in a second, until sh crashed).
 REPLICAS ?= 2
 PORT ?= 8501
 run-replicas: $(STAMP)
 	STREAMLIT_SERVER_COOKIE_SECRET=$$($(PY) -c 'import secrets; print(secrets.token_hex(32))') \
-	RLVIZ_CONCURRENT_STEPS=$${RLVIZ_CONCURRENT_STEPS:-1} sh -c 'trap "kill 0" INT TERM; \
+	RLVIZ_CONCURRENT_STEPS=$${RLVIZ_CONCURRENT_STEPS:-1} sh -c 'trap "trap \"\" INT TERM; kill 0; wait; exit 130" INT TERM; \
 	for i in $$(seq 0 $$(($(REPLICAS) - 1))); do \
 	$(PY) -m streamlit run app.py --server.address $(ADDRESS) --server.port $$(($(PORT) + i)) & done; wait'
 
@@ -45,7 +47,7 @@ run-balanced: $(STAMP)
 	$(PY) -m rlviz.balancer --address $(ADDRESS) --port $(PORT) \
 	  --replica-ports $$(seq $$(($(PORT) + 1)) $$(($(PORT) + $(REPLICAS)))) > $$cfg && \
 	STREAMLIT_SERVER_COOKIE_SECRET=$$($(PY) -c 'import secrets; print(secrets.token_hex(32))') \
-	RLVIZ_CONCURRENT_STEPS=$${RLVIZ_CONCURRENT_STEPS:-1} sh -c 'trap "kill 0" INT TERM; \
+	RLVIZ_CONCURRENT_STEPS=$${RLVIZ_CONCURRENT_STEPS:-1} sh -c 'trap "trap \"\" INT TERM; kill 0; wait; exit 130" INT TERM; \
 	for i in $$(seq 1 $(REPLICAS)); do \
 	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $$(($(PORT) + i)) & done; \
 	$(HAPROXY) -db -f '"$$cfg"' & wait'
