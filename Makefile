@@ -43,6 +43,7 @@ run-replicas: $(STAMP)
 HAPROXY ?= $(shell command -v haproxy || command -v /usr/sbin/haproxy)
 run-balanced: $(STAMP)
 	@test -n "$(HAPROXY)" || { echo "haproxy is not installed (Debian: apt-get install haproxy); README 'Several replicas'" >&2; exit 1; }
+	@echo "rlviz: the class opens http://$(ADDRESS):$(PORT) (HAProxy); the $(REPLICAS) replicas below listen on 127.0.0.1 behind it."
 	cfg=$$(mktemp /tmp/rlviz-haproxy.XXXXXX) && \
 	$(PY) -m rlviz.balancer --address $(ADDRESS) --port $(PORT) \
 	  --replica-ports $$(seq $$(($(PORT) + 1)) $$(($(PORT) + $(REPLICAS)))) > $$cfg && \

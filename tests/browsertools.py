@@ -92,13 +92,22 @@ def environment(pid: int) -> dict[str, str]:
 
 @contextlib.contextmanager
 def make_target(target: str, **variables: object):
-    """``make TARGET NAME=VALUE ...`` in the repository, in a process group of its own as a terminal
-    gives it (``RLVIZ_CONCURRENT_STEPS`` left to the Makefile's default); yields the ``Popen``. The
+    """``make TARGET NAME=VALUE ...`` in the repository, in a process group of its own and with
+    SIGINT's default action, as a terminal gives it (``RLVIZ_CONCURRENT_STEPS`` left to the
+    Makefile's default); yields the ``Popen``. The
     whole group is killed at the end, whatever the test did."""
     env = {k: v for k, v in os.environ.items() if k != "RLVIZ_CONCURRENT_STEPS"}
     args = ["make", "--no-print-directory", target, *(f"{k}={v}" for k, v in variables.items())]
     proc = subprocess.Popen(
-        args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        args,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        # Ctrl-C reaches a terminal's programs; a test run started in the background (as `cmd &` from a
+        # script starts it) ignores SIGINT, and every program started from it would inherit that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         yield proc
