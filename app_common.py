@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import inspect
 import math
 import os
 import re
@@ -15,6 +16,45 @@ from dataclasses import dataclass
 import streamlit as st
 
 from rlviz.i18n import DEFAULT_LANG, LANGS, t
+
+
+def memoize_function_keys() -> bool:
+    """Compute each cached page function's cache key once per process, not on every rerun.
+
+    A page script runs again on every rerun, and so do its ``@st.cache_data`` decorators: each
+    makes Streamlit key the function by its module, name and source text, read with
+    ``inspect.getsource`` (which tokenises the file's lines): about 1 ms a function, 7-11 ms a rerun
+    of the length page's eleven, measured here. Streamlit compiles a page script once and keeps its
+    code objects, so a function's code object names its source as well: the key is computed the
+    first time and reused while the code is the same (an edited file compiles to new code, and gets
+    a new key). The keys are Streamlit's own (tested). Returns whether it is in place (False if this
+    Streamlit has no ``_make_function_key``, in which case nothing changes)."""
+    from streamlit.runtime.caching import cache_utils
+
+    make = getattr(cache_utils, "_make_function_key", None)
+    if make is None:
+        return False
+    if getattr(make, "_rlviz_memo", False):
+        return True
+    keys: dict[tuple, str] = {}
+
+    @functools.wraps(make)
+    def function_key(cache_type, func):
+        code = getattr(inspect.unwrap(func), "__code__", None)  # the page's function, not a wrapper's
+        if code is None:
+            return make(cache_type, func)
+        at = (cache_type, func.__module__, func.__qualname__, code.co_filename, code)
+        key = keys.get(at)
+        if key is None:
+            key = keys[at] = make(cache_type, func)
+        return key
+
+    function_key._rlviz_memo = True
+    cache_utils._make_function_key = function_key
+    return True
+
+
+memoize_function_keys()
 
 
 @dataclass(frozen=True)

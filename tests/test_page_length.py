@@ -244,3 +244,44 @@ def test_figures_follow_the_language_and_every_setting_under_their_cheap_key():
         no_exception(at)
         layouts = json.dumps([fig["layout"] for fig in figures(at)], ensure_ascii=False)
         assert t("length.panel_dapo", lang) in layouts and t("length.panel_dapo", other) not in layouts
+
+
+def test_cache_keys_are_streamlits_own_and_computed_once_per_function(monkeypatch):
+    # app_common.memoize_function_keys: a page's cached functions are keyed as Streamlit keys them
+    # (module, name, source text), once per function while its code is the same, not on every rerun
+    # (inspect.getsource tokenised the page file: 7-11 ms a rerun of this page).
+    import inspect
+    import linecache
+
+    from streamlit.runtime.caching import cache_utils
+    from streamlit.runtime.caching.cache_type import CacheType
+
+    from app_common import figure_cache, memoize_function_keys
+
+    assert memoize_function_keys() and cache_utils._make_function_key._rlviz_memo  # in place, once
+    original = cache_utils._make_function_key.__wrapped__
+    path = "/tmp/rlviz-memo-page.py"  # a page script's source, as linecache holds a file's
+    source = "def figure_a(x):\n    return {'a': x}\n\ndef figure_b(x):\n    return {'b': x}\n"
+    monkeypatch.setitem(linecache.cache, path, (len(source), None, source.splitlines(True), path))
+    code = compile(source, path, "exec")
+
+    def rerun(code):  # the page script runs again: its decorators run again
+        space = {"__name__": "__main__"}
+        exec(code, space)
+        return [figure_cache(space["figure_a"]), figure_cache(space["figure_b"])]
+
+    made = [rerun(code) for _ in range(3)]
+    calls = []
+    real_getsource = inspect.getsource
+    monkeypatch.setattr(inspect, "getsource", lambda f: calls.append(f) or real_getsource(f))
+    again = rerun(code)
+    assert calls == []  # nothing read the source again
+    keys = [[f._function_key for f in run] for run in [*made, again]]
+    assert all(k == keys[0] for k in keys) and keys[0][0] != keys[0][1]  # stable; one per function
+    # Streamlit's own key for each (a figure_cache wrapper unwraps to the page's function)
+    assert keys[0] == [original(CacheType.DATA, w._info.func) for w in again]
+    assert len(calls) == 2  # that did read it
+    # an edited function compiles to new code: a new key
+    edited = source.replace("{'a': x}", "{'a': x + 1}")
+    monkeypatch.setitem(linecache.cache, path, (len(edited), None, edited.splitlines(True), path))
+    assert rerun(compile(edited, path, "exec"))[0]._function_key != keys[0][0]
