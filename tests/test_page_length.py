@@ -249,7 +249,7 @@ def test_figures_follow_the_language_and_every_setting_under_their_cheap_key():
 def test_cache_keys_are_streamlits_own_and_computed_once_per_function(monkeypatch):
     # app_common.memoize_function_keys: a page's cached functions are keyed as Streamlit keys them
     # (module, name, source text), once per function while its code is the same, not on every rerun
-    # (inspect.getsource tokenised the page file: 7-11 ms a rerun of this page).
+    # (inspect.getsource tokenised the page file: about 7 ms a rerun of this page).
     import inspect
     import linecache
 
