@@ -12,7 +12,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
 
-.PHONY: run run-replicas run-balanced test audit bench bench-explorers bench-load bench-load-replicas bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
+.PHONY: run run-replicas run-balanced test audit bench bench-explorers bench-load bench-load-replicas bench-load-balanced bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -93,6 +93,9 @@ bench-load: $(STAMP)  # a class of 30 on one server (README "Serving a class"), 
 
 bench-load-replicas: $(STAMP)  # the same class on two server processes, one training step each (README)
 	RLVIZ_CONCURRENT_STEPS=1 $(PY) benchmarks/load.py --sessions 30 --browsers 4 --runs 4 --abandon 2 --settle 200 --replicas 2
+
+bench-load-balanced: $(STAMP)  # the same two replicas, the class through HAProxy (make run-balanced's; README)
+	RLVIZ_CONCURRENT_STEPS=1 $(PY) benchmarks/load.py --sessions 30 --browsers 4 --runs 4 --abandon 2 --settle 200 --replicas 2 --balancer
 
 bench-moe: $(STAMP)
 	$(PY) benchmarks/moe_effect.py

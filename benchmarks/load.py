@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/load.py [--sessions 30] [--browsers K] [--runs 4] [--abandon 2]
         [--think 5] [--pages curves,weighting,...] [--restart] [--out PATH] [--port 8799]
-        [--url http://server:8501] [--replicas N]
+        [--url http://server:8501] [--replicas N [--balancer]]
 
 Starts ``streamlit run app.py`` on 127.0.0.1 (the server's own process, as ``make run`` does), or
 with ``--url`` drives a server running elsewhere (the browsers on this machine, the server on its
@@ -50,7 +50,10 @@ N - 1, all with one cookie secret (README "Serving a class", "Several replicas")
 to replica k mod N, as a load balancer with sticky sessions sends it. Each replica keeps its own
 limits, so give each its share of the machine through the environment the benchmark passes on
 (``RLVIZ_CONCURRENT_STEPS=1`` for two replicas on two cores). Memory and CPU are the replicas'
-sums; the warm-up opens every page once on each replica.
+sums; the warm-up opens every page once on each replica. With ``--balancer`` the sessions go
+through HAProxy instead (``rlviz.balancer``'s configuration, as ``make run-balanced`` serves a class,
+on the port after the replicas'): a browser is kept on its replica by the cookie, a protocol session
+by its one WebSocket, and each new one goes to the replica with the fewest open connections.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ import math
 import os
 import random
 import secrets
+import shutil
 import statistics
 import subprocess
 import threading
@@ -420,6 +424,25 @@ async def restart_phase(
     return server, seconds
 
 
+def start_balancer(ports: list[int], port: int) -> subprocess.Popen:
+    """HAProxy on 127.0.0.1:``port`` in front of the replicas on ``ports`` (``rlviz.balancer``), once it
+    answers Streamlit's health check through a replica."""
+    from rlviz.balancer import haproxy_config
+
+    haproxy = shutil.which("haproxy", path=os.environ.get("PATH", "") + ":/usr/sbin")
+    cfg = Path(f"/tmp/rlviz-load-haproxy-{port}.cfg")
+    cfg.write_text(haproxy_config(ports, port=port))
+    proc = subprocess.Popen([haproxy, "-db", "-f", str(cfg)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(120):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                return proc
+        except OSError:
+            time.sleep(0.5)
+    proc.kill()
+    raise RuntimeError("haproxy did not answer")
+
+
 async def main_async(a) -> dict:
     base = a.url.rstrip("/") if a.url else f"http://127.0.0.1:{a.port}"
     if a.url:
@@ -430,6 +453,9 @@ async def main_async(a) -> dict:
         shared = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)} if a.replicas > 1 else {}
         servers = Servers([start_server(a, port=port, env=shared) for port in ports])
         bases = [f"http://127.0.0.1:{port}" for port in ports]
+    balancer = start_balancer(ports, a.port + a.replicas) if a.balancer else None
+    # where the class's sessions go: each to its replica (k mod N), or all to the balancer
+    targets = [f"http://127.0.0.1:{a.port + a.replicas}"] if balancer else bases
     server = servers.procs[0]
     watch = MemoryWatch(servers)
     watch.start()
@@ -464,9 +490,10 @@ async def main_async(a) -> dict:
                 tab.on("pageerror", lambda exc: errors.append(f"browser: {str(exc)[:120]}"))
             # session k (the browsers first, then the protocol sessions) always talks to one replica
             bots = [
-                ProtocolSession(bases[(n_browsers + k) % len(bases)], a.timeout) for k in range(a.sessions - n_browsers)
+                ProtocolSession(targets[(n_browsers + k) % len(targets)], a.timeout)
+                for k in range(a.sessions - n_browsers)
             ]
-            tab_base = {id(t): bases[k % len(bases)] for k, t in enumerate(tabs)}
+            tab_base = {id(t): targets[k % len(targets)] for k, t in enumerate(tabs)}
             rngs = [random.Random(a.seed * 1000 + k) for k in range(a.sessions)]
 
             async def arrive(k, coro):
@@ -537,6 +564,9 @@ async def main_async(a) -> dict:
             await browser.close()
     finally:
         watch.stop.set()
+        if balancer is not None:
+            balancer.terminate()
+            balancer.wait(10)
         for proc in servers.procs:
             proc.terminate()
         for proc in servers.procs:
@@ -553,6 +583,7 @@ async def main_async(a) -> dict:
     return {
         "sessions": a.sessions,
         "replicas": len(bases),
+        "balancer": "haproxy" if balancer else None,
         "browsers": n_browsers,
         "runs": a.runs,
         "abandoned_runs": a.abandon,
@@ -630,6 +661,11 @@ def main(argv=None) -> int:
         default=1,
         help="server processes, on --port and the ports after it; session k talks to replica k mod N",
     )
+    p.add_argument(
+        "--balancer",
+        action="store_true",
+        help="with --replicas: the sessions go through HAProxy (rlviz.balancer) on the port after the replicas'",
+    )
     p.add_argument("--timeout", type=float, default=120.0, help="seconds a page may take to settle")
     p.add_argument(
         "--settle",
@@ -644,6 +680,8 @@ def main(argv=None) -> int:
         p.error("--restart needs the server started here (not --url)")
     if a.replicas < 1 or (a.replicas > 1 and (a.url or a.restart)):
         p.error("--replicas: a whole number >= 1; more than one needs the servers started here, without --restart")
+    if a.balancer and (a.replicas < 2 or not shutil.which("haproxy", path=os.environ.get("PATH", "") + ":/usr/sbin")):
+        p.error("--balancer: needs --replicas 2 or more and haproxy (apt-get install haproxy)")
     if a.url:
         a.settle = 0.0  # nothing to read after the sessions close
     out = asyncio.run(main_async(a))
