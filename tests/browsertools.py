@@ -98,16 +98,20 @@ def make_target(target: str, **variables: object):
     whole group is killed at the end, whatever the test did."""
     env = {k: v for k, v in os.environ.items() if k != "RLVIZ_CONCURRENT_STEPS"}
     args = ["make", "--no-print-directory", target, *(f"{k}={v}" for k, v in variables.items())]
+    # Ctrl-C reaches a terminal's programs; a test run started in the background (as `cmd &` from a
+    # script starts it) ignores SIGINT, and every program started from it would inherit that. A small
+    # Python restores SIGINT's default and becomes make (exec keeps it); no preexec_fn, which is not
+    # safe beside the browser's threads.
+    default_sigint = (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])"
+    )
     proc = subprocess.Popen(
-        args,
+        [sys.executable, "-c", default_sigint, *args],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
-        # Ctrl-C reaches a terminal's programs; a test run started in the background (as `cmd &` from a
-        # script starts it) ignores SIGINT, and every program started from it would inherit that
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         yield proc
