@@ -71,7 +71,6 @@ import math
 import os
 import random
 import secrets
-import shutil
 import statistics
 import subprocess
 import threading
@@ -427,9 +426,9 @@ async def restart_phase(
 def start_balancer(ports: list[int], port: int) -> subprocess.Popen:
     """HAProxy on 127.0.0.1:``port`` in front of the replicas on ``ports`` (``rlviz.balancer``), once it
     answers Streamlit's health check through a replica."""
-    from rlviz.balancer import haproxy_config
+    from rlviz.balancer import find_haproxy, haproxy_config
 
-    haproxy = shutil.which("haproxy", path=os.environ.get("PATH", "") + ":/usr/sbin")
+    haproxy = find_haproxy()
     cfg = Path(f"/tmp/rlviz-load-haproxy-{port}.cfg")
     cfg.write_text(haproxy_config(ports, port=port))
     proc = subprocess.Popen([haproxy, "-db", "-f", str(cfg)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -453,9 +452,9 @@ async def main_async(a) -> dict:
         shared = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)} if a.replicas > 1 else {}
         servers = Servers([start_server(a, port=port, env=shared) for port in ports])
         bases = [f"http://127.0.0.1:{port}" for port in ports]
-    balancer = start_balancer(ports, a.port + a.replicas) if a.balancer else None
     # where the class's sessions go: each to its replica (k mod N), or all to the balancer
-    targets = [f"http://127.0.0.1:{a.port + a.replicas}"] if balancer else bases
+    targets = [f"http://127.0.0.1:{a.port + a.replicas}"] if a.balancer else bases
+    balancer = None
     server = servers.procs[0]
     watch = MemoryWatch(servers)
     watch.start()
@@ -465,6 +464,8 @@ async def main_async(a) -> dict:
     rng = random.Random(a.seed)
     restart_s = None
     try:
+        if a.balancer:  # inside the try: if it fails, the replicas are stopped below
+            balancer = start_balancer(ports, a.port + a.replicas)
         async with async_playwright() as p:
             browser = await p.chromium.launch(
                 executable_path=idle_browser() if a.idle_browsers else "/usr/bin/chromium",
@@ -680,7 +681,9 @@ def main(argv=None) -> int:
         p.error("--restart needs the server started here (not --url)")
     if a.replicas < 1 or (a.replicas > 1 and (a.url or a.restart)):
         p.error("--replicas: a whole number >= 1; more than one needs the servers started here, without --restart")
-    if a.balancer and (a.replicas < 2 or not shutil.which("haproxy", path=os.environ.get("PATH", "") + ":/usr/sbin")):
+    from rlviz.balancer import find_haproxy
+
+    if a.balancer and (a.replicas < 2 or find_haproxy() is None):
         p.error("--balancer: needs --replicas 2 or more and haproxy (apt-get install haproxy)")
     if a.url:
         a.settle = 0.0  # nothing to read after the sessions close

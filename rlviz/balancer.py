@@ -19,12 +19,20 @@ No Streamlit here.
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 from collections.abc import Sequence
 
-__all__ = ["COOKIE", "haproxy_config"]
+__all__ = ["COOKIE", "find_haproxy", "haproxy_config"]
 
 COOKIE = "RLVIZ_REPLICA"  # the cookie that keeps a browser on its replica (values r1, r2, ...)
+
+
+def find_haproxy() -> str | None:
+    """The ``haproxy`` program's path: on ``PATH``, or in ``/usr/sbin`` where Debian puts it (off a
+    user's ``PATH``); None when it is not installed."""
+    return shutil.which("haproxy", path=os.environ.get("PATH", os.defpath) + os.pathsep + "/usr/sbin")
 
 
 def _port(name: str, value: object) -> int:

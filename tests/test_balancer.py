@@ -6,7 +6,6 @@ installs both on Debian)."""
 from __future__ import annotations
 
 import contextlib
-import shutil
 import subprocess
 import time
 import urllib.error
@@ -15,9 +14,9 @@ import urllib.request
 import pytest
 from browsertools import ARTIFACTS, BROWSER, check_and_shoot, settle
 
-from rlviz.balancer import COOKIE, haproxy_config, main
+from rlviz.balancer import COOKIE, find_haproxy, haproxy_config, main
 
-HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")  # Debian's, off a user's PATH
+HAPROXY = find_haproxy()
 NEEDS_HAPROXY = pytest.mark.skipif(HAPROXY is None, reason="haproxy is missing (apt-get install haproxy)")
 
 
