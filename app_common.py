@@ -124,6 +124,36 @@ def tr(key: str, **fmt: object) -> str:
     return t(key, lang(), **fmt)
 
 
+def with_torch_threads(func):
+    """``func``, which first gives the thread that calls it the server's torch threads
+    (:func:`rlviz.serving.match_torch_threads`). For code that Streamlit runs in a thread of its
+    own without :func:`ensure_shell`: a fragment's rerun (see :func:`fragment`)."""
+
+    @functools.wraps(func)
+    def run(*args, **kwargs):
+        from rlviz.serving import match_torch_threads
+
+        match_torch_threads()
+        return func(*args, **kwargs)
+
+    return run
+
+
+def fragment(func=None, **kwargs):
+    """``st.fragment`` for a page (used as ``@fragment`` or ``@fragment(run_every=1)``; the keyword
+    arguments are ``st.fragment``'s). A fragment's rerun runs in a new thread and skips the page's
+    :func:`ensure_shell`, so it started with MKL's and OpenMP's defaults (one thread per core) unless
+    ``OMP_NUM_THREADS`` was set before torch loaded, which :func:`rlviz.serving.default_thread_env`
+    in ``app.py`` cannot do when a fresh server's first session opens a deep link (Streamlit runs
+    that page file first, and it imports torch). Measured in such a server: the length page's float64
+    ``torch.cos`` calls took 3.3 ms each in a fragment's rerun, 0.02 ms in a full one. Each run of a
+    fragment therefore takes the server's torch threads first (:func:`with_torch_threads`); its
+    identity (module and name) is the function's, as with ``st.fragment``."""
+    if func is None:
+        return functools.partial(fragment, **kwargs)
+    return st.fragment(with_torch_threads(func), **kwargs)
+
+
 IMAGE_FORMATS = ("svg", "png")
 
 

@@ -685,6 +685,9 @@ def main(argv=None) -> int:
 
     if a.balancer and (a.replicas < 2 or find_haproxy() is None):
         p.error("--balancer: needs --replicas 2 or more and haproxy (apt-get install haproxy)")
+    if min(a.runs, a.abandon) < 0 or a.runs + a.abandon >= a.sessions:
+        # otherwise no session is left to explore while the runs go, and the busy phase measures nothing
+        p.error("--runs and --abandon: whole numbers >= 0 that leave at least one of --sessions to explore")
     if a.url:
         a.settle = 0.0  # nothing to read after the sessions close
     out = asyncio.run(main_async(a))

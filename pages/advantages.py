@@ -17,6 +17,7 @@ from app_common import (
     ensure_shell,
     figure_cache,
     formula,
+    fragment,
     labels,
     lang,
     predict,
@@ -75,7 +76,7 @@ st.markdown(tr("advantages.intro"))
 
 
 # ---------------------------------------------------------------------------------------- 1. one group
-@st.fragment
+@fragment
 def group_section() -> None:
     st.subheader(tr("advantages.group_header"))
     c1, c2, c3, c4 = st.columns([3, 3, 2, 3])
@@ -161,7 +162,7 @@ with st.expander(tr("advantages.table_header")):
 
 
 # ---------------------------------------------------------------------------------------- 2. difficulty bias
-@st.fragment
+@fragment
 def bias_section() -> None:
     st.subheader(tr("advantages.bias_header"))
     st.markdown(tr("advantages.bias_text"))

@@ -12,7 +12,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, escape_markdown, labels, lang, predict, show_bad_input, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    escape_markdown,
+    fragment,
+    labels,
+    lang,
+    predict,
+    show_bad_input,
+    tr,
+)
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import confusions as X
 from rlviz.experiments.weighting import parse_group
@@ -56,7 +67,7 @@ st.markdown(tr("confusions.intro"))
 
 
 # ------------------------------------------------------------------------------------------ 1. aggregation
-@st.fragment
+@fragment
 def aggregation_section() -> None:
     _head("aggregation")
     text = st.text_input(
@@ -106,7 +117,7 @@ def aggregation_section() -> None:
 
 
 # ------------------------------------------------------------------------------------------ 2. micro-batches
-@st.fragment
+@fragment
 def microbatch_section() -> None:
     _head("microbatch")
     c1, c2, c3 = st.columns(3)
@@ -166,7 +177,7 @@ def _updates(mu: int, mini_batches: int, lr: float, seed: int, model_dir, device
     return X.ratio_by_update(mu, mini_batches, lr, seed, UPDATE_PROMPTS, UPDATE_G, model_dir=model_dir, device=device)
 
 
-@st.fragment
+@fragment
 def ratio_section() -> None:
     _head("ratio_one")
     c1, c2, c3 = st.columns(3)
@@ -226,7 +237,7 @@ def ratio_section() -> None:
 
 
 # ------------------------------------------------------------------------------------------ 4. token vs sequence
-@st.fragment
+@fragment
 def sequence_section() -> None:
     _head("sequence")
     c1, c2 = st.columns([3, 1])
@@ -280,7 +291,7 @@ def _gap(seed: int, dtype: str, cap: float, model_dir, device) -> X.GapResult:
     return X.sampler_trainer_gap(seed, GAP_PROMPTS, GAP_G, dtype, cap, model_dir, device)
 
 
-@st.fragment
+@fragment
 def sampler_section() -> None:
     _head("sampler")
     c1, c2 = st.columns(2)
@@ -353,7 +364,7 @@ def sampler_section() -> None:
 
 
 # ------------------------------------------------------------------------------------------ 6. KL
-@st.fragment
+@fragment
 def kl_section() -> None:
     _head("kl")
     distance = st.slider(
@@ -403,7 +414,7 @@ def kl_section() -> None:
 
 
 # ------------------------------------------------------------------------------------------ 7. std division
-@st.fragment
+@fragment
 def difficulty_section() -> None:
     _head("difficulty")
     c1, c2 = st.columns(2)
@@ -443,7 +454,7 @@ def difficulty_section() -> None:
 
 
 # ------------------------------------------------------------------------------------------ 8. clip bounds
-@st.fragment
+@fragment
 def clip_section() -> None:
     _head("clip")
     spec = ALGORITHMS[X.CLIP_ALGORITHM]

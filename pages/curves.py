@@ -21,6 +21,7 @@ from app_common import (
     csv_download,
     ensure_shell,
     figure_cache,
+    fragment,
     labels,
     lang,
     predict,
@@ -425,7 +426,7 @@ st.subheader(tr("curves.prob_header"))
 st.markdown(tr("curves.prob_intro"))
 
 
-@st.fragment
+@fragment
 def probability_section() -> None:
     """The probability view; its slider reruns only this part."""
     left, right = st.columns([3, 1], gap="medium")

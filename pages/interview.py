@@ -18,6 +18,7 @@ from app_common import (
     chart,
     csv_download,
     ensure_shell,
+    fragment,
     labels,
     lang,
     seed_choice_from_url,
@@ -285,7 +286,7 @@ def _skip_mock() -> None:
         mock["pos"] = nxt
 
 
-@st.fragment(run_every=1)
+@fragment(run_every=1)
 def _mock_clock() -> None:
     """The clock, redrawn every second; when the time is up it ends the mock and reruns the page."""
     mock = state.get("iv_mock")

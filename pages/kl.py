@@ -19,6 +19,7 @@ from app_common import (
     ensure_shell,
     figure_cache,
     formula,
+    fragment,
     labels,
     lang,
     predict,
@@ -73,7 +74,7 @@ def _view_figure(which: str, policy: str, ref: str, shift: float, lang: str):
 
 
 # ------------------------------------------------------------------------------------------- 1. curves
-@st.fragment
+@fragment
 def curves_section() -> None:
     st.subheader(tr("kl.curves_header"))
     st.markdown(tr("kl.curves_text"))

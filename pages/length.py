@@ -20,6 +20,7 @@ from app_common import (
     ensure_shell,
     figure_cache,
     formula,
+    fragment,
     labels,
     lang,
     predict,
@@ -123,280 +124,6 @@ def _group_options(sample: tuple, settings: ShapingSettings, _groups: pd.DataFra
     return list(names), names
 
 
-st.title(tr("length.title"))
-st.markdown(tr("length.intro"))
-
-# ---------------------------------------------------------------------------------------- settings
-st.subheader(tr("length.controls"))
-c1, c2, c3 = st.columns(3)
-lmax = c1.slider(
-    tr("length.lmax"),
-    1,
-    SAMPLE_LIMIT,
-    D.max_length,
-    key="l_max",
-    help=tr("length.lmax_help", limit=SAMPLE_LIMIT),
-    bind="query-params",
-)
-lcache = c2.slider(
-    tr("length.lcache"),
-    0,
-    SAMPLE_LIMIT,
-    D.buffer_length,
-    key="l_cache",
-    help=tr("length.lcache_help"),
-    bind="query-params",
-)
-factor = c3.slider(
-    tr("length.factor"),
-    0.0,
-    3.0,
-    float(D.penalty_factor),
-    0.1,
-    key="l_pen",
-    help=tr("length.factor_help"),
-    bind="query-params",
-)
-others = st.multiselect(
-    tr("length.others"),
-    list(OTHERS),
-    default=list(OTHERS),
-    format_func=OTHERS.get,
-    key="l_other",
-    help=tr("length.others_help"),
-    bind="query-params",
-)
-with st.expander(tr("length.other_params")):
-    k1, k2, k3, k4, k5, k6 = st.columns(6)
-    kimi_weight = k1.number_input(
-        tr("length.kimi_weight"),
-        0.0,
-        10.0,
-        float(D.kimi_weight),
-        0.1,
-        key="l_kw",
-        help=tr("length.kimi_weight_help"),
-        bind="query-params",
-    )
-    cos_help = tr("length.cos_help")
-    cos = [
-        col.number_input(
-            tr(f"length.{name}"), -20.0, 20.0, float(default), 0.5, key=key, help=cos_help, bind="query-params"
-        )
-        for col, name, key, default in (
-            (k2, "cos_r0c", "l_c0", C.r0_correct),
-            (k3, "cos_rlc", "l_cl", C.rl_correct),
-            (k4, "cos_r0w", "l_w0", C.r0_wrong),
-            (k5, "cos_rlw", "l_wl", C.rl_wrong),
-            (k6, "cos_exceed", "l_ex", C.exceed_penalty),
-        )
-    ]
-with st.expander(tr("length.rollout_settings")):
-    st.caption(tr("length.rollout_help"))
-    r1, r2, r3 = st.columns(3)
-    n_prompts = r1.number_input(tr("length.n_prompts"), 2, 48, 32, key="l_n", bind="query-params")
-    group_size = r2.number_input(tr("length.group_size"), 2, 16, 8, key="l_g", bind="query-params")
-    temperature = r3.slider(tr("length.temperature"), 0.3, 2.0, 1.0, 0.05, key="l_temp", bind="query-params")
-
-# library parameter -> the widget (or server option) that sets it, for error messages
-FIELDS = {
-    "max_length": tr("length.lmax"),
-    "buffer_length": tr("length.lcache"),
-    "penalty_factor": tr("length.factor"),
-    "kimi_weight": tr("length.kimi_weight"),
-    "r0_correct": tr("length.cos_r0c"),
-    "rl_correct": tr("length.cos_rlc"),
-    "r0_wrong": tr("length.cos_r0w"),
-    "rl_wrong": tr("length.cos_rlw"),
-    "exceed_penalty": tr("length.cos_exceed"),
-    "n_prompts": tr("length.n_prompts"),
-    "group_size": tr("length.group_size"),
-    "temperature": tr("length.temperature"),
-    "device": tr("side.device"),
-    "model_dir": tr("length.model_dir"),
-}
-
-lmax, lcache_set = int(lmax), int(lcache)
-# the buffer cannot be longer than the maximum length: hold it at L_max (the slider keeps its value)
-lcache = min(lcache_set, lmax)
-if lcache_set > lmax:
-    st.warning(tr("length.lcache_held", lcache=lcache_set, lmax=lmax), icon=":material/info:")
-from app_common import export_config
-
-export_config(
-    "dapo",
-    train_overrides={"overlong_shaping": True},
-    train_config={"max_new_tokens": lmax, "overlong_buffer_length": lcache, "overlong_penalty_factor": float(factor)},
-    key="l_export",
-)
-factor = float(factor)
-settings = ShapingSettings(lmax, lcache, factor, float(kimi_weight), CosineParams(*map(float, cos)))
-try:
-    curves, kimi = _curves(settings)
-except ValueError as exc:
-    show_bad_input(exc, FIELDS)
-    stop()
-
-# predict, then check: before the curves give the answers away
-with st.expander(tr("teach.header"), expanded=True):
-    st.caption(tr("teach.intro"))
-    shaping = state_from_settings("length", state)
-    for col, prediction in zip(st.columns(len(PREDICTIONS["length"]), border=True), PREDICTIONS["length"]):
-        with col:
-            predict(prediction, shaping)
-
-# ---------------------------------------------------------------------------------------- curves
-st.subheader(tr("length.curves_header"))
-curve_labels = labels(
-    "length",
-    "panel_dapo",
-    "panel_kimi",
-    "panel_cosine",
-    "penalty",
-    "right",
-    "wrong",
-    "length",
-    "reward",
-    "hover_zero",
-    "hover_ramp",
-    "hover_full",
-)
-# the panels at full width; below, one row per penalty: its formula beside its reading
-chart(_curves_figure(settings, tuple(others), L, tuple(curve_labels.items())), "length-curves")
-csv_download(curves, "length-curves", key="l_csv_curves")
-FORMULA_WIDTHS = [3, 2]
-left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
-with left:
-    formula(
-        r"R_\text{length}(L)=-f\cdot\operatorname{clip}(x,\ 0,\ 1),\quad "
-        r"x=\frac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}}"
-    )
-with right:
-    if factor == 0:
-        st.markdown(tr("length.curves_text_zero"))
-    elif lcache == 0:
-        st.markdown(tr("length.curves_text_step", lmax=lmax, factor=f"{factor:g}"))
-    else:
-        st.markdown(
-            tr(
-                "length.curves_text",
-                start=lmax - lcache,
-                lmax=lmax,
-                factor=f"{factor:g}",
-                edge=f"{1 - factor:g}".replace("-", "−"),
-            )
-        )
-    st.caption(tr("length.dapo_source"))
-for name in others:
-    left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
-    if name == "kimi":
-        with left:
-            formula(
-                r"\lambda_i=0.5-\frac{|y_i|-\min_j|y_j|}{\max_j|y_j|-\min_j|y_j|},\quad "
-                r"R_i=R^\text{task}_i+w\cdot\begin{cases}\lambda_i & c_i=1\\ \min(0,\lambda_i) & c_i=0\end{cases}",
-                small=True,
-            )
-        right.markdown(tr("length.kimi_text"))
-    else:
-        with left:
-            formula(
-                r"\operatorname{CosFn}(t,r_0,r_L)\\=r_L+\tfrac12(r_0-r_L)"
-                r"\Big(1+\cos\frac{\pi t}{L_\text{max}}\Big),\quad "
-                r"c=1:\ R=\operatorname{CosFn}(t,r_0^c,r_L^c),\quad "
-                r"c=0:\ R=\operatorname{CosFn}(t,r_0^w,r_L^w),\quad "
-                r"t\ge L_\text{max}:\ R=r_e",
-                small=True,
-            )
-        right.markdown(tr("length.cosine_text"))
-
-# ---------------------------------------------------------------------------------------- rollouts
-st.subheader(tr("length.rollouts_header"))
-seed, device, model_dir = int(state.get("seed", 0)), state.get("device", "auto"), state.get("model_dir")
-try:
-    sample = (seed, int(n_prompts), int(group_size), SAMPLE_LIMIT, float(temperature), model_dir, device)
-    # the analysis samples the rollouts on its first call (cached: a slider reuses them)
-    with st.spinner(tr("length.sampling", n=int(n_prompts), g=int(group_size))):
-        result = _analysis(sample, settings)
-        sweep_frame = _sweep(sample, lmax, lcache, factor)
-except ValueError as exc:
-    show_bad_input(exc, FIELDS)
-    stop()
-resp, summary = result.responses, result.summary
-schemes = result.schemes.set_index("scheme")
-
-# a sentence about the penalty's effect only where there is one
-if summary["penalised_share"] > 0:
-    effect = tr("length.rollouts_penalised", share=f"{summary['penalised_share']:.0%}")
-elif factor == 0:
-    effect = tr("length.rollouts_no_penalty_zero")
-else:
-    effect = tr("length.rollouts_no_penalty", start=lmax - lcache)
-st.markdown(
-    tr(
-        "length.rollouts_text",
-        n=int(n_prompts),
-        g=int(group_size),
-        temp=f"{temperature:g}",
-        limit=SAMPLE_LIMIT,
-        lmax=lmax,
-    )
-    + " "
-    + effect
-)
-m1, m2, m3, m4 = st.columns(4)
-m1.metric(
-    tr("length.metric_reward"),
-    f"{summary['mean_reward_task']:.3f} → {summary['mean_reward_dapo']:.3f}",
-    delta=f"{summary['mean_reward_dapo'] - summary['mean_reward_task']:+.3f}",
-)
-m2.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
-m3.metric(tr("length.metric_penalised"), f"{summary['penalised_share']:.1%}")
-m4.metric(
-    tr("length.metric_signal"),
-    f"{schemes.loc['task', 'signal_groups']:.0%} → {schemes.loc['dapo', 'signal_groups']:.0%}",
-    help=tr("length.metric_signal_help"),
-)
-hist_labels = labels(
-    "length",
-    "right",
-    "wrong",
-    "truncated",
-    "penalty",
-    "length",
-    "count",
-    "penalty_axis",
-    "hover_count",
-    sampled=tr("length.sampled", limit=SAMPLE_LIMIT),
-)
-chart(_histogram_figure(sample, settings, L, tuple(hist_labels.items()), resp, curves), "length-histogram")
-csv_download(resp, "length-rollouts", key="l_csv_rollouts")
-
-st.markdown(f"**{tr('length.schemes_header')}**")
-st.caption(tr("length.schemes_text"))
-shown = ["task", "dapo", *others]
-table = pd.DataFrame(
-    {
-        tr("length.col_scheme"): [tr(f"length.scheme_{k}") for k in shown],
-        tr("length.col_mean_reward"): [schemes.loc[k, "mean_reward"] for k in shown],
-        # in percent, shown whole as the metric above shows it (one group of 32 is 3.125%)
-        tr("length.col_signal"): [100 * schemes.loc[k, "signal_groups"] for k in shown],
-        tr("length.col_corr"): [schemes.loc[k, "length_adv_corr"] for k in shown],
-    }
-)
-st.dataframe(
-    table,
-    hide_index=True,
-    column_config={
-        tr("length.col_mean_reward"): st.column_config.NumberColumn(format="%.3f"),
-        tr("length.col_signal"): st.column_config.NumberColumn(format="%.0f%%"),
-        tr("length.col_corr"): st.column_config.NumberColumn(format="%.2f"),
-    },
-)
-
-# ---------------------------------------------------------------------------------------- one group
-st.subheader(tr("length.group_header"))
-
-
 @st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH)
 def _group_table(
     sample: tuple, settings: ShapingSettings, chosen: int, shown: tuple, language: str, _rows: pd.DataFrame
@@ -437,7 +164,7 @@ def _group_table(
     return view
 
 
-@st.fragment
+@fragment
 def group_section(result, sample: tuple, settings: ShapingSettings, shown: list[str], group_size: int) -> None:
     """One group's responses and advantages (``result``: the analysis of ``sample`` under ``settings``);
     its picker reruns only this section."""
@@ -491,41 +218,325 @@ def group_section(result, sample: tuple, settings: ShapingSettings, shown: list[
     csv_download(view, f"length-group-{chosen}", key="l_csv_group")
 
 
-group_section(result, sample, settings, shown, int(group_size))
+@fragment
+def page() -> None:
+    """The whole page below the sidebar: every widget of it reruns this, not the sidebar, the
+    navigation and the URL check (a full rerun: about a sixth of a slider's rerun on the server)."""
+    st.title(tr("length.title"))
+    st.markdown(tr("length.intro"))
 
-# ---------------------------------------------------------------------------------------- filtering
-st.subheader(tr("length.filter_header"))
-# a truncated response is exactly L_max long: DAPO takes the full factor off it only with a buffer
-extra = tr("length.filter_penalty", factor=f"{factor:g}") if factor > 0 and lcache > 0 else ""
-st.markdown(tr("length.filter_text", penalty=extra))
-f1, f2 = st.columns([1, 3], gap="large")
-f1.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
-f1.metric(tr("length.metric_masked_tokens"), f"{summary['masked_token_share']:.1%}")
-f1.metric(
-    tr("length.metric_grad_truncated"),
-    f"{summary['grad_share_truncated']:.1%} → 0%",
-    help=tr("length.metric_grad_truncated_help"),
-)
-with f2:
-    filter_labels = labels("length", "right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
-    chart(_filter_figure(sample, settings, L, tuple(filter_labels.items()), resp), "length-filter")
+    # ---------------------------------------------------------------------------------------- settings
+    st.subheader(tr("length.controls"))
+    c1, c2, c3 = st.columns(3)
+    lmax = c1.slider(
+        tr("length.lmax"),
+        1,
+        SAMPLE_LIMIT,
+        D.max_length,
+        key="l_max",
+        help=tr("length.lmax_help", limit=SAMPLE_LIMIT),
+        bind="query-params",
+    )
+    lcache = c2.slider(
+        tr("length.lcache"),
+        0,
+        SAMPLE_LIMIT,
+        D.buffer_length,
+        key="l_cache",
+        help=tr("length.lcache_help"),
+        bind="query-params",
+    )
+    factor = c3.slider(
+        tr("length.factor"),
+        0.0,
+        3.0,
+        float(D.penalty_factor),
+        0.1,
+        key="l_pen",
+        help=tr("length.factor_help"),
+        bind="query-params",
+    )
+    others = st.multiselect(
+        tr("length.others"),
+        list(OTHERS),
+        default=list(OTHERS),
+        format_func=OTHERS.get,
+        key="l_other",
+        help=tr("length.others_help"),
+        bind="query-params",
+    )
+    with st.expander(tr("length.other_params")):
+        k1, k2, k3, k4, k5, k6 = st.columns(6)
+        kimi_weight = k1.number_input(
+            tr("length.kimi_weight"),
+            0.0,
+            10.0,
+            float(D.kimi_weight),
+            0.1,
+            key="l_kw",
+            help=tr("length.kimi_weight_help"),
+            bind="query-params",
+        )
+        cos_help = tr("length.cos_help")
+        cos = [
+            col.number_input(
+                tr(f"length.{name}"), -20.0, 20.0, float(default), 0.5, key=key, help=cos_help, bind="query-params"
+            )
+            for col, name, key, default in (
+                (k2, "cos_r0c", "l_c0", C.r0_correct),
+                (k3, "cos_rlc", "l_cl", C.rl_correct),
+                (k4, "cos_r0w", "l_w0", C.r0_wrong),
+                (k5, "cos_rlw", "l_wl", C.rl_wrong),
+                (k6, "cos_exceed", "l_ex", C.exceed_penalty),
+            )
+        ]
+    with st.expander(tr("length.rollout_settings")):
+        st.caption(tr("length.rollout_help"))
+        r1, r2, r3 = st.columns(3)
+        n_prompts = r1.number_input(tr("length.n_prompts"), 2, 48, 32, key="l_n", bind="query-params")
+        group_size = r2.number_input(tr("length.group_size"), 2, 16, 8, key="l_g", bind="query-params")
+        temperature = r3.slider(tr("length.temperature"), 0.3, 2.0, 1.0, 0.05, key="l_temp", bind="query-params")
 
-# ---------------------------------------------------------------------------------------- sweep
-st.subheader(tr("length.sweep_header"))
-st.markdown(tr("length.sweep_text_zero" if factor == 0 else "length.sweep_text", lcache=lcache, lmax=lmax))
-sweep_labels = labels(
-    "length",
-    "panel_lmax",
-    "panel_lcache",
-    "value",
-    lmax=tr("length.lmax_axis"),
-    lcache=tr("length.lcache_axis"),
-    **{
-        k: tr(f"length.s_{k}")
-        for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task", "signal_dapo")
-    },
-)
-chart(_sweep_figure(sample, lmax, lcache, factor, L, tuple(sweep_labels.items()), sweep_frame), "length-sweep")
-csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
-st.info(tr("length.bias_note"), icon=":material/balance:")
-st.page_link("pages/weighting.py", label=tr("nav.weighting"), icon=":material/bar_chart:")
+    # library parameter -> the widget (or server option) that sets it, for error messages
+    FIELDS = {
+        "max_length": tr("length.lmax"),
+        "buffer_length": tr("length.lcache"),
+        "penalty_factor": tr("length.factor"),
+        "kimi_weight": tr("length.kimi_weight"),
+        "r0_correct": tr("length.cos_r0c"),
+        "rl_correct": tr("length.cos_rlc"),
+        "r0_wrong": tr("length.cos_r0w"),
+        "rl_wrong": tr("length.cos_rlw"),
+        "exceed_penalty": tr("length.cos_exceed"),
+        "n_prompts": tr("length.n_prompts"),
+        "group_size": tr("length.group_size"),
+        "temperature": tr("length.temperature"),
+        "device": tr("side.device"),
+        "model_dir": tr("length.model_dir"),
+    }
+
+    lmax, lcache_set = int(lmax), int(lcache)
+    # the buffer cannot be longer than the maximum length: hold it at L_max (the slider keeps its value)
+    lcache = min(lcache_set, lmax)
+    if lcache_set > lmax:
+        st.warning(tr("length.lcache_held", lcache=lcache_set, lmax=lmax), icon=":material/info:")
+    from app_common import export_config
+
+    export_config(
+        "dapo",
+        train_overrides={"overlong_shaping": True},
+        train_config={
+            "max_new_tokens": lmax,
+            "overlong_buffer_length": lcache,
+            "overlong_penalty_factor": float(factor),
+        },
+        key="l_export",
+    )
+    factor = float(factor)
+    settings = ShapingSettings(lmax, lcache, factor, float(kimi_weight), CosineParams(*map(float, cos)))
+    try:
+        curves, kimi = _curves(settings)
+    except ValueError as exc:
+        show_bad_input(exc, FIELDS)
+        stop()
+
+    # predict, then check: before the curves give the answers away
+    with st.expander(tr("teach.header"), expanded=True):
+        st.caption(tr("teach.intro"))
+        shaping = state_from_settings("length", state)
+        for col, prediction in zip(st.columns(len(PREDICTIONS["length"]), border=True), PREDICTIONS["length"]):
+            with col:
+                predict(prediction, shaping)
+
+    # ---------------------------------------------------------------------------------------- curves
+    st.subheader(tr("length.curves_header"))
+    curve_labels = labels(
+        "length",
+        "panel_dapo",
+        "panel_kimi",
+        "panel_cosine",
+        "penalty",
+        "right",
+        "wrong",
+        "length",
+        "reward",
+        "hover_zero",
+        "hover_ramp",
+        "hover_full",
+    )
+    # the panels at full width; below, one row per penalty: its formula beside its reading
+    chart(_curves_figure(settings, tuple(others), L, tuple(curve_labels.items())), "length-curves")
+    csv_download(curves, "length-curves", key="l_csv_curves")
+    FORMULA_WIDTHS = [3, 2]
+    left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
+    with left:
+        formula(
+            r"R_\text{length}(L)=-f\cdot\operatorname{clip}(x,\ 0,\ 1),\quad "
+            r"x=\frac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}}"
+        )
+    with right:
+        if factor == 0:
+            st.markdown(tr("length.curves_text_zero"))
+        elif lcache == 0:
+            st.markdown(tr("length.curves_text_step", lmax=lmax, factor=f"{factor:g}"))
+        else:
+            st.markdown(
+                tr(
+                    "length.curves_text",
+                    start=lmax - lcache,
+                    lmax=lmax,
+                    factor=f"{factor:g}",
+                    edge=f"{1 - factor:g}".replace("-", "−"),
+                )
+            )
+        st.caption(tr("length.dapo_source"))
+    for name in others:
+        left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
+        if name == "kimi":
+            with left:
+                formula(
+                    r"\lambda_i=0.5-\frac{|y_i|-\min_j|y_j|}{\max_j|y_j|-\min_j|y_j|},\quad "
+                    r"R_i=R^\text{task}_i+w\cdot\begin{cases}\lambda_i & c_i=1\\ \min(0,\lambda_i) & c_i=0\end{cases}",
+                    small=True,
+                )
+            right.markdown(tr("length.kimi_text"))
+        else:
+            with left:
+                formula(
+                    r"\operatorname{CosFn}(t,r_0,r_L)\\=r_L+\tfrac12(r_0-r_L)"
+                    r"\Big(1+\cos\frac{\pi t}{L_\text{max}}\Big),\quad "
+                    r"c=1:\ R=\operatorname{CosFn}(t,r_0^c,r_L^c),\quad "
+                    r"c=0:\ R=\operatorname{CosFn}(t,r_0^w,r_L^w),\quad "
+                    r"t\ge L_\text{max}:\ R=r_e",
+                    small=True,
+                )
+            right.markdown(tr("length.cosine_text"))
+
+    # ---------------------------------------------------------------------------------------- rollouts
+    st.subheader(tr("length.rollouts_header"))
+    seed, device, model_dir = int(state.get("seed", 0)), state.get("device", "auto"), state.get("model_dir")
+    try:
+        sample = (seed, int(n_prompts), int(group_size), SAMPLE_LIMIT, float(temperature), model_dir, device)
+        # the analysis samples the rollouts on its first call (cached: a slider reuses them)
+        with st.spinner(tr("length.sampling", n=int(n_prompts), g=int(group_size))):
+            result = _analysis(sample, settings)
+            sweep_frame = _sweep(sample, lmax, lcache, factor)
+    except ValueError as exc:
+        show_bad_input(exc, FIELDS)
+        stop()
+    resp, summary = result.responses, result.summary
+    schemes = result.schemes.set_index("scheme")
+
+    # a sentence about the penalty's effect only where there is one
+    if summary["penalised_share"] > 0:
+        effect = tr("length.rollouts_penalised", share=f"{summary['penalised_share']:.0%}")
+    elif factor == 0:
+        effect = tr("length.rollouts_no_penalty_zero")
+    else:
+        effect = tr("length.rollouts_no_penalty", start=lmax - lcache)
+    st.markdown(
+        tr(
+            "length.rollouts_text",
+            n=int(n_prompts),
+            g=int(group_size),
+            temp=f"{temperature:g}",
+            limit=SAMPLE_LIMIT,
+            lmax=lmax,
+        )
+        + " "
+        + effect
+    )
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(
+        tr("length.metric_reward"),
+        f"{summary['mean_reward_task']:.3f} → {summary['mean_reward_dapo']:.3f}",
+        delta=f"{summary['mean_reward_dapo'] - summary['mean_reward_task']:+.3f}",
+    )
+    m2.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
+    m3.metric(tr("length.metric_penalised"), f"{summary['penalised_share']:.1%}")
+    m4.metric(
+        tr("length.metric_signal"),
+        f"{schemes.loc['task', 'signal_groups']:.0%} → {schemes.loc['dapo', 'signal_groups']:.0%}",
+        help=tr("length.metric_signal_help"),
+    )
+    hist_labels = labels(
+        "length",
+        "right",
+        "wrong",
+        "truncated",
+        "penalty",
+        "length",
+        "count",
+        "penalty_axis",
+        "hover_count",
+        sampled=tr("length.sampled", limit=SAMPLE_LIMIT),
+    )
+    chart(_histogram_figure(sample, settings, L, tuple(hist_labels.items()), resp, curves), "length-histogram")
+    csv_download(resp, "length-rollouts", key="l_csv_rollouts")
+
+    st.markdown(f"**{tr('length.schemes_header')}**")
+    st.caption(tr("length.schemes_text"))
+    shown = ["task", "dapo", *others]
+    table = pd.DataFrame(
+        {
+            tr("length.col_scheme"): [tr(f"length.scheme_{k}") for k in shown],
+            tr("length.col_mean_reward"): [schemes.loc[k, "mean_reward"] for k in shown],
+            # in percent, shown whole as the metric above shows it (one group of 32 is 3.125%)
+            tr("length.col_signal"): [100 * schemes.loc[k, "signal_groups"] for k in shown],
+            tr("length.col_corr"): [schemes.loc[k, "length_adv_corr"] for k in shown],
+        }
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={
+            tr("length.col_mean_reward"): st.column_config.NumberColumn(format="%.3f"),
+            tr("length.col_signal"): st.column_config.NumberColumn(format="%.0f%%"),
+            tr("length.col_corr"): st.column_config.NumberColumn(format="%.2f"),
+        },
+    )
+
+    # ---------------------------------------------------------------------------------------- one group
+    st.subheader(tr("length.group_header"))
+
+    group_section(result, sample, settings, shown, int(group_size))
+
+    # ---------------------------------------------------------------------------------------- filtering
+    st.subheader(tr("length.filter_header"))
+    # a truncated response is exactly L_max long: DAPO takes the full factor off it only with a buffer
+    extra = tr("length.filter_penalty", factor=f"{factor:g}") if factor > 0 and lcache > 0 else ""
+    st.markdown(tr("length.filter_text", penalty=extra))
+    f1, f2 = st.columns([1, 3], gap="large")
+    f1.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
+    f1.metric(tr("length.metric_masked_tokens"), f"{summary['masked_token_share']:.1%}")
+    f1.metric(
+        tr("length.metric_grad_truncated"),
+        f"{summary['grad_share_truncated']:.1%} → 0%",
+        help=tr("length.metric_grad_truncated_help"),
+    )
+    with f2:
+        filter_labels = labels("length", "right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
+        chart(_filter_figure(sample, settings, L, tuple(filter_labels.items()), resp), "length-filter")
+
+    # ---------------------------------------------------------------------------------------- sweep
+    st.subheader(tr("length.sweep_header"))
+    st.markdown(tr("length.sweep_text_zero" if factor == 0 else "length.sweep_text", lcache=lcache, lmax=lmax))
+    sweep_labels = labels(
+        "length",
+        "panel_lmax",
+        "panel_lcache",
+        "value",
+        lmax=tr("length.lmax_axis"),
+        lcache=tr("length.lcache_axis"),
+        **{
+            k: tr(f"length.s_{k}")
+            for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task", "signal_dapo")
+        },
+    )
+    chart(_sweep_figure(sample, lmax, lcache, factor, L, tuple(sweep_labels.items()), sweep_frame), "length-sweep")
+    csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
+    st.info(tr("length.bias_note"), icon=":material/balance:")
+    st.page_link("pages/weighting.py", label=tr("nav.weighting"), icon=":material/bar_chart:")
+
+
+page()

@@ -24,6 +24,7 @@ from app_common import (
     ensure_shell,
     figure_cache,
     formula,
+    fragment,
     labels,
     lang,
     predict,
@@ -193,7 +194,7 @@ def _fill_check(a: float, b: float, n: int, N: int, G: int, K: int, seed: int):
     return exact, simulate_fill(beta, n, N, G, K, trials, torch.Generator().manual_seed(seed)), trials
 
 
-@st.fragment
+@fragment
 def signal_section() -> None:
     sizes = st.multiselect(
         tr("sampling.group_sizes"),
@@ -237,7 +238,7 @@ st.markdown(f"#### {tr('sampling.bias_header')}")
 st.markdown(tr("sampling.bias_text"))
 
 
-@st.fragment
+@fragment
 def bias_section() -> None:
     bias_G = st.slider(tr("sampling.bias_group_size"), 2, 64, 8, key="s_bG", bind="query-params")
     try:
@@ -335,7 +336,7 @@ st.subheader(tr("sampling.cost_header"))
 st.markdown(tr("sampling.cost_text"))
 
 
-@st.fragment
+@fragment
 def cost_section() -> None:
     c1, c2, c3, c4 = st.columns(4)
     N = c1.number_input(

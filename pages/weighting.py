@@ -25,6 +25,7 @@ from app_common import (
     ensure_shell,
     escape_markdown,
     figure_cache,
+    fragment,
     labels,
     lang,
     predict,
@@ -140,7 +141,7 @@ def _aggregation_chart(lengths: tuple, advantages: tuple, lmax: int, kind: str, 
     return aggregation_figure(table, kind, json.loads(words), show_text=kind == "mode")
 
 
-@st.fragment
+@fragment
 def aggregation_section() -> None:
     st.subheader(tr("weighting.agg_header"))
     st.markdown(tr("weighting.agg_intro"))
@@ -243,7 +244,7 @@ def _offpolicy_chart(setting: tuple, words: str, registry: str):
     return offpolicy_figure(_offpolicy(setting, registry)[0], json.loads(words))
 
 
-@st.fragment
+@fragment
 def offpolicy_section() -> None:
     st.subheader(tr("weighting.off_header"))
     st.markdown(tr("weighting.off_intro"))
@@ -462,7 +463,7 @@ def _noise_chart(sigma: float, n: int, seed: int, words: str, registry: str):
     return noise_figure(_noise(sigma, n, seed, registry), json.loads(words))
 
 
-@st.fragment
+@fragment
 def noise_section() -> None:
     st.subheader(tr("weighting.noise_header"))
     st.markdown(tr("weighting.noise_intro"))
@@ -549,7 +550,7 @@ def _real_chart(setting: tuple, algos: tuple, after: bool, algo: str, zmax, word
     return token_weight_figure(weights[weights["algorithm"] == algo], json.loads(words), zmax=zmax)
 
 
-@st.fragment
+@fragment
 def real_section() -> None:
     st.subheader(tr("weighting.real_header"))
     st.markdown(tr("weighting.real_intro"))

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 import torch
@@ -431,6 +432,57 @@ def test_threads_that_compute_use_the_servers_torch_threads(how):
     # with the variable every new thread starts with the server's count; without, with OpenMP's
     # default, one per core (torch without OpenMP keeps one count for the process)
     assert before == (threads if how == "env" or not openmp else default)
+
+
+_FRAGMENT_THREADS = """
+import ctypes, sys, threading
+import torch
+from app_common import with_torch_threads
+try:
+    omp = ctypes.CDLL(None).omp_get_max_threads  # the calling thread's OpenMP thread count
+except AttributeError:
+    omp = None
+torch.set_num_threads(int(sys.argv[1]))
+seen = {}
+read = omp or torch.get_num_threads
+def fragment_rerun():  # a new thread, as Streamlit runs a fragment's rerun
+    seen["plain"] = read()
+    seen["wrapped"] = with_torch_threads(read)()
+thread = threading.Thread(target=fragment_rerun)
+thread.start()
+thread.join()
+print(seen["plain"], seen["wrapped"], "openmp" if omp else "none")
+"""
+
+
+def test_a_fragments_rerun_takes_the_servers_torch_threads():
+    """A fragment's rerun is a new thread that skips ``ensure_shell``; when a fresh server's first
+    session opens a deep link, torch loads before ``app.py`` can set ``OMP_NUM_THREADS``, and such a
+    thread computed with one thread per core (the length page's float64 ``torch.cos``: 3.3 ms a
+    call, against 0.02 ms). ``app_common.fragment`` wraps every page's fragments so that each run
+    sets its thread's count first."""
+    root = Path(__file__).resolve().parent.parent
+    default = os.cpu_count() or 1
+    threads = default + 1  # not the default, so that a thread left at it shows
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    env["PYTHONPATH"] = str(root)
+    out = subprocess.run(
+        [sys.executable, "-c", _FRAGMENT_THREADS, str(threads)], capture_output=True, text=True, env=env, cwd=root
+    )
+    assert out.returncode == 0, out.stderr
+    plain, wrapped, kind = out.stdout.split()[-3:]
+    assert int(wrapped) == threads
+    # unwrapped, the new thread has OpenMP's default (torch without OpenMP keeps one count)
+    assert int(plain) == (default if kind == "openmp" else threads)
+
+
+def test_every_page_fragment_goes_through_app_common():
+    """No page calls ``st.fragment`` itself: each uses ``app_common.fragment`` (above)."""
+    root = Path(__file__).resolve().parent.parent
+    direct = [p.name for p in sorted((root / "pages").glob("*.py")) if "st.fragment" in p.read_text()]
+    assert direct == []
+    uses = [p.name for p in sorted((root / "pages").glob("*.py")) if "@fragment" in p.read_text()]
+    assert "length.py" in uses and "curves.py" in uses  # the check reads the pages that have fragments
 
 
 def test_every_thread_that_steps_an_arm_takes_torchs_thread_count(monkeypatch):
