@@ -240,9 +240,11 @@ def match_torch_threads() -> bool:
 def default_thread_env(environ: MutableMapping[str, str] | None = None) -> bool:
     """Before torch is imported: set ``OMP_NUM_THREADS`` in ``environ`` (``os.environ`` by default) to
     the server's ``torch_threads`` (``RLVIZ_TORCH_THREADS``, else the default), so that every thread
-    of the process starts with that many, Streamlit's fragment reruns included
-    (:func:`match_torch_threads` covers the threads that run a page or a step). OpenMP reads the
-    variable once, when torch loads it: a later change has no effect. Leaves an ``OMP_NUM_THREADS``
+    of the process starts with that many (:func:`match_torch_threads` covers the threads that run a
+    page or a step). OpenMP reads the variable once, when torch loads it: a later change has no
+    effect. It comes too late when a fresh server's first session opens a deep link (Streamlit runs
+    that page file before ``app.py``, and it imports torch), so the app's fragments set their
+    thread's count on each run as well (``app_common.fragment``). Leaves an ``OMP_NUM_THREADS``
     the operator set, and a bad ``RLVIZ_TORCH_THREADS`` (the app reports it, and falls back to
     the defaults), as they are.
 
