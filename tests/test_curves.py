@@ -330,8 +330,13 @@ def test_invariants(vs, adv):
         assert np.all(w * adv >= 0)
     kinds = _spec(variant).trust_region
     if _hard(variant) and "capped" not in kinds:
-        # a hard clip either passes the plain r·A or nothing at all
+        # a hard clip either passes the plain r·A or nothing at all; exactly at the dual clip's
+        # bound r = c, where min(loss, -A·c) meets its constant branch, autograd splits the gradient
+        # evenly between the two (torch.minimum's rule, and verl's torch.min): half of r·A there
         ok = (w == 0) | np.isclose(w, r * adv, rtol=1e-12, atol=0)
+        c = dual_clip(variant, s)
+        if c is not None and adv < 0:
+            ok |= (r == c) & np.isclose(w, 0.5 * r * adv, rtol=1e-12, atol=0)
         assert ok.all()
     elif not _hard(variant):
         assert np.all(w != 0)  # CISPO and SAPO: never exactly zero
@@ -339,6 +344,18 @@ def test_invariants(vs, adv):
         assert np.all(np.abs(w) <= s.overrides[variant].get("aspo_dual_c", np.inf) + 1e-12)
     # on-policy (r = 1) every objective gives the plain policy gradient A
     assert w[np.argmin(abs(r - 1.0))] == pytest.approx(adv, rel=1e-9)
+
+
+def test_dual_clip_at_its_bound_takes_half_the_gradient_as_verl():
+    # PPO with dual clip c = 3.5, A = -1, r exactly 3.5: the loss is min(max(-A r, -A clip(r)), -A c)
+    # = min(3.5, 3.5); d/dr splits evenly between the branches (torch.minimum, as verl's
+    # compute_policy_loss takes torch.min(pg_losses3, clip_pg_losses1)): d loss/dr = -A/2 = 0.5, so
+    # the weight r·(-d loss/dr) = 3.5 · (-0.5) = -1.75, half of r·A = -3.5. Just inside and outside
+    # the bound it is the whole r·A and nothing. (The ratio goes through its log: exp(log 3.5) is
+    # 3.5 exactly in float64, where exp(log 3) is not 3, so at c = 3 no grid point ties.)
+    s = CurveSettings({DUAL_VARIANT: {"dual_clip_c": 3.5}})
+    df = evaluate(DUAL_VARIANT, np.array([3.5 - 1e-9, 3.5, 3.5 + 1e-9]), -1.0, s)
+    assert df["gradient_weight"].tolist() == pytest.approx([-(3.5 - 1e-9), -1.75, 0.0], abs=1e-12)
 
 
 # ------------------------------------------------------------------------------- settings and errors

@@ -369,7 +369,9 @@ def _clip_surrogate(ratio, adv, eps_low, eps_high, dual_clip_c=None):
     """PPO clip (PPO arXiv 1707.06347 eq. 7) with clip-higher bounds and optional dual clip.
 
     per-token loss = max(-A r, -A clip(r, 1-eps_low, 1+eps_high)); with dual clip (Ye et al.
-    2020, arXiv 1912.09729) and A<0: min(that, -A c).
+    2020, arXiv 1912.09729) and A<0: min(that, -A c). At r = c exactly the two branches of the min
+    tie and autograd splits the gradient between them (half of the unclipped one), as verl's
+    ``torch.min(pg_losses3, clip_pg_losses1)`` does.
     """
     unclipped = -adv * ratio  # (B, T)
     clipped_branch = -adv * ratio.clamp(1.0 - eps_low, 1.0 + eps_high)  # (B, T)
