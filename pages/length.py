@@ -5,7 +5,8 @@ Widgets -> ``rlviz.experiments.length`` (curves, one cached rollout sample, its 
 -> ``rlviz.plots.length`` figures. Moving L_max, L_cache or the factor re-scores the cached rollouts.
 An L_cache above L_max is held at L_max (with a note), so a shared link never empties the page.
 The analysis and the sweep are cached by their inputs (the sweep does not read the Kimi or cosine
-values); the group picker reruns only its own section (a fragment).
+values). The page's body is one fragment (its widgets rerun it, not the sidebar and the page list),
+and the group picker, a fragment inside it, reruns only its own section.
 """
 
 from __future__ import annotations
