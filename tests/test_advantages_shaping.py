@@ -79,6 +79,27 @@ def test_overlong_penalty_shape():
         overlong_penalty(torch.tensor([float("nan")]), 20, 4)
 
 
+def test_soft_overlong_evaluates_many_settings_as_overlong_penalty_does():
+    # the formula alone (rlviz.core.shaping._soft_overlong), K settings at once over [K, B] lengths:
+    # each row as overlong_penalty gives it for that row's (L_max, L_cache), bit for bit
+    from rlviz.core.shaping import _soft_overlong
+
+    lengths = torch.tensor([0.0, 3, 4, 5, 6, 8, 9, 12], dtype=torch.float64)
+    settings = [(8, 4), (8, 0), (5, 5), (1, 0), (1, 1), (12, 3)]
+    col = lambda v: torch.tensor(v, dtype=torch.float64)[:, None]  # noqa: E731
+    lmax, lcache = zip(*settings)
+    many = _soft_overlong(lengths.expand(len(settings), -1), col(lmax), col(lcache), 1.5)
+    for k, (m, c) in enumerate(settings):
+        one = overlong_penalty(lengths, m, c, 1.5).double()
+        assert torch.equal(many[k].float().double(), one), (m, c)
+    # by hand, L_max 8, L_cache 4, factor 1.5: -1.5 * clip((L - 4) / 4, 0, 1)
+    assert many[0].tolist() == [0.0, 0.0, 0.0, -0.375, -0.75, -1.5, -1.5, -1.5]
+    # L_cache 0 (no ramp, the 0 / 0 of the ramp replaced): -1.5 only beyond L_max = 8
+    assert many[1].tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.5, -1.5]
+    # the scalar path is the same formula
+    assert torch.equal(_soft_overlong(lengths, 8.0, 4.0, 1.5), many[0])
+
+
 def test_overlong_filter_and_informative_groups():
     assert overlong_filter_mask(torch.tensor([True, False])).tolist() == [[0.0], [1.0]]
     r = torch.tensor([[1.0, 1.0, 1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 1.0]])

@@ -339,6 +339,20 @@ def test_sweep_matches_analyse(rollouts):
     assert np.isfinite(sw.drop(columns="axis").to_numpy(dtype=float)).all()
 
 
+def test_sweep_is_analyse_at_every_setting(rollouts):
+    # the sweep computes every setting at once; each row must be what analyse gives at that
+    # setting, exactly (the same penalty, rounded to the default dtype, the same means)
+    for s in (ShapingSettings(6, 3, 1.0), ShapingSettings(9, 0, 2.5), ShapingSettings(16, 12, 0.0)):
+        sw = sweep(rollouts, s, limit=16)
+        for row in sw.itertuples():
+            a = analyse(rollouts, ShapingSettings(row.max_length, row.buffer_length, s.penalty_factor))
+            schemes = a.schemes.set_index("scheme")
+            for key in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "penalised_share"):
+                assert getattr(row, key) == a.summary[key], (s, row.axis, row.value, key)
+            assert row.signal_task == schemes.loc["task", "signal_groups"]
+            assert row.signal_dapo == schemes.loc["dapo", "signal_groups"]
+
+
 # ------------------------------------------------------------------------------------------ figures
 def _finite(fig) -> None:
     go.Figure(

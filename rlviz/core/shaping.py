@@ -51,12 +51,44 @@ def overlong_penalty(
     out_dtype = torch.get_default_dtype()
     penalty_factor = check_number(penalty_factor, "penalty_factor", low=0.0, high=torch.finfo(out_dtype).max)
     lengths = _check_lengths(lengths).to(STAT_DTYPE)  # computed in float64, returned in the default dtype
+    return _soft_overlong(lengths, max_length, buffer_length, penalty_factor).to(out_dtype)
+
+
+def _soft_overlong(
+    lengths: torch.Tensor,
+    max_length: float | torch.Tensor,
+    buffer_length: float | torch.Tensor,
+    penalty_factor: float,
+) -> torch.Tensor:
+    """The formula of :func:`overlong_penalty` without its checks, in ``lengths``' dtype: the one
+    place it is written. For a caller in rlviz that has checked its settings with
+    :func:`overlong_penalty` and evaluates many at once (``rlviz.experiments.length.sweep``).
+
+    Args:
+        lengths: float tensor of response lengths in tokens, any shape.
+        max_length: L_max, a number or a float tensor broadcastable against ``lengths`` (e.g. [K, 1]
+            for K settings of [K, B] lengths), each >= 1.
+        buffer_length: L_cache, the same, each in [0, its L_max].
+        penalty_factor: >= 0.
+
+    Returns:
+        The penalties, ``lengths`` broadcast against the settings, in [-penalty_factor, 0].
+
+    Raises:
+        Nothing of its own: invalid settings give meaningless values (check them with
+        :func:`overlong_penalty`).
+    """
     start = max_length - buffer_length
-    if buffer_length == 0:
-        out = torch.where(lengths > max_length, -penalty_factor * torch.ones_like(lengths), torch.zeros_like(lengths))
-    else:
-        out = -penalty_factor * ((lengths - start) / buffer_length).clamp(0.0, 1.0)  # (B,)
-    return out.to(out_dtype)
+    if not isinstance(buffer_length, torch.Tensor):
+        if buffer_length == 0:  # no ramp: the full factor only beyond L_max
+            return torch.where(
+                lengths > max_length, -penalty_factor * torch.ones_like(lengths), torch.zeros_like(lengths)
+            )
+        return -penalty_factor * ((lengths - start) / buffer_length).clamp(0.0, 1.0)
+    # several settings: a buffer of 0 divides by zero in the ramp, which the step replaces
+    ramp = -penalty_factor * ((lengths - start) / buffer_length).clamp(0.0, 1.0)
+    step = torch.where(lengths > max_length, -penalty_factor * torch.ones_like(ramp), torch.zeros_like(ramp))
+    return torch.where(buffer_length == 0, step, ramp)
 
 
 def overlong_filter_mask(truncated: torch.Tensor) -> torch.Tensor:

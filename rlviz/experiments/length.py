@@ -26,7 +26,13 @@ import torch
 from rlviz.core.advantages import group_advantages
 from rlviz.core.objectives import gradient_weights
 from rlviz.core.sampling import informative_groups
-from rlviz.core.shaping import cosine_length_reward, kimi_length_reward, overlong_filter_mask, overlong_penalty
+from rlviz.core.shaping import (
+    _soft_overlong,
+    cosine_length_reward,
+    kimi_length_reward,
+    overlong_filter_mask,
+    overlong_penalty,
+)
 from rlviz.lm.task import Problem, reward
 
 __all__ = [
@@ -80,8 +86,9 @@ def _no_negative_zero(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _plus_zero(column):
     """A float column (Series or array, a pandas one included) plus 0.0 (no −0.0); any other column
-    as it is."""
-    return column + 0.0 if column.dtype.kind == "f" else column
+    (a list of strings included) as it is."""
+    dtype = getattr(column, "dtype", None)
+    return column + 0.0 if dtype is not None and dtype.kind == "f" else column
 
 
 # ---------------------------------------------------------------------------------------- curves
@@ -222,12 +229,12 @@ def _prefix_rewards(prompt: str, answer: str, level: int, tokens: tuple[str, ...
     return tuple(reward(problem, "".join(tokens[:k]), finished=False) for k in range(len(tokens)))
 
 
-def _rescored(rollouts: pd.DataFrame) -> list[tuple[float, ...]]:
-    """:func:`_prefix_rewards` of every response (B tuples)."""
-    return [
-        _prefix_rewards(p, a, int(lv), tuple(t))
-        for p, a, lv, t in zip(rollouts["prompt"], rollouts["answer"], rollouts["level"], rollouts["tokens"])
-    ]
+def _rescored(rollouts: pd.DataFrame, rows: np.ndarray | None = None) -> list[tuple[float, ...]]:
+    """:func:`_prefix_rewards` of every response (B tuples), or of those where ``rows`` ([B] bool)
+    is True."""
+    columns = [rollouts[c].tolist() for c in ("prompt", "answer", "level", "tokens")]  # lists: iterating
+    picked = zip(*columns) if rows is None else (v for v, keep in zip(zip(*columns), rows) if keep)  # pandas'
+    return [_prefix_rewards(p, a, int(lv), tuple(t)) for p, a, lv, t in picked]  # is slower
 
 
 def _check_max_length(rollouts: pd.DataFrame, max_length: int, _seen: tuple[int, bool] | None = None) -> None:
@@ -256,22 +263,28 @@ def apply_max_length(rollouts: pd.DataFrame, max_length: int) -> pd.DataFrame:
         ValueError: ``max_length`` < 1 or above the longest length the rollouts could reach
             (named ``max_length``).
     """
+    return pd.DataFrame(_cut_columns(rollouts, max_length), index=rollouts.index)
+
+
+def _cut_columns(rollouts: pd.DataFrame, max_length: int) -> dict[str, object]:
+    """The columns of :func:`apply_max_length`'s frame, in its order, as arrays (B each; the string
+    columns pandas' own): :func:`analyse` adds its columns before making one frame."""
     _check_max_length(rollouts, max_length)
     sampled = rollouts["length"].to_numpy()  # (B,)
     cut = sampled > max_length  # (B,) longer than the new limit
     toks = [t[:max_length] if c else t for t, c in zip(rollouts["tokens"], cut)]
     rew = rollouts["reward"].to_numpy(dtype=float).copy()
     if cut.any():
-        prefix = _rescored(rollouts[cut])
+        prefix = _rescored(rollouts, rows=cut)
         rew[cut] = [r[max_length] for r in prefix]
-    out = {c: rollouts[c] for c in rollouts.columns if c != "tokens"}
+    out = {c: rollouts[c].array for c in rollouts.columns if c != "tokens"}
     out["length"] = np.minimum(sampled, max_length)
     out["reward"] = rew
     out["length_sampled"] = sampled
     out["truncated"] = cut | ~rollouts["finished"].to_numpy(dtype=bool)
     out["response"] = ["".join(t) for t in toks]
     out["correct"] = rew > 0
-    return pd.DataFrame(out, index=rollouts.index)
+    return out
 
 
 @dataclass
@@ -284,11 +297,12 @@ class LengthAnalysis:
     schemes: pd.DataFrame  # one row per reward scheme in SCHEMES (see :func:`analyse`)
 
 
-def _rewards(frame: pd.DataFrame, s: ShapingSettings, n: int, g: int) -> dict[str, torch.Tensor]:
-    """[n, G] rewards of every scheme for responses already cut at ``s.max_length``."""
-    lengths = torch.tensor(frame["length"].to_numpy(), dtype=torch.float64)  # (B,)
-    correct = torch.tensor(frame["correct"].to_numpy(), dtype=torch.bool)  # (B,)
-    task = torch.tensor(frame["reward"].to_numpy(), dtype=torch.float64)  # (B,)
+def _rewards(cut: dict[str, object], s: ShapingSettings, n: int, g: int) -> dict[str, torch.Tensor]:
+    """[n, G] rewards of every scheme for responses already cut at ``s.max_length`` (``cut``:
+    :func:`_cut_columns`)."""
+    lengths = torch.tensor(np.asarray(cut["length"]), dtype=torch.float64)  # (B,)
+    correct = torch.tensor(np.asarray(cut["correct"]), dtype=torch.bool)  # (B,)
+    task = torch.tensor(np.asarray(cut["reward"]), dtype=torch.float64)  # (B,)
     pen = overlong_penalty(lengths, s.max_length, s.buffer_length, s.penalty_factor).double()  # (B,)
     kimi = kimi_length_reward(lengths.view(n, g), correct.view(n, g)).double()  # (n, G)
     c = s.cosine
@@ -367,8 +381,8 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
         raise ValueError("rollouts: empty")
     g = int(rollouts["sample"].max()) + 1
     n = len(rollouts) // g
-    frame = apply_max_length(rollouts, s.max_length)
-    r = _rewards(frame, s, n, g)
+    cut = _cut_columns(rollouts, s.max_length)  # apply_max_length's columns
+    r = _rewards(cut, s, n, g)
     adv = {k: group_advantages(r[k], scale) for k in SCHEMES}  # (n, G) each
     added = {"penalty": r["penalty"].reshape(-1).numpy(), "kimi_term": r["kimi_term"].reshape(-1).numpy()}
     for k in SCHEMES:
@@ -380,8 +394,8 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
     added["rank_dapo"] = rank_dapo.reshape(-1).numpy()
 
     # DAPO's loss at ratio 1: which responses the gradient reaches, with and without filtering
-    lengths = torch.tensor(frame["length"].to_numpy())  # (B,)
-    truncated = torch.tensor(frame["truncated"].to_numpy())  # (B,)
+    lengths = torch.tensor(cut["length"])  # (B,)
+    truncated = torch.tensor(cut["truncated"])  # (B,)
     T = max(int(lengths.max()), 1)
     mask = (torch.arange(T)[None, :] < lengths[:, None]).double()  # (B, T)
     zeros = torch.zeros_like(mask)  # log pi = log pi_old: ratio 1
@@ -393,7 +407,7 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
     added["grad"] = (-grad).sum(-1).numpy()  # (B,) summed gradient weight -dloss/dlog pi
     added["grad_filtered"] = (-grad_f).sum(-1).numpy()
     # one new frame (adding columns one at a time copies the frame each time), no -0.0 in it
-    frame = pd.DataFrame({c: _plus_zero(v) for c, v in {**dict(frame.items()), **added}.items()}, index=frame.index)
+    frame = pd.DataFrame({c: _plus_zero(v) for c, v in {**cut, **added}.items()}, index=rollouts.index)
 
     total_abs = float(grad.abs().sum())
     # groups are contiguous rows of G (as the [n, G] views above)
@@ -405,7 +419,7 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
             "n_truncated": frame["truncated"].to_numpy().reshape(n, g).sum(1).astype(int),
             "pairs_reversed": reversed_.numpy().astype(int),
             "ties_broken": broken.numpy().astype(int),
-            "effect": (adv["dapo"] - adv["task"]).abs().sum(dim=1).numpy(),
+            "effect": (adv["dapo"] - adv["task"]).abs().sum(dim=1).numpy() + 0.0,  # + 0.0: no -0.0
         }
     )
     summary = {
@@ -418,53 +432,37 @@ def analyse(rollouts: pd.DataFrame, s: ShapingSettings, scale: str = "group") ->
         "pairs_reversed": int(reversed_.sum()),
         "ties_broken": int(broken.sum()),
     }
-    rows = []
+    per_scheme = {"mean_reward": [], "signal_groups": [], "length_adv_corr": []}
     length_np = frame["length"].to_numpy(dtype=float)
     for k in SCHEMES:
         signal = informative_groups(r[k])  # (n,)
         keep = signal.repeat_interleave(g).numpy()  # (B,)
         x, y = length_np[keep], adv[k].reshape(-1).numpy()[keep]
         corr = float(np.corrcoef(x, y)[0, 1]) if len(x) > 2 and x.std() > 0 and y.std() > 0 else 0.0
-        rows.append(
-            {
-                "scheme": k,
-                "mean_reward": float(r[k].mean()),
-                "signal_groups": float(signal.double().mean()),
-                "length_adv_corr": corr,
-            }
-        )
+        per_scheme["mean_reward"].append(float(r[k].mean()))
+        per_scheme["signal_groups"].append(float(signal.double().mean()))
+        per_scheme["length_adv_corr"].append(corr)
     summary = {k: v + 0 for k, v in summary.items()}  # no -0.0 (int stays int)
-    return LengthAnalysis(
-        responses=frame,
-        groups=_no_negative_zero(groups),
-        summary=summary,
-        schemes=_no_negative_zero(pd.DataFrame(rows)),
-    )
+    schemes = {"scheme": list(SCHEMES), **{c: np.array(v) + 0.0 for c, v in per_scheme.items()}}  # no -0.0
+    return LengthAnalysis(responses=frame, groups=groups, summary=summary, schemes=pd.DataFrame(schemes))
 
 
-def _summaries(task: torch.Tensor, pen: torch.Tensor, truncated: np.ndarray, n: int, g: int) -> list[dict[str, float]]:
+def _summaries(task: torch.Tensor, pen: torch.Tensor, truncated: np.ndarray, n: int, g: int) -> dict[str, np.ndarray]:
     """The sweep's numbers for K settings at once, without gradients: ``task`` and ``pen`` [K, B]
     (the task reward and DAPO's penalty of the responses cut at each setting's L_max, groups
-    contiguous), ``truncated`` [K, B] bool. Means of 0/1 values are exact in any order; the shaped
-    reward's mean is taken row by row, as :func:`analyse` takes it."""
+    contiguous), ``truncated`` [K, B] bool. Returns each summary key's [K] float64 values. Means of
+    0/1 values are exact in any order; the shaped reward's mean is taken row by row, as
+    :func:`analyse` takes it."""
     K = task.shape[0]
     dapo = task + pen  # (K, B)
-    signal_task = informative_groups(task.reshape(K * n, g)).view(K, n).double().mean(1)  # (K,)
-    signal_dapo = informative_groups(dapo.reshape(K * n, g)).view(K, n).double().mean(1)
-    mean_task = task.mean(1)  # (K,) of 0/1 rewards
-    penalised = (pen < 0).double().mean(1)
-    trunc = truncated.mean(1)
-    return [
-        {
-            "mean_reward_task": float(mean_task[k]),
-            "mean_reward_dapo": float(dapo[k].mean()),
-            "truncated_share": float(trunc[k]),
-            "penalised_share": float(penalised[k]),
-            "signal_task": float(signal_task[k]),
-            "signal_dapo": float(signal_dapo[k]),
-        }
-        for k in range(K)
-    ]
+    return {
+        "mean_reward_task": task.mean(1).numpy(),  # (K,) of 0/1 rewards
+        "mean_reward_dapo": np.array([float(row.mean()) for row in dapo]),
+        "truncated_share": truncated.mean(1),
+        "penalised_share": (pen < 0).double().mean(1).numpy(),
+        "signal_task": informative_groups(task.reshape(K * n, g)).view(K, n).double().mean(1).numpy(),
+        "signal_dapo": informative_groups(dapo.reshape(K * n, g)).view(K, n).double().mean(1).numpy(),
+    }
 
 
 def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) -> pd.DataFrame:
@@ -518,20 +516,25 @@ def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) 
     lengths = torch.tensor(np.minimum(sampled[None, :], lmaxes_all[:, None]), dtype=torch.float64)
     truncated = cut | unfinished[None, :]
     K = len(lmaxes)
-    lcaches = [min(s.buffer_length, int(lmax)) for lmax in lmaxes]
-    pen = torch.stack(
-        [overlong_penalty(lengths[k], int(lmaxes[k]), lcaches[k], s.penalty_factor).double() for k in range(K)]
-    )  # (K, B)
-    rows = [
-        {"axis": "max_length", "value": int(lmax), "max_length": int(lmax), "buffer_length": lcache, **summary}
-        for lmax, lcache, summary in zip(lmaxes, lcaches, _summaries(task[:K], pen, truncated[:K], n, g))
-    ]
+    lcaches = lcaches_by_lmax = [min(s.buffer_length, int(lmax)) for lmax in lmaxes]
+    # every setting at once: overlong_penalty checks the first (the others are valid when it is) and
+    # its formula, _soft_overlong, computes them all, rounded to the default dtype as it rounds
+    overlong_penalty(lengths[0], int(lmaxes[0]), lcaches[0], s.penalty_factor)
+    dtype = torch.get_default_dtype()
+    column = lambda values: torch.tensor(values, dtype=torch.float64)[:, None]  # noqa: E731  (K, 1)
+    pen = _soft_overlong(lengths[:K], column(lmaxes), column(lcaches), float(s.penalty_factor)).to(dtype).double()
+    by_lmax = _summaries(task[:K], pen, truncated[:K], n, g)
     lcaches = list(range(0, s.max_length + 1))  # the L_cache axis, L_max held
-    pen = torch.stack([overlong_penalty(lengths[K], s.max_length, c_, s.penalty_factor).double() for c_ in lcaches])
+    pen = _soft_overlong(lengths[K:], float(s.max_length), column(lcaches), float(s.penalty_factor)).to(dtype).double()
     L = len(lcaches)
     held = _summaries(task[K:].expand(L, -1), pen, np.repeat(truncated[K:], L, axis=0), n, g)
-    rows += [
-        {"axis": "buffer_length", "value": c_, "max_length": s.max_length, "buffer_length": c_, **summary}
-        for c_, summary in zip(lcaches, held)
-    ]
-    return _no_negative_zero(pd.DataFrame(rows))
+    # one column per key, the L_max axis' K rows and then the L_cache axis' L rows
+    lmax_values = [int(v) for v in lmaxes]
+    columns = {
+        "axis": ["max_length"] * K + ["buffer_length"] * L,
+        "value": lmax_values + lcaches,
+        "max_length": lmax_values + [s.max_length] * L,
+        "buffer_length": [*lcaches_by_lmax, *lcaches],
+        **{k: np.concatenate([by_lmax[k], held[k]]) for k in by_lmax},
+    }
+    return _no_negative_zero(pd.DataFrame(columns))
