@@ -75,13 +75,10 @@ class ShapingSettings:
     cosine: CosineParams = field(default_factory=CosineParams)  # cosine reward values
 
 
-def _no_negative_zero(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with every float column plus 0.0, so a −0.0 (e.g. ``-f * 0``) reads 0 in a table or
-    a CSV. Changes no value: −0.0 == 0.0."""
-    if not any(d.kind == "f" for d in frame.dtypes):
-        return frame
-    # each column's array, not a Series (the index aligned each time): called on every slider change
-    return pd.DataFrame({c: _plus_zero(col.array) for c, col in frame.items()}, index=frame.index)
+def _frame(columns: dict[str, object]) -> pd.DataFrame:
+    """A DataFrame of ``columns`` (name -> array or list), every float column plus 0.0, so that a
+    −0.0 (e.g. ``-f * 0``) reads 0 in a table or a CSV. Changes no value: −0.0 == 0.0."""
+    return pd.DataFrame({c: _plus_zero(v) for c, v in columns.items()})
 
 
 def _plus_zero(column):
@@ -120,17 +117,15 @@ def penalty_curves(s: ShapingSettings, points: int = 401) -> pd.DataFrame:
         exceed_penalty=c.exceed_penalty,
     )
     ones, zeros = torch.ones_like(lengths, dtype=torch.bool), torch.zeros_like(lengths, dtype=torch.bool)
-    return _no_negative_zero(
-        pd.DataFrame(
-            {
-                "length": grid,
-                "dapo_penalty": pen.numpy(),
-                "dapo_right": (1.0 + pen).numpy(),
-                "dapo_wrong": (0.0 + pen).numpy(),
-                "cosine_right": cosine_length_reward(lengths, ones, s.max_length, **kw).double().numpy(),
-                "cosine_wrong": cosine_length_reward(lengths, zeros, s.max_length, **kw).double().numpy(),
-            }
-        )
+    return _frame(
+        {
+            "length": grid,
+            "dapo_penalty": pen.numpy(),
+            "dapo_right": (1.0 + pen).numpy(),
+            "dapo_wrong": (0.0 + pen).numpy(),
+            "cosine_right": cosine_length_reward(lengths, ones, s.max_length, **kw).double().numpy(),
+            "cosine_wrong": cosine_length_reward(lengths, zeros, s.max_length, **kw).double().numpy(),
+        }
     )
 
 
@@ -155,14 +150,12 @@ def kimi_curve(min_length: int, max_length: int, weight: float = 1.0) -> pd.Data
     lengths = torch.tensor(grid, dtype=torch.float64)[None]  # (1, N): one group
     right = kimi_length_reward(lengths, torch.ones_like(lengths, dtype=torch.bool))[0]
     wrong = kimi_length_reward(lengths, torch.zeros_like(lengths, dtype=torch.bool))[0]
-    return _no_negative_zero(
-        pd.DataFrame(
-            {
-                "length": grid,
-                "kimi_right": weight * right.double().numpy(),
-                "kimi_wrong": weight * wrong.double().numpy(),
-            }
-        )
+    return _frame(
+        {
+            "length": grid,
+            "kimi_right": weight * right.double().numpy(),
+            "kimi_wrong": weight * wrong.double().numpy(),
+        }
     )
 
 
@@ -537,4 +530,4 @@ def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) 
         "buffer_length": [*lcaches_by_lmax, *lcaches],
         **{k: np.concatenate([by_lmax[k], held[k]]) for k in by_lmax},
     }
-    return _no_negative_zero(pd.DataFrame(columns))
+    return _frame(columns)
