@@ -861,6 +861,7 @@ def _lang_param() -> dict[str, str]:
 
 
 GO_KEY = "ls_go"  # a presenter move asked for by a button's callback, made by present_lesson
+SHOWN_STEP_KEY = "presenter_step"  # (lesson, step) whose settings this session has taken (present_lesson)
 
 
 def go_to_step(ref: str, index: int | None) -> None:
@@ -905,8 +906,9 @@ def present_lesson(current_url_path: str) -> None:
     """The presenter view of a lesson, when the URL asks for it (``?lesson=<id or code>&step=<k>&present=1``).
 
     Called by app.py between ``st.navigation`` and the page's run, with the url path of the page about
-    to run. On another page than the step's, it switches to the step's page with the step's settings
-    (``rlviz.experiments.lessons.step_query``). On the step's page it adds the presenter style (large
+    to run. On another page than the step's, or on the step's page entered by a link that lacks the
+    step's settings, it switches to the step's page with the step's settings
+    (``rlviz.experiments.lessons.step_query``), once per step and session. On the step's page it adds the presenter style (large
     type, no sidebar, 1024 px wide, the controls the step does not list hidden, the step's question
     outlined and the page's other questions hidden, all of them on a step that asks none:
     ``rlviz.plots.lessons.presenter_css``) and the
@@ -933,7 +935,11 @@ def present_lesson(current_url_path: str) -> None:
         return
     k = step_index(params.get("step"), lesson)
     step, n = lesson.steps[k], len(lesson.steps)
-    if current_url_path != step.entry.url_path:
+    if current_url_path != step.entry.url_path or st.session_state.get(SHOWN_STEP_KEY) != (ref, k):
+        # entering the step, from another page or from a link straight to the step's page (a new
+        # session: its widgets are not drawn yet), takes the step's settings once; on later reruns the
+        # presenter's own moves of the visible controls stay
+        st.session_state[SHOWN_STEP_KEY] = (ref, k)
         query = step_query(ref, lesson, k, lang())
         _release(step.entry.prefix)
         st.switch_page(step.entry.file, query_params=query)

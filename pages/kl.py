@@ -101,7 +101,7 @@ curves_section()
 
 with st.expander(tr("kl.registry_header")):
     formula(r"x=\log\pi_\theta(y)-\log\pi_\text{ref}(y),\quad \rho=\pi_\theta(y)/\pi_\text{old}(y)", small=True)
-    st.dataframe(
+    st.table(  # a table wraps its cells: every column shows at 1400 px (a dataframe cut the last three)
         pd.DataFrame(
             {
                 tr("kl.col.estimator"): list(KL_SPECS),
@@ -112,6 +112,7 @@ with st.expander(tr("kl.registry_header")):
             }
         ),
         hide_index=True,
+        border="horizontal",
     )
     st.caption(tr("kl.verl_plus_note"))
 

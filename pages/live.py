@@ -39,6 +39,7 @@ from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
 from rlviz.core.objectives import ALGORITHMS, MOE_ONLY_SETTINGS, TOKEN_STATES, TRAINER_SETTINGS
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
+from rlviz.lm.task import HELDOUT_SIZE
 from rlviz.plots import token_weight_figure
 from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
 from rlviz.teach.predict import PREDICTIONS, live_result
@@ -103,11 +104,12 @@ c1, c2, c3, c4 = st.columns(4)
 steps = c1.number_input(
     tr("live.steps"), 1, server_limits().max_steps, D.steps, key="lv_steps", bind="query-params", disabled=running
 )
+LIMITS = server_limits()  # the widgets offer no more than this server runs (README "Serving a class")
 prompts = c2.number_input(
     tr("live.prompts"),
     1,
-    128,
-    D.prompts_per_step,
+    LIMITS.max_prompts_per_step,
+    min(D.prompts_per_step, LIMITS.max_prompts_per_step),
     key="lv_prompts",
     help=tr("live.prompts_help"),
     bind="query-params",
@@ -116,8 +118,8 @@ prompts = c2.number_input(
 group_size = c3.number_input(
     tr("live.group_size"),
     2,
-    64,
-    D.group_size,
+    max(2, LIMITS.max_group_size),
+    min(D.group_size, max(2, LIMITS.max_group_size)),
     key="lv_G",
     help=tr("live.group_size_help"),
     bind="query-params",
@@ -179,7 +181,7 @@ with st.expander(tr("live.advanced")):
         64,
         D.heldout_samples,
         key="lv_heldout",
-        help=tr("live.heldout_help"),
+        help=tr("live.heldout_help", n=HELDOUT_SIZE),
         bind="query-params",
         disabled=running,
     )
@@ -390,7 +392,7 @@ if questions:
 
 run: LiveRun | None = state.get("live_run")
 if run is None:
-    st.info(tr("live.no_run"))
+    st.info(tr("live.no_run", n=len(DEFAULT_ALGORITHMS), steps=D.steps))  # the defaults (README: 50-72 s here)
     stop()
 
 arm_titles = {name: titles.get(arm.objective, arm.objective) for name, arm in run.arms.items()}
@@ -582,11 +584,14 @@ st.dataframe(
     table,
     hide_index=True,
     column_config={
-        tr(f"sum.{k}"): st.column_config.TextColumn(tr(f"sum.{k}"), help=tr(f"sum.{k}_help"), width=WIDTHS[k])
+        tr(f"sum.{k}"): st.column_config.TextColumn(
+            tr(f"sum.{k}"), help=tr(f"sum.{k}_help", n=HELDOUT_SIZE), width=WIDTHS[k]
+        )
         for k in COLUMNS
     },
 )
-st.caption(tr("live.summary_caption"))
+measured = run.config.heldout_samples > 0  # 0 skips the held-out evaluation: its columns stay —
+st.caption(tr("live.summary_caption", n=HELDOUT_SIZE) if measured else tr("live.summary_caption_no_heldout"))
 downloads = st.container(horizontal=True)
 with downloads:
     csv_download(run.metrics_frame(), "live-metrics", key="lv_dl_csv", label=tr("live.download_csv"))

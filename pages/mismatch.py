@@ -423,7 +423,13 @@ with st.expander(tr("mismatch.live_more")):
         tr("mismatch.prompts"), 1, 64, D.prompts_per_step, key="mm_lp", bind="query-params", disabled=running
     )
     live_G = c2.number_input(
-        tr("mismatch.group_size"), 2, 32, D.group_size, key="mm_lG", bind="query-params", disabled=running
+        tr("mismatch.group_size"),
+        2,
+        max(2, server_limits().max_group_size),
+        min(D.group_size, max(2, server_limits().max_group_size)),
+        key="mm_lG",
+        bind="query-params",
+        disabled=running,
     )
     mu = c3.number_input(tr("mismatch.mu"), 1, 16, D.mu, key="mm_mu", bind="query-params", disabled=running)
     mini_batches = c4.number_input(

@@ -30,6 +30,7 @@ from app_common import (
     predict,
     run_active,
     run_controls,
+    server_limits,
     show_bad_input,
     show_run_status,
     tr,
@@ -49,6 +50,7 @@ from rlviz.experiments.sampling import (
     signal_curves,
     simulate_fill,
 )
+from rlviz.lm.task import HELDOUT_SIZE
 from rlviz.plots.sampling import (
     advantage_mass_figure,
     beta_density_figure,
@@ -437,12 +439,33 @@ st.markdown(tr("sampling.live_text"))
 state.setdefault("sampling_running", False)
 running = run_active("sampling_running")  # True from the Run click's own script run: widgets disabled
 c1, c2, c3, c4 = st.columns(4)
-steps = c1.number_input(tr("sampling.steps"), 1, 200, D.steps, key="s_steps", bind="query-params", disabled=running)
+LIMITS = server_limits()  # the widgets offer no more than this server runs (README "Serving a class")
+steps = c1.number_input(
+    tr("sampling.steps"),
+    1,
+    LIMITS.max_steps,
+    min(D.steps, LIMITS.max_steps),
+    key="s_steps",
+    bind="query-params",
+    disabled=running,
+)
 live_N = c2.number_input(
-    tr("sampling.live_prompts"), 1, 64, D.prompts_per_step, key="s_lp", bind="query-params", disabled=running
+    tr("sampling.live_prompts"),
+    1,
+    LIMITS.max_prompts_per_step,
+    min(D.prompts_per_step, LIMITS.max_prompts_per_step),
+    key="s_lp",
+    bind="query-params",
+    disabled=running,
 )
 live_G = c3.number_input(
-    tr("sampling.live_group_size"), 2, 32, D.group_size, key="s_lG", bind="query-params", disabled=running
+    tr("sampling.live_group_size"),
+    2,
+    max(2, LIMITS.max_group_size),
+    min(D.group_size, max(2, LIMITS.max_group_size)),
+    key="s_lG",
+    bind="query-params",
+    disabled=running,
 )
 rounds = c4.number_input(
     tr("sampling.rounds"),
@@ -481,7 +504,7 @@ heldout = c3.number_input(
     32,
     D.heldout_samples,
     key="s_heldout",
-    help=tr("sampling.heldout_help"),
+    help=tr("sampling.heldout_help", n=HELDOUT_SIZE),
     bind="query-params",
     disabled=running,
 )
@@ -591,7 +614,7 @@ else:
     _draw_curves("sampling-live")
     st.caption(tr("sampling.live_caption"))
     st.table(_summary_table(run), hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
-    st.caption(tr("sampling.summary_caption"))
+    st.caption(tr("sampling.summary_caption", n=HELDOUT_SIZE))
     csv_download(run.metrics_frame(), "sampling-live", key="s_dl_live")
 
 # ---------------------------------------------------------------------------------------- 5. symptoms

@@ -214,6 +214,30 @@ def test_the_run_buttons_are_always_drawn_and_enabled_only_when_they_can_act():
     assert at.button(key="lv_stop").disabled
 
 
+def test_the_final_tables_caption_says_when_held_out_pass_at_1_was_not_measured():
+    # held-out samples 0 skips the evaluation: its columns read "—" after the run, and the caption
+    # must say why (it said "— until an algorithm finishes its steps" under a finished run)
+    from rlviz.lm.task import HELDOUT_SIZE
+
+    at = _small(_live(lang="zh"), algorithms=("grpo",), heldout=0)
+    at.button(key="lv_run").click().run()
+    _no_exception(at)
+    captions = [c.value for c in at.caption]
+    assert t("live.summary_caption_no_heldout", "zh") in captions
+    assert t("live.summary_caption", "zh", n=HELDOUT_SIZE) not in captions
+
+
+def test_the_run_size_fields_offer_no_more_than_the_server_runs():
+    # found by a new user: the fields went to 128 prompts and G 64 where the server refuses above 64 / 32
+    from app_common import server_limits
+
+    limits = server_limits()
+    at = _live()
+    assert at.number_input(key="lv_steps").max == limits.max_steps
+    assert at.number_input(key="lv_prompts").max == limits.max_prompts_per_step
+    assert at.number_input(key="lv_G").max == limits.max_group_size
+
+
 def test_live_run_through_the_ui():
     at = _small(_live())
     at.button(key="lv_run").click().run()
@@ -248,6 +272,9 @@ def test_live_run_through_the_ui():
         high=f"{lost['clip_high_mean']:.1%}",
     )
     assert reading in _texts(at)
+    from rlviz.lm.task import HELDOUT_SIZE  # held-out pass@1 measured (1 sample a prompt): the caption says on what
+
+    assert t("live.summary_caption", "en", n=HELDOUT_SIZE) in [c.value for c in at.caption]
     # ratio histogram, token views, final table, downloads
     assert len(at.get("plotly_chart")) >= 2
     # each token heatmap's hover says what the trust region did to each token (at the step's first

@@ -101,6 +101,25 @@ def test_present_a_shipped_lesson_from_first_step_to_last(lesson_id, lang):
     assert len(at.session_state["ls_draft_steps"]) == n
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_link_straight_to_a_steps_page_takes_the_steps_settings(lang):
+    # a presenter link that already points at the step's page (found by a new user: the page kept its
+    # defaults while the teacher's note described the step's settings)
+    lesson = SHIPPED["clipping"]
+    k = next(i for i, step in enumerate(lesson.steps) if step.settings)  # a step that sets something
+    step = lesson.steps[k]
+    at = open_page(step.entry.file, lesson="clipping", present="1", step=str(k), lang=lang)
+    no_exception(at)
+    assert (
+        t("lessons.bar.step", lang, k=k + 1, n=len(lesson.steps), page=t(f"nav.{step.page}", lang)) in _markdown(at)[0]
+    )
+    for key, wanted in step.settings.items():
+        kind, w = _widget(at, key)
+        assert _same(kind, _as_url(kind, w), wanted), (key, _as_url(kind, w), wanted)
+    # taken once: a presenter's move of a control on a later rerun stays
+    assert at.session_state["presenter_step"] == ("clipping", k)
+
+
 def test_a_bad_lesson_link_is_a_message():
     at = open_page(PAGE, lesson="garbage!", present="1")
     assert not at.exception

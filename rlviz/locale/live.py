@@ -82,8 +82,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.heldout": {"en": "Held-out samples per prompt", "zh": "留出集每题采样数"},
     "live.heldout_help": {
         "en": "Held-out pass@1 is measured before training and after each algorithm's last step "
-        "(96 fixed prompts × this many samples); 0 skips it.",
-        "zh": "在训练前和每个算法最后一步之后测量留出集 pass@1（96 道固定题 × 每题这么多次采样）；0 表示跳过。",
+        "({n} fixed prompts × this many samples); 0 skips it.",
+        "zh": "在训练前和每个算法最后一步之后测量留出集 pass@1（{n} 道固定题 × 每题这么多次采样）；0 表示跳过。",
     },
     "live.algo_settings": {"en": "{title} settings", "zh": "{title} 的设置"},
     "live.algo_settings_caption": {
@@ -125,9 +125,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "（verl 的 algorithm.use_kl_in_reward）。只对 β > 0 的算法起作用（GRPO 默认 0.04）。",
     },
     "live.no_run": {
-        "en": "Choose the settings and press **Run**. On a CPU the default run (4 algorithms × 30 steps) "
-        "takes a few minutes; a bar per algorithm shows how far it is, and **Stop** keeps what is done.",
-        "zh": "选好设置后点击 **开始训练**。在 CPU 上，默认设置（4 个算法 × 30 步）需要几分钟；"
+        "en": "Choose the settings and press **Run**. On two CPU cores the default run ({n} algorithms × "
+        "{steps} steps) takes one to two minutes; a bar per algorithm shows how far it is, and **Stop** keeps "
+        "what is done.",
+        "zh": "选好设置后点击 **开始训练**。在两个 CPU 核上，默认设置（{n} 个算法 × {steps} 步）需要一到两分钟；"
         "每个算法有一个进度条，点 **停止** 会保留已完成的部分。",
     },
     "live.progress": {"en": "{title}: step {done} / {total}", "zh": "{title}：第 {done} / {total} 步"},
@@ -280,10 +281,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.state.masked": {"en": "masked: out of the loss", "zh": "已屏蔽：不进入损失"},
     "live.summary_header": {"en": "Final table", "zh": "结果汇总"},
     "live.summary_caption": {
-        "en": "Held-out pass@1 on 96 fixed prompts the model never trains on, before and after (— until "
+        "en": "Held-out pass@1 on {n} fixed prompts the model never trains on, before and after (— until "
         "an algorithm finishes its steps); the other columns summarise the last steps.",
-        "zh": "留出集 pass@1 在 96 道训练中从未见过的固定题目上测量（训练前后各一次；算法跑完全部步数之前显示 —）；"
+        "zh": "留出集 pass@1 在 {n} 道训练中从未见过的固定题目上测量（训练前后各一次；算法跑完全部步数之前显示 —）；"
         "其余列汇总了最后几步。",
+    },
+    "live.summary_caption_no_heldout": {
+        "en": "Held-out pass@1 was not measured in this run (held-out samples per prompt: 0), so its columns "
+        "read —; the other columns summarise the last steps.",
+        "zh": "本次运行没有测量留出集 pass@1（留出集每题采样数为 0），所以这两列显示 —；其余列汇总了最后几步。",
     },
     "live.download_csv": {"en": "Download metrics (CSV)", "zh": "下载指标（CSV）"},
     "live.download_json": {"en": "Download everything (JSON)", "zh": "下载全部结果（JSON）"},
@@ -294,9 +300,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sum.heldout": {"en": "held-out pass@1", "zh": "留出集 pass@1"},
     "sum.heldout_help": {
-        "en": "Pass@1 on 96 fixed prompts never trained on: before training → after this algorithm's last step "
-        "(— until measured).",
-        "zh": "在 96 道从未训练过的固定题目上的 pass@1：训练前 → 该算法最后一步之后（测量之前显示 —）。",
+        "en": "Pass@1 on {n} fixed prompts never trained on: before training → after this algorithm's last step "
+        "(— until measured, or when held-out samples per prompt is 0).",
+        "zh": "在 {n} 道从未训练过的固定题目上的 pass@1：训练前 → 该算法最后一步之后（测量之前，或留出集每题采样数为 0 时显示 —）。",
     },
     "sum.heldout_gain": {"en": "gain", "zh": "提升"},
     "sum.heldout_gain_help": {"en": "Held-out pass@1 after minus before.", "zh": "留出集 pass@1 训练后减训练前。"},

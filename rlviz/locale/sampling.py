@@ -236,9 +236,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "sampling.lr": {"en": "Learning rate", "zh": "学习率"},
     "sampling.heldout": {"en": "Held-out samples per prompt", "zh": "留出集每题采样数"},
     "sampling.heldout_help": {
-        "en": "Held-out pass@1 before training and after each arm's last step (96 fixed prompts × this many "
+        "en": "Held-out pass@1 before training and after each arm's last step ({n} fixed prompts × this many "
         "samples); 0 skips it.",
-        "zh": "训练前以及每个分支最后一步之后的留出集 pass@1（96 道固定题 × 每题这么多次采样）；0 表示跳过。",
+        "zh": "训练前以及每个分支最后一步之后的留出集 pass@1（{n} 道固定题 × 每题这么多次采样）；0 表示跳过。",
     },
     "sampling.run": {"en": "Run", "zh": "开始训练"},
     "sampling.stop": {"en": "Stop", "zh": "停止"},
@@ -284,9 +284,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "判断是否真正学到东西要看下方的留出集 pass@1。",
     },
     "sampling.summary_caption": {
-        "en": "Held-out pass@1 is measured on 96 fixed prompts never used in training, before the first step "
+        "en": "Held-out pass@1 is measured on {n} fixed prompts never used in training, before the first step "
         "and after an arm's last step (— : not measured, or not yet).",
-        "zh": "留出集 pass@1 在 96 道从未用于训练的固定题目上测量，分别在第一步之前和每个分支最后一步之后（—：未测量或尚未测量）。",
+        "zh": "留出集 pass@1 在 {n} 道从未用于训练的固定题目上测量，分别在第一步之前和每个分支最后一步之后（—：未测量或尚未测量）。",
     },
     "sampling.col_arm": {"en": "run", "zh": "分支"},
     "sampling.col_steps": {"en": "steps", "zh": "步数"},
