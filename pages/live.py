@@ -564,7 +564,7 @@ COLUMNS = {
     "entropy_last": [_number(v, 3) for v in summary["entropy_last"]],
     "kl_ref_last": [_number(v, 3) for v in summary["kl_ref_last"]],
     "rollouts_total": [str(int(v)) for v in summary["rollouts_total"]],
-    "seconds_total": [_number(v, 0) for v in summary["seconds_total"]],
+    "seconds_total": [_number(v, 1) for v in summary["seconds_total"]],  # a short run: 0.4 s, not "0"
 }
 # pixels per column: 835 in all, inside the ~940 px main column of a 1400 px window with the sidebar
 WIDTHS = {
