@@ -39,6 +39,7 @@ from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
 from rlviz.core.objectives import ALGORITHMS, MOE_ONLY_SETTINGS, TOKEN_STATES, TRAINER_SETTINGS
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
+from rlviz.experiments.runner import SUMMARY_TAIL
 from rlviz.lm.task import HELDOUT_SIZE
 from rlviz.plots import token_weight_figure
 from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
@@ -591,7 +592,8 @@ st.dataframe(
     },
 )
 measured = run.config.heldout_samples > 0  # 0 skips the held-out evaluation: its columns stay —
-st.caption(tr("live.summary_caption", n=HELDOUT_SIZE) if measured else tr("live.summary_caption_no_heldout"))
+caption = "live.summary_caption" if measured else "live.summary_caption_no_heldout"
+st.caption(tr(caption, n=HELDOUT_SIZE, tail=SUMMARY_TAIL))
 downloads = st.container(horizontal=True)
 with downloads:
     csv_download(run.metrics_frame(), "live-metrics", key="lv_dl_csv", label=tr("live.download_csv"))

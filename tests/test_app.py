@@ -16,6 +16,7 @@ from rlviz.app_pages import PAGES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments.home import framework_check
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
+from rlviz.experiments.runner import SUMMARY_TAIL
 from rlviz.i18n import t
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -223,8 +224,8 @@ def test_the_final_tables_caption_says_when_held_out_pass_at_1_was_not_measured(
     at.button(key="lv_run").click().run()
     _no_exception(at)
     captions = [c.value for c in at.caption]
-    assert t("live.summary_caption_no_heldout", "zh") in captions
-    assert t("live.summary_caption", "zh", n=HELDOUT_SIZE) not in captions
+    assert t("live.summary_caption_no_heldout", "zh", tail=SUMMARY_TAIL) in captions
+    assert t("live.summary_caption", "zh", n=HELDOUT_SIZE, tail=SUMMARY_TAIL) not in captions
 
 
 def test_the_run_size_fields_offer_no_more_than_the_server_runs():
@@ -274,7 +275,7 @@ def test_live_run_through_the_ui():
     assert reading in _texts(at)
     from rlviz.lm.task import HELDOUT_SIZE  # held-out pass@1 measured (1 sample a prompt): the caption says on what
 
-    assert t("live.summary_caption", "en", n=HELDOUT_SIZE) in [c.value for c in at.caption]
+    assert t("live.summary_caption", "en", n=HELDOUT_SIZE, tail=SUMMARY_TAIL) in [c.value for c in at.caption]
     # ratio histogram, token views, final table, downloads
     assert len(at.get("plotly_chart")) >= 2
     # each token heatmap's hover says what the trust region did to each token (at the step's first

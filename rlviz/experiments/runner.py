@@ -41,12 +41,13 @@ import torch
 from rlviz.lm.trainer import METRICS, RATIO_BIN_EDGES, TrainConfig, Trainer
 from rlviz.serving import STEPS, check_run, match_torch_threads, request_trim
 
-__all__ = ["COLLAPSE", "DERIVED_METRICS", "Arm", "RunConfig", "SideBySideRun", "collapse_flags"]
+__all__ = ["COLLAPSE", "DERIVED_METRICS", "SUMMARY_TAIL", "Arm", "RunConfig", "SideBySideRun", "collapse_flags"]
 
 # TrainConfig fields a run or an arm may set (the objective and its settings live on the arm)
 _TRAIN_FIELDS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("algorithm", "settings"))
 # columns metrics_frame() adds to the trainer's METRICS
 DERIVED_METRICS = ("signal_groups", "rollouts_cum", "rounds", "collapse")
+SUMMARY_TAIL = 5  # the summary's "_last5" columns: means over each arm's last this many steps
 
 # The collapse flag (:func:`collapse_flags`): the reward falls while the KL or the ratio variance jumps.
 COLLAPSE = {
@@ -510,7 +511,7 @@ class SideBySideRun:
         rows = []
         for name, arm in self.arms.items():
             d = df[df["arm"] == name]
-            tail = d.tail(5)
+            tail = d.tail(SUMMARY_TAIL)
             start, end = heldout.get("start", math.nan), heldout.get(name, math.nan)
             rollouts, signal = float(d["rollouts"].sum()), float(d["signal_groups"].sum())
             rows.append(

@@ -282,14 +282,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.summary_header": {"en": "Final table", "zh": "结果汇总"},
     "live.summary_caption": {
         "en": "Held-out pass@1 on {n} fixed prompts the model never trains on, before and after (— until "
-        "an algorithm finishes its steps); the other columns summarise the last steps.",
-        "zh": "留出集 pass@1 在 {n} 道训练中从未见过的固定题目上测量（训练前后各一次；算法跑完全部步数之前显示 —）；"
-        "其余列汇总了最后几步。",
+        "an algorithm finishes its steps). Train pass@1 and length: means over the last {tail} steps; clip: "
+        "the mean over all steps; entropy and KL: the last step.",
+        "zh": "留出集 pass@1 在 {n} 道训练中从未见过的固定题目上测量（训练前后各一次；算法跑完全部步数之前显示 —）。"
+        "训练 pass@1 和长度：最后 {tail} 步的平均；裁剪：所有步的平均；熵和 KL：最后一步的值。",
     },
     "live.summary_caption_no_heldout": {
         "en": "Held-out pass@1 was not measured in this run (held-out samples per prompt: 0), so its columns "
-        "read —; the other columns summarise the last steps.",
-        "zh": "本次运行没有测量留出集 pass@1（留出集每题采样数为 0），所以这两列显示 —；其余列汇总了最后几步。",
+        "read —. Train pass@1 and length: means over the last {tail} steps; clip: the mean over all steps; "
+        "entropy and KL: the last step.",
+        "zh": "本次运行没有测量留出集 pass@1（留出集每题采样数为 0），所以这两列显示 —。"
+        "训练 pass@1 和长度：最后 {tail} 步的平均；裁剪：所有步的平均；熵和 KL：最后一步的值。",
     },
     "live.download_csv": {"en": "Download metrics (CSV)", "zh": "下载指标（CSV）"},
     "live.download_json": {"en": "Download everything (JSON)", "zh": "下载全部结果（JSON）"},
