@@ -906,9 +906,9 @@ def present_lesson(current_url_path: str) -> None:
     """The presenter view of a lesson, when the URL asks for it (``?lesson=<id or code>&step=<k>&present=1``).
 
     Called by app.py between ``st.navigation`` and the page's run, with the url path of the page about
-    to run. On another page than the step's, or on the step's page entered by a link that lacks the
-    step's settings, it switches to the step's page with the step's settings
-    (``rlviz.experiments.lessons.step_query``), once per step and session. On the step's page it adds the presenter style (large
+    to run. On another page than the step's, or on the step's page the first time this session shows
+    that step (a link straight to it), it switches to the step's page with the step's settings
+    (``rlviz.experiments.lessons.step_query``). On the step's page it adds the presenter style (large
     type, no sidebar, 1024 px wide, the controls the step does not list hidden, the step's question
     outlined and the page's other questions hidden, all of them on a step that asks none:
     ``rlviz.plots.lessons.presenter_css``) and the
