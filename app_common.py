@@ -420,6 +420,19 @@ def server_limits():
     return limits
 
 
+RUN_SIZE_LIMITS = {"steps": "max_steps", "prompts": "max_prompts_per_step", "group_size": "max_group_size"}
+
+
+def run_size_input(where, size: str, label: str, low: int, default: int, **kwargs) -> int:
+    """``where.number_input`` for a live run's ``size`` ("steps", "prompts" or "group_size") from ``low``
+    to this server's limit (:func:`server_limits`, :data:`RUN_SIZE_LIMITS`), so a field never offers
+    what the server refuses; the default is held inside, and a limit below ``low`` (an operator's
+    ``RLVIZ_*``) leaves the field at ``low`` rather than making Streamlit refuse it. ``kwargs`` are
+    ``number_input``'s (key, help, bind, disabled)."""
+    high = max(low, int(getattr(server_limits(), RUN_SIZE_LIMITS[size])))
+    return where.number_input(label, low, high, min(max(int(default), low), high), **kwargs)
+
+
 def expire_closed_sessions(manager=None) -> int:
     """Drop the sessions whose browser closed more than ``server.disconnectedSessionTTL`` (120 s)
     ago, with everything they hold (a stopped run's models, its optimizers, its reference); returns

@@ -27,7 +27,7 @@ from app_common import (
     predict,
     run_active,
     run_controls,
-    server_limits,
+    run_size_input,
     show_bad_input,
     show_run_status,
     stop,
@@ -102,25 +102,24 @@ algorithms = st.multiselect(
     disabled=running,
 )
 c1, c2, c3, c4 = st.columns(4)
-steps = c1.number_input(
-    tr("live.steps"), 1, server_limits().max_steps, D.steps, key="lv_steps", bind="query-params", disabled=running
-)
-LIMITS = server_limits()  # the widgets offer no more than this server runs (README "Serving a class")
-prompts = c2.number_input(
+steps = run_size_input(c1, "steps", tr("live.steps"), 1, D.steps, key="lv_steps", bind="query-params", disabled=running)
+prompts = run_size_input(
+    c2,
+    "prompts",
     tr("live.prompts"),
     1,
-    LIMITS.max_prompts_per_step,
-    min(D.prompts_per_step, LIMITS.max_prompts_per_step),
+    D.prompts_per_step,
     key="lv_prompts",
     help=tr("live.prompts_help"),
     bind="query-params",
     disabled=running,
 )
-group_size = c3.number_input(
+group_size = run_size_input(
+    c3,
+    "group_size",
     tr("live.group_size"),
     2,
-    max(2, LIMITS.max_group_size),
-    min(D.group_size, max(2, LIMITS.max_group_size)),
+    D.group_size,
     key="lv_G",
     help=tr("live.group_size_help"),
     bind="query-params",

@@ -33,7 +33,7 @@ from app_common import (
     predict,
     run_active,
     run_controls,
-    server_limits,
+    run_size_input,
     show_bad_input,
     show_run_status,
     stop,
@@ -405,8 +405,8 @@ live_top_p = c4.slider(
     tr("mismatch.live_top_p"), 0.5, 1.0, D.top_p, 0.05, key="mm_ltop_p", bind="query-params", disabled=running
 )
 c1, c2, _ = st.columns([1, 1.6, 1.4])
-steps = c1.number_input(
-    tr("mismatch.steps"), 1, server_limits().max_steps, D.steps, key="mm_steps", bind="query-params", disabled=running
+steps = run_size_input(
+    c1, "steps", tr("mismatch.steps"), 1, D.steps, key="mm_steps", bind="query-params", disabled=running
 )
 live_lr = c2.select_slider(
     tr("mismatch.lr"),
@@ -419,17 +419,11 @@ live_lr = c2.select_slider(
 )
 with st.expander(tr("mismatch.live_more")):
     c1, c2, c3, c4, c5 = st.columns(5)
-    live_prompts = c1.number_input(
-        tr("mismatch.prompts"), 1, 64, D.prompts_per_step, key="mm_lp", bind="query-params", disabled=running
+    live_prompts = run_size_input(
+        c1, "prompts", tr("mismatch.prompts"), 1, D.prompts_per_step, key="mm_lp", bind="query-params", disabled=running
     )
-    live_G = c2.number_input(
-        tr("mismatch.group_size"),
-        2,
-        max(2, server_limits().max_group_size),
-        min(D.group_size, max(2, server_limits().max_group_size)),
-        key="mm_lG",
-        bind="query-params",
-        disabled=running,
+    live_G = run_size_input(
+        c2, "group_size", tr("mismatch.group_size"), 2, D.group_size, key="mm_lG", bind="query-params", disabled=running
     )
     mu = c3.number_input(tr("mismatch.mu"), 1, 16, D.mu, key="mm_mu", bind="query-params", disabled=running)
     mini_batches = c4.number_input(

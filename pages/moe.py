@@ -31,7 +31,7 @@ from app_common import (
     predict,
     run_active,
     run_controls,
-    server_limits,
+    run_size_input,
     show_bad_input,
     show_run_status,
     stop,
@@ -386,9 +386,7 @@ live_model = c1.radio(
     bind="query-params",
     disabled=running,
 )
-steps = c2.number_input(
-    tr("moe.steps"), 1, server_limits().max_steps, D.steps, key="mo_steps", bind="query-params", disabled=running
-)
+steps = run_size_input(c2, "steps", tr("moe.steps"), 1, D.steps, key="mo_steps", bind="query-params", disabled=running)
 live_lr = c3.select_slider(
     tr("moe.lr"),
     LIVE_LR_CHOICES,
@@ -401,20 +399,22 @@ live_lr = c3.select_slider(
 )
 with st.expander(tr("moe.live_more")):
     c1, c2, c3, c4, c5 = st.columns(5)
-    live_prompts = c1.number_input(
+    live_prompts = run_size_input(
+        c1,
+        "prompts",
         tr("moe.prompts"),
         1,
-        64,
         D.prompts_per_step,
         key="mo_lp",
         help=tr("moe.prompts_help"),
         bind="query-params",
         disabled=running,
     )
-    live_G = c2.number_input(
+    live_G = run_size_input(
+        c2,
+        "group_size",
         tr("moe.group_size"),
         2,
-        32,
         D.group_size,
         key="mo_lG",
         help=tr("moe.group_size_help"),

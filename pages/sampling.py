@@ -30,7 +30,7 @@ from app_common import (
     predict,
     run_active,
     run_controls,
-    server_limits,
+    run_size_input,
     show_bad_input,
     show_run_status,
     tr,
@@ -439,33 +439,15 @@ st.markdown(tr("sampling.live_text"))
 state.setdefault("sampling_running", False)
 running = run_active("sampling_running")  # True from the Run click's own script run: widgets disabled
 c1, c2, c3, c4 = st.columns(4)
-LIMITS = server_limits()  # the widgets offer no more than this server runs (README "Serving a class")
-steps = c1.number_input(
-    tr("sampling.steps"),
-    1,
-    LIMITS.max_steps,
-    min(D.steps, LIMITS.max_steps),
-    key="s_steps",
-    bind="query-params",
-    disabled=running,
+# the run's size: no more than this server runs (README "Serving a class")
+steps = run_size_input(
+    c1, "steps", tr("sampling.steps"), 1, D.steps, key="s_steps", bind="query-params", disabled=running
 )
-live_N = c2.number_input(
-    tr("sampling.live_prompts"),
-    1,
-    LIMITS.max_prompts_per_step,
-    min(D.prompts_per_step, LIMITS.max_prompts_per_step),
-    key="s_lp",
-    bind="query-params",
-    disabled=running,
+live_N = run_size_input(
+    c2, "prompts", tr("sampling.live_prompts"), 1, D.prompts_per_step, key="s_lp", bind="query-params", disabled=running
 )
-live_G = c3.number_input(
-    tr("sampling.live_group_size"),
-    2,
-    max(2, LIMITS.max_group_size),
-    min(D.group_size, max(2, LIMITS.max_group_size)),
-    key="s_lG",
-    bind="query-params",
-    disabled=running,
+live_G = run_size_input(
+    c3, "group_size", tr("sampling.live_group_size"), 2, D.group_size, key="s_lG", bind="query-params", disabled=running
 )
 rounds = c4.number_input(
     tr("sampling.rounds"),

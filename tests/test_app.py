@@ -239,6 +239,39 @@ def test_the_run_size_fields_offer_no_more_than_the_server_runs():
     assert at.number_input(key="lv_G").max == limits.max_group_size
 
 
+@pytest.mark.parametrize("page", ["pages/live.py", "pages/sampling.py", "pages/mismatch.py", "pages/moe.py"])
+def test_an_operators_lower_limits_bound_every_run_size_field(page, monkeypatch):
+    # RLVIZ_* limits below a page's defaults (steps 30+, 16 prompts, G 8) and one below a field's minimum
+    # (G >= 2): every field of the run's size stops at the limit, none makes Streamlit refuse the page
+    from app_common import RUN_SIZE_LIMITS, server_limits
+
+    monkeypatch.setenv("RLVIZ_MAX_STEPS", "3")
+    monkeypatch.setenv("RLVIZ_MAX_PROMPTS_PER_STEP", "4")
+    monkeypatch.setenv("RLVIZ_MAX_GROUP_SIZE", "1")
+    server_limits.clear()  # read once per process (st.cache_resource): read these
+    try:
+        at = _app().switch_page(page).run(timeout=120)
+    finally:  # the process's limits (rlviz.serving.configure) back to the defaults for the other tests
+        monkeypatch.undo()
+        server_limits.clear()
+        server_limits()
+    _no_exception(at)
+    prefix = {"pages/live.py": "lv_", "pages/sampling.py": "s_", "pages/mismatch.py": "mm_", "pages/moe.py": "mo_"}[
+        page
+    ]
+    bounded = {"steps": 3, "prompts": 4, "group_size": 2}  # G's field cannot go below 2: held there
+    fields = {
+        "lv_": {"steps": "lv_steps", "prompts": "lv_prompts", "group_size": "lv_G"},
+        "s_": {"steps": "s_steps", "prompts": "s_lp", "group_size": "s_lG"},
+        "mm_": {"steps": "mm_steps", "prompts": "mm_lp", "group_size": "mm_lG"},
+        "mo_": {"steps": "mo_steps", "prompts": "mo_lp", "group_size": "mo_lG"},
+    }[prefix]
+    assert set(fields) == set(RUN_SIZE_LIMITS)
+    for size, key in fields.items():
+        field = at.number_input(key=key)
+        assert field.max == bounded[size] and field.value <= bounded[size], (key, field.max, field.value)
+
+
 def test_live_run_through_the_ui():
     at = _small(_live())
     at.button(key="lv_run").click().run()
