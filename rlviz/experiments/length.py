@@ -509,25 +509,31 @@ def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) 
     lengths = torch.tensor(np.minimum(sampled[None, :], lmaxes_all[:, None]), dtype=torch.float64)
     truncated = cut | unfinished[None, :]
     K = len(lmaxes)
-    lcaches = lcaches_by_lmax = [min(s.buffer_length, int(lmax)) for lmax in lmaxes]
+    lcaches_by_lmax = [min(s.buffer_length, int(lmax)) for lmax in lmaxes]  # L_cache capped at each L_max
     # every setting at once: overlong_penalty checks the first (the others are valid when it is) and
     # its formula, _soft_overlong, computes them all, rounded to the default dtype as it rounds
-    overlong_penalty(lengths[0], int(lmaxes[0]), lcaches[0], s.penalty_factor)
+    overlong_penalty(lengths[0], int(lmaxes[0]), lcaches_by_lmax[0], s.penalty_factor)
     dtype = torch.get_default_dtype()
     column = lambda values: torch.tensor(values, dtype=torch.float64)[:, None]  # noqa: E731  (K, 1)
-    pen = _soft_overlong(lengths[:K], column(lmaxes), column(lcaches), float(s.penalty_factor)).to(dtype).double()
+    pen = (
+        _soft_overlong(lengths[:K], column(lmaxes), column(lcaches_by_lmax), float(s.penalty_factor)).to(dtype).double()
+    )
     by_lmax = _summaries(task[:K], pen, truncated[:K], n, g)
-    lcaches = list(range(0, s.max_length + 1))  # the L_cache axis, L_max held
-    pen = _soft_overlong(lengths[K:], float(s.max_length), column(lcaches), float(s.penalty_factor)).to(dtype).double()
-    L = len(lcaches)
+    lcache_axis = list(range(0, s.max_length + 1))  # the L_cache axis, L_max held
+    pen = (
+        _soft_overlong(lengths[K:], float(s.max_length), column(lcache_axis), float(s.penalty_factor))
+        .to(dtype)
+        .double()
+    )
+    L = len(lcache_axis)
     held = _summaries(task[K:].expand(L, -1), pen, np.repeat(truncated[K:], L, axis=0), n, g)
     # one column per key, the L_max axis' K rows and then the L_cache axis' L rows
     lmax_values = [int(v) for v in lmaxes]
     columns = {
         "axis": ["max_length"] * K + ["buffer_length"] * L,
-        "value": lmax_values + lcaches,
+        "value": lmax_values + lcache_axis,
         "max_length": lmax_values + [s.max_length] * L,
-        "buffer_length": [*lcaches_by_lmax, *lcaches],
+        "buffer_length": lcaches_by_lmax + lcache_axis,
         **{k: np.concatenate([by_lmax[k], held[k]]) for k in by_lmax},
     }
     return _frame(columns)
