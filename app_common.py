@@ -946,7 +946,12 @@ def present_lesson(current_url_path: str) -> None:
     except ValueError as exc:
         st.error(tr("lessons.bar.bad", error=escape_markdown(exc)), icon=":material/error:")
         return
-    k = step_index(params.get("step"), lesson)
+    given = params.get_all("step")
+    k = step_index(given[0] if len(given) == 1 else None, lesson)  # repeated: the first step, as a widget's default
+    if len(given) > 1:
+        note_url_param("step", "repeated")
+    elif given and given[0] != str(k):  # not a whole number, or outside the lesson's steps: step k + 1 opens
+        note_url_param("step")
     step, n = lesson.steps[k], len(lesson.steps)
     if current_url_path != step.entry.url_path or st.session_state.get(SHOWN_STEP_KEY) != (ref, k):
         # entering the step, from another page or from a link straight to the step's page (a new

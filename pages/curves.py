@@ -21,6 +21,7 @@ from app_common import (
     csv_download,
     ensure_shell,
     figure_cache,
+    formula,
     fragment,
     labels,
     lang,
@@ -70,25 +71,14 @@ titles = {k: v.title for k, v in CATALOG.items()}
 PANEL_WIDTH = 208  # four panels a row at 1400 px, two at 1024 px with the sidebar open
 # the locale keys ("curves.<key>") the hover of both curve figures reads: J, w, a soft gate, the states
 HOVER_KEYS = ("j_short", "w_short", "gate_label", *(f"state.{s}" for s in TOKEN_STATES))
-# One token, advantage A, ratio r. Short lines in two blocks under the figure, so that each fits
-# half the page even on a narrow window.
-FORMULAS = (
-    r"""\small\begin{gathered}
-r=\frac{\pi_\theta(y)}{\pi_{\theta_\text{old}}(y)}\\[4pt]
-w=\frac{\partial J}{\partial\log\pi}=r\,\frac{\partial J}{\partial r}\\[6pt]
-\text{PPO: } J=\min\big(rA,\ \bar r A\big)\\
-\bar r=\operatorname{clip}(r,1\!-\!\varepsilon_\text{low},1\!+\!\varepsilon_\text{high})\\[6pt]
-\text{dual, }A<0\text{: } J=\max(J_\text{PPO},\,cA)\\[6pt]
-\text{CISPO: } w=\operatorname{sg}[\bar r]\,A
-\end{gathered}""",
-    r"""\small\begin{gathered}
-\text{SAPO: } J=\tfrac{4}{\tau}\,\sigma\big(\tau(r-1)\big)A\\
-w=4\sigma(1-\sigma)\,rA\\[6pt]
-\text{GMPO: } J=A\,e^{\tilde\ell}\\
-\tilde\ell=\operatorname{clip}_A(\log r,\,\pm\varepsilon)\\[6pt]
-\text{GSPO: } s=\Big(\prod_t r_t\Big)^{1/|y|}=r
-\end{gathered}""",
-)
+# One token, advantage A, ratio r: what the figures plot. Each chosen objective's own formula is its
+# registry entry's (AlgorithmSpec.latex, the per-token loss λ), drawn beside these under the figure.
+DEFINITIONS = r"""\small\begin{gathered}
+r=\frac{\pi_\theta(y)}{\pi_{\theta_\text{old}}(y)},\quad J=-\lambda\\[4pt]
+w=\frac{\partial J}{\partial\log\pi}=r\,\frac{\partial J}{\partial r}\\[4pt]
+\operatorname{sg}[x]=x\text{ without gradient}
+\end{gathered}"""
+
 
 st.title(tr("curves.title"))
 st.markdown(tr("curves.intro"))
@@ -347,9 +337,18 @@ else:
     if detached:
         caption += " " + tr("curves.detached_note", titles=", ".join(detached))
     st.caption(caption)
-    left, right = st.columns(2, gap="medium")
-    left.latex(FORMULAS[0])
-    right.latex(FORMULAS[1])
+    # the definitions, then each chosen objective's per-token loss from its registry entry, in two columns
+    blocks = [(None, DEFINITIONS)] + [
+        (ALGORITHMS[a].title, ALGORITHMS[a].latex) for a in dict.fromkeys(CATALOG[v].algorithm for v in res.variants)
+    ]
+    for column, part in zip(st.columns(2, gap="medium"), (blocks[::2], blocks[1::2])):
+        with column:
+            for title, latex in part:
+                if title is None:
+                    st.latex(latex)
+                else:
+                    st.markdown(f"**{title}**")
+                    formula(latex, small=True)
     st.markdown(tr("curves.convention"))
     csv_download(res.curves.drop(columns=["title"]), "curves", key="c_csv_curves", label=tr("curves.csv_curves"))
 

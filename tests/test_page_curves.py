@@ -75,8 +75,14 @@ def test_defaults_english():
     overlay, gallery, prob = figs
     assert len(overlay["data"]) == 4 * len(DEFAULT_VARIANTS)
     assert any(a.get("text") == "Dual-clip PPO" for a in gallery["layout"]["annotations"])
-    # two formula blocks under the curves, the six cases (2) and the probability view (2)
-    assert len(at.get("latex")) == 6
+    # under the curves the definitions and each chosen objective's loss from its registry entry (once per
+    # algorithm: Dual-clip PPO is PPO's), then the six cases (2) and the probability view (2)
+    algorithms = list(dict.fromkeys(get_variant(v).algorithm for v in DEFAULT_VARIANTS))
+    latex = [e.body for e in at.get("latex")]
+    assert len(latex) == 1 + len(algorithms) + 4
+    for name in algorithms:
+        assert any(ALGORITHMS[name].latex.replace(r",\quad ", r",\\ ") in s for s in latex), name
+        assert f"**{ALGORITHMS[name].title}**" in _markdown(at)
     assert len(at.dataframe) == 2  # gradient ranges and the six cases
     text = _markdown(at)
     # claim 2 with numbers read off the gradient, not typed

@@ -120,6 +120,39 @@ def test_a_link_straight_to_a_steps_page_takes_the_steps_settings(lang):
     assert at.session_state["presenter_step"] == ("clipping", k)
 
 
+@pytest.mark.parametrize(
+    ("step", "reason"),
+    [
+        ("-1", "invalid"),
+        ("99", "invalid"),
+        ("two", "invalid"),
+        ("1.5", "invalid"),
+        ("01", "invalid"),
+        ("7" * 5000, "invalid"),
+        (["1", "2"], "repeated"),
+    ],
+)
+def test_a_bad_step_in_a_presenter_link_opens_step_one_with_a_note(step, reason):
+    # found by a new user: ?step=-1 (or a 5,000-digit step) opened step 1 without a word
+    lesson = SHIPPED["clipping"]
+    first = lesson.steps[0]
+    at = open_page(first.entry.file, lesson="clipping", present="1", step=step)
+    no_exception(at)
+    assert t("lessons.bar.step", "en", k=1, n=len(lesson.steps), page=t(f"nav.{first.page}", "en")) in _markdown(at)[0]
+    notes = [w.value for w in at.warning]
+    assert t("url.ignored", "en", params=t(f"url.{reason}", "en", param="step")) in notes, notes
+    assert at.query_params["step"] == "0"  # the address bar shows the step opened
+
+
+@pytest.mark.parametrize("step", ["0", "2", None])
+def test_a_good_step_or_none_gets_no_note(step):
+    query = {"lesson": "clipping", "present": "1"} | ({} if step is None else {"step": step})
+    k = int(step or 0)
+    at = open_page(SHIPPED["clipping"].steps[k].entry.file, **query)
+    no_exception(at)
+    assert not [w.value for w in at.warning if "step" in w.value]
+
+
 def test_a_bad_lesson_link_is_a_message():
     at = open_page(PAGE, lesson="garbage!", present="1")
     assert not at.exception

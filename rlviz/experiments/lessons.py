@@ -423,12 +423,14 @@ def step_query(ref: str, lesson: Lesson, index: int, lang: str = DEFAULT_LANG) -
 
 
 def step_index(value: Any, lesson: Lesson) -> int:
-    """``?step=`` as a 0-based index, held inside the lesson (0 when it is not a whole number)."""
-    try:
-        index = int(str(value))
-    except (TypeError, ValueError):
+    """``?step=`` (a 0-based index, as text) as an index of ``lesson.steps``: 0, the first step, when it is
+    not a whole number written as such or not a step of the lesson, as any URL parameter a page cannot take
+    falls back to its default (the app notes it: ``str(step_index(v, lesson)) != v``)."""
+    text = str(value)
+    if not text.isascii() or not text.isdecimal() or len(text) > 6:  # "-1", "1.5", "７", a 5,000-digit number
         return 0
-    return min(max(index, 0), len(lesson.steps) - 1)
+    index = int(text)
+    return index if index < len(lesson.steps) and text == str(index) else 0  # "01": not as the app writes it
 
 
 def parse_settings(text: str, page: str) -> dict[str, Value]:

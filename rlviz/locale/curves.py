@@ -109,9 +109,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "灰色带：{title} 的信任域 [{lo}, {hi}]（选中的算法中第一个有裁剪区间的）。",
     },
     "curves.convention": {
-        "en": "**Sign convention.** J = −loss of one token; w = ∂J/∂log π = r·∂J/∂r is what multiplies ∇log π "
+        "en": "**Sign convention.** J = −λ, the loss λ of one token (each objective's, above); w = ∂J/∂log π = r·∂J/∂r is what multiplies ∇log π "
         "in the update. w > 0: pushed up; w < 0: pushed down; w = 0: no gradient.",
-        "zh": "**符号约定：** J 是单个 token 的 −loss；w = ∂J/∂log π = r·∂J/∂r，就是更新中乘在 ∇log π 前面的系数。"
+        "zh": "**符号约定：** J = −λ，λ 是单个 token 的损失（各目标的公式见上）；w = ∂J/∂log π = r·∂J/∂r，就是更新中乘在 ∇log π 前面的系数。"
         "w > 0：往上推；w < 0：往下压；w = 0：没有梯度。",
     },
     # ------------------------------------------------------------------ gallery

@@ -158,11 +158,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.curves_caption": {
         "en": "One panel per metric, shared step axis; click a legend entry to hide an algorithm "
         "everywhere. Missing points mean the metric does not apply (only an objective with a soft gate, "
-        "such as SAPO, has a gate weight) or the step made no update. A soft gate clips nothing, so its clip "
-        "fraction is drawn at 0.",
+        "such as SAPO, has a gate weight) or the step made no update; a chosen panel that no algorithm of the "
+        "run measures is left out. A soft gate clips nothing, so its clip fraction is drawn at 0.",
         "zh": "每个指标一张小图，横轴都是步数；点击图例可以在所有小图中隐藏某个算法。"
-        "缺少的点表示该指标不适用（只有带软门控的目标函数，例如 SAPO，才有门控权重），或者这一步没有更新。"
-        "软门控不做任何裁剪，所以它的裁剪比例画在 0 处。",
+        "缺少的点表示该指标不适用（只有带软门控的目标函数，例如 SAPO，才有门控权重），或者这一步没有更新；"
+        "选中的指标若这次训练里没有任何算法测量它，就不画出来。软门控不做任何裁剪，所以它的裁剪比例画在 0 处。",
     },
     "live.entropy_header": {"en": "Entropy: what this run shows, and why", "zh": "熵：这次训练显示了什么，为什么"},
     "live.entropy_reading": {
@@ -385,7 +385,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "metric.clip_fraction": {"en": "clip fraction", "zh": "裁剪比例"},
     "metric.clip_fraction_low": {"en": "clip fraction (low side, A<0)", "zh": "裁剪比例（下界，A<0）"},
     "metric.clip_fraction_high": {"en": "clip fraction (high side, A>0)", "zh": "裁剪比例（上界，A>0）"},
-    "metric.gate_weight_mean": {"en": "mean SAPO gate weight", "zh": "SAPO 门控权重均值"},
+    "metric.gate_weight_mean": {"en": "mean soft-gate weight", "zh": "软门控权重均值"},
     "metric.grad_token_fraction": {"en": "share of tokens with gradient", "zh": "有梯度的 token 占比"},
     "metric.grad_norm": {"en": "gradient norm", "zh": "梯度范数"},
     "metric.seconds": {"en": "seconds per step", "zh": "每步耗时（秒）"},
