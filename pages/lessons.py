@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from app_common import ensure_shell, go_to_step, lang, show_bad_input, tr
+from app_common import ensure_shell, escape_markdown, go_to_step, lang, show_bad_input, tr
 from rlviz.app_pages import PAGES
 from rlviz.experiments.lessons import (
     Lesson,
@@ -250,11 +250,17 @@ for i, step in enumerate(steps):
         with st.container():
             st.markdown(tr("lessons.step_line", k=i + 1, page=tr(f"nav.{step.page}")))
             if step.settings:
+                # a lesson comes from a URL: its settings and notes are shown as typed, never rendered
+                # (no image or link in them is fetched; app_common.escape_markdown)
                 st.caption(
-                    " · ".join(f"`{k}={'|'.join(v) if isinstance(v, tuple) else v}`" for k, v in step.settings.items())
+                    escape_markdown(
+                        " · ".join(
+                            f"{k}={'|'.join(v) if isinstance(v, tuple) else v}" for k, v in step.settings.items()
+                        )
+                    )
                 )
             if step.note[L].strip():
-                st.caption(step.note[L])
+                st.caption(escape_markdown(step.note[L]))
         st.button(
             "",
             key=f"ls_up_{i}",

@@ -24,7 +24,7 @@ from rlviz.experiments.symptoms import (
     settings_signature,
     symptom,
 )
-from rlviz.i18n import LIST_SEPARATOR
+from rlviz.i18n import LIST_SEPARATOR, STRINGS
 from rlviz.plots.symptoms import measured_figure
 
 ensure_shell()
@@ -104,10 +104,12 @@ with right:
         meta = measured.get("meta", {})
         if entry.get("settings") != settings_signature(chosen):
             st.warning(tr("symptoms.stale"))
+        # the metric by its name on the run pages (metric.<key>, or the MoE page's moe.metric.<key>)
+        metric = next((tr(k) for k in (f"metric.{s.metric}", f"moe.metric.{s.metric}") if k in STRINGS), s.metric)
         labels = {
-            "title": tr("symptoms.fig_title", metric=s.metric),
+            "title": tr("symptoms.fig_title", metric=metric),
             "x": tr("symptoms.moe_fig_x" if s.page == "moe" else "symptoms.fig_x"),
-            "y": s.metric,
+            "y": metric,
             "reproduced": tr("symptoms.fig_reproduced"),
             "baseline": tr("symptoms.fig_baseline"),
         }

@@ -9,7 +9,7 @@ import pytest
 from apptools import no_exception, open_page
 
 from app_common import escape_markdown
-from rlviz.experiments.lessons import shipped_lessons, worksheet
+from rlviz.experiments.lessons import Lesson, LessonStep, encode_lesson, shipped_lessons, worksheet
 from rlviz.i18n import t
 
 PAGE = "pages/lessons.py"
@@ -185,6 +185,27 @@ def test_build_share_and_reopen_a_lesson():
     assert reopened.session_state["ls_draft_steps"] == [step]
     assert reopened.text_input(key="ls_title_zh").value == "我的课"
     assert len(reopened.get("download_button")) == 2 * len(SHIPPED) + 2  # its own worksheet and answer key
+
+
+def test_a_shared_lessons_notes_and_settings_are_shown_not_rendered_in_the_builder():
+    # found by a teacher: a shared link's note rendered in the builder's step list, and its image was fetched
+    image = "![x](http://example.com/a.png)"
+    lesson = Lesson(
+        id="hostile",
+        title={"en": "Hostile", "zh": "恶意"},
+        steps=(
+            LessonStep(
+                page="curves",
+                settings={"c_ppo_epsilon_high": "0.3"},
+                note={"en": f"{image} $x^2$ :red[red]", "zh": image},
+            ),
+        ),
+    )
+    at = open_page(PAGE, lesson=encode_lesson(lesson))
+    no_exception(at)
+    captions = [c.value for c in at.caption]
+    assert escape_markdown(f"{image} $x^2$ :red[red]") in captions, captions
+    assert not [c for c in captions if image in c or "$x^2$" in c]
 
 
 def test_a_lessons_title_and_note_from_the_url_are_shown_not_rendered():

@@ -8,7 +8,7 @@ import math
 
 import pandas as pd
 import pytest
-from apptools import assert_finite_figures, no_exception, open_page, texts
+from apptools import assert_finite_figures, figures, no_exception, open_page, texts
 
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.symptoms import (
@@ -154,6 +154,12 @@ def test_page_renders_each_symptom_and_checks_a_run(lang):
     for key in ("clip_zero", "moe_ratio_spikes"):
         at.segmented_control(key="sy_symptom").set_value(key).run()
         no_exception(at)
+        # the measured figure names its metric as the run pages do, never by its column key (found by a
+        # Chinese reader: "实测：每步的clip_fraction")
+        metric = next(s.metric for s in SYMPTOMS if s.key == key)
+        for fig in figures(at):
+            title = fig["layout"]["title"]["text"]
+            assert metric not in title and metric not in str(fig["layout"]["yaxis"]["title"]), title
     at.session_state["live_run"] = _Run(_frame(clip_fraction=[0.0] * 6))
     at.run()
     no_exception(at)
