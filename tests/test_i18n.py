@@ -120,3 +120,12 @@ def test_every_metric_has_a_plot_label(metric):
         label = t(f"metric.{metric}", lang)
         # plot labels cannot render LaTeX inside Streamlit
         assert "$" not in label and "\\" not in label, label
+
+
+def test_command_line_flags_are_code_spans():
+    # Streamlit's Markdown turns "--" into a dash outside code ("app.py -- --model-dir" showed as
+    # "app.py — --model-dir", which cannot be copied): a command-line flag is written as code
+    for key, texts in STRINGS.items():
+        for lang, text in texts.items():
+            outside_code = re.sub(r"`[^`]*`", "", text)
+            assert not re.search(r"(^|\s)--(\w|\s)", outside_code), (key, lang, text)

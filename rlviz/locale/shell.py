@@ -57,10 +57,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "side.model": {"en": "Model: {model}", "zh": "模型：{model}"},
     "side.model_tiny": {"en": "the shipped tiny LM", "zh": "自带的微型语言模型"},
     "side.model_help": {
-        "en": "The model is chosen when the server starts (RLVIZ_MODEL_DIR=/path make run, or "
-        "streamlit run app.py -- --model-dir /path), never typed in the browser.",
-        "zh": "模型在启动服务时指定（RLVIZ_MODEL_DIR=/path make run，或 "
-        "streamlit run app.py -- --model-dir /path），不能在浏览器里输入路径。",
+        "en": "The model is chosen when the server starts (`RLVIZ_MODEL_DIR=/path make run`, or "
+        "`streamlit run app.py -- --model-dir /path`), never typed in the browser.",
+        "zh": "模型在启动服务时指定（`RLVIZ_MODEL_DIR=/path make run`，或 "
+        "`streamlit run app.py -- --model-dir /path`），不能在浏览器里输入路径。",
     },
     "side.server_device_bad": {
         "en": "The server was started with device {value!r}, which is not available here: {error}. "
