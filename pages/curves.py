@@ -337,18 +337,12 @@ else:
     if detached:
         caption += " " + tr("curves.detached_note", titles=", ".join(detached))
     st.caption(caption)
-    # the definitions, then each chosen objective's per-token loss from its registry entry, in two columns
-    blocks = [(None, DEFINITIONS)] + [
-        (ALGORITHMS[a].title, ALGORITHMS[a].latex) for a in dict.fromkeys(CATALOG[v].algorithm for v in res.variants)
-    ]
-    for column, part in zip(st.columns(2, gap="medium"), (blocks[::2], blocks[1::2])):
-        with column:
-            for title, latex in part:
-                if title is None:
-                    st.latex(latex)
-                else:
-                    st.markdown(f"**{title}**")
-                    formula(latex, small=True)
+    # the definitions, then each chosen objective's per-token loss from its registry entry, one under the
+    # other at the page's width (half a page was too narrow for GSPO's at 1024 px)
+    st.latex(DEFINITIONS)
+    for name in dict.fromkeys(CATALOG[v].algorithm for v in res.variants):
+        st.markdown(f"**{ALGORITHMS[name].title}**")
+        formula(ALGORITHMS[name].latex, small=True)
     st.markdown(tr("curves.convention"))
     csv_download(res.curves.drop(columns=["title"]), "curves", key="c_csv_curves", label=tr("curves.csv_curves"))
 
