@@ -56,7 +56,11 @@ st.html(
     "<style>.katex-display{overflow-x:auto;overflow-y:hidden}.katex-display>.katex{padding:0 0.2em}"
     "[data-testid=stHorizontalBlock]{flex-wrap:wrap}"
     "[data-testid=stColumn]{min-width:min(200px,100%)}"
-    "[data-testid=stTable] td,[data-testid=stTable] th{overflow-wrap:anywhere}</style>"
+    "[data-testid=stTable] td,[data-testid=stTable] th{overflow-wrap:anywhere}"
+    # Streamlit's own "Stop" in the header ends the script run, not a training run: a live run then
+    # read "Training..." with nothing computing until the next click resumed it (found by a teacher,
+    # who took it for the page's Stop). The run pages' Stop is the one to press.
+    "[data-testid=stStatusWidget] [data-testid=stBaseButton-header]{display:none}</style>"
 )
 
 options = server_options()
