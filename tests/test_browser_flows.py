@@ -113,6 +113,10 @@ def test_live_run_survives_switches_mid_run_then_stops_keeping_its_steps(server,
             page.locator(".st-key-lv_continue button").click()
         page.wait_for_timeout(500)
     assert _shown_step(page, "GRPO：第 ") > k
+    # while the run goes, Streamlit's own header "Stop" (which ends the script run and left the page
+    # reading "training" with nothing computing; a teacher took it for the page's Stop) is hidden
+    page.locator("[data-testid=stStatusWidget]").first.wait_for(state="attached", timeout=30_000)
+    assert page.locator("[data-testid=stStatusWidget] button:visible").count() == 0
     page.locator(".st-key-lv_stop button:enabled").click()
     page.locator(".st-key-lv_continue button:enabled").wait_for(timeout=120_000)
     wait_idle_after_click(page)
