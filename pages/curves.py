@@ -72,7 +72,7 @@ PANEL_WIDTH = 208  # four panels a row at 1400 px, two at 1024 px with the sideb
 # the locale keys ("curves.<key>") the hover of both curve figures reads: J, w, a soft gate, the states
 HOVER_KEYS = ("j_short", "w_short", "gate_label", *(f"state.{s}" for s in TOKEN_STATES))
 # One token, advantage A, ratio r: what the figures plot. Each chosen objective's own formula is its
-# registry entry's (AlgorithmSpec.latex, the per-token loss λ), drawn beside these under the figure.
+# registry entry's (AlgorithmSpec.latex, the per-token loss λ), drawn under these below the figure.
 DEFINITIONS = r"""\small\begin{gathered}
 r=\frac{\pi_\theta(y)}{\pi_{\theta_\text{old}}(y)},\quad J=-\lambda\\[4pt]
 w=\frac{\partial J}{\partial\log\pi}=r\,\frac{\partial J}{\partial r}\\[4pt]
