@@ -875,6 +875,7 @@ def _lang_param() -> dict[str, str]:
 
 GO_KEY = "ls_go"  # a presenter move asked for by a button's callback, made by present_lesson
 SHOWN_STEP_KEY = "presenter_step"  # (lesson, step) whose settings this session has taken (present_lesson)
+RESYNC_KEY = "presenter_resync"  # the widget-key prefix of a step's page just entered, until its widgets are resent
 
 
 def go_to_step(ref: str, index: int | None) -> None:
@@ -958,6 +959,7 @@ def present_lesson(current_url_path: str) -> None:
         # session: its widgets are not drawn yet), takes the step's settings once; on later reruns the
         # presenter's own moves of the visible controls stay
         st.session_state[SHOWN_STEP_KEY] = (ref, k)
+        st.session_state[RESYNC_KEY] = step.entry.prefix
         query = step_query(ref, lesson, k, lang())
         _release(step.entry.prefix)
         st.switch_page(step.entry.file, query_params=query)
@@ -1029,6 +1031,7 @@ _ARRAY_TYPES = frozenset({"string_array_value", "int_array_value", "double_array
 _URL_RUN = "_url_run"  # this script run: {"slot", "notes", "reported"}
 _URL_PENDING = "_url_pending"  # parameter -> its values in the URL, until its widget is drawn and checked
 _URL_RESETS = "_url_resets"  # widget key -> default, set at the start of the next run
+_URL_RESENDS = "_url_resends"  # widget key -> its value, set again at the start of the next run (its URL kept)
 _MARKDOWN_ESCAPES = re.compile(
     r"(?P<directive>:[A-Za-z\-]{1,20})\["  # Streamlit's :red[...] / :blue-badge[...]: the [ escaped
     r"|[\\`*~$@]"  # code, emphasis, strike-through, formulas, e-mail autolinks: anywhere
@@ -1103,8 +1106,8 @@ def start_url_check() -> None:
     run = {"slot": None, "notes": carried, "reported": False}
     state[_URL_RUN] = run
     resets = state.pop(_URL_RESETS, {})
-    for key, value in resets.items():
-        state[key] = value  # before the widget is drawn: it starts at its default
+    for key, value in [*state.pop(_URL_RESENDS, {}).items(), *resets.items()]:
+        state[key] = value  # before the widget is drawn: it starts at its default (or is resent as it is)
     pending = state.setdefault(_URL_PENDING, {})
     params = st.query_params
     dropped = []
@@ -1159,6 +1162,23 @@ def _took_url_value(metadata, values: list[str], value) -> str | None:
     return None if shown == given else "invalid"
 
 
+def _resend_step_widgets(ctx) -> dict[str, object]:
+    """After the first run of a lesson step's page (:func:`present_lesson` entered it): each drawn
+    widget of the page bound to the URL -> its value, to be set again before the widgets are drawn in
+    one more run. A widget keeps its id from step to step, and the browser keeps the value it last
+    showed for an id it still draws: the page switches of a presenter move never end a run without
+    it, and a value equal to the widget's default is not resent. Without this, Previous from a step
+    that set ε_high = 0.28 back to one at the default showed 0.28 while the page computed with 0.2,
+    and the next move of any control sent 0.28 back. A value set through ``st.session_state`` before
+    its widget is drawn is always resent (the widget's ``set_value``)."""
+    prefix = st.session_state.pop(RESYNC_KEY, None)
+    if not prefix or ctx is None:
+        return {}
+    keys = [k for k in list(st.session_state.keys()) if isinstance(k, str) and k.startswith(prefix)]
+    with ctx.session_state.query_params() as qp:
+        return {k: st.session_state[k] for k in keys if qp.get_binding_for_param(k) is not None}
+
+
 def report_url_params() -> None:
     """The second half of the URL check, once per run after the page's widgets are drawn (app.py after
     the page; :func:`stop` before a page stops early): each held parameter whose widget is now drawn
@@ -1168,12 +1188,17 @@ def report_url_params() -> None:
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     state = st.session_state
+    ctx = get_script_run_ctx()
+    resends = _resend_step_widgets(ctx)
+    if resends:
+        state[_URL_RESENDS] = resends
     run = state.get(_URL_RUN)
     if run is None or run["reported"]:
+        if resends:
+            st.rerun()
         return
     run["reported"] = True
     pending = state.get(_URL_PENDING) or {}
-    ctx = get_script_run_ctx()
     resets = {}
     if pending and ctx is not None:
         with ctx.session_state.query_params() as qp:
@@ -1202,7 +1227,7 @@ def report_url_params() -> None:
                 continue
             if state[key] != default:
                 resets[key] = default
-    if resets:
+    if resets or resends:
         state[_URL_RESETS] = resets
         run["reported"] = False  # the notes carry over to the rerun (start_url_check)
         st.rerun()
