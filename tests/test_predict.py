@@ -50,6 +50,9 @@ def test_bad_guesses_and_bad_predictions_name_the_parameter():
         Prediction("x", "choice", lambda s: "a", choices=("a",))
     with pytest.raises(ValueError, match="^tolerance"):
         Prediction("x", "number", lambda s: 0, tolerance=-1)
+    for bad in (-0.1, 1.0, math.nan):
+        with pytest.raises(ValueError, match="^relative_tolerance"):
+            Prediction("x", "number", lambda s: 0, relative_tolerance=bad)
 
 
 @pytest.mark.parametrize("prediction", [p for ps in PREDICTIONS.values() for p in ps], ids=lambda p: p.key)
@@ -219,6 +222,15 @@ def test_live_clip_question_is_about_the_first_objective_that_clips():
     assert fields["arm"] == "GRPO" and (fields["low"], fields["high"]) == ("0.8", "1.2")
     assert (fields["updates"], fields["later"]) == ("6", "5")  # mu x mini-batches = 2 x 3, the first on-policy
     assert clip.compute(state) == 0.125 and clip.why_fields(state)["rmax"] == "1.3"
+    # right within 0.005 + 0.5 x |answer| = 0.005 + 0.0625 = 0.0675 of 0.125: 0.06 and 0.19 are, 0.05 and 0.2 not
+    assert [reveal(clip, state, g).correct for g in (0.06, 0.19, 0.05, 0.2, 0.0)] == [True, True, False, False, False]
+    # the lesson's run measured 0.0375: a guess of 0 ("the first update is on-policy, so nothing is
+    # clipped") is off by 0.0375 > 0.005 + 0.01875 = 0.02375, wrong; 0.02 is right
+    small = _live_state(clip=0.0375)
+    assert not reveal(clip, small, 0.0).correct and reveal(clip, small, 0.02).correct
+    # an answer of exactly 0 (mu = 1, one mini-batch): 0 and 0.005 are right, 0.01 is not
+    none = _live_state(clip=0.0)
+    assert [reveal(clip, none, g).correct for g in (0.0, 0.005, 0.01)] == [True, True, False]
     assert clip.applies(state) and not clip.applies(_live_state(algorithms=("sapo",)))
     with pytest.raises(ValueError, match="^run"):  # a step 1 that made no update (dynamic sampling)
         clip.compute(_live_state(clip=math.nan))

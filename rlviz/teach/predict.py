@@ -61,7 +61,11 @@ class Prediction:
             computed by ``rlviz``.
         fields: ``state -> {name: text}`` formatted into the question and the explanation (the
             settings it is asked at, e.g. ``eps="0.2"``).
-        tolerance: a number guess within this absolute distance of the answer counts as right.
+        tolerance: a number guess within this absolute distance of the answer counts as right...
+        relative_tolerance: ...plus this share of the answer's size: right when
+            ``|guess - answer| <= tolerance + relative_tolerance * |answer|``. For a quantity whose
+            size depends on the run (a clip fraction of a few per cent), so that a guess of 0 is not
+            right about an answer of 0.04 the way a fixed 0.05 would make it.
         choices: the choice keys (for ``"choice"``).
         figure: the figure element that shows the answer (a locale key naming it, ``<key>.where``,
             formatted like the explanation; ``""``: none named).
@@ -81,6 +85,7 @@ class Prediction:
     compute: Callable[[Mapping[str, Any]], Any] = field(repr=False)
     fields: Callable[[Mapping[str, Any]], dict[str, str]] = field(repr=False, default=lambda state: {})
     tolerance: float = 0.0
+    relative_tolerance: float = 0.0
     choices: tuple[str, ...] = ()
     figure: str = ""
     lines: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = field(repr=False, default=None)
@@ -97,6 +102,8 @@ class Prediction:
             raise ValueError("lines: a line question needs lines(state), the lines of the view")
         if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
             raise ValueError(f"tolerance: must be a finite number >= 0, got {self.tolerance}")
+        if not (math.isfinite(self.relative_tolerance) and 0 <= self.relative_tolerance < 1):
+            raise ValueError(f"relative_tolerance: must be in [0, 1), got {self.relative_tolerance}")
 
     def options(self, state: Mapping[str, Any]) -> tuple[str, ...]:
         """The keys a guess may take: ``choices``, or the lines of the view at ``state``."""
@@ -177,6 +184,8 @@ class Reveal:
 def reveal(prediction: Prediction, state: Mapping[str, Any], guess: Any) -> Reveal:
     """Compute the answer for ``state`` and judge ``guess`` against it.
 
+    A number guess is right within ``tolerance + relative_tolerance * |answer|`` of the answer.
+
     A line question's guess is right when it names one of the answer's ``top`` lines (the highest,
     or one tied with it: :func:`rank_lines`); its ``answer`` is the :class:`Lines`.
 
@@ -187,8 +196,9 @@ def reveal(prediction: Prediction, state: Mapping[str, Any], guess: Any) -> Reve
     if prediction.kind == "number":
         if isinstance(guess, bool) or not isinstance(guess, (int, float)) or not math.isfinite(guess):
             raise ValueError(f"guess: must be a finite number, got {guess!r}")
-        answer = prediction.compute(state)
-        return Reveal(abs(float(guess) - float(answer)) <= prediction.tolerance, float(answer), float(guess))
+        answer = float(prediction.compute(state))
+        allowed = prediction.tolerance + prediction.relative_tolerance * abs(answer)
+        return Reveal(abs(float(guess) - answer) <= allowed, answer, float(guess))
     options = prediction.options(state)
     if guess not in options:
         raise ValueError(f"guess: {guess!r} is not one of {', '.join(options)}")
@@ -529,7 +539,8 @@ PREDICTIONS["live"] = (
         "number",
         _live_clip,
         _live_clip_fields,
-        tolerance=0.05,
+        tolerance=0.005,  # half a per cent, and half the answer: 0 is wrong about a clip fraction of 0.04
+        relative_tolerance=0.5,
         figure="teach.live_clip.where",
         needs_result=True,
         applies=_has_clip_arm,
