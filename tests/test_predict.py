@@ -31,8 +31,9 @@ def test_negative_advantage_far_above_the_band(c, expected):
     # A < 0, r = 1.5 > 1 + eps: min(rA, clip(r)A) = rA, gradient A r != 0; the dual clip caps the loss
     # at cA once r > c, so with c = 1.2 < 1.5 the gradient is zero, with c = 3 > 1.5 it is not
     assert NEGATIVE.compute(dict(PPO, dual_clip_c=c)) == expected
-    # the weight shown: loss = -r A = 1.5 r for one token, d loss / d log pi = -A r = 1.5 (0 when capped)
-    assert NEGATIVE.fields(dict(PPO, dual_clip_c=c))["weight"] == ("1.5" if expected == "flows" else "0")
+    # the weight shown, in the page's convention: J = -loss = r A for one token, the gradient weight
+    # w = dJ / d log pi = r A = 1.5 x (-1) = -1.5 (0 when capped, never "-0")
+    assert NEGATIVE.fields(dict(PPO, dual_clip_c=c))["weight"] == ("-1.5" if expected == "flows" else "0")
     assert reveal(NEGATIVE, dict(PPO, dual_clip_c=c), expected).correct
 
 

@@ -45,17 +45,17 @@ STRINGS = {
     "teach.curves_negative.choice.zero": {"en": "Yes: the gradient is zero", "zh": "会：梯度为零"},
     "teach.curves_negative.why.flows": {
         "en": "With A < 0 the min picks the unclipped term r·A once r > 1 + ε, so the token keeps a gradient "
-        "(autograd of the loss at r = 1.5 gives d loss/d log π = {weight}); only the dual clip caps it, once "
+        "(autograd at r = 1.5 gives the gradient weight w = ∂J/∂log π = {weight}, negative: pushed down); only the dual clip caps it, once "
         "r > c. See the A < 0 panel and the table of the six cases.",
-        "zh": "A < 0 时，一旦 r > 1 + ε，min 取的是未裁剪的 r·A，所以这个 token 仍有梯度（在 r = 1.5 处对损失"
-        "自动求导得 d loss/d log π = {weight}）；只有 dual clip 在 r > c 时才截住它。见 A < 0 的面板和六种情况的表格。",
+        "zh": "A < 0 时，一旦 r > 1 + ε，min 取的是未裁剪的 r·A，所以这个 token 仍有梯度（在 r = 1.5 处自动求导得"
+        "梯度权重 w = ∂J/∂log π = {weight}，为负：概率往下压）；只有 dual clip 在 r > c 时才截住它。见 A < 0 的面板和六种情况的表格。",
     },
     "teach.curves_negative.why.zero": {
         "en": "With A < 0 the min would pick the unclipped term r·A, but the dual clip at c = {c} caps the loss "
-        "once r > c, so at r = 1.5 the gradient is zero (autograd of the loss gives d loss/d log π = {weight}). "
+        "once r > c, so at r = 1.5 the gradient is zero (autograd gives the gradient weight w = ∂J/∂log π = {weight}). "
         "See the A < 0 panel.",
         "zh": "A < 0 时 min 本会取未裁剪的 r·A，但 c = {c} 的 dual clip 在 r > c 时截住了损失，所以在 r = 1.5 处梯度为零"
-        "（对损失自动求导得 d loss/d log π = {weight}）。见 A < 0 的面板。",
+        "（自动求导得梯度权重 w = ∂J/∂log π = {weight}）。见 A < 0 的面板。",
     },
     "teach.weighting_token_mean.q": {
         "en": "Under token-mean, how many times the total weight of the shortest response ({short} {short:plural:token|tokens}) does "

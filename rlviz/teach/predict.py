@@ -251,7 +251,8 @@ def _eps_fields(state: Mapping[str, Any]) -> dict[str, str]:
 
 def _dual_fields(state: Mapping[str, Any]) -> dict[str, str]:
     c = state.get("dual_clip_c")
-    return _eps_fields(state) | {"c": "∞" if c is None else f"{c:g}", "weight": f"{_ppo_negative_weight(state):.3g}"}
+    weight = 0.0 - _ppo_negative_weight(state)  # the page's gradient weight w = ∂J/∂log π, J = -loss (0, not -0)
+    return _eps_fields(state) | {"c": "∞" if c is None else f"{c:g}", "weight": f"{weight:.3g}"}
 
 
 # -- the weighting page ------------------------------------------------------------------------
