@@ -602,6 +602,9 @@ def run_controls(
     controls.button(
         reset_label, key=reset_btn, on_click=_reset, icon=":material/delete:", disabled=running or not has_run
     )
+    css = _invalid_field_css(settings_keys, (run_btn, continue_btn), tr("run.fix_field"))
+    if css:
+        st.html(css)
     bad_start = state.pop(bad_start_key, None)
     if isinstance(bad_start, ValueError):
         on_error(bad_start)  # a bad setting: the run never started
@@ -611,6 +614,28 @@ def run_controls(
     if error is not None and not running:
         show_run_failure(error)  # kept until Run, Continue or Reset, and redrawn in the current language
     return running
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a quoted CSS string (for ``content:``)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\A ") + '"'
+
+
+def _invalid_field_css(settings_keys: Iterable[str], buttons: tuple[str, ...], message: str) -> str:
+    """A style rule that hides the ``buttons`` (Run, Continue) and shows ``message`` in Run's place while a
+    number field among ``settings_keys`` holds a value out of its range. The browser never sends such a
+    value (it outlines the field in red and keeps the last valid one), so the server cannot see it:
+    without this, a field reading 0 steps beside an enabled Run started a run with the old value."""
+    fields = ", ".join(f'.st-key-{key} input[aria-invalid="true"]' for key in settings_keys)
+    if not fields:
+        return ""
+    main = f"[data-testid=stMain]:has({fields})"
+    hide = ", ".join(f"{main} .st-key-{key} button" for key in buttons)
+    return (
+        f"<style>{hide} {{ display: none; }} "
+        f"{main} .st-key-{buttons[0]}::after {{ content: {_css_string(message)}; color: var(--st-red-color, #d6293e); }}"
+        "</style>"
+    )
 
 
 def describe_failure(exc: BaseException) -> str:

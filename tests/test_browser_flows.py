@@ -292,3 +292,27 @@ def test_a_session_spoken_in_streamlits_protocol(server):
     # loop running in this one
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, session()).result()
+
+
+def test_a_run_size_typed_out_of_range_hides_run_until_corrected(server, page):
+    """Steps typed as 0 (below the field's minimum): the browser outlines the field in red and never
+    sends the value, so a Run beside it would start a run with the old one. Run is replaced by a note
+    saying what to correct (in the session's language) until the field holds a valid value."""
+    from rlviz.i18n import t
+
+    page.goto(f"{server}/{LIVE_SMALL.format(steps=2)}&lang=zh")
+    settle(page)
+    run, box = page.locator(".st-key-lv_run"), page.locator(".st-key-lv_steps input")
+    note = "e => getComputedStyle(e, '::after').content"
+    box.fill("0")
+    box.press("Enter")
+    page.wait_for_timeout(500)
+    assert box.get_attribute("aria-invalid") == "true"
+    assert not run.locator("button").is_visible() and not page.locator(".st-key-lv_continue button").is_visible()
+    assert run.evaluate(note) == f'"{t("run.fix_field", "zh")}"'
+    box.fill("3")
+    box.press("Enter")
+    page.wait_for_function("location.href.includes('lv_steps=3')", timeout=60_000)
+    wait_idle_after_click(page)
+    assert run.locator("button").is_visible() and run.evaluate(note) == "none"
+    no_exception_now(page)
