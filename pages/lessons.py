@@ -3,7 +3,9 @@
 Widgets -> ``rlviz.experiments.lessons`` (lessons, their codes, worksheets with computed answers) ->
 ``rlviz.plots.lessons`` (the printable HTML). Presenting is ``app_common.present_lesson`` (called by
 app.py before every page): Present here only switches to it (``app_common.go_to_step``). The draft
-lesson of the builder lives in ``st.session_state`` (this session only). Widget keys start with ``ls_``.
+lesson of the builder lives in ``st.session_state`` (this session only; its fields with
+``persist_state="session"``, so a presentation or another page in between keeps them; a link or Exit
+to a lesson other than the draft asks before replacing it). Widget keys start with ``ls_``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ L = lang()
 state = st.session_state
 PAGE_KEYS = list(step_pages())
 DRAFT = "ls_draft_steps"  # the builder's steps (LessonStep), this session only
+KEEP = "session"  # the builder's fields keep their values while a presentation or another page is open
 # the library parameter a builder error names -> the widget that sets it
 FIELDS = {
     "id": tr("lessons.id"),
@@ -157,7 +160,21 @@ def _remove(i: int) -> None:
 st.title(tr("lessons.title"))
 st.markdown(tr("lessons.intro"))
 
-# a lesson in the URL (?lesson=<id or code>, not presenting): open it in the builder, once per link
+
+def _open(lesson: Lesson, ref: str) -> None:
+    """Open the lesson of the link ``ref`` in the builder (once per link)."""
+    _load(lesson)
+    state["ls_opened"] = ref
+    state["ls_opened_title"] = lesson.title[L]
+
+
+def _keep(ref: str) -> None:
+    state["ls_opened"] = ref  # the link is answered: the builder keeps the draft
+    state["ls_opened_title"] = None
+
+
+# a lesson in the URL (?lesson=<id or code>, not presenting; Exit from a presentation comes here too):
+# open it in the builder, once per link, unless that would drop a draft of other steps: then ask
 ref = st.query_params.get("lesson")
 if ref and st.query_params.get("present") != "1" and state.get("ls_opened") != ref:
     try:
@@ -165,11 +182,19 @@ if ref and st.query_params.get("present") != "1" and state.get("ls_opened") != r
     except ValueError as exc:
         show_bad_input(exc)
     else:
-        _load(opened)
-        state["ls_opened"] = ref
-        state["ls_opened_title"] = opened.title[L]
-if state.get("ls_opened") == ref and ref:
-    st.success(tr("lessons.opened", title=state.get("ls_opened_title", "")), icon=":material/school:")
+        draft_steps = state.get(DRAFT) or []
+        if not draft_steps or list(draft_steps) == list(opened.steps):
+            _open(opened, ref)
+        else:
+            title = escape_markdown(opened.title[L])
+            st.warning(tr("lessons.draft_kept", steps=len(draft_steps), title=title), icon=":material/edit_note:")
+            row = st.container(horizontal=True)
+            row.button(tr("lessons.draft_keep"), key="ls_keep_draft", on_click=_keep, args=(ref,), type="primary")
+            row.button(
+                tr("lessons.draft_replace", title=title), key="ls_replace_draft", on_click=_open, args=(opened, ref)
+            )
+if state.get("ls_opened") == ref and ref and state.get("ls_opened_title") is not None:
+    st.success(tr("lessons.opened", title=escape_markdown(state["ls_opened_title"])), icon=":material/school:")
 
 # ---------------------------------------------------------------------------------------- shipped lessons
 st.header(tr("lessons.shipped_header"))
@@ -193,21 +218,29 @@ for lesson in shipped_lessons().values():
 st.header(tr("lessons.builder_header"))
 st.markdown(tr("lessons.builder_intro"))
 c1, c2, c3 = st.columns(3)
-c1.text_input(tr("lessons.id"), "my-lesson", key="ls_id", help=tr("lessons.id_help"))
-c2.text_input(tr("lessons.title_en"), key="ls_title_en")
-c3.text_input(tr("lessons.title_zh"), key="ls_title_zh")
+c1.text_input(tr("lessons.id"), "my-lesson", key="ls_id", help=tr("lessons.id_help"), persist_state=KEEP)
+c2.text_input(tr("lessons.title_en"), key="ls_title_en", persist_state=KEEP)
+c3.text_input(tr("lessons.title_zh"), key="ls_title_zh", persist_state=KEEP)
 
 with st.container(border=True):
     page_names = {k: tr(f"nav.{k}") for k in PAGE_KEYS}
-    page = st.selectbox(tr("lessons.step_page"), PAGE_KEYS, format_func=page_names.get, key="ls_page")
-    st.text_area(tr("lessons.step_settings"), key="ls_settings", help=tr("lessons.step_settings_help"), height=90)
+    page = st.selectbox(
+        tr("lessons.step_page"), PAGE_KEYS, format_func=page_names.get, key="ls_page", persist_state=KEEP
+    )
+    st.text_area(
+        tr("lessons.step_settings"),
+        key="ls_settings",
+        help=tr("lessons.step_settings_help"),
+        height=90,
+        persist_state=KEEP,
+    )
     try:
         parsed = parse_settings(state.get("ls_settings", ""), page)
     except ValueError as exc:
         show_bad_input(exc, FIELDS)
         parsed = {}
     c1, c2 = st.columns([1, 3], vertical_alignment="bottom")
-    all_visible = c1.checkbox(tr("lessons.step_all_visible"), value=True, key="ls_all_visible")
+    all_visible = c1.checkbox(tr("lessons.step_all_visible"), value=True, key="ls_all_visible", persist_state=KEEP)
     prefix = step_pages()[page].prefix
     chosen = state.get("ls_visible", [])
     if any(not k.startswith(prefix) for k in chosen):
@@ -221,6 +254,7 @@ with st.container(border=True):
         accept_new_options=True,
         placeholder=tr("lessons.step_visible_placeholder"),
         disabled=all_visible,
+        persist_state=KEEP,
     )
     predictions = [None, *(p.key for p in PREDICTIONS.get(page, ()))]
     if state.get("ls_prediction") not in predictions:
@@ -232,10 +266,12 @@ with st.container(border=True):
 
     questions = {key: tr(f"{key}.q", **fields_of[key]) if key in fields_of else key for key in predictions if key}
     questions[None] = tr("lessons.no_prediction")
-    st.selectbox(tr("lessons.step_prediction"), predictions, format_func=questions.get, key="ls_prediction")
+    st.selectbox(
+        tr("lessons.step_prediction"), predictions, format_func=questions.get, key="ls_prediction", persist_state=KEEP
+    )
     c1, c2 = st.columns(2)
-    c1.text_area(tr("lessons.note_en"), key="ls_note_en", height=90)
-    c2.text_area(tr("lessons.note_zh"), key="ls_note_zh", height=90)
+    c1.text_area(tr("lessons.note_en"), key="ls_note_en", height=90, persist_state=KEEP)
+    c2.text_area(tr("lessons.note_zh"), key="ls_note_zh", height=90, persist_state=KEEP)
     st.button(tr("lessons.add_step"), key="ls_add", on_click=_add_step, icon=":material/add:", type="primary")
     error = state.pop("ls_add_error", None)
     if error is not None:

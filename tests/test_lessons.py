@@ -152,7 +152,10 @@ def test_bad_steps_and_lessons_name_the_parameter():
     with pytest.raises(ValueError, match="^id:"):
         Lesson("Bad Id", {"en": "a", "zh": "b"}, (step,))
     with pytest.raises(ValueError, match="^title:"):
-        Lesson("ok", {"en": "a", "zh": " "}, (step,))
+        Lesson("ok", {"en": " ", "zh": ""}, (step,))
+    # a lesson for a class in one language: the other title is the same text
+    assert Lesson("ok", {"en": "Clipping", "zh": " "}, (step,)).title == {"en": "Clipping", "zh": "Clipping"}
+    assert Lesson("ok", {"en": "", "zh": "裁剪"}, (step,)).title == {"en": "裁剪", "zh": "裁剪"}
     with pytest.raises(ValueError, match="^steps:"):
         Lesson("ok", {"en": "a", "zh": "b"}, ())
     # typed values become URL text as Streamlit writes it

@@ -187,6 +187,38 @@ def test_build_share_and_reopen_a_lesson():
     assert len(reopened.get("download_button")) == 2 * len(SHIPPED) + 2  # its own worksheet and answer key
 
 
+def _draft_of_one_step(at):
+    at.text_input(key="ls_title_en").set_value("Mine")  # one title: the other language shows it too
+    at.selectbox(key="ls_page").set_value("curves").run()
+    at.text_area(key="ls_settings").set_value("c_ppo_epsilon_high=0.3").run()
+    at.button(key="ls_add").click().run()
+    (step,) = at.session_state["ls_draft_steps"]
+    return step
+
+
+@pytest.mark.parametrize("choice", ["ls_keep_draft", "ls_replace_draft"])
+def test_exit_from_a_shipped_lesson_keeps_the_builders_draft_until_asked(choice):
+    # found by a teacher: presenting a shipped lesson and pressing Exit put that lesson over their
+    # half-built one in the builder, steps and all, with no way back
+    at = open_page(PAGE)
+    mine = _draft_of_one_step(at)
+    at.button(key="ls_present_clipping").click().run()
+    at.button(key="ls_bar_exit").click().run()
+    no_exception(at)
+    assert at.title[0].value == t("lessons.title", "en") and at.query_params.get("lesson") == "clipping"
+    assert at.session_state["ls_draft_steps"] == [mine]
+    assert at.text_input(key="ls_title_en").value == "Mine"  # the fields too, not drawn while presenting
+    title = SHIPPED["clipping"].title["en"]
+    assert t("lessons.draft_kept", "en", steps=1, title=title) in [w.value for w in at.warning]
+    at.button(key=choice).click().run()
+    no_exception(at)
+    kept = choice == "ls_keep_draft"
+    assert at.session_state["ls_draft_steps"] == ([mine] if kept else list(SHIPPED["clipping"].steps))
+    assert not at.warning and bool(at.success) == (not kept)  # answered once: the question is gone
+    at.run()
+    assert not at.warning
+
+
 def test_a_shared_lessons_notes_and_settings_are_shown_not_rendered_in_the_builder():
     # found by a teacher: a shared link's note rendered in the builder's step list, and its image was fetched
     image = "![x](http://example.com/a.png)"

@@ -246,7 +246,8 @@ class Lesson:
     Attributes:
         id: a short name (``[a-z0-9][a-z0-9_-]*``, at most 40 characters); a shipped lesson's id is its
             URL reference (``?lesson=clipping``).
-        title: ``{"en": ..., "zh": ...}``, both non-empty.
+        title: ``{"en": ..., "zh": ...}``, at least one non-empty; an empty one takes the other's
+            text (a lesson written for a class in one language shows that title in both).
         steps: one to ``MAX_STEPS`` :class:`LessonStep`.
 
     Raises:
@@ -260,7 +261,11 @@ class Lesson:
     def __post_init__(self):
         if not isinstance(self.id, str) or not _ID.match(self.id):
             raise ValueError(f"id: {self.id!r} must be 1-40 of a-z, 0-9, _ and -, starting with a letter or digit")
-        object.__setattr__(self, "title", _texts(self.title, "title", MAX_TITLE_CHARS, required=True))
+        title = _texts(self.title, "title", MAX_TITLE_CHARS, required=False)
+        given = [text.strip() for text in title.values() if text.strip()]
+        if not given:
+            raise ValueError(f"title: empty in every language ({', '.join(LANGS)})")
+        object.__setattr__(self, "title", {lang: text.strip() or given[0] for lang, text in title.items()})
         if isinstance(self.steps, (str, Mapping)) or not isinstance(self.steps, Iterable):
             raise ValueError("steps: must be a list of steps")
         steps = tuple(self.steps)

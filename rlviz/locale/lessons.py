@@ -64,6 +64,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Opened the lesson “{title}” in the builder below.",
         "zh": "已在下方编写区打开课程“{title}”。",
     },
+    "lessons.draft_kept": {
+        "en": "The builder below holds your own lesson ({steps} {steps:plural:step|steps}), so the lesson “{title}” "
+        "from the address was not opened over it.",
+        "zh": "下方编写区里是你自己的课程（{steps} 步），所以没有用地址里的课程“{title}”覆盖它。",
+    },
+    "lessons.draft_replace": {
+        "en": "Open “{title}” instead (your steps are dropped)",
+        "zh": "改为打开“{title}”（丢弃你的步骤）",
+    },
+    "lessons.draft_keep": {"en": "Keep my lesson", "zh": "保留我的课程"},
     "lessons.id": {"en": "Short name", "zh": "简称"},
     "lessons.id_help": {
         "en": "Lower-case letters, digits, _ and -; it names the downloaded files.",
