@@ -19,8 +19,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "MaxRL、GDPO）作用在你输入的同一组奖励上，并排对比，数字由训练器调用的同一份代码算出。\n"
         "- 奖励全相同的组在所有组内基线下优势为零，但在 ReMax 的贪心基线下不是（在包含多个组的批次里，"
         "REINFORCE++ 的批次基线下也不是）。\n"
-        "- 每个估计器的难度偏差：通过率为 p 的提示分到多少权重（GRPO 的标准差相对 Dr.GRPO 偏向 p 接近 0 或 1 的提示，"
-        "MaxRL 的 1/p̂ 偏向难题）。\n"
+        "- 每个估计器的难度偏差：通过率为 p 的提示词分到多少权重（GRPO 的标准差相对 Dr.GRPO 偏向 p 接近 0 或 1 的提示词，"
+        "MaxRL 的 1/p̂ 偏向难的提示词）。\n"
         "- 每个估计器都能在实时页面上训练（`adv_estimator` 设置）。",
     },
     "advantages.title": {"en": "Advantage estimators, side by side", "zh": "优势估计器并排对比"},
@@ -101,7 +101,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "right; the curves are the expectation over k, each estimator computed on the G + 1 possible groups "
         "taken as one batch (a batch that spans every difficulty evenly, for the estimators that read batch "
         "statistics). ReMax's greedy answer is right with probability p.",
-        "zh": "每条回答的梯度按它的优势缩放，所以一组的 Σ|A| 就是这个提示在一步中的分量。对 0/1 奖励、通过率为 p 的提示，"
+        "zh": "每条回答的梯度按它的优势缩放，所以一组的 Σ|A| 就是这个提示词在一步中的分量。对 0/1 奖励、通过率为 p 的提示词，"
         "G 条回答里答对的条数 k ~ Binomial(G, p)；曲线是对 k 的期望，每个估计器都在 G + 1 种可能的组合成的一个批次上计算"
         "（对读取批次统计量的估计器而言，这是一个均匀覆盖各种难度的批次）。ReMax 的贪心回答以概率 p 答对。",
     },
@@ -111,15 +111,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "advantages.relative_axis": {"en": "over its own maximum", "zh": "相对自身最大值"},
     "advantages.bias_reading": {
         "en": "At G = {G}, a prompt with pass rate p = {p} weighs, relative to each estimator's own peak: {values}.",
-        "zh": "G = {G} 时，通过率 p = {p} 的提示相对各估计器自身峰值的分量：{values}。",
+        "zh": "G = {G} 时，通过率 p = {p} 的提示词相对各估计器自身峰值的分量：{values}。",
     },
     "advantages.bias_caption": {
         "en": "Dividing by the group's std (GRPO) up-weights nearly-solved and nearly-failed prompts against the "
         "mean-only baseline (Dr.GRPO, RLOO); dividing by the pass rate (MaxRL: 1/p̂ for a right answer) makes "
         "hard prompts weigh most. Without a group baseline (REINFORCE++), all-right and all-wrong groups still get "
         "advantages, so its weight does not vanish at p = 0 or 1.",
-        "zh": "除以组内标准差（GRPO）相对只减均值的基线（Dr.GRPO、RLOO）放大了几乎全对和几乎全错的提示；除以通过率"
-        "（MaxRL：答对的回答权重为 1/p̂）让难题分量最大。没有组内基线时（REINFORCE++），全对和全错的组也有优势，"
+        "zh": "除以组内标准差（GRPO）相对只减均值的基线（Dr.GRPO、RLOO）放大了几乎全对和几乎全错的提示词；除以通过率"
+        "（MaxRL：答对的回答权重为 1/p̂）让难的提示词分量最大。没有组内基线时（REINFORCE++），全对和全错的组也有优势，"
         "所以它的权重在 p = 0 或 1 处不会消失。",
     },
     "advantages.length_header": {"en": "Where response length enters", "zh": "回答长度从哪里进入"},

@@ -104,7 +104,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "confusions.aggregation.per_token": {
         "en": "Weight of one token (log scale)",
-        "zh": "单个 token 的权重（对数刻度）",
+        "zh": "单个 token 的权重（对数坐标）",
     },
     "confusions.aggregation.share": {"en": "Share of the loss per response", "zh": "每条回答占 loss 的份额"},
     "confusions.aggregation.table_note": {
@@ -206,19 +206,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "confusions.ratio_one.mb": {
         "en": "Mini-batches per pass (TRL steps_per_generation)",
-        "zh": "每遍的 mini-batch 数（TRL steps_per_generation）",
+        "zh": "每遍的小批次数（TRL steps_per_generation）",
     },
     "confusions.ratio_one.lr": {"en": "Learning rate", "zh": "学习率"},
     "confusions.ratio_one.note": {
         "en": "One real RL step of GRPO on the shipped tiny LM: {prompts} {prompts:plural:prompt|prompts} × G = {G}, the trainer's own "
         "update loop; the seed is the sidebar's.",
-        "zh": "在随附的微型语言模型上真正跑一步 GRPO：{prompts} 个 prompt × G = {G}，用训练器自己的更新循环；"
+        "zh": "在随附的微型语言模型上真正跑一步 GRPO：{prompts} 个提示词 × G = {G}，用训练器自己的更新循环；"
         "随机种子取自侧边栏。",
     },
     "confusions.ratio_one.q": {
         "en": "One RL step with μ = {mu} {mu:plural:pass|passes} and {mb} {mb:plural:mini-batch|mini-batches} per pass: {n} optimizer {n:plural:step|steps} on the "
         "same rollouts. Does PPO's clip act on {n:plural:it|any of them}?",
-        "zh": "一步 RL，μ = {mu} 遍、每遍 {mb} 个 mini-batch：在同一批 rollout 上做 {n} 次优化器更新。PPO 的裁剪在其中"
+        "zh": "一步 RL，μ = {mu} 遍、每遍 {mb} 个小批次：在同一批 rollout 上做 {n} 次优化器更新。PPO 的裁剪在其中"
         "任何一次上起作用吗？",
     },
     "confusions.ratio_one.choice.acts": {"en": "Yes, on some update", "zh": "会，在某些更新上"},
@@ -234,14 +234,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "π_old is the same weights as π_θ, the ratio is exactly 1 and only its gradient is used (the plain policy "
         "gradient). Set μ > 1 or more mini-batches and the clip starts to act.",
         "zh": "各次更新 max |r − 1| = {devs}，裁剪比例 {clips}：每批 rollout 只更新一次时，π_old 与 π_θ 是同一套权重，"
-        "比率恰好为 1，只用到它的梯度（即普通的策略梯度）。把 μ 设为大于 1 或增加 mini-batch，裁剪就开始起作用。",
+        "比率恰好为 1，只用到它的梯度（即普通的策略梯度）。把 μ 设为大于 1 或增加小批次，裁剪就开始起作用。",
     },
     "confusions.ratio_one.ratio_panel": {
         "en": "Ratio r = π_θ/π_old on each update",
         "zh": "每次更新的比率 r = π_θ/π_old",
     },
     "confusions.ratio_one.clip_panel": {"en": "Clip fraction on each update", "zh": "每次更新的裁剪比例"},
-    "confusions.ratio_one.update": {"en": "update (pass · mini-batch)", "zh": "更新（遍 · mini-batch）"},
+    "confusions.ratio_one.update": {"en": "update (pass · mini-batch)", "zh": "更新（遍 · 小批次）"},
     "confusions.ratio_one.ratio": {"en": "ratio r", "zh": "比率 r"},
     "confusions.ratio_one.clip": {"en": "clip fraction", "zh": "裁剪比例"},
     "confusions.ratio_one.mean": {"en": "mean r", "zh": "r 的均值"},
@@ -525,12 +525,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "“除以标准差只是把优势整体缩放一下，Adam 会抵消任何缩放。”·“scale_rewards 只是个数值稳定性开关。”",
     },
     "confusions.difficulty.G": {"en": "Group size G", "zh": "组大小 G"},
-    "confusions.difficulty.p": {"en": "Pass rate p of the prompt asked about", "zh": "所问 prompt 的通过率 p"},
+    "confusions.difficulty.p": {"en": "Pass rate p of the prompt asked about", "zh": "所问提示词的通过率 p"},
     "confusions.difficulty.q": {
         "en": "G = {G}. With the std division, how much expected advantage mass E[Σ|A_i|] does a prompt with pass "
         "rate p = {p} get, relative to a prompt solved half the time (p = 0.5, which counts 1)?",
-        "zh": "G = {G}。除以标准差时，通过率 p = {p} 的 prompt 得到的期望优势总量 E[Σ|A_i|]，是一个一半时间能做对的 "
-        "prompt（p = 0.5，记为 1）的多少倍？",
+        "zh": "G = {G}。除以标准差时，通过率 p = {p} 的提示词得到的期望优势总量 E[Σ|A_i|]，是一个一半时间能做对的"
+        "提示词（p = 0.5，记为 1）的多少倍？",
     },
     "confusions.difficulty.why": {
         "en": "With the std division: {group} (the answer, {answer}); without it (Dr.GRPO): {none}. Dividing by a "
@@ -538,7 +538,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "prompt gets depends on its difficulty, not only on how informative it is. This is not a global scale: "
         "each group has its own std.",
         "zh": "除以标准差：{group}（即答案 {answer}）；不除（Dr.GRPO）：{none}。除以一个小的标准差，会放大几乎全对或"
-        "几乎全错的组的优势，所以一个 prompt 得到的权重取决于它的难度，而不只是它携带了多少信息。这不是全局缩放："
+        "几乎全错的组的优势，所以一个提示词得到的权重取决于它的难度，而不只是它携带了多少信息。这不是全局缩放："
         "每个组有自己的标准差。",
     },
     "confusions.difficulty.group": {
@@ -549,7 +549,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": 'no std (Dr.GRPO; scale_rewards="none", norm_adv_by_std_in_grpo=False)',
         "zh": '不除标准差（Dr.GRPO；scale_rewards="none"，norm_adv_by_std_in_grpo=False）',
     },
-    "confusions.difficulty.p_axis": {"en": "pass rate p of the prompt", "zh": "prompt 的通过率 p"},
+    "confusions.difficulty.p_axis": {"en": "pass rate p of the prompt", "zh": "提示词的通过率 p"},
     "confusions.difficulty.relative": {
         "en": "E[Σ|A|] relative to p = 0.5",
         "zh": "E[Σ|A|]（相对 p = 0.5）",
@@ -559,7 +559,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "{none_edge}. Near 0 and 1 the std division keeps prompts that are almost always solved (or never) "
         "weighing a large share.",
         "zh": "在 p = {p}：除以标准差时为 {group}，不除时为 {none}。在 p = {p_edge}：{group_edge} 对 {none_edge}。"
-        "在 0 和 1 附近，除以标准差让几乎总能做对（或总做不对）的 prompt 仍占很大的权重。",
+        "在 0 和 1 附近，除以标准差让几乎总能做对（或总做不对）的提示词仍占很大的权重。",
     },
     "confusions.difficulty.sources": {
         "en": f"{_src('huggingface/trl', 3135)}: the option not to scale rewards (Dr.GRPO) · "
@@ -570,7 +570,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------------------------------ 8. clip bounds
     "confusions.clip.header": {
         "en": "8. What ε_low, ε_high and the dual clip c mean",
-        "zh": "8. ε_low、ε_high 和 dual clip c 分别是什么意思",
+        "zh": "8. ε_low、ε_high 和双重裁剪 c 分别是什么意思",
     },
     "confusions.clip.said": {
         "en": "“The ratio is clipped to [1 − ε_low, 1 + ε_high], so no token ever moves past 1 + ε_high.” · "
@@ -579,14 +579,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "confusions.clip.eps_low": {"en": "ε_low ({trl} / {verl})", "zh": "下界 ε_low（{trl} / {verl}）"},
     "confusions.clip.eps_high": {"en": "ε_high ({trl} / {verl})", "zh": "上界 ε_high（{trl} / {verl}）"},
-    "confusions.clip.dual_on": {"en": "Dual clip on", "zh": "启用 dual clip"},
-    "confusions.clip.c": {"en": "Dual clip c ({trl} / {verl})", "zh": "双重裁剪 dual clip c（{trl} / {verl}）"},
+    "confusions.clip.dual_on": {"en": "Dual clip on", "zh": "启用双重裁剪"},
+    "confusions.clip.c": {"en": "Dual clip c ({trl} / {verl})", "zh": "双重裁剪 c（{trl} / {verl}）"},
     "confusions.clip.ratio": {"en": "Ratio r of the token asked about", "zh": "所问 token 的比率 r"},
     "confusions.clip.sign": {"en": "Its advantage", "zh": "它的优势"},
     "confusions.clip.q": {
         "en": "A token with A {sign} has ratio r = {r} (band [{low}, {high}], dual clip c = {c}; ∞ means off). "
         "Which setting stops its gradient?",
-        "zh": "某个 token 的 A {sign}，比率 r = {r}（区间 [{low}, {high}]，dual clip c = {c}；∞ 表示关闭）。"
+        "zh": "某个 token 的 A {sign}，比率 r = {r}（区间 [{low}, {high}]，双重裁剪 c = {c}；∞ 表示关闭）。"
         "是哪个设置让它的梯度变为零？",
     },
     "confusions.clip.choice.eps_low": {"en": "ε_low", "zh": "ε_low"},
@@ -606,7 +606,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "confusions.clip.why.c": {
         "en": "With A {sign} and r = {r} above c = {c}, the dual clip caps the loss at −c·A: its gradient is zero. "
         "c only ever acts on A < 0, where the plain clip leaves large ratios unbounded.",
-        "zh": "A {sign} 且 r = {r} 高于 c = {c} 时，dual clip 把 loss 截在 −c·A：梯度为零。c 只作用于 A < 0，那里普通裁剪"
+        "zh": "A {sign} 且 r = {r} 高于 c = {c} 时，双重裁剪把 loss 截在 −c·A：梯度为零。c 只作用于 A < 0，那里普通裁剪"
         "对大的比率没有上界。",
     },
     "confusions.clip.why.none": {

@@ -92,7 +92,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "scales it down: SAPO). "
         "Click a legend entry to hide an algorithm. Where J is r·A, the weight is r·A too; where J goes flat, "
         "the weight drops to zero.",
-        "zh": "上排：目标 J；下排：梯度权重 ∂J/∂log π；左列 A = +1，右列 A = −1。虚线：r = 1（在策略上）。"
+        "zh": "上排：目标 J；下排：梯度权重 ∂J/∂log π；左列 A = +1，右列 A = −1。虚线：r = 1（同策略）。"
         "把鼠标停在曲线上可以看到该点的状态：有梯度、被裁剪（梯度为零）、被截顶（权重有上下界但保留梯度：CISPO、ASPO 的软双重裁剪）"
         "或被门控（软门控把梯度缩小：SAPO）。点击图例可以隐藏某个算法。"
         "J 等于 r·A 的地方，权重也是 r·A；J 变平的地方，权重降为零。",

@@ -36,7 +36,7 @@ STRINGS = {
         "learning rate by {B:g}. Unset, verl divides by each batch's padded width; its legacy FSDP worker does not "
         "apply loss_scale_factor.",
         "zh": "verl 的 seq-mean-token-sum-norm 只把 token 之和除以 actor.loss_scale_factor，没有 TRL dr_grpo 与 rlviz "
-        "的 1/B：每个优化步 B = {B:g} 条回答（{prompts_per_step} 个提示 × G = {group_size} ÷ {mini_batches} 个小批），"
+        "的 1/B：每个优化步 B = {B:g} 条回答（{prompts_per_step} 个提示词 × G = {group_size} ÷ {mini_batches} 个小批次），"
         "它的损失与梯度是这里的 {B:g} 倍。要得到同样的一步，设 actor.loss_scale_factor={verl_scale:g}"
         "（B × L_max = {B:g} × {norm_constant}），或把学习率除以 {B:g}。不设时 verl 除以每批的填充宽度；"
         "它旧的 FSDP worker 不使用 loss_scale_factor。",
@@ -50,8 +50,8 @@ STRINGS = {
         "the whole generation batch, here {mini_batches} {mini_batches:plural:mini-batch|mini-batches}; rlviz divides by the mini-batch's own tokens. "
         "TRL's step is about 1/{mini_batches} of rlviz's; loss_type=\"bnpo\" normalises per mini-batch as rlviz does.",
         "zh": "TRL 的 token 平均损失（loss_type dapo、cispo）把每个优化步的 token 之和除以整个生成批的 token 数，"
-        "这里是 {mini_batches} 个小批；rlviz 除以该小批自己的 token 数。TRL 的一步约为 rlviz 的 1/{mini_batches}；"
-        'loss_type="bnpo" 按小批归一化，与 rlviz 相同。',
+        "这里是 {mini_batches} 个小批次；rlviz 除以该小批次自己的 token 数。TRL 的一步约为 rlviz 的 1/{mini_batches}；"
+        'loss_type="bnpo" 按小批次归一化，与 rlviz 相同。',
     },
     "export.note.dual_off": {
         "en": "verl's vanilla loss always applies the dual clip actor.clip_ratio_c (default 3.0, must be > 1): "
@@ -69,7 +69,7 @@ STRINGS = {
     "export.note.delta_differs": {
         "en": "With c = {dual_clip_c:g} ≤ 1 + ε_high = {ratio_high:g}, TRL's delta would also cap tokens with A > 0: "
         "the dual clip has no TRL equivalent here.",
-        "zh": "c = {dual_clip_c:g} ≤ 1 + ε_high = {ratio_high:g} 时，TRL 的 delta 也会截断 A > 0 的 token："
+        "zh": "c = {dual_clip_c:g} ≤ 1 + ε_high = {ratio_high:g} 时，TRL 的 delta 也会截顶 A > 0 的 token："
         "这里的双重裁剪在 TRL 中没有对应。",
     },
     "export.note.kl_k3": {
@@ -131,7 +131,7 @@ STRINGS = {
     },
     "export.note.routing_trl": {
         "en": "TRL has no routing replay for mixture-of-experts models.",
-        "zh": "TRL 没有针对混合专家模型的路由回放。",
+        "zh": "TRL 没有针对混合专家模型的路由重放。",
     },
     "export.note.entropy_trl": {
         "en": "TRL's entropy bonus is always the mean per-token entropy; rlviz and verl aggregate it with "
@@ -141,12 +141,12 @@ STRINGS = {
     "export.note.batch_trl": {
         "en": "TRL splits a generation batch into equal steps: {responses_per_step} {responses_per_step:plural:response|responses} {responses_per_step:plural:does|do} not divide into "
         "{mini_batches} {mini_batches:plural:mini-batch|mini-batches}.",
-        "zh": "TRL 把一个生成批分成相等的几步：{responses_per_step} 条回答不能均分成 {mini_batches} 个小批。",
+        "zh": "TRL 把一个生成批分成相等的几步：{responses_per_step} 条回答不能均分成 {mini_batches} 个小批次。",
     },
     "export.note.batch_verl": {
         "en": "verl's ppo_mini_batch_size counts prompts: {prompts_per_step} {prompts_per_step:plural:prompt|prompts} {prompts_per_step:plural:does|do} not divide into "
         "{mini_batches} {mini_batches:plural:mini-batch|mini-batches}.",
-        "zh": "verl 的 ppo_mini_batch_size 按提示计数：{prompts_per_step} 个提示不能均分成 {mini_batches} 个小批。",
+        "zh": "verl 的 ppo_mini_batch_size 按提示词计数：{prompts_per_step} 个提示词不能均分成 {mini_batches} 个小批次。",
     },
     "export.note.processes_trl": {
         "en": "per_device_train_batch_size is for one process: with N processes divide it by N.",

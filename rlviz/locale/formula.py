@@ -18,7 +18,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "- 两个目标函数并排，按注册表拆成五项（重要性比率、优势、信任域、KL 项、聚合权重），不同的项加框标出。\n"
         "- 在示例组里点选一个 token，用 `policy_loss` 算出它的各项数值并代入两边的公式：GRPO 的 token 比率 r 与 "
         "GSPO 的几何平均序列比率 s，每个 token 的权重 1/(B|y_i|) 与 1/Σ|y_j|，GSPO-token 与 GSPO 逐个数值相同，"
-        "CISPO 被截断的 token 仍保留梯度。",
+        "CISPO 被截顶的 token 仍保留梯度。",
     },
     "formula.title": {"en": "Formula diff", "zh": "公式对比"},
     "formula.not_described": {
@@ -36,7 +36,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "example group below (click it, or type its place): its numbers come from the same `policy_loss` the "
         "trainer calls, and they are substituted into both formulas.",
         "zh": "选两个目标函数。每个目标函数的逐 token 目标被拆成五项：**重要性比率**、**优势**、**信任域**（硬裁剪、"
-        "截断权重或软门控）、**KL 项**和**聚合权重**。每一项都读自同一个训练模型所用的注册表条目，两者不同的项加框"
+        "截顶权重或软门控）、**KL 项**和**聚合权重**。每一项都读自同一个训练模型所用的注册表条目，两者不同的项加框"
         "标出。然后在下面的示例组里选一个 token（点击它，或输入它的位置）：它的各项数值由训练器调用的同一个 "
         "`policy_loss` 算出，并代入两边的公式。",
     },
@@ -112,7 +112,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "formula.kind.trust_region.capped": {
         "en": "capped importance weight: the weight is clipped, the gradient is kept (written with "
         "π/sg[π], whose value is 1: the same gradient as sg[r̂]·A·log π)",
-        "zh": "截断重要性权重：权重被裁剪，梯度保留（写成 π/sg[π]，其数值为 1：梯度与 sg[r̂]·A·log π 相同）",
+        "zh": "截顶重要性权重：权重被裁剪，梯度保留（写成 π/sg[π]，其数值为 1：梯度与 sg[r̂]·A·log π 相同）",
     },
     "formula.kind.trust_region.gated": {
         "en": "soft gate (4/τ)σ(τ(r−1)): no band; the gradient decays smoothly and never reaches zero",
@@ -160,7 +160,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "formula.pick_intro": {
         "en": "The example group: {G} responses to one prompt, {right} of them right (reward 1). Click a "
         "square to pick that token, or set the response and the token below.",
-        "zh": "示例组：同一提示的 {G} 条回答，其中 {right} 条正确（奖励为 1）。点击一个方块选中该 token，"
+        "zh": "示例组：同一提示词的 {G} 条回答，其中 {right} 条正确（奖励为 1）。点击一个方块选中该 token，"
         "或在下方设置回答和 token 的位置。",
     },
     "formula.response": {"en": "Response", "zh": "回答"},
@@ -179,20 +179,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "formula.panel_push": {
         "en": "push −∂𝓛/∂log π under {name}",
-        "zh": "{name} 下的推动量 −∂𝓛/∂log π",
+        "zh": "{name} 下的推力 −∂𝓛/∂log π",
     },
     "formula.position": {"en": "token position", "zh": "token 位置"},
     "formula.hover_response": {"en": "response", "zh": "回答"},
     "formula.hover_log_ratio": {"en": "log-ratio ℓ", "zh": "对数比率 ℓ"},
     "formula.hover_ratio": {"en": "ratio r", "zh": "比率 r"},
-    "formula.hover_push": {"en": "push", "zh": "推动量"},
+    "formula.hover_push": {"en": "push", "zh": "推力"},
     "formula.hover_advantage": {"en": "advantage", "zh": "优势"},
     "formula.strip_caption": {
         "en": "Orange: the token is pushed up (or its log-ratio is positive), purple: down; the two push "
         "strips share one colour scale. × clipped (zero gradient), ^ capped, ~ gated. The black frame marks "
         "the picked token.",
-        "zh": "橙色：该 token 被向上推（或其对数比率为正），紫色：向下；两条推动量色带共用一个色标。× 被裁剪（梯度为零），"
-        "^ 被截断，~ 被门控。黑框标出选中的 token。",
+        "zh": "橙色：该 token 被向上推（或其对数比率为正），紫色：向下；两条推力色带共用一个色标。× 被裁剪（梯度为零），"
+        "^ 被截顶，~ 被门控。黑框标出选中的 token。",
     },
     "formula.formulas_header": {
         "en": "Both formulas, with token #{t} of response #{i} bound in",
@@ -219,7 +219,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "formula.q.ratio_used": {"en": "ratio the objective uses", "zh": "目标函数使用的比率"},
     "formula.q.trust_value": {
         "en": "trust-region value (clipped r̄ / s̄, capped r̂, gate f, or ℓ̃)",
-        "zh": "信任域取值（裁剪后的 r̄ / s̄、截断的 r̂、门控 f 或 ℓ̃）",
+        "zh": "信任域取值（裁剪后的 r̄ / s̄、截顶的 r̂、门控 f 或 ℓ̃）",
     },
     "formula.q.state": {"en": "what the trust region did", "zh": "信任域的作用"},
     "formula.q.advantage": {"en": "advantage A", "zh": "优势 A"},

@@ -16,7 +16,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "turn those scores into a gradient: what ratio they use, where they clip, how they "
         "average over tokens, and which groups they learn from. Every number in this app is "
         "computed live by the same code that trains a small real language model.",
-        "zh": "监督微调之后，语言模型还可以从自己的采样中继续进步：每个问题生成几条回答，用验证器打分，"
+        "zh": "监督微调之后，语言模型还可以从自己的采样中继续进步：每个提示词生成几条回答，用验证器打分，"
         "再把较好回答里的 token 概率往上推。下面 {n} 个目标函数的区别只在于*怎样*把这些分数变成梯度："
         "用哪种比率、在哪里裁剪、怎样在 token 之间求平均、从哪些组里学习。本应用中的每个数字，"
         "都由训练一个真实小语言模型的同一套代码现场算出。",
@@ -75,7 +75,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "clip-higher was proposed against entropy collapse. Dynamic sampling, no KL and token-mean make it learn "
         "and sharpen fastest, and on this small model the raised upper clip almost never binds; the page reads "
         "the numbers from your run.",
-        "zh": "- 在同一批问题上并排训练几个算法，逐步观察奖励、pass@1、回答长度、熵、KL 和裁剪比例，并比较训练前后的留出集 pass@1。\n"
+        "zh": "- 在同一批提示词上并排训练几个算法，逐步观察奖励、pass@1、回答长度、熵、KL 和裁剪比例，并比较训练前后的留出集 pass@1。\n"
         "- 全对或全错的组优势为零：白白花了算力却什么也学不到（见“零优势组占比”）。\n"
         "- GSPO 按整条序列裁剪，裁剪比例大得多，却照样能学。\n"
         "- SAPO 的软门控从不把 token 完全截断；CISPO 对信任域之外的 token 仍保留有界的梯度。\n"
@@ -95,7 +95,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "- PPO 的裁剪：A>0 时一旦 r > 1+ε 梯度恰好为零，A<0 时一旦 r < 1−ε 梯度为零；一张表列出裁剪的六种情形。\n"
         "- Clip-higher：π_old = 0.2 的 token 在梯度消失前最多只能升到 0.24（ε = 0.2）或 0.256（ε_high = 0.28），"
         "低概率 token 几乎长不大。\n"
-        "- 双重裁剪、CISPO 的截断权重（梯度永不为零）、SAPO 的软门控（τ_pos 与 τ_neg）、GMPO 的对数空间裁剪和 GSPO "
+        "- 双重裁剪、CISPO 的截顶权重（梯度永不为零）、SAPO 的软门控（τ_pos 与 τ_neg）、GMPO 的对数空间裁剪和 GSPO "
         "约 1e-4 的 ε，放在同一坐标轴上对比。",
     },
     "home.weighting_claims": {
@@ -106,7 +106,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "- Why GSPO's ε is ~1e-4: the variance of log s falls as 1/L. The same view on a real group of the tiny LM.",
         "zh": "- 一条 200 token、一条 10 token 的回答：按回答平均时每个 token 的权重分别为 (1/200)(1/2) 和 (1/10)(1/2)，"
         "按 token 平均时都是 1/210；Dr.GRPO 指出的长度偏置。\n"
-        "- 少数偏离策略的 token：GRPO 只截断这几个 token，GSPO 把整条回答裁掉，SAPO 只衰减离群的 token；"
+        "- 少数异策略 token：GRPO 只截断这几个 token，GSPO 把整条回答裁掉，SAPO 只衰减离群的 token；"
         "优势沿序列恒定时 GSPO-token 与 GSPO 完全相同。\n"
         "- 为什么 GSPO 的 ε 只有约 1e-4：log s 的方差按 1/L 下降。并在微型模型的一组真实回答上看同样的视图。",
     },
@@ -119,7 +119,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "- DAPO 的软超长惩罚：长度不超过 L_max − L_cache 时不罚，之后线性降到 L_max 处的 −1，超出后恒为 −1；"
         "旁边是 Kimi k1.5 的长度奖励和余弦长度缩放奖励。\n"
         "- 超长过滤：被截断的回答不再当作失败计分，而是直接移出损失。\n"
-        "- 在真实采样上拖动 L_max 和 L_cache，观察平均奖励、组内优势和被屏蔽样本占比如何变化。",
+        "- 在真实 rollout 上拖动 L_max 和 L_cache，观察平均奖励、组内优势和被屏蔽样本占比如何变化。",
     },
     "home.sampling_claims": {
         "en": "- A group carries a signal with chance 1 − p^G − (1−p)^G; all-right and all-wrong groups have zero "
@@ -128,8 +128,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "does; measured pass rates of the tiny LM.\n"
         "- A live GRPO vs GRPO + dynamic sampling run: effective batch size, rollouts spent, reward.",
         "zh": "- 一组回答带有学习信号的概率是 1 − p^G − (1−p)^G；全对和全错的组优势为零，什么也学不到。\n"
-        "- 用有信号的组填满一个批次要多花多少次采样，限制补采轮数会怎样；以及微型模型实测的通过率分布。\n"
-        "- 实时对比 GRPO 与 GRPO + 动态采样：有效批大小、花掉的采样数和奖励。",
+        "- 用有信号的组填满一个批次要多花多少次 rollout，限制补采轮数会怎样；以及微型模型实测的通过率分布。\n"
+        "- 实时对比 GRPO 与 GRPO + 动态采样：有效批大小、花掉的 rollout 数和奖励。",
     },
     "home.moe_claims": {
         "en": "- One batch, k updates on a tiny Qwen3-MoE: the share of routes whose experts changed, per layer, "
@@ -143,7 +143,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "- 在微型 Qwen3-MoE 上对一个批次做 k 次更新：各层有多少比例的路由换了专家，对照 GSPO 论文报告的每次更新"
         "约 10%；同一份权重的 bf16 副本已经会给一些 token 选不同的专家（这就是 R3 存在的原因）。\n"
         "- token 对数比率用策略自身的路由和重放旧路由（verl 的 router_replay R2 / R3）时的对比：两者之差就是单纯由"
-        "路由带来的部分；GSPO 的序列级比率把 token 的波动平均掉。稠密模型作为对照。\n"
+        "路由带来的部分；GSPO 的序列比率把 token 的波动平均掉。稠密模型作为对照。\n"
         "- 实时对比 GRPO、GRPO + 路由重放和 GSPO：每一步的路由变化、比率方差、裁剪比例、KL 和崩溃标记。",
     },
     "home.open_live": {"en": "Open the live policy update", "zh": "打开实时策略更新"},

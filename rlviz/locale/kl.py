@@ -198,7 +198,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "{steps} {steps:plural:step|steps} of {prompts} {prompts:plural:prompt|prompts}, learning rate {lr}. Run them one after another and compare the "
         "KL-to-reference panel (kl_ref, the sampler's mean k3, whichever estimator trains).",
         "zh": "每个链接都会打开实时页面：在随附的微型语言模型上训练 GRPO，只改动 KL 相关设置：β = {beta}，{steps} 步，"
-        "每步 {prompts} 个问题，学习率 {lr}。依次运行并比较“到参考策略的 KL”面板（kl_ref，采样策略的平均 k3，"
+        "每步 {prompts} 个提示词，学习率 {lr}。依次运行并比较“到参考策略的 KL”面板（kl_ref，采样策略的平均 k3，"
         "与训练用哪个估计器无关）。",
     },
     "kl.arm.no_kl": {"en": "no KL (β = 0)", "zh": "无 KL（β = 0）"},
@@ -227,7 +227,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "kl.measured_reading": {
         "en": "One seed, {steps} {steps:plural:step|steps}: the arms with a KL term end between {low} and {high} nats of kl_ref, "
         "against {no_kl} without one. {verdict}",
-        "zh": "一个种子、{steps} 步：带 KL 项的各组 kl_ref 最后落在 {low} 到 {high} nats 之间，没有 KL 的那组为 {no_kl}。"
+        "zh": "一个种子、{steps} 步：带 KL 项的各分支 kl_ref 最后落在 {low} 到 {high} nats 之间，没有 KL 的那个分支为 {no_kl}。"
         "{verdict}",
     },
     "kl.verdict.small": {
@@ -239,10 +239,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Their spread is more than a tenth of the largest, so the estimator and where it goes matter "
         "here; with one seed, read the order of the arms as a hint to check with other seeds (the README "
         "gives a second one), not as a measured effect size.",
-        "zh": "它们之间的差距超过最大值的十分之一，说明估计器和放法在这里有影响；只有一个种子，应把各组的先后当作需要用其他种子"
+        "zh": "它们之间的差距超过最大值的十分之一，说明估计器和放法在这里有影响；只有一个种子，应把各分支的先后当作需要用其他种子"
         "验证的线索（README 给出了第二个种子），而不是测得的效应大小。",
     },
-    "kl.col.arm": {"en": "arm", "zh": "组"},
+    "kl.col.arm": {"en": "arm", "zh": "分支"},
     "kl.col.kl_ref": {"en": "kl_ref (last steps)", "zh": "kl_ref（最后几步）"},
     "kl.col.reward": {"en": "reward (last steps)", "zh": "奖励（最后几步）"},
     "kl.sources": {

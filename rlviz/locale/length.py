@@ -15,7 +15,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "the loss instead of treating them as failures. Other teams shape the reward by length in "
         "other ways; two of them are shown beside DAPO. Below, all of them act on real responses of "
         "the tiny LM.",
-        "zh": "每次 rollout 都有长度上限 $L_{max}$。回答写到上限还没结束就会被截断，校验器把截断后的文本"
+        "zh": "每次 rollout 都有长度上限 $L_{max}$。回答写到上限还没结束就会被截断，验证器把截断后的文本"
         "判为错误，哪怕推理本来是对的。DAPO 对此给出两种做法：**软超长惩罚**（soft overlong punishment）在上限前"
         " $L_{cache}$ 个 token 的缓冲区内逐步降低奖励，让模型学会及时收尾；**超长过滤**（overlong "
         "filtering）则把被截断的回答直接从 loss 中去掉，而不是当作失败样本。其他团队也用别的方式按长度塑形奖励，"
@@ -81,7 +81,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "论文默认值：正确回答 2 → 1，错误回答 −10 → 0，达到上限时 −10（Yeo 等，2025）。",
     },
     "length.rollout_settings": {"en": "Rollouts of the tiny LM", "zh": "微型语言模型的 rollout 设置"},
-    "length.n_prompts": {"en": "Prompts", "zh": "prompt 数"},
+    "length.n_prompts": {"en": "Prompts", "zh": "提示词数"},
     "length.group_size": {"en": "Group size G", "zh": "组大小 G"},
     "length.temperature": {"en": "Sampling temperature", "zh": "采样温度"},
     "length.rollout_help": {
@@ -168,7 +168,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "cut at $L_{{max}}$ = {lmax}. The tiny LM writes a few filler dots before its answer, so lengths vary. "
         "Bars: where responses end (right, wrong, truncated); dotted step: the lengths as sampled before the cut "
         "(everything longer piles up at $L_{{max}}$ as truncated); orange line, right axis: DAPO's penalty.",
-        "zh": "{n} 个 prompt × G = {g} 条回答，采样温度 {temp}，采样上限 {limit} 个 token，再按 $L_{{max}}$ = "
+        "zh": "{n} 个提示词 × G = {g} 条回答，采样温度 {temp}，采样上限 {limit} 个 token，再按 $L_{{max}}$ = "
         "{lmax} 截断。微型语言模型会在答案前写几个填充的点号，所以回答长短不一。柱子：回答在哪个长度结束（正确、错误、"
         "被截断）；点线阶梯：截断前的采样长度（更长的回答都堆到 $L_{{max}}$ 处，成为截断样本）；橙色线（右轴）："
         "DAPO 的惩罚。",
@@ -228,7 +228,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Group {prompt}: {right} of {g} right, {cut} truncated at $L_{{max}}$. Each response, shortest first (✓ right, ✗ wrong, ✂ truncated), with its group-relative "
         "advantage A = (R − mean) / std under the task reward alone (open circles) and with the length "
         "penalties.",
-        "zh": "题目 {prompt}：{g} 条回答中 {right} 条正确，{cut} 条在 $L_{{max}}$ 处被截断。该组的每条回答按长度从短到长排列（✓ 正确，✗ 错误，✂ 被截断），纵轴是组内相对优势 A = (R − 均值) / "
+        "zh": "提示词 {prompt} 这一组：{g} 条回答中 {right} 条正确，{cut} 条在 $L_{{max}}$ 处被截断。该组的每条回答按长度从短到长排列（✓ 正确，✗ 错误，✂ 被截断），纵轴是组内相对优势 A = (R − 均值) / "
         "标准差：空心圆只用任务奖励，其他标记加入了长度惩罚。",
     },
     "length.group_effect": {
@@ -290,7 +290,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "responses still count in their group's mean and std, they just get no gradient.",
         "zh": "被截断的回答之所以算错，只是因为篇幅用完了，所以它的 0 分{penalty}对于答案本身是噪声。超长过滤"
         "（TRL 中 `mask_truncated_completions=True`）把它的 loss mask 置为 0。柱状图把 DAPO loss（token-mean，第一次"
-        " on-policy 更新，用训练时同一个 loss 经 autograd 求得）的梯度权重 −∂loss/∂log π 之和，按正确、错误、被截断三类"
+        "同策略更新，用训练时同一个 loss 经 autograd 求得）的梯度权重 −∂loss/∂log π 之和，按正确、错误、被截断三类"
         "回答拆分，分别展示过滤前后。两种情况下优势完全相同：截断样本仍计入所在组的均值和标准差，只是不再产生梯度。",
     },
     "length.filter_penalty": {"en": " (and DAPO's −{factor} on top)", "zh": "（再加上 DAPO 的 −{factor}）"},

@@ -12,9 +12,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "verifier, compute advantages, and update with the algorithm's own loss. All copies start "
         "from the same weights and the same seed, so step 1 sees the same prompts and the same "
         "answers; after that each follows its own policy.",
-        "zh": "每个选中的算法各拿一份同样的微型语言模型，真刀真枪地一步步训练：每个问题采样 G 条回答，"
+        "zh": "每个选中的算法各拿一份同样的微型语言模型，真刀真枪地一步步训练：每个提示词采样 G 条回答，"
         "用验证器打分，计算优势，再用该算法自己的损失更新参数。所有副本从相同的权重和相同的种子出发，"
-        "所以第 1 步看到的是同样的问题和同样的回答；之后各自沿着自己的策略走下去。",
+        "所以第 1 步看到的是同样的提示词和同样的回答；之后各自沿着自己的策略走下去。",
     },
     "live.tips": {
         "en": "**Things to try.** Raise the learning rate to 1e-2 and watch the policy collapse within a "
@@ -27,10 +27,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "up, at learning rate 2e-4, SAPO drifts away (its KL to the reference climbs far above the others', held-out pass@1 falls) while the "
         "hard-clipped GRPO and DAPO still gain: its gate, tuned for tiny LLM-scale ratio moves, barely "
         "damps the larger moves of this small model, above all on tokens pushed down (A < 0).",
-        "zh": "**可以试试：** 把学习率调到 1e-2，几步之内就能看到策略崩溃：与参考模型的 KL 飙升，"
-        "奖励跌到零（DAPO 因超长惩罚跌到 −1，且找不到有信号的组而停止更新），回答变成乱码，长度忽长忽短，常常写到长度上限。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全在策略上，"
+        "zh": "**可以试试：** 把学习率调到 1e-2，几步之内就能看到策略崩溃：与参考策略的 KL 飙升，"
+        "奖励跌到零（DAPO 因超长惩罚跌到 −1，且找不到有信号的组而停止更新），回答变成乱码，长度忽长忽短，常常写到长度上限。把 μ 和小批次数（在“更多设置”里）都设为 1：每次更新都完全是同策略的，"
         "更新时看到的比率始终为 1，也就不会有任何裁剪（逐 token 视图是在更新之后算的，显示的是下一次更新的起点，比率已经变了）。比较 GSPO 和 GRPO 的裁剪比例，再留意零优势组的占比：这些组什么也学不到。"
-        "把学习率只调高一档到 2e-4：SAPO 会越走越远（它与参考模型的 KL 远高于其他算法，留出集 pass@1 下降），而带硬裁剪的 GRPO 和 DAPO 仍在进步——"
+        "把学习率只调高一档到 2e-4：SAPO 会越走越远（它与参考策略的 KL 远高于其他算法，留出集 pass@1 下降），而带硬裁剪的 GRPO 和 DAPO 仍在进步——"
         "它的门控是为大模型上极小的比率变化调的，对这个小模型较大的变化几乎不起抑制作用，被压低的 token（A < 0）尤其如此。",
     },
     "live.settings": {"en": "Run settings", "zh": "训练设置"},
@@ -40,7 +40,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个算法训练自己的一份模型副本；多选一个算法就多一份耗时。",
     },
     "live.steps": {"en": "Steps", "zh": "训练步数"},
-    "live.prompts": {"en": "Prompts per step", "zh": "每步问题数"},
+    "live.prompts": {"en": "Prompts per step", "zh": "每步提示词数"},
     "live.prompts_help": {
         "en": "Groups per step, n (TRL: batch size / G; verl: data.train_batch_size).",
         "zh": "每步的组数 n（TRL：batch size / G；verl：data.train_batch_size）。",
@@ -48,7 +48,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.group_size": {"en": "Group size G", "zh": "组大小 G"},
     "live.group_size_help": {
         "en": "Answers sampled per prompt (TRL: num_generations; verl: rollout.n).",
-        "zh": "每个问题采样的回答数（TRL：num_generations；verl：rollout.n）。",
+        "zh": "每个提示词采样的回答数（TRL：num_generations；verl：rollout.n）。",
     },
     "live.temperature": {"en": "Sampling temperature", "zh": "采样温度"},
     "live.temperature_help": {
@@ -65,7 +65,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Passes over each batch of samples (GRPO's μ; TRL: num_iterations; verl: ppo_epochs). "
         "Every update after the first is off-policy: the ratio moves away from 1 and the clip acts.",
         "zh": "每批样本重复使用的轮数（GRPO 的 μ；TRL：num_iterations；verl：ppo_epochs）。"
-        "第一次之后的更新都是离策略的：比率偏离 1，裁剪开始起作用。",
+        "第一次之后的更新都是异策略的：比率偏离 1，裁剪开始起作用。",
     },
     "live.advanced": {"en": "More settings", "zh": "更多设置"},
     "live.mini_batches": {"en": "Mini-batches per pass", "zh": "每轮的小批次数"},
@@ -79,11 +79,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "DAPO's soft penalty ramps from 0 at $L_{max} - L_{cache}$ to −1 at $L_{max}$.",
         "zh": "DAPO 的软惩罚从 $L_{max} - L_{cache}$ 处的 0 线性降到 $L_{max}$ 处的 −1。",
     },
-    "live.heldout": {"en": "Held-out samples per prompt", "zh": "留出集每题采样数"},
+    "live.heldout": {"en": "Held-out samples per prompt", "zh": "留出集每个提示词的采样数"},
     "live.heldout_help": {
         "en": "Held-out pass@1 is measured before training and after each algorithm's last step "
         "({n} fixed prompts × this many samples); 0 skips it.",
-        "zh": "在训练前和每个算法最后一步之后测量留出集 pass@1（{n} 道固定题 × 每题这么多次采样）；0 表示跳过。",
+        "zh": "在训练前和每个算法最后一步之后测量留出集 pass@1（{n} 个固定提示词 × 每个提示词这么多次采样）；0 表示跳过。",
     },
     "live.algo_settings": {"en": "{title} settings", "zh": "{title} 的设置"},
     "live.algo_settings_caption": {
@@ -206,7 +206,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "- **clip-higher 在这里几乎不起作用。** 提高上界只对比率碰到上界的 token 有影响；看“上界裁剪占比”："
         "每批更新次数少、学习率小的时候，这个小模型的比率很少超过 1 + ε，所以移动上界变化不大。\n\n"
         "想单独看 clip-higher 的作用，可以在同一个种子下只选 DAPO 训练两次，在它的设置里把 ε_high 分别设为默认值"
-        "和 ε_low 的值，再比较熵。它的效果需要比率经常碰到裁剪边界：每批更多次更新（μ、mini-batch 数）、更长的回答、"
+        "和 ε_low 的值，再比较熵。它的效果需要比率经常碰到裁剪边界：每批更多次更新（μ、小批次数）、更长的回答、"
         "更大的词表或模型（DAPO 论文训练的是 32B 模型）。",
     },
     "live.metric_notes": {
@@ -221,7 +221,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": r"**这些数字怎么算：** 奖励是验证器给出的 1 或 0（开启时再加上 DAPO 的超长惩罚）；"
         r"pass@1 是训练样本中答对的比例。与冻结初始模型之间的 KL 用 k3 估计器 "
         r"$\frac{\pi_{ref}}{\pi_\theta} - \log\frac{\pi_{ref}}{\pi_\theta} - 1$，按 token 取平均。"
-        r"熵是每个生成 token 的 $-\sum_v \pi_\theta(v)\log\pi_\theta(v)$。裁剪比例是被裁剪作用到的 token 所占的比例：硬裁剪下它们的梯度为零，CISPO 只是给权重封顶，GSPO 则整条回答一起裁剪。"
+        r"熵是每个生成 token 的 $-\sum_v \pi_\theta(v)\log\pi_\theta(v)$。裁剪比例是被裁剪作用到的 token 所占的比例：硬裁剪下它们的梯度为零，CISPO 只是把权重截顶，GSPO 则整条回答一起裁剪。"
         r"一个组的 G 个奖励全部相同时，它的优势为零。",
     },
     "live.ratio_header": {"en": "Importance ratios at one step", "zh": "某一步的重要性比率分布"},
@@ -231,7 +231,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "$[e^{-0.5}, e^{0.5}]$ land in the end bins. The first update of a step is "
         "on-policy (r = 1).",
         "zh": "每个算法实际使用的比率（token 比率，或广播到各 token 的序列比率），统计这一步里的所有更新；"
-        "分箱按对数均匀划分，超出 $[e^{-0.5}, e^{0.5}]$ 的值计入两端的箱子。每一步的第一次更新在策略上（r = 1）。",
+        "分箱按对数均匀划分，超出 $[e^{-0.5}, e^{0.5}]$ 的值计入两端的箱子。每一步的第一次更新是同策略的（r = 1）。",
     },
     "live.ratio_formula": {"en": "Ratio", "zh": "比率"},
     "live.step_select": {"en": "Step", "zh": "步"},
@@ -256,42 +256,42 @@ STRINGS: dict[str, dict[str, str]] = {
         "one colour scale. At step 1 all algorithms start from the same samples, so their rows usually "
         "show the same group side by side (DAPO's dynamic sampling may pick another). Hover a token to "
         "read what the trust region did to it at that point: active, clipped, capped, gated or masked.",
-        "zh": "在所选的步中，每个算法的一个组（同一问题的 G 条回答）。颜色表示在这一批上做一次梯度下降时每个 token 的对数概率受到的推动量 "
-        "−∂loss/∂log π（对该算法自身损失求自动微分），可以取本步第一次（在策略上的）更新，也可以取本步 μ × 小批次更新之后比率已变的状态："
+        "zh": "在所选的步中，每个算法的一个组（同一提示词的 G 条回答）。颜色表示在这一批上做一次梯度下降时每个 token 的对数概率受到的推力 "
+        "−∂loss/∂log π（对该算法自身损失求自动微分），可以取本步第一次（同策略的）更新，也可以取本步 μ × 小批次更新之后比率已变的状态："
         "橙色往上推，紫色往下压，白色没有梯度（被裁剪；GSPO 会整条回答一起被裁掉）。所有热力图使用同一个颜色刻度。"
         "第 1 步所有算法从同样的样本出发，通常展示的是同一个组，可以逐行对比（DAPO 的动态采样可能会选到别的组）。"
-        "把鼠标移到 token 上，可以看到信任域在这一时刻对它做了什么：生效、被裁剪、被截顶、被门控或已屏蔽。",
+        "把鼠标移到 token 上，可以看到信任域在这一时刻对它做了什么：生效、被裁剪、被截顶、被门控或被屏蔽。",
     },
     "live.tokens_algos": {"en": "Show", "zh": "显示"},
     "live.prompt_line": {
         "en": "{title} — prompt `{prompt}`, expected answer `{answer}` (digits reversed)",
-        "zh": "{title} —— 问题 `{prompt}`，正确答案 `{answer}`（数字倒序书写）",
+        "zh": "{title} —— 提示词 `{prompt}`，正确答案 `{answer}`（数字倒序书写）",
     },
     "live.no_update": {
         "en": "{title} made no update at this step (every group had equal rewards).",
         "zh": "{title} 在这一步没有更新（所有组的奖励都相同）。",
     },
     "live.row_label": {"en": "#{i} {mark} A={adv}", "zh": "#{i} {mark} A={adv}"},
-    "live.masked": {"en": "masked", "zh": "已屏蔽"},
+    "live.masked": {"en": "masked", "zh": "被屏蔽"},
     # what the trust region did to a token (rlviz.core.objectives.TOKEN_STATES): the token heatmap's hover
     "live.state.active": {"en": "active: full gradient", "zh": "生效：完整梯度"},
     "live.state.clipped": {"en": "clipped: zero gradient", "zh": "被裁剪：梯度为零"},
     "live.state.capped": {"en": "capped: bounded gradient, not zero", "zh": "被截顶：梯度有界但不为零"},
     "live.state.gated": {"en": "gated: scaled down by the soft gate", "zh": "被门控：软门控把梯度缩小"},
-    "live.state.masked": {"en": "masked: out of the loss", "zh": "已屏蔽：不进入损失"},
+    "live.state.masked": {"en": "masked: out of the loss", "zh": "被屏蔽：不进入损失"},
     "live.summary_header": {"en": "Final table", "zh": "结果汇总"},
     "live.summary_caption": {
         "en": "Held-out pass@1 on {n} fixed prompts the model never trains on, before and after (— until "
         "an algorithm finishes its steps). Train pass@1 and length: means over the last {tail} steps; clip: "
         "the mean over all steps; entropy and KL: the last step.",
-        "zh": "留出集 pass@1 在 {n} 道训练中从未见过的固定题目上测量（训练前后各一次；算法跑完全部步数之前显示 —）。"
+        "zh": "留出集 pass@1 在 {n} 个训练中从未见过的固定提示词上测量（训练前后各一次；算法跑完全部步数之前显示 —）。"
         "训练 pass@1 和长度：最后 {tail} 步的平均；裁剪：所有步的平均；熵和 KL：最后一步的值。",
     },
     "live.summary_caption_no_heldout": {
         "en": "Held-out pass@1 was not measured in this run (held-out samples per prompt: 0), so its columns "
         "read —. Train pass@1 and length: means over the last {tail} steps; clip: the mean over all steps; "
         "entropy and KL: the last step.",
-        "zh": "本次运行没有测量留出集 pass@1（留出集每题采样数为 0），所以这两列显示 —。"
+        "zh": "本次运行没有测量留出集 pass@1（留出集每个提示词的采样数为 0），所以这两列显示 —。"
         "训练 pass@1 和长度：最后 {tail} 步的平均；裁剪：所有步的平均；熵和 KL：最后一步的值。",
     },
     "live.download_csv": {"en": "Download metrics (CSV)", "zh": "下载指标（CSV）"},
@@ -305,7 +305,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sum.heldout_help": {
         "en": "Pass@1 on {n} fixed prompts never trained on: before training → after this algorithm's last step "
         "(— until measured, or when held-out samples per prompt is 0).",
-        "zh": "在 {n} 道从未训练过的固定题目上的 pass@1：训练前 → 该算法最后一步之后（测量之前，或留出集每题采样数为 0 时显示 —）。",
+        "zh": "在 {n} 个从未训练过的固定提示词上的 pass@1：训练前 → 该算法最后一步之后（测量之前，或留出集每个提示词的采样数为 0 时显示 —）。",
     },
     "sum.heldout_gain": {"en": "gain", "zh": "提升"},
     "sum.heldout_gain_help": {"en": "Held-out pass@1 after minus before.", "zh": "留出集 pass@1 训练后减训练前。"},
@@ -353,7 +353,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**{title}: k1 as a KL loss (β = {beta}) is unusual.** Its expected gradient on-policy is zero, so it "
         "barely pulls the policy towards the reference; DeepSeekMath puts k3 in the loss, and k1 belongs in the "
         "reward (KL in the reward, verl use_kl_in_reward).",
-        "zh": "**{title}：把 k1 作为 KL 损失（β = {beta}）并不常见。** 它在 on-policy 时的期望梯度为零，几乎不会把策略拉向参考模型；"
+        "zh": "**{title}：把 k1 作为 KL 损失（β = {beta}）并不常见。** 它在同策略时的期望梯度为零，几乎不会把策略拉向参考策略；"
         "DeepSeekMath 在损失里用 k3，k1 应该放进奖励（把 KL 放进奖励，verl 的 use_kl_in_reward）。",
     },
     "advice.overlong_both": {
@@ -372,7 +372,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "metric.group_reward_std": {"en": "group reward std", "zh": "组内奖励标准差"},
     "metric.zero_adv_group_fraction": {"en": "share of zero-advantage groups", "zh": "零优势组占比"},
     "metric.entropy": {"en": "entropy (nats / token)", "zh": "熵（nats / token）"},
-    "metric.kl_ref": {"en": "KL to reference", "zh": "与参考模型的 KL"},
+    "metric.kl_ref": {"en": "KL to reference", "zh": "与参考策略的 KL"},
     "metric.rollout_kl": {"en": "KL sampler ‖ trainer", "zh": "采样端 ‖ 训练端 KL"},
     "metric.correction_weight_mean": {"en": "mean correction weight", "zh": "修正权重均值"},
     "metric.correction_masked_fraction": {

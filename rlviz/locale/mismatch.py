@@ -289,7 +289,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "the ratio variance jumps {jump}×.",
         "zh": "每个分支都从同一检查点、同一种子开始训练 GRPO。**匹配**：采样端就是训练端（对照组）。其余分支用下面设定的不一致"
         "采样端采样，只在修正方式上不同；**fp16** 用同一采样端的 fp16 版本采样，不做修正；在 MoE 模型上，**R3** 重放采样端的路由（它只消除不一致中路由的那一部分，不管过时或精度）。"
-        "当奖励在 {window} 步内的滑动平均比历史最好值低 {drop}（且超过 {se} 个标准误），同时与参考模型的 KL 或比率方差跳升 "
+        "当奖励在 {window} 步内的滑动平均比历史最好值低 {drop}（且超过 {se} 个标准误），同时与参考策略的 KL 或比率方差跳升 "
         "{jump} 倍时，崩溃标记（✕）触发。",
     },
     "mismatch.arms": {"en": "Arms", "zh": "分支"},
@@ -317,7 +317,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.live_more": {"en": "More settings", "zh": "更多设置"},
     "mismatch.mu": {"en": "Passes per batch (μ)", "zh": "每批遍历次数（μ）"},
     "mismatch.mini_batches": {"en": "Mini-batches", "zh": "小批次数"},
-    "mismatch.heldout": {"en": "Held-out samples per prompt", "zh": "每个留出提示词的采样数"},
+    "mismatch.heldout": {"en": "Held-out samples per prompt", "zh": "留出集每个提示词的采样数"},
     "mismatch.heldout_help": {
         "en": "Held-out pass@1 is measured before the first step and after each arm's last (0: skip).",
         "zh": "在第一步之前和每个分支最后一步之后测量留出集 pass@1（0：跳过）。",

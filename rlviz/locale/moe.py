@@ -24,7 +24,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "§5.3）报告：在 Qwen3-30B-A3B 上，每次梯度更新后，一个 token 所用的专家中约有 {article} 发生变化。"
         "于是 token 比率 π_θ/π_old 也会因为 token 换了专家而变化，这和这次更新想教的东西无关，GRPO 的逐 token "
         "裁剪就会随机地触发。论文作者在 MoE 模型上必须用**路由重放**（routing replay）才能让 GRPO 稳定训练："
-        "用旧的路由来计算新策略的概率。GSPO 的序列级比率是整条回答上各 token 比率的几何平均，会把这种噪声"
+        "用旧的路由来计算新策略的概率。GSPO 的序列比率是整条回答上各 token 比率的几何平均，会把这种噪声"
         "平均掉，不需要重放也能训练。",
     },
     "moe.models": {
@@ -39,14 +39,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "**两个自带模型。** 一个微型 **Qwen3-MoE**（{layers} 层，每层 {experts} 个专家，top-{top_k} 路由），以及作为对照的"
         "**稠密（Dense）微型语言模型**：同样的任务、同样的测量，但没有路由器，所以它的比率怎么变都只来自更新本身。\n\n"
         "**verl 中的路由重放**设置是 `actor_rollout_ref.actor.router_replay.mode`：**R2** 重放训练引擎在计算"
-        "旧策略对数概率时记录的路由（arXiv 2512.01374）；**R3** 重放推理引擎（采样器）生成回答时用的路由"
-        "（arXiv 2510.11370）。当采样器和训练器的计算精度不同（bf16 对 float32），对一些 token 选了不同的专家时，"
+        "旧策略对数概率时记录的路由（arXiv 2512.01374）；**R3** 重放 rollout 引擎（采样端）生成回答时用的路由"
+        "（arXiv 2510.11370）。当采样端和训练端的计算精度不同（bf16 对 float32），对一些 token 选了不同的专家时，"
         "两者就不一样。",
     },
     "moe.formula_caption": {
         "en": "·: the prompt x and the response tokens before y_i,t. e_θ: the experts the routers of θ pick for "
         "the token in each layer; e_old: those of the old policy π_old.",
-        "zh": "·：问题 x 以及 y_i,t 之前的回答 token。e_θ：参数为 θ 的路由器在每一层为该 token 选的专家；"
+        "zh": "·：提示词 x 以及 y_i,t 之前的回答 token。e_θ：参数为 θ 的路由器在每一层为该 token 选的专家；"
         "e_old：旧策略 π_old 选的专家。",
     },
     # ------------------------------------------------------------------ widgets shared by both sections
@@ -67,24 +67,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "move the routers further.",
         "zh": "AdamW 学习率。取 0 时什么都不变（路由不变，所有比率恰好为 1）；步子越大，路由器变化越大。",
     },
-    "moe.prompts": {"en": "Prompts n", "zh": "问题数 n"},
+    "moe.prompts": {"en": "Prompts n", "zh": "提示词数 n"},
     "moe.prompts_help": {
         "en": "Prompts in the batch, each answered G times.",
-        "zh": "批次中的问题数，每个问题采样 G 条回答。",
+        "zh": "批次中的提示词数，每个提示词采样 G 条回答。",
     },
     "moe.group_size": {"en": "Group size G", "zh": "组大小 G"},
     "moe.group_size_help": {
         "en": "Answers sampled per prompt (TRL num_generations; verl rollout.n).",
-        "zh": "每个问题采样的回答数（TRL：num_generations；verl：rollout.n）。",
+        "zh": "每个提示词采样的回答数（TRL：num_generations；verl：rollout.n）。",
     },
     "moe.seed_note": {
         "en": "The prompts and samples follow the seed in the sidebar.",
-        "zh": "问题和采样由侧边栏的随机种子决定。",
+        "zh": "提示词和采样由侧边栏的随机种子决定。",
     },
     # ------------------------------------------------------------------ arms
     "moe.arm.grpo": {"en": "GRPO", "zh": "GRPO"},
     "moe.arm.grpo_r2": {"en": "GRPO + R2 replay", "zh": "GRPO + R2 路由重放"},
-    "moe.arm.grpo_r3": {"en": "GRPO + R3 replay (bf16 sampler)", "zh": "GRPO + R3 路由重放（bf16 采样器）"},
+    "moe.arm.grpo_r3": {"en": "GRPO + R3 replay (bf16 sampler)", "zh": "GRPO + R3 路由重放（bf16 采样端）"},
     "moe.arm.gspo": {"en": "GSPO", "zh": "GSPO"},
     # the multiselect shows language-neutral names: its value in the URL stays the same in both languages
     "moe.arm_code.grpo": {"en": "GRPO", "zh": "GRPO"},
@@ -103,9 +103,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "and for every response token and layer the chosen pair of experts is compared with the old policy's. "
         "The same new weights give each token's log-ratio twice: with their own routing, and with the old "
         "routing replayed. The difference between the two is the routing's part alone.",
-        "zh": "先采一个 rollout 批次（n 个问题 × G 条回答，从检查点采样），然后在这个批次上做 k 次优化器更新，"
+        "zh": "先采一个 rollout 批次（n 个提示词 × G 条回答，从检查点采样），然后在这个批次上做 k 次优化器更新，"
         "就像 μ = k、只有一个小批次时那样，分别用 GRPO、GRPO + R2 和 GSPO，都从同一份权重出发。每次更新后，"
-        "用 GRPO 这一路的新权重重新计算批次的路由，对每个回答 token 的每一层，把选中的两个专家和旧策略选的相比较。"
+        "用 GRPO 这一分支的新权重重新计算批次的路由，对每个回答 token 的每一层，把选中的两个专家和旧策略选的相比较。"
         "同一份新权重还会给出每个 token 的两个对数比率：一个用它自己的路由，一个重放旧路由。两者之差就是单纯由路由"
         "带来的那一部分。",
     },
@@ -116,7 +116,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "moe.computing": {
         "en": "Updating: {done} / {total} optimizer {total:plural:step|steps} (all arms)",
-        "zh": "正在更新：{done} / {total} 次优化器更新（所有方法合计）",
+        "zh": "正在更新：{done} / {total} 次优化器更新（所有分支合计）",
     },
     "moe.m_first": {"en": "Routes changed after 1 update", "zh": "1 次更新后路由变化"},
     "moe.m_first_help": {
@@ -130,25 +130,25 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "Qwen3-30B-A3B（48 层，128 个专家，激活 8 个），arXiv 2507.18071 §5.3。",
     },
     "moe.m_article_value": {"en": "≈ {share}", "zh": "≈ {share}"},
-    "moe.m_sampler": {"en": "bf16 sampler routes differently", "zh": "bf16 采样器路由不同"},
+    "moe.m_sampler": {"en": "bf16 sampler routes differently", "zh": "bf16 采样端路由不同"},
     "moe.m_sampler_help": {
         "en": "The same weights in bfloat16, as an inference engine holds them, pick other experts for this share "
         "of the routes than the float32 trainer, before any update. That difference is what R3 replays and R2 "
         "does not.",
         "zh": "同一份权重转成 bfloat16（推理引擎通常这样保存）后，在任何更新之前，就有这么多比例的路由选了和 "
-        "float32 训练器不同的专家。R3 重放的正是这部分差异，R2 则不管它。",
+        "float32 训练端不同的专家。R3 重放的正是这部分差异，R2 则不管它。",
     },
     "moe.m_clip": {"en": "Clip fraction at update {k} · {arm}", "zh": "第 {k} 次更新的裁剪比例 · {arm}"},
     "moe.m_clip_help": {
         "en": "The share of response tokens the clip acted on in the loss of update {k} (the last).",
         "zh": "第 {k} 次（最后一次）更新的损失中，被裁剪作用到的回答 token 占比。",
     },
-    "moe.dl_arms": {"en": "Each arm, per update (CSV)", "zh": "每种方法、每次更新的数据（CSV）"},
+    "moe.dl_arms": {"en": "Each arm, per update (CSV)", "zh": "每个分支、每次更新的数据（CSV）"},
     "moe.dl_routes": {"en": "Route changes per layer (CSV)", "zh": "各层路由变化（CSV）"},
     "moe.dense_note": {
         "en": "The dense model has no routers: there are no routes to change and no R2 arm. The ratio figures "
         "below are the control: every movement of its token ratios is the update itself.",
-        "zh": "稠密模型没有路由器：没有可变化的路由，也没有 R2 这一路。下面的比率图是对照组：它的 token 比率的"
+        "zh": "稠密模型没有路由器：没有可变化的路由，也没有 R2 这一分支。下面的比率图是对照组：它的 token 比率的"
         "每一点变化都来自更新本身。",
     },
     "moe.route_header": {"en": "Which routes changed", "zh": "哪些路由变了"},
@@ -163,7 +163,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "≈ {article} per update the GSPO paper reports for Qwen3-30B-A3B, a far larger model; here the "
         "learning rate sets how far the routers move.",
         "zh": "每次更新后，（回答 token，层）路由中所选两个专家与旧策略不同的比例，分层画出，黑线是所有层的平均，"
-        "在 GRPO 这一路的权重上测量。虚线：GSPO 论文对 Qwen3-30B-A3B（一个大得多的模型）报告的每次更新约 "
+        "在 GRPO 这一分支的权重上测量。虚线：GSPO 论文对 Qwen3-30B-A3B（一个大得多的模型）报告的每次更新约 "
         "{article}；在这里，路由器变化多少由学习率决定。",
     },
     "moe.read_lr0": {
@@ -246,7 +246,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 {k} 次更新后，稠密模型的 token 对数比率 σ = **{own}**，GSPO 的序列对数比率 σ = **{seq}**，"
         "其中没有任何路由器参与：这些波动完全来自更新本身。",
     },
-    "moe.arms_header": {"en": "What each arm's clip saw", "zh": "各方法的裁剪在每次更新中作用了多少"},
+    "moe.arms_header": {"en": "What each arm's clip saw", "zh": "各分支的裁剪在每次更新中作用了多少"},
     "moe.metric.clip_fraction": {"en": "clip fraction", "zh": "裁剪比例"},
     "moe.metric.ratio_var": {"en": "variance of the ratio the loss used", "zh": "损失所用比率的方差"},
     "moe.metric.token_log_ratio_std": {"en": "σ of the token log-ratio", "zh": "token 对数比率的 σ"},
@@ -257,7 +257,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "steps, so update 1 is on-policy: every ratio is 1 and nothing is clipped. GSPO's clip acts on whole "
         "responses with ε_low / ε_high = {eps_low} / {eps_high}, so its clip fraction is on another scale than "
         "GRPO's (claim 11 on the weighting page).",
-        "zh": "每种方法的损失在每次更新时看到的：被裁剪的 token 占比、所用比率的方差（GRPO：token 比率；GSPO："
+        "zh": "每个分支的损失在每次更新时看到的：被裁剪的 token 占比、所用比率的方差（GRPO：token 比率；GSPO："
         "序列比率，一条回答里每个 token 都相同），以及 token 对数比率的波动。第 j 次更新的损失是用 j − 1 步之后的"
         "权重算的，所以第 1 次更新是同策略的：所有比率都是 1，什么都不裁剪。GSPO 以整条回答为单位裁剪，"
         "ε_low / ε_high = {eps_low} / {eps_high}，所以它的裁剪比例和 GRPO 的不在同一个量级上（见加权页面的第 11 条）。",
@@ -272,7 +272,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The response of the batch with the most changed routes after update {k} (prompt `{prompt}`). "
         "Darker: more of its {layers} layers sent the token to another pair of experts. Hover over a token "
         "for its log-ratio with its own routing, with the old routing replayed, and the difference.",
-        "zh": "批次中第 {k} 次更新后路由变化最多的那条回答（问题 `{prompt}`）。颜色越深：在 {layers} 层中有越多层"
+        "zh": "批次中第 {k} 次更新后路由变化最多的那条回答（提示词 `{prompt}`）。颜色越深：在 {layers} 层中有越多层"
         "把这个 token 送到了另一对专家。鼠标悬停在 token 上，可以看到它用自身路由、重放旧路由时的对数比率以及两者之差。",
     },
     "moe.strip.layers_changed": {"en": "layers changed", "zh": "变化的层数"},
@@ -301,20 +301,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "engine would, and replays the "
         "routing that sampler chose: with a float32 sampler its routing would equal the trainer's, and R3 would "
         "be R2.",
-        "zh": "几种方法从同一个检查点、同一个随机种子出发并排训练，每一步采一个新批次（每个批次做 μ 次更新，分小批次），"
+        "zh": "几个分支从同一个检查点、同一个随机种子出发并排训练，每一步采一个新批次（每个批次做 μ 次更新，分小批次），"
         "和实时策略更新页面一样。每一步记录：采样时的旧策略与更新后策略之间路由变化的比例、token 比率的方差、"
         "裁剪比例，以及与初始模型的 KL。如果训练奖励的 {window} 步平均值比它的最好值低了至少 {drop}，并且超过两者之差"
         "的 {se} 个标准误（小批次的噪声不算），同时 KL 跳到最好那一步的 {jump} 倍以上且超过 {kl_floor}，或 token "
         "比率方差跳到 {jump} 倍以上且超过 {var_floor}，这一步就标上 ✕（崩溃）。\n\n"
-        "**GRPO + R3**（可在上面的方法中加入）用策略的 bfloat16 副本采样（就像推理引擎那样），并重放这个采样器选的路由：如果采样器也是 "
-        "float32，它的路由就和训练器的完全一样，R3 也就等于 R2。",
+        "**GRPO + R3**（可在上面的分支中加入）用策略的 bfloat16 副本采样（就像推理引擎那样），并重放这个采样端选的路由：如果采样端也是 "
+        "float32，它的路由就和训练端的完全一样，R3 也就等于 R2。",
     },
-    "moe.arms": {"en": "Arms", "zh": "对比的方法"},
+    "moe.arms": {"en": "Arms", "zh": "对比的分支"},
     "moe.arms_help": {
         "en": "GRPO; GRPO + R2 (replays the routing the trainer recorded for the old policy); GRPO + R3 (samples "
         "with a bf16 copy and replays the sampler's routing); GSPO (sequence ratio, no replay).",
-        "zh": "GRPO；GRPO + R2（重放训练器为旧策略记录的路由）；GRPO + R3（用 bf16 副本采样并重放采样器的路由）；"
-        "GSPO（序列级比率，不重放）。",
+        "zh": "GRPO；GRPO + R2（重放训练端为旧策略记录的路由）；GRPO + R3（用 bf16 副本采样并重放采样端的路由）；"
+        "GSPO（序列比率，不重放）。",
     },
     "moe.steps": {"en": "Steps", "zh": "训练步数"},
     "moe.live_more": {"en": "More settings", "zh": "更多设置"},
@@ -329,12 +329,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.heldout": {"en": "Held-out samples", "zh": "留出集采样数"},
     "moe.heldout_help": {
         "en": "Samples per held-out prompt for pass@1 before and after training; 0 skips it (faster).",
-        "zh": "训练前后计算留出集 pass@1 时每个问题的采样数；取 0 则跳过（更快）。",
+        "zh": "训练前后计算留出集 pass@1 时每个提示词的采样数；取 0 则跳过（更快）。",
     },
     "moe.dense_no_replay_now": {
         "en": "The dense model has no router, so GRPO + R2 and GRPO + R3 cannot run on it: choose the MoE model, "
         "or drop those arms before pressing Run.",
-        "zh": "稠密模型没有路由器，GRPO + R2 和 GRPO + R3 无法在它上面运行：请选择 MoE 模型，或在按“运行”之前去掉这两路。",
+        "zh": "稠密模型没有路由器，GRPO + R2 和 GRPO + R3 无法在它上面运行：请选择 MoE 模型，或在按“运行”之前去掉这两个分支。",
     },
     "moe.dense_no_replay": {
         "en": "routing replay needs the MoE model: the dense model has no router. Choose the MoE model, or "
@@ -347,13 +347,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.reset": {"en": "Reset", "zh": "清除结果"},
     "moe.no_run": {
         "en": "Choose the settings and press **Run**: the arms train side by side, step by step.",
-        "zh": "选好设置后点 **开始训练**：几种方法会一步一步地并排训练。",
+        "zh": "选好设置后点 **开始训练**：几个分支会一步一步地并排训练。",
     },
     "moe.running": {"en": "Training…", "zh": "训练中……"},
     "moe.progress": {"en": "{arm}: step {done} / {total}", "zh": "{arm}：第 {done} / {total} 步"},
     "moe.finished": {
         "en": "Finished: {total} {total:plural:step|steps} per arm.",
-        "zh": "训练完成：每种方法 {total} 步。",
+        "zh": "训练完成：每个分支 {total} 步。",
     },
     "moe.stopped": {
         "en": "Stopped after {done} of {total} {total:plural:step|steps}.",
@@ -373,10 +373,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.live_caption": {
         "en": "One line per arm; ✕: a step flagged as collapsed. The dense model has no router, so its run has "
         "no route-change panel.",
-        "zh": "每种方法一条线；✕：被标记为崩溃的步。稠密模型没有路由器，所以不画路由变化面板。",
+        "zh": "每个分支一条线；✕：被标记为崩溃的步。稠密模型没有路由器，所以不画路由变化面板。",
     },
     "moe.summary_header": {"en": "Summary", "zh": "汇总"},
-    "moe.col.arm": {"en": "arm", "zh": "方法"},
+    "moe.col.arm": {"en": "arm", "zh": "分支"},
     "moe.col.heldout": {"en": "held-out pass@1", "zh": "留出集 pass@1"},
     "moe.col.gain": {"en": "gain", "zh": "提升"},
     "moe.col.collapse_step": {"en": "first collapse step", "zh": "首次崩溃步"},
@@ -387,7 +387,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.summary_caption": {
         "en": "Held-out pass@1 on {n} {n:plural:prompt|prompts} never trained on: before → after the arm's last step (— : not measured). "
         "First collapse step: — when no step was flagged.",
-        "zh": "在 {n} 道从未训练过的题目上的留出集 pass@1：训练前 → 该方法最后一步之后（—：未测量）。首次崩溃步：没有"
+        "zh": "在 {n} 个从未训练过的提示词上的留出集 pass@1：训练前 → 该分支最后一步之后（—：未测量）。首次崩溃步：没有"
         "被标记的步时显示 —。",
     },
     "moe.download_csv": {"en": "Download metrics (CSV)", "zh": "下载指标（CSV）"},
@@ -443,22 +443,22 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "moe.read_live_no_collapse": {
         "en": "No arm was flagged as collapsed.",
-        "zh": "没有哪一路被标记为崩溃。",
+        "zh": "没有哪个分支被标记为崩溃。",
     },
     "moe.read_live_arm_step": {"en": "{arm} at step {step}", "zh": "{arm}（第 {step} 步）"},
     "moe.read_live_apart": {
         "en": "Held-out pass@1 at the end spans {low} to {high} across the arms; two standard errors of a "
         "difference between two arms ({n} {n:plural:sample|samples} each) are about {two_se}, so this run {verdict}",
-        "zh": "训练结束时各路的留出集 pass@1 在 {low} 到 {high} 之间；两路之差（每路 {n} 个样本）的两个标准误约为 "
+        "zh": "训练结束时各分支的留出集 pass@1 在 {low} 到 {high} 之间；两个分支之差（每个分支 {n} 个样本）的两个标准误约为 "
         "{two_se}，所以这次运行{verdict}",
     },
     "moe.live_verdict.separates": {
         "en": "separates the best arm from the worst beyond evaluation noise (one seed: try another before "
         "drawing a conclusion).",
-        "zh": "把最好和最差的一路区分开了，差距超出评估噪声（只有一个种子：换个种子再下结论）。",
+        "zh": "把最好和最差的分支区分开了，差距超出评估噪声（只有一个种子：换个种子再下结论）。",
     },
     "moe.live_verdict.noise": {
         "en": "does not separate the arms: their differences are within evaluation noise.",
-        "zh": "没有把各路区分开：差距在评估噪声之内。",
+        "zh": "没有把各分支区分开：差距在评估噪声之内。",
     },
 }

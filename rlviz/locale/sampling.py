@@ -15,10 +15,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "and samples more prompts until the batch holds only groups with mixed outcomes. That is **not** a "
         "data-loading speed-up: it spends *more* rollouts per step, and what it buys is a full, steady batch of "
         "learning signal focused on the prompts the model solves only sometimes.",
-        "zh": "GRPO 从组内的差异中学习：每条回答的优势等于它的奖励减去组内平均奖励。如果一个问题的 G 条回答"
+        "zh": "GRPO 从组内的差异中学习：每条回答的优势等于它的奖励减去组内平均奖励。如果一个提示词的 G 条回答"
         "全对或全错，所有优势都恰好为零：这一组的采样算力花掉了，却什么也学不到。DAPO 的动态采样（dynamic "
-        "sampling）丢掉这样的组，继续采样新问题，直到批次里全是结果有对有错的组。它**不是**数据加载的加速技巧："
-        "每一步反而要花*更多*的 rollout，换来的是一个满满当当、大小稳定的学习信号批次，而且集中在模型时对时错的问题上。",
+        "sampling）丢掉这样的组，继续采样新提示词，直到批次里全是结果有对有错的组。它**不是**数据加载的加速技巧："
+        "每一步反而要花*更多*的 rollout，换来的是一个满满当当、大小稳定的学习信号批次，而且集中在模型时对时错的提示词上。",
     },
     # ------------------------------------------------------------------ 1. signal probability
     "sampling.signal_header": {"en": "1 · When does a group carry a signal?", "zh": "1 · 一个组什么时候有学习信号？"},
@@ -27,14 +27,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "The group is all right with chance p^G and all wrong with chance (1−p)^G; only the rest has a non-zero "
         "advantage. Easy prompts (p near 1) and hard ones (p near 0) are mostly wasted; a larger G rescues more "
         "of them, at G times the sampling cost.",
-        "zh": "设模型答对某个问题的概率为 p（该问题的通过率），对它采样 G 条回答。整组全对的概率是 p^G，全错的概率是 "
-        "(1−p)^G，只有剩下的情况优势才不为零。太容易（p 接近 1）和太难（p 接近 0）的问题大多白白浪费；增大 G 能挽回"
+        "zh": "设模型答对某个提示词的概率为 p（该提示词的通过率），对它采样 G 条回答。整组全对的概率是 p^G，全错的概率是 "
+        "(1−p)^G，只有剩下的情况优势才不为零。太容易（p 接近 1）和太难（p 接近 0）的提示词大多白白浪费；增大 G 能挽回"
         "其中一部分，但采样成本也变成 G 倍。",
     },
     "sampling.group_sizes": {"en": "Group sizes G", "zh": "组大小 G"},
     "sampling.group_sizes_help": {
         "en": "Responses sampled per prompt (TRL num_generations; verl rollout.n). Choose one or more.",
-        "zh": "每个问题采样的回答数（TRL：num_generations；verl：rollout.n）。可以选一个或多个。",
+        "zh": "每个提示词采样的回答数（TRL：num_generations；verl：rollout.n）。可以选一个或多个。",
     },
     "sampling.pass_rate": {"en": "pass rate p", "zh": "通过率 p"},
     "sampling.signal_axis": {"en": "chance the group is mixed", "zh": "组内有对有错的概率"},
@@ -45,7 +45,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "(informative_groups) applies in expectation. At G = 8 a prompt solved 10% of the time gives a "
         "learning signal in only 57% of its groups.",
         "zh": "每条曲线都由 rlviz.core.sampling.signal_probability 算出，也就是训练器的组过滤（informative_groups）"
-        "在期望意义下的结果。G = 8 时，一个只有 10% 通过率的问题，只有 57% 的组带有学习信号。",
+        "在期望意义下的结果。G = 8 时，一个只有 10% 通过率的提示词，只有 57% 的组带有学习信号。",
     },
     "sampling.need_group_size": {
         "en": "choose at least one group size",
@@ -54,7 +54,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------------ 1b. difficulty bias
     "sampling.bias_header": {
         "en": "Which prompts weigh most: GRPO's std versus Dr.GRPO",
-        "zh": "哪些问题权重最大：GRPO 的标准差归一化与 Dr.GRPO 对比",
+        "zh": "哪些提示词权重最大：GRPO 的标准差归一化与 Dr.GRPO 对比",
     },
     "sampling.bias_text": {
         "en": "Once a group has a signal, how hard does it push? GRPO divides the centred rewards by the group's "
@@ -76,7 +76,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "compare them at p = 0.1 and p = 0.5. Without it (Dr.GRPO) the weight follows how spread out the rewards "
         "are. Both are zero at p = 0 and p = 1, where no group has a signal.",
         "zh": "曲线是对所有组的平均，包括没有信号的组。带标准差归一化（GRPO）时，几乎全对或几乎全错的组标准差很小，"
-        "除以它会放大这组的权重，所以对很少答对或几乎总答对的问题，GRPO 的曲线比 Dr.GRPO 更接近峰值（即难度偏差）："
+        "除以它会放大这组的权重，所以对很少答对或几乎总答对的提示词，GRPO 的曲线比 Dr.GRPO 更接近峰值（即难度偏差）："
         "把鼠标放在曲线上比较 p = 0.1 和 p = 0.5 处的值。去掉它（Dr.GRPO）后，权重取决于组内奖励的离散程度。"
         "两者在 p = 0 和 p = 1 处都为零，因为这时没有任何组有信号。",
     },
@@ -87,15 +87,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "n prompts, score them with the verifier and count the groups whose rewards are all equal. Lower the "
         "temperature and watch the zero-advantage share grow: the answers become less diverse, so groups agree "
         "more often.",
-        "zh": "自带的模型回答四个难度等级的加法题。对 n 个问题各采样 G 条回答，用验证器打分，再统计奖励全部相同的组。"
+        "zh": "自带的模型回答四个难度等级的加法提示词。对 n 个提示词各采样 G 条回答，用验证器打分，再统计奖励全部相同的组。"
         "把温度调低，零优势组的占比就会上升：回答越来越单一，组内结果也就越容易一致。",
     },
-    "sampling.n_prompts": {"en": "Prompts n", "zh": "问题数 n"},
+    "sampling.n_prompts": {"en": "Prompts n", "zh": "提示词数 n"},
     "sampling.n_prompts_help": {
         "en": "Prompts drawn from the training split, each answered G times.",
-        "zh": "从训练集中抽取的问题数，每个问题回答 G 次。",
+        "zh": "从训练集中抽取的提示词数，每个提示词回答 G 次。",
     },
-    "sampling.measure_group_size": {"en": "Samples per prompt G", "zh": "每题采样数 G"},
+    "sampling.measure_group_size": {"en": "Samples per prompt G", "zh": "每个提示词的采样数 G"},
     "sampling.temperature": {"en": "Sampling temperature", "zh": "采样温度"},
     "sampling.temperature_help": {
         "en": "Lower means less diverse answers and more all-equal groups; training that stalls with many "
@@ -104,16 +104,16 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sampling.measuring": {
         "en": "Sampling {n} {n:plural:prompt|prompts} × {G} answers…",
-        "zh": "正在采样 {n} 个问题 × {G} 条回答……",
+        "zh": "正在采样 {n} 个提示词 × {G} 条回答……",
     },
     "sampling.zero_share": {"en": "zero-advantage groups", "zh": "零优势组"},
     "sampling.all_wrong_share": {"en": "all wrong", "zh": "全错"},
     "sampling.all_correct_share": {"en": "all right", "zh": "全对"},
     "sampling.mixed_share": {"en": "mixed (signal)", "zh": "有对有错（有信号）"},
-    "sampling.hist_title": {"en": "Prompts per measured pass rate", "zh": "各实测通过率下的问题数"},
+    "sampling.hist_title": {"en": "Prompts per measured pass rate", "zh": "各实测通过率下的提示词数"},
     "sampling.outcome_title": {"en": "Groups by outcome", "zh": "按结果划分的组"},
     "sampling.measured_rate": {"en": "measured pass rate k/G", "zh": "实测通过率 k/G"},
-    "sampling.prompts_axis": {"en": "prompts", "zh": "问题数"},
+    "sampling.prompts_axis": {"en": "prompts", "zh": "提示词数"},
     "sampling.share_axis": {"en": "share of groups", "zh": "组的占比"},
     "sampling.level": {"en": "level", "zh": "难度"},
     "sampling.all_levels": {"en": "all levels", "zh": "全部难度"},
@@ -139,7 +139,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "groups survive or the cap K is reached (verl: max_num_gen_batches); surplus groups of the last round "
         "are dropped, and a capped step may train on a partly empty batch. Two pass-rate distributions are "
         "compared: a Beta(a, b) you set, and the one measured above.",
-        "zh": "每一轮生成抽取 n 个问题，每个问题采样 G 条回答；一个组以概率 q 通过过滤，q 就是上面那条曲线在问题通过率分布上的平均值。"
+        "zh": "每一轮生成抽取 n 个提示词，每个提示词采样 G 条回答；一个组以概率 q 通过过滤，q 就是上面那条曲线在提示词通过率分布上的平均值。"
         "一轮接一轮地采样，直到攒够 N 个组或达到轮数上限 K（verl：max_num_gen_batches）；最后一轮多出来的组被丢弃，"
         "而被上限截停的一步可能只能用一个没装满的批次训练。这里比较两种通过率分布：你设定的 Beta(a, b)，以及上面实测得到的分布。",
     },
@@ -152,12 +152,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "sampling.target": {"en": "Groups wanted per step N", "zh": "每步需要的组数 N"},
     "sampling.target_help": {
         "en": "The training batch, in groups (verl data.train_batch_size; rlviz prompts per step).",
-        "zh": "训练批次的大小，以组计（verl：data.train_batch_size；rlviz：每步问题数）。",
+        "zh": "训练批次的大小，以组计（verl：data.train_batch_size；rlviz：每步提示词数）。",
     },
-    "sampling.per_round": {"en": "Prompts per round n", "zh": "每轮问题数 n"},
+    "sampling.per_round": {"en": "Prompts per round n", "zh": "每轮提示词数 n"},
     "sampling.per_round_help": {
         "en": "Prompts generated per round (verl data.gen_batch_size; rlviz's trainer uses n = N).",
-        "zh": "每轮生成的问题数（verl：data.gen_batch_size；rlviz 的训练器取 n = N）。",
+        "zh": "每轮生成的提示词数（verl：data.gen_batch_size；rlviz 的训练器取 n = N）。",
     },
     "sampling.cost_group_size": {"en": "Group size G", "zh": "组大小 G"},
     "sampling.cap": {"en": "Cap on rounds K", "zh": "轮数上限 K"},
@@ -172,7 +172,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sampling.beta_help": {
         "en": "Pass rates ~ Beta(a, b), mean a/(a+b). a, b < 1 gives a U shape: many prompts nearly always right "
         "or nearly always wrong.",
-        "zh": "通过率服从 Beta(a, b)，均值为 a/(a+b)。a、b 都小于 1 时分布呈 U 形：很多问题几乎总对或几乎总错。",
+        "zh": "通过率服从 Beta(a, b)，均值为 a/(a+b)。a、b 都小于 1 时分布呈 U 形：很多提示词几乎总对或几乎总错。",
     },
     "sampling.beta_name": {"en": "Beta({a:g}, {b:g})", "zh": "Beta({a:g}, {b:g})"},
     "sampling.measured_name": {"en": "measured (tiny LM)", "zh": "实测（微型模型）"},
@@ -190,7 +190,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "a signal for n·G responses. Dynamic sampling fills the batch by paying for more rounds. Per group "
         "with a signal the price is about the same (G/q responses) — slightly more, because the last round's "
         "surplus is thrown away; what changes is that every step gets the full batch.",
-        "zh": "点线：普通 GRPO，只生成一轮 n 个问题、不补采样：平均只有 n·q 个组有信号，却花了 n·G 条回答。动态采样靠多付几轮采样来填满批次。"
+        "zh": "点线：普通 GRPO，只生成一轮 n 个提示词、不补采样：平均只有 n·q 个组有信号，却花了 n·G 条回答。动态采样靠多付几轮采样来填满批次。"
         "折算到每个有信号的组，代价大致相同（约 G/q 条回答），还略高一些，因为最后一轮多出的组被扔掉了；真正改变的是每一步都能拿到满批次。",
     },
     "sampling.table_caption": {
@@ -230,15 +230,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "观察有效批次（进入损失、带信号的组数）、花掉的回答数和训练奖励，训练结束时再比较两者在留出集上的 pass@1。",
     },
     "sampling.steps": {"en": "Steps", "zh": "训练步数"},
-    "sampling.live_prompts": {"en": "Prompts per step N", "zh": "每步问题数 N"},
+    "sampling.live_prompts": {"en": "Prompts per step N", "zh": "每步提示词数 N"},
     "sampling.live_group_size": {"en": "Group size G", "zh": "组大小 G"},
     "sampling.rounds": {"en": "Cap on rounds K", "zh": "轮数上限 K"},
     "sampling.lr": {"en": "Learning rate", "zh": "学习率"},
-    "sampling.heldout": {"en": "Held-out samples per prompt", "zh": "留出集每题采样数"},
+    "sampling.heldout": {"en": "Held-out samples per prompt", "zh": "留出集每个提示词的采样数"},
     "sampling.heldout_help": {
         "en": "Held-out pass@1 before training and after each arm's last step ({n} fixed prompts × this many "
         "samples); 0 skips it.",
-        "zh": "训练前以及每个分支最后一步之后的留出集 pass@1（{n} 道固定题 × 每题这么多次采样）；0 表示跳过。",
+        "zh": "训练前以及每个分支最后一步之后的留出集 pass@1（{n} 个固定提示词 × 每个提示词这么多次采样）；0 表示跳过。",
     },
     "sampling.run": {"en": "Run", "zh": "开始训练"},
     "sampling.stop": {"en": "Stop", "zh": "停止"},
@@ -247,7 +247,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sampling.no_run": {
         "en": "Press **Run**. The default run (2 × 15 steps of 8 prompts × 8 answers) takes about 15–30 s on a "
         "CPU; **Stop** keeps what is done.",
-        "zh": "点击 **开始训练**。默认设置（2 × 15 步，每步 8 个问题 × 8 条回答）在 CPU 上大约需要 15–30 秒；点 **停止** 会保留已完成的部分。",
+        "zh": "点击 **开始训练**。默认设置（2 × 15 步，每步 8 个提示词 × 8 条回答）在 CPU 上大约需要 15–30 秒；点 **停止** 会保留已完成的部分。",
     },
     "sampling.progress": {"en": "{arm}: step {done} / {total}", "zh": "{arm}：第 {done} / {total} 步"},
     "sampling.running": {
@@ -280,13 +280,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "Training pass@1 is measured on every response sampled in the step, filtered or not; it is noisy "
         "because easy and hard prompts are mixed, so judge learning on the held-out pass@1 below.",
         "zh": "左上：普通 GRPO 的有效批次随零优势组的比例时大时小，而动态采样除非被轮数上限截停，始终保持 N 组。"
-        "右上：代价，即生成的回答数。训练 pass@1 按这一步采样的全部回答计算（无论是否被过滤）；由于难易问题混在一起，它波动较大，"
+        "右上：代价，即生成的回答数。训练 pass@1 按这一步采样的全部回答计算（无论是否被过滤）；由于难易提示词混在一起，它波动较大，"
         "判断是否真正学到东西要看下方的留出集 pass@1。",
     },
     "sampling.summary_caption": {
         "en": "Held-out pass@1 is measured on {n} fixed prompts never used in training, before the first step "
         "and after an arm's last step (— : not measured, or not yet).",
-        "zh": "留出集 pass@1 在 {n} 道从未用于训练的固定题目上测量，分别在第一步之前和每个分支最后一步之后（—：未测量或尚未测量）。",
+        "zh": "留出集 pass@1 在 {n} 个从未用于训练的固定提示词上测量，分别在第一步之前和每个分支最后一步之后（—：未测量或尚未测量）。",
     },
     "sampling.col_arm": {"en": "run", "zh": "分支"},
     "sampling.col_steps": {"en": "steps", "zh": "步数"},
@@ -309,9 +309,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "- **Rollouts per step climbing** under dynamic sampling is the signal q falling, not a bug: the filter "
         "is doing its job, and its bill grows as 1/q.",
         "zh": "- **零优势组占比**值得单独一个面板：奖励曲线看起来正常时，可能大多数组其实什么也没教。\n"
-        "- **训练几十步后停滞**、*全错*组很多：题目太难，或者探索已经塌缩（熵下降、温度过低）。这时动态采样一轮又一轮地采，"
+        "- **训练几十步后停滞**、*全错*组很多：提示词太难，或者探索已经坍缩（熵下降、温度过低）。这时动态采样一轮又一轮地采，"
         "也找不到几个有对有错的组——最终被轮数上限 K 截停，批次依旧装不满。\n"
-        "- ***全对*组很多**说明模型已经超出了这批数据的难度：动态采样用过滤把这一点掩盖了，代价是 rollout 越来越多；换更难的题目更有用。\n"
+        "- ***全对*组很多**说明模型已经超出了这批数据的难度：动态采样用过滤把这一点掩盖了，代价是 rollout 越来越多；换更难的提示词更有用。\n"
         "- 动态采样下**每步 rollout 数不断上升**，是信号比例 q 在下降，而不是程序出错：过滤器在正常工作，它的账单按 1/q 增长。",
     },
 }

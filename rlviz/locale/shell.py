@@ -105,7 +105,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "run.details": {"en": "Technical details", "zh": "技术细节"},
     "run.err_memory": {
         "en": "the device ran out of memory (try fewer prompts per step, a smaller group or fewer runs side by side)",
-        "zh": "设备内存不足（可以减少每步问题数、减小组大小，或少并排几个算法）",
+        "zh": "设备内存不足（可以减少每步提示词数、减小组大小，或少并排几个算法）",
     },
     "run.err_numeric": {
         "en": "the numbers overflowed to infinity or NaN (a smaller learning rate usually helps)",

@@ -115,7 +115,7 @@ STRINGS = {
         "so their advantages are zero and they teach nothing (see the dynamic sampling page)\n- too few prompts "
         "per step: the reward you read is noise\n- a reward function that never fires (check a few samples by hand)",
         "zh": "- 学习率太小，在跑过的步数里推不动策略\n- 大多数组的奖励都相同，优势为零，什么也学不到（见动态采样页面）\n"
-        "- 每步的提示太少：你看到的奖励只是噪声\n- 奖励函数从不触发（手工检查几个样本）",
+        "- 每步的提示词太少：你看到的奖励只是噪声\n- 奖励函数从不触发（手工检查几个样本）",
     },
     "symptoms.reward_flat.evidence": {
         "en": "Reward of the last third minus the first third: {value} (flat below {threshold}).",
@@ -149,7 +149,7 @@ STRINGS = {
         "- β too small to matter, or 0 (TRL's default: no reference model at all)\n- the k3 estimator is clamped in "
         "verl; once it saturates it gives no gradient (see the confusions page)",
         "zh": "- 步子太大（学习率、μ）：策略远离参考策略的速度快过 β 拉回的速度\n- β 太小不起作用，或者为 0"
-        "（TRL 的默认：根本不加载参考模型）\n- verl 里 k3 估计量有截断，饱和之后就没有梯度（见“常见误解”页面）",
+        "（TRL 的默认：根本不加载参考模型）\n- verl 里 k3 估计器有截断，饱和之后就没有梯度（见“常见误解”页面）",
     },
     "symptoms.kl_blowup.evidence": {
         "en": "KL to the reference at the last step: {value} nats per token (blow-up above {threshold}).",
@@ -165,8 +165,8 @@ STRINGS = {
         "en": "- a group size G too small for the prompts' pass rates: with pass rate p a group is all-equal with "
         "probability p^G + (1 − p)^G\n- prompts too easy or too hard for the model\n- a low temperature makes the "
         "samples of a group alike",
-        "zh": "- 组大小 G 相对提示的通过率太小：通过率为 p 时，一组全部相同的概率是 p^G + (1 − p)^G\n"
-        "- 提示对模型来说太容易或太难\n- 温度低让同组的样本彼此相似",
+        "zh": "- 组大小 G 相对提示词的通过率太小：通过率为 p 时，一组全部相同的概率是 p^G + (1 − p)^G\n"
+        "- 提示词对模型来说太容易或太难\n- 温度低让同组的样本彼此相似",
     },
     "symptoms.zero_advantage.evidence": {
         "en": "Mean share of groups with all-equal rewards: {value} (many from {threshold}).",
@@ -181,8 +181,8 @@ STRINGS = {
         "en": "- one update per rollout batch (μ = 1 and one mini-batch): the only update sees π_θ = π_old, the "
         "ratio is exactly 1 and nothing can be clipped. That is expected, not a bug: the update is then the plain "
         "policy gradient (TRL and verl both take this on-policy shortcut)\n- a band so wide that no ratio reaches it",
-        "zh": "- 每批 rollout 只更新一次（μ = 1 且只有一个小批）：唯一的那次更新里 π_θ = π_old，比率恰好为 1，什么都不会"
-        "被裁剪。这是正常现象，不是 bug：此时更新就是普通的策略梯度（TRL 和 verl 都走这条 on-policy 捷径）\n"
+        "zh": "- 每批 rollout 只更新一次（μ = 1 且只有一个小批次）：唯一的那次更新里 π_θ = π_old，比率恰好为 1，什么都不会"
+        "被裁剪。这是正常现象，不是 bug：此时更新就是普通的策略梯度（TRL 和 verl 都走这条同策略捷径）\n"
         "- 裁剪区间太宽，没有比率能到达边界",
     },
     "symptoms.clip_zero.evidence": {
@@ -199,7 +199,7 @@ STRINGS = {
         "updates per batch (μ, mini-batches)\n- the sampler and the trainer disagree about the probabilities "
         "(precision, stale weights), so the ratio is off 1 before any update\n- a band too narrow for the ratio "
         "you use (GSPO's ε of a few 1e-4 is meant for the sequence ratio, not for token ratios)",
-        "zh": "- 旧策略到本次更新之间策略移动太远：学习率太高，或每批更新太多次（μ、小批数）\n- 采样端和训练端对概率的"
+        "zh": "- 旧策略到本次更新之间策略移动太远：学习率太高，或每批更新太多次（μ、小批次数）\n- 采样端和训练端对概率的"
         "看法不一致（精度、权重过时），更新前比率就偏离了 1\n- 区间对所用的比率来说太窄（GSPO 的几个 1e-4 的 ε 是给序列"
         "比率用的，不是给 token 比率用的）",
     },

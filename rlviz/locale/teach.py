@@ -35,7 +35,7 @@ STRINGS = {
     "teach.curves_negative.q": {
         "en": "A token has a negative advantage and ratio r = 1.5, far above the band's upper end {band_high} "
         "(dual-clip c = {c}; ∞ means off). Does PPO's clip stop its gradient?",
-        "zh": "某个 token 的优势为负，比率 r = 1.5，远高于裁剪区间的上端 {band_high}（dual-clip c = {c}；∞ 表示关闭）。PPO 的裁剪会"
+        "zh": "某个 token 的优势为负，比率 r = 1.5，远高于裁剪区间的上端 {band_high}（双重裁剪 c = {c}；∞ 表示关闭）。PPO 的裁剪会"
         "让它的梯度变为零吗？",
     },
     "teach.curves_negative.choice.flows": {
@@ -48,13 +48,13 @@ STRINGS = {
         "(autograd at r = 1.5 gives the gradient weight w = ∂J/∂log π = {weight}, negative: pushed down); only the dual clip caps it, once "
         "r > c. See the A < 0 panel and the table of the six cases.",
         "zh": "A < 0 时，一旦 r > 1 + ε，min 取的是未裁剪的 r·A，所以这个 token 仍有梯度（在 r = 1.5 处自动求导得"
-        "梯度权重 w = ∂J/∂log π = {weight}，为负：概率往下压）；只有 dual clip 在 r > c 时才截住它。见 A < 0 的面板和六种情况的表格。",
+        "梯度权重 w = ∂J/∂log π = {weight}，为负：概率往下压）；只有双重裁剪在 r > c 时才截住它。见 A < 0 的面板和六种情况的表格。",
     },
     "teach.curves_negative.why.zero": {
         "en": "With A < 0 the min would pick the unclipped term r·A, but the dual clip at c = {c} caps the loss "
         "once r > c, so at r = 1.5 the gradient is zero (autograd gives the gradient weight w = ∂J/∂log π = {weight}). "
         "See the A < 0 panel.",
-        "zh": "A < 0 时 min 本会取未裁剪的 r·A，但 c = {c} 的 dual clip 在 r > c 时截住了损失，所以在 r = 1.5 处梯度为零"
+        "zh": "A < 0 时 min 本会取未裁剪的 r·A，但 c = {c} 的双重裁剪在 r > c 时截住了损失，所以在 r = 1.5 处梯度为零"
         "（自动求导得梯度权重 w = ∂J/∂log π = {weight}）。见 A < 0 的面板。",
     },
     "teach.weighting_token_mean.q": {
@@ -105,7 +105,7 @@ STRINGS = {
     "teach.sampling_easy.q": {
         "en": "An easy prompt the model answers right 90% of the time gets G = {G} samples. What is the chance that "
         "its group carries a learning signal (not all rewards equal)?",
-        "zh": "一道模型有 90% 概率答对的简单题，采 G = {G} 条回答。这一组带有学习信号（奖励不全相同）的概率是多少？",
+        "zh": "一个模型有 90% 概率答对的简单提示词，采 G = {G} 条回答。这一组带有学习信号（奖励不全相同）的概率是多少？",
     },
     "teach.sampling_easy.why": {
         "en": "1 − 0.9^{G} − 0.1^{G} = {answer}: the group is all right with probability 0.9^{G}, and then every "
@@ -115,13 +115,13 @@ STRINGS = {
     "teach.sampling_hard.q": {
         "en": "A hard prompt the model answers right 5% of the time, also G = {G} samples: the chance its group "
         "carries a signal?",
-        "zh": "一道模型只有 5% 概率答对的难题，同样采 G = {G} 条：这一组带有学习信号的概率是多少？",
+        "zh": "一个模型只有 5% 概率答对的难的提示词，同样采 G = {G} 条：这一组带有学习信号的概率是多少？",
     },
     "teach.sampling_hard.why": {
         "en": "1 − 0.05^{G} − 0.95^{G} = {answer}: all wrong with probability 0.95^{G}. Hard prompts need larger "
         "groups to teach anything, which dynamic sampling pays for in rollouts.",
-        "zh": "1 − 0.05^{G} − 0.95^{G} = {answer}：整组全错的概率是 0.95^{G}。难题需要更大的组才能学到东西，"
-        "动态采样为此付出更多采样。",
+        "zh": "1 − 0.05^{G} − 0.95^{G} = {answer}：整组全错的概率是 0.95^{G}。难的提示词需要更大的组才能学到东西，"
+        "动态采样为此付出更多 rollout。",
     },
     # -- the component, for answers read from a run, and the pointer to the figure ---------------
     "teach.intro_run": {
@@ -160,7 +160,7 @@ STRINGS |= {
     "teach.live_zero_adv.q": {
         "en": "Step 1 samples {n} {n:plural:prompt|prompts}, G = {G} responses each. What share of {arm}'s groups in step 1 will "
         "have all rewards equal (all right or all wrong), so that every advantage in them is 0?",
-        "zh": "第 1 步抽 {n} 道题，每道采 G = {G} 条回答。{arm} 在第 1 步的各组中，有多大比例的组奖励全都相同（全对或全错），"
+        "zh": "第 1 步抽 {n} 个提示词，每个采 G = {G} 条回答。{arm} 在第 1 步的各组中，有多大比例的组奖励全都相同（全对或全错），"
         "因而组内每个优势都是 0？",
     },
     "teach.live_zero_adv.why": {
@@ -169,8 +169,8 @@ STRINGS |= {
         "all-equal with chance p^G + (1 − p)^G = {uniform}. With prompts of different difficulty the expected "
         "share is at least that (the chance is convex in p): easy prompts come back all right, hard ones all wrong.",
         "zh": "{arm} 在第 1 步有 {answer} 的组奖励全相同：每组花掉 {G} 条采样，却对梯度毫无贡献。第 1 步实测的 pass@1 是 "
-        "p = {p}；如果每道题的通过率都是这个 p，一组全相同的概率是 p^G + (1 − p)^G = {uniform}。题目难度不一时，"
-        "全相同组的期望占比不低于这个值（这个概率是 p 的凸函数）：简单题全对，难题全错。",
+        "p = {p}；如果每个提示词的通过率都是这个 p，一组全相同的概率是 p^G + (1 − p)^G = {uniform}。提示词难度不一时，"
+        "全相同组的期望占比不低于这个值（这个概率是 p 的凸函数）：简单的提示词全对，难的全错。",
     },
     "teach.live_zero_adv.where": _with(
         {
@@ -333,19 +333,19 @@ STRINGS |= {
     ),
     "teach.moe_clip.q": {
         "en": "At update {k} on the batch, which arm's clip acts on the largest share of the response tokens?",
-        "zh": "在这批数据上的第 {k} 次更新，哪一种方法的裁剪作用到的回答 token 占比最大？",
+        "zh": "在这批数据上的第 {k} 次更新，哪一个分支的裁剪作用到的回答 token 占比最大？",
     },
     "teach.moe_clip.why.apart": {
         "en": "At update {k} the clip of {answer} acted on {best_value} of the response tokens, the most of the arms "
         "(the least: {low_value}). Each arm clips where the ratio it uses leaves its band; a sequence-level ratio "
         "outside its band clips every token of that response.",
-        "zh": "第 {k} 次更新时，{answer} 的裁剪作用到了 {best_value} 的回答 token，是各方法中最多的（最少的是 {low_value}）。"
-        "每种方法都在它所用的比率越出区间时裁剪；序列级比率一旦越出区间，这条回答的每个 token 都被裁剪。",
+        "zh": "第 {k} 次更新时，{answer} 的裁剪作用到了 {best_value} 的回答 token，是各分支中最多的（最少的是 {low_value}）。"
+        "每个分支都在它所用的比率越出区间时裁剪；序列级比率一旦越出区间，这条回答的每个 token 都被裁剪。",
     },
     "teach.moe_clip.why.tied": {
         "en": "At update {k} the clip acted on {best_value} of the response tokens under each of {answer}: no arm "
         "clips more. (The first update on a batch is on-policy: every ratio is exactly 1, so it clips nothing.)",
-        "zh": "第 {k} 次更新时，{answer} 的裁剪都作用到了 {best_value} 的回答 token：没有哪种方法裁得更多。"
+        "zh": "第 {k} 次更新时，{answer} 的裁剪都作用到了 {best_value} 的回答 token：没有哪个分支裁得更多。"
         "（在一批数据上的第一次更新是同策略的：每个比率都正好是 1，所以什么也不裁剪。）",
     },
     "teach.moe_clip.where": _with(

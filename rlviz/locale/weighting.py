@@ -27,7 +27,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "aggregation gives that token. Enter the lengths and advantages of a group; the default is the "
         "example the sources use, one 200-token and one 10-token response (here the long one is wrong, "
         "A = −1, and the short one right, A = +1).",
-        "zh": "先看在策略（on-policy）的情形：所有比率都等于 1，就像在新采样的数据上做第一次更新。"
+        "zh": "先看同策略（on-policy）的情形：所有比率都等于 1，就像在新采样的数据上做第一次更新。"
         "这时裁剪不起作用，每个目标函数对每个 token 的推力都是 A × w，其中 w 是聚合方式分给该 token 的权重。"
         "输入一组回答的长度和优势；默认值就是资料里常用的例子：一条 200 个 token 的回答和一条 10 个 token 的回答"
         "（这里长的答错，A = −1；短的答对，A = +1）。",
@@ -92,7 +92,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**The {n} objectives at r = 1**, each with its own default aggregation ({groups}). "
         "On-policy, each objective's bars equal those of its aggregation mode: before the policy moves, "
         "the objectives differ only in how they average.",
-        "zh": "**{n} 个目标函数在 r = 1 时的权重**，各用自己默认的聚合方式（{groups}）。在策略上时，"
+        "zh": "**{n} 个目标函数在 r = 1 时的权重**，各用自己默认的聚合方式（{groups}）。同策略时，"
         "每个目标函数的柱子与它所用聚合方式的柱子完全一样：策略还没动时，各目标函数的区别只在于怎样求平均。",
     },
     "weighting.mode_group": {"en": "{mode}: {names}", "zh": "按 {mode} 聚合：{names}"},
@@ -100,11 +100,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Hover a bar for the push −∂loss/∂log π from autograd (A·w on-policy). The sequence-level "
         "objectives ({sequence}) match the token-level ones here because s = r = 1; they part ways as "
         "soon as the policy moves (next section).",
-        "zh": "把鼠标移到柱子上可以看到自动微分得到的推力 −∂loss/∂log π（在策略上等于 A·w）。"
+        "zh": "把鼠标移到柱子上可以看到自动微分得到的推力 −∂loss/∂log π（同策略时等于 A·w）。"
         "序列级目标（{sequence}）在这里与 token 级目标一致，因为 s = r = 1；策略一旦移动，它们就分道扬镳（见下一节）。",
     },
     # ---------------------------------------------------------------- 2. off-policy tokens
-    "weighting.off_header": {"en": "A response with a few off-policy tokens", "zh": "含少数离策略 token 的回答"},
+    "weighting.off_header": {"en": "A response with a few off-policy tokens", "zh": "含少数异策略 token 的回答"},
     "weighting.off_intro": {
         "en": "After the first update on a batch the ratios move away from 1, and a few tokens usually "
         "move far more than the rest. Here one response of L tokens has k tokens at ratio r (hatched "
@@ -115,7 +115,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "每根柱子是该 token 的推力除以它在 r = 1 时的推力：1 表示不受影响，0 表示完全没有梯度。",
     },
     "weighting.length": {"en": "Response length L", "zh": "回答长度 L"},
-    "weighting.n_outliers": {"en": "Off-policy tokens k", "zh": "离策略 token 数 k"},
+    "weighting.n_outliers": {"en": "Off-policy tokens k", "zh": "异策略 token 数 k"},
     "weighting.n_outliers_help": {
         "en": "How many tokens moved, spread evenly over the response; at most L.",
         "zh": "偏离的 token 个数，均匀分布在回答中；不能超过 L。",
@@ -153,19 +153,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "weighting.note_clipped": {"en": "{share} clipped", "zh": "{share} 被裁剪"},
     "weighting.note_capped": {"en": "{share} capped", "zh": "{share} 被截顶"},
     "weighting.note_gated": {"en": "{share} gated", "zh": "{share} 被门控"},
-    "weighting.note_masked": {"en": "{share} masked", "zh": "{share} 被掩码"},
+    "weighting.note_masked": {"en": "{share} masked", "zh": "{share} 被屏蔽"},
     "weighting.off_notes_caption": {
         "en": "Each panel's title gives the share of its tokens in each state (clipped: zero gradient; "
         "capped: bounded gradient, not zero; gated: scaled down by a soft gate) and the response's total "
         "push relative to on-policy; hover a bar for one token; the table below has every number.",
         "zh": "每个面板标题给出各状态 token 的占比（被裁剪：梯度为零；被截顶：梯度有界但不为零；被门控：被软门控缩小）"
-        "以及整条回答的总推力相对于在策略时的倍数；鼠标悬停看单个 token；下表列出全部数字。",
+        "以及整条回答的总推力相对于同策略时的倍数；鼠标悬停看单个 token；下表列出全部数字。",
     },
     "weighting.state_active": {"en": "active: full gradient", "zh": "生效：完整梯度"},
     "weighting.state_clipped": {"en": "clipped: zero gradient", "zh": "被裁剪：梯度为零"},
     "weighting.state_capped": {"en": "capped: bounded gradient, not zero", "zh": "被截顶：梯度有界但不为零"},
     "weighting.state_gated": {"en": "gated: scaled down by the soft gate", "zh": "被门控：软门控把梯度缩小"},
-    "weighting.state_masked": {"en": "masked: out of the loss", "zh": "被掩码：不进入损失"},
+    "weighting.state_masked": {"en": "masked: out of the loss", "zh": "被屏蔽：不进入损失"},
     "weighting.relative": {"en": "push ÷ push at r = 1", "zh": "推力 ÷ r = 1 时的推力"},
     "weighting.ratio_used": {"en": "ratio the algorithm uses", "zh": "算法实际使用的比率"},
     "weighting.off_formula_caption": {
@@ -176,12 +176,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "以上是信任域内单个 token 的推力。GRPO 对每个 token 单独裁剪；GSPO 裁剪的是唯一的比率 s，"
         "所以一条回答里的 token 同进同退；SAPO 给每个 token 乘上门控 f′(r_t)，它在 r = 1 处为 1，"
         "之后平滑衰减，但永远不会恰好为 0；GMPO 在取几何平均之前先在对数空间裁剪每个对数比率；"
-        "CISPO 截断的是权重，梯度仍然保留。",
+        "CISPO 截顶的是权重，梯度仍然保留。",
     },
     "weighting.read_seq_clipped": {
         "en": "**{name}** sees one sequence ratio s = {s}, outside its trust region, so the whole response "
         "is clipped: {k} off-policy tokens cost the other {rest} {rest:plural:token|tokens} their gradient too.",
-        "zh": "**{name}** 只看一个序列比率 s = {s}，它落在信任域之外，于是整条回答都被裁剪：{k} 个离策略 token "
+        "zh": "**{name}** 只看一个序列比率 s = {s}，它落在信任域之外，于是整条回答都被裁剪：{k} 个异策略 token "
         "连累其余 {rest} 个 token 也失去了梯度。",
     },
     "weighting.read_seq_clipped_none": {
@@ -194,7 +194,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "response gets the same push s·A/|y| (hover the bars): the {k} off-policy tokens are not singled "
         "out from the other {rest}.",
         "zh": "**{name}** 只看一个序列比率 s = {s}；这里裁剪没有起作用，所以回答中每个 token 的推力都是同一个 "
-        "s·A/|y|（鼠标悬停可见）：{k} 个离策略 token 与其余 {rest} 个 token 没有区别对待。",
+        "s·A/|y|（鼠标悬停可见）：{k} 个异策略 token 与其余 {rest} 个 token 没有区别对待。",
     },
     "weighting.read_seq_kept_none": {
         "en": "**{name}** sees one sequence ratio s = {s}; its clip does not act here, so all {L} {L:plural:token|tokens} of "
@@ -214,7 +214,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "spans {gmin}–{gmax} along the response: when that range is narrow the gate acts on the whole "
         "response at once, like a smooth sequence-level clip; when it is wide it acts on single tokens, "
         "like a token-level clip.",
-        "zh": "**{name}** 通过软门控逐个 token 加权：离策略 token 得到在策略推力的 {out} 倍（门控权重再乘以 r），"
+        "zh": "**{name}** 通过软门控逐个 token 加权：异策略 token 得到同策略推力的 {out} 倍（门控权重再乘以 r），"
         "其余 token 为 {other} 倍，没有任何 token 被砍成零。它的门控值在这条回答上介于 {gmin} 到 {gmax} 之间："
         "区间很窄时，门控相当于作用在整条回答上，像平滑版的序列级裁剪；区间很宽时，它逐个 token 起作用，"
         "更像 token 级裁剪。",
@@ -224,21 +224,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "push; nothing is cut to zero). Its gate spans {gmin}–{gmax} along the response: when that range "
         "is narrow the gate acts on the whole response at once, like a smooth sequence-level clip; when "
         "it is wide it acts on single tokens, like a token-level clip.",
-        "zh": "**{name}** 通过软门控逐个 token 加权（平均为在策略推力的 {other} 倍，没有任何 token 被砍成零）。"
+        "zh": "**{name}** 通过软门控逐个 token 加权（平均为同策略推力的 {other} 倍，没有任何 token 被砍成零）。"
         "它的门控值在这条回答上介于 {gmin} 到 {gmax} 之间：区间很窄时，门控相当于作用在整条回答上，"
         "像平滑版的序列级裁剪；区间很宽时，它逐个 token 起作用，更像 token 级裁剪。",
     },
     "weighting.read_capped": {
         "en": "**{name}** caps a token's weight instead of cutting its gradient: off-policy tokens {out}×, "
         "the others {other}×; {n} of the {L} {L:plural:token|tokens} are capped, and {grad} of all tokens keep a gradient.",
-        "zh": "**{name}** 截断的是 token 的权重，而不是砍掉它的梯度：离策略 token 为 {out} 倍，其余为 {other} 倍；"
+        "zh": "**{name}** 截顶的是 token 的权重，而不是砍掉它的梯度：异策略 token 为 {out} 倍，其余为 {other} 倍；"
         "{L} 个 token 中有 {n} 个被截顶，有梯度的 token 占 {grad}。",
     },
     "weighting.read_token": {
         "en": "**{name}** weighs token by token: off-policy tokens {out}×, the others {other}×. A token is "
         "cut to zero only past the edge of its trust region on the side its advantage pushes toward "
         "(A > 0 and r above it, or A < 0 and r below it); on the other side its push grows with r.",
-        "zh": "**{name}** 逐个 token 加权：离策略 token 为 {out} 倍，其余为 {other} 倍。只有当 token 越过优势"
+        "zh": "**{name}** 逐个 token 加权：异策略 token 为 {out} 倍，其余为 {other} 倍。只有当 token 越过优势"
         "推动方向那一侧的信任域边界（A > 0 且 r 高于上界，或 A < 0 且 r 低于下界）时才被砍成零；"
         "在另一侧，推力随 r 增大。",
     },
@@ -252,9 +252,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "the [0, 1 + ε] it keeps for A > 0. (2) k = 0, noise σ = 0.02, clipping off: GRPO's bars follow "
         "each token's r_t while GSPO's are all the same s. (3) k = 1 and L = 400: a single wild token "
         "still sinks GSPO's whole response, while SAPO and GRPO keep the other 399 learning.",
-        "zh": "**可以试试：** (1) A = −1、r = 3：GRPO 不裁剪这些 token，反而以 3 倍的力度压低它们；A < 0 时 GRPO "
-        "放行的比率没有上界，比 A > 0 时的 [0, 1 + ε] 宽得多、噪声也大得多。(2) k = 0、噪声 σ = 0.02、关闭裁剪："
-        "GRPO 的柱子随每个 token 的 r_t 起伏，而 GSPO 的柱子全都等于同一个 s。(3) k = 1、L = 400："
+        "zh": "**可以试试：**（1）A = −1、r = 3：GRPO 不裁剪这些 token，反而以 3 倍的力度压低它们；A < 0 时 GRPO "
+        "放行的比率没有上界，比 A > 0 时的 [0, 1 + ε] 宽得多、噪声也大得多。（2）k = 0、噪声 σ = 0.02、关闭裁剪："
+        "GRPO 的柱子随每个 token 的 r_t 起伏，而 GSPO 的柱子全都等于同一个 s。（3）k = 1、L = 400："
         "一个失控的 token 仍会让 GSPO 的整条回答失去梯度，而 SAPO 和 GRPO 让其余 399 个 token 照常学习。",
     },
     "weighting.col_algorithm": {"en": "algorithm", "zh": "算法"},
@@ -263,7 +263,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "weighting.col_clip_fraction": {"en": "clip fraction", "zh": "裁剪比例"},
     "weighting.col_grad_tokens": {"en": "tokens with gradient", "zh": "有梯度的 token 占比"},
     "weighting.col_total_relative": {"en": "total push ÷ r=1", "zh": "总推力 ÷ r=1"},
-    "weighting.col_outlier_relative": {"en": "off-policy tokens ÷ r=1", "zh": "离策略 token ÷ r=1"},
+    "weighting.col_outlier_relative": {"en": "off-policy tokens ÷ r=1", "zh": "异策略 token ÷ r=1"},
     "weighting.col_other_relative": {"en": "other tokens ÷ r=1", "zh": "其余 token ÷ r=1"},
     # ---------------------------------------------------------------- 3. noise vs length
     "weighting.noise_header": {
@@ -341,15 +341,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "the log-probabilities are computed again, so the ratios below are those a second update on "
         "the same samples would see. Each cell is one token, coloured by its push under the chosen "
         "objective (orange: pushed up, purple: pushed down, white: no gradient).",
-        "zh": "微型语言模型对同一个问题回答 G 次；验证器给每个回答打分，GRPO 再把分数变成组内相对优势。"
+        "zh": "微型语言模型对同一个提示词回答 G 次；验证器给每个回答打分，GRPO 再把分数变成组内相对优势。"
         "接着用 GRPO 的损失真实地做一步 AdamW 更新，然后重新计算对数概率，所以下面的比率正是在同一批样本上"
         "做第二次更新时会看到的比率。每个格子是一个 token，颜色表示它在所选目标函数下的推力"
         "（橙色：被推高，紫色：被压低，白色：没有梯度）。",
     },
-    "weighting.prompt": {"en": "Prompt (a+b=)", "zh": "问题（a+b=）"},
+    "weighting.prompt": {"en": "Prompt (a+b=)", "zh": "提示词（a+b=）"},
     "weighting.prompt_auto": {
         "en": "empty: the first of 8 drawn prompts with mixed answers",
-        "zh": "留空：从随机抽取的 8 道题中选第一道回答有对有错的",
+        "zh": "留空：从随机抽取的 8 个提示词中选第一个回答有对有错的",
     },
     "weighting.prompt_help": {
         "en": "An addition such as 37+5= (numbers of up to 3 digits). The model writes the digits of the "
@@ -367,7 +367,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "weighting.after": {"en": "After the update", "zh": "更新之后"},
     "weighting.after_help": {
         "en": "Off: the weights at the first, on-policy update (r = 1), where only the aggregation shows.",
-        "zh": "关闭时显示第一次（在策略上的）更新时的权重（r = 1），这时只体现聚合方式的差别。",
+        "zh": "关闭时显示第一次（同策略的）更新时的权重（r = 1），这时只体现聚合方式的差别。",
     },
     "weighting.sampling": {"en": "Sampling a group and taking one update…", "zh": "正在采样一组回答并做一步更新……"},
     "weighting.real_failed": {"en": "The tiny LM could not run: {error}", "zh": "微型语言模型无法运行：{error}"},
@@ -375,7 +375,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Prompt **{prompt}** (expected answer **{answer}**, digits reversed){auto}: {right} of {G} "
         "answers right. After one step at learning rate {lr} the token log-ratios have a standard "
         "deviation of **{sigma}**; try that σ in the previous section.",
-        "zh": "问题 **{prompt}**（正确答案 **{answer}**，数字倒序）{auto}：{G} 个回答中答对 {right} 个。"
+        "zh": "提示词 **{prompt}**（正确答案 **{answer}**，数字倒序）{auto}：{G} 个回答中答对 {right} 个。"
         "以学习率 {lr} 更新一步之后，token 对数比率的标准差为 **{sigma}**；可以把这个 σ 放到上一节里试试。",
     },
     "weighting.auto_note": {"en": " (chosen automatically)", "zh": "（自动选择）"},
@@ -383,7 +383,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Every answer in this group got the same reward, so every advantage is 0 and nothing is "
         "pushed: such a group costs compute and teaches nothing. Try another seed or prompt.",
         "zh": "这一组回答的奖励全都相同，所以优势全为 0，没有任何 token 被推动：这样的组白白耗费算力，"
-        "什么也学不到。换一个随机种子或问题试试。",
+        "什么也学不到。换一个随机种子或提示词试试。",
     },
     "weighting.row_label": {"en": "#{i} {mark} A={adv}", "zh": "#{i} {mark} A={adv}"},
     "weighting.real_note": {
