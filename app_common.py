@@ -737,6 +737,11 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
         committed = None
         st.caption(tr("teach.changed"))
     if committed is None:
+        if state_.get(ASKING_KEY) == key:  # a presenter's question: the page's answers wait for the class
+            from rlviz.plots.lessons import hidden_answers_css
+
+            st.html(hidden_answers_css())
+            st.caption(tr("teach.answers_hidden"))
         with st.form(key=f"form_{key}", border=False):
             if prediction.kind == "number":
                 guess = st.number_input(tr("teach.your_guess"), value=None, step=0.01, format="%.4f", key=f"{store}_in")
@@ -900,6 +905,7 @@ def _lang_param() -> dict[str, str]:
 
 GO_KEY = "ls_go"  # a presenter move asked for by a button's callback, made by present_lesson
 SHOWN_STEP_KEY = "presenter_step"  # (lesson, step) whose settings this session has taken (present_lesson)
+ASKING_KEY = "presenter_asks"  # the Prediction.key the presented step asks in this script run, else absent
 RESYNC_KEY = "presenter_resync"  # the widget-key prefix of a step's page just entered, until its widgets are resent
 
 
@@ -958,6 +964,7 @@ def present_lesson(current_url_path: str) -> None:
     from rlviz.plots.lessons import BAR_KEY, presenter_css
     from rlviz.teach.predict import PREDICTIONS
 
+    st.session_state.pop(ASKING_KEY, None)
     go = st.session_state.pop(GO_KEY, None)
     if go is not None:
         ref, index = go
@@ -989,6 +996,8 @@ def present_lesson(current_url_path: str) -> None:
         _release(step.entry.prefix)
         st.switch_page(step.entry.file, query_params=query)
     others = [p.key for p in PREDICTIONS.get(step.page, ()) if p.key != step.prediction]  # the step asks one, or none
+    if step.prediction is not None:
+        st.session_state[ASKING_KEY] = step.prediction  # its answers stay hidden until committed (_predict)
     st.html(presenter_css(step.entry.prefix, step.visible, others, step.prediction))
     L = lang()
     with st.container(key=BAR_KEY):

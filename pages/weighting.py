@@ -216,7 +216,9 @@ def aggregation_section() -> None:
         st.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
     shown, per_response, tm = _aggregation_view(*setting, _registry(), _words(list(responses.values())))
     st.dataframe(shown)
-    st.markdown(tr("weighting.claim5", per_response=per_response, N=N, tm=f"{tm:.3g}"))
+    # the sentence that states the token-mean answer: hidden with the figures while a presenter asks
+    with st.container(key="answers_wt_claim"):
+        st.markdown(tr("weighting.claim5", per_response=per_response, N=N, tm=f"{tm:.3g}"))
     st.markdown(tr("weighting.length_bias"))
 
     groups = []

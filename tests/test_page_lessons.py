@@ -255,3 +255,27 @@ def test_a_lessons_title_and_note_from_the_url_are_shown_not_rendered():
     shown = "\n".join(m.value for m in at.markdown)
     assert "Probe" in shown and "see" in shown
     assert image not in shown  # escaped: "\!\[x\]..." shows the characters, makes no image
+
+
+def test_a_presenters_question_hides_the_pages_answers_until_the_class_commits():
+    # found by a teacher: on the weighting steps the figure, the table and a sentence below the question
+    # stated its answer while the class was still being asked
+    from rlviz.plots.lessons import hidden_answers_css
+
+    lesson = SHIPPED["token_vs_sequence"]
+    step = lesson.steps[0]
+    at = open_page(step.entry.file, lesson=lesson.id, present="1", step="0")
+    no_exception(at)
+
+    def hidden():
+        return any(h.proto.body == hidden_answers_css() for h in at.get("html"))
+
+    assert hidden() and t("teach.answers_hidden", "en") in [c.value for c in at.caption]
+    assert at.get("plotly_chart") and at.dataframe  # drawn (in place), only not visible
+    at.number_input(key=f"pr_{step.prediction}_in").set_value(1.0)
+    [b for b in at.button if str(b.key).startswith(f"FormSubmitter:form_{step.prediction}-")][0].click().run()
+    no_exception(at)
+    assert not hidden() and t("teach.answers_hidden", "en") not in [c.value for c in at.caption]
+    # the same page outside a presentation never hides them
+    plain = open_page(step.entry.file)
+    assert not any(h.proto.body == hidden_answers_css() for h in plain.get("html"))

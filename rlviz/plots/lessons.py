@@ -41,6 +41,20 @@ def css_class(key: str) -> str:
     return "st-key-" + re.sub(r"[^a-zA-Z0-9_-]", "-", key.strip())
 
 
+ANSWERS_PREFIX = "answers_"  # a page's element keyed answers_<name> states an answer in words (hidden_answers_css)
+
+
+def hidden_answers_css() -> str:
+    """The style sheet that hides what would give a presenter's question away while the class has not
+    committed an answer: every chart and table of the page's main column (kept in place, so the page
+    does not jump when they return) and the elements keyed ``answers_<name>`` (a sentence stating the
+    answer). A ``<style>`` element."""
+    where = "[data-testid=stMain]"
+    hidden = [f"{where} [data-testid={tid}]" for tid in ("stPlotlyChart", "stDataFrame", "stTable")]
+    hidden.append(f'{where} [class*="st-key-{ANSWERS_PREFIX}"]')
+    return "<style>" + ",".join(hidden) + "{visibility:hidden!important}</style>"
+
+
 def presenter_css(
     prefix: str,
     visible: Iterable[str] | None,
