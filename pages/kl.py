@@ -157,7 +157,10 @@ if view is not None:
     with right:
         chart(_view_figure("gradients", *inputs), "kl-gradients")
     chart(_view_figure("errors", *inputs), "kl-errors")
-    st.dataframe(view.table.round(4), hide_index=True)
+    shown = view.table.round(4)
+    for column in ("route", "direction"):  # the words of these columns, in the session's language
+        shown[column] = shown[column].map(lambda v: tr(f"kl.tval.{v}"))
+    st.dataframe(shown.rename(columns={c: tr(f"kl.tcol.{c}") for c in shown.columns}), hide_index=True)
     st.caption(tr("kl.table_caption"))
     csv_download(view.table, "kl-expectations", key="kl_dl_table")
 

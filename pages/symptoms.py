@@ -24,7 +24,7 @@ from rlviz.experiments.symptoms import (
     settings_signature,
     symptom,
 )
-from rlviz.i18n import LIST_SEPARATOR, STRINGS
+from rlviz.i18n import FULL_STOP, LIST_SEPARATOR, STRINGS
 from rlviz.plots.symptoms import measured_figure
 
 ensure_shell()
@@ -70,7 +70,8 @@ def _knob_rows(names) -> pd.DataFrame:
 
 left, right = st.columns([1, 1])
 with left:
-    st.markdown(f"**{tr(f'symptoms.{chosen}.title')}.** {tr(f'symptoms.{chosen}.what')}")
+    stop = FULL_STOP[L].rstrip()  # "." or "。" after the title, in bold with it
+    st.markdown(f"**{tr(f'symptoms.{chosen}.title')}{stop}** {tr(f'symptoms.{chosen}.what')}")
     st.markdown(f"#### {tr('symptoms.causes')}")
     st.markdown(tr(f"symptoms.{chosen}.causes"))
     st.markdown(f"#### {tr('symptoms.knobs')}")

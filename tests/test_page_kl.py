@@ -29,6 +29,13 @@ def test_page_in_each_language(lang):
     assert [s.value for s in at.subheader][:2] == [t("kl.curves_header", lang), t("kl.cat_header", lang)]
     page_text = texts(at)
     assert t("kl.route_header", lang) in page_text and t("kl.live_header", lang) in page_text
+    # the expectations table speaks the page's language: its columns and its words, not the library's keys
+    table = next(d.value for d in at.dataframe if t("kl.tcol.norm_ratio", lang) in d.value.columns)
+    assert "norm_ratio" not in table.columns and "rel_error" not in table.columns
+    assert set(table[t("kl.tcol.route", lang)]) == {t("kl.tval.loss", lang), t("kl.tval.reward", lang)}
+    assert set(table[t("kl.tcol.direction", lang)]) <= {
+        t(f"kl.tval.{d}", lang) for d in ("reverse", "forward", "neither")
+    }
     submit = [b for b in at.button if b.label == t("teach.commit", lang)]
     assert len(submit) == 2  # two predictions, asked before the figures answer them
     at.number_input(key="pr_kl.k1_loss_in").set_value(-1.0)  # a length is never negative: wrong

@@ -126,14 +126,30 @@ STRINGS: dict[str, dict[str, str]] = {
     "kl.estimator": {"en": "estimator", "zh": "估计器"},
     "kl.error_panel": {"en": "Bias of the expected gradient (0 = exact)", "zh": "期望梯度的偏差（0 = 精确）"},
     "kl.std_panel": {"en": "Noise of one sample's gradient", "zh": "单个样本梯度的噪声"},
+    "kl.tcol.route": {"en": "route", "zh": "用法"},
+    "kl.tcol.estimator": {"en": "estimator", "zh": "估计器"},
+    "kl.tcol.expected_value": {"en": "expected value", "zh": "期望值"},
+    "kl.tcol.value_bias": {"en": "value bias", "zh": "值的偏差"},
+    "kl.tcol.rel_error": {"en": "rel. error vs ∇KL(π‖π_ref)", "zh": "相对 ∇KL(π‖π_ref) 的误差"},
+    "kl.tcol.rel_error_forward": {"en": "rel. error vs ∇KL(π_ref‖π)", "zh": "相对 ∇KL(π_ref‖π) 的误差"},
+    "kl.tcol.norm_ratio": {"en": "norm ratio", "zh": "长度之比"},
+    "kl.tcol.cosine": {"en": "cosine", "zh": "余弦"},
+    "kl.tcol.std": {"en": "std", "zh": "标准差"},
+    "kl.tcol.direction": {"en": "exact gradient of", "zh": "恰好是谁的梯度"},
+    "kl.tval.loss": {"en": "in the loss", "zh": "放进损失"},
+    "kl.tval.reward": {"en": "in the reward", "zh": "放进奖励"},
+    "kl.tval.reverse": {"en": "KL(π‖π_ref)", "zh": "KL(π‖π_ref)"},
+    "kl.tval.forward": {"en": "KL(π_ref‖π)", "zh": "KL(π_ref‖π)"},
+    "kl.tval.neither": {"en": "neither", "zh": "都不是"},
     "kl.table_caption": {
-        "en": "expected_value: the mean penalty over samples from π_old (its bias against KL(π ‖ π_ref) in "
-        "value_bias); rel_error and rel_error_forward: the expected gradient against ∇KL(π ‖ π_ref) and "
-        "∇KL(π_ref ‖ π); norm_ratio: its length relative to ∇KL(π ‖ π_ref); std: the square root of the trace "
-        "of one sample's gradient covariance; direction: the KL whose gradient it is exactly, if any.",
-        "zh": "expected_value：对 π_old 的样本求平均的惩罚值（相对 KL(π ‖ π_ref) 的偏差在 value_bias）；rel_error 与 "
-        "rel_error_forward：期望梯度相对 ∇KL(π ‖ π_ref) 与 ∇KL(π_ref ‖ π) 的误差；norm_ratio：它的长度与 "
-        "∇KL(π ‖ π_ref) 之比；std：单个样本梯度协方差迹的平方根；direction：它恰好是哪个 KL 的梯度（若有）。",
+        "en": "Expected value: the mean penalty over samples from π_old (its bias against KL(π ‖ π_ref): value "
+        "bias); the relative errors: the expected gradient against ∇KL(π ‖ π_ref) and ∇KL(π_ref ‖ π); norm "
+        "ratio: its length relative to ∇KL(π ‖ π_ref); std: the square root of the trace of one sample's "
+        "gradient covariance; the last column: the KL whose gradient it is exactly, if any. The CSV keeps the "
+        "library's column names (expected_value, rel_error, ...).",
+        "zh": "期望值：对 π_old 的样本求平均的惩罚值（相对 KL(π ‖ π_ref) 的偏差见“值的偏差”）；两个相对误差：期望梯度相对 "
+        "∇KL(π ‖ π_ref) 与 ∇KL(π_ref ‖ π) 的误差；长度之比：它的长度与 ∇KL(π ‖ π_ref) 之比；标准差：单个样本梯度协方差迹的"
+        "平方根；最后一列：它恰好是哪个 KL 的梯度（若有）。CSV 里保留库的列名（expected_value、rel_error 等）。",
     },
     # ------------------------------------------------------------------------------------ (c)
     "kl.route_header": {"en": "3 · In the reward or in the loss", "zh": "3 · 放进奖励还是放进 loss"},
