@@ -948,7 +948,7 @@ def _switch_language(code: str) -> None:
 
 
 def present_lesson(current_url_path: str) -> None:
-    """The presenter view of a lesson, when the URL asks for it (``?lesson=<id or code>&step=<k>&present=1``).
+    """The presenter view of a lesson, when the URL asks for it (``?lesson=<id or code>&step=<k>&present=1``, k counted from 1).
 
     Called by app.py between ``st.navigation`` and the page's run, with the url path of the page about
     to run. On another page than the step's, or on the step's page the first time this session shows
@@ -968,7 +968,7 @@ def present_lesson(current_url_path: str) -> None:
     go = st.session_state.pop(GO_KEY, None)
     if go is not None:
         ref, index = go
-        query = {"lesson": ref} if index is None else {"lesson": ref, "step": str(index), "present": "1"}
+        query = {"lesson": ref} if index is None else {"lesson": ref, "step": str(index + 1), "present": "1"}
         st.switch_page(LESSONS_PAGE_FILE, query_params={**query, **_lang_param()})
     params = st.query_params
     ref = params.get("lesson")
@@ -983,7 +983,7 @@ def present_lesson(current_url_path: str) -> None:
     k = step_index(given[0] if len(given) == 1 else None, lesson)  # repeated: the first step, as a widget's default
     if len(given) > 1:
         note_url_param("step", "repeated")
-    elif given and given[0] != str(k):  # not a whole number, or outside the lesson's steps: step k + 1 opens
+    elif given and given[0] != str(k + 1):  # not a whole number, or outside the lesson's steps: step 1 opens
         note_url_param("step")
     step, n = lesson.steps[k], len(lesson.steps)
     if current_url_path != step.entry.url_path or st.session_state.get(SHOWN_STEP_KEY) != (ref, k):
@@ -1068,11 +1068,13 @@ _URL_RESETS = "_url_resets"  # widget key -> default, set at the start of the ne
 _URL_RESENDS = "_url_resends"  # widget key -> its value, set again at the start of the next run (its URL kept)
 _MARKDOWN_ESCAPES = re.compile(
     r"(?P<directive>:[A-Za-z\-]{1,20})\["  # Streamlit's :red[...] / :blue-badge[...]: the [ escaped
-    r"|[\\`*~$@]"  # code, emphasis, strike-through, formulas, e-mail autolinks: anywhere
+    r"|[\\`*~$]"  # code, emphasis, strike-through, formulas: anywhere
     r"|!(?=\[)|(?<=\])\("  # an image, a link's target
     r"|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)"  # an HTML tag, comment or autolink; an HTML entity
-    r"|(?i:(?<=https)|(?<=http)|(?<=ftp)|(?<=mailto)):|(?i:(?<=www))\."  # a bare URL (GFM autolink)
+    # a bare URL or e-mail address: Streamlit links it even with the : . @ backslash-escaped
+    r"|(?P<autolink>(?i:(?<=https)|(?<=http)|(?<=ftp)|(?<=mailto)):|(?i:(?<=www))\.|@)"
 )
+WORD_JOINER = "\u2060"  # an invisible character that breaks an autolink (escape_markdown)
 _MARKDOWN_LINE_START = re.compile(r"^(\s*\d{0,9})((?<=\d)[.)]|(?<!\d)[#>+\-=|\[])")  # a heading, quote, list
 
 
@@ -1081,16 +1083,22 @@ def escape_markdown(text: object) -> str:
     line that shows it as typed and makes nothing of it: no image (so no URL in it is fetched), link,
     autolink, HTML tag or entity, formula (``$``), Streamlit colour or badge (``:red[...]``), code,
     bold or strike-through, heading, list or quote. Only the characters that would start one get a
-    backslash (CommonMark: any ASCII punctuation may be escaped): ``\ ` * ~ $ @`` anywhere, ``!``
+    backslash (CommonMark: any ASCII punctuation may be escaped): ``\ ` * ~ $`` anywhere, ``!``
     before ``[``, ``(`` after ``]``, ``[`` after ``:name``, ``<`` before a tag, ``&`` before an
-    entity, the ``:`` or ``.`` of ``http:`` / ``www.``, a block marker at the start; each run of
-    white space (line breaks, tabs) becomes one space. The rest stays as typed, so a library message
+    entity, a block marker at the start; the ``:`` or ``.`` of ``http:`` / ``www.`` and every ``@``
+    get an invisible word joiner (U+2060) before them instead, since Streamlit's renderer turns a
+    bare URL or e-mail address into a link whatever is escaped in it (checked in chromium); each run
+    of white space (line breaks, tabs) becomes one space. The rest stays as typed, so a library message
     reads the same in the Markdown source (``epsilon_high: must be in [0, 1], got 2``); ``_a_``
     between spaces would show in italics, and nothing else."""
     one_line = " ".join(str(text).split())  # no line break, no indented code block
-    escaped = _MARKDOWN_ESCAPES.sub(
-        lambda m: m.group("directive") + "\\[" if m.group("directive") else "\\" + m.group(0), one_line
-    )
+
+    def escape(m: re.Match) -> str:
+        if m.group("directive"):
+            return m.group("directive") + "\\["
+        return (WORD_JOINER if m.group("autolink") else "\\") + m.group(0)
+
+    escaped = _MARKDOWN_ESCAPES.sub(escape, one_line)
     return _MARKDOWN_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), escaped)
 
 

@@ -75,9 +75,8 @@ HOVER_KEYS = ("j_short", "w_short", "gate_label", *(f"state.{s}" for s in TOKEN_
 # registry entry's (AlgorithmSpec.latex, the per-token loss λ), drawn under these below the figure.
 DEFINITIONS = r"""\small\begin{gathered}
 r=\frac{\pi_\theta(y)}{\pi_{\theta_\text{old}}(y)},\quad J=-\lambda\\[4pt]
-w=\frac{\partial J}{\partial\log\pi}=r\,\frac{\partial J}{\partial r}\\[4pt]
-\operatorname{sg}[x]=x\text{ without gradient}
-\end{gathered}"""
+w=\frac{\partial J}{\partial\log\pi}=r\,\frac{\partial J}{\partial r}
+\end{gathered}"""  # sg[x], the stop-gradient, is defined in words under it (curves.sg), in the page's language
 
 
 st.title(tr("curves.title"))
@@ -340,6 +339,7 @@ else:
     # the definitions, then each chosen objective's per-token loss from its registry entry, one under the
     # other at the page's width (half a page was too narrow for GSPO's at 1024 px)
     st.latex(DEFINITIONS)
+    st.caption(tr("curves.sg"))
     for name in dict.fromkeys(CATALOG[v].algorithm for v in res.variants):
         st.markdown(f"**{ALGORITHMS[name].title}**")
         formula(ALGORITHMS[name].latex, small=True)
@@ -434,8 +434,9 @@ def probability_section() -> None:
             help=tr("curves.prob_mark_help"),
             bind="query-params",
         )
-        st.latex(r"\pi_\text{new}\le\min\big(1,\ \pi_\text{old}\,r^*\big)")
-        st.latex(r"r^*=\max\{r:\ w(r)\ne0\}")
+        # small: a quarter of the page at 1280 px with the sidebar open cut the closing brace
+        st.latex(r"\small\pi_\text{new}\le\min\big(1,\ \pi_\text{old}\,r^*\big)")
+        st.latex(r"\small r^*=\max\{r:\,w(r)\ne0\}")
     marks = tuple(dict.fromkeys([0.2, round(float(mark), 4)]))
     # only the compared variants' sliders matter here (a smaller cache key)
     mine = CurveSettings({v: o for v, o in settings.overrides.items() if v in PROBABILITY_VARIANTS})

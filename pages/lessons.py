@@ -165,7 +165,7 @@ def _open(lesson: Lesson, ref: str) -> None:
     """Open the lesson of the link ``ref`` in the builder (once per link)."""
     _load(lesson)
     state["ls_opened"] = ref
-    state["ls_opened_title"] = lesson.title[L]
+    state["ls_opened_title"] = dict(lesson.title)  # shown in the language of each later run
 
 
 def _keep(ref: str) -> None:
@@ -194,7 +194,7 @@ if ref and st.query_params.get("present") != "1" and state.get("ls_opened") != r
                 tr("lessons.draft_replace", title=title), key="ls_replace_draft", on_click=_open, args=(opened, ref)
             )
 if state.get("ls_opened") == ref and ref and state.get("ls_opened_title") is not None:
-    st.success(tr("lessons.opened", title=escape_markdown(state["ls_opened_title"])), icon=":material/school:")
+    st.success(tr("lessons.opened", title=escape_markdown(state["ls_opened_title"][L])), icon=":material/school:")
 
 # ---------------------------------------------------------------------------------------- shipped lessons
 st.header(tr("lessons.shipped_header"))
@@ -333,6 +333,7 @@ if steps:
         show_bad_input(exc, FIELDS)
     else:
         st.caption(tr("lessons.share_caption"))
-        st.code(f"{_base_url()}/lessons?lesson={encode_lesson(draft)}", language=None, wrap_lines=True)
+        lang_part = "" if L == DEFAULT_LANG else f"&lang={L}"  # opens in the language it was built in
+        st.code(f"{_base_url()}/lessons?lesson={encode_lesson(draft)}{lang_part}", language=None, wrap_lines=True)
         lesson_actions(draft, "draft")
         st.dataframe(_steps_table(draft), hide_index=True)

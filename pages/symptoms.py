@@ -11,7 +11,16 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, tr
+from app_common import (
+    chart,
+    csv_download,
+    ensure_shell,
+    lang,
+    seed_choice_from_url,
+    show_bad_input,
+    tr,
+    write_choice_to_url,
+)
 from rlviz.app_pages import page
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.symptoms import (
@@ -35,15 +44,17 @@ st.title(tr("symptoms.title"))
 st.markdown(tr("symptoms.intro"))
 
 keys = [s.key for s in SYMPTOMS]
+# the URL carries the symptom's key, the same in both languages (a bound widget writes its label: a
+# link copied in Chinese named no symptom in English)
+seed_choice_from_url("sy_symptom", keys, keys[0])
+if state.get("sy_symptom") not in keys:  # a click on the chosen one clears it: keep the last one
+    state["sy_symptom"] = state.get("sy_last", keys[0])
 chosen = st.segmented_control(
-    tr("symptoms.pick"),
-    keys,
-    default=keys[0],
-    format_func=lambda k: tr(f"symptoms.{k}.title"),
-    key="sy_symptom",
-    bind="query-params",
+    tr("symptoms.pick"), keys, format_func=lambda k: tr(f"symptoms.{k}.title"), key="sy_symptom"
 )
-chosen = chosen if chosen in keys else keys[0]  # a click on the chosen one clears it: keep it
+chosen = chosen if chosen in keys else state.get("sy_last", keys[0])
+state["sy_last"] = chosen
+write_choice_to_url("sy_symptom", keys[0])
 s = symptom(chosen)
 
 
@@ -75,7 +86,8 @@ with left:
     st.markdown(f"#### {tr('symptoms.causes')}")
     st.markdown(tr(f"symptoms.{chosen}.causes"))
     st.markdown(f"#### {tr('symptoms.knobs')}")
-    st.dataframe(_knob_rows(s.knobs), hide_index=True, width="stretch")
+    # a table wraps its cells: verl's long names (actor_rollout_ref.actor.kl_loss_coef) show whole in half a page
+    st.table(_knob_rows(s.knobs), hide_index=True, border="horizontal")
     st.caption(tr("symptoms.knob_note"))
     target = page(s.page)
     if s.settings:

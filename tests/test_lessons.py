@@ -253,13 +253,15 @@ def test_step_query_opens_a_step_in_presenter_mode():
     lesson = SHIPPED["clipping"]
     query = step_query("clipping", lesson, 1)
     assert query["c_algos"] == ["PPO", "DAPO"] and query["c_ppo_epsilon_high"] == "0.28"
-    assert (query["lesson"], query["step"], query["present"]) == ("clipping", "1", "1") and "lang" not in query
+    # step 2 of 4: the URL counts from 1, as the presenter bar does
+    assert (query["lesson"], query["step"], query["present"]) == ("clipping", "2", "1") and "lang" not in query
     assert step_query("clipping", lesson, 0, "zh")["lang"] == "zh"
     for bad in (-1, 4, True, "1"):
         with pytest.raises(ValueError, match="^step:"):
             step_query("clipping", lesson, bad)
     # a step the lesson has, else the first (as a URL value a widget cannot take falls back to its default)
-    assert X.step_index("3", lesson) == 3 and X.step_index("7", lesson) == 0 and X.step_index("x", lesson) == 0
+    assert X.step_index("4", lesson) == 3 and X.step_index("1", lesson) == 0 and X.step_index("2", lesson) == 1
+    assert X.step_index("5", lesson) == 0 and X.step_index("0", lesson) == 0 and X.step_index("x", lesson) == 0
     assert X.step_index("-1", lesson) == 0 and X.step_index(None, lesson) == 0 and X.step_index("9" * 5000, lesson) == 0
 
 

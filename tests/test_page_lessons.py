@@ -84,7 +84,7 @@ def test_present_a_shipped_lesson_from_first_step_to_last(lesson_id, lang):
         assert lesson.title[lang] in bar
         assert t("lessons.bar.step", lang, k=k + 1, n=n, page=t(f"nav.{step.page}", lang)) in bar
         assert escape_markdown(step.note[lang]) in _markdown(at)  # shown as typed, never rendered
-        assert at.query_params.get("lesson") == lesson_id and at.query_params.get("step") == str(k)
+        assert at.query_params.get("lesson") == lesson_id and at.query_params.get("step") == str(k + 1)
         for key, wanted in step.settings.items():  # the page took every value of the step
             kind, w = _widget(at, key)
             assert _same(kind, _as_url(kind, w), wanted), (k, key, _as_url(kind, w), wanted)
@@ -108,7 +108,7 @@ def test_a_link_straight_to_a_steps_page_takes_the_steps_settings(lang):
     lesson = SHIPPED["clipping"]
     k = next(i for i, step in enumerate(lesson.steps) if step.settings)  # a step that sets something
     step = lesson.steps[k]
-    at = open_page(step.entry.file, lesson="clipping", present="1", step=str(k), lang=lang)
+    at = open_page(step.entry.file, lesson="clipping", present="1", step=str(k + 1), lang=lang)
     no_exception(at)
     assert (
         t("lessons.bar.step", lang, k=k + 1, n=len(lesson.steps), page=t(f"nav.{step.page}", lang)) in _markdown(at)[0]
@@ -124,6 +124,8 @@ def test_a_link_straight_to_a_steps_page_takes_the_steps_settings(lang):
     ("step", "reason"),
     [
         ("-1", "invalid"),
+        ("0", "invalid"),  # steps count from 1, as the presenter bar does
+        ("5", "invalid"),
         ("99", "invalid"),
         ("two", "invalid"),
         ("1.5", "invalid"),
@@ -141,13 +143,13 @@ def test_a_bad_step_in_a_presenter_link_opens_step_one_with_a_note(step, reason)
     assert t("lessons.bar.step", "en", k=1, n=len(lesson.steps), page=t(f"nav.{first.page}", "en")) in _markdown(at)[0]
     notes = [w.value for w in at.warning]
     assert t("url.ignored", "en", params=t(f"url.{reason}", "en", param="step")) in notes, notes
-    assert at.query_params["step"] == "0"  # the address bar shows the step opened
+    assert at.query_params["step"] == "1"  # the address bar shows the step opened
 
 
-@pytest.mark.parametrize("step", ["0", "2", None])
+@pytest.mark.parametrize("step", ["1", "3", "4", None])
 def test_a_good_step_or_none_gets_no_note(step):
     query = {"lesson": "clipping", "present": "1"} | ({} if step is None else {"step": step})
-    k = int(step or 0)
+    k = int(step or 1) - 1
     at = open_page(SHIPPED["clipping"].steps[k].entry.file, **query)
     no_exception(at)
     assert not [w.value for w in at.warning if "step" in w.value]
@@ -264,7 +266,7 @@ def test_a_presenters_question_hides_the_pages_answers_until_the_class_commits()
 
     lesson = SHIPPED["token_vs_sequence"]
     step = lesson.steps[0]
-    at = open_page(step.entry.file, lesson=lesson.id, present="1", step="0")
+    at = open_page(step.entry.file, lesson=lesson.id, present="1", step="1")
     no_exception(at)
 
     def hidden():

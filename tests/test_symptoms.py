@@ -23,6 +23,7 @@ from rlviz.experiments.symptoms import (
     settings_signature,
     symptom,
 )
+from rlviz.i18n import t
 from rlviz.lm.trainer import METRICS
 
 
@@ -204,3 +205,23 @@ def test_every_knob_has_its_framework_names():
             assert trl or verl, knob  # every knob the page suggests exists in at least one framework
     with pytest.raises(ValueError, match="name"):
         knob_names("warp_drive")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_symptom_link_names_it_by_key_in_either_language(lang):
+    """Found by a new user: the address carried the symptom's label, so a link copied in Chinese named no
+    symptom in English (a note, and the first symptom instead)."""
+    key = SYMPTOMS[2].key
+    at = open_page("pages/symptoms.py", lang=lang, sy_symptom=key)
+    no_exception(at)
+    assert at.segmented_control(key="sy_symptom").value == key and not at.warning
+    assert t(f"symptoms.{key}.title", lang) in texts(at)
+    if lang == "en":  # AppTest sends a choice by its English label
+        other = SYMPTOMS[1].key
+        at.segmented_control(key="sy_symptom").set_value(other).run()
+        assert at.query_params["sy_symptom"] == other  # the key, never the label
+        at.segmented_control(key="sy_symptom").set_value(None).run()  # a click on the chosen one
+        assert at.segmented_control(key="sy_symptom").value == other
+    bad = open_page("pages/symptoms.py", lang=lang, sy_symptom="KL blow-up")  # a label: not a key
+    assert bad.segmented_control(key="sy_symptom").value == SYMPTOMS[0].key
+    assert any("sy_symptom" in w.value for w in bad.warning)

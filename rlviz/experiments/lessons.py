@@ -411,8 +411,8 @@ def resolve_lesson(ref: Any) -> Lesson:
 
 def step_query(ref: str, lesson: Lesson, index: int, lang: str = DEFAULT_LANG) -> dict[str, str | list[str]]:
     """The URL parameters that open step ``index`` (0-based) of ``lesson`` in presenter mode: the
-    step's settings, then ``lesson=<ref>``, ``step``, ``present=1`` and ``lang`` (left out for the
-    default language).
+    step's settings, then ``lesson=<ref>``, ``step`` (``index + 1``: counted from 1, as the presenter
+    bar says "Step 2 of 4"), ``present=1`` and ``lang`` (left out for the default language).
 
     Raises:
         ValueError: naming ``step`` when ``index`` is not a step of the lesson.
@@ -421,21 +421,22 @@ def step_query(ref: str, lesson: Lesson, index: int, lang: str = DEFAULT_LANG) -
         raise ValueError(f"step: {index!r} is not a step of the lesson (0 to {len(lesson.steps) - 1})")
     step = lesson.steps[index]
     query: dict[str, str | list[str]] = {k: list(v) if isinstance(v, tuple) else v for k, v in step.settings.items()}
-    query.update({"lesson": ref, "step": str(index), "present": "1"})
+    query.update({"lesson": ref, "step": str(index + 1), "present": "1"})
     if lang != DEFAULT_LANG and lang in LANGS:
         query["lang"] = lang
     return query
 
 
 def step_index(value: Any, lesson: Lesson) -> int:
-    """``?step=`` (a 0-based index, as text) as an index of ``lesson.steps``: 0, the first step, when it is
-    not a whole number written as such or not a step of the lesson, as any URL parameter a page cannot take
-    falls back to its default (the app notes it: ``str(step_index(v, lesson)) != v``)."""
+    """``?step=`` (the step's number counted from 1, as text: ``step=2`` is "Step 2 of n") as an index
+    of ``lesson.steps`` (0-based): 0, the first step, when it is not a whole number written as such or
+    not a step of the lesson, as any URL parameter a page cannot take falls back to its default (the app
+    notes it: ``str(step_index(v, lesson) + 1) != v``)."""
     text = str(value)
     if not text.isascii() or not text.isdecimal() or len(text) > 6:  # "-1", "1.5", "７", a 5,000-digit number
         return 0
-    index = int(text)
-    return index if index < len(lesson.steps) and text == str(index) else 0  # "01": not as the app writes it
+    number = int(text)
+    return number - 1 if 1 <= number <= len(lesson.steps) and text == str(number) else 0  # "01": not as written
 
 
 def parse_settings(text: str, page: str) -> dict[str, Value]:
