@@ -287,7 +287,9 @@ def test_the_builder_offers_the_pages_own_keys():
 # ---------------------------------------------------------------------------------------- a page's settings -> its state
 def test_state_from_settings_reads_url_text_and_typed_values_alike():
     ppo = variant_overrides("ppo", CurveSettings({}))
-    assert state_from_settings("curves", {}) == ppo  # PPO not among the default curves: its defaults
+    # the default curves hold Dual-clip PPO, not PPO: its sliders, as the page's clip-cases table
+    assert state_from_settings("curves", {}) == variant_overrides("ppo_dual", CurveSettings({}))
+    assert state_from_settings("curves", {"c_algos": ["GRPO"]}) == ppo  # no PPO curve at all: PPO's defaults
     url = {"c_algos": ["PPO", "DAPO"], "c_ppo_epsilon_high": "0.28", "c_ppo_dual_clip_c_on": "true"}
     typed = {"c_algos": ["ppo", "dapo"], "c_ppo_epsilon_high": 0.28, "c_ppo_dual_clip_c_on": True}
     # the dual clip switched on without a value starts where the slider starts: Dual-clip PPO's c = 3

@@ -37,6 +37,20 @@ def test_negative_advantage_far_above_the_band(c, expected):
     assert reveal(NEGATIVE, dict(PPO, dual_clip_c=c), expected).correct
 
 
+def test_curves_questions_follow_the_sliders_the_cases_table_follows():
+    # found by a new user: with the page's default curves (Dual-clip PPO, not PPO) the table followed
+    # Dual-clip PPO's sliders while the questions read PPO's hidden defaults (eps 0.2, c off)
+    from rlviz.teach.predict import state_from_settings
+
+    state = state_from_settings("curves", {"c_ppo_dual_epsilon_high": "0.3"})  # c_algos: the defaults
+    # pi_old x (1 + eps_high) = 0.2 x 1.3 = 0.26; Dual-clip PPO's c = 3 is on: r = 1.5 < 3, the gradient flows
+    assert CEILING.compute(state) == pytest.approx(0.26) and CEILING.fields(state)["eps_high"] == "0.3"
+    assert NEGATIVE.fields(state)["c"] == "3" and NEGATIVE.compute(state) == "flows"
+    # with PPO itself chosen, its own sliders (c off by default), as before
+    ppo = state_from_settings("curves", {"c_algos": ["PPO", "Dual-clip PPO"], "c_ppo_dual_epsilon_high": "0.3"})
+    assert CEILING.fields(ppo)["eps_high"] == "0.2" and NEGATIVE.fields(ppo)["c"] == "∞"
+
+
 def test_bad_guesses_and_bad_predictions_name_the_parameter():
     for bad in (float("nan"), math.inf, "0.24", None, True):
         with pytest.raises(ValueError, match="^guess"):

@@ -865,14 +865,16 @@ def _chosen(value: Any, options: Mapping[Any, str], default: tuple) -> list:
 
 def _curves_state(settings: Mapping[str, Any]) -> dict[str, Any]:
     """PPO's loss settings on the curves page (what its predictions ask about): the sliders of the
-    ``ppo`` variant (``c_ppo_<setting>``, an optional one with its ``..._on`` toggle) when PPO is among
-    the chosen curves (``c_algos``), else PPO's defaults; resolved by ``variant_overrides``."""
+    variant the page's clip-cases table follows (``cases_variant_of``: PPO itself, or Dual-clip PPO
+    when only that is chosen; ``c_<variant>_<setting>``, an optional one with its ``..._on`` toggle)
+    when it is among the chosen curves (``c_algos``), else PPO's defaults; resolved by
+    ``variant_overrides``. The questions then name the ε and c the learner sees on the sliders."""
     from rlviz.core.objectives import ALGORITHMS
     from rlviz.experiments import curves as C
 
     catalog = C.variants()
-    variant = C.CASES_VARIANT
     chosen = _chosen(settings.get("c_algos"), {k: v.title for k, v in catalog.items()}, C.DEFAULT_VARIANTS)
+    variant = C.cases_variant_of(chosen)
     overrides: dict[str, dict[str, Any]] = {}
     if variant in chosen:
         spec = ALGORITHMS[catalog[variant].algorithm]
