@@ -58,10 +58,17 @@ write_choice_to_url("sy_symptom", keys[0])
 s = symptom(chosen)
 
 
-def _evidence(key: str, value: float) -> str:
+def _evidence(key: str, value: float, present: bool = False) -> str:
+    """The detector's number against its threshold; for a symptom found by a second criterion (its
+    locale key ``symptoms.<key>.other``: length runaway, half the responses at the limit) while the
+    number stayed below the first, a sentence saying so (the number alone read as a contradiction)."""
     name = symptom(key).threshold
     threshold = f"{THRESHOLDS[name]:g}" if name else ""
-    return tr(f"symptoms.{key}.evidence", value=f"{value:.3g}", threshold=threshold)
+    text = tr(f"symptoms.{key}.evidence", value=f"{value:.3g}", threshold=threshold)
+    other = f"symptoms.{key}.other"
+    if present and name and other in STRINGS and not value >= THRESHOLDS[name]:
+        text += " " + tr(other, threshold=threshold)
+    return text
 
 
 def _knob_rows(names) -> pd.DataFrame:
@@ -133,7 +140,7 @@ with right:
             date=meta.get("date", "?"),
             seed=meta.get("seed", "?"),
             steps=entry.get("steps", "?"),
-            evidence=_evidence(chosen, entry["evidence"]),
+            evidence=_evidence(chosen, entry["evidence"], entry["present"]),
         )
         if s.page == "live":
             base = "symptoms.baseline_yes" if entry["baseline_present"] else "symptoms.baseline_no"

@@ -225,3 +225,15 @@ def test_a_symptom_link_names_it_by_key_in_either_language(lang):
     bad = open_page("pages/symptoms.py", lang=lang, sy_symptom="KL blow-up")  # a label: not a key
     assert bad.segmented_control(key="sy_symptom").value == SYMPTOMS[0].key
     assert any("sy_symptom" in w.value for w in bad.warning)
+
+
+def test_a_symptom_found_by_its_second_criterion_says_so():
+    """Found by a new user: length runaway was found in the measured run while the number shown (1.16x
+    growth) stayed below its 1.5x threshold; the page now says the other criterion fired."""
+    entry = load_measured()["symptoms"]["length_runaway"]
+    growth = entry["evidence"]
+    assert entry["present"] and growth < THRESHOLDS["length_growth"]  # the shipped measurement's case
+    at = open_page("pages/symptoms.py", sy_symptom="length_runaway")
+    no_exception(at)
+    other = t("symptoms.length_runaway.other", "en", threshold=f"{THRESHOLDS['length_growth']:g}")
+    assert any(other in s.value and f"{growth:.3g}" in s.value for s in at.success), [s.value for s in at.success]

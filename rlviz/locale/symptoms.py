@@ -139,6 +139,11 @@ STRINGS = {
         "or half the responses at the limit).",
         "zh": "最后三分之一的平均回答长度是前三分之一的 {value} 倍（从 {threshold} 倍起，或一半回答到达上限，算失控）。",
     },
+    "symptoms.length_runaway.other": {
+        "en": "That is below {threshold}×: what the detector found is the other criterion, half or more of the "
+        "last third's responses cut at the length limit.",
+        "zh": "这低于 {threshold} 倍：检测器发现的是另一个判据，最后三分之一里有一半以上的回答在长度上限处被截断。",
+    },
     "symptoms.kl_blowup.title": {"en": "KL blow-up", "zh": "KL 爆炸"},
     "symptoms.kl_blowup.what": {
         "en": "The KL between the policy and the reference policy climbs fast instead of staying small.",
