@@ -107,6 +107,7 @@ def group_section() -> None:
         format_func=titles.get,
         key="ad_est",
         bind="query-params",
+        placeholder=tr("common.choose"),
     )
     try:
         texts = (rewards_text, second_text, greedy_text, lengths_text)

@@ -134,6 +134,7 @@ chosen = st.multiselect(
     key="c_algos",
     help=tr("curves.algorithms_help"),
     bind="query-params",
+    placeholder=tr("common.choose"),
 )
 overrides: dict[str, dict[str, Any]] = {}
 fields: dict[str, dict[str, str]] = {}  # variant -> parameter name -> the label of its widget

@@ -265,6 +265,7 @@ def page() -> None:
         key="l_other",
         help=tr("length.others_help"),
         bind="query-params",
+        placeholder=tr("common.choose"),
     )
     with st.expander(tr("length.other_params")):
         k1, k2, k3, k4, k5, k6 = st.columns(6)

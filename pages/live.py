@@ -100,6 +100,7 @@ algorithms = st.multiselect(
     help=tr("live.algorithms_help"),
     bind="query-params",
     disabled=running,
+    placeholder=tr("common.choose"),
 )
 c1, c2, c3, c4 = st.columns(4)
 steps = run_size_input(c1, "steps", tr("live.steps"), 1, D.steps, key="lv_steps", bind="query-params", disabled=running)
@@ -428,6 +429,7 @@ panels = st.multiselect(
     default=state.get("live_panels", list(PANELS)),
     format_func=metric_labels.get,
     key=f"lv_panels_{L}",
+    placeholder=tr("common.choose"),
 )
 state["live_panels"] = panels
 curves = st.empty()
@@ -506,6 +508,7 @@ shown = st.multiselect(
     default=list(run.arms),
     format_func=arm_titles.get,
     key="lv_token_algos",
+    placeholder=tr("common.choose"),
 )
 st.caption(tr("live.tokens_caption"))
 views = {name: run.token_view(token_step, name) for name in shown if token_step <= progress[name]}

@@ -368,6 +368,7 @@ live_arms = st.multiselect(
     help=tr("mismatch.arms_help"),
     bind="query-params",
     disabled=running,
+    placeholder=tr("common.choose"),
 )
 c1, c2, c3, c4 = st.columns([1.2, 1.2, 1, 1])
 live_model = c1.radio(

@@ -374,6 +374,7 @@ live_arms = st.multiselect(
     help=tr("moe.arms_help"),
     bind="query-params",
     disabled=running,
+    placeholder=tr("common.choose"),
 )
 c1, c2, c3 = st.columns([1.3, 1, 2])
 live_model = c1.radio(

@@ -205,6 +205,7 @@ def signal_section() -> None:
         key="s_Gs",
         help=tr("sampling.group_sizes_help"),
         bind="query-params",
+        placeholder=tr("common.choose"),
     )
     if sizes:  # predict, then check: before the curves give the answers away
         with st.expander(tr("teach.header"), expanded=True):

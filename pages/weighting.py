@@ -297,6 +297,7 @@ def offpolicy_section() -> None:
         format_func=titles.get,
         key="wt_algos",
         bind="query-params",
+        placeholder=tr("common.choose"),
     )
     if not algos:
         st.info(tr("weighting.pick_algorithm"))
@@ -583,6 +584,7 @@ def real_section() -> None:
         format_func=titles.get,
         key="wt_ralgos",
         bind="query-params",
+        placeholder=tr("common.choose"),
     )
     after = c2.toggle(
         tr("weighting.after"), value=True, key="wt_after", help=tr("weighting.after_help"), bind="query-params"

@@ -37,6 +37,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "`{param}` (longer than {limit} characters)",
         "zh": "`{param}`（超过 {limit} 个字符）",
     },
+    "common.choose": {"en": "Choose one or more", "zh": "请选择一项或多项"},
     "common.alt_chart": {"en": "Chart", "zh": "图表"},
     "common.alt_panels": {"en": "Panels: {items}", "zh": "子图：{items}"},
     "common.alt_axes": {"en": "Axes: {items}", "zh": "坐标轴：{items}"},
