@@ -21,10 +21,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "What the camera button in each chart's toolbar saves: SVG (vector, for slides and papers) or PNG.",
         "zh": "每张图工具栏里相机按钮保存的格式：SVG（矢量，适合幻灯片和论文）或 PNG。",
     },
-    "common.bad_input": {"en": "Please check the settings: {error}", "zh": "请检查设置：{error}"},
+    "common.bad_input": {"en": "Please check the settings: {error}", "zh": "请检查设置。库给出的原文（英文）：{error}"},
     "common.bad_field": {
         "en": "Please check **{field}**. Details: {error}",
-        "zh": "请检查“**{field}**”。详细信息：{error}",
+        "zh": "请检查“**{field}**”。库给出的原文（英文）：{error}",
     },
     # ---------------------------------------------------------------- URL parameters not used (app_common)
     "url.ignored": {
