@@ -368,7 +368,8 @@ else:
         key="c_csv_support",
         label=tr("curves.csv_support"),
     )
-    with st.expander(tr("curves.look_header"), expanded=True):
+    # states the rule a presenter's question asks about: hidden with the figures until the class commits
+    with st.container(key="answers_c_look"), st.expander(tr("curves.look_header"), expanded=True):
         st.markdown(tr("curves.look"))
 
 # ---------------------------------------------------------------------------------------- six cases
@@ -435,9 +436,9 @@ def probability_section() -> None:
             help=tr("curves.prob_mark_help"),
             bind="query-params",
         )
-        # small: a quarter of the page at 1280 px with the sidebar open cut the closing brace
         st.latex(r"\small\pi_\text{new}\le\min\big(1,\ \pi_\text{old}\,r^*\big)")
-        st.latex(r"\small r^*=\max\{r:\,w(r)\ne0\}")
+        # r* in words, wrapped: as a formula it was cut at the quarter column's edge (1024 px, 1280 px)
+        st.markdown(tr("curves.rstar"))
     marks = tuple(dict.fromkeys([0.2, round(float(mark), 4)]))
     # only the compared variants' sliders matter here (a smaller cache key)
     mine = CurveSettings({v: o for v, o in settings.overrides.items() if v in PROBABILITY_VARIANTS})
@@ -468,7 +469,7 @@ def probability_section() -> None:
         )
     }
     for p in marks:
-        st.markdown(
+        st.container(key=f"answers_c_prob_{marks.index(p)}").markdown(  # the ceilings: the questions' answers
             tr(
                 "curves.prob_result",
                 p=f"{p:.2f}",

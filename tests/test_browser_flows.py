@@ -316,3 +316,23 @@ def test_a_run_size_typed_out_of_range_hides_run_until_corrected(server, page):
     wait_idle_after_click(page)
     assert run.locator("button").is_visible() and run.evaluate(note) == "none"
     no_exception_now(page)
+
+
+def test_a_presenters_question_hides_the_answers_in_the_browser(server, page):
+    """On a projector: before the class commits, the weighting step's charts and the sentence that
+    states the token-mean answer are not visible (found by a teacher: the sentence showed, its text
+    kept visible by Streamlit's own style inside the hidden block); after the commit they are."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{server}/lessons?lesson=token_vs_sequence&present=1")
+    page.wait_for_selector(".st-key-ls_bar", timeout=90_000)
+    settle(page)
+    shown = """() => ({
+        text: getComputedStyle(document.querySelector('[class*="st-key-answers_"] p')).visibility,
+        chart: getComputedStyle(document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')).visibility})"""
+    assert page.evaluate(shown) == {"text": "hidden", "chart": "hidden"}
+    question = page.locator(".st-key-pred_teach-weighting_token_mean")
+    question.locator("input").first.fill("20")
+    question.locator("[data-testid=stFormSubmitButton] button").click()
+    wait_idle_after_click(page)
+    assert page.evaluate(shown) == {"text": "visible", "chart": "visible"}
+    no_exception_now(page)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from apptools import assert_finite_figures, figures, no_exception, open_page, trace_values
+from apptools import assert_finite_figures, figures, no_exception, open_page, texts, trace_values
 
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.curves import DEFAULT_VARIANTS, get_variant, reads_probability, variants
@@ -76,10 +76,11 @@ def test_defaults_english():
     assert len(overlay["data"]) == 4 * len(DEFAULT_VARIANTS)
     assert any(a.get("text") == "Dual-clip PPO" for a in gallery["layout"]["annotations"])
     # under the curves the definitions and each chosen objective's loss from its registry entry (once per
-    # algorithm: Dual-clip PPO is PPO's), then the six cases (2) and the probability view (2)
+    # algorithm: Dual-clip PPO is PPO's), then the six cases (2) and the probability view (1: r* is in words)
     algorithms = list(dict.fromkeys(get_variant(v).algorithm for v in DEFAULT_VARIANTS))
     latex = [e.body for e in at.get("latex")]
-    assert len(latex) == 1 + len(algorithms) + 4
+    assert len(latex) == 1 + len(algorithms) + 3
+    assert t("curves.rstar", "en") in texts(at)
     for name in algorithms:
         assert any(ALGORITHMS[name].latex.replace(r",\quad ", r",\\ ") in s for s in latex), name
         assert f"**{ALGORITHMS[name].title}**" in _markdown(at)

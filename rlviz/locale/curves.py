@@ -25,6 +25,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "w > 0 表示把该 token 的概率往上推，w < 0 表示往下压，w = 0 表示这个 token 对模型没有任何学习信号。"
         "回答只有一个 token 时，GSPO 和 GMPO 的序列比率就等于 token 比率，所以所有算法可以共用一根横轴。",
     },
+    "curves.rstar": {
+        "en": "$r^*$: the largest ratio r at which the gradient weight w(r) is not zero.",
+        "zh": "$r^*$：梯度权重 w(r) 不为零的最大比率 r。",
+    },
     "curves.sg": {
         "en": "sg[x]: the stop-gradient, x as a value that autograd does not differentiate (detach).",
         "zh": "sg[x]：停止梯度，把 x 当作一个数值，自动微分不对它求导（detach）。",

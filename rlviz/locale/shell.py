@@ -72,7 +72,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "run.fix_field": {
         "en": "A setting above is outside its range (the red field; hover its mark for the range): "
         "correct it and press Enter, then Run.",
-        "zh": "上面有一项设置超出了范围（红框；把鼠标移到它的标记上可看到范围）：改正后按回车，再点运行。",
+        "zh": "上面有一项设置超出了范围（红框；把鼠标移到它的标记上可看到范围）：改正后按回车，开始按钮就会回来。",
     },
     "run.failed": {
         "en": "The run stopped: {what}. Every step done so far is kept: **Continue** tries again from "

@@ -46,13 +46,14 @@ ANSWERS_PREFIX = "answers_"  # a page's element keyed answers_<name> states an a
 
 def hidden_answers_css() -> str:
     """The style sheet that hides what would give a presenter's question away while the class has not
-    committed an answer: every chart and table of the page's main column (kept in place, so the page
-    does not jump when they return) and the elements keyed ``answers_<name>`` (a sentence stating the
-    answer). A ``<style>`` element."""
+    committed an answer: every chart, table and download button of the page's main column (kept in
+    place, so the page does not jump when they return) and the elements keyed ``answers_<name>`` (a
+    sentence stating the answer), each with everything in it (Streamlit's element containers set their
+    own visibility: hiding the block alone left its text showing). A ``<style>`` element."""
     where = "[data-testid=stMain]"
-    hidden = [f"{where} [data-testid={tid}]" for tid in ("stPlotlyChart", "stDataFrame", "stTable")]
-    hidden.append(f'{where} [class*="st-key-{ANSWERS_PREFIX}"]')
-    return "<style>" + ",".join(hidden) + "{visibility:hidden!important}</style>"
+    tids = ("stPlotlyChart", "stDataFrame", "stTable", "stDownloadButton")
+    hidden = [f"{where} [data-testid={tid}]" for tid in tids] + [f'{where} [class*="st-key-{ANSWERS_PREFIX}"]']
+    return "<style>" + ",".join(f"{h},{h} *" for h in hidden) + "{visibility:hidden!important}</style>"
 
 
 def presenter_css(

@@ -49,4 +49,7 @@ def measured_figure(entry: Mapping, labels: Mapping[str, str], *, height: int = 
                 marker={"size": 5},
                 hovertemplate=f"{labels.get(key, key)}<br>{labels.get('x', 'x')} %{{x}}: %{{y:.4g}}<extra></extra>",
             )
-    return base_layout(fig, title=labels.get("title"), height=height, x_title=labels.get("x"), y_title=labels.get("y"))
+    base_layout(fig, title=labels.get("title"), height=height, x_title=labels.get("x"), y_title=labels.get("y"))
+    # the legend under the step axis: at the top, in half a page, it sat on the title (cut at its end)
+    fig.update_layout(legend={"yanchor": "top", "y": -0.28}, margin={"b": 95})
+    return fig
