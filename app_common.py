@@ -626,15 +626,17 @@ def _invalid_field_css(settings_keys: Iterable[str], buttons: tuple[str, ...], m
     number field among ``settings_keys`` holds a value out of its range. The browser never sends such a
     value (it outlines the field in red and keeps the last valid one), so the server cannot see it:
     without this, a field reading 0 steps beside an enabled Run started a run with the old value."""
-    fields = ", ".join(f'.st-key-{key} input[aria-invalid="true"]' for key in settings_keys)
+    from rlviz.plots.lessons import css_class  # lv_grpo.epsilon_high -> st-key-lv_grpo-epsilon_high
+
+    fields = ", ".join(f'.{css_class(key)} input[aria-invalid="true"]' for key in settings_keys)
     if not fields:
         return ""
     main = f"[data-testid=stMain]:has({fields})"
-    hide = ", ".join(f"{main} .st-key-{key} button" for key in buttons)
+    hide = ", ".join(f"{main} .{css_class(key)} button" for key in buttons)
     return (
         f"<style>{hide} {{ display: none; }} "
-        f"{main} .st-key-{buttons[0]}::after {{ content: {_css_string(message)}; color: var(--st-red-color, #d6293e); }}"
-        "</style>"
+        f"{main} .{css_class(buttons[0])}::after {{ content: {_css_string(message)}; "
+        "color: var(--st-red-color, #d6293e); }</style>"
     )
 
 

@@ -468,8 +468,8 @@ def probability_section() -> None:
             *(marked[c].to_numpy() for c in ("pi_old", "pi_new_max", "room")),
         )
     }
-    for p in marks:
-        st.container(key=f"answers_c_prob_{marks.index(p)}").markdown(  # the ceilings: the questions' answers
+    for i, p in enumerate(marks):
+        st.container(key=f"answers_c_prob_{i}").markdown(  # the ceilings: the questions' answers
             tr(
                 "curves.prob_result",
                 p=f"{p:.2f}",

@@ -27,6 +27,7 @@ from rlviz.experiments.symptoms import (
     SYMPTOMS,
     THRESHOLDS,
     detect,
+    found_by_other,
     knob_names,
     load_measured,
     reproduce_query,
@@ -59,15 +60,14 @@ s = symptom(chosen)
 
 
 def _evidence(key: str, value: float, present: bool = False) -> str:
-    """The detector's number against its threshold; for a symptom found by a second criterion (its
-    locale key ``symptoms.<key>.other``: length runaway, half the responses at the limit) while the
-    number stayed below the first, a sentence saying so (the number alone read as a contradiction)."""
+    """The detector's number against its threshold; for a symptom found by its second criterion
+    alone (``found_by_other``: length runaway, half the responses at the limit), the sentence
+    ``symptoms.<key>.other`` saying so (the number alone read as a contradiction)."""
     name = symptom(key).threshold
     threshold = f"{THRESHOLDS[name]:g}" if name else ""
     text = tr(f"symptoms.{key}.evidence", value=f"{value:.3g}", threshold=threshold)
-    other = f"symptoms.{key}.other"
-    if present and name and other in STRINGS and not value >= THRESHOLDS[name]:
-        text += " " + tr(other, threshold=threshold)
+    if found_by_other(key, present, value):
+        text += " " + tr(f"symptoms.{key}.other", threshold=threshold)
     return text
 
 

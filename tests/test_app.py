@@ -551,3 +551,15 @@ def test_show_bad_input_names_the_widget(lang, prefix):
     first, second = (e.value for e in at.error)
     assert first.startswith(prefix) and "buffer_length: must be in [0, max_length=3], got 4" in first
     assert second == t("common.bad_input", lang, error="mystery: unmapped")
+
+
+def test_the_run_note_css_names_each_field_by_its_streamlit_class():
+    # a registry setting's key has a dot (lv_grpo.epsilon_high); Streamlit's class has a dash there,
+    # and a selector written from the key itself named no element
+    from app_common import _invalid_field_css
+
+    css = _invalid_field_css(["lv_steps", "lv_grpo.epsilon_high"], ("lv_run", "lv_continue"), 'fix "it"')
+    assert '.st-key-lv_grpo-epsilon_high input[aria-invalid="true"]' in css and "lv_grpo.epsilon" not in css
+    assert ".st-key-lv_run button" in css and ".st-key-lv_continue button" in css
+    assert 'content: "fix \\"it\\""' in css  # the message as a CSS string
+    assert _invalid_field_css([], ("lv_run", "lv_continue"), "x") == ""

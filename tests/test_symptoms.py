@@ -237,3 +237,15 @@ def test_a_symptom_found_by_its_second_criterion_says_so():
     no_exception(at)
     other = t("symptoms.length_runaway.other", "en", threshold=f"{THRESHOLDS['length_growth']:g}")
     assert any(other in s.value and f"{growth:.3g}" in s.value for s in at.success), [s.value for s in at.success]
+
+
+def test_found_by_other_is_the_second_criterion_alone():
+    from rlviz.experiments.symptoms import found_by_other
+
+    # length runaway: growth >= 1.5x, or half the last third's responses at the limit (not in the evidence)
+    assert found_by_other("length_runaway", True, 1.16)  # found, growth below 1.5: the limit share fired
+    assert not found_by_other("length_runaway", True, 1.5)  # growth at the threshold finds it itself
+    assert not found_by_other("length_runaway", False, 1.16)  # not found at all
+    assert not found_by_other("kl_blowup", True, 0.01)  # no second criterion
+    with pytest.raises(ValueError, match="key"):
+        found_by_other("warp_drive", True, 1.0)

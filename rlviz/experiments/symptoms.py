@@ -32,6 +32,7 @@ __all__ = [
     "THRESHOLDS",
     "Symptom",
     "detect",
+    "found_by_other",
     "diagnose",
     "knob_names",
     "load_measured",
@@ -153,6 +154,9 @@ class Symptom:
             with :data:`THRESHOLDS`.
         threshold: the key of :data:`THRESHOLDS` the evidence is compared with (``None`` for an
             exact test, e.g. a clip fraction of exactly 0).
+        other: the key of :data:`THRESHOLDS` of a second criterion that finds it too, not reported
+            in the evidence (length runaway: the share of responses at the limit), else ``None``;
+            the evidence then finds it when it is at least its threshold (:func:`found_by_other`).
     """
 
     key: str
@@ -162,6 +166,7 @@ class Symptom:
     settings: dict[str, Any] = field(default_factory=dict)
     detector: Any = field(default=None, repr=False, compare=False)
     threshold: str | None = None
+    other: str | None = None
 
 
 SYMPTOMS: tuple[Symptom, ...] = (
@@ -191,6 +196,7 @@ SYMPTOMS: tuple[Symptom, ...] = (
         {"algorithms": ("grpo",), "lr": 2e-3, "steps": 30},
         _length_runaway,
         "length_growth",
+        other="overlong_share",
     ),
     Symptom(
         "kl_blowup",
@@ -231,6 +237,15 @@ SYMPTOMS: tuple[Symptom, ...] = (
         "moe_ratio_spikes", "route_change_fraction", ("routing_replay", "lr"), "moe", {}, _route_spikes, "route_change"
     ),
 )
+
+
+def found_by_other(key: str, present: bool, evidence: float) -> bool:
+    """Whether symptom ``key``, found (``present``) with ``evidence``, was found by its second
+    criterion alone (:attr:`Symptom.other`): its evidence stayed below its own threshold, as
+    ``_length_runaway`` compares it (a growth of 1.16x against 1.5x, with half the responses at the
+    limit). Raises ``ValueError`` naming ``key`` for an unknown symptom."""
+    s = symptom(key)
+    return bool(present and s.other and s.threshold and not evidence >= THRESHOLDS[s.threshold])
 
 
 def symptom(key: str) -> Symptom:
