@@ -81,6 +81,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/step_floor.py
 	$(PY) benchmarks/job.py
 	$(PY) benchmarks/scaling.py
+	$(PY) benchmarks/arm_batching.py
 	$(PY) benchmarks/explorers.py
 	$(PY) benchmarks/explorer_reruns.py
 
