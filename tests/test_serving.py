@@ -73,6 +73,70 @@ def test_limits_from_the_environment():
         serving.ServerLimits(max_arms=0)
 
 
+def test_step_niceness_is_checked_and_read_from_the_environment():
+    assert serving.ServerLimits().step_niceness == 10
+    assert serving.ServerLimits(step_niceness=0).step_niceness == 0  # 0: the server's own priority
+    assert serving.ServerLimits.from_env({"RLVIZ_STEP_NICENESS": "19"}).step_niceness == 19
+    for bad in (-1, 20, 2.5, True):
+        with pytest.raises(ValueError, match="^step_niceness: must be a whole number from 0 to 19"):
+            serving.ServerLimits(step_niceness=bad)
+    with pytest.raises(ValueError, match="^RLVIZ_STEP_NICENESS: must be a whole number from 0 to 19, got 25"):
+        serving.ServerLimits.from_env({"RLVIZ_STEP_NICENESS": "25"})
+
+
+def _nice() -> int:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice values are Linux's")
+def test_a_step_on_a_server_runs_below_the_pages_priority_and_the_caller_keeps_its_own(monkeypatch):
+    base = os.getpriority(os.PRIO_PROCESS, os.getpid())
+    caller = _nice()
+    seen = {}
+
+    def step():
+        seen["nice"], seen["thread"] = _nice(), threading.get_ident()
+        seen["torch_threads"] = torch.get_num_threads()
+        return "metrics"
+
+    monkeypatch.setattr(serving, "_LIMITS", serving.ServerLimits(step_niceness=5))
+    assert serving.run_niced(step) == "metrics"
+    assert seen["nice"] == min(19, base + 5)  # nice 5 below the server's own priority
+    assert seen["thread"] != threading.get_ident()  # a thread of its own, which is then gone
+    assert seen["torch_threads"] == torch.get_num_threads()  # the server's torch threads
+    assert _nice() == caller  # the page's thread keeps its priority (it could not get it back)
+
+    def broken():
+        raise ValueError("lr: must be > 0")
+
+    with pytest.raises(ValueError, match="^lr: must be > 0$"):  # the step's own error, in the caller
+        serving.run_niced(broken)
+    for limits in (None, serving.ServerLimits(step_niceness=0)):  # the CLI; a server that turns it off
+        monkeypatch.setattr(serving, "_LIMITS", limits)
+        serving.run_niced(step)
+        assert seen["thread"] == threading.get_ident() and seen["nice"] == caller
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice values are Linux's")
+def test_a_runs_steps_and_held_out_passes_go_through_the_niced_thread(monkeypatch):
+    calls = []
+    real = serving.run_niced
+
+    def spy(fn):
+        calls.append(fn)
+        return real(fn)
+
+    import rlviz.experiments.runner as runner_module
+
+    monkeypatch.setattr(runner_module, "run_niced", spy)
+    monkeypatch.setattr(serving, "_LIMITS", serving.ServerLimits(step_niceness=3))
+    train = {"prompts_per_step": 1, "group_size": 2, "mu": 1, "mini_batches": 1, "max_new_tokens": 4}
+    run = SideBySideRun([Arm("grpo", "grpo")], RunConfig(steps=1, heldout_samples=2, train=train))
+    run.step()
+    assert len(calls) == 3  # the checkpoint's held-out pass, the step, the arm's held-out pass
+    assert run.done and run.heldout  # the results came back from the other thread
+
+
 @pytest.fixture
 def installed():
     threads = torch.get_num_threads()

@@ -39,7 +39,7 @@ import pandas as pd
 import torch
 
 from rlviz.lm.trainer import METRICS, RATIO_BIN_EDGES, TrainConfig, Trainer
-from rlviz.serving import STEPS, check_run, match_torch_threads, request_trim
+from rlviz.serving import STEPS, check_run, match_torch_threads, request_trim, run_niced
 
 __all__ = ["COLLAPSE", "DERIVED_METRICS", "SUMMARY_TAIL", "Arm", "RunConfig", "SideBySideRun", "collapse_flags"]
 
@@ -335,7 +335,7 @@ class SideBySideRun:
         if self.ref_model is None:
             raise ValueError("run: released (its models were freed when it finished); start a new run")
         if self.config.heldout_samples and "start" not in self._heldout:
-            self._heldout["start"] = self._evaluate(self.ref_model)
+            self._heldout["start"] = run_niced(lambda: self._evaluate(self.ref_model))
 
     def _step_unlocked(self, name: str, on_wait=None) -> dict[str, Any] | None:
         """One step of arm ``name`` and, after its last, its held-out pass@1; ``None`` if it has
@@ -345,9 +345,9 @@ class SideBySideRun:
         if trainer.step_count >= self.config.steps:
             return None
         with STEPS.turn(on_wait):  # the server's queue: at most its capacity of steps at once
-            metrics = trainer.step()
+            metrics = run_niced(trainer.step)  # below the explorers' priority on a server
         if trainer.step_count == self.config.steps and self.config.heldout_samples:
-            self._heldout[name] = self._evaluate(trainer.model)
+            self._heldout[name] = run_niced(lambda: self._evaluate(trainer.model))
         return metrics
 
     def step_parallel(self, workers: int = 1, on_wait=None, on_step=None) -> list[tuple[str, dict[str, Any]]] | None:

@@ -89,13 +89,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "per step, G ≤ **{max_group_size}**, **{max_responses_per_step}** responses per step, "
         "**{max_updates_per_step}** updates per step (μ × mini-batches), **{max_arms}** arms, and a model of at most "
         "**{max_parameters:,}** parameters.\n\nThe server computes **{concurrent_steps}** training steps at once "
-        "({torch_threads} torch thread each); the others wait in line. Now: {running} running, {waiting} waiting.\n\nEach explorer figure keeps its "
+        "({torch_threads} torch thread each, at a lower CPU priority than the pages, nice +{step_niceness}, so that "
+        "sliders answer first while runs go); the others wait in line. Now: {running} running, {waiting} waiting.\n\nEach explorer figure keeps its "
         "last **{figure_cache_entries}** settings, shared by every session: a figure asked for again is looked up, "
         "not rebuilt.",
         "zh": "这台共享服务器对每次运行的限制：最多 **{max_steps}** 步，每步 **{max_prompts_per_step}** 个提示词，"
         "G ≤ **{max_group_size}**，每步 **{max_responses_per_step}** 条回答，每步 **{max_updates_per_step}** 次更新"
         "（μ × 小批次数），**{max_arms}** 个分支，模型最多 **{max_parameters:,}** 个参数。\n\n服务器同时计算 "
-        "**{concurrent_steps}** 个训练步（每个用 {torch_threads} 个 torch 线程），其余的排队等待。当前：{running} 个在算，"
+        "**{concurrent_steps}** 个训练步（每个用 {torch_threads} 个 torch 线程，CPU 优先级低于页面，nice +{step_niceness}，"
+        "所以有训练在跑时拖动滑块也先得到响应），其余的排队等待。当前：{running} 个在算，"
         "{waiting} 个在等。\n\n每张探索图保留最近 **{figure_cache_entries}** 组设置的结果，所有会话共用：再次请求的图直接取出，"
         "不重新绘制。",
     },
