@@ -10,12 +10,12 @@ import os
 import re
 import sys
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import streamlit as st
 
-from rlviz.i18n import DEFAULT_LANG, LANGS, t
+from rlviz.i18n import DEFAULT_LANG, LANGS, latex_text, t
 
 
 def memoize_function_keys() -> bool:
@@ -108,8 +108,10 @@ def ensure_shell(app: bool = False) -> None:
 
 def formula(latex: str, small: bool = False) -> None:
     """``st.latex`` with one line per ``,\\quad``-separated part, so long objectives fit a column;
-    ``small`` sets it a size smaller (for a narrow column beside a figure)."""
+    ``small`` sets it a size smaller (for a narrow column beside a figure). The words of its
+    ``\\text{}`` annotations are shown in the session's language (:func:`rlviz.i18n.latex_text`)."""
     size = r"\small" if small else ""
+    latex = latex_text(latex, lang())
     st.latex(size + r"\begin{gathered}" + latex.replace(r",\quad ", r",\\ ") + r"\end{gathered}")
 
 
@@ -377,20 +379,72 @@ def show_bad_input(exc: Exception, fields: dict[str, str] | None = None, where=N
     (where or st).error(text, icon=":material/error:")
 
 
-def seed_choice_from_url(key: str, options, default: str) -> None:
+def seed_choice_from_url(key: str, options, default: str, aliases: Mapping[str, str] | None = None) -> None:
     """Before the widget ``key`` is drawn: on the page's first run in the session, set its value from
     the URL parameter of the same name when that names one of ``options`` (page or registry keys),
     else ``default`` (with a note naming the parameter when it named none or came several times).
-    With :func:`write_choice_to_url` after the widget, the URL carries the key, the same in every
-    language (Streamlit's ``bind="query-params"`` writes the label the widget shows)."""
+    ``aliases``: other URL values taken for an option (value -> option), such as the label a link
+    carried before the widget wrote its key. With :func:`write_choice_to_url` after the widget, the
+    URL carries the key, the same in every language (Streamlit's ``bind="query-params"`` writes the
+    label the widget shows). After a change of language the value is set again
+    (:func:`_relabel_choice`), so the widget shows its choice in the new labels."""
     if key not in st.session_state:
         values = st.query_params.get_all(key)
         value = values[0] if len(values) == 1 else None
+        value = (aliases or {}).get(value, value)
         if len(values) > 1:
             note_url_param(key, "repeated")  # a note at the top of the page (report_url_params)
         elif values and value not in options:
             note_url_param(key)
         st.session_state[key] = value if value in options else default
+    _relabel_choice(key, lambda value: value in options)
+
+
+def seed_choices_from_url(key: str, options, default, aliases: Mapping[str, str] | None = None) -> None:
+    """:func:`seed_choice_from_url` for a multiselect: on the page's first run in the session, its
+    value from the URL parameter ``key`` given once per chosen option (``?k=a&k=b``; ``?k=`` alone: none
+    chosen), in the order of ``options``, when every value names one of ``options`` (or of ``aliases``,
+    value -> option); else ``default`` (a list of options) with a note naming the parameter. Pair it
+    with :func:`write_choices_to_url` after the widget, which is drawn without a ``default``."""
+    if key not in st.session_state:
+        values = st.query_params.get_all(key)
+        chosen = list(default)
+        if values == [""]:
+            chosen = []
+        elif values:
+            named = [(aliases or {}).get(v, v) for v in values]
+            if all(v in options for v in named):
+                chosen = [o for o in options if o in named]
+            else:
+                note_url_param(key)  # a note at the top of the page (report_url_params)
+        st.session_state[key] = chosen
+    _relabel_choice(key, lambda value: isinstance(value, list) and all(v in options for v in value))
+
+
+_CHOICE_LANG = "_choice_lang"  # widget key -> the language its option labels were last drawn in
+
+
+def _relabel_choice(key: str, valid) -> None:
+    """Before the choice widget ``key`` (options: keys, shown through a translated ``format_func``) is
+    drawn: when the language changed since it was last drawn, set its value again, as it is, if
+    ``valid(value)``. The browser holds the labels it showed and the server sends no value it thinks
+    unchanged, so the widget kept the old language's labels as its choice (a radio showed none) and
+    its next change sent them back, naming no option; a value set through ``st.session_state`` is
+    sent with the new labels."""
+    drawn = st.session_state.setdefault(_CHOICE_LANG, {})
+    if key in st.session_state and drawn.get(key, lang()) != lang() and valid(st.session_state[key]):
+        st.session_state[key] = st.session_state[key]
+    drawn[key] = lang()
+
+
+def write_choices_to_url(key: str, default) -> None:
+    """After the multiselect ``key``: its values (keys) into the URL, one parameter each (an empty
+    one when none is chosen), or no parameter at ``default``."""
+    value = list(st.session_state.get(key) or [])
+    if value == list(default):
+        st.query_params.pop(key, None)
+    else:
+        st.query_params[key] = value or [""]
 
 
 def write_choice_to_url(key: str, default: str) -> None:

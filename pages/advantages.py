@@ -3,7 +3,9 @@ of rewards the user types, the difficulty bias each carries, and where response 
 
 Widgets -> ``rlviz.experiments.advantages`` -> ``rlviz.plots.advantages`` -> ``app_common.chart``.
 Nothing here branches on an estimator's name: the choices, the table, the notes and the caption's
-numbers come from the registry and the experiment's frames. Widget keys start with ``ad_``.
+numbers come from the registry and the experiment's frames; each estimator's name in the page's
+language from ``A.estimator_titles``. Widget keys start with ``ad_``; the estimator choice (``ad_est``)
+carries registry keys in the URL, the same in both languages (``app_common.seed_choices_from_url``).
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from app_common import (
     labels,
     lang,
     predict,
+    seed_choices_from_url,
     show_bad_input,
     tr,
+    write_choices_to_url,
 )
 from rlviz.core.estimators import ESTIMATORS
 from rlviz.experiments import advantages as A
@@ -33,7 +37,7 @@ from rlviz.teach.predict import PREDICTIONS, state_from_settings
 ensure_shell()
 L = lang()
 state = st.session_state
-titles = {n: s.title for n, s in ESTIMATORS.items()}
+titles = A.estimator_titles(L)  # registry key -> its name in the page's language
 names = {f"name.{n}": title for n, title in titles.items()}
 BIAS_AT = 0.1  # the pass rate the bias caption reads the curves at
 
@@ -100,15 +104,17 @@ def group_section() -> None:
         help=tr("advantages.lengths_help"),
         bind="query-params",
     )
+    # the URL carries registry keys (a bound widget writes the label it shows: a link copied in Chinese
+    # chose nothing in English); the registry titles older links carried still open their estimators
+    seed_choices_from_url("ad_est", list(ESTIMATORS), list(ESTIMATORS), aliases=A.estimator_url_aliases())
     chosen = st.multiselect(
         tr("advantages.estimators"),
         list(ESTIMATORS),
-        default=list(ESTIMATORS),
         format_func=titles.get,
         key="ad_est",
-        bind="query-params",
         placeholder=tr("common.choose"),
     )
+    write_choices_to_url("ad_est", list(ESTIMATORS))
     try:
         texts = (rewards_text, second_text, greedy_text, lengths_text)
         A.parse_inputs(*texts)  # a bad text is named before a missing estimator, as the page always did
@@ -145,13 +151,13 @@ def group_section() -> None:
 group_section()
 
 with st.expander(tr("advantages.table_header")):
-    for spec in ESTIMATORS.values():
-        st.markdown(f"**{spec.title}** · {spec.paper} (arXiv {spec.arxiv}, {spec.equation}) — {spec.summary[L]}")
+    for name, spec in ESTIMATORS.items():
+        st.markdown(f"**{titles[name]}** · {spec.paper} (arXiv {spec.arxiv}, {spec.equation}) — {spec.summary[L]}")
         formula(spec.latex, small=True)
     st.table(
         pd.DataFrame(
             {
-                tr("advantages.col_estimator"): [s.title for s in ESTIMATORS.values()],
+                tr("advantages.col_estimator"): list(titles.values()),
                 tr("advantages.col_changes"): [s.changes[L] for s in ESTIMATORS.values()],
                 tr("advantages.col_trl"): [s.trl or tr("word.none") for s in ESTIMATORS.values()],
                 tr("advantages.col_verl"): [s.verl or tr("word.none") for s in ESTIMATORS.values()],
@@ -192,5 +198,5 @@ bias_section()
 # ---------------------------------------------------------------------------------------- 3. length
 st.markdown(f"#### {tr('advantages.length_header')}")
 st.markdown(tr("advantages.length_text"))
-notes = [f"- **{s.title}**: {s.length_note[L]}" for s in ESTIMATORS.values() if s.length_note]
+notes = [f"- **{titles[n]}**: {s.length_note[L]}" for n, s in ESTIMATORS.items() if s.length_note]
 st.markdown("\n".join(notes) if notes else tr("advantages.length_none"))

@@ -54,6 +54,7 @@ from rlviz.experiments.curves import (
     variants,
     x_axis,
 )
+from rlviz.i18n import latex_text
 from rlviz.plots.curves import (
     cases_table,
     curves_gallery_figure,
@@ -393,8 +394,11 @@ left.latex(
     r"\bar r=\operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})\end{gathered}"
 )
 right.latex(
-    r"\small\begin{gathered}w=\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[rA\le\bar rA\big]\\"
-    r"\text{dual, }A<0\text{: } J=\max(J,\,cA)\end{gathered}"
+    latex_text(
+        r"\small\begin{gathered}w=\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[rA\le\bar rA\big]\\"
+        r"\text{dual, }A<0\text{: } J=\max(J,\,cA)\end{gathered}",
+        L,
+    )
 )
 cases_labels = labels(
     "curves",

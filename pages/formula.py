@@ -21,7 +21,7 @@ import streamlit as st
 from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, stop, tr
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import formula as F
-from rlviz.i18n import LIST_SEPARATOR
+from rlviz.i18n import LIST_SEPARATOR, latex_text
 from rlviz.plots.formula import HIGHLIGHT_FILL, term_latex, token_strip_figure
 
 ensure_shell()
@@ -237,9 +237,9 @@ with st.container(key="fd_cols"):
                 st.caption(head)
                 if key == "gradient":
                     st.latex(term_latex((), (bound.gradient_latex,)))
-                else:
+                else:  # the words of a term's \text{} annotations (a KL estimator's) in the page's language
                     boxed = key in diff.differs
-                    st.latex(term_latex(diff.terms[key][side].latex, bound.latex[key], boxed=boxed))
+                    st.latex(latex_text(term_latex(diff.terms[key][side].latex, bound.latex[key], boxed=boxed), L))
 
 # ---------------------------------------------------------------------------------------- the numbers
 st.subheader(tr("formula.values_header"))

@@ -5,7 +5,8 @@ Widgets -> ``rlviz.experiments.moe`` -> ``rlviz.plots.moe`` -> ``app_common.char
 experiment (``routing_shift``) is cached by its inputs and shows its progress while it computes;
 the live run (a ``MoeLiveRun``) lives in ``st.session_state`` and advances one arm-step at a time
 through ``app_common.advance``, like the live page. Every number in the text is read from the
-result. Widget keys start with ``mo_``.
+result. Widget keys start with ``mo_``; the model radios carry the keys of ``MODELS`` in the URL, the
+same in both languages (``app_common.seed_choice_from_url``).
 """
 
 from __future__ import annotations
@@ -32,15 +33,18 @@ from app_common import (
     run_active,
     run_controls,
     run_size_input,
+    seed_choice_from_url,
     show_bad_input,
     show_run_status,
     stop,
     tr,
+    write_choice_to_url,
 )
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.moe import (
     ARTICLE_ROUTE_CHANGE,
     LIVE_ARMS,
+    MODEL_URL_ALIASES,
     MODELS,
     REPLAY_VISIBLE,
     MoeLiveConfig,
@@ -77,7 +81,8 @@ def _architecture() -> dict[str, int]:
 
 
 ARCH = _architecture()
-model_names = {m: tr(f"moe.model_code.{m}") for m in MODELS}  # the same in both languages
+model_names = {m: tr(f"moe.model_code.{m}") for m in MODELS}
+DEFAULT_MODEL = next(iter(MODELS))  # each model radio's first option
 arm_names = {a.name: tr(f"moe.arm.{a.name}") for a in LIVE_ARMS}
 legend_names = {f"name.{arm}": text for arm, text in arm_names.items()}
 
@@ -121,6 +126,9 @@ def _shift(model: str, updates: int, lr: float, prompts: int, group_size: int, s
 
 
 c1, c2, c3 = st.columns([1.3, 2, 2])
+# the model radios' URL values are keys of MODELS, the same in both languages (a bound radio writes the
+# label it shows); the labels older links carried ("MoE", "Dense") still open their model
+seed_choice_from_url("mo_model", list(MODELS), DEFAULT_MODEL, aliases=MODEL_URL_ALIASES)
 model = c1.radio(
     tr("moe.model"),
     list(MODELS),
@@ -128,8 +136,8 @@ model = c1.radio(
     horizontal=True,
     key="mo_model",
     help=tr("moe.model_help", **ARCH),
-    bind="query-params",
 )
+write_choice_to_url("mo_model", DEFAULT_MODEL)
 lr = c2.select_slider(
     tr("moe.lr"),
     LR_CHOICES,
@@ -377,6 +385,7 @@ live_arms = st.multiselect(
     placeholder=tr("common.choose"),
 )
 c1, c2, c3 = st.columns([1.3, 1, 2])
+seed_choice_from_url("mo_lmodel", list(MODELS), DEFAULT_MODEL, aliases=MODEL_URL_ALIASES)
 live_model = c1.radio(
     tr("moe.model"),
     list(MODELS),
@@ -384,9 +393,9 @@ live_model = c1.radio(
     horizontal=True,
     key="mo_lmodel",
     help=tr("moe.model_help", **ARCH),
-    bind="query-params",
     disabled=running,
 )
+write_choice_to_url("mo_lmodel", DEFAULT_MODEL)
 steps = run_size_input(c2, "steps", tr("moe.steps"), 1, D.steps, key="mo_steps", bind="query-params", disabled=running)
 live_lr = c3.select_slider(
     tr("moe.lr"),

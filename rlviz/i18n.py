@@ -1,5 +1,6 @@
 """Every user-visible string of the app, in English and 简体中文: one table, merged from the
-modules of :mod:`rlviz.locale` (one per page, plus ``shell`` for the navigation and sidebar).
+modules of :mod:`rlviz.locale` (one per page, plus ``shell`` for the navigation and sidebar and
+``tex`` for the words inside formulas).
 
 ``t(key, lang, **fmt)`` looks a string up and formats it with ``str.format`` when ``fmt`` is given.
 One format spec of its own chooses an English noun's number: ``{n:plural:prompt|prompts}`` gives
@@ -8,13 +9,26 @@ One format spec of its own chooses an English noun's number: ``{n:plural:prompt|
 A missing key or an unknown language raises: the table must be complete, and the tests check that
 every key has a non-empty text in both languages. Algorithm names, paper titles and one-line
 summaries are not here: they come from the algorithm registry (``rlviz.core.objectives``).
+The registries write their formulas in English; ``latex_text(latex, lang)`` puts the words of their
+``\\text{...}`` annotations (``\\text{dual clip}``, ``\\text{otherwise}``) in the language shown.
 """
 
 from __future__ import annotations
 
+import re
 import string
 
-__all__ = ["DEFAULT_LANG", "FULL_STOP", "LANGS", "LIST_SEPARATOR", "SENTENCE_SEPARATOR", "STRINGS", "fill", "t"]
+__all__ = [
+    "DEFAULT_LANG",
+    "FULL_STOP",
+    "LANGS",
+    "LIST_SEPARATOR",
+    "SENTENCE_SEPARATOR",
+    "STRINGS",
+    "fill",
+    "latex_text",
+    "t",
+]
 
 # punctuation, not text: between the items of a list, and between two sentences
 LIST_SEPARATOR = {"en": ", ", "zh": "、"}
@@ -86,3 +100,37 @@ def t(key: str, lang: str, **fmt: object) -> str:
         raise ValueError(f"lang: {lang!r} is not one of {', '.join(LANGS)}")
     text = STRINGS[key][lang]
     return _FORMATTER.format(text, **fmt) if fmt else text
+
+
+# \text{...} with no brace inside (a symbol's subscript \text{old}, or words); its content split into the
+# spaces and punctuation around it and the words in between, which are what the table translates
+_TEXT_RUN = re.compile(r"\\text\{([^{}]*)\}")
+_EDGES = re.compile(r"^([\s,:;]*)(.*?)([\s,:;]*)$", re.DOTALL)
+TEX_PREFIX = "tex."  # the keys of the words inside formulas (rlviz/locale/tex.py)
+
+
+def latex_text(latex: str, lang: str) -> str:
+    """``latex`` with the words of its ``\\text{...}`` annotations in ``lang``.
+
+    The registries (``AlgorithmSpec.latex``, ``EstimatorSpec.latex``, ``KLEstimator.latex``) and the
+    pages write formulas in English; a ``\\text{}`` whose words (the content without the spaces and the
+    ``,:;`` around it) are the English text of a ``tex.*`` key of the table gets that key's text in
+    ``lang``, the spaces and punctuation around it kept: ``\\text{dual clip }`` -> ``\\text{双裁剪 }``.
+    Any other ``\\text{}`` (a symbol's name such as ``\\text{old}`` in ``\\pi_\\text{old}``, a term
+    such as ``\\text{KL}``) is left as written, as is everything outside ``\\text{}``. In English,
+    ``latex`` unchanged.
+
+    Raises:
+        ValueError: ``lang`` is not one of ``LANGS``.
+    """
+    if lang not in LANGS:
+        raise ValueError(f"lang: {lang!r} is not one of {', '.join(LANGS)}")
+    if lang == DEFAULT_LANG or "\\text{" not in latex:
+        return latex
+    words = {v["en"]: v[lang] for k, v in STRINGS.items() if k.startswith(TEX_PREFIX)}
+
+    def one(match: re.Match) -> str:
+        lead, core, tail = _EDGES.match(match.group(1)).groups()
+        return "\\text{" + lead + words[core] + tail + "}" if core in words else match.group(0)
+
+    return _TEXT_RUN.sub(one, latex)

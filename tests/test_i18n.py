@@ -7,7 +7,10 @@ import string
 
 import pytest
 
-from rlviz.i18n import DEFAULT_LANG, LANGS, STRINGS, t
+from rlviz.core.estimators import ESTIMATORS
+from rlviz.core.kl import KL_SPECS
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.i18n import DEFAULT_LANG, LANGS, STRINGS, latex_text, t
 
 METRICS = (
     "reward_mean pass_at_1 response_length_mean response_length_max overlong_fraction group_reward_std "
@@ -16,6 +19,16 @@ METRICS = (
 ).split()
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
+TEXT = re.compile(r"\\text\{([^{}]*)\}")
+# inside \text{} but notation, the same in both languages: a symbol's name (pi_old, eps_low, eps_high,
+# eps_h, eps_l, R_batch, L_max, tau_pos, tau_neg, D_KL), Clip-Cov's bounds (lb, ub) and KL-Cov's top-k cov
+NOTATION = {"old", "low", "high", "h", "l", "batch", "max", "pos", "neg", "KL", "lb", "ub", "top-", "cov"}
+# every formula of the registries (objectives, advantage estimators, KL estimators), by where it lives
+FORMULAS = {
+    **{f"objective:{n}": s.latex for n, s in ALGORITHMS.items()},
+    **{f"estimator:{n}": s.latex for n, s in ESTIMATORS.items()},
+    **{f"kl:{n}": s.latex for n, s in KL_SPECS.items()},
+}
 
 
 def _fields(text: str) -> set[str] | None:
@@ -120,6 +133,32 @@ def test_every_metric_has_a_plot_label(metric):
         label = t(f"metric.{metric}", lang)
         # plot labels cannot render LaTeX inside Streamlit
         assert "$" not in label and "\\" not in label, label
+
+
+@pytest.mark.parametrize("where", sorted(FORMULAS))
+def test_registry_formulas_show_their_words_in_each_language(where):
+    # a registry entry's formula with an English annotation (\text{dual clip}) and no tex.* entry for
+    # it fails here: the Chinese page would show the English words
+    latex = FORMULAS[where]
+    assert latex_text(latex, "en") == latex
+    for words in TEXT.findall(latex_text(latex, "zh")):
+        core = words.strip(" ,:;")
+        assert not core or core in NOTATION or CJK.search(core), (
+            f"{where}: \\text{{{words}}} shows in English in Chinese; add a tex.* entry to rlviz/locale/tex.py"
+        )
+
+
+def test_latex_text_translates_annotations_and_keeps_notation():
+    latex = r"\pi_\text{old},\ \text{dual clip }(A<0),\ \text{region: }A>0,\ \text{unknown words}"
+    assert (
+        latex_text(latex, "zh") == r"\pi_\text{old},\ \text{双裁剪 }(A<0),\ \text{信任域: }A>0,\ \text{unknown words}"
+    )
+    assert latex_text(latex, "en") == latex and latex_text("x^2", "zh") == "x^2"
+    with pytest.raises(ValueError, match="lang"):
+        latex_text(latex, "fr")
+    english = [v["en"] for k, v in STRINGS.items() if k.startswith("tex.")]
+    assert len(english) == len(set(english))  # one Chinese text per English annotation
+    assert all(w == w.strip(" ,:;") for w in english)  # the words alone: the spaces around them stay in the formula
 
 
 def test_command_line_flags_are_code_spans():

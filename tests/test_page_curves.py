@@ -110,6 +110,16 @@ def test_defaults_chinese():
     assert_figure_words(at, "zh")
 
 
+def test_formulas_show_their_words_in_the_language():
+    # the registry's PPO formula (its dual clip) and the page's own case formula, through
+    # rlviz.i18n.latex_text: Chinese words inside \text{} in Chinese, the registry's English in English
+    zh = "\n".join(el.value for el in open_page(PAGE, lang="zh").latex)
+    assert r"\text{双裁剪 }(A<0)" in zh and r"\text{双裁剪, }A<0" in zh
+    assert "dual" not in zh
+    en = "\n".join(el.value for el in open_page(PAGE).latex)
+    assert r"\text{dual clip }(A<0)" in en and r"\text{dual, }A<0" in en
+
+
 def _set_all(at, pick):
     for w in at.slider:
         w.set_value(pick(w.min, w.max))

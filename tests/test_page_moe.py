@@ -10,9 +10,10 @@ import re
 import pytest
 from apptools import assert_finite_figures, figures, no_exception, open_page, texts, torch_threads
 
-from rlviz.experiments.moe import ARTICLE_ROUTE_CHANGE, RoutingShiftSettings, routing_shift
+from rlviz.experiments.moe import ARTICLE_ROUTE_CHANGE, MODELS, RoutingShiftSettings, routing_shift
 from rlviz.i18n import t
 from rlviz.lm.task import HELDOUT_SIZE
+from rlviz.teach.bank import load_bank
 
 PAGE = "pages/moe.py"
 SMALL = {"mo_n": 4, "mo_G": 4, "mo_k": 2}  # the one-batch experiment, small
@@ -26,6 +27,12 @@ def _one_thread():
 
 
 _texts = texts
+
+
+def _note(at) -> str:
+    """The page's note about URL parameters it did not use ("" when none)."""
+    leads = tuple(t("url.ignored", lang, params="|").split("|")[0] for lang in ("en", "zh"))
+    return next((w.value for w in at.warning if str(w.value).startswith(leads)), "")
 
 
 def _metrics(at) -> dict[str, str]:
@@ -140,12 +147,54 @@ def test_url_holds_the_settings():
     shared |= {"mo_lp": "5", "mo_lG": "3", "mo_mu": "2", "mo_mb": "1", "mo_heldout": "0"}
     at = open_page(PAGE, **shared)
     no_exception(at)
+    # "Dense": the label these radios wrote before the URL carried MODELS' keys (older links keep working)
     assert at.radio(key="mo_model").value == "dense" and at.radio(key="mo_lmodel").value == "dense"
+    assert _note(at) == ""
     assert at.select_slider(key="mo_lr").value == 3e-4 and at.select_slider(key="mo_llr").value == 5e-4
     assert at.slider(key="mo_k").value == 3
     assert at.multiselect(key="mo_arms").value == ["grpo", "gspo"]
     for key in ("mo_n", "mo_G", "mo_steps", "mo_lp", "mo_lG", "mo_mu", "mo_mb", "mo_heldout"):
         assert at.number_input(key=key).value == int(shared[key]), key
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_model_radios_carry_keys_in_the_url_and_labels_in_the_language(lang):
+    at = open_page(PAGE, lang=lang, **SMALL, mo_model="dense", mo_lmodel="dense")
+    no_exception(at)
+    assert _note(at) == ""
+    for key in ("mo_model", "mo_lmodel"):
+        radio = at.radio(key=key)
+        assert radio.value == "dense" and at.query_params[key] == "dense", key  # the key, in both languages
+        assert list(radio.proto.options) == [t(f"moe.model_code.{m}", lang) for m in MODELS], key
+    if lang == "zh":
+        assert (
+            "Dense" not in at.radio(key="mo_model").proto.options and "稠密" in at.radio(key="mo_model").proto.options
+        )
+    at.radio(key="mo_model").set_value("moe").run()
+    assert at.radio(key="mo_model").value == "moe" and "mo_model" not in at.query_params  # the default: none
+
+
+def test_the_model_radio_shows_its_choice_after_the_language_changes():
+    # the browser holds the label it showed: the server sends the choice again in the new labels
+    at = open_page(PAGE, **SMALL, mo_model="dense")
+    at.radio(key="lang").set_value("zh").run()
+    no_exception(at)
+    radio = at.radio(key="mo_model")
+    assert radio.value == "dense" and radio.proto.set_value and radio.proto.raw_value == t("moe.model_code.dense", "zh")
+
+
+def test_the_question_bank_links_open_their_model_without_a_note():
+    # every interview-bank link to this page (questions and claims: mo_model = "moe") opens as written
+    bank = load_bank()
+    queries = {tuple(sorted(e.query.items())) for e in (*bank.questions, *bank.claims) if e.page == "moe"}
+    assert queries
+    for query in queries:
+        at = open_page(PAGE, lang="zh", **SMALL, **dict(query))
+        no_exception(at)
+        assert _note(at) == "", query
+        for key, value in query:
+            if key in ("mo_model", "mo_lmodel"):
+                assert at.radio(key=key).value == value, query
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

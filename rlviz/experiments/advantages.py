@@ -20,6 +20,7 @@ import pandas as pd
 import torch
 
 from rlviz.core.estimators import ESTIMATORS, estimate_advantages, expected_group_weight
+from rlviz.i18n import STRINGS, t
 
 from .weighting import parse_numbers
 
@@ -34,6 +35,8 @@ __all__ = [
     "answer_rloo",
     "bias_at",
     "difficulty_bias",
+    "estimator_titles",
+    "estimator_url_aliases",
     "parse_inputs",
     "prediction_fields",
     "state_from_inputs",
@@ -44,6 +47,26 @@ DEFAULT_SECOND = "1, 1, 0, 1"  # GDPO's second reward (well-formed answer), one 
 DEFAULT_GREEDY = "0"  # ReMax: the reward of the prompt's greedy response
 DEFAULT_LENGTHS = ""  # empty: every response counts once in batch whitening
 BIAS_GROUP_SIZE = 8
+NAME_KEY = "advantages.name.{}"  # an estimator's display name in the string table, by registry key
+
+
+def estimator_titles(lang: str) -> dict[str, str]:
+    """Registry key -> the estimator's display name in ``lang``, in registry order: the string table's
+    ``advantages.name.<key>`` (rlviz/locale/advantages.py; its English is the registry's ``title``), or
+    the registry's ``title`` for an entry the table does not name yet (tests/test_page_advantages.py
+    fails for it).
+
+    Raises:
+        ValueError: ``lang`` is not one of ``rlviz.i18n.LANGS``.
+    """
+    return {n: t(NAME_KEY.format(n), lang) if NAME_KEY.format(n) in STRINGS else s.title for n, s in ESTIMATORS.items()}
+
+
+def estimator_url_aliases() -> dict[str, str]:
+    """URL value -> registry key for the values the page's estimator choice (``ad_est``) wrote before it
+    wrote keys: each registry ``title`` (the label the widget showed in both languages), so an older
+    link still opens its estimators."""
+    return {s.title: n for n, s in ESTIMATORS.items()}
 
 
 @dataclass(frozen=True)

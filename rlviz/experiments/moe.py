@@ -46,6 +46,7 @@ from .runner import Arm, RunConfig, SideBySideRun, validate
 __all__ = [
     "ARTICLE_ROUTE_CHANGE",
     "MODELS",
+    "MODEL_URL_ALIASES",
     "REPLAY_VISIBLE",
     "SHIFT_ARMS",
     "arms_apart",
@@ -69,6 +70,9 @@ REPLAY_VISIBLE = 0.10
 
 # the shipped checkpoints the page offers: the MoE and its dense control
 MODELS = {"moe": MOE_MODEL_DIR, "dense": DEFAULT_MODEL_DIR}
+# the values the page's model choices (mo_model, mo_lmodel) carried in the URL before they carried the
+# keys of MODELS: the labels they showed, the same in both languages then; older links still open them
+MODEL_URL_ALIASES = {"MoE": "moe", "Dense": "dense"}
 
 # the arms compared on one batch and live: GRPO, GRPO with the old routing replayed, GSPO
 SHIFT_ARMS = (

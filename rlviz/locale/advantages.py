@@ -15,7 +15,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "- The difficulty bias of each: how much a prompt of pass rate p weighs (GRPO's std favours p near 0 or 1 "
         "over Dr.GRPO, MaxRL's 1/p̂ favours hard prompts).\n"
         "- Each estimator trains on the live page (its `adv_estimator` setting).",
-        "zh": "- 注册表中的每个优势估计器（GRPO、Dr.GRPO、batch std、RLOO、REINFORCE++、REINFORCE++-baseline、ReMax、"
+        "zh": "- 注册表中的每个优势估计器（GRPO、Dr.GRPO、批次标准差、RLOO、REINFORCE++、REINFORCE++-baseline、ReMax、"
         "MaxRL、GDPO）作用在你输入的同一组奖励上，并排对比，数字由训练器调用的同一份代码算出。\n"
         "- 奖励全相同的组在所有组内基线下优势为零，但在 ReMax 的贪心基线下不是（在包含多个组的批次里，"
         "REINFORCE++ 的批次基线下也不是）。\n"
@@ -24,6 +24,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 每个估计器都能在实时页面上训练（`adv_estimator` 设置）。",
     },
     "advantages.title": {"en": "Advantage estimators, side by side", "zh": "优势估计器并排对比"},
+    # each estimator's display name, by registry key (rlviz.core.estimators.ESTIMATORS; the English is the
+    # registry's title); GRPO, RLOO, REINFORCE++, z-score and the other method names stay as written
+    "advantages.name.grpo": {"en": "GRPO (z-score)", "zh": "GRPO（z-score 标准化）"},
+    "advantages.name.dr_grpo": {"en": "Dr.GRPO (mean only)", "zh": "Dr.GRPO（只减均值）"},
+    "advantages.name.batch_std": {"en": "Batch std", "zh": "批次标准差"},
+    "advantages.name.rloo": {"en": "RLOO", "zh": "RLOO"},
+    "advantages.name.reinforce_pp": {"en": "REINFORCE++", "zh": "REINFORCE++"},
+    "advantages.name.reinforce_pp_baseline": {"en": "REINFORCE++-baseline", "zh": "REINFORCE++-baseline"},
+    "advantages.name.remax": {"en": "ReMax", "zh": "ReMax"},
+    "advantages.name.maxrl": {"en": "MaxRL", "zh": "MaxRL"},
+    "advantages.name.gdpo": {"en": "GDPO", "zh": "GDPO"},
     "advantages.intro": {
         "en": "An outcome reward gives each response one number; the **advantage estimator** turns the rewards "
         "of a step into the weight each response's gradient gets: positive pushes the response up, negative "
@@ -76,7 +87,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "REINFORCE++, REINFORCE++-baseline, GDPO) normalise over the group itself here; in training they "
         "normalise over every group of the step. Estimators whose formula does not accept these rewards are left "
         "out (MaxRL needs rewards ≥ 0).",
-        "zh": "本页的批次就是这一个组，所以用批次统计量的估计器（batch std、REINFORCE++、REINFORCE++-baseline、GDPO）"
+        "zh": "本页的批次就是这一个组，所以用批次统计量的估计器（批次标准差、REINFORCE++、REINFORCE++-baseline、GDPO）"
         "在这里是对本组归一化；训练时则是对一步里的所有组归一化。公式不接受这些奖励的估计器不显示（MaxRL 要求奖励 ≥ 0）。",
     },
     "advantages.zero_note": {

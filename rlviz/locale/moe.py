@@ -55,12 +55,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**MoE**: the tiny Qwen3-MoE, every token through {top_k} of {experts} experts in each of its {layers} "
         "layers. **Dense**: the dense tiny LM, no router (the control: no routing effect).",
         "zh": "**MoE**：微型 Qwen3-MoE，{layers} 层中的每一层都把每个 token 送给 {experts} 个专家中的 {top_k} 个。"
-        "**Dense**：稠密微型语言模型，没有路由器（对照组：没有路由效应）。",
+        "**稠密**：稠密微型语言模型，没有路由器（对照组：没有路由效应）。",
     },
-    # the radio shows language-neutral names: its value in the URL and in the browser stays the same when
-    # the language changes (a translated option would leave the radio without a visible choice)
+    # the model radios' option labels; the URL carries the keys of rlviz.experiments.moe.MODELS (the page
+    # seeds and writes them: app_common.seed_choice_from_url), so a label may differ by language
     "moe.model_code.moe": {"en": "MoE", "zh": "MoE"},
-    "moe.model_code.dense": {"en": "Dense", "zh": "Dense"},
+    "moe.model_code.dense": {"en": "Dense", "zh": "稠密"},
     "moe.lr": {"en": "Learning rate", "zh": "学习率"},
     "moe.lr_help": {
         "en": "AdamW learning rate. 0 moves nothing (no route changes, every ratio exactly 1); larger steps "
