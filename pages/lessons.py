@@ -3,9 +3,12 @@
 Widgets -> ``rlviz.experiments.lessons`` (lessons, their codes, worksheets with computed answers) ->
 ``rlviz.plots.lessons`` (the printable HTML). Presenting is ``app_common.present_lesson`` (called by
 app.py before every page): Present here only switches to it (``app_common.go_to_step``). The draft
-lesson of the builder lives in ``st.session_state`` (this session only; its fields with
-``persist_state="session"``, so a presentation or another page in between keeps them; a link or Exit
-to a lesson other than the draft asks before replacing it). Widget keys start with ``ls_``.
+lesson of the builder lives in ``st.session_state`` (its fields with ``persist_state="session"``, so a
+presentation or another page in between keeps them) and in the page's address: each change writes the
+draft's code (``draft_ref``) into ``?lesson=``, so a reload of the tab, or a new session after the old
+one expired, opens the same draft, and the address is the draft's share link; a draft whose code is too
+long for a link says so. A link or Exit to a lesson other than the draft asks before replacing it.
+Widget keys start with ``ls_``.
 """
 
 from __future__ import annotations
@@ -17,13 +20,19 @@ import streamlit as st
 from app_common import ensure_shell, escape_markdown, go_to_step, lang, show_bad_input, tr
 from rlviz.app_pages import PAGES
 from rlviz.experiments.lessons import (
+    MAX_CODE_CHARS,
+    MAX_ID_CHARS,
+    MAX_TITLE_CHARS,
+    Draft,
     Lesson,
     LessonStep,
-    encode_lesson,
+    draft_ref,
+    encode_draft,
     lesson_ref,
     page_widget_keys,
     parse_settings,
-    resolve_lesson,
+    resolve_draft,
+    setting_warnings,
     shipped_lessons,
     step_pages,
     steps_frame,
@@ -38,6 +47,10 @@ L = lang()
 state = st.session_state
 PAGE_KEYS = list(step_pages())
 DRAFT = "ls_draft_steps"  # the builder's steps (LessonStep), this session only
+OPENED = "ls_opened"  # the last ?lesson= this session opened, asked about or wrote: each link is handled once
+ASKING = "ls_asking"  # (ref, Draft) of a link not opened over a draft of other steps, until answered
+OPENED_DRAFT = "ls_opened_draft"  # the Draft a link opened: "opened" is said while the builder holds it
+ID_DEFAULT = "my-lesson"
 KEEP = "session"  # the builder's fields keep their values while a presentation or another page is open
 # the library parameter a builder error names -> the widget that sets it
 FIELDS = {
@@ -70,24 +83,27 @@ def _steps_table(lesson: Lesson):
     return frame.rename(columns={c: tr(f"lessons.col.{c}") for c in frame.columns})
 
 
-def lesson_actions(lesson: Lesson, key: str) -> None:
-    """Present, the worksheet and its answer key, and the presenter link, for ``lesson``."""
-    ref = lesson_ref(lesson)
+def lesson_actions(lesson: Lesson, key: str, ref: str | None = None, linked: bool = True) -> None:
+    """Present, the worksheet and its answer key, and the presenter link, for ``lesson`` (whose
+    ``?lesson=`` is ``ref``; ``lesson_ref(lesson)`` when not given). Without ``linked`` (a lesson too
+    long for a link) only the worksheets."""
+    ref = ref or lesson_ref(lesson)
     try:
         questions = worksheet(lesson)
     except ValueError as exc:
         show_bad_input(exc, FIELDS)
         return
     row = st.container(horizontal=True)
-    row.button(
-        tr("lessons.present"),
-        key=f"ls_present_{key}",
-        type="primary",
-        icon=":material/slideshow:",
-        help=tr("lessons.present_help"),
-        on_click=go_to_step,
-        args=(ref, 0),
-    )
+    if linked:
+        row.button(
+            tr("lessons.present"),
+            key=f"ls_present_{key}",
+            type="primary",
+            icon=":material/slideshow:",
+            help=tr("lessons.present_help"),
+            on_click=go_to_step,
+            args=(ref, 0),
+        )
     words = _ws_labels()
     for answers, label, suffix in (
         (False, "lessons.worksheet", "worksheet"),
@@ -103,28 +119,38 @@ def lesson_actions(lesson: Lesson, key: str) -> None:
             help=tr("lessons.worksheet_help"),
             on_click="ignore",
         )
+    if not linked:
+        return
     st.caption(tr("lessons.link"))
     lang_part = "" if L == DEFAULT_LANG else f"&lang={L}"
     st.code(f"{_base_url()}/lessons?lesson={ref}&present=1{lang_part}", language=None, wrap_lines=True)
 
 
 # ---------------------------------------------------------------------------------------- the builder's state
-def _load(lesson: Lesson) -> None:
-    """Put ``lesson`` into the builder (before its widgets are drawn in this run)."""
-    state["ls_id"] = lesson.id
-    state["ls_title_en"] = lesson.title["en"]
-    state["ls_title_zh"] = lesson.title["zh"]
-    state[DRAFT] = list(lesson.steps)
+def _draft() -> Draft:
+    """The builder's draft: its fields as typed (the id stripped of spaces) and its steps."""
+    return Draft(
+        (state.get("ls_id", ID_DEFAULT) or "").strip(),
+        {code: state.get(f"ls_title_{code}") or "" for code in LANGS},
+        tuple(state.get(DRAFT) or ()),
+    )
+
+
+def _load(draft: Draft) -> None:
+    """Put ``draft`` into the builder (before its widgets are drawn in this run)."""
+    state["ls_id"] = draft.id
+    state["ls_title_en"] = draft.title["en"]
+    state["ls_title_zh"] = draft.title["zh"]
+    state[DRAFT] = list(draft.steps)
+    state.pop(ASKING, None)  # a question about a link is answered by loading anything
 
 
 def _edit_copy(lesson: Lesson) -> None:
-    _load(lesson)
+    _load(Draft.of(lesson))
 
 
 def _clear() -> None:
-    for key in ("ls_id", "ls_title_en", "ls_title_zh"):
-        state[key] = ""
-    state[DRAFT] = []
+    _load(Draft(""))
 
 
 def _add_step() -> None:
@@ -157,44 +183,77 @@ def _remove(i: int) -> None:
         steps.pop(i)
 
 
+def _open(draft: Draft) -> None:
+    """Open the lesson (or draft) of a link in the builder; "opened" is said while the builder holds it."""
+    _load(draft)
+    state[OPENED_DRAFT] = draft
+
+
+def _keep() -> None:
+    state.pop(ASKING, None)  # the link is answered: the builder keeps the draft (the address holds it)
+
+
+def _current() -> Draft | None:
+    """The builder's draft, or None while a field holds what no draft can (text too long)."""
+    try:
+        return _draft()
+    except ValueError:
+        return None
+
+
+def _sync_address(ref: str | None) -> None:
+    """Write the draft's code ``ref`` into ``?lesson=`` (take it out for None: a blank draft), so a
+    reload of the tab opens the draft again."""
+    if st.query_params.get("lesson") != ref:
+        if ref is None:
+            st.query_params.pop("lesson", None)
+        else:
+            st.query_params["lesson"] = ref
+    state[OPENED] = ref  # written by the builder: not a link to open on the next run
+
+
+def _setting_warnings(page: str, settings) -> None:
+    """A warning naming each setting the registry says ``page`` will not take (the step is still added)."""
+    problems = setting_warnings(page, settings)
+    if problems:
+        st.warning(
+            tr("lessons.settings_warning", problems=escape_markdown("; ".join(problems))), icon=":material/warning:"
+        )
+
+
 st.title(tr("lessons.title"))
 st.markdown(tr("lessons.intro"))
 
-
-def _open(lesson: Lesson, ref: str) -> None:
-    """Open the lesson of the link ``ref`` in the builder (once per link)."""
-    _load(lesson)
-    state["ls_opened"] = ref
-    state["ls_opened_title"] = dict(lesson.title)  # shown in the language of each later run
-
-
-def _keep(ref: str) -> None:
-    state["ls_opened"] = ref  # the link is answered: the builder keeps the draft
-    state["ls_opened_title"] = None
-
-
-# a lesson in the URL (?lesson=<id or code>, not presenting; Exit from a presentation comes here too):
-# open it in the builder, once per link, unless that would drop a draft of other steps: then ask
+# a lesson in the URL (?lesson=<id or code>, not presenting): a shared link, Exit from a presentation,
+# or the builder's own draft after a reload (a new session). Each is handled once: opened in the
+# builder, unless that would drop a draft of other steps; then the question stays until answered
+# (meanwhile the address holds the draft, so a reload keeps it).
+presenting = st.query_params.get("present") == "1"
 ref = st.query_params.get("lesson")
-if ref and st.query_params.get("present") != "1" and state.get("ls_opened") != ref:
+if ref and not presenting and state.get(OPENED) != ref:
+    state[OPENED] = ref
     try:
-        opened = resolve_lesson(ref)
+        opened = resolve_draft(ref)
     except ValueError as exc:
         show_bad_input(exc)
     else:
-        draft_steps = state.get(DRAFT) or []
-        if not draft_steps or list(draft_steps) == list(opened.steps):
-            _open(opened, ref)
+        mine = state.get(DRAFT) or []
+        if not mine or list(mine) == list(opened.steps):
+            _open(opened)
         else:
-            title = escape_markdown(opened.title[L])
-            st.warning(tr("lessons.draft_kept", steps=len(draft_steps), title=title), icon=":material/edit_note:")
-            row = st.container(horizontal=True)
-            row.button(tr("lessons.draft_keep"), key="ls_keep_draft", on_click=_keep, args=(ref,), type="primary")
-            row.button(
-                tr("lessons.draft_replace", title=title), key="ls_replace_draft", on_click=_open, args=(opened, ref)
-            )
-if state.get("ls_opened") == ref and ref and state.get("ls_opened_title") is not None:
-    st.success(tr("lessons.opened", title=escape_markdown(state["ls_opened_title"][L])), icon=":material/school:")
+            state[ASKING] = (ref, opened)
+asking = state.get(ASKING)
+if asking is not None:
+    title = escape_markdown(asking[1].name(L))
+    st.warning(tr("lessons.draft_kept", steps=len(state.get(DRAFT) or []), title=title), icon=":material/edit_note:")
+    row = st.container(horizontal=True)
+    row.button(tr("lessons.draft_keep"), key="ls_keep_draft", on_click=_keep, type="primary")
+    row.button(tr("lessons.draft_replace", title=title), key="ls_replace_draft", on_click=_open, args=(asking[1],))
+if state.get(OPENED_DRAFT) is not None:
+    if state[OPENED_DRAFT] == _current():
+        st.success(tr("lessons.opened", title=escape_markdown(state[OPENED_DRAFT].name(L))), icon=":material/school:")
+    else:
+        state[OPENED_DRAFT] = None  # edited since: the teacher's own lesson now
 
 # ---------------------------------------------------------------------------------------- shipped lessons
 st.header(tr("lessons.shipped_header"))
@@ -218,9 +277,11 @@ for lesson in shipped_lessons().values():
 st.header(tr("lessons.builder_header"))
 st.markdown(tr("lessons.builder_intro"))
 c1, c2, c3 = st.columns(3)
-c1.text_input(tr("lessons.id"), "my-lesson", key="ls_id", help=tr("lessons.id_help"), persist_state=KEEP)
-c2.text_input(tr("lessons.title_en"), key="ls_title_en", persist_state=KEEP)
-c3.text_input(tr("lessons.title_zh"), key="ls_title_zh", persist_state=KEEP)
+c1.text_input(
+    tr("lessons.id"), ID_DEFAULT, key="ls_id", help=tr("lessons.id_help"), max_chars=MAX_ID_CHARS, persist_state=KEEP
+)
+c2.text_input(tr("lessons.title_en"), key="ls_title_en", max_chars=MAX_TITLE_CHARS, persist_state=KEEP)
+c3.text_input(tr("lessons.title_zh"), key="ls_title_zh", max_chars=MAX_TITLE_CHARS, persist_state=KEEP)
 
 with st.container(border=True):
     page_names = {k: tr(f"nav.{k}") for k in PAGE_KEYS}
@@ -239,6 +300,7 @@ with st.container(border=True):
     except ValueError as exc:
         show_bad_input(exc, FIELDS)
         parsed = {}
+    _setting_warnings(page, parsed)
     c1, c2 = st.columns([1, 3], vertical_alignment="bottom")
     all_visible = c1.checkbox(tr("lessons.step_all_visible"), value=True, key="ls_all_visible", persist_state=KEEP)
     prefix = step_pages()[page].prefix
@@ -279,6 +341,19 @@ with st.container(border=True):
 
 st.subheader(tr("lessons.steps_header"))
 steps: list[LessonStep] = state.setdefault(DRAFT, [])
+# the draft into the page's address (after its fields are drawn: each holds its value), so a reload
+# opens it; a draft too long for a link stays out of it, with a note (the address keeps its last code)
+draft = _current()
+draft_code, too_long = None, False
+if draft is not None and not draft.blank:
+    try:
+        draft_code = draft_ref(draft)
+    except ValueError:
+        too_long = True
+        chars = len(encode_draft(draft))
+        st.warning(tr("lessons.too_long", chars=chars, limit=MAX_CODE_CHARS), icon=":material/link_off:")
+if draft is not None and not too_long and not presenting:
+    _sync_address(draft_code)
 if not steps:
     st.info(tr("lessons.no_steps"))
 for i, step in enumerate(steps):
@@ -297,6 +372,7 @@ for i, step in enumerate(steps):
                 )
             if step.note[L].strip():
                 st.caption(escape_markdown(step.note[L]))
+            _setting_warnings(step.page, step.settings)
         st.button(
             "",
             key=f"ls_up_{i}",
@@ -321,19 +397,16 @@ for i, step in enumerate(steps):
 st.button(tr("lessons.clear"), key="ls_clear", on_click=_clear, icon=":material/restart_alt:")
 
 # ---------------------------------------------------------------------------------------- share and present
-if steps:
+if steps and draft is not None:
     st.subheader(tr("lessons.share_header"))
     try:
-        draft = Lesson(
-            (state.get("ls_id") or "").strip(),
-            {code: (state.get(f"ls_title_{code}") or "").strip() for code in LANGS},
-            tuple(steps),
-        )
+        lesson = draft.lesson()
     except ValueError as exc:
         show_bad_input(exc, FIELDS)
     else:
-        st.caption(tr("lessons.share_caption"))
-        lang_part = "" if L == DEFAULT_LANG else f"&lang={L}"  # opens in the language it was built in
-        st.code(f"{_base_url()}/lessons?lesson={encode_lesson(draft)}{lang_part}", language=None, wrap_lines=True)
-        lesson_actions(draft, "draft")
-        st.dataframe(_steps_table(draft), hide_index=True)
+        if not too_long:  # the page's address: the draft's code (draft_ref)
+            st.caption(tr("lessons.share_caption"))
+            lang_part = "" if L == DEFAULT_LANG else f"&lang={L}"  # opens in the language it was built in
+            st.code(f"{_base_url()}/lessons?lesson={draft_code}{lang_part}", language=None, wrap_lines=True)
+        lesson_actions(lesson, "draft", draft_code, linked=not too_long)
+        st.dataframe(_steps_table(lesson), hide_index=True)

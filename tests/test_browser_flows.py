@@ -336,3 +336,65 @@ def test_a_presenters_question_hides_the_answers_in_the_browser(server, page):
     wait_idle_after_click(page)
     assert page.evaluate(shown) == {"text": "visible", "chart": "visible"}
     no_exception_now(page)
+
+
+def test_a_lesson_draft_survives_a_reload_of_the_tab(server, page):
+    """Found by a teacher: the lesson being built lived only in the session, so reloading the tab (or
+    the server dropping a session disconnected for 2 minutes) lost it. Each change now writes the
+    draft's code into the page's address (``?lesson=``): a reload, a new session, opens the same
+    draft, its steps and its fields, in either language; a code longer than the 1,000 characters the
+    URL check allows a widget's value is kept whole (``lesson`` is not a widget's parameter)."""
+    import random
+
+    from app_common import MAX_URL_VALUE_CHARS
+    from rlviz.i18n import t
+
+    rng = random.Random(0)
+    note = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789 ") for _ in range(1500))  # a long code
+
+    def fill(key: str, text: str, area: bool = False) -> None:
+        box = page.locator(f".st-key-{key} {'textarea' if area else 'input'}")
+        box.fill(text)
+        box.press("Control+Enter" if area else "Enter")
+        wait_idle_after_click(page)
+
+    def add_step() -> None:
+        page.locator(".st-key-ls_add button").click()
+        wait_idle_after_click(page)
+
+    for lang in ("en", "zh"):
+        page.goto(f"{server}/lessons" + ("?lang=zh" if lang == "zh" else ""))
+        settle(page)
+        fill("ls_title_en", f"Reload me {lang}")
+        fill("ls_settings", "c_algos=PPO\nc_ppo_epsilon_high=0.28", area=True)
+        fill("ls_note_en", note, area=True)
+        add_step()
+        fill("ls_settings", "c_algos=GRPO\nc_grpo_epsilon_low=0.1", area=True)
+        add_step()
+        page.wait_for_function("location.search.includes('lesson=')", timeout=60_000)
+        assert len(page.url.split("lesson=", 1)[1].split("&")[0]) > MAX_URL_VALUE_CHARS, page.url
+        address = page.url
+        lines = [
+            t("lessons.step_line", lang, k=k, page=t(f"nav.{p}", lang)).replace("**", "")
+            for k, p in ((1, "curves"), (2, "curves"))
+        ]
+        page.reload()
+        settle(page)
+        wait_idle_after_click(page)
+        no_exception_now(page)
+        assert page.url == address  # the same address: no new history entry
+        main = page.locator("[data-testid=stMain]").inner_text()
+        assert all(line in main for line in lines), (lines, main[-3000:])
+        assert "c_algos=PPO · c_ppo_epsilon_high=0.28" in main and "c_algos=GRPO · c_grpo_epsilon_low=0.1" in main
+        assert page.locator(".st-key-ls_title_en input").input_value() == f"Reload me {lang}"
+        assert page.locator(".st-key-ls_id input").input_value() == "my-lesson"
+        assert t("lessons.opened", lang, title=f"Reload me {lang}") in main
+        assert ("lang=zh" in page.url) == (lang == "zh")
+        check_and_shoot(page, f"lesson-draft-reloaded-{lang}")
+        # a new lesson: the address drops the draft, and a reload opens an empty builder
+        page.locator(".st-key-ls_clear button").click()
+        page.wait_for_function("!location.search.includes('lesson=')", timeout=60_000)
+        wait_idle_after_click(page)
+        page.reload()
+        settle(page)
+        assert t("lessons.no_steps", lang) in page.locator("[data-testid=stMain]").inner_text()

@@ -16,14 +16,21 @@ from hypothesis import strategies as st
 from rlviz.experiments import lessons as X
 from rlviz.experiments.curves import CurveSettings, variant_overrides
 from rlviz.experiments.lessons import (
+    MAX_CODE_CHARS,
+    Draft,
     Lesson,
     LessonStep,
+    decode_draft,
     decode_lesson,
+    draft_ref,
+    encode_draft,
     encode_lesson,
     lesson_ref,
     page_widget_keys,
     parse_settings,
+    resolve_draft,
     resolve_lesson,
+    setting_warnings,
     shipped_lessons,
     step_pages,
     step_query,
@@ -314,3 +321,87 @@ def test_state_from_settings_reads_url_text_and_typed_values_alike():
         state_from_settings("sampling", {"s_Gs": []})
     with pytest.raises(ValueError, match="^page:"):
         state_from_settings("moe", {})
+
+
+# ---------------------------------------------------------------------------------------- the builder's draft
+def test_a_draft_round_trips_as_typed_and_is_a_lesson_code_once_whole():
+    steps = SHIPPED["clipping"].steps[:2]
+    untitled = Draft("my-lesson", {"en": "", "zh": ""}, steps)
+    code = encode_draft(untitled)
+    assert decode_draft(code) == untitled and resolve_draft(code) == untitled
+    with pytest.raises(ValueError, match=r"^lesson: title: empty"):
+        decode_lesson(code)  # not yet a lesson: a link presents nothing
+    whole = Draft("mine", {"en": " Mine ", "zh": ""}, steps)
+    assert decode_draft(encode_draft(whole)) == whole  # the fields as typed (a reload shows them so)
+    assert decode_lesson(draft_ref(whole)) == whole.lesson() == Lesson("mine", {"en": "Mine", "zh": "Mine"}, steps)
+    assert Draft("", {"en": "", "zh": ""}).blank and not Draft("", {"en": "", "zh": "课"}).blank
+    assert not Draft(steps=steps).blank
+    assert whole.name("zh") == "Mine" and untitled.name("en") == "my-lesson"
+
+
+def test_an_unchanged_shipped_lesson_is_its_id_and_a_draft_too_long_for_a_link_is_refused():
+    for lesson_id, lesson in SHIPPED.items():
+        assert draft_ref(Draft.of(lesson)) == lesson_id and resolve_draft(lesson_id) == Draft.of(lesson)
+    import random
+
+    rng = random.Random(1)
+
+    def noise() -> str:  # text that does not compress
+        return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(1900))
+
+    steps = tuple(LessonStep("length", note={"en": noise(), "zh": noise()}) for _ in range(6))
+    long = Draft("x", {"en": "Long", "zh": ""}, steps)
+    assert len(encode_draft(long)) > MAX_CODE_CHARS
+    with pytest.raises(ValueError, match=rf"^lesson: .*longer than the {MAX_CODE_CHARS}"):
+        draft_ref(long)
+
+
+@pytest.mark.parametrize(
+    ("bad", "named"),
+    [
+        ({"v": 1, "id": 3, "title": {"en": "", "zh": ""}, "steps": []}, "id"),
+        ({"v": 1, "id": "", "title": {"fr": "x"}, "steps": []}, "title"),
+        ({"v": 1, "id": "", "title": {"en": "", "zh": ""}, "steps": [{"page": "nope"}]}, "steps: step 1: page"),
+        ({"v": 1, "id": "", "title": {"en": "", "zh": ""}, "steps": [], "extra": 1}, "lesson"),
+        ({"v": 1, "steps": [{"page": "length"}] * 41}, "steps"),
+    ],
+)
+def test_a_bad_draft_names_the_field(bad, named):
+    code = _pack(json.dumps(bad).encode())
+    with pytest.raises(ValueError, match=rf"^lesson: {named}"):
+        decode_draft(code)
+
+
+@pytest.mark.parametrize(
+    ("page", "settings", "named"),
+    [
+        ("curves", {"c_algos": "NOPE"}, ["c_algos"]),
+        ("curves", {"c_algos": "ppo"}, ["c_algos"]),  # the page's URL names a curve by its title
+        ("curves", {"c_algos": ("PPO", "nope", "GSPO")}, ["c_algos"]),
+        ("curves", {"c_algos": "PPO", "c_ppo_epsilon_high": "7"}, ["c_ppo_epsilon_high"]),  # range (0, 1)
+        ("curves", {"c_algos": "PPO", "c_ppo_epsilon_low": "-0.1"}, ["c_ppo_epsilon_low"]),
+        ("curves", {"c_algos": "PPO", "c_ppo_epsilon_high": "wide"}, ["c_ppo_epsilon_high"]),
+        ("curves", {"c_algos": "PPO", "c_ppo_epsilon_high": ("0.2", "0.3")}, ["c_ppo_epsilon_high"]),
+        ("curves", {"c_algos": "PPO", "c_ppo_dual_clip_c_on": "maybe"}, ["c_ppo_dual_clip_c_on"]),
+        ("curves", {"c_algos": "GSPO", "c_gspo_epsilon_low": "0.00033"}, ["c_gspo_epsilon_low"]),  # not a choice
+        ("curves", {"c_ppo_epsilon_high": "0.3"}, ["c_ppo_epsilon_high"]),  # PPO is not a default curve
+        ("live", {"lv_algos": ("GRPO", "NOPE")}, ["lv_algos"]),
+        ("curves", {"c_algos": ("PPO", "GSPO"), "c_ppo_epsilon_high": "1", "c_gspo_epsilon_low": "5e-05"}, []),
+        ("curves", {"c_algos": "PPO", "c_ppo_dual_clip_c_on": "true", "c_ppo_dual_clip_c": "3"}, []),
+        ("curves", {"c_algos": "", "c_zoom": "true"}, []),
+        ("curves", {"c_grpo_epsilon_high": "0.3"}, []),  # GRPO is a default curve
+        ("live", {"lv_algos": ("GRPO", "GSPO"), "lv_steps": "9999"}, []),  # lv_steps' range is the page's
+        ("length", {"l_max": "-5"}, []),  # the page's own range: not stated by the library, not checked
+    ],
+)
+def test_setting_warnings_name_what_the_registry_says_the_page_will_not_take(page, settings, named):
+    problems = setting_warnings(page, settings)
+    assert [p.split(":", 1)[0] for p in problems] == named, problems
+
+
+def test_no_shipped_step_gets_a_setting_warning():
+    for lesson in SHIPPED.values():
+        for step in lesson.steps:
+            assert setting_warnings(step.page, step.settings) == ()
+    with pytest.raises(ValueError, match="^page:"):
+        setting_warnings("lessons", {})

@@ -7,13 +7,16 @@ and 简体中文. A :class:`Lesson` is an id, a bilingual title and its steps.
 
 - :func:`encode_lesson` / :func:`decode_lesson`: a lesson as one URL-safe text (compact JSON, zlib,
   base64url), ``/lessons?lesson=<code>``; decoding refuses malformed or oversized input.
+- :class:`Draft`, :func:`draft_ref` / :func:`resolve_draft`: the builder's lesson while it is being
+  built (title, id or steps may still be missing), in the same code, kept in the lessons page's address.
 - :func:`shipped_lessons`: the lessons shipped in ``rlviz/teach/lessons/*.toml`` (the format is
   described at the top of ``01_clipping.toml``).
 - :func:`worksheet`: one question per step that asks a prediction, in both languages, with the answer
   ``Prediction.compute`` gives at the step's settings (``rlviz.teach.predict.state_from_settings``):
   never a typed number.
 - :func:`step_query`, :func:`parse_settings`: the URL parameters that open a step in presenter mode,
-  and the settings read back from a pasted page URL or ``key=value`` lines.
+  and the settings read back from a pasted page URL or ``key=value`` lines; :func:`setting_warnings`:
+  the settings the step's page will not take, where the registry says so.
 
 No Streamlit here; every bad input raises ``ValueError`` naming the parameter.
 """
@@ -42,17 +45,26 @@ from rlviz.teach.predict import PREDICTIONS, Prediction, state_from_settings
 
 __all__ = [
     "APP_PARAMS",
+    "MAX_CODE_CHARS",
+    "MAX_ID_CHARS",
+    "MAX_TITLE_CHARS",
     "LESSONS_DIR",
     "LESSON_PAGE",
     "Lesson",
     "LessonStep",
+    "Draft",
     "Question",
+    "decode_draft",
     "decode_lesson",
+    "draft_ref",
+    "encode_draft",
     "encode_lesson",
     "lesson_ref",
     "page_widget_keys",
     "parse_settings",
+    "resolve_draft",
     "resolve_lesson",
+    "setting_warnings",
     "shipped_lessons",
     "step_pages",
     "step_query",
@@ -68,6 +80,7 @@ MAX_SETTINGS = 120  # URL parameters per step
 MAX_VALUES = 64  # values of one repeated parameter (a multiselect)
 MAX_VALUE_CHARS = 400
 MAX_TITLE_CHARS = 200
+MAX_ID_CHARS = 40  # a lesson's id (``_ID``)
 MAX_NOTE_CHARS = 2000
 MAX_CODE_CHARS = 16_000  # an encoded lesson in a URL
 MAX_JSON_BYTES = 256 * 1024  # what a code may inflate to
@@ -314,14 +327,9 @@ def encode_lesson(lesson: Lesson) -> str:
     return base64.urlsafe_b64encode(zlib.compress(raw, 9)).rstrip(b"=").decode("ascii")
 
 
-def decode_lesson(text: Any) -> Lesson:
-    """The lesson :func:`encode_lesson` wrote.
-
-    Raises:
-        ValueError: ``lesson: ...`` for anything else: not text, longer than ``MAX_CODE_CHARS``,
-            characters outside base64url, not zlib data, inflating past ``MAX_JSON_BYTES``, not JSON, or
-            JSON that is not a valid lesson (the message then names the field after ``lesson:``).
-    """
+def _unpack(text: Any) -> Any:
+    """The JSON data of a code written by :func:`encode_lesson` or :func:`encode_draft`. Raises
+    ``ValueError`` naming ``lesson`` (see :func:`decode_lesson`)."""
     if not isinstance(text, str):
         raise ValueError(f"lesson: must be text, got {type(text).__name__}")
     text = text.strip()
@@ -342,13 +350,166 @@ def decode_lesson(text: Any) -> Lesson:
     if not inflater.eof:
         raise ValueError("lesson: not a lesson code (cut short)")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise ValueError("lesson: not a lesson code (not JSON)") from None
+
+
+def decode_lesson(text: Any) -> Lesson:
+    """The lesson :func:`encode_lesson` (or :func:`encode_draft`, for a draft that is a whole lesson) wrote.
+
+    Raises:
+        ValueError: ``lesson: ...`` for anything else: not text, longer than ``MAX_CODE_CHARS``,
+            characters outside base64url, not zlib data, inflating past ``MAX_JSON_BYTES``, not JSON, or
+            JSON that is not a valid lesson (the message then names the field after ``lesson:``).
+    """
+    data = _unpack(text)
     try:
         return Lesson.from_dict(data)
     except ValueError as exc:
         raise ValueError(f"lesson: {exc}") from None
+
+
+# ---------------------------------------------------------------------------------------- the builder's draft
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A lesson while it is being built: what the lesson builder holds, kept in the page's address
+    (``/lessons?lesson=<code>``, :func:`draft_ref`) so that a reload of the browser tab, or a new
+    session after the old one expired, opens it again.
+
+    Unlike a :class:`Lesson`, nothing is required yet: the id and the title are kept as typed (they
+    may be empty, or not yet a valid id), and there may be no step. Each step is a valid
+    :class:`LessonStep`.
+
+    Attributes:
+        id: the short name as typed (text, at most ``MAX_ID_CHARS`` characters).
+        title: ``{"en": ..., "zh": ...}`` as typed (either may be empty).
+        steps: zero to ``MAX_STEPS`` :class:`LessonStep`.
+
+    Raises:
+        ValueError: naming ``id``, ``title`` or ``steps``.
+    """
+
+    id: str = ""
+    title: Mapping[str, str] = field(default_factory=lambda: dict.fromkeys(LANGS, ""))
+    steps: tuple[LessonStep, ...] = ()
+
+    def __post_init__(self):
+        if not isinstance(self.id, str):
+            raise ValueError(f"id: must be text, got {type(self.id).__name__}")
+        if len(self.id) > MAX_ID_CHARS:
+            raise ValueError(f"id: longer than {MAX_ID_CHARS} characters")
+        object.__setattr__(self, "title", _texts(self.title, "title", MAX_TITLE_CHARS, required=False))
+        if isinstance(self.steps, (str, Mapping)) or not isinstance(self.steps, Iterable):
+            raise ValueError("steps: must be a list of steps")
+        steps = tuple(self.steps)
+        if len(steps) > MAX_STEPS:
+            raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(steps)}")
+        for i, step in enumerate(steps):
+            if not isinstance(step, LessonStep):
+                raise ValueError(f"steps: step {i + 1} is not a LessonStep")
+        object.__setattr__(self, "steps", steps)
+
+    @classmethod
+    def of(cls, lesson: Lesson) -> Draft:
+        """``lesson`` as a draft (to edit it in the builder)."""
+        return cls(lesson.id, dict(lesson.title), lesson.steps)
+
+    @property
+    def blank(self) -> bool:
+        """Nothing to keep yet: no step and no title (the id alone is the builder's default)."""
+        return not self.steps and not any(text.strip() for text in self.title.values())
+
+    def name(self, lang: str) -> str:
+        """What to call the draft in ``lang``: its title there, else its title in another language, else its id."""
+        titles = [self.title.get(lang, ""), *self.title.values()]
+        return next((text.strip() for text in titles if text.strip()), self.id.strip())
+
+    def lesson(self) -> Lesson:
+        """The draft as a :class:`Lesson` (id and titles stripped of surrounding spaces).
+
+        Raises:
+            ValueError: as :class:`Lesson`, naming ``id``, ``title`` or ``steps``, while the draft is not
+                yet a whole lesson.
+        """
+        return Lesson(self.id.strip(), {lang: text.strip() for lang, text in self.title.items()}, self.steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data, in the form of :meth:`Lesson.to_dict` (so a draft that is a whole lesson decodes as one)."""
+        return {"v": FORMAT, "id": self.id, "title": dict(self.title), "steps": [s.to_dict() for s in self.steps]}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Draft:
+        """The draft from :meth:`to_dict`'s form (or a lesson's). Raises ``ValueError`` naming the field."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"lesson: must be a mapping, got {type(data).__name__}")
+        if data.get("v", FORMAT) != FORMAT:
+            raise ValueError(f"v: format {data.get('v')!r} is not {FORMAT}")
+        unknown = set(data) - {"v", "id", "title", "steps"}
+        if unknown:
+            raise ValueError(f"lesson: unknown fields {sorted(map(str, unknown))}")
+        raw_steps = data.get("steps", [])
+        if not isinstance(raw_steps, list):
+            raise ValueError("steps: must be a list of steps")
+        if len(raw_steps) > MAX_STEPS:
+            raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(raw_steps)}")
+        steps = []
+        for i, raw in enumerate(raw_steps):
+            try:
+                steps.append(LessonStep.from_dict(raw))
+            except ValueError as exc:
+                raise ValueError(f"steps: step {i + 1}: {exc}") from None
+        return cls(id=data.get("id", ""), title=data.get("title", dict.fromkeys(LANGS, "")), steps=tuple(steps))
+
+
+def encode_draft(draft: Draft) -> str:
+    """``draft`` as one URL-safe text, as :func:`encode_lesson` writes a lesson (the same form: a draft
+    that is a whole lesson is a lesson code any lesson link takes). :func:`decode_draft` gives back an
+    equal draft. The text may be longer than ``MAX_CODE_CHARS`` (:func:`draft_ref` says so)."""
+    raw = json.dumps(draft.to_dict(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).rstrip(b"=").decode("ascii")
+
+
+def decode_draft(text: Any) -> Draft:
+    """The draft :func:`encode_draft` wrote (or a lesson :func:`encode_lesson` wrote, as a draft).
+
+    Raises:
+        ValueError: ``lesson: ...``, as :func:`decode_lesson`, but an empty or invalid id, an empty title
+            and no steps are a draft's, not errors.
+    """
+    data = _unpack(text)
+    try:
+        return Draft.from_dict(data)
+    except ValueError as exc:
+        raise ValueError(f"lesson: {exc}") from None
+
+
+def resolve_draft(ref: Any) -> Draft:
+    """The draft ``?lesson=`` names on the lessons page: a shipped lesson's id (that lesson), else a code
+    (:func:`decode_draft`). Raises ``ValueError`` naming ``lesson``."""
+    if isinstance(ref, str) and ref in shipped_lessons():
+        return Draft.of(shipped_lessons()[ref])
+    return decode_draft(ref)
+
+
+def draft_ref(draft: Draft) -> str:
+    """What ``?lesson=`` carries for ``draft`` (the builder writes it into the page's address, and its
+    share link and Present use it): a shipped lesson's id when the draft is that lesson unchanged, else
+    :func:`encode_draft` (the lesson's code once the draft is a whole lesson).
+
+    Raises:
+        ValueError: naming ``lesson`` when the code is longer than ``MAX_CODE_CHARS`` (no link could
+            open it: a note that the draft would be lost, rather than a link that fails).
+    """
+    for lesson_id, shipped in shipped_lessons().items():
+        if Draft.of(shipped) == draft:
+            return lesson_id
+    code = encode_draft(draft)
+    if len(code) > MAX_CODE_CHARS:
+        raise ValueError(f"lesson: its code is {len(code)} characters, longer than the {MAX_CODE_CHARS} a link carries")
+    return code
 
 
 # ---------------------------------------------------------------------------------------- shipped
@@ -480,6 +641,115 @@ def parse_settings(text: str, page: str) -> dict[str, Value]:
         grouped.setdefault(key, []).append(value)
     raw = {k: v[0] if len(v) == 1 else tuple(v) for k, v in grouped.items()}
     return dict(_settings(pages[page], raw))
+
+
+def _values(value: Value) -> list[str]:
+    return list(value) if isinstance(value, tuple) else [value]
+
+
+def _unknown_labels(
+    key: str, value: Value, labels: Mapping[str, str], one: str, many: str
+) -> tuple[list[str], str | None]:
+    """A multiselect's URL values (its options' labels): the options they name, and a message naming
+    ``key`` for the labels that name none (the page then shows its default choice instead)."""
+    given = [v for v in _values(value) if v != ""]  # ``key=`` alone: an empty choice
+    by_label = {label: option for option, label in labels.items()}
+    unknown = [v for v in given if v not in by_label]
+    if not unknown:
+        return [by_label[v] for v in given], None
+    names = ", ".join(repr(v) for v in unknown)
+    what = f"is not {one}" if len(unknown) == 1 else f"are not {many}"
+    return [], f"{key}: {names} {what} of the page; its {many}: {', '.join(labels.values())}"
+
+
+def _curves_warnings(settings: Mapping[str, Value]) -> list[str]:
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.experiments import curves as C
+
+    catalog = C.variants()
+    out = []
+    chosen = list(C.DEFAULT_VARIANTS)
+    if "c_algos" in settings:
+        named, problem = _unknown_labels(
+            "c_algos", settings["c_algos"], {k: v.title for k, v in catalog.items()}, "a curve", "curves"
+        )
+        if problem is None:
+            chosen = named
+        else:
+            out.append(problem)
+    controls = {}  # c_<variant>_<setting> (its ``_on`` toggle for an optional one) -> (variant, setting, toggle)
+    for key, variant in catalog.items():
+        for s in ALGORITHMS[variant.algorithm].surrogate_settings:
+            controls[f"c_{key}_{s.name}"] = (key, s, False)
+            if s.default is None:
+                controls[f"c_{key}_{s.name}_on"] = (key, s, True)
+    for key, value in settings.items():
+        if key not in controls:
+            continue
+        variant, s, toggle = controls[key]
+        values = _values(value)
+        if variant not in chosen:
+            out.append(
+                f"{key}: {catalog[variant].title} is not among the step's curves (c_algos): its slider is not shown"
+            )
+        elif len(values) != 1:
+            out.append(f"{key}: given {len(values)} times; the page takes one value")
+        elif toggle:
+            if values[0].lower() not in ("true", "false"):
+                out.append(f"{key}: must be true or false, got {values[0]!r}")
+        else:
+            try:
+                number = float(values[0])
+            except ValueError:
+                out.append(f"{key}: not a number: {values[0]!r}")
+                continue
+            if s.choices and not any(math.isclose(number, float(c), rel_tol=1e-9, abs_tol=0.0) for c in s.choices):
+                shown = ", ".join(f"{c:g}" for c in s.choices)
+                out.append(f"{key}: {values[0]} is not one of the slider's values ({shown})")
+            elif s.range and not float(s.range[0]) <= number <= float(s.range[1]):
+                out.append(f"{key}: {values[0]} is outside the slider's range [{s.range[0]:g}, {s.range[1]:g}]")
+    return out
+
+
+def _live_warnings(settings: Mapping[str, Value]) -> list[str]:
+    from rlviz.core.objectives import ALGORITHMS
+
+    if "lv_algos" not in settings:
+        return []
+    labels = {name: spec.title for name, spec in ALGORITHMS.items()}
+    _, problem = _unknown_labels("lv_algos", settings["lv_algos"], labels, "an objective", "objectives")
+    return [] if problem is None else [problem]
+
+
+# the settings a page takes whose choices or ranges the library states (the registry), by page
+_SETTING_CHECKS = {"curves": _curves_warnings, "live": _live_warnings}
+
+
+def setting_warnings(page: str, settings: Mapping[str, Value]) -> tuple[str, ...]:
+    """What ``page`` will not take among a step's ``settings`` (URL text, as :func:`parse_settings`
+    returns them), from what the library states about the page's controls; one message per problem,
+    each starting with the parameter's name. The builder shows them as a warning and still adds the
+    step (the presented page notes such a value and shows its default).
+
+    Checked, from the registry (``ALGORITHMS``, ``rlviz.experiments.curves.variants``):
+
+    - curves: ``c_algos`` names curves by their titles; ``c_<variant>_<setting>`` is a number within
+      the setting's ``Setting.range``, or one of its ``Setting.choices``; its ``..._on`` toggle is
+      true or false; a setting of a curve the step does not show (not in ``c_algos``, or not among
+      the page's defaults ``DEFAULT_VARIANTS`` when ``c_algos`` is not given) has no slider.
+    - live: ``lv_algos`` names objectives by their titles.
+
+    Nothing else: the other controls' ranges and choices are written in the page scripts, not in
+    the library, so a value outside them is left to the page's own URL check.
+
+    Raises:
+        ValueError: naming ``page`` for a page a step cannot open.
+    """
+    pages = step_pages()
+    if page not in pages:
+        raise ValueError(f"page: {page!r} is not a page a step can open; pages: {', '.join(pages)}")
+    check = _SETTING_CHECKS.get(page)
+    return tuple(check(settings)) if check else ()
 
 
 # ---------------------------------------------------------------------------------------- worksheets

@@ -114,8 +114,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "lessons.clear": {"en": "Start a new lesson", "zh": "新建课程"},
     "lessons.share_header": {"en": "Share and present", "zh": "分享与讲解"},
     "lessons.share_caption": {
-        "en": "This link holds the whole lesson: whoever opens it gets it in this builder.",
-        "zh": "这个链接包含整节课：打开它的人会在编写区看到这节课。",
+        "en": "This link holds the whole lesson: whoever opens it gets it in this builder. It is also this "
+        "page's address, which keeps your lesson when the page is reloaded.",
+        "zh": "这个链接包含整节课：打开它的人会在编写区看到这节课。它也是本页的地址，所以重新加载页面时你的课程不会丢失。",
+    },
+    "lessons.too_long": {
+        "en": "This lesson is too long for a link ({chars} characters; a link holds at most {limit}). The page's "
+        "address cannot keep it: a reload of the page would lose the changes made since it grew too long, and "
+        "it cannot be shared or presented. Shorten a note or remove a step.",
+        "zh": "这节课太长，放不进链接（{chars} 个字符；链接最多 {limit} 个）。页面地址保存不了它：重新加载页面会丢失它变得过长之后的"
+        "修改，也无法分享或讲解。请缩短讲解提示或删除一步。",
+    },
+    "lessons.settings_warning": {
+        "en": "The page will not use some of these settings: {problems}",
+        "zh": "页面不会使用其中的一些设置：{problems}",
     },
     "lessons.present_caption": {
         "en": "This link opens the lesson straight in the presenter view:",
