@@ -252,6 +252,45 @@ class LessonStep:
         )
 
 
+def _checked_steps(steps: Any, at_least: int) -> tuple[LessonStep, ...]:
+    """``steps`` as a tuple of :class:`LessonStep`, ``at_least`` to ``MAX_STEPS`` of them. Raises
+    ``ValueError`` naming ``steps``."""
+    if isinstance(steps, (str, Mapping)) or not isinstance(steps, Iterable):
+        raise ValueError("steps: must be a list of steps")
+    steps = tuple(steps)
+    if not at_least <= len(steps) <= MAX_STEPS:
+        raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(steps)}")
+    for i, step in enumerate(steps):
+        if not isinstance(step, LessonStep):
+            raise ValueError(f"steps: step {i + 1} is not a LessonStep")
+    return steps
+
+
+def _fields_from_dict(data: Any, required: bool) -> dict[str, Any]:
+    """The ``id``, ``title`` and ``steps`` (read into :class:`LessonStep`) of a lesson's or a draft's
+    plain data (``to_dict``'s form), checked for its format and fields; without ``required`` (a draft)
+    a missing ``steps`` is none. Raises ``ValueError`` naming the field."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"lesson: must be a mapping, got {type(data).__name__}")
+    if data.get("v", FORMAT) != FORMAT:
+        raise ValueError(f"v: format {data.get('v')!r} is not {FORMAT}")
+    unknown = set(data) - {"v", "id", "title", "steps"}
+    if unknown:
+        raise ValueError(f"lesson: unknown fields {sorted(map(str, unknown))}")
+    raw_steps = data.get("steps") if required else data.get("steps", [])
+    if not isinstance(raw_steps, list):
+        raise ValueError("steps: must be a list of steps")
+    if len(raw_steps) > MAX_STEPS:
+        raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(raw_steps)}")
+    steps = []
+    for i, raw in enumerate(raw_steps):
+        try:
+            steps.append(LessonStep.from_dict(raw))
+        except ValueError as exc:
+            raise ValueError(f"steps: step {i + 1}: {exc}") from None
+    return {"id": data.get("id"), "title": data.get("title"), "steps": tuple(steps)}
+
+
 @dataclass(frozen=True)
 class Lesson:
     """An ordered list of views, presented one after another.
@@ -279,15 +318,7 @@ class Lesson:
         if not given:
             raise ValueError(f"title: empty in every language ({', '.join(LANGS)})")
         object.__setattr__(self, "title", {lang: text.strip() or given[0] for lang, text in title.items()})
-        if isinstance(self.steps, (str, Mapping)) or not isinstance(self.steps, Iterable):
-            raise ValueError("steps: must be a list of steps")
-        steps = tuple(self.steps)
-        if not 1 <= len(steps) <= MAX_STEPS:
-            raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(steps)}")
-        for i, step in enumerate(steps):
-            if not isinstance(step, LessonStep):
-                raise ValueError(f"steps: step {i + 1} is not a LessonStep")
-        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "steps", _checked_steps(self.steps, at_least=1))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON): ``{"v": 1, "id", "title", "steps": [...]}``."""
@@ -296,25 +327,7 @@ class Lesson:
     @classmethod
     def from_dict(cls, data: Any) -> Lesson:
         """The lesson from :meth:`to_dict`'s form. Raises ``ValueError`` naming the field."""
-        if not isinstance(data, Mapping):
-            raise ValueError(f"lesson: must be a mapping, got {type(data).__name__}")
-        if data.get("v", FORMAT) != FORMAT:
-            raise ValueError(f"v: format {data.get('v')!r} is not {FORMAT}")
-        unknown = set(data) - {"v", "id", "title", "steps"}
-        if unknown:
-            raise ValueError(f"lesson: unknown fields {sorted(map(str, unknown))}")
-        raw_steps = data.get("steps")
-        if not isinstance(raw_steps, list):
-            raise ValueError("steps: must be a list of steps")
-        if len(raw_steps) > MAX_STEPS:
-            raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(raw_steps)}")
-        steps = []
-        for i, raw in enumerate(raw_steps):
-            try:
-                steps.append(LessonStep.from_dict(raw))
-            except ValueError as exc:
-                raise ValueError(f"steps: step {i + 1}: {exc}") from None
-        return cls(id=data.get("id"), title=data.get("title"), steps=tuple(steps))
+        return cls(**_fields_from_dict(data, required=True))
 
 
 # ---------------------------------------------------------------------------------------- one URL
@@ -402,15 +415,7 @@ class Draft:
         if len(self.id) > MAX_ID_CHARS:
             raise ValueError(f"id: longer than {MAX_ID_CHARS} characters")
         object.__setattr__(self, "title", _texts(self.title, "title", MAX_TITLE_CHARS, required=False))
-        if isinstance(self.steps, (str, Mapping)) or not isinstance(self.steps, Iterable):
-            raise ValueError("steps: must be a list of steps")
-        steps = tuple(self.steps)
-        if len(steps) > MAX_STEPS:
-            raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(steps)}")
-        for i, step in enumerate(steps):
-            if not isinstance(step, LessonStep):
-                raise ValueError(f"steps: step {i + 1} is not a LessonStep")
-        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "steps", _checked_steps(self.steps, at_least=0))
 
     @classmethod
     def of(cls, lesson: Lesson) -> Draft:
@@ -443,25 +448,8 @@ class Draft:
     @classmethod
     def from_dict(cls, data: Any) -> Draft:
         """The draft from :meth:`to_dict`'s form (or a lesson's). Raises ``ValueError`` naming the field."""
-        if not isinstance(data, Mapping):
-            raise ValueError(f"lesson: must be a mapping, got {type(data).__name__}")
-        if data.get("v", FORMAT) != FORMAT:
-            raise ValueError(f"v: format {data.get('v')!r} is not {FORMAT}")
-        unknown = set(data) - {"v", "id", "title", "steps"}
-        if unknown:
-            raise ValueError(f"lesson: unknown fields {sorted(map(str, unknown))}")
-        raw_steps = data.get("steps", [])
-        if not isinstance(raw_steps, list):
-            raise ValueError("steps: must be a list of steps")
-        if len(raw_steps) > MAX_STEPS:
-            raise ValueError(f"steps: a lesson has 1 to {MAX_STEPS} steps, got {len(raw_steps)}")
-        steps = []
-        for i, raw in enumerate(raw_steps):
-            try:
-                steps.append(LessonStep.from_dict(raw))
-            except ValueError as exc:
-                raise ValueError(f"steps: step {i + 1}: {exc}") from None
-        return cls(id=data.get("id", ""), title=data.get("title", dict.fromkeys(LANGS, "")), steps=tuple(steps))
+        fields = _fields_from_dict(data, required=False)
+        return cls(data.get("id", ""), data.get("title", dict.fromkeys(LANGS, "")), fields["steps"])
 
 
 def encode_draft(draft: Draft) -> str:
