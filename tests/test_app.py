@@ -563,3 +563,35 @@ def test_the_run_note_css_names_each_field_by_its_streamlit_class():
     assert ".st-key-lv_run button" in css and ".st-key-lv_continue button" in css
     assert 'content: "fix \\"it\\""' in css  # the message as a CSS string
     assert _invalid_field_css([], ("lv_run", "lv_continue"), "x") == ""
+
+
+def test_a_running_run_redraws_its_curves_at_most_once_a_second(monkeypatch):
+    # each redraw mounts a new chart in the browser; a round every 0.3 s redrew it three times a second
+    import app_common
+
+    clock = [100.0]
+    monkeypatch.setattr(app_common.time, "monotonic", lambda: clock[0])
+
+    class Run:
+        progress = {"a": 0, "b": 0}
+
+    class Status:
+        def info(self, text):
+            pass
+
+    run, drawn, bars = Run(), [], []
+
+    def rounds(run_, flag_key, on_progress, on_wait):
+        for step in range(1, 8):  # 7 rounds of two arms, 0.3 s a round
+            for arm in ("a", "b"):
+                run_.progress = {**run_.progress, arm: step}
+                on_progress()
+            clock[0] += 0.3
+
+    monkeypatch.setattr(app_common, "advance", rounds)
+    monkeypatch.setattr(app_common, "stop_requested", lambda key: False)
+    app_common.drive(run, "flag", Status(), "running", bars.append, drawn.append, "curves")
+    assert len(bars) == 14  # the progress after every arm-step
+    # at the start (t = 0), then after round 5, the first to end at least a second later (t = 4 x 0.3
+    # = 1.2 s; 10 arm-steps done); rounds 6 and 7 end 0.3 and 0.6 s after that drawing
+    assert drawn == ["curves-0", "curves-10"]
