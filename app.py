@@ -30,6 +30,7 @@ from app_common import (  # noqa: E402
     IMAGE_FORMATS,
     ensure_shell,
     escape_markdown,
+    input_hints_css,
     note_url_param,
     present_lesson,
     report_url_params,
@@ -82,6 +83,9 @@ with st.sidebar:
         st.query_params.pop("lang", None)
     else:
         st.query_params["lang"] = st.session_state["lang"]
+    hints = input_hints_css(st.session_state["lang"])  # Streamlit's key hints, in English only
+    if hints:
+        st.html(hints)
     st.number_input(
         tr("side.seed"),
         min_value=0,

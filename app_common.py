@@ -107,6 +107,35 @@ def ensure_shell(app: bool = False) -> None:
         _url_notes_slot()
 
 
+def input_hints_css(language: str) -> str:
+    """A style rule that shows Streamlit's own key hints under a text or number field ("Press Enter to
+    apply", "Press Enter to submit form", "Press Ctrl+Enter to apply") in ``language``, or ``""`` in
+    English (Streamlit writes them in English only). The hint's text is hidden and the locale's
+    ``hint.*`` text drawn in its place; a field with a character limit is left alone (its hint
+    shares the line with the count, which must stay)."""
+    if language == "en":
+        return ""
+    plain = ":not(:has([maxlength]))"
+    single = f"[data-testid=stNumberInput], [data-testid=stTextInput]{plain}"
+    hint = "[data-testid=InputInstructions] > span"
+
+    def rule(fields: str, key: str, inside_form: bool) -> str:
+        scope = "[data-testid=stForm] " if inside_form else ""
+        places = ", ".join(f"{scope}{f.strip()} {hint}" for f in fields.split(", "))
+        after = ", ".join(f"{scope}{f.strip()} {hint}::after" for f in fields.split(", "))
+        text = _css_string(t(key, language))
+        return f"{places} {{ visibility: hidden; position: relative; }} {after} {{ content: {text}; visibility: visible; position: absolute; right: 0; white-space: nowrap; }}"
+
+    return (
+        "<style>"
+        + rule(single, "hint.enter_apply", False)
+        + rule(single, "hint.enter_submit", True)
+        + rule(f"[data-testid=stTextArea]{plain}", "hint.ctrl_enter_apply", False)
+        + rule(f"[data-testid=stTextArea]{plain}", "hint.ctrl_enter_submit", True)
+        + "</style>"
+    )
+
+
 def formula(latex: str, small: bool = False) -> None:
     """``st.latex`` with one line per ``,\\quad``-separated part, so long objectives fit a column;
     ``small`` sets it a size smaller (for a narrow column beside a figure). The words of its

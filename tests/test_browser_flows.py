@@ -398,3 +398,38 @@ def test_a_lesson_draft_survives_a_reload_of_the_tab(server, page):
         page.reload()
         settle(page)
         assert t("lessons.no_steps", lang) in page.locator("[data-testid=stMain]").inner_text()
+
+
+def test_streamlits_key_hints_are_in_the_sessions_language(server, page):
+    # Streamlit writes "Press Enter to apply" / "Press Enter to submit form" in English only; in Chinese
+    # the page draws the locale's text in their place (app_common.input_hints_css)
+    from rlviz.i18n import t
+
+    def hint_after(field) -> tuple[str, str]:
+        span = field.locator("[data-testid=InputInstructions] > span").first
+        span.wait_for(state="attached", timeout=10_000)
+        return span.evaluate("e => [getComputedStyle(e).visibility, getComputedStyle(e, '::after').content]")
+
+    for lang in ("zh", "en"):
+        page.goto(f"{server}/curves?lang={lang}")
+        settle(page)
+        seen = []
+        for field in (
+            page.locator("[data-testid=stSidebar] [data-testid=stNumberInput]").first,  # the seed
+            page.locator("[data-testid=stForm] [data-testid=stNumberInput]").first,  # a prediction's guess
+        ):
+            box = field.locator("input")
+            box.scroll_into_view_if_needed()
+            box.click()
+            box.press("End")
+            box.type("7")  # edited, not applied yet: the hint shows
+            seen.append(hint_after(field))
+            box.press("Escape")
+        if lang == "zh":
+            assert seen == [
+                ["hidden", f'"{t("hint.enter_apply", "zh")}"'],
+                ["hidden", f'"{t("hint.enter_submit", "zh")}"'],
+            ]
+        else:  # English: Streamlit's own text, shown as it is
+            assert seen == [["visible", "none"], ["visible", "none"]]
+        no_exception_now(page)

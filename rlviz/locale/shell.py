@@ -83,6 +83,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Waiting for the server: {ahead} training {ahead:plural:step|steps} of other sessions {ahead:plural:is|are} ahead of this one in line.",
         "zh": "正在等待服务器：队列中排在本次之前的，还有其他会话的 {ahead} 个训练步。",
     },
+    # Streamlit's key hints under a text or number field, which it writes in English only
+    # (app_common.input_hints_css draws these in their place)
+    "hint.enter_apply": {"en": "Press Enter to apply", "zh": "按回车键确认"},
+    "hint.enter_submit": {"en": "Press Enter to submit form", "zh": "按回车键提交"},
+    "hint.ctrl_enter_apply": {"en": "Press Ctrl+Enter (⌘+Enter) to apply", "zh": "按 Ctrl+回车（⌘+回车）确认"},
+    "hint.ctrl_enter_submit": {"en": "Press Ctrl+Enter (⌘+Enter) to submit form", "zh": "按 Ctrl+回车（⌘+回车）提交"},
     "side.limits": {"en": "This server", "zh": "本服务器"},
     "side.limits_text": {
         "en": "Limits per run on this shared server: at most **{max_steps}** steps, **{max_prompts_per_step}** prompts "
