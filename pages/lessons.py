@@ -48,7 +48,9 @@ state = st.session_state
 PAGE_KEYS = list(step_pages())
 DRAFT = "ls_draft_steps"  # the builder's steps (LessonStep), this session only
 OPENED = "ls_opened"  # the last ?lesson= this session opened, asked about or wrote: each link is handled once
-ASKING = "ls_asking"  # (ref, Draft) of a link not opened over a draft of other steps, until answered
+# (ref, Draft, where) of a lesson not opened over a draft of other steps, until answered; where: None for a
+# link (asked at the top of the page), a shipped lesson's id for its Edit a copy (asked under the button)
+ASKING = "ls_asking"
 OPENED_DRAFT = "ls_opened_draft"  # the Draft a link opened: "opened" is said while the builder holds it
 ID_DEFAULT = "my-lesson"
 KEEP = "session"  # the builder's fields keep their values while a presentation or another page is open
@@ -146,7 +148,12 @@ def _load(draft: Draft) -> None:
 
 
 def _edit_copy(lesson: Lesson) -> None:
-    _load(Draft.of(lesson))
+    """Edit a copy of ``lesson``; over a draft of other steps, ask first (under the button)."""
+    mine = state.get(DRAFT) or []
+    if mine and list(mine) != list(lesson.steps):
+        state[ASKING] = (lesson.id, Draft.of(lesson), lesson.id)
+    else:
+        _load(Draft.of(lesson))
 
 
 def _clear() -> None:
@@ -191,6 +198,7 @@ def _open(draft: Draft) -> None:
 
 def _keep() -> None:
     state.pop(ASKING, None)  # the link is answered: the builder keeps the draft (the address holds it)
+    state[OPENED_DRAFT] = None  # the builder holds the teacher's own lesson: nothing was opened
 
 
 def _current() -> Draft | None:
@@ -241,15 +249,30 @@ if ref and not presenting and state.get(OPENED) != ref:
         if not mine or list(mine) == list(opened.steps):
             _open(opened)
         else:
-            state[ASKING] = (ref, opened)
-asking = state.get(ASKING)
-if asking is not None:
+            state[ASKING] = (ref, opened, None)
+
+
+def _ask(where: str | None) -> None:
+    """The question about a lesson not opened over the draft, if it was asked ``where``: keep the draft,
+    or open the lesson instead (a link's is said to be opened; a copy to edit just fills the builder)."""
+    asking = state.get(ASKING)
+    if asking is None or asking[2] != where:
+        return
     title = escape_markdown(asking[1].name(L))
-    st.warning(tr("lessons.draft_kept", steps=len(state.get(DRAFT) or []), title=title), icon=":material/edit_note:")
+    text = "lessons.draft_kept" if where is None else "lessons.copy_asked"
+    st.warning(tr(text, steps=len(state.get(DRAFT) or []), title=title), icon=":material/edit_note:")
     row = st.container(horizontal=True)
     row.button(tr("lessons.draft_keep"), key="ls_keep_draft", on_click=_keep, type="primary")
-    row.button(tr("lessons.draft_replace", title=title), key="ls_replace_draft", on_click=_open, args=(asking[1],))
-if state.get(OPENED_DRAFT) is not None:
+    row.button(
+        tr("lessons.draft_replace", title=title),
+        key="ls_replace_draft",
+        on_click=_open if where is None else _load,
+        args=(asking[1],),
+    )
+
+
+_ask(None)
+if state.get(OPENED_DRAFT) is not None and state.get(ASKING) is None:  # never beside the question
     if state[OPENED_DRAFT] == _current():
         st.success(tr("lessons.opened", title=escape_markdown(state[OPENED_DRAFT].name(L))), icon=":material/school:")
     else:
@@ -272,6 +295,7 @@ for lesson in shipped_lessons().values():
             args=(lesson,),
             icon=":material/edit:",
         )
+        _ask(lesson.id)
 
 # ---------------------------------------------------------------------------------------- builder
 st.header(tr("lessons.builder_header"))

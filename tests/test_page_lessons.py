@@ -224,6 +224,7 @@ def test_exit_from_a_shipped_lesson_keeps_the_builders_draft_until_asked(choice)
     assert at.text_input(key="ls_title_en").value == "Mine"  # the fields too, not drawn while presenting
     title = SHIPPED["clipping"].title["en"]
     assert t("lessons.draft_kept", "en", steps=1, title=title) in [w.value for w in at.warning]
+    assert not at.success  # never "opened" beside the question (a new user saw both at once)
     at.button(key=choice).click().run()
     no_exception(at)
     kept = choice == "ls_keep_draft"
@@ -232,6 +233,28 @@ def test_exit_from_a_shipped_lesson_keeps_the_builders_draft_until_asked(choice)
     assert at.query_params.get("lesson") == (code if kept else "clipping")
     at.run()
     assert not at.warning
+
+
+@pytest.mark.parametrize("choice", ["ls_keep_draft", "ls_replace_draft"])
+def test_edit_a_copy_over_a_draft_asks_first(choice):
+    # found by a new user: "Edit a copy" put the shipped lesson over their draft without a word (the
+    # address then held the shipped lesson, so a reload did not bring the draft back either)
+    at = open_page(PAGE)
+    mine = _draft_of_one_step(at)
+    at.button(key="ls_copy_clipping").click().run()
+    no_exception(at)
+    assert at.session_state["ls_draft_steps"] == [mine]  # nothing replaced yet
+    title = SHIPPED["clipping"].title["en"]
+    assert [w.value for w in at.warning] == [t("lessons.copy_asked", "en", steps=1, title=title)]
+    assert not at.success  # never "opened" beside the question
+    at.button(key=choice).click().run()
+    no_exception(at)
+    kept = choice == "ls_keep_draft"
+    assert at.session_state["ls_draft_steps"] == ([mine] if kept else list(SHIPPED["clipping"].steps))
+    assert not at.warning and not at.success
+    at.button(key="ls_clear").click().run()  # an empty builder: a copy fills it without a question
+    at.button(key="ls_copy_clipping").click().run()
+    assert at.session_state["ls_draft_steps"] == list(SHIPPED["clipping"].steps) and not at.warning
 
 
 def test_a_shared_lessons_notes_and_settings_are_shown_not_rendered_in_the_builder():
@@ -456,3 +479,18 @@ def test_settings_the_page_takes_get_no_warning():
     at.text_area(key="ls_settings").set_value("c_algos=PPO\nc_algos=GSPO\nc_gspo_epsilon_low=0.0003").run()
     no_exception(at)
     assert not at.warning
+
+
+def test_after_a_reload_the_question_about_a_link_stands_alone_and_keep_says_nothing_was_opened():
+    # found by a new user: after a reload the builder said "Opened the lesson 'Mine'" (its own draft,
+    # back from the address) beside the question about the shipped lesson, and kept saying it after Keep
+    at = open_page(PAGE)
+    _draft_of_one_step(at)
+    at = _reload(at)
+    assert at.success  # the draft came back from the address: said once
+    at.button(key="ls_present_clipping").click().run()
+    at.button(key="ls_bar_exit").click().run()
+    assert at.warning and not at.success
+    at.button(key="ls_keep_draft").click().run()
+    no_exception(at)
+    assert not at.warning and not at.success

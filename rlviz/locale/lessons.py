@@ -69,6 +69,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "from the address was not opened over it.",
         "zh": "下方编写区里是你自己的课程（{steps} 步），所以没有用地址里的课程“{title}”覆盖它。",
     },
+    "lessons.copy_asked": {
+        "en": "The builder below holds your own lesson ({steps} {steps:plural:step|steps}): editing a copy of "
+        "“{title}” would replace it.",
+        "zh": "下方编写区里是你自己的课程（{steps} 步）：编辑“{title}”的副本会替换它。",
+    },
     "lessons.draft_replace": {
         "en": "Open “{title}” instead (your steps are dropped)",
         "zh": "改为打开“{title}”（丢弃你的步骤）",
