@@ -380,7 +380,7 @@ _SPECS: tuple[EstimatorSpec, ...] = (
             "en": "one extra greedy generation per prompt instead of a group statistic; no scaling",
             "zh": "每个提示多生成一条贪心回答作为基线，不用组统计量，也不缩放",
         },
-        latex=r"A_i = R_i - R(\bar y),\quad \bar y = \operatorname{argmax\ decoding}(x)",
+        latex=r"A_i = R_i - R(\bar y),\quad \bar y = \text{greedy decoding}(x)",
         trl=None,
         verl="algorithm.adv_estimator=remax",
         function=_remax,

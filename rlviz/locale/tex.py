@@ -27,6 +27,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "tex.drop_largest": {"en": "drop the largest", "zh": "逐个去掉最大的"},
     "tex.where": {"en": "where", "zh": "限于"},
     "tex.until": {"en": "until", "zh": "直到"},
+    # ReMax's baseline: the reward of the prompt's greedy (argmax) response
+    "tex.greedy_decoding": {"en": "greedy decoding", "zh": "贪心解码"},
     # the straight-through KL estimators (rlviz.core.kl): value of one, gradient of another
     "tex.value": {"en": "(value)", "zh": "（值）"},
     "tex.gradient": {"en": "(gradient)", "zh": "（梯度）"},
