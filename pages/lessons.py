@@ -29,16 +29,17 @@ from rlviz.experiments.lessons import (
     draft_ref,
     encode_draft,
     lesson_ref,
-    page_widget_keys,
     parse_settings,
     resolve_draft,
     setting_warnings,
     shipped_lessons,
     step_pages,
     steps_frame,
+    visible_choices,
+    visible_warnings,
     worksheet,
 )
-from rlviz.i18n import DEFAULT_LANG, LANGS, t
+from rlviz.i18n import CLAUSE_SEPARATOR, DEFAULT_LANG, LANGS, t
 from rlviz.plots.lessons import WORKSHEET_LABELS, worksheet_html
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
@@ -220,12 +221,23 @@ def _sync_address(ref: str | None) -> None:
     state[OPENED] = ref  # written by the builder: not a link to open on the next run
 
 
-def _setting_warnings(page: str, settings) -> None:
-    """A warning naming each setting the registry says ``page`` will not take (the step is still added)."""
-    problems = setting_warnings(page, settings)
+def _visible_warnings(page: str, settings, visible) -> None:
+    """A warning naming each control left visible that the step's page will not draw."""
+    problems = visible_warnings(page, settings, visible, L)
     if problems:
         st.warning(
-            tr("lessons.settings_warning", problems=escape_markdown("; ".join(problems))), icon=":material/warning:"
+            tr("lessons.visible_warning", problems=escape_markdown(CLAUSE_SEPARATOR[L].join(problems))),
+            icon=":material/warning:",
+        )
+
+
+def _setting_warnings(page: str, settings) -> None:
+    """A warning naming each setting the registry says ``page`` will not take (the step is still added)."""
+    problems = setting_warnings(page, settings, L)
+    if problems:
+        st.warning(
+            tr("lessons.settings_warning", problems=escape_markdown(CLAUSE_SEPARATOR[L].join(problems))),
+            icon=":material/warning:",
         )
 
 
@@ -331,7 +343,7 @@ with st.container(border=True):
     chosen = state.get("ls_visible", [])
     if any(not k.startswith(prefix) for k in chosen):
         chosen = state["ls_visible"] = [k for k in chosen if k.startswith(prefix)]  # keys of a page chosen before
-    offered = list(dict.fromkeys([*parsed, *page_widget_keys(page), *chosen]))
+    offered = list(dict.fromkeys([*parsed, *visible_choices(page, parsed), *chosen]))
     c2.multiselect(
         tr("lessons.step_visible"),
         offered,
@@ -342,6 +354,8 @@ with st.container(border=True):
         disabled=all_visible,
         persist_state=KEEP,
     )
+    if not all_visible:
+        _visible_warnings(page, parsed, state.get("ls_visible"))
     predictions = [None, *(p.key for p in PREDICTIONS.get(page, ()))]
     if state.get("ls_prediction") not in predictions:
         state["ls_prediction"] = None
@@ -397,6 +411,7 @@ for i, step in enumerate(steps):
             if step.note[L].strip():
                 st.caption(escape_markdown(step.note[L]))
             _setting_warnings(step.page, step.settings)
+            _visible_warnings(step.page, step.settings, step.visible)
         st.button(
             "",
             key=f"ls_up_{i}",

@@ -19,6 +19,7 @@ import re
 import string
 
 __all__ = [
+    "CLAUSE_SEPARATOR",
     "DEFAULT_LANG",
     "FULL_STOP",
     "LANGS",
@@ -32,6 +33,8 @@ __all__ = [
 
 # punctuation, not text: between the items of a list, and between two sentences
 LIST_SEPARATOR = {"en": ", ", "zh": "、"}
+# between clauses of one message (a list of problems)
+CLAUSE_SEPARATOR = {"en": "; ", "zh": "；"}
 SENTENCE_SEPARATOR = {"en": " ", "zh": ""}
 FULL_STOP = {"en": ". ", "zh": "。"}  # ends a sentence (and, in English, spaces it from the next)
 

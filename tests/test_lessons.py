@@ -20,6 +20,7 @@ from rlviz.experiments.lessons import (
     Draft,
     Lesson,
     LessonStep,
+    curve_controls,
     decode_draft,
     decode_lesson,
     draft_ref,
@@ -34,6 +35,8 @@ from rlviz.experiments.lessons import (
     shipped_lessons,
     step_pages,
     step_query,
+    visible_choices,
+    visible_warnings,
     worksheet,
 )
 from rlviz.i18n import LANGS, t
@@ -397,6 +400,60 @@ def test_a_bad_draft_names_the_field(bad, named):
 def test_setting_warnings_name_what_the_registry_says_the_page_will_not_take(page, settings, named):
     problems = setting_warnings(page, settings)
     assert [p.split(":", 1)[0] for p in problems] == named, problems
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"c_algos": ("PPO", "NOPE")},
+        {"c_ppo_epsilon_high": "0.3"},
+        {"c_algos": "PPO", "c_ppo_epsilon_high": ("0.2", "0.3")},
+        {"c_algos": "PPO", "c_ppo_dual_clip_c_on": "maybe"},
+        {"c_algos": "PPO", "c_ppo_epsilon_high": "wide"},
+        {"c_algos": "GSPO", "c_gspo_epsilon_low": "0.00033"},
+        {"c_algos": "PPO", "c_ppo_epsilon_high": "7"},
+    ],
+)
+def test_setting_warnings_speak_the_language_asked(settings):
+    # found by a new user: the builder's warning in Chinese carried the library's English sentence
+    import re
+
+    (en,) = setting_warnings("curves", settings, "en")
+    (zh,) = setting_warnings("curves", settings, "zh")
+    assert en.split(":", 1)[0] == zh.split(":", 1)[0]  # the same parameter named first
+    assert re.search(r"[\u4e00-\u9fff]", zh) and not re.search(r"[\u4e00-\u9fff]", en)
+    (lv,) = setting_warnings("live", {"lv_algos": "NOPE"}, "zh")
+    assert lv.startswith("lv_algos: 'NOPE' 不是这个页面的目标函数（1 个")
+    with pytest.raises(ValueError, match="^lang:"):
+        setting_warnings("curves", settings, "fr")
+
+
+def test_curve_controls_are_each_curves_registry_settings():
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.experiments.curves import variants
+
+    controls = curve_controls()
+    for key, variant in variants().items():
+        for s in ALGORITHMS[variant.algorithm].surrogate_settings:
+            assert controls[f"c_{key}_{s.name}"] == (key, s, False)
+            assert (f"c_{key}_{s.name}_on" in controls) == (s.default is None)
+
+
+def test_the_visible_list_offers_the_sliders_of_the_curves_the_step_shows():
+    # found by a new user: a step showing DAPO and Dual-clip PPO was offered only PPO's sliders, and
+    # c_ppo_epsilon_high left visible drew nothing, without a word
+    shown = {"c_algos": ("DAPO", "Dual-clip PPO")}
+    offered = visible_choices("curves", shown)
+    assert {"c_dapo_epsilon_high", "c_ppo_dual_dual_clip_c", "c_ppo_dual_epsilon_high"} <= set(offered)
+    assert not any(k.startswith("c_gspo_") for k in offered)  # GSPO is not shown
+    assert set(page_widget_keys("curves")) <= set(offered)
+    (warning,) = visible_warnings("curves", shown, ["c_algos", "c_ppo_epsilon_high", "c_dapo_epsilon_high"])
+    assert warning.startswith("c_ppo_epsilon_high: PPO is not among the step's curves")
+    assert visible_warnings("curves", shown, None) == () and visible_warnings("length", {}, ["l_max"]) == ()
+    (zh,) = visible_warnings("curves", shown, ["c_ppo_epsilon_high"], "zh")
+    assert "不在这一步的曲线" in zh
+    with pytest.raises(ValueError, match="^page:"):
+        visible_warnings("lessons", {}, [])
 
 
 def test_no_shipped_step_gets_a_setting_warning():

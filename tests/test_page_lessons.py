@@ -473,6 +473,31 @@ def test_the_builder_warns_about_settings_the_page_will_not_take(settings, named
     assert [w.value for w in at.warning if f"{named}:" in w.value]  # and said again on the step
 
 
+def test_the_builders_warning_is_in_the_pages_language():
+    # found by a new user: the Chinese builder warned in the library's English
+    at = open_page(PAGE, lang="zh")
+    at.selectbox(key="ls_page").set_value("curves").run()
+    at.text_area(key="ls_settings").set_value("c_algos=PPO\nc_ppo_epsilon_high=7").run()
+    no_exception(at)
+    (warning,) = [w.value for w in at.warning]
+    problem = t("lessons.warn.out_of_range", "zh", value="7", low="0", high="1")
+    assert warning == t("lessons.settings_warning", "zh", problems=escape_markdown(f"c_ppo_epsilon_high: {problem}"))
+
+
+def test_the_builder_offers_the_shown_curves_sliders_and_warns_about_a_control_the_page_will_not_draw():
+    at = open_page(PAGE)
+    at.selectbox(key="ls_page").set_value("curves").run()
+    at.text_area(key="ls_settings").set_value("c_algos=DAPO").run()
+    at.checkbox(key="ls_all_visible").uncheck().run()
+    assert "c_dapo_epsilon_high" in at.multiselect(key="ls_visible").options
+    assert not at.warning
+    at.multiselect(key="ls_visible").set_value(["c_dapo_epsilon_high", "c_ppo_epsilon_high"]).run()
+    no_exception(at)
+    (warning,) = [w.value for w in at.warning]
+    assert warning.startswith(t("lessons.visible_warning", "en", problems="")) and "c_ppo_epsilon_high:" in warning
+    assert "c_dapo_epsilon_high:" not in warning
+
+
 def test_settings_the_page_takes_get_no_warning():
     at = open_page(PAGE)
     at.selectbox(key="ls_page").set_value("curves").run()

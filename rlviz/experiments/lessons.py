@@ -40,7 +40,7 @@ from urllib.parse import parse_qs, urlsplit
 import pandas as pd
 
 from rlviz.app_pages import PAGES, PageEntry
-from rlviz.i18n import DEFAULT_LANG, LANGS, t
+from rlviz.i18n import DEFAULT_LANG, LANGS, LIST_SEPARATOR, t
 from rlviz.teach.predict import PREDICTIONS, Prediction, state_from_settings
 
 __all__ = [
@@ -64,6 +64,9 @@ __all__ = [
     "parse_settings",
     "resolve_draft",
     "resolve_lesson",
+    "curve_controls",
+    "visible_choices",
+    "visible_warnings",
     "setting_warnings",
     "shipped_lessons",
     "step_pages",
@@ -636,22 +639,22 @@ def _values(value: Value) -> list[str]:
 
 
 def _unknown_labels(
-    key: str, value: Value, labels: Mapping[str, str], one: str, many: str
+    key: str, value: Value, labels: Mapping[str, str], kind: str, lang: str
 ) -> tuple[list[str], str | None]:
-    """A multiselect's URL values (its options' labels): the options they name, and a message naming
-    ``key`` for the labels that name none (the page then shows its default choice instead)."""
+    """A multiselect's URL values (its options' labels): the options they name, and a message in
+    ``lang`` naming ``key`` for the labels that name none (the page then shows its default choice
+    instead); ``kind``: ``curve`` or ``objective`` (``lessons.warn.unknown_<kind>``)."""
     given = [v for v in _values(value) if v != ""]  # ``key=`` alone: an empty choice
     by_label = {label: option for option, label in labels.items()}
     unknown = [v for v in given if v not in by_label]
     if not unknown:
         return [by_label[v] for v in given], None
-    names = ", ".join(repr(v) for v in unknown)
-    what = f"is not {one}" if len(unknown) == 1 else f"are not {many}"
-    return [], f"{key}: {names} {what} of the page; its {many}: {', '.join(labels.values())}"
+    names = LIST_SEPARATOR[lang].join(repr(v) for v in unknown)
+    text = t(f"lessons.warn.unknown_{kind}", lang, n=len(unknown), names=names, known=", ".join(labels.values()))
+    return [], f"{key}: {text}"
 
 
-def _curves_warnings(settings: Mapping[str, Value]) -> list[str]:
-    from rlviz.core.objectives import ALGORITHMS
+def _curves_warnings(settings: Mapping[str, Value], lang: str) -> list[str]:
     from rlviz.experiments import curves as C
 
     catalog = C.variants()
@@ -659,53 +662,114 @@ def _curves_warnings(settings: Mapping[str, Value]) -> list[str]:
     chosen = list(C.DEFAULT_VARIANTS)
     if "c_algos" in settings:
         named, problem = _unknown_labels(
-            "c_algos", settings["c_algos"], {k: v.title for k, v in catalog.items()}, "a curve", "curves"
+            "c_algos", settings["c_algos"], {k: v.title for k, v in catalog.items()}, "curve", lang
         )
         if problem is None:
             chosen = named
         else:
             out.append(problem)
-    controls = {}  # c_<variant>_<setting> (its ``_on`` toggle for an optional one) -> (variant, setting, toggle)
-    for key, variant in catalog.items():
-        for s in ALGORITHMS[variant.algorithm].surrogate_settings:
-            controls[f"c_{key}_{s.name}"] = (key, s, False)
-            if s.default is None:
-                controls[f"c_{key}_{s.name}_on"] = (key, s, True)
+    controls = curve_controls()
     for key, value in settings.items():
         if key not in controls:
             continue
         variant, s, toggle = controls[key]
         values = _values(value)
+
+        def warn(what: str, **fields) -> None:
+            out.append(f"{key}: {t(f'lessons.warn.{what}', lang, **fields)}")  # noqa: B023 -- called at once
+
         if variant not in chosen:
-            out.append(
-                f"{key}: {catalog[variant].title} is not among the step's curves (c_algos): its slider is not shown"
-            )
+            warn("not_shown", title=catalog[variant].title)
         elif len(values) != 1:
-            out.append(f"{key}: given {len(values)} times; the page takes one value")
+            warn("repeated", n=len(values))
         elif toggle:
             if values[0].lower() not in ("true", "false"):
-                out.append(f"{key}: must be true or false, got {values[0]!r}")
+                warn("not_bool", value=repr(values[0]))
         else:
             try:
                 number = float(values[0])
             except ValueError:
-                out.append(f"{key}: not a number: {values[0]!r}")
+                warn("not_number", value=repr(values[0]))
                 continue
             if s.choices and not any(math.isclose(number, float(c), rel_tol=1e-9, abs_tol=0.0) for c in s.choices):
-                shown = ", ".join(f"{c:g}" for c in s.choices)
-                out.append(f"{key}: {values[0]} is not one of the slider's values ({shown})")
+                warn("not_choice", value=values[0], choices=", ".join(f"{c:g}" for c in s.choices))
             elif s.range and not float(s.range[0]) <= number <= float(s.range[1]):
-                out.append(f"{key}: {values[0]} is outside the slider's range [{s.range[0]:g}, {s.range[1]:g}]")
+                warn("out_of_range", value=values[0], low=f"{s.range[0]:g}", high=f"{s.range[1]:g}")
     return out
 
 
-def _live_warnings(settings: Mapping[str, Value]) -> list[str]:
+def curve_controls() -> dict[str, tuple[str, Any, bool]]:
+    """The curves page's per-curve sliders, by widget key: ``c_<variant>_<setting>`` -> ``(variant,
+    its registry Setting, False)``, and for an optional setting (default ``None``) its toggle
+    ``c_<variant>_<setting>_on`` -> ``(variant, Setting, True)``; read from the registry
+    (``rlviz.experiments.curves.variants`` and each objective's ``surrogate_settings``)."""
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.experiments import curves as C
+
+    controls = {}
+    for key, variant in C.variants().items():
+        for s in ALGORITHMS[variant.algorithm].surrogate_settings:
+            controls[f"c_{key}_{s.name}"] = (key, s, False)
+            if s.default is None:
+                controls[f"c_{key}_{s.name}_on"] = (key, s, True)
+    return controls
+
+
+def _shown_curves(settings: Mapping[str, Value]) -> list[str]:
+    """The curves a curves-page step shows: those its ``c_algos`` names (by title), else the page's
+    default curves (also when ``c_algos`` names none the page knows: the page falls back to them)."""
+    from rlviz.experiments import curves as C
+
+    if "c_algos" not in settings:
+        return list(C.DEFAULT_VARIANTS)
+    named, problem = _unknown_labels(
+        "c_algos", settings["c_algos"], {k: v.title for k, v in C.variants().items()}, "curve", DEFAULT_LANG
+    )
+    return list(C.DEFAULT_VARIANTS) if problem is not None else named
+
+
+def visible_choices(page: str, settings: Mapping[str, Value]) -> tuple[str, ...]:
+    """The widget keys the builder offers for a step's ``visible`` list on ``page`` at ``settings``:
+    :func:`page_widget_keys`, and on the curves page the sliders of the curves the step shows
+    (:func:`curve_controls`; a step showing DAPO offers ``c_dapo_epsilon_high``). Raises
+    ``ValueError`` naming ``page``."""
+    keys = list(page_widget_keys(page))
+    if page == "curves":
+        shown = set(_shown_curves(settings))
+        keys += [key for key, (variant, _, _) in curve_controls().items() if variant in shown]
+    return tuple(dict.fromkeys(keys))
+
+
+def visible_warnings(
+    page: str, settings: Mapping[str, Value], visible: Iterable[str] | None, lang: str = DEFAULT_LANG
+) -> tuple[str, ...]:
+    """The keys of a step's ``visible`` list that ``page`` will not draw at ``settings``, as the library
+    knows them: on the curves page a curve's slider for a curve the step does not show. One message
+    per key in ``lang``, starting with the key. Raises ``ValueError`` naming ``page`` or ``lang``."""
+    pages = step_pages()
+    if page not in pages:
+        raise ValueError(f"page: {page!r} is not a page a step can open; pages: {', '.join(pages)}")
+    if lang not in LANGS:
+        raise ValueError(f"lang: {lang!r} is not one of {', '.join(LANGS)}")
+    if page != "curves" or not visible:
+        return ()
+    from rlviz.experiments import curves as C
+
+    shown, controls, catalog = set(_shown_curves(settings)), curve_controls(), C.variants()
+    return tuple(
+        f"{key}: {t('lessons.warn.not_shown', lang, title=catalog[controls[key][0]].title)}"
+        for key in visible
+        if key in controls and controls[key][0] not in shown
+    )
+
+
+def _live_warnings(settings: Mapping[str, Value], lang: str) -> list[str]:
     from rlviz.core.objectives import ALGORITHMS
 
     if "lv_algos" not in settings:
         return []
     labels = {name: spec.title for name, spec in ALGORITHMS.items()}
-    _, problem = _unknown_labels("lv_algos", settings["lv_algos"], labels, "an objective", "objectives")
+    _, problem = _unknown_labels("lv_algos", settings["lv_algos"], labels, "objective", lang)
     return [] if problem is None else [problem]
 
 
@@ -713,10 +777,10 @@ def _live_warnings(settings: Mapping[str, Value]) -> list[str]:
 _SETTING_CHECKS = {"curves": _curves_warnings, "live": _live_warnings}
 
 
-def setting_warnings(page: str, settings: Mapping[str, Value]) -> tuple[str, ...]:
+def setting_warnings(page: str, settings: Mapping[str, Value], lang: str = DEFAULT_LANG) -> tuple[str, ...]:
     """What ``page`` will not take among a step's ``settings`` (URL text, as :func:`parse_settings`
-    returns them), from what the library states about the page's controls; one message per problem,
-    each starting with the parameter's name. The builder shows them as a warning and still adds the
+    returns them), from what the library states about the page's controls; one message per problem
+    in ``lang`` (``lessons.warn.*``), each starting with the parameter's name. The builder shows them as a warning and still adds the
     step (the presented page notes such a value and shows its default).
 
     Checked, from the registry (``ALGORITHMS``, ``rlviz.experiments.curves.variants``):
@@ -731,13 +795,15 @@ def setting_warnings(page: str, settings: Mapping[str, Value]) -> tuple[str, ...
     the library, so a value outside them is left to the page's own URL check.
 
     Raises:
-        ValueError: naming ``page`` for a page a step cannot open.
+        ValueError: naming ``page`` for a page a step cannot open; naming ``lang``.
     """
     pages = step_pages()
     if page not in pages:
         raise ValueError(f"page: {page!r} is not a page a step can open; pages: {', '.join(pages)}")
+    if lang not in LANGS:
+        raise ValueError(f"lang: {lang!r} is not one of {', '.join(LANGS)}")
     check = _SETTING_CHECKS.get(page)
-    return tuple(check(settings)) if check else ()
+    return tuple(check(settings, lang)) if check else ()
 
 
 # ---------------------------------------------------------------------------------------- worksheets

@@ -130,6 +130,40 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这节课太长，放不进链接（{chars} 个字符；链接最多 {limit} 个）。页面地址保存不了它：重新加载页面会丢失它变得过长之后的"
         "修改，也无法分享或讲解。请缩短讲解提示或删除一步。",
     },
+    # what the builder says of a step's setting the page will not take (experiments.lessons.setting_warnings)
+    "lessons.warn.unknown_curve": {
+        "en": "{names} {n:plural:is not a curve|are not curves} of the page; its curves: {known}",
+        "zh": "{names} 不是这个页面的曲线（{n} 个名字无法识别）；它的曲线有：{known}",
+    },
+    "lessons.warn.unknown_objective": {
+        "en": "{names} {n:plural:is not an objective|are not objectives} of the page; its objectives: {known}",
+        "zh": "{names} 不是这个页面的目标函数（{n} 个名字无法识别）；它的目标函数有：{known}",
+    },
+    "lessons.warn.not_shown": {
+        "en": "{title} is not among the step's curves (c_algos): its slider is not shown",
+        "zh": "{title} 不在这一步的曲线（c_algos）里：它的滑块不会显示",
+    },
+    "lessons.warn.repeated": {
+        "en": "given {n} times; the page takes one value",
+        "zh": "给了 {n} 次；页面只取一个值",
+    },
+    "lessons.warn.not_bool": {
+        "en": "must be true or false, got {value}",
+        "zh": "必须是 true 或 false，收到的是 {value}",
+    },
+    "lessons.warn.not_number": {"en": "not a number: {value}", "zh": "不是数字：{value}"},
+    "lessons.warn.not_choice": {
+        "en": "{value} is not one of the slider's values ({choices})",
+        "zh": "{value} 不是滑块可取的值（{choices}）",
+    },
+    "lessons.warn.out_of_range": {
+        "en": "{value} is outside the slider's range [{low}, {high}]",
+        "zh": "{value} 超出了滑块的范围 [{low}, {high}]",
+    },
+    "lessons.visible_warning": {
+        "en": "Some controls left visible will not be on the page: {problems}",
+        "zh": "有些保留显示的控件不会出现在页面上：{problems}",
+    },
     "lessons.settings_warning": {
         "en": "The page will not use some of these settings: {problems}",
         "zh": "页面不会使用其中的一些设置：{problems}",
