@@ -331,11 +331,12 @@ with st.container(border=True):
         height=90,
         persist_state=KEEP,
     )
+    settings_error = None
     try:
         parsed = parse_settings(state.get("ls_settings", ""), page)
     except ValueError as exc:
         show_bad_input(exc, FIELDS)
-        parsed = {}
+        parsed, settings_error = {}, str(exc)
     _setting_warnings(page, parsed)
     c1, c2 = st.columns([1, 3], vertical_alignment="bottom")
     all_visible = c1.checkbox(tr("lessons.step_all_visible"), value=True, key="ls_all_visible", persist_state=KEEP)
@@ -374,7 +375,7 @@ with st.container(border=True):
     c2.text_area(tr("lessons.note_zh"), key="ls_note_zh", height=90, persist_state=KEEP)
     st.button(tr("lessons.add_step"), key="ls_add", on_click=_add_step, icon=":material/add:", type="primary")
     error = state.pop("ls_add_error", None)
-    if error is not None:
+    if error is not None and str(error) != settings_error:  # the settings' error is shown above already
         show_bad_input(error, FIELDS)
 
 st.subheader(tr("lessons.steps_header"))

@@ -498,6 +498,16 @@ def test_the_builder_offers_the_shown_curves_sliders_and_warns_about_a_control_t
     assert "c_dapo_epsilon_high:" not in warning
 
 
+def test_a_bad_settings_text_is_said_once_also_after_add_step():
+    # found by a new user: the same error box stood under the settings and under Add step
+    at = open_page(PAGE)
+    at.text_area(key="ls_settings").set_value("no equals sign here").run()
+    assert len(at.error) == 1
+    at.button(key="ls_add").click().run()
+    assert not at.exception
+    assert len(at.error) == 1 and not at.session_state["ls_draft_steps"]
+
+
 def test_settings_the_page_takes_get_no_warning():
     at = open_page(PAGE)
     at.selectbox(key="ls_page").set_value("curves").run()
