@@ -29,6 +29,7 @@ from rlviz.experiments.lessons import (
     draft_ref,
     encode_draft,
     lesson_ref,
+    page_of_address,
     parse_settings,
     resolve_draft,
     setting_warnings,
@@ -321,6 +322,14 @@ c3.text_input(tr("lessons.title_zh"), key="ls_title_zh", max_chars=MAX_TITLE_CHA
 
 with st.container(border=True):
     page_names = {k: tr(f"nav.{k}") for k in PAGE_KEYS}
+    # another page's address pasted: the step's page follows it, once per pasted text (a page chosen
+    # afterwards is the teacher's; the settings then say the address opens another page)
+    text = state.get("ls_settings")
+    pasted = page_of_address(text)
+    if pasted is not None and state.get("ls_page") != pasted and state.get("ls_followed") != text:
+        state["ls_page"] = pasted
+        st.info(tr("lessons.page_from_address", page=page_names[pasted]), icon=":material/link:")
+    state["ls_followed"] = text
     page = st.selectbox(
         tr("lessons.step_page"), PAGE_KEYS, format_func=page_names.get, key="ls_page", persist_state=KEEP
     )

@@ -27,6 +27,7 @@ from rlviz.experiments.lessons import (
     encode_draft,
     encode_lesson,
     lesson_ref,
+    page_of_address,
     page_widget_keys,
     parse_settings,
     resolve_draft,
@@ -454,6 +455,14 @@ def test_the_visible_list_offers_the_sliders_of_the_curves_the_step_shows():
     assert "不在这一步的曲线" in zh
     with pytest.raises(ValueError, match="^page:"):
         visible_warnings("lessons", {}, [])
+
+
+def test_page_of_address_names_the_step_page_an_address_opens():
+    assert page_of_address("http://host:8501/moe?mo_lr=0.001") == "moe"
+    assert page_of_address("/curves?c_algos=PPO") == "curves"
+    assert page_of_address("https://school.example/rlviz/length") == "length"  # under a prefix
+    for text in ("c_algos=PPO", "?c_algos=PPO", "http://host/lessons?lesson=x", "http://host/nowhere", "", None, 3):
+        assert page_of_address(text) is None
 
 
 def test_no_shipped_step_gets_a_setting_warning():

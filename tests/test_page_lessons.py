@@ -508,6 +508,19 @@ def test_a_bad_settings_text_is_said_once_also_after_add_step():
     assert len(at.error) == 1 and not at.session_state["ls_draft_steps"]
 
 
+def test_pasting_another_pages_address_switches_the_steps_page_once():
+    # found by a new user: an address of the MoE page pasted on a curves step was refused ("the link
+    # opens page 'moe'") instead of the step's page following it
+    at = open_page(PAGE)
+    at.selectbox(key="ls_page").set_value("curves").run()
+    at.text_area(key="ls_settings").set_value("http://127.0.0.1:8501/moe?mo_lr=0.001").run()
+    no_exception(at)
+    assert at.selectbox(key="ls_page").value == "moe"
+    assert t("lessons.page_from_address", "en", page=t("nav.moe", "en")) in [i.value for i in at.info]
+    at.selectbox(key="ls_page").set_value("curves").run()  # the teacher's own choice afterwards stands
+    assert at.selectbox(key="ls_page").value == "curves" and at.error  # and the address is refused for it
+
+
 def test_settings_the_page_takes_get_no_warning():
     at = open_page(PAGE)
     at.selectbox(key="ls_page").set_value("curves").run()

@@ -65,6 +65,7 @@ __all__ = [
     "resolve_draft",
     "resolve_lesson",
     "curve_controls",
+    "page_of_address",
     "visible_choices",
     "visible_warnings",
     "setting_warnings",
@@ -591,6 +592,27 @@ def step_index(value: Any, lesson: Lesson) -> int:
     return number - 1 if 1 <= number <= len(lesson.steps) and text == str(number) else 0  # "01": not as written
 
 
+def _is_address(text: str) -> bool:
+    """Whether a pasted settings text is one page address (or its ``?query``), not ``key=value`` lines."""
+    return "\n" not in text and ("?" in text or "://" in text or text.startswith("/"))
+
+
+def _address_path(parts) -> str:
+    """The page part of an address's path (``/curves`` -> ``curves``; a deployment's prefix dropped)."""
+    return parts.path.strip("/").split("/")[-1] if parts.path else ""
+
+
+def page_of_address(text: Any) -> str | None:
+    """The step page a pasted page address opens (``http://host/moe?mo_lr=...`` -> ``"moe"``), or
+    ``None`` for anything else: ``key=value`` lines, a bare ``?query``, an address of a page no step
+    can open. The builder sets its page field from it, so pasting another page's address switches
+    the step's page instead of being refused by :func:`parse_settings`."""
+    if not isinstance(text, str) or not _is_address(text.strip()):
+        return None
+    path = _address_path(urlsplit(text.strip()))
+    return next((key for key, entry in step_pages().items() if path and entry.url_path == path), None)
+
+
 def parse_settings(text: str, page: str) -> dict[str, Value]:
     """A step's settings from what a teacher pastes: a page URL (``http://host/curves?c_algos=PPO&...``,
     or just its ``?query``), or ``key=value`` lines (a key repeated for a multiselect's values).
@@ -608,9 +630,9 @@ def parse_settings(text: str, page: str) -> dict[str, Value]:
     pairs: list[tuple[str, str]] = []
     if not text:
         return {}
-    if "\n" not in text and ("?" in text or "://" in text or text.startswith("/")):
+    if _is_address(text):
         parts = urlsplit(text)
-        path = parts.path.strip("/").split("/")[-1] if parts.path else ""
+        path = _address_path(parts)
         if path and path != pages[page].url_path:
             other = next((p.key for p in PAGES if p.url_path == path), path)
             raise ValueError(f"settings: the link opens page {other!r}, not {page!r}")

@@ -160,6 +160,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{value} is outside the slider's range [{low}, {high}]",
         "zh": "{value} 超出了滑块的范围 [{low}, {high}]",
     },
+    "lessons.page_from_address": {
+        "en": "The pasted address opens **{page}**: the step's page is set to it.",
+        "zh": "粘贴的地址打开的是 **{page}**：这一步的页面已改为它。",
+    },
     "lessons.visible_warning": {
         "en": "Some controls left visible will not be on the page: {problems}",
         "zh": "有些保留显示的控件不会出现在页面上：{problems}",
