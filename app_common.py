@@ -818,10 +818,18 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
 
     st.markdown(tr(f"{key}.q", **fields))
     committed = state_.get(store)
-    if committed is not None and committed["signature"] != signature:
-        state_.pop(store)
+    # every answer committed in this session, by question and settings: back at settings answered
+    # before (a presenter's Previous, a slider moved back) the answer stands again; a teacher found
+    # Next then Previous asked the class the same question twice
+    answered = state_.setdefault(ANSWERED_KEY, {})
+    changed = committed is not None and committed["signature"] != signature
+    if changed or committed is None:
+        state_.pop(store, None)
         committed = None
-        st.caption(tr("teach.changed"))
+        if (key, signature) in answered:
+            committed = state_[store] = {"signature": signature, "guess": answered[(key, signature)]}
+        elif changed:
+            st.caption(tr("teach.changed"))
     if committed is None:
         if state_.get(ASKING_KEY) == key:  # a presenter's question: the page's answers wait for the class
             from rlviz.plots.lessons import hidden_answers_css
@@ -841,6 +849,7 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
                 )
             if st.form_submit_button(tr("teach.commit")) and guess is not None:
                 state_[store] = {"signature": signature, "guess": guess}
+                answered[(key, signature)] = guess
                 st.rerun()
         return
     if prediction.needs_result and result is None:  # committed before the run: kept until it has finished
@@ -877,6 +886,7 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
                 st.markdown(":material/arrow_downward: " + tr(prediction.figure, answer=answer, **why_fields))
     if st.button(tr("teach.again"), key=f"{store}_again"):
         state_.pop(store, None)
+        answered.pop((key, signature), None)
         st.rerun()
 
 
@@ -1002,6 +1012,7 @@ def _lang_param() -> dict[str, str]:
 GO_KEY = "ls_go"  # a presenter move asked for by a button's callback, made by present_lesson
 SHOWN_STEP_KEY = "presenter_step"  # (lesson, step) whose settings this session has taken (present_lesson)
 ASKING_KEY = "presenter_asks"  # the Prediction.key the presented step asks in this script run, else absent
+ANSWERED_KEY = "predictions_answered"  # (Prediction.key, settings signature) -> the guess committed, this session
 RESYNC_KEY = "presenter_resync"  # the widget-key prefix of a step's page just entered, until its widgets are resent
 
 

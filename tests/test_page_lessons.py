@@ -521,6 +521,31 @@ def test_pasting_another_pages_address_switches_the_steps_page_once():
     assert at.selectbox(key="ls_page").value == "curves" and at.error  # and the address is refused for it
 
 
+def test_previous_brings_back_the_answer_the_class_committed_at_a_step():
+    # found by a new user: Next then Previous asked the class step 1's question again, its charts
+    # hidden again, though the class had answered it
+    from rlviz.plots.lessons import hidden_answers_css
+
+    lesson = SHIPPED["clipping"]
+    first = lesson.steps[0]
+    at = open_page(first.entry.file, lesson=lesson.id, present="1", step="1")
+
+    def hidden():
+        return any(h.proto.body == hidden_answers_css() for h in at.get("html"))
+
+    assert hidden()
+    at.number_input(key=f"pr_{first.prediction}_in").set_value(0.24)
+    [b for b in at.button if str(b.key).startswith(f"FormSubmitter:form_{first.prediction}-")][0].click().run()
+    assert not hidden() and at.success
+    at.button(key="ls_bar_next").click().run()
+    at.button(key="ls_bar_prev").click().run()
+    no_exception(at)
+    assert at.query_params.get("step") == "1"
+    assert not hidden() and at.success  # the committed answer stands: no second asking
+    at.button(key=f"pr_{first.prediction}_again").click().run()  # "Answer again" still asks again
+    assert hidden()
+
+
 def test_settings_the_page_takes_get_no_warning():
     at = open_page(PAGE)
     at.selectbox(key="ls_page").set_value("curves").run()
