@@ -116,22 +116,26 @@ def input_hints_css(language: str) -> str:
     if language == "en":
         return ""
     plain = ":not(:has([maxlength]))"
-    single = f"[data-testid=stNumberInput], [data-testid=stTextInput]{plain}"
-    hint = "[data-testid=InputInstructions] > span"
+    single = ("[data-testid=stNumberInput]", f"[data-testid=stTextInput]{plain}")
+    multi = (f"[data-testid=stTextArea]{plain}",)
 
-    def rule(fields: str, key: str, inside_form: bool) -> str:
-        scope = "[data-testid=stForm] " if inside_form else ""
-        places = ", ".join(f"{scope}{f.strip()} {hint}" for f in fields.split(", "))
-        after = ", ".join(f"{scope}{f.strip()} {hint}::after" for f in fields.split(", "))
-        text = _css_string(t(key, language))
-        return f"{places} {{ visibility: hidden; position: relative; }} {after} {{ content: {text}; visibility: visible; position: absolute; right: 0; white-space: nowrap; }}"
+    def rule(fields: tuple[str, ...], key: str, inside_form: bool) -> str:
+        spans = [
+            f"{'[data-testid=stForm] ' if inside_form else ''}{f} [data-testid=InputInstructions] > span"
+            for f in fields
+        ]
+        return (
+            f"{', '.join(spans)} {{ visibility: hidden; position: relative; }} "
+            f"{', '.join(f'{span}::after' for span in spans)} {{ content: {_css_string(t(key, language))}; "
+            "visibility: visible; position: absolute; right: 0; white-space: nowrap; }"
+        )
 
     return (
         "<style>"
         + rule(single, "hint.enter_apply", False)
         + rule(single, "hint.enter_submit", True)
-        + rule(f"[data-testid=stTextArea]{plain}", "hint.ctrl_enter_apply", False)
-        + rule(f"[data-testid=stTextArea]{plain}", "hint.ctrl_enter_submit", True)
+        + rule(multi, "hint.ctrl_enter_apply", False)
+        + rule(multi, "hint.ctrl_enter_submit", True)
         + "</style>"
     )
 

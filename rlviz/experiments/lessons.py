@@ -340,7 +340,13 @@ class Lesson:
 def encode_lesson(lesson: Lesson) -> str:
     """``lesson`` as one URL-safe text: compact JSON (UTF-8), zlib level 9, base64url without padding.
     :func:`decode_lesson` gives back an equal lesson."""
-    raw = json.dumps(lesson.to_dict(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return _pack(lesson.to_dict())
+
+
+def _pack(data: dict[str, Any]) -> str:
+    """Plain data as a code: compact JSON (UTF-8), zlib level 9, base64url without padding (:func:`_unpack`
+    reads it back)."""
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return base64.urlsafe_b64encode(zlib.compress(raw, 9)).rstrip(b"=").decode("ascii")
 
 
@@ -460,8 +466,7 @@ def encode_draft(draft: Draft) -> str:
     """``draft`` as one URL-safe text, as :func:`encode_lesson` writes a lesson (the same form: a draft
     that is a whole lesson is a lesson code any lesson link takes). :func:`decode_draft` gives back an
     equal draft. The text may be longer than ``MAX_CODE_CHARS`` (:func:`draft_ref` says so)."""
-    raw = json.dumps(draft.to_dict(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).rstrip(b"=").decode("ascii")
+    return _pack(draft.to_dict())
 
 
 def decode_draft(text: Any) -> Draft:
