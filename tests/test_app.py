@@ -556,7 +556,7 @@ def test_show_bad_input_names_the_widget(lang, prefix):
 def test_the_run_note_css_names_each_field_by_its_streamlit_class():
     # a registry setting's key has a dot (lv_grpo.epsilon_high); Streamlit's class has a dash there,
     # and a selector written from the key itself named no element
-    from app_common import _invalid_field_css
+    from app_common.runs import _invalid_field_css
 
     css = _invalid_field_css(["lv_steps", "lv_grpo.epsilon_high"], ("lv_run", "lv_continue"), 'fix "it"')
     assert '.st-key-lv_grpo-epsilon_high input[aria-invalid="true"]' in css and "lv_grpo.epsilon" not in css
@@ -567,10 +567,10 @@ def test_the_run_note_css_names_each_field_by_its_streamlit_class():
 
 def test_a_running_run_redraws_its_curves_at_most_once_a_second(monkeypatch):
     # each redraw mounts a new chart in the browser; a round every 0.3 s redrew it three times a second
-    import app_common
+    from app_common import runs
 
     clock = [100.0]
-    monkeypatch.setattr(app_common.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(runs.time, "monotonic", lambda: clock[0])
 
     class Run:
         progress = {"a": 0, "b": 0}
@@ -588,9 +588,9 @@ def test_a_running_run_redraws_its_curves_at_most_once_a_second(monkeypatch):
                 on_progress()
             clock[0] += 0.3
 
-    monkeypatch.setattr(app_common, "advance", rounds)
-    monkeypatch.setattr(app_common, "stop_requested", lambda key: False)
-    app_common.drive(run, "flag", Status(), "running", bars.append, drawn.append, "curves")
+    monkeypatch.setattr(runs, "advance", rounds)
+    monkeypatch.setattr(runs, "stop_requested", lambda key: False)
+    runs.drive(run, "flag", Status(), "running", bars.append, drawn.append, "curves")
     assert len(bars) == 14  # the progress after every arm-step
     # at the start (t = 0), then after round 5, the first to end at least a second later (t = 4 x 0.3
     # = 1.2 s; 10 arm-steps done); rounds 6 and 7 end 0.3 and 0.6 s after that drawing

@@ -356,17 +356,15 @@ def test_a_figure_left_alone_is_replayed_not_drawn_again(monkeypatch):
     # app_common.chart draws a figure_cache spec as it is the first time a session shows it, records
     # the drawn element the second time, and replays it from then on: the same chart, not serialised
     # again. Here the page reruns twice unchanged.
-    import app_common
+    from app_common import charts
 
     at = open_page(PAGE, c_gmpo_epsilon_high="0.37")  # settings no other test draws: nothing cached yet
     no_exception(at)
     assert at.slider(key="c_gmpo_epsilon_high").value == 0.37
     first = {el.proto.id: el.proto.spec for el in at.get("plotly_chart")}
     drawn = []
-    real = app_common._draw_chart
-    monkeypatch.setattr(
-        app_common, "_draw_chart", lambda fig, key, *a, **k: drawn.append(key) or real(fig, key, *a, **k)
-    )
+    real = charts._draw_chart
+    monkeypatch.setattr(charts, "_draw_chart", lambda fig, key, *a, **k: drawn.append(key) or real(fig, key, *a, **k))
     at.run()  # the second showing: drawn and recorded (the probability figure does not read GMPO:
     # another test's session may have recorded it already, so it may be replayed here)
     assert {"c_overlay", "c_gallery"} <= set(drawn)

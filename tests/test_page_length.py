@@ -211,8 +211,9 @@ def test_settings_in_the_url_and_back():
 def test_the_shared_labels_helper(monkeypatch, lang):
     # app_common.labels: each key -> its text under the prefix in the session's language, extras as given
     import app_common
+    from app_common import text
 
-    monkeypatch.setattr(app_common, "lang", lambda: lang)
+    monkeypatch.setattr(text, "lang", lambda: lang)
     got = app_common.labels("length", "right", "wrong", sampled="sampled (24)")
     assert got == {"right": t("length.right", lang), "wrong": t("length.wrong", lang), "sampled": "sampled (24)"}
     assert app_common.labels("length", "right", right="kept") == {"right": "kept"}  # an extra wins

@@ -21,7 +21,8 @@ from apptools import no_exception, open_page, torch_threads
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from app_common import MAX_URL_VALUE_CHARS, MAX_URL_VALUES, _guarded, _value_problem, escape_markdown
+from app_common import MAX_URL_VALUE_CHARS, MAX_URL_VALUES, escape_markdown
+from app_common.urlstate import _guarded, _value_problem
 from rlviz.app_pages import PAGES
 from rlviz.experiments.lessons import LESSON_PAGE, page_widget_keys
 from rlviz.i18n import t
@@ -339,7 +340,7 @@ def test_no_full_collection_after_every_script_run_but_the_trimmer_collects_cycl
 
 
 def test_no_page_takes_a_file():
-    sources = [ROOT / "app.py", ROOT / "app_common.py", *sorted((ROOT / "pages").glob("*.py"))]
+    sources = [ROOT / "app.py", *sorted((ROOT / "app_common").glob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
     for path in sources:
         text = path.read_text(encoding="utf-8")
         for call in ("file_uploader", "camera_input", "audio_input", "accept_file"):

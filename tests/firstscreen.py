@@ -1,0 +1,108 @@
+"""What a reader sees in the first screen of a page (issue 39's measures), read in a real browser.
+
+Shared by the browser test (tests/test_browser_layout.py) and the benchmark
+(benchmarks/first_screen.py): both call :func:`first_screen` on a settled page.
+
+- ``chart_in_view``: the page's first chart (a Plotly figure, drawn) shows at least
+  :data:`MIN_VISIBLE_PX` of its height inside the viewport, scrolled to the top.
+- ``words_above``: the words of the main area's visible text that stand above that chart (English:
+  whitespace-separated words; Chinese: one word per CJK character, as a reading-time measure counts
+  them); the sidebar and the header do not count.
+- ``overlaps``: pairs of a figure's own texts (title, subplot titles, legend, axis titles) whose
+  boxes overlap, and texts cut by the figure's edge (see :data:`OVERLAPS_JS`).
+"""
+
+from __future__ import annotations
+
+MIN_VISIBLE_PX = 150
+CHART = "[data-testid=stPlotlyChart]"
+
+FIRST_SCREEN_JS = """([minVisible]) => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const vh = window.innerHeight;
+  const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
+    .filter(c => c.checkVisibility());
+  const first = charts[0] || null;
+  const top = first ? first.getBoundingClientRect().top + window.scrollY : Infinity;
+  const bottom = first ? first.getBoundingClientRect().bottom + window.scrollY : Infinity;
+  const inView = first ? Math.min(bottom, vh) - top >= Math.min(minVisible, bottom - top) : false;
+  // visible text above the chart, in the main area (not the sidebar, not a collapsed expander)
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  let words = 0, text = [];
+  const range = document.createRange();
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const s = node.textContent.trim();
+    if (!s) continue;
+    const el = node.parentElement;
+    if (!el || !el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+    if (el.closest('script,style,.katex-mathml,[data-testid=stPlotlyChart]')) continue;
+    range.selectNodeContents(node);
+    const r = range.getBoundingClientRect();
+    if (r.height === 0 || r.width === 0) continue;
+    if (r.bottom + window.scrollY > top + 1) continue;
+    const cjk = (s.match(/[\\u3400-\\u9fff]/g) || []).length;
+    const latin = s.replace(/[\\u3400-\\u9fff]/g, ' ').split(/\\s+/).filter(w => /[\\p{L}\\p{N}]/u.test(w)).length;
+    words += cjk + latin;
+    text.push(s);
+  }
+  return {chart_in_view: inView, chart_top: first ? Math.round(top) : null, words_above: words,
+          n_charts: charts.length, text_above: text.join(' | ').slice(0, 3000)};
+}"""
+
+# A figure's texts that must not overlap one another or be cut by the figure's box: the title, the
+# subplot titles (annotations), the legend, the axis titles. Tick labels are plotly's own to place.
+OVERLAPS_JS = """() => {
+  const out = [];
+  const boxes = el => { const r = el.getBoundingClientRect(); return r; };
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  document.querySelectorAll('[data-testid=stPlotlyChart]').forEach((chart, ci) => {
+    if (!chart.checkVisibility()) return;
+    const svg = chart.querySelector('.main-svg');
+    if (!svg) return;
+    const frame = chart.getBoundingClientRect();
+    const items = [];
+    chart.querySelectorAll('.g-gtitle text, .annotation-text-g text, .g-xtitle text, .g-ytitle text, '
+        + '.g-x2title text, .g-y2title text, .g-x3title text, .g-y3title text, .infolayer .legend .bg')
+      .forEach(el => {
+        const r = boxes(el);
+        if (r.width < 1 || r.height < 1) return;
+        const kind = el.classList.contains('bg') ? 'legend' : (el.closest('.g-gtitle') ? 'title'
+          : el.closest('.annotation-text-g') ? 'annotation' : 'axis title');
+        items.push({kind, text: el.classList.contains('bg') ? 'legend' : el.textContent.slice(0, 40), r});
+      });
+    for (const it of items) {
+      if (it.kind === 'legend') continue;  // a legend may scroll inside its box
+      if (it.r.left < frame.left - 2 || it.r.right > frame.right + 2 || it.r.top < frame.top - 2
+          || it.r.bottom > frame.bottom + 2)
+        out.push({chart: ci, cut: it.text, kind: it.kind});
+    }
+    for (let i = 0; i < items.length; i++)
+      for (let j = i + 1; j < items.length; j++) {
+        const a = items[i], b = items[j];
+        if (a.kind === 'axis title' && b.kind === 'axis title') continue;
+        if (hit(a.r, b.r)) out.push({chart: ci, a: a.text, b: b.text, kinds: [a.kind, b.kind]});
+      }
+  });
+  return out;
+}"""
+
+
+def first_screen(pg, wait_ms: int = 8000) -> dict:
+    """The measures above on the settled page ``pg`` (scrolled to the top first), once its first chart
+    is drawn (Plotly's bundle loads lazily on a tab's first chart; waited for up to ``wait_ms``)."""
+    try:
+        pg.wait_for_function(
+            "() => { const c = [...document.querySelectorAll('[data-testid=stPlotlyChart]')]"
+            ".find(e => e.checkVisibility()); return !c || c.querySelector('.main-svg'); }",
+            timeout=wait_ms,
+        )
+    except Exception:  # noqa: BLE001 -- measured as it stands
+        pass
+    pg.evaluate("document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0); window.scrollTo(0, 0)")
+    return pg.evaluate(FIRST_SCREEN_JS, [MIN_VISIBLE_PX])
+
+
+def overlaps(pg) -> list[dict]:
+    """Pairs of overlapping figure texts and cut texts on the page ``pg`` (:data:`OVERLAPS_JS`)."""
+    return pg.evaluate(OVERLAPS_JS)
