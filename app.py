@@ -39,7 +39,8 @@ from app_common import (  # noqa: E402
     show_server_limits,
     tr,
 )
-from rlviz.app_pages import PAGES  # noqa: E402
+from app_common.template import GLOSSARY_CSS, glossary_list  # noqa: E402
+from rlviz.app_pages import PAGES, SECTIONS  # noqa: E402
 from rlviz.device import available_devices, pick_device  # noqa: E402
 from rlviz.i18n import DEFAULT_LANG, LANGS  # noqa: E402
 
@@ -127,12 +128,20 @@ with st.sidebar:
     # the directory's name only: a path on the server is never shown in the browser
     model_name = escape_markdown(Path(options.model_dir).name) if options.model_dir else tr("side.model_tiny")
     st.caption(tr("side.model", model=model_name), help=tr("side.model_help"))
+    with st.popover(tr("glossary.header"), icon=":material/dictionary:", help=tr("glossary.help")):
+        glossary_list()
     show_server_limits()
+st.html(GLOSSARY_CSS)  # the glossary's terms in the pages' text: dotted underline, hover help
 
-pages = [
-    st.Page(p.file, title=tr(f"nav.{p.key}"), icon=p.icon, url_path=p.url_path or None, default=p.is_home)
-    for p in PAGES
-]
+# the sidebar's sections, in the page table's order (rlviz.app_pages.SECTIONS)
+pages = {
+    tr(f"nav.section.{section}"): [
+        st.Page(p.file, title=tr(f"nav.{p.key}"), icon=p.icon, url_path=p.url_path or None, default=p.is_home)
+        for p in PAGES
+        if p.section == section
+    ]
+    for section in SECTIONS
+}
 # every page listed: folded, the list ends in Streamlit's own "View N more" button, which stays in
 # English on a Chinese page
 navigation = st.navigation(pages, position="sidebar", expanded=True)

@@ -22,8 +22,44 @@ def predict(prediction, state: dict, result: dict | None = None, labels: dict[st
     Drawn in a container keyed ``pred_<prediction key>`` (CSS class ``st-key-pred_...``), so a lesson's
     presenter view can highlight the step's question and hide the page's others (:func:`present_lesson`).
     """
-    with st.container(key=f"pred_{prediction.key}"):
-        _predict(prediction, state, result, labels)
+    from app_common.template import top_slot
+
+    slot = top_slot() if st.session_state.get(ASKING_KEY) == prediction.key else None
+    with slot if slot is not None else st.container(), st.container(key=f"pred_{prediction.key}"):
+        _predict(prediction, state, result, labels)  # a presenter's question: at the top of the page
+
+
+def signature(state: dict) -> str:
+    """The settings a guess is committed at (``state`` as one text): a guess stands while they do."""
+    return repr(sorted(state.items()))
+
+
+def waiting(prediction, state: dict) -> bool:
+    """Whether ``prediction`` applies at ``state`` and this session has neither committed a guess nor
+    skipped it at these settings (a question whose answer comes from a run never waits here: the
+    answer does not exist before the run)."""
+    if prediction.needs_result or not prediction.applies(state):
+        return False
+    return (prediction.key, signature(state)) not in st.session_state.get(ANSWERED_KEY, {})
+
+
+HELD_KEY = "_rlviz_held"  # this session: the prediction keys whose evidence the page held back last time
+
+
+def answers_held(predictions, state: dict) -> bool:
+    """True while one of ``predictions`` waits for the learner at ``state`` (:func:`waiting`): the page
+    then draws :func:`held_note` in place of each element that would state its answer (a figure's
+    value labels, a table, a sentence), so that nothing in view gives the answer away before the
+    commit. Records the waiting keys under :data:`HELD_KEY` (read by the tests)."""
+    keys = [p.key for p in predictions if waiting(p, state)]
+    held = st.session_state.setdefault(HELD_KEY, set())
+    held.update(keys)
+    return bool(keys)
+
+
+def held_note(where=None) -> None:
+    """One line in place of an element held back by :func:`answers_held`."""
+    (where or st).caption(":material/visibility_off: " + tr("teach.held"))
 
 
 def _predict(prediction, state: dict, result: dict | None = None, labels: dict[str, str] | None = None) -> None:
@@ -34,7 +70,7 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
     key = prediction.key
     store = f"pr_{key}"
     fields = prediction.fields(state)
-    signature = repr(sorted(state.items()))
+    signature_ = signature(state)
 
     def name(choice: str) -> str:  # a choice's label, or a line's name in the view
         return tr(f"{key}.choice.{choice}") if prediction.kind == "choice" else (labels or {}).get(choice, choice)
@@ -45,20 +81,15 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
     # before (a presenter's Previous, a slider moved back) the answer stands again; a teacher found
     # Next then Previous asked the class the same question twice
     answered = state_.setdefault(ANSWERED_KEY, {})
-    changed = committed is not None and committed["signature"] != signature
+    changed = committed is not None and committed["signature"] != signature_
     if changed or committed is None:
         state_.pop(store, None)
         committed = None
-        if (key, signature) in answered:
-            committed = state_[store] = {"signature": signature, "guess": answered[(key, signature)]}
+        if (key, signature_) in answered:
+            committed = state_[store] = {"signature": signature_, "guess": answered[(key, signature_)]}
         elif changed:
             st.caption(tr("teach.changed"))
     if committed is None:
-        if state_.get(ASKING_KEY) == key:  # a presenter's question: the page's answers wait for the class
-            from rlviz.plots.lessons import hidden_answers_css
-
-            st.html(hidden_answers_css())
-            st.caption(tr("teach.answers_hidden"))
         with st.form(key=f"form_{key}", border=False):
             if prediction.kind == "number":
                 guess = st.number_input(tr("teach.your_guess"), value=None, step=0.01, format="%.4f", key=f"{store}_in")
@@ -70,17 +101,42 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
                     format_func=name,
                     key=f"{store}_in_{lang()}",
                 )
-            if st.form_submit_button(tr("teach.commit")) and guess is not None:
-                state_[store] = {"signature": signature, "guess": guess}
-                answered[(key, signature)] = guess
+            buttons = st.container(horizontal=True)
+            with buttons:
+                committing = st.form_submit_button(tr("teach.commit"))
+                skipping = st.form_submit_button(tr("teach.skip"), type="tertiary")
+            if (committing and guess is not None) or skipping:
+                guess = None if skipping else guess  # skipped: the answer shown without a verdict
+                state_[store] = {"signature": signature_, "guess": guess}
+                answered[(key, signature_)] = guess
                 st.rerun()
         return
     if prediction.needs_result and result is None:  # committed before the run: kept until it has finished
         guess = committed["guess"]
-        st.info(
-            tr("teach.waiting", guess=f"{guess:.4g}" if prediction.kind == "number" else name(guess)),
-            icon=":material/hourglass_empty:",
-        )
+        if guess is None:
+            st.info(tr("teach.skipped_wait"), icon=":material/hourglass_empty:")
+        else:
+            st.info(
+                tr("teach.waiting", guess=f"{guess:.4g}" if prediction.kind == "number" else name(guess)),
+                icon=":material/hourglass_empty:",
+            )
+    elif committed["guess"] is None:  # skipped: the computed answer and why, no verdict
+        merged = {**state, **(result or {})}
+        try:
+            answer = prediction.compute(merged)
+        except ValueError as exc:
+            st.warning(tr("teach.no_answer", error=str(exc)), icon=":material/info:")
+        else:
+            if prediction.kind == "number":
+                shown, why = f"{float(answer):.4g}", f"{key}.why"
+            elif prediction.kind == "choice":
+                shown, why = name(answer), f"{key}.why.{answer}"
+            else:
+                shown = LIST_SEPARATOR[lang()].join(name(line) for line in answer.top)
+                why = f"{key}.why.{'tied' if answer.tied else 'apart'}"
+            st.info(tr("teach.skipped", answer=shown), icon=":material/visibility:")
+            why_fields = prediction.why_fields(merged)
+            st.markdown(tr(why, answer=shown, **why_fields))
     else:
         merged = {**state, **(result or {})}
         try:
@@ -109,5 +165,5 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
                 st.markdown(":material/arrow_downward: " + tr(prediction.figure, answer=answer, **why_fields))
     if st.button(tr("teach.again"), key=f"{store}_again"):
         state_.pop(store, None)
-        answered.pop((key, signature), None)
+        answered.pop((key, signature_), None)
         st.rerun()

@@ -32,6 +32,7 @@ from app_common import (
     show_bad_input,
     tr,
 )
+from app_common.template import page_top
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import weighting as W
@@ -85,8 +86,7 @@ def _share(x: float) -> str:
     return f"{x:.0%}"
 
 
-st.title(tr("weighting.title"))
-st.markdown(tr("weighting.intro"))
+page_top("weighting")
 
 
 # the parameter each library error starts with -> the label of the widget that sets it, per section

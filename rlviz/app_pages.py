@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PAGES", "PageEntry", "page"]
+__all__ = ["PAGES", "PATH", "SECTIONS", "PageEntry", "page", "path_position"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class PageEntry:
         file: the page script, relative to the repository root.
         icon: a Material icon (``:material/name:``), bundled with Streamlit, so it works offline.
         url_path: the page's address (``/curves``); ``""`` for the default page (home).
+        section: the sidebar's section it is listed under (:data:`SECTIONS`; title ``nav.section.<key>``).
         claims: numbers of the teaching claims (``shared/teaching.md``) it demonstrates live.
         prefix: the prefix of every widget key on the page (``c_`` -> ``c_algos``, ``c_ppo_epsilon_high``):
             the page's URL parameters (``bind="query-params"``), so a lesson step's settings can be
@@ -35,6 +36,7 @@ class PageEntry:
     url_path: str
     claims: tuple[int, ...] = ()
     prefix: str = ""
+    section: str = "objectives"
 
     @property
     def is_home(self) -> bool:
@@ -43,8 +45,16 @@ class PageEntry:
 
 
 PAGES: tuple[PageEntry, ...] = (
-    PageEntry("home", "pages/home.py", ":material/account_tree:", ""),
-    PageEntry("curves", "pages/curves.py", ":material/show_chart:", "curves", (1, 2, 10, 13, 14, 17, 24), prefix="c_"),
+    PageEntry("home", "pages/home.py", ":material/account_tree:", "", section="start"),
+    PageEntry(
+        "curves",
+        "pages/curves.py",
+        ":material/show_chart:",
+        "curves",
+        (1, 2, 10, 13, 14, 17, 24),
+        prefix="c_",
+        section="objectives",
+    ),
     PageEntry(
         "weighting",
         "pages/weighting.py",
@@ -52,21 +62,56 @@ PAGES: tuple[PageEntry, ...] = (
         "weighting",
         (5, 8, 9, 11, 15, 16, 18, 23),
         prefix="wt_",
+        section="objectives",
     ),
-    PageEntry("length", "pages/length.py", ":material/straighten:", "length", (6, 7), prefix="l_"),
-    PageEntry("sampling", "pages/sampling.py", ":material/filter_alt:", "sampling", (3, 4, 19), prefix="s_"),
-    PageEntry("advantages", "pages/advantages.py", ":material/balance:", "advantages", (3, 19), prefix="ad_"),
-    PageEntry("moe", "pages/moe.py", ":material/hub:", "moe", (12,), prefix="mo_"),
-    PageEntry("mismatch", "pages/mismatch.py", ":material/call_split:", "mismatch", prefix="mm_"),
-    PageEntry("live", "pages/live.py", ":material/bolt:", "live", (3, 11, 20, 21, 22), prefix="lv_"),
-    PageEntry("formula", "pages/formula.py", ":material/difference:", "formula", (5, 8, 9, 16, 24), prefix="fd_"),
     PageEntry(
-        "confusions", "pages/confusions.py", ":material/help:", "confusions", (1, 5, 8, 19, 20, 23), prefix="cf_"
+        "length", "pages/length.py", ":material/straighten:", "length", (6, 7), prefix="l_", section="objectives"
     ),
-    PageEntry("kl", "pages/kl.py", ":material/compare_arrows:", "kl", prefix="kl_"),
-    PageEntry("symptoms", "pages/symptoms.py", ":material/stethoscope:", "symptoms", prefix="sy_"),
-    PageEntry("interview", "pages/interview.py", ":material/quiz:", "interview", prefix="iv_"),
-    PageEntry("lessons", "pages/lessons.py", ":material/school:", "lessons", prefix="ls_"),
+    PageEntry(
+        "sampling",
+        "pages/sampling.py",
+        ":material/filter_alt:",
+        "sampling",
+        (3, 4, 19),
+        prefix="s_",
+        section="training",
+    ),
+    PageEntry(
+        "advantages",
+        "pages/advantages.py",
+        ":material/balance:",
+        "advantages",
+        (3, 19),
+        prefix="ad_",
+        section="objectives",
+    ),
+    PageEntry("moe", "pages/moe.py", ":material/hub:", "moe", (12,), prefix="mo_", section="training"),
+    PageEntry("mismatch", "pages/mismatch.py", ":material/call_split:", "mismatch", prefix="mm_", section="training"),
+    PageEntry(
+        "live", "pages/live.py", ":material/bolt:", "live", (3, 11, 20, 21, 22), prefix="lv_", section="training"
+    ),
+    PageEntry(
+        "formula",
+        "pages/formula.py",
+        ":material/difference:",
+        "formula",
+        (5, 8, 9, 16, 24),
+        prefix="fd_",
+        section="objectives",
+    ),
+    PageEntry(
+        "confusions",
+        "pages/confusions.py",
+        ":material/help:",
+        "confusions",
+        (1, 5, 8, 19, 20, 23),
+        prefix="cf_",
+        section="practice",
+    ),
+    PageEntry("kl", "pages/kl.py", ":material/compare_arrows:", "kl", prefix="kl_", section="objectives"),
+    PageEntry("symptoms", "pages/symptoms.py", ":material/stethoscope:", "symptoms", prefix="sy_", section="training"),
+    PageEntry("interview", "pages/interview.py", ":material/quiz:", "interview", prefix="iv_", section="practice"),
+    PageEntry("lessons", "pages/lessons.py", ":material/school:", "lessons", prefix="ls_", section="practice"),
 )
 
 
@@ -76,3 +121,17 @@ def page(key: str) -> PageEntry:
         if entry.key == key:
             return entry
     raise ValueError(f"key: no page {key!r}; pages: {', '.join(p.key for p in PAGES)}")
+
+
+# The sidebar's sections, in order (titles: locale ``nav.section.<key>``).
+SECTIONS: tuple[str, ...] = ("start", "objectives", "training", "practice")
+
+# The newcomer's path: a handful of pages in the order a first visit should take them (the home page's
+# "Start here", and each stop's "step k of n" with Previous / Next). Locale ``path.<key>``: one
+# sentence each, what the stop shows.
+PATH: tuple[str, ...] = ("curves", "advantages", "weighting", "sampling", "live", "symptoms")
+
+
+def path_position(key: str) -> tuple[int, int] | None:
+    """``(k, n)``: page ``key`` is stop ``k`` (from 1) of the ``n`` stops of :data:`PATH`; None off the path."""
+    return (PATH.index(key) + 1, len(PATH)) if key in PATH else None

@@ -5,6 +5,13 @@ Merged into :data:`rlviz.i18n.STRINGS`; the same completeness rules apply (tests
 
 STRINGS: dict[str, dict[str, str]] = {
     "weighting.title": {"en": "Token vs sequence weighting", "zh": "token 级与序列级加权"},
+    "weighting.lede": {
+        "en": "How hard does one update push each token of a response? It depends on how the per-token losses "
+        "are averaged into one loss, the aggregation. Type a group's lengths and advantages: each bar is one "
+        "token's gradient weight.",
+        "zh": "一次更新对回答中每个 token 的推动有多大？这取决于逐 token 损失如何汇成一个损失，即聚合方式。"
+        "输入一组回答的长度和优势：每根柱子是一个 token 的梯度权重。",
+    },
     "weighting.intro": {
         "en": "How hard does one update push each token of a response? Two choices decide it: how the "
         "per-token losses are averaged into one number (the aggregation, verl `loss_agg_mode`, TRL "

@@ -1,0 +1,28 @@
+"""Strings of the page template (``app_common.template``) and the newcomer's path (``app_common.path``)."""
+
+STRINGS = {
+    "page.notes": {"en": "How to read this", "zh": "怎么看这张图"},
+    "page.more": {"en": "More about this", "zh": "更多说明"},
+    "page.practitioners": {
+        "en": "For practitioners: TRL / verl names, papers, framework notes",
+        "zh": "给实践者：TRL / verl 参数名、论文、框架说明",
+    },
+    "nav.section.start": {"en": "Start", "zh": "开始"},
+    "nav.section.objectives": {"en": "Objectives", "zh": "目标函数"},
+    "nav.section.training": {"en": "Training", "zh": "训练"},
+    "nav.section.practice": {"en": "Practice", "zh": "练习"},
+    "path.marker": {"en": "Newcomer's path · stop {k} of {n}", "zh": "入门路线 · 第 {k} 站，共 {n} 站"},
+    "path.prev": {"en": "Previous: {title}", "zh": "上一站：{title}"},
+    "path.next": {"en": "Next: {title}", "zh": "下一站：{title}"},
+    "teach.held": {
+        "en": "Hidden until you answer the question in “Predict, then check” (or press Skip): it would give the "
+        "answer away.",
+        "zh": "在你回答“先预测，再验证”中的问题（或点“跳过”）之前先隐藏：它会泄露答案。",
+    },
+    "teach.skip": {"en": "Skip: show me", "zh": "跳过：直接看答案"},
+    "teach.skipped_wait": {
+        "en": "Skipped: the answer is shown here when the run has finished.",
+        "zh": "已跳过：训练结束后这里会显示答案。",
+    },
+    "teach.skipped": {"en": "The computed answer: {answer}.", "zh": "算出来的答案：{answer}。"},
+}
