@@ -24,6 +24,8 @@ def predict(prediction, state: dict, result: dict | None = None, labels: dict[st
     """
     from app_common.template import top_slot
 
+    if not prediction.needs_result and prediction.applies(state):
+        st.session_state.setdefault(ASKED_KEY, {})[prediction.key] = dict(state)  # read by tests/test_no_leak.py
     slot = top_slot() if st.session_state.get(ASKING_KEY) == prediction.key else None
     with slot if slot is not None else st.container(), st.container(key=f"pred_{prediction.key}"):
         _predict(prediction, state, result, labels)  # a presenter's question: at the top of the page
@@ -43,7 +45,8 @@ def waiting(prediction, state: dict) -> bool:
     return (prediction.key, signature(state)) not in st.session_state.get(ANSWERED_KEY, {})
 
 
-HELD_KEY = "_rlviz_held"  # this session: the prediction keys whose evidence the page held back last time
+HELD_KEY = "_rlviz_held"  # this session: the prediction keys whose evidence the page held back
+ASKED_KEY = "_rlviz_asked"  # this session: prediction key -> the state it was last asked at (predict)
 
 
 def answers_held(predictions, state: dict) -> bool:
