@@ -31,11 +31,11 @@ import pandas as pd
 import torch
 
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, token_weights
+from rlviz.core.frameworks import TRL_LOSS_TYPES
 from rlviz.core.kl import SCHULMAN_ESTIMATORS, kl_estimate
 from rlviz.core.objectives import ALGORITHMS, get_algorithm, gradient_weights, policy_loss, token_states, trust_band
 from rlviz.core.sampling import expected_advantage_mass
 from rlviz.experiments.weighting import MAX_LENGTH, no_negative_zero, parse_group, parse_numbers
-from rlviz.teach.export import TRL_LOSS_TYPES
 
 __all__ = [
     "BOUNDS",

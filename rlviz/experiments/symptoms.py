@@ -49,8 +49,8 @@ def knob_names(name: str) -> tuple[str | None, str | None]:
     a training setting's (``rlviz.teach.export.TRAIN_NAMES``: ``lr``, ``temperature``,
     ``entropy_coef``, ...); ``None`` where the framework has none. Raises ``ValueError`` naming
     ``name`` when it is neither."""
+    from rlviz.core.frameworks import TRAIN_NAMES, framework_name
     from rlviz.core.objectives import ALGORITHMS
-    from rlviz.teach.export import TRAIN_NAMES, framework_name
 
     for spec in ALGORITHMS.values():
         try:
