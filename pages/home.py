@@ -11,7 +11,8 @@ import math
 import streamlit as st
 
 from app_common import chart, csv_download, ensure_shell, formula, lang, tr
-from rlviz.app_pages import PAGES, page
+from app_common.template import notes, page_top
+from rlviz.app_pages import PAGES, PATH, page
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.home import family_tree, framework_check, settings_frame
 from rlviz.plots.home import lineage_figure
@@ -20,19 +21,42 @@ ensure_shell()
 L = lang()
 names = list(ALGORITHMS)
 
-st.title(tr("home.title"))
-st.markdown(tr("home.intro", n=len(names)))
+page_top("home", n=len(names))
 
-st.subheader(tr("home.map_header"))
-tree = family_tree(L)
-tree_labels = {f"name.{n}": title for n, title in tree["titles"].items()}
-tree_labels |= {f"hover.{n}": text for n, text in tree["hover"].items()}
-chart(lineage_figure(tree["parents"], tree_labels), "h_lineage")
-st.caption(tr("home.map_caption"))
-st.markdown(tr("home.notation"))
+# The path's first stop, one click away, then the family tree with the whole path beside it. Below
+# 1200 px (a projector, a laptop with the sidebar open) the tree needs the main column's full width:
+# the two stack, the tree first (a style rule; the server does not know the window's width).
+first = page(PATH[0])
+st.page_link(first.file, label=tr("home.start_button", title=tr(f"nav.{first.key}")), icon=":material/flag:")
+st.html(
+    "<style>@media (max-width: 1200px) {.st-key-h_columns [data-testid=stHorizontalBlock]"
+    "{flex-direction: column-reverse} .st-key-h_columns [data-testid=stColumn]{width: 100%; flex: 1 1 100%}}</style>"
+)
+with st.container(key="h_columns"):
+    start, tree_column = st.columns([2, 3], gap="medium")
+with start, st.container(key="h_start"):
+    st.subheader(tr("home.start_header"))
+    for k, key in enumerate(PATH, 1):
+        entry = page(key)
+        st.page_link(entry.file, label=f"{k}. {tr(f'nav.{key}')}", icon=entry.icon)
+        st.caption(tr(f"path.{key}"))
+    st.markdown(f"**{tr('home.other_ways')}**")
+    for key in ("lessons", "interview"):
+        entry = page(key)
+        st.page_link(entry.file, label=tr(f"home.entry_{key}"), icon=entry.icon)
+with tree_column:
+    st.markdown(f"**{tr('home.map_header')}**")
+    tree = family_tree(L)
+    tree_labels = {f"name.{n}": title for n, title in tree["titles"].items()}
+    tree_labels |= {f"hover.{n}": text for n, text in tree["hover"].items()}
+    chart(lineage_figure(tree["parents"], tree_labels), "h_lineage")
+    st.caption(tr("home.map_caption"))
 
-live = page("live")
-st.page_link(live.file, label=tr("home.open_live"), icon=live.icon)
+with notes():
+    st.markdown(tr("home.intro", n=len(names)))
+    st.markdown(tr("home.notation"))
+    live = page("live")
+    st.page_link(live.file, label=tr("home.open_live"), icon=live.icon)
 
 st.subheader(tr("home.algos_header", n=len(names)))
 

@@ -36,7 +36,7 @@ FIRST_SCREEN_JS = """([minVisible]) => {
     if (!s) continue;
     const el = node.parentElement;
     if (!el || !el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
-    if (el.closest('script,style,.katex-mathml,[data-testid=stPlotlyChart]')) continue;
+    if (el.closest('script,style,.katex-mathml,[data-testid=stPlotlyChart],[data-testid=stIconMaterial]')) continue;
     range.selectNodeContents(node);
     const r = range.getBoundingClientRect();
     if (r.height === 0 || r.width === 0) continue;

@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_common import server_options
-from rlviz.app_pages import PAGES
+from rlviz.app_pages import PAGES, page
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments.home import framework_check
 from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
@@ -69,6 +69,28 @@ def test_home_lists_every_page_of_the_page_table():
             assert entry.url_path in links, entry.key
             assert t(f"home.{entry.key}_claims", "en") in _texts(at)
     assert t("home.algos_header", "en", n=len(ALGORITHMS)) in _texts(at)  # the count comes from the registry
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_home_opens_with_the_newcomers_path_beside_the_figure(lang):
+    # issue 40: "Start here" first (a link to the path's first stop, then every stop in order with its
+    # sentence), entry points for a teacher and an interview candidate; the family tree beside the path
+    from rlviz.app_pages import PATH
+
+    at = _app()
+    at.query_params["lang"] = lang
+    at.run()
+    _no_exception(at)
+    assert at.markdown[0].value.startswith(t("home.lede", lang, n=len(ALGORITHMS))[:12])  # the lede, first
+    links = [(link.proto.page, link.proto.label) for link in at.get("page_link")]
+    first = page(PATH[0])
+    assert links[0] == (first.url_path, t("home.start_button", lang, title=t(f"nav.{first.key}", lang)))
+    stops = [label for _, label in links[1 : 1 + len(PATH)]]
+    assert stops == [f"{k}. {t(f'nav.{key}', lang)}" for k, key in enumerate(PATH, 1)]
+    captions = [c.value for c in at.caption]
+    assert all(t(f"path.{key}", lang) in captions for key in PATH)
+    assert [url for url, _ in links[1 + len(PATH) : 3 + len(PATH)]] == ["lessons", "interview"]
+    assert at.get("plotly_chart"), "the family tree is missing"
 
 
 def test_an_entry_added_to_the_registry_is_on_the_home_map(monkeypatch):

@@ -21,6 +21,7 @@ from browsertools import (
     wait_count,
     wait_idle_after_click,
 )
+from firstscreen import first_screen, overlaps
 
 from rlviz.app_pages import PAGES
 from rlviz.i18n import t
@@ -35,12 +36,18 @@ OVERFLOWING_FORMULAS = """() => [...document.querySelectorAll('.katex-display')]
     .map(e => e.textContent.slice(0, 50))"""
 
 
-# English is checked on a projector (1024 px, sidebar open), Chinese at 1400 px. `make test` renders
-# every page in English (AppTest runs every page in both languages, and the Chinese shell, live page,
-# mock interview and lesson are driven in this browser too); RLVIZ_BROWSER_LANGS=en,zh adds every
-# page in Chinese (a new-user pass before resolving an issue: screenshots of both).
-RENDER_WIDTH = {"en": 1024, "zh": 1400}
-LANGS = [lang for lang in os.environ.get("RLVIZ_BROWSER_LANGS", "en").split(",") if lang in RENDER_WIDTH] or ["en"]
+# Every page in both languages on a projector (1024x768, sidebar open, Streamlit's default at that
+# width): its first chart in the first screen, few words above it, and no figure text overlapping
+# another or cut (tests/firstscreen.py; issue 39). RLVIZ_BROWSER_LANGS=en (or zh) renders one language.
+RENDER_WIDTH = {"en": 1024, "zh": 1024}
+RENDER_HEIGHT = 768
+LANGS = [lang for lang in os.environ.get("RLVIZ_BROWSER_LANGS", "en,zh").split(",") if lang in RENDER_WIDTH] or ["en"]
+# pages without a chart: the interview bank (a question and its answer field) and the lessons list
+NO_CHART = {"interview", "lessons"}
+# the most words above a page's first chart on one page (title, path marker, lede, the controls' labels);
+# the median over the pages is held to 60 (test_few_words_above_the_first_chart_over_all_pages)
+MAX_WORDS_ABOVE = 80
+FIRST_SCREENS: dict[tuple[str, str], dict] = {}  # (page, lang) -> tests/firstscreen.py's measures
 
 
 def test_deep_link_on_a_fresh_server_gets_the_app_shell(server, browser, request):
@@ -73,7 +80,7 @@ def render_tabs(browser):
     tabs, contexts, outside = {}, [], []
     for lang in LANGS:
         width = RENDER_WIDTH[lang]
-        context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+        context = browser.new_context(viewport={"width": width, "height": RENDER_HEIGHT}, locale="en-US")
         tab = context.new_page()
         tab.on("request", lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url))
         tabs[lang] = tab
@@ -116,6 +123,34 @@ def test_every_page_renders(server, render_tabs, path, lang):
     page.get_by_text("Seed" if lang == "en" else "随机种子").first.wait_for(timeout=30_000)
     _formulas_fit(page)
     assert not outside, f"requests leaving the machine: {sorted(set(outside))[:5]}"
+    _figure_first(page, path, lang)
+
+
+def _figure_first(page, path: str, lang: str) -> None:
+    """The page's first chart in the first screen at 1024x768 (sidebar open), at most MAX_WORDS_ABOVE
+    words above it, and no figure text (title, subplot title, legend, axis title) overlapping another
+    or cut by its figure (tests/firstscreen.py)."""
+    key = next(p.key for p in PAGES if p.url_path == path)
+    measured = first_screen(page)
+    FIRST_SCREENS[key, lang] = measured
+    if key not in NO_CHART:
+        assert measured["chart_in_view"], f"{key} ({lang}): first chart at y={measured['chart_top']}, below the fold"
+        assert measured["words_above"] <= MAX_WORDS_ABOVE, (
+            f"{key} ({lang}): {measured['words_above']} words above the first chart: {measured['text_above'][:400]}"
+        )
+    clashes = overlaps(page)
+    assert not clashes, f"{key} ({lang}) at {page.viewport_size['width']} px: {clashes[:5]}"
+
+
+def test_few_words_above_the_first_chart_over_all_pages():
+    # after test_every_page_renders (same file, run in order): the median over the pages with a chart
+    import statistics
+
+    for lang in LANGS:
+        words = [m["words_above"] for (key, lg), m in FIRST_SCREENS.items() if lg == lang and key not in NO_CHART]
+        if len(words) < len(PAGES) - len(NO_CHART):
+            pytest.skip(f"only {len(words)} pages measured in {lang} (run the whole file)")
+        assert statistics.median(words) <= 60, (lang, sorted(words))
 
 
 def _formulas_fit(page) -> None:

@@ -14,6 +14,31 @@ STRINGS = {
     "path.marker": {"en": "Newcomer's path · stop {k} of {n}", "zh": "入门路线 · 第 {k} 站，共 {n} 站"},
     "path.prev": {"en": "Previous: {title}", "zh": "上一站：{title}"},
     "path.next": {"en": "Next: {title}", "zh": "下一站：{title}"},
+    # the newcomer's path (rlviz.app_pages.PATH): one sentence per stop, what it shows
+    "path.curves": {
+        "en": "How PPO's clip turns an advantage into a push on one token, and where the push stops.",
+        "zh": "PPO 的裁剪如何把优势变成对一个 token 的推力，以及推力在哪里停下。",
+    },
+    "path.advantages": {
+        "en": "Where the learning signal comes from: a group's rewards become advantages.",
+        "zh": "学习信号从哪里来：一组回答的奖励如何变成优势。",
+    },
+    "path.weighting": {
+        "en": "How one loss spreads over the tokens of long and short responses.",
+        "zh": "一个损失如何分摊到长回答和短回答的各个 token 上。",
+    },
+    "path.sampling": {
+        "en": "Why groups whose answers are all right or all wrong teach nothing.",
+        "zh": "为什么全对或全错的组学不到东西。",
+    },
+    "path.live": {
+        "en": "Train a small real model with several objectives side by side and watch it learn.",
+        "zh": "用几个目标函数并排训练一个真实的小模型，看着它学习。",
+    },
+    "path.symptoms": {
+        "en": "What goes wrong in training (entropy collapse, runaway length) and which settings cure it.",
+        "zh": "训练中会出什么问题（熵坍缩、长度失控），以及哪些设置能治好它。",
+    },
     "teach.held": {
         "en": "Hidden until you answer the question in “Predict, then check” (or press Skip): it would give the "
         "answer away.",

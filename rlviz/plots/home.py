@@ -46,6 +46,7 @@ def lineage_figure(parents: Mapping[str, str | None], labels: Mapping[str, str],
     # list in one pass; add_shape / add_annotation per item cost most of the Home page's run)
     shapes: list[dict] = []
     annotations: list[dict] = []
+    labels_on_top: list[dict] = []  # after the arrows, so that a widened label covers an arrow's end
     for name in names:
         x, y = pos[name]
         style = style_or_default(name)
@@ -61,12 +62,16 @@ def lineage_figure(parents: Mapping[str, str | None], labels: Mapping[str, str],
                 "layer": "below",
             }
         )
-        annotations.append(
+        # the label carries the box's colour as its own background: a name wider than the box (GSPO-token
+        # in a narrow column) widens its label instead of running out of the box in a colour that hides it
+        labels_on_top.append(
             {
                 "x": x,
                 "y": y,
                 "text": f"<b>{titles[name]}</b>",
                 "showarrow": False,
+                "bgcolor": style["color"],
+                "borderpad": 1,
                 "font": {"color": text_color_on(style["color"]), "size": 14},
             }
         )
@@ -91,7 +96,7 @@ def lineage_figure(parents: Mapping[str, str | None], labels: Mapping[str, str],
                     "text": "",
                 }
             )
-    fig = go.Figure(layout={"shapes": shapes, "annotations": annotations})
+    fig = go.Figure(layout={"shapes": shapes, "annotations": annotations + labels_on_top})
     fig.add_trace(
         go.Scatter(
             x=[pos[n][0] for n in names],
