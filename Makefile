@@ -12,7 +12,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
 
-.PHONY: run run-replicas run-balanced test audit bench bench-explorers bench-load bench-load-replicas bench-load-balanced bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
+.PHONY: run run-replicas run-balanced test audit bench bench-first-screen bench-explorers bench-load bench-load-replicas bench-load-balanced bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -84,6 +84,12 @@ bench: $(STAMP)
 	$(PY) benchmarks/arm_batching.py
 	$(PY) benchmarks/explorers.py
 	$(PY) benchmarks/explorer_reruns.py
+	$(PY) benchmarks/first_screen.py
+
+# issue 39: each page's first screen in headless chromium (chart in view, words above it, at 1400x900
+# and 1024x768, en and zh) and the time from a click on a page's sidebar link to its first chart
+bench-first-screen: $(STAMP)
+	$(PY) benchmarks/first_screen.py
 
 bench-explorers: $(STAMP)
 	$(PY) benchmarks/explorers.py
