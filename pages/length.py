@@ -7,6 +7,12 @@ An L_cache above L_max is held at L_max (with a note), so a shared link never em
 The analysis and the sweep are cached by their inputs (the sweep does not read the Kimi or cosine
 values). The page's body is one fragment (its widgets rerun it, not the sidebar and the page list),
 and the group picker, a fragment inside it, reruns only its own section.
+
+The page template (CONTRIBUTING.md): title and lede, the three sliders of DAPO's penalty, the curves;
+under them the other penalties' choices, the questions, the explanation ("How to read this") and the
+papers, frameworks' keys and export ("For practitioners"); then the rollouts' sections. While a
+question waits for the learner (``answers_held``) nothing states its answer: the curves' reading, the
+group's table and the filtering text's penalty are held back.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from app_common import (
     chart,
     csv_download,
     ensure_shell,
+    export_config,
     figure_cache,
     formula,
     fragment,
@@ -30,6 +37,8 @@ from app_common import (
     stop,
     tr,
 )
+from app_common.predictions import answers_held, held_note
+from app_common.template import notes, page_top, practitioners
 from rlviz.experiments.length import (
     SAMPLE_LIMIT,
     SCHEMES,
@@ -166,9 +175,12 @@ def _group_table(
 
 
 @fragment
-def group_section(result, sample: tuple, settings: ShapingSettings, shown: list[str], group_size: int) -> None:
+def group_section(
+    result, sample: tuple, settings: ShapingSettings, shown: list[str], group_size: int, held: bool = False
+) -> None:
     """One group's responses and advantages (``result``: the analysis of ``sample`` under ``settings``);
-    its picker reruns only this section."""
+    its picker reruns only this section. ``held``: a question of the page waits for the learner, and
+    the group's table (its DAPO penalties) would state its answer: a note stands in its place."""
     summary, factor = result.summary, settings.penalty_factor
     options, group_names = _group_options(sample, settings, result.groups)
     if state.get("l_group") not in options:
@@ -206,15 +218,14 @@ def group_section(result, sample: tuple, settings: ShapingSettings, shown: list[
         "reward",
         *(f"scheme_{k}" for k in SCHEMES),
     )
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        chart(
-            _group_figure(sample, settings, chosen, tuple(shown), L, tuple(group_labels.items()), rows), "length-group"
-        )
-    with right:
-        formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
-        note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
-        st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
+    # the figure at the page's width (its axis titles whole at 1024 px), its formula and reading under it
+    chart(_group_figure(sample, settings, chosen, tuple(shown), L, tuple(group_labels.items()), rows), "length-group")
+    formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
+    note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
+    st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
+    if held:
+        held_note()
+        return
     view = _group_table(sample, settings, chosen, tuple(shown), L, rows)
     csv_download(view, f"length-group-{chosen}", key="l_csv_group")
 
@@ -223,11 +234,28 @@ def group_section(result, sample: tuple, settings: ShapingSettings, shown: list[
 def page() -> None:
     """The whole page below the sidebar: every widget of it reruns this, not the sidebar, the
     navigation and the URL check (a full rerun: about a sixth of a slider's rerun on the server)."""
-    st.title(tr("length.title"))
-    st.markdown(tr("length.intro"))
+    # the page's top in this fragment: a presenter's question is drawn under the lede by ``predict``
+    # below, which a rerun of this fragment alone may only do inside the fragment
+    page_top("length")
+    # library parameter -> the widget (or server option) that sets it, for error messages
+    FIELDS = {
+        "max_length": tr("length.lmax"),
+        "buffer_length": tr("length.lcache"),
+        "penalty_factor": tr("length.factor"),
+        "kimi_weight": tr("length.kimi_weight"),
+        "r0_correct": tr("length.cos_r0c"),
+        "rl_correct": tr("length.cos_rlc"),
+        "r0_wrong": tr("length.cos_r0w"),
+        "rl_wrong": tr("length.cos_rlw"),
+        "exceed_penalty": tr("length.cos_exceed"),
+        "n_prompts": tr("length.n_prompts"),
+        "group_size": tr("length.group_size"),
+        "temperature": tr("length.temperature"),
+        "device": tr("side.device"),
+        "model_dir": tr("length.model_dir"),
+    }
 
     # ---------------------------------------------------------------------------------------- settings
-    st.subheader(tr("length.controls"))
     c1, c2, c3 = st.columns(3)
     lmax = c1.slider(
         tr("length.lmax"),
@@ -257,6 +285,12 @@ def page() -> None:
         help=tr("length.factor_help"),
         bind="query-params",
     )
+    lmax, lcache_set = int(lmax), int(lcache)
+    # the buffer cannot be longer than the maximum length: hold it at L_max (the slider keeps its value)
+    lcache = min(lcache_set, lmax)
+    if lcache_set > lmax:  # next to the sliders it is about
+        st.warning(tr("length.lcache_held", lcache=lcache_set, lmax=lmax), icon=":material/info:")
+    figure = st.container()  # the main figure, right under the sliders; the choices below it
     others = st.multiselect(
         tr("length.others"),
         list(OTHERS),
@@ -292,66 +326,20 @@ def page() -> None:
                 (k6, "cos_exceed", "l_ex", C.exceed_penalty),
             )
         ]
-    with st.expander(tr("length.rollout_settings")):
-        st.caption(tr("length.rollout_help"))
-        r1, r2, r3 = st.columns(3)
-        n_prompts = r1.number_input(tr("length.n_prompts"), 2, 48, 32, key="l_n", bind="query-params")
-        group_size = r2.number_input(tr("length.group_size"), 2, 16, 8, key="l_g", bind="query-params")
-        temperature = r3.slider(tr("length.temperature"), 0.3, 2.0, 1.0, 0.05, key="l_temp", bind="query-params")
 
-    # library parameter -> the widget (or server option) that sets it, for error messages
-    FIELDS = {
-        "max_length": tr("length.lmax"),
-        "buffer_length": tr("length.lcache"),
-        "penalty_factor": tr("length.factor"),
-        "kimi_weight": tr("length.kimi_weight"),
-        "r0_correct": tr("length.cos_r0c"),
-        "rl_correct": tr("length.cos_rlc"),
-        "r0_wrong": tr("length.cos_r0w"),
-        "rl_wrong": tr("length.cos_rlw"),
-        "exceed_penalty": tr("length.cos_exceed"),
-        "n_prompts": tr("length.n_prompts"),
-        "group_size": tr("length.group_size"),
-        "temperature": tr("length.temperature"),
-        "device": tr("side.device"),
-        "model_dir": tr("length.model_dir"),
-    }
-
-    lmax, lcache_set = int(lmax), int(lcache)
-    # the buffer cannot be longer than the maximum length: hold it at L_max (the slider keeps its value)
-    lcache = min(lcache_set, lmax)
-    if lcache_set > lmax:
-        st.warning(tr("length.lcache_held", lcache=lcache_set, lmax=lmax), icon=":material/info:")
-    from app_common import export_config
-
-    export_config(
-        "dapo",
-        train_overrides={"overlong_shaping": True},
-        train_config={
-            "max_new_tokens": lmax,
-            "overlong_buffer_length": lcache,
-            "overlong_penalty_factor": float(factor),
-        },
-        key="l_export",
-    )
     factor = float(factor)
     settings = ShapingSettings(lmax, lcache, factor, float(kimi_weight), CosineParams(*map(float, cos)))
     try:
         curves, kimi = _curves(settings)
     except ValueError as exc:
-        show_bad_input(exc, FIELDS)
+        with figure:  # in the figure's place, under the sliders it names
+            show_bad_input(exc, FIELDS)
         stop()
-
-    # predict, then check: before the curves give the answers away
-    with st.expander(tr("teach.header"), expanded=True):
-        st.caption(tr("teach.intro"))
-        shaping = state_from_settings("length", state)
-        for col, prediction in zip(st.columns(len(PREDICTIONS["length"]), border=True), PREDICTIONS["length"]):
-            with col:
-                predict(prediction, shaping)
+    shaping = state_from_settings("length", state)
+    # before the commit nothing in view states the answers: the curves' reading, the group's table
+    held = answers_held(PREDICTIONS["length"], shaping)
 
     # ---------------------------------------------------------------------------------------- curves
-    st.subheader(tr("length.curves_header"))
     curve_labels = labels(
         "length",
         "panel_dapo",
@@ -366,18 +354,26 @@ def page() -> None:
         "hover_ramp",
         "hover_full",
     )
-    # the panels at full width; below, one row per penalty: its formula beside its reading
-    chart(_curves_figure(settings, tuple(others), L, tuple(curve_labels.items())), "length-curves")
-    csv_download(curves, "length-curves", key="l_csv_curves")
-    FORMULA_WIDTHS = [3, 2]
-    left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
-    with left:
+    with figure:  # the panels at full width (no value labels: the answers are read by hovering)
+        chart(_curves_figure(settings, tuple(others), L, tuple(curve_labels.items())), "length-curves")
+
+    # predict, then check: the reading of the curves is held back until the learner commits
+    with st.expander(tr("teach.header"), expanded=True):
+        st.caption(tr("teach.intro"))
+        for col, prediction in zip(st.columns(len(PREDICTIONS["length"]), border=True), PREDICTIONS["length"]):
+            with col:
+                predict(prediction, shaping)
+
+    with notes():  # the page's explanation: each penalty's formula above its reading, at full width
+        st.markdown(tr("length.intro"))
+        st.markdown(f"**{tr('length.curves_header')}**")
         formula(
             r"R_\text{length}(L)=-f\cdot\operatorname{clip}(x,\ 0,\ 1),\quad "
             r"x=\frac{L-(L_\text{max}-L_\text{cache})}{L_\text{cache}}"
         )
-    with right:
-        if factor == 0:
+        if held:
+            held_note()
+        elif factor == 0:
             st.markdown(tr("length.curves_text_zero"))
         elif lcache == 0:
             st.markdown(tr("length.curves_text_step", lmax=lmax, factor=f"{factor:g}"))
@@ -391,19 +387,15 @@ def page() -> None:
                     edge=f"{1 - factor:g}".replace("-", "−"),
                 )
             )
-        st.caption(tr("length.dapo_source"))
-    for name in others:
-        left, right = st.columns(FORMULA_WIDTHS, gap="large", vertical_alignment="center")
-        if name == "kimi":
-            with left:
+        for name in others:
+            if name == "kimi":
                 formula(
                     r"\lambda_i=0.5-\frac{|y_i|-\min_j|y_j|}{\max_j|y_j|-\min_j|y_j|},\quad "
                     r"R_i=R^\text{task}_i+w\cdot\begin{cases}\lambda_i & c_i=1\\ \min(0,\lambda_i) & c_i=0\end{cases}",
                     small=True,
                 )
-            right.markdown(tr("length.kimi_text"))
-        else:
-            with left:
+                st.markdown(tr("length.kimi_text"))
+            else:
                 formula(
                     r"\operatorname{CosFn}(t,r_0,r_L)\\=r_L+\tfrac12(r_0-r_L)"
                     r"\Big(1+\cos\frac{\pi t}{L_\text{max}}\Big),\quad "
@@ -412,10 +404,30 @@ def page() -> None:
                     r"t\ge L_\text{max}:\ R=r_e",
                     small=True,
                 )
-            right.markdown(tr("length.cosine_text"))
+                st.markdown(tr("length.cosine_text"))
+    with practitioners():  # the papers, the frameworks' names for these settings, the export
+        st.markdown(tr("length.dapo_source"))
+        st.markdown(tr("length.papers"))
+        export_config(
+            "dapo",
+            train_overrides={"overlong_shaping": True},
+            train_config={
+                "max_new_tokens": lmax,
+                "overlong_buffer_length": lcache,
+                "overlong_penalty_factor": factor,
+            },
+            key="l_export",
+        )
+    csv_download(curves, "length-curves", key="l_csv_curves")
 
     # ---------------------------------------------------------------------------------------- rollouts
     st.subheader(tr("length.rollouts_header"))
+    with st.expander(tr("length.rollout_settings")):  # what the sections below sample; not the curves above
+        st.caption(tr("length.rollout_help"))
+        r1, r2, r3 = st.columns(3)
+        n_prompts = r1.number_input(tr("length.n_prompts"), 2, 48, 32, key="l_n", bind="query-params")
+        group_size = r2.number_input(tr("length.group_size"), 2, 16, 8, key="l_g", bind="query-params")
+        temperature = r3.slider(tr("length.temperature"), 0.3, 2.0, 1.0, 0.05, key="l_temp", bind="query-params")
     seed, device, model_dir = int(state.get("seed", 0)), state.get("device", "auto"), state.get("model_dir")
     try:
         sample = (seed, int(n_prompts), int(group_size), SAMPLE_LIMIT, float(temperature), model_dir, device)
@@ -501,12 +513,13 @@ def page() -> None:
     # ---------------------------------------------------------------------------------------- one group
     st.subheader(tr("length.group_header"))
 
-    group_section(result, sample, settings, shown, int(group_size))
+    group_section(result, sample, settings, shown, int(group_size), held)
 
     # ---------------------------------------------------------------------------------------- filtering
     st.subheader(tr("length.filter_header"))
     # a truncated response is exactly L_max long: DAPO takes the full factor off it only with a buffer
-    extra = tr("length.filter_penalty", factor=f"{factor:g}") if factor > 0 and lcache > 0 else ""
+    # (what it takes off is the answer to a question: said only once the learner has committed)
+    extra = tr("length.filter_penalty", factor=f"{factor:g}") if factor > 0 and lcache > 0 and not held else ""
     st.markdown(tr("length.filter_text", penalty=extra))
     f1, f2 = st.columns([1, 3], gap="large")
     f1.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")

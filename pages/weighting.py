@@ -6,6 +6,12 @@ tokens; token-ratio noise vs GSPO's sequence ratio as length grows; a real group
 one optimizer step. Widgets -> one call into ``rlviz.experiments.weighting`` -> figure builders in
 ``rlviz.plots.weighting`` (and ``rlviz.plots.token_weight_figure``).
 
+The page template (CONTRIBUTING.md): the first section opens with the title and lede, the two fields
+of the group, then its figure; the questions come after it, and while one waits for the learner
+(``answers_held``) nothing states its answer (the figure has no value labels, the table of weights and
+the sentence of the token-mean weight are a note). Each later section: a lead line, its controls and
+figure, its explanation in a "How to read this" block.
+
 Nothing here branches on an algorithm's name: the choices offered, counts, lists and the sentences
 that read the figures come from ``ALGORITHMS`` (read on every run) and from each spec's
 ``trust_region`` / ``ratio_level``, so an entry added to the registry shows up here as it is.
@@ -24,6 +30,7 @@ from app_common import (
     csv_download,
     ensure_shell,
     escape_markdown,
+    export_configs,
     figure_cache,
     fragment,
     labels,
@@ -32,7 +39,8 @@ from app_common import (
     show_bad_input,
     tr,
 )
-from app_common.template import page_top
+from app_common.predictions import answers_held, held_note
+from app_common.template import notes, page_top, practitioners
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import weighting as W
@@ -86,9 +94,6 @@ def _share(x: float) -> str:
     return f"{x:.0%}"
 
 
-page_top("weighting")
-
-
 # the parameter each library error starts with -> the label of the widget that sets it, per section
 AGG_FIELDS = {
     "lengths": tr("weighting.lengths"),
@@ -136,16 +141,22 @@ def _aggregation_view(lengths: tuple, advantages: tuple, lmax: int, registry: st
 
 
 @figure_cache
-def _aggregation_chart(lengths: tuple, advantages: tuple, lmax: int, kind: str, words: str, registry: str):
+def _aggregation_chart(
+    lengths: tuple, advantages: tuple, lmax: int, kind: str, words: str, registry: str, show_text: bool = False
+):
     table = _aggregation(lengths, advantages, lmax, registry)
-    return aggregation_figure(table, kind, json.loads(words), show_text=kind == "mode")
+    # stacked: each panel over the page's width (a 1024 px window has no room for two of them side by side)
+    return aggregation_figure(table, kind, json.loads(words), show_text=show_text, stacked=True)
 
 
 @fragment
 def aggregation_section() -> None:
-    st.subheader(tr("weighting.agg_header"))
-    st.markdown(tr("weighting.agg_intro"))
-    c1, c2, c3 = st.columns([2, 2, 1])
+    # the page's top in this fragment: a presenter's question is drawn under the lede by ``predict``
+    # below, which a rerun of this fragment alone may only do inside the fragment
+    page_top("weighting")
+    # the two fields that drive the figure in one row above it (two columns still fit side by side on a
+    # 1024 px window with the sidebar open); L_max, which moves one mode only, under the figure
+    c1, c2 = st.columns(2)
     lengths_text = c1.text_input(
         tr("weighting.lengths"), W.DEFAULT_LENGTHS, key="wt_len", help=tr("weighting.lengths_help"), bind="query-params"
     )
@@ -156,31 +167,24 @@ def aggregation_section() -> None:
         help=tr("weighting.advantages_help"),
         bind="query-params",
     )
-    lmax = c3.number_input(
+    figure = st.container()
+    c1, c2 = st.columns([1, 2], gap="medium", vertical_alignment="bottom")
+    lmax = c1.number_input(
         tr("weighting.lmax"), 1, W.MAX_LENGTH, 256, key="wt_lmax", help=tr("weighting.lmax_help"), bind="query-params"
     )
+    lmax_note = c2.empty()
     try:
         lengths, advantages = W.parse_group(lengths_text, adv_text)
         setting = (tuple(lengths), tuple(advantages), int(lmax))
         table = _aggregation(*setting, _registry())
     except ValueError as exc:
-        show_bad_input(exc, AGG_FIELDS)
+        with figure:  # in the figure's place, under the fields: the rest of the page is drawn
+            show_bad_input(exc, AGG_FIELDS)
         return
     B, N = len(lengths), sum(lengths)
-    from app_common import export_configs
-
-    group = {"prompts_per_step": 1, "group_size": B, "mini_batches": 1} if B > 1 else {}
-    export_configs(  # GRPO with each aggregation, on the page's group and L_max: one tab each
-        {m: ("grpo", {"loss_agg_mode": m}, None, {"max_new_tokens": int(lmax), **group}) for m in LOSS_AGG_MODES},
-        key="wt_export",
-    )
-    # predict, then check: before the figures and the table give the answers away
-    with st.expander(tr("teach.header"), expanded=True):
-        st.caption(tr("teach.intro"))
-        cols = st.columns(len(PREDICTIONS["weighting"]), border=True)
-        for col, prediction in zip(cols, PREDICTIONS["weighting"]):
-            with col:
-                predict(prediction, state_from_settings("weighting", state))
+    asked = state_from_settings("weighting", state)
+    # before the commit nothing in view states the answers: no value labels, table or claim
+    held = answers_held(PREDICTIONS["weighting"], asked)
     responses = {
         i: tr("weighting.response_label", i=i, n=n, adv=format_number(a, "+g"))
         for i, (n, a) in enumerate(zip(lengths, advantages))
@@ -194,7 +198,20 @@ def aggregation_section() -> None:
         **{f"response.{i}": text for i, text in responses.items()},
     )
     words = _words(agg_labels)
-    chart(_aggregation_chart(*setting, "mode", words, _registry()), "wt_modes_chart")
+    lmax_note.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
+    with figure:
+        chart(_aggregation_chart(*setting, "mode", words, _registry(), not held), "wt_modes_chart")
+    # predict, then check: the figure above has no value labels until the learner commits
+    with st.expander(tr("teach.header"), expanded=True):
+        st.caption(tr("teach.intro"))
+        cols = st.columns(len(PREDICTIONS["weighting"]), border=True)
+        for col, prediction in zip(cols, PREDICTIONS["weighting"]):
+            with col:
+                predict(prediction, asked)
+    with notes():
+        st.markdown(f"**{tr('weighting.agg_header')}**")
+        st.markdown(tr("weighting.intro"))
+        st.markdown(tr("weighting.agg_intro"))
     left, right = st.columns(2, gap="medium")
     with left:
         # each mode's name on its own line above its weight: narrow enough for a 1024 px window
@@ -213,12 +230,13 @@ def aggregation_section() -> None:
             r"g_{i,t}&=-\frac{\partial\mathcal L}{\partial\log\pi_{i,t}}\\"
             r"g_{i,t}\big|_{r=1}&=A_i\,w_{i,t}\end{aligned}"
         )
-        st.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
-    shown, per_response, tm = _aggregation_view(*setting, _registry(), _words(list(responses.values())))
-    st.dataframe(shown)
-    # the sentence that states the token-mean answer: hidden with the figures while a presenter asks
-    with st.container(key="answers_wt_claim"):
-        st.markdown(tr("weighting.claim5", per_response=per_response, N=N, tm=f"{tm:.3g}"))
+    if held:  # the table of weights and the sentence that states the token-mean answer
+        held_note()
+    else:
+        shown, per_response, tm = _aggregation_view(*setting, _registry(), _words(list(responses.values())))
+        st.dataframe(shown)
+        with st.container(key="answers_wt_claim"):  # a sentence that states an answer (rlviz.plots.lessons)
+            st.markdown(tr("weighting.claim5", per_response=per_response, N=N, tm=f"{tm:.3g}"))
     st.markdown(tr("weighting.length_bias"))
 
     groups = []
@@ -232,6 +250,13 @@ def aggregation_section() -> None:
     sequence = [titles[n] for n, spec in ALGORITHMS.items() if spec.ratio_level == "sequence"]
     st.caption(tr("weighting.algos_caption", sequence=_join(sequence)))
     csv_download(table, "weighting-aggregation", key="wt_agg_csv")
+    with practitioners():
+        st.markdown(tr("weighting.practitioners"))
+        group = {"prompts_per_step": 1, "group_size": B, "mini_batches": 1} if B > 1 else {}
+        export_configs(  # GRPO with each aggregation, on the page's group and L_max: one tab each
+            {m: ("grpo", {"loss_agg_mode": m}, None, {"max_new_tokens": int(lmax), **group}) for m in LOSS_AGG_MODES},
+            key="wt_export",
+        )
 
 
 # ---------------------------------------------------------------------------------------- 2. off-policy tokens
@@ -249,7 +274,7 @@ def _offpolicy_chart(setting: tuple, words: str, registry: str):
 @fragment
 def offpolicy_section() -> None:
     st.subheader(tr("weighting.off_header"))
-    st.markdown(tr("weighting.off_intro"))
+    st.markdown(tr("weighting.off_lead"))
     c1, c2, c3, c4 = st.columns(4)
     length = c1.slider(tr("weighting.length"), 2, 400, 50, key="wt_L", bind="query-params")
     k = c2.number_input(
@@ -309,7 +334,7 @@ def offpolicy_section() -> None:
         show_bad_input(exc, OFF_FIELDS)
         return
     parts = _split(df)
-    notes = {r.algorithm: _panel_note(parts[r.algorithm], r.total_relative) for r in summary.itertuples()}
+    panel_notes = {r.algorithm: _panel_note(parts[r.algorithm], r.total_relative) for r in summary.itertuples()}
     off_labels = labels(
         "weighting",
         "relative",
@@ -317,14 +342,13 @@ def offpolicy_section() -> None:
         position=tr("word.position"),
         push=tr("word.grad_weight"),
         **{f"state.{s}": tr(f"weighting.state_{s}") for s in TOKEN_STATES},
-        **{f"note.{a}": note for a, note in notes.items()},
+        **{f"note.{a}": note for a, note in panel_notes.items()},
     )
-    left, right = st.columns([5, 3], gap="medium")
-    with left:
-        # panel names: the registry titles
-        chart(_offpolicy_chart(setting, _words(off_labels), _registry()), "wt_off_chart")
-        st.caption(tr("weighting.off_notes_caption"))
-    with right:  # short lines: this column is about 240 px wide on a 1024 px window with the sidebar open
+    # panel names: the registry titles; the figure at the page's width (a panel's title whole at 1024 px)
+    chart(_offpolicy_chart(setting, _words(off_labels), _registry()), "wt_off_chart")
+    st.caption(tr("weighting.off_notes_caption"))
+    left, right = st.columns(2, gap="medium")
+    with left:  # short lines: each column is about 265 px wide on a 1024 px window with the sidebar open
         st.latex(r"r_t=\frac{\pi_\theta(y_t)}{\pi_\text{old}(y_t)}")
         st.latex(r"s=\Big(\prod_t r_t\Big)^{1/|y|}")
         st.latex(
@@ -335,13 +359,16 @@ def offpolicy_section() -> None:
             r"\text{SAPO: }g_t&=\frac{A\,f'_\tau(r_t)\,r_t}{|y|}"
             r"\end{aligned}"
         )
+    with right:
         st.latex(
             r"\small\begin{gathered}f'_\tau(r)=4\,\sigma_\tau\,(1-\sigma_\tau)\\"
             r"\sigma_\tau=\sigma\big(\tau(r-1)\big)\end{gathered}"
         )
-        st.caption(tr("weighting.off_formula_caption"))
+    st.caption(tr("weighting.off_formula_caption"))  # under both columns: a paragraph, not a narrow column
     st.markdown(_offpolicy_reading(parts, summary, int(length), int(k)))
-    st.markdown(tr("weighting.off_try"))
+    with notes():
+        st.markdown(tr("weighting.off_intro"))
+        st.markdown(tr("weighting.off_try"))
     table = summary.assign(algorithm=summary["algorithm"].map(titles))
     st.dataframe(
         W.no_negative_zero(table.round(4)).rename(columns={c: tr(f"weighting.col_{c}") for c in table.columns}),
@@ -469,7 +496,7 @@ def _noise_chart(sigma: float, n: int, seed: int, words: str, registry: str):
 @fragment
 def noise_section() -> None:
     st.subheader(tr("weighting.noise_header"))
-    st.markdown(tr("weighting.noise_intro"))
+    st.markdown(tr("weighting.noise_lead"))
     c1, c2 = st.columns(2)
     sigma = c1.select_slider(
         tr("weighting.sigma"),
@@ -519,7 +546,9 @@ def noise_section() -> None:
         st.latex(r"\small\begin{gathered}\log r_t\sim\mathcal N(0,\sigma^2)\\\text{i.i.d.}\end{gathered}")
     reading = {k: v for k, v in numbers.items() if not k.startswith("eps.")}
     st.markdown(tr("weighting.noise_reading", sigma2=f"{sigma**2:.2g}", **reading))
-    st.caption(tr("weighting.noise_caption"))
+    with notes():
+        st.markdown(tr("weighting.noise_intro"))
+        st.caption(tr("weighting.noise_caption"))
     csv_download(df, "weighting-noise", key="wt_noise_csv")
 
 
@@ -556,7 +585,7 @@ def _real_chart(setting: tuple, algos: tuple, after: bool, algo: str, zmax, word
 @fragment
 def real_section() -> None:
     st.subheader(tr("weighting.real_header"))
-    st.markdown(tr("weighting.real_intro"))
+    st.markdown(tr("weighting.real_lead"))
     c1, c2, c3 = st.columns([2, 1, 2])
     prompt = c1.text_input(
         tr("weighting.prompt"),
@@ -641,7 +670,9 @@ def real_section() -> None:
         token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
         words = _words(token_labels)
         chart(_real_chart(setting, algos, bool(after), algo, zmax, words, _registry()), f"wt_real_{algo}")
-    st.caption(tr("weighting.real_caption"))
+    with notes():
+        st.markdown(tr("weighting.real_intro"))
+        st.caption(tr("weighting.real_caption"))
     csv_download(weights, "weighting-real-group", key="wt_real_csv")
 
 

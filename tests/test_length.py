@@ -395,6 +395,24 @@ def test_figures(rollouts):
     assert len(sf.data) == 10  # five series in two panels
 
 
+def test_the_curves_give_dapo_a_row_of_its_own(rollouts):
+    # found at 1024 px with the sidebar open: three panels in one row ran their titles together and the
+    # tick labels of one into the panel on its left; DAPO's panel (the questions') now spans the width
+    s = ShapingSettings(6, 3, 1.0)
+    curves = penalty_curves(s)
+    layout = penalty_curves_figure(curves, kimi_curve(1, 6), 6, 3, {}, show=("kimi", "cosine")).layout
+    assert list(layout.xaxis.domain) == [0.0, 1.0]
+    assert layout.yaxis2.domain[1] < layout.yaxis.domain[0] and layout.yaxis3.domain == layout.yaxis2.domain
+    assert layout.xaxis2.domain[1] < layout.xaxis3.domain[0]  # the other two side by side, apart
+    assert [a.text for a in layout.annotations] == ["panel_dapo", "panel_kimi", "panel_cosine"]
+    assert {a.font.size for a in layout.annotations} == {13}
+    assert layout.yaxis.title.text == layout.yaxis2.title.text == "reward"  # each row's first panel
+    one = penalty_curves_figure(curves, None, 6, 3, {}, show=("cosine",)).layout
+    assert list(one.xaxis.domain) == list(one.xaxis2.domain) == [0.0, 1.0]  # one row each
+    alone = penalty_curves_figure(curves, None, 6, 3, {}, show=()).layout
+    assert list(alone.yaxis.domain) == [0.0, 1.0] and alone.height < layout.height
+
+
 def test_a_spec_is_the_validated_figure(rollouts):
     # as_spec (what the page shows, no go.Figure built) is the same figure: plotly validates it here,
     # and its JSON is the JSON of the builder's go.Figure, both validated (plotly's default template on both)

@@ -3,6 +3,8 @@ input as st.error, settings in the URL."""
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -10,12 +12,82 @@ import pytest
 from apptools import assert_finite_figures, figures, no_exception, open_page, trace_values
 
 from rlviz.i18n import t
+from rlviz.teach.predict import PREDICTIONS
 
 PAGE = "pages/length.py"
 
 
 def _texts(at) -> str:
     return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption] + [s.value for s in at.subheader])
+
+
+def _skip_all(at, lang: str = "en"):
+    """Press "Skip: show me" on every question of the page still waiting (one at a time: each reruns
+    the page); at least one must be waiting."""
+    assert [b for b in at.button if b.label == t("teach.skip", lang)], "no question waits"
+    for _ in PREDICTIONS["length"]:
+        skip = [b for b in at.button if b.label == t("teach.skip", lang)]
+        if skip:
+            skip[0].click().run()
+    assert not [b for b in at.button if b.label == t("teach.skip", lang)]
+    return at
+
+
+def _flat(node):
+    """The page's elements and blocks in the order they are drawn (a block, then what it holds)."""
+    yield node
+    children = getattr(node, "children", None)
+    if isinstance(children, dict):
+        for k in sorted(children):
+            yield from _flat(children[k])
+
+
+def _plain(markdown: str) -> str:
+    """A Markdown text as read: the glossary's hover help (``<abbr>``) taken off."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markdown))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_screen_is_title_lede_sliders_then_the_curves(lang):
+    at = open_page(PAGE, lang=lang)
+    no_exception(at)
+    order = list(_flat(at.main))
+    kinds = [getattr(el, "type", "") for el in order]
+    title = kinds.index("title")
+    lede = [i for i, el in enumerate(order) if kinds[i] == "markdown" and _plain(el.value) == t("length.lede", lang)]
+    sliders = [i for i, el in enumerate(order) if getattr(el, "key", None) in ("l_max", "l_cache", "l_pen")]
+    chart = kinds.index("plotly_chart")
+    assert lede and title < lede[0] < sliders[0] < sliders[1] < sliders[2] < chart
+    assert {kinds[i] for i in range(sliders[2] + 1, chart)} <= {"flex_container", "column"}  # nothing between
+    assert order[chart].key == "length-curves"
+    # no long intro, no subheader, no export, no question above the curves
+    assert t("length.intro", lang) not in [el.value for el, k in zip(order[:chart], kinds) if k == "markdown"]
+    assert not [k for k in kinds[:chart] if k in ("subheader", "expander", "number_input")]
+    # the intro in the notes; the papers, the frameworks' keys and the export in the practitioners' block
+    (notes,) = [e for e in at.expander if e.label == t("page.notes", lang)]
+    assert t("length.intro", lang) in [m.value for m in notes.get("markdown")]
+    (block,) = [e for e in at.expander if e.label == t("page.practitioners", lang)]
+    shown = [m.value for m in block.get("markdown")]
+    assert t("length.dapo_source", lang) in shown and t("length.papers", lang) in shown
+    assert [e for e in block.get("expander") if e.label == t("export.title", lang)]
+
+
+def test_the_answers_are_held_until_the_questions_are_answered():
+    at = open_page(PAGE)
+    no_exception(at)
+    held = ":material/visibility_off: " + t("teach.held", "en")
+    reading = t("length.curves_text", "en", start=4, lmax=8, factor="1", edge="0")
+    # before the commit: the curves are drawn, their reading, the group's table (its DAPO penalties) and the
+    # filtering text's penalty are not: a note in place of each
+    assert figures(at)[0]["layout"]["annotations"] and reading not in _texts(at)
+    assert [c.value for c in at.caption].count(held) == 2 and not at.table
+    assert "on top" not in _texts(at)
+    _skip_all(at)
+    no_exception(at)
+    text = _texts(at)
+    assert reading in text and held not in [c.value for c in at.caption]
+    assert at.table and t("length.col_penalty", "en") in at.table[0].value.columns
+    assert t("length.filter_penalty", "en", factor="1") in text
 
 
 def test_defaults_show_every_section():
@@ -132,7 +204,7 @@ def test_buffer_longer_than_max_is_held_at_max(lang):
 
 def test_no_penalty_says_so():
     # factor 0 with the whole range as buffer: no text claims that responses lose reward
-    at = open_page(PAGE, l_pen="0", l_max="32", l_cache="32")
+    at = _skip_all(open_page(PAGE, l_pen="0", l_max="32", l_cache="32"))  # the curves' reading shown
     no_exception(at)
     assert_finite_figures(at, at_least=5)
     metrics = {m.label: m.value for m in at.metric}
@@ -145,7 +217,7 @@ def test_no_penalty_says_so():
     assert t("length.rollouts_penalised", "en").split("{")[0].split(":")[0] not in text
     assert "on top" not in text  # the filtering text does not add a penalty either
     # a nonzero factor but L_cache = 0: responses cut at L_max are exactly L_max long, none is penalised
-    at = open_page(PAGE, l_cache="0")
+    at = _skip_all(open_page(PAGE, l_cache="0"))
     no_exception(at)
     assert {m.label: m.value for m in at.metric}[t("length.metric_penalised", "en")] == "0.0%"
     text = _texts(at)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import html
 import re
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from apptools import assert_finite_figures, figures, no_exception, open_page
 
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.i18n import t
+from rlviz.teach.predict import PREDICTIONS
 
 PAGE = "pages/weighting.py"
 N_FIGURES = 7  # modes, algorithms, off-policy, noise, and one heatmap per default real-group algorithm (3)
@@ -22,6 +24,37 @@ N_FIGURES = 7  # modes, algorithms, off-policy, noise, and one heatmap per defau
 
 def _text(at) -> str:
     return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+def _skip_all(at, lang: str = "en"):
+    """Press "Skip: show me" on every question of the page still waiting (one at a time: each reruns
+    the page); at least one must be waiting."""
+    assert [b for b in at.button if b.label == t("teach.skip", lang)], "no question waits"
+    for _ in PREDICTIONS["weighting"]:
+        skip = [b for b in at.button if b.label == t("teach.skip", lang)]
+        if skip:
+            skip[0].click().run()
+    assert not [b for b in at.button if b.label == t("teach.skip", lang)]
+    return at
+
+
+def _flat(node):
+    """The page's elements and blocks in the order they are drawn (a block, then what it holds)."""
+    yield node
+    children = getattr(node, "children", None)
+    if isinstance(children, dict):
+        for k in sorted(children):
+            yield from _flat(children[k])
+
+
+def _plain(markdown: str) -> str:
+    """A Markdown text as read: the glossary's hover help (``<abbr>``) taken off."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markdown))
+
+
+def _labelled(fig) -> bool:
+    """Whether a figure shows value labels on its bars."""
+    return any(tr.get("text") for tr in fig["data"])
 
 
 def assert_figure_words(at, lang: str) -> None:
@@ -50,26 +83,74 @@ def assert_figure_words(at, lang: str) -> None:
     ]
 
 
-def test_defaults_show_every_section_with_claim5_numbers():
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_screen_is_title_lede_fields_then_the_figure(lang):
+    at = open_page(PAGE, lang=lang)
+    no_exception(at)
+    order = list(_flat(at.main))
+    kinds = [getattr(el, "type", "") for el in order]
+    title = kinds.index("title")
+    lede = [i for i, el in enumerate(order) if kinds[i] == "markdown" and _plain(el.value) == t("weighting.lede", lang)]
+    fields = [i for i, el in enumerate(order) if getattr(el, "key", None) in ("wt_len", "wt_adv")]
+    chart = kinds.index("plotly_chart")
+    assert lede and title < lede[0] < fields[0] < fields[1] < chart  # title, lede, the two fields, the figure
+    assert {kinds[i] for i in range(fields[1] + 1, chart)} <= {"flex_container", "column"}  # nothing between
+    annotations = [a["text"] for a in figures(at)[0]["layout"]["annotations"]]
+    assert annotations == [t("weighting.per_token", lang), t("weighting.per_response", lang)]  # the modes figure
+    # no subheader, no export and no question above the figure; the export is in the practitioners' block
+    assert not [k for k in kinds[:chart] if k in ("subheader", "expander", "number_input")]
+    (block,) = [e for e in at.expander if e.label == t("page.practitioners", lang)]
+    assert [e for e in block.get("expander") if e.label == t("export.title", lang)]
+    assert t("weighting.practitioners", lang) in [m.value for m in block.get("markdown")]
+
+
+def test_defaults_hold_the_answers_until_both_questions_are_answered():
     at = open_page(PAGE)
     no_exception(at)
     assert at.title[0].value == t("weighting.title", "en")
     # heatmaps leave padding cells empty (null) on purpose: gaps allowed
     figs = assert_finite_figures(at, at_least=N_FIGURES, gaps=True)
     assert len(figs) == N_FIGURES
+    held = ":material/visibility_off: " + t("teach.held", "en")
+    # before the commit: the figure without its value labels, no table of weights, no claim; a note instead
+    text = _text(at)
+    assert not _labelled(figs[0]) and held in [c.value for c in at.caption]
+    for number in ("0.0025", "0.05", "0.00476", "1/210"):  # claim 5: the answers' numbers
+        assert number not in text, number
+    assert len(at.dataframe) == 1  # the off-policy summary only
+    # the rest of the page is there: the off-policy reading, the registry's count
+    assert "GSPO" in text and "s = 0.9727" in text  # the whole response is clipped
+    assert "**GSPO-token** gives every token the same push as **GSPO**" in text
+    assert f"The {len(ALGORITHMS)} objectives" in text and "nine" not in text.lower()
+    # one answer committed: the other question still waits, the answers stay held
+    at.number_input(key="pr_teach.weighting_token_mean_in").set_value(20.0)
+    [b for b in at.button if b.label == t("teach.commit", "en")][0].click().run()
+    no_exception(at)
+    assert at.success and not _labelled(figures(at)[0]) and "0.0025" not in _text(at)
+    # both answered (the second skipped): the value labels, the table and the claim
+    _skip_all(at)
+    no_exception(at)
     text = _text(at)
     for number in ("0.0025", "0.05", "0.00476", "1/210"):  # claim 5
         assert number in text, number
-    assert "GSPO" in text and "s = 0.9727" in text  # the whole response is clipped
-    assert "**GSPO-token** gives every token the same push as **GSPO**" in text
-    # counts of the registry are formatted, never written out: "The 9 objectives"
-    assert f"The {len(ALGORITHMS)} objectives" in text and "nine" not in text.lower()
-    # the modes figure holds the per-token weights of the table
-    modes = figs[0]
+    assert held not in [c.value for c in at.caption]
+    modes = figures(at)[0]
     smtm = [tr for tr in modes["data"] if tr["name"] == "seq-mean-token-mean" and tr["xaxis"] == "x"][0]
-    assert smtm["text"] == ["0.0025", "0.05"]
+    assert smtm["text"] == ["0.0025", "0.05"]  # the modes figure holds the per-token weights of the table
+    assert len(at.dataframe) == 2
     assert len(at.get("download_button")) == 4
     assert_figure_words(at, "en")
+
+
+def test_a_presenters_question_holds_only_its_own_answer():
+    # on a lesson's step the class sees one question (the page's others are hidden): its commit shows the labels
+    at = open_page(PAGE, lesson="token_vs_sequence", present="1", step="1")
+    no_exception(at)
+    assert not _labelled(figures(at)[0])
+    at.number_input(key="pr_teach.weighting_token_mean_in").set_value(20.0)
+    [b for b in at.button if str(b.key).startswith("FormSubmitter:form_teach.weighting_token_mean-")][0].click().run()
+    no_exception(at)
+    assert _labelled(figures(at)[0]) and "0.0025" in _text(at)
 
 
 def test_chinese():
@@ -243,7 +324,7 @@ def test_every_parameter_the_library_names_maps_to_a_widget():
 
 
 def test_no_negative_zero_on_screen():
-    at = open_page(PAGE)  # default: GSPO clips the whole response, its push is exactly 0
+    at = _skip_all(open_page(PAGE))  # default: GSPO clips the whole response, its push is exactly 0
     off = figures(at)[2]
     gspo = [a["text"] for a in off["layout"]["annotations"] if a["text"].startswith("GSPO ")][0]
     assert gspo.endswith("r=1: 0.00")
@@ -394,6 +475,7 @@ def test_an_algorithm_added_to_the_registry_shows_on_the_page(monkeypatch):
     at.multiselect(key="wt_algos").set_value(["grpo", "dapo_copy"])
     at.multiselect(key="wt_ralgos").set_value(["dapo_copy"]).run()
     no_exception(at)
+    _skip_all(at)  # the table of weights shown too: the off-policy summary is the second table
     off = figures(at)[2]
     assert [tr["name"] for tr in off["data"] if tr["type"] == "bar"] == ["GRPO", "DAPO copy"]
     assert any(a["text"].startswith("DAPO copy · ") for a in off["layout"]["annotations"])

@@ -23,8 +23,11 @@ from rlviz.plots import algorithm_style
 from rlviz.plots import weighting as weighting_plots
 from rlviz.plots.weighting import (
     BAR_TEXT_MIN,
+    LEGEND_FIT_PX,
+    LEGEND_ROW_PX,
     aggregation_figure,
     format_number,
+    legend_rows,
     mode_origin,
     mode_style,
     noise_figure,
@@ -559,6 +562,26 @@ def test_aggregation_figure_with_labels_stacks_full_width_panels_with_readable_t
     side = _finite_fig(aggregation_figure(t, "algorithm", {}, show_text=False))["layout"]
     assert side["xaxis"]["domain"][1] < side["xaxis2"]["domain"][0]
     assert "uniformtext" not in side or not side["uniformtext"].get("minsize")
+
+
+def test_a_long_legend_gets_the_rows_it_needs_above_the_panel_titles():
+    # found at 1024 px with the sidebar open: the legend of every registry objective (several rows) lay
+    # over the subplot titles; it now gets its rows (counted at the narrow width) and the panels keep their height
+    assert legend_rows(["a"]) == 1 and legend_rows([]) == 1
+    assert legend_rows(["x" * 20] * 4, width=400) == 2  # 180 px an item: two in a row
+    assert legend_rows(["算法"] * 3, width=100) == 3  # a CJK character counts 13 px
+    t = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
+    names = [a.title for a in ALGORITHMS.values()]
+    rows = legend_rows(names)
+    assert rows >= 3  # what the page shows: every objective of the registry
+    stacked = _finite_fig(aggregation_figure(t, "algorithm", {}, show_text=False, stacked=True))["layout"]
+    assert stacked["margin"]["t"] >= 40 + LEGEND_ROW_PX * rows > 90
+    assert stacked["height"] - stacked["margin"]["t"] == 650 - 90  # the panels as tall as with a short legend
+    assert stacked["legend"]["yref"] == "container" and stacked["legend"]["yanchor"] == "top"
+    # four modes: two rows at the narrow width, the margin a short legend always had
+    modes = _finite_fig(aggregation_figure(t, "mode", {}))["layout"]
+    assert legend_rows(LOSS_AGG_MODES) == 2 and modes["margin"]["t"] == 90 and modes["height"] == 650
+    assert LEGEND_FIT_PX <= 564 - 60  # the figure at 1024 px with the sidebar open, less its left margin
 
 
 BUILDERS = (aggregation_figure, offpolicy_figure, noise_figure)

@@ -6,6 +6,11 @@ Texts holding LaTeX are never formatted (no ``tr(..., **fmt)`` call passes argum
 
 STRINGS: dict[str, dict[str, str]] = {
     "length.title": {"en": "Length penalties", "zh": "长度惩罚"},
+    "length.lede": {
+        "en": "How much reward does a response lose for running long? Move the sliders and compare DAPO's "
+        "overlong penalty with the Kimi k1.5 and cosine length rewards.",
+        "zh": "回答太长会被扣多少分？拖动滑块，对比 DAPO、Kimi 与余弦三种长度惩罚。",
+    },
     "length.intro": {
         "en": "Every rollout has a length limit $L_{max}$. A response that reaches it without "
         "finishing is cut off, and the verifier scores the cut-off text as wrong, even when the "
@@ -21,7 +26,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "filtering）则把被截断的回答直接从 loss 中去掉，而不是当作失败样本。其他团队也用别的方式按长度塑形奖励，"
         "这里挑两种与 DAPO 并列展示。下文中它们都作用在微型语言模型真实采样出的回答上。",
     },
-    "length.controls": {"en": "Settings", "zh": "设置"},
     "length.lmax": {"en": "Maximum length L_max (tokens)", "zh": "最大长度 L_max（token）"},
     "length.lmax_help": {
         "en": "The generation limit (verl data.max_response_length, TRL max_completion_length). A response "
@@ -123,21 +127,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "因此没有任何惩罚：无论 $L_{max}$ 和 $L_{cache}$ 取多少，正确回答在任何长度下都得 1 分，错误回答都得 0 分。",
     },
     "length.kimi_text": {
-        "en": "**Kimi k1.5 length reward** (Kimi Team, [arXiv 2501.12599](https://arxiv.org/abs/2501.12599), "
-        "§2.3.3); c = 1 marks a right answer. Relative to the group: the shortest response gets +0.5, the longest −0.5. Right answers "
+        "en": "**Kimi k1.5 length reward**; c = 1 marks a right answer. Relative to the group: the shortest response gets +0.5, the longest −0.5. Right answers "
         "get λ, wrong ones only min(0, λ): being short never rescues a wrong answer. The panel shows a group "
         "whose lengths span 1 to $L_{max}$; if all lengths in a group are equal the reward is 0.",
-        "zh": "**Kimi k1.5 长度奖励**（Kimi Team，[arXiv 2501.12599](https://arxiv.org/abs/2501.12599)，§2.3.3）；c = 1 表示回答正确。"
+        "zh": "**Kimi k1.5 长度奖励**；c = 1 表示回答正确。"
         "按组内相对长度计算：最短的回答得 +0.5，最长的得 −0.5。正确回答拿 λ，错误回答只拿 min(0, λ)：写得短并不能挽救"
         "错误答案。图中这一组的长度从 1 覆盖到 $L_{max}$；若组内长度全都相同，则奖励为 0。",
     },
     "length.cosine_text": {
-        "en": "**Cosine length-scaled reward** (Yeo et al., “Demystifying Long Chain-of-Thought Reasoning in "
-        "LLMs”, [arXiv 2502.03373](https://arxiv.org/abs/2502.03373), §4.2); t is the length, c = 1 a right answer. It replaces the task reward: a "
+        "en": "**Cosine length-scaled reward**; t is the length, c = 1 a right answer. It replaces the task reward: a "
         "right answer earns more the shorter it is, a wrong answer is punished *less* the longer it is (keep "
         "thinking when unsure), and reaching the limit costs a fixed penalty.",
-        "zh": "**余弦长度缩放奖励**（Yeo 等，“Demystifying Long Chain-of-Thought Reasoning in LLMs”，"
-        "[arXiv 2502.03373](https://arxiv.org/abs/2502.03373)，§4.2）；t 为回答长度，c = 1 表示回答正确。它直接取代任务奖励：正确回答越短得分越高，"
+        "zh": "**余弦长度缩放奖励**；t 为回答长度，c = 1 表示回答正确。它直接取代任务奖励：正确回答越短得分越高，"
         "错误回答越长惩罚反而越*轻*（没把握时鼓励多想一会儿），而写到上限则给一个固定惩罚。",
     },
     "length.dapo_source": {
@@ -147,6 +148,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "DAPO，[arXiv 2503.14476](https://arxiv.org/abs/2503.14476)，§3.4，式 13。verl："
         "`reward.reward_kwargs.overlong_buffer_cfg.len` / `.penalty_factor`；TRL：`get_soft_overlong_punishment`；"
         "OpenRLHF：`--reward.overlong_buffer_len`。",
+    },
+    "length.papers": {
+        "en": "Kimi k1.5 length reward: Kimi Team, [arXiv 2501.12599](https://arxiv.org/abs/2501.12599), §2.3.3. "
+        "Cosine length-scaled reward: Yeo et al., “Demystifying Long Chain-of-Thought Reasoning in LLMs”, "
+        "[arXiv 2502.03373](https://arxiv.org/abs/2502.03373), §4.2.",
+        "zh": "Kimi k1.5 长度奖励：Kimi Team，[arXiv 2501.12599](https://arxiv.org/abs/2501.12599)，§2.3.3。"
+        "余弦长度缩放奖励：Yeo 等，“Demystifying Long Chain-of-Thought Reasoning in LLMs”，"
+        "[arXiv 2502.03373](https://arxiv.org/abs/2502.03373)，§4.2。",
     },
     "length.panel_dapo": {"en": "DAPO overlong penalty", "zh": "DAPO 超长惩罚"},
     "length.panel_kimi": {"en": "Kimi k1.5 (one group)", "zh": "Kimi k1.5（一个组）"},

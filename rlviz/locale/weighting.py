@@ -6,25 +6,30 @@ Merged into :data:`rlviz.i18n.STRINGS`; the same completeness rules apply (tests
 STRINGS: dict[str, dict[str, str]] = {
     "weighting.title": {"en": "Token vs sequence weighting", "zh": "token 级与序列级加权"},
     "weighting.lede": {
-        "en": "How hard does one update push each token of a response? It depends on how the per-token losses "
-        "are averaged into one loss, the aggregation. Type a group's lengths and advantages: each bar is one "
-        "token's gradient weight.",
-        "zh": "一次更新对回答中每个 token 的推动有多大？这取决于逐 token 损失如何汇成一个损失，即聚合方式。"
-        "输入一组回答的长度和优势：每根柱子是一个 token 的梯度权重。",
+        "en": "How hard does one update push each token? Each bar is one token's gradient weight; it changes "
+        "with the aggregation, how the per-token losses are averaged into one loss.",
+        "zh": "每个 token 的梯度权重随聚合方式怎样变？",
     },
     "weighting.intro": {
         "en": "How hard does one update push each token of a response? Two choices decide it: how the "
-        "per-token losses are averaged into one number (the aggregation, verl `loss_agg_mode`, TRL "
-        "`loss_type`), and which ratio the clip or gate looks at: each token's own ratio r_t, or one "
+        "per-token losses are averaged into one number (the aggregation), and which ratio the clip or gate looks at: each token's own ratio r_t, or one "
         "sequence ratio s shared by the whole response. Every number on this page is a token's "
         "∂loss/∂log π, taken by autograd through the same `policy_loss` that trains the live model. "
         "Its negative is called the token's **push** here: positive means one gradient step makes the "
         "token more likely, negative less likely.",
         "zh": "一次更新会把回答里的每个 token 推动多少？由两个选择决定：逐 token 的损失怎样汇总成一个数"
-        "（聚合方式，verl 的 `loss_agg_mode`、TRL 的 `loss_type`），以及裁剪或门控看的是哪个比率——"
+        "（聚合方式），以及裁剪或门控看的是哪个比率——"
         "每个 token 自己的比率 r_t，还是整条回答共用的一个序列比率 s。本页的每个数字都是某个 token 的 "
         "∂loss/∂log π，由自动微分穿过与实时训练同一份 `policy_loss` 求得。下文把它的相反数称为该 token 的"
         "**推力**：为正表示一步梯度下降会让这个 token 的概率变大，为负则变小。",
+    },
+    "weighting.practitioners": {
+        "en": "The aggregation is verl's `loss_agg_mode` and TRL's `loss_type`. The constant L_max of "
+        "seq-mean-token-sum-norm (Dr.GRPO) is the generation budget: TRL `max_completion_length`, verl "
+        "`loss_scale_factor`. The export below writes GRPO with each aggregation on this group.",
+        "zh": "聚合方式对应 verl 的 `loss_agg_mode` 和 TRL 的 `loss_type`。seq-mean-token-sum-norm（Dr.GRPO）"
+        "中的常数 L_max 就是生成长度预算：TRL 的 `max_completion_length`，verl 的 `loss_scale_factor`。"
+        "下面的导出按这一组回答，为每种聚合方式各写一份 GRPO 配置。",
     },
     # ---------------------------------------------------------------- 1. aggregation
     "weighting.agg_header": {"en": "One group, four ways to average", "zh": "同一组回答，四种求平均的方式"},
@@ -112,6 +117,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---------------------------------------------------------------- 2. off-policy tokens
     "weighting.off_header": {"en": "A response with a few off-policy tokens", "zh": "含少数异策略 token 的回答"},
+    "weighting.off_lead": {
+        "en": "After one update a few tokens' ratios move far from 1. Each bar is one token's push divided by "
+        "its push at r = 1: 1 untouched, 0 no gradient.",
+        "zh": "更新一次之后，少数 token 的比率远离 1。每根柱子是该 token 的推力除以 r = 1 时的推力：1 表示不受影响，"
+        "0 表示没有梯度。",
+    },
     "weighting.off_intro": {
         "en": "After the first update on a batch the ratios move away from 1, and a few tokens usually "
         "move far more than the rest. Here one response of L tokens has k tokens at ratio r (hatched "
@@ -277,6 +288,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Why GSPO's ε is about 1e-4 and GRPO's is 0.2",
         "zh": "为什么 GSPO 的 ε 约为 1e-4，而 GRPO 的是 0.2",
     },
+    "weighting.noise_lead": {
+        "en": "A token's log-ratio wobbles by σ at any length; GSPO's log s averages L of them, so its spread "
+        "shrinks with length and its ε has to be much smaller.",
+        "zh": "单个 token 的对数比率无论多长都以 σ 抖动；GSPO 的 log s 是 L 个抖动的平均，离散程度随长度缩小，"
+        "所以它的 ε 必须小得多。",
+    },
     "weighting.noise_intro": {
         "en": "Suppose every token's log-ratio log r_t wobbles independently with standard deviation σ. "
         "A single token's ratio then varies on the scale σ whatever the length, so GRPO's per-token ε "
@@ -342,6 +359,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---------------------------------------------------------------- 4. a real group
     "weighting.real_header": {"en": "The same view on a real group", "zh": "在真实的一组回答上看"},
+    "weighting.real_lead": {
+        "en": "The tiny LM answers one prompt G times and takes one real AdamW step; each cell is a token, "
+        "coloured by its push (orange: up, purple: down, white: no gradient).",
+        "zh": "微型语言模型对一个提示词回答 G 次，再真实地更新一步；每个格子是一个 token，颜色表示它的推力"
+        "（橙色：推高，紫色：压低，白色：没有梯度）。",
+    },
     "weighting.real_intro": {
         "en": "The tiny LM answers one prompt G times; the verifier scores the answers and GRPO turns the "
         "scores into group advantages. Then one real AdamW step with GRPO's loss moves the policy and "

@@ -13,11 +13,14 @@ and axis; ``tests/test_length.py`` validates them. ``as_spec=True`` gives the fi
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from . import OKABE_ITO, algorithm_style
 from . import _assemble as A
@@ -65,6 +68,36 @@ def _vline(x, col: int = 1) -> dict:
 
 _TITLED = {"margin": {"t": 90}, "legend": {"y": 1.14}}  # room for the legend above the subplot titles
 
+# The curves' panels: DAPO's (the page's questions are about it) over the figure's whole width, the
+# others side by side under it, so that on a 1024 px window with the sidebar open (a figure of about
+# 560 px) no panel title runs into the next and no tick label into a neighbouring panel.
+CURVE_ROW_PX = 250  # the height of one row of panels
+PANEL_TITLE_PX = 13  # the panel titles, at the size of the app's other figure texts
+
+
+@functools.lru_cache(maxsize=32)
+def _curve_grid_json(titles: tuple[str, ...]) -> str:
+    if len(titles) == 1:
+        fig = make_subplots(rows=1, cols=1, subplot_titles=titles)
+    else:
+        below = len(titles) - 1
+        specs = [[{"colspan": below}] + [None] * (below - 1), [{}] * below]
+        fig = make_subplots(
+            rows=2, cols=below, specs=specs, subplot_titles=titles, vertical_spacing=0.2, horizontal_spacing=0.1
+        )
+    layout = fig.layout.to_plotly_json()
+    layout.pop("template", None)  # the default template, applied again when the figure is made
+    for annotation in layout.get("annotations", []):
+        annotation["font"] = {"size": PANEL_TITLE_PX}
+    return json.dumps(layout)
+
+
+def _curve_grid(titles: tuple[str, ...]) -> dict:
+    """The layout of the curves' panels: the first (DAPO) on a row of its own, the others (one or two)
+    in a row under it; panel k's axes are x{k} / y{k} in the order of ``titles`` (computed once per
+    set of titles, then copied)."""
+    return json.loads(_curve_grid_json(titles))
+
 
 # The length-shaping schemes drawn as panels (reward schemes, not objectives): each panel's lines
 # (column of its frame, label key, dash), which frame holds them, whether its hover names the zone
@@ -106,8 +139,9 @@ def penalty_curves_figure(
     *,
     as_spec: bool = False,
 ) -> go.Figure | dict:
-    """DAPO's penalty and the total reward of a right and a wrong answer vs length, beside the
-    Kimi and cosine length rewards (small multiples, shared x title).
+    """DAPO's penalty and the total reward of a right and a wrong answer vs length, above the
+    Kimi and cosine length rewards (small multiples: DAPO's panel on a row of its own, the others
+    side by side under it, :func:`_curve_grid`).
 
     Args:
         curves: :func:`rlviz.experiments.length.penalty_curves`.
@@ -118,7 +152,7 @@ def penalty_curves_figure(
         show: which other penalties get a panel.
     """
     panels = [SHAPING_PANELS[0]] + [k for k in SHAPING_PANELS[1:] if k in show and (k != "kimi" or kimi is not None)]
-    layout = A.grid(len(panels), [_l(labels, f"panel_{p}") for p in panels], 0.07)
+    layout = _curve_grid(tuple(_l(labels, f"panel_{p}") for p in panels))
     x = curves["length"].to_numpy()
     start = max_length - buffer_length
     zone = np.where(
@@ -156,8 +190,11 @@ def penalty_curves_figure(
             shapes += _limits(max_length, buffer_length if spec["limits"] == "buffer" else 0, col)
         A.title(layout, A.axis("x", col), _l(labels, "length"))
     A.title(layout, "yaxis", _l(labels, "reward"))
+    if len(panels) > 1:  # the first panel of the second row
+        A.title(layout, "yaxis2", _l(labels, "reward"))
     layout["shapes"] = shapes
-    return A.figure(traces, layout, 400, after=_TITLED, as_spec=as_spec)
+    rows = 1 if len(panels) == 1 else 2
+    return A.figure(traces, layout, 140 + CURVE_ROW_PX * rows, after=_TITLED, as_spec=as_spec)
 
 
 def length_histogram_figure(

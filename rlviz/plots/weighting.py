@@ -33,6 +33,7 @@ __all__ = [
     "MODE_PATTERNS",
     "aggregation_figure",
     "format_number",
+    "legend_rows",
     "mode_origin",
     "mode_style",
     "noise_figure",
@@ -41,6 +42,11 @@ __all__ = [
 
 BAR_TEXT_SIZE = 12  # px, value labels above the bars
 BAR_TEXT_MIN = 11  # px; a label that would need to shrink below this is left to the hover
+# a legend above the panels gets as many rows as it needs in a figure this narrow (px of plot width: the
+# figure of a 1024 px window with the sidebar open, 564 px, less its margins), so it never covers the
+# subplot titles under it; a wider window only leaves some space
+LEGEND_FIT_PX = 480
+LEGEND_ROW_PX = 24  # one row of the legend (a bar's swatch, 13 px text)
 
 # bar pattern of each aggregation mode (the second cue after its colour)
 MODE_PATTERNS: dict[str, str] = {
@@ -102,6 +108,18 @@ def _name(labels: Mapping[str, str], name: str) -> str:
     return labels.get(f"name.{name}", spec.title if spec is not None else name)
 
 
+def legend_rows(names, width: float = LEGEND_FIT_PX) -> int:
+    """How many rows a horizontal legend of ``names`` takes in ``width`` px: each item its swatch and
+    gap (40 px) and its text (13 px font: about 7 px a Latin character, 13 px a CJK one)."""
+    rows, used = 1, 0.0
+    for name in names:
+        item = 40 + sum(13 if ord(c) >= 0x2E80 else 7 for c in str(name))
+        if used and used + item > width:
+            rows, used = rows + 1, 0.0
+        used += item
+    return rows
+
+
 def _style(kind: str, name: str) -> dict[str, str]:
     if kind == "mode":
         return mode_style(name)
@@ -124,7 +142,8 @@ def aggregation_figure(
     per token and per response (autograd) and A. With ``show_text`` each bar carries its value
     (3 significant digits, at least ``BAR_TEXT_MIN`` px; a label too wide for its bar is hidden and
     left to the hover). ``stacked`` puts the panels one above the other, each at full width (the
-    default when ``show_text``: the labels need wide bars), else side by side.
+    default when ``show_text``: the labels need wide bars; many bars need it too), else side by side.
+    The legend above them takes as many rows as it needs at :data:`LEGEND_FIT_PX` (:func:`legend_rows`).
 
     ``labels``: ``per_token``, ``per_response`` (the two panel titles), ``push`` and ``advantage``
     (the hover's words for the push and for A); optionally ``response.<i>``, the x label of response
@@ -189,15 +208,16 @@ def aggregation_figure(
         if len(values):  # headroom above the tallest bar for its label, a decade below the lowest
             lo, hi = float(np.log10(values.min())), float(np.log10(values.max()))
             axis["range"] = [lo - 0.5, hi + (0.5 if show_text else 0.35)]
-    # the legend sits at the top of the figure, above the subplot titles, not on them
-    layout.update(
-        barmode="group", legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 90 if stacked else 80}
-    )
+    # the legend sits at the top of the figure, above the subplot titles, not on them: as many rows as
+    # it takes in a narrow figure (``legend_rows``), the panels keeping their height below it
+    shown = [_name(labels, n) for n in names if n in groups]
+    top = max(90 if stacked else 80, 40 + LEGEND_ROW_PX * legend_rows(shown))
+    layout.update(barmode="group", legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": top})
     if show_text:  # labels never shrink below a readable size: one that cannot fit is hidden (hover has it)
         layout["uniformtext"] = {"minsize": BAR_TEXT_MIN, "mode": "hide"}
     for annotation, text in zip(layout.get("annotations", []), [t for t in (per_token, per_response) if t]):
         annotation.update(text=text, font={"size": 13})
-    return _figure(data, layout, height=650 if stacked else 460)
+    return _figure(data, layout, height=(650 if stacked else 460) + top - (90 if stacked else 80))
 
 
 MAX_BANDS = 60  # beyond this many separate outlier runs the hatch pattern alone marks them
