@@ -18,9 +18,11 @@ def path_marker(key: str) -> None:
     k, n = where
     row = st.container(horizontal=True, vertical_alignment="center", key="path_marker", gap="small")
     row.caption(tr("path.marker", k=k, n=n))
+    # few words (they stand above the page's figure): the previous stop's name in its hover help only
     if k > 1:
         before = page(PATH[k - 2])
-        row.page_link(before.file, label=tr("path.prev", title=tr(f"nav.{before.key}")), icon=":material/arrow_back:")
+        title = tr(f"nav.{before.key}")
+        row.page_link(before.file, label=tr("path.prev"), help=title, icon=":material/arrow_back:")
     if k < n:
         after = page(PATH[k])
         row.page_link(after.file, label=tr("path.next", title=tr(f"nav.{after.key}")), icon=":material/arrow_forward:")

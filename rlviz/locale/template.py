@@ -11,10 +11,15 @@ STRINGS = {
     "nav.section.objectives": {"en": "Objectives", "zh": "目标函数"},
     "nav.section.training": {"en": "Training", "zh": "训练"},
     "nav.section.practice": {"en": "Practice", "zh": "练习"},
-    "path.marker": {"en": "Newcomer's path · stop {k} of {n}", "zh": "入门路线 · 第 {k} 站，共 {n} 站"},
-    "path.prev": {"en": "Previous: {title}", "zh": "上一站：{title}"},
+    "path.marker": {"en": "Path {k}/{n}", "zh": "路线 {k}/{n}"},
+    "path.prev": {"en": "Previous", "zh": "上一站"},
     "path.next": {"en": "Next: {title}", "zh": "下一站：{title}"},
     # the newcomer's path (rlviz.app_pages.PATH): one sentence per stop, what it shows
+    "path.step": {
+        "en": "One real update of a tiny model, stage by stage: from the sampled answers to each token's new "
+        "probability.",
+        "zh": "逐阶段慢放一个小模型的一次真实更新：从采样的回答到每个 token 的新概率。",
+    },
     "path.curves": {
         "en": "How PPO's clip turns an advantage into a push on one token, and where the push stops.",
         "zh": "PPO 的裁剪如何把优势变成对一个 token 的推力，以及推力在哪里停下。",
