@@ -1,13 +1,18 @@
 """TRL & verl: eight confusions, each as predict-then-reveal with a live computation and its sources.
 
-Eight sections, each a fragment (its widgets rerun only its part): the confusion as people state it,
-a question asked before the figure (``rlviz.teach.predict.PREDICTIONS["confusions"]``), the
-computation (``rlviz.experiments.confusions``) drawn by ``rlviz.plots.confusions``, a reading whose
-numbers come from that computation, and the public threads. The two sections that run the tiny LM
-cache their pure results with ``st.cache_data`` keyed on their settings.
+Eight compact sections, each a fragment (its widgets rerun only its part): the confusion as a question
+(its heading), its controls, the computation (``rlviz.experiments.confusions``) drawn by
+``rlviz.plots.confusions``, the question (``rlviz.teach.predict.PREDICTIONS["confusions"]``), then its
+explanation on demand: the full title, the confusion as people state it, a reading whose numbers come
+from the computation, and the public threads. Until the learner commits (or skips), a section draws
+nothing that states its answer (``answers_held``): the figure without the series that answers it, or a
+note in its place where the whole figure does, and a note in place of the reading. The two sections
+that run the tiny LM cache their pure results with ``st.cache_data`` keyed on their settings.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 import pandas as pd
 import streamlit as st
@@ -24,6 +29,8 @@ from app_common import (
     show_bad_input,
     tr,
 )
+from app_common.predictions import answers_held, held_note
+from app_common.template import notes, page_top
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import confusions as X
 from rlviz.experiments.weighting import parse_group
@@ -46,31 +53,50 @@ def _pct(x: float) -> str:
 
 
 def _head(name: str) -> None:
-    """The section's header and the confusion as people state it."""
-    st.subheader(tr(f"confusions.{name}.header"))
-    st.markdown(f"**{tr('confusions.said')}** {tr(f'confusions.{name}.said')}")
+    """The section's heading: the confusion as a question (the section's full title and the way people
+    state it are in its explanation, :func:`_explain`)."""
+    st.subheader(tr(f"confusions.{name}.ask"))
+
+
+def _held(name: str, question_state: dict) -> bool:
+    """Whether the section's question waits for the learner at ``question_state``: then the section
+    draws nothing that states its answer (``answers_held``)."""
+    return answers_held([QUESTIONS[name]], question_state)
 
 
 def _ask(name: str, question_state: dict) -> None:
-    """The section's predict-then-reveal question, before its figure."""
+    """The section's predict-then-reveal question, under its figure (which holds its answer back)."""
     with st.container(border=True):
         st.caption(f"**{tr('teach.header')}** · {tr('teach.intro')}")
         predict(QUESTIONS[name], question_state)
 
 
-def _sources(name: str) -> None:
-    st.caption(f"**{tr('confusions.sources')}** {tr(f'confusions.{name}.sources')}")
+def _left_out(what: str) -> None:
+    """One line under a figure drawn without the part that answers the section's question."""
+    st.caption(":material/visibility_off: " + tr("confusions.left_out", what=what))
 
 
-st.title(tr("confusions.title"))
-st.markdown(tr("confusions.intro"))
+@contextlib.contextmanager
+def _explain(name: str):
+    """The section's explanation, on demand: its full title, the confusion as people state it, then
+    what the block adds (the reading of the figure, tables), then the public threads."""
+    with notes(key=f"cf_notes_{name}"):
+        st.markdown(f"**{tr(f'confusions.{name}.header')}**")
+        st.markdown(f"**{tr('confusions.said')}** {tr(f'confusions.{name}.said')}")
+        yield
+        st.caption(f"**{tr('confusions.sources')}** {tr(f'confusions.{name}.sources')}")
+
+
+page_top("confusions")
+with notes(key="cf_notes_page"):
+    st.markdown(tr("confusions.intro"))
 
 
 # ------------------------------------------------------------------------------------------ 1. aggregation
 @fragment
 def aggregation_section() -> None:
     _head("aggregation")
-    text = st.text_input(
+    text = st.columns([1, 1])[0].text_input(
         tr("confusions.aggregation.lengths"),
         "200, 10",
         key="cf_agg_len",
@@ -83,37 +109,48 @@ def aggregation_section() -> None:
     except ValueError as exc:
         show_bad_input(exc, {"lengths": tr("confusions.aggregation.lengths")})
         return
-    _ask("aggregation", {"lengths": tuple(lengths)})
+    q_state = {"lengths": tuple(lengths)}
+    held = _held("aggregation", q_state)
+    asked = QUESTIONS["aggregation"].fields(q_state)["mode"]  # the mode the question asks about
     fig_labels = labels(
         "confusions.aggregation",
         "per_token",
         "share",
         **{f"response.{i}": tr("confusions.response", i=i, n=n) for i, n in enumerate(lengths)},
     )
-    chart(P.aggregation_figure(weights, fig_labels), "cf_agg_chart")
-    long_i = max(range(len(lengths)), key=lambda i: lengths[i])
-    share = weights.set_index(["mode", "response"])["share"]
-    st.markdown(
-        tr(
-            "confusions.aggregation.reading",
-            long=lengths[long_i],
-            tm_share=_pct(share[("token-mean", long_i)]),
-            sm_share=_pct(share[("seq-mean-token-mean", long_i)]),
-            B=len(lengths),
+    # before the commit the figure leaves out the mode asked about: its bars are the answer
+    shown = weights[weights["mode"] != asked] if held else weights
+    chart(P.aggregation_figure(shown, fig_labels), "cf_agg_chart")
+    if held:
+        _left_out(asked)
+    _ask("aggregation", q_state)
+    with _explain("aggregation"):
+        if held:
+            held_note()
+        else:
+            long_i = max(range(len(lengths)), key=lambda i: lengths[i])
+            share = weights.set_index(["mode", "response"])["share"]
+            st.markdown(
+                tr(
+                    "confusions.aggregation.reading",
+                    long=lengths[long_i],
+                    tm_share=_pct(share[("token-mean", long_i)]),
+                    sm_share=_pct(share[("seq-mean-token-mean", long_i)]),
+                    B=len(lengths),
+                )
+            )
+        st.caption(tr("confusions.aggregation.table_note"))
+        names = X.mode_names().rename(
+            columns={
+                "mode": tr("confusions.aggregation.col_mode"),
+                "papers": tr("confusions.aggregation.col_papers"),
+                "trl": "TRL",
+                "verl": "verl",
+            }
         )
-    )
-    st.caption(tr("confusions.aggregation.table_note"))
-    names = X.mode_names().rename(
-        columns={
-            "mode": tr("confusions.aggregation.col_mode"),
-            "papers": tr("confusions.aggregation.col_papers"),
-            "trl": "TRL",
-            "verl": "verl",
-        }
-    )
-    st.dataframe(names.replace("", tr("word.none")), hide_index=True)
-    csv_download(weights, "confusions-aggregation", key="cf_agg_csv")
-    _sources("aggregation")
+        st.dataframe(names.replace("", tr("word.none")), hide_index=True)
+    if not held:
+        csv_download(weights, "confusions-aggregation", key="cf_agg_csv")
 
 
 # ------------------------------------------------------------------------------------------ 2. micro-batches
@@ -147,7 +184,8 @@ def microbatch_section() -> None:
     except ValueError as exc:
         show_bad_input(exc, fields)
         return
-    _ask("microbatch", {"lengths": tuple(lengths), "advantages": tuple(advantages), "micro_batches": int(k)})
+    q_state = {"lengths": tuple(lengths), "advantages": tuple(advantages), "micro_batches": int(k)}
+    held = _held("microbatch", q_state)
     frame = result.frame
     ticks = {
         f"response.{int(r.response)}": tr(
@@ -155,19 +193,27 @@ def microbatch_section() -> None:
         )
         for r in frame.itertuples()
     }
-    chart(
-        P.microbatch_figure(frame, labels("confusions.microbatch", "global", "micro", "weight", **ticks)), "cf_mb_chart"
-    )
-    st.markdown(
-        tr(
-            "confusions.microbatch.reading",
-            loss_global=f"{result.loss_global:.4g}",
-            loss_micro=f"{result.loss_micro:.4g}",
-            micro_tokens=" / ".join(map(str, result.micro_tokens)),
-        )
-    )
-    csv_download(frame, "confusions-microbatches", key="cf_mb_csv")
-    _sources("microbatch")
+    fig_labels = labels("confusions.microbatch", "global", "micro", "weight", **ticks)
+    # before the commit only the global token-mean: the bars per micro-batch beside it are the answer
+    series = ("global",) if held else ("global", "micro")
+    chart(P.microbatch_figure(frame, fig_labels, series=series), "cf_mb_chart")
+    if held:
+        _left_out(fig_labels["micro"])
+    _ask("microbatch", q_state)
+    with _explain("microbatch"):
+        if held:
+            held_note()
+        else:
+            st.markdown(
+                tr(
+                    "confusions.microbatch.reading",
+                    loss_global=f"{result.loss_global:.4g}",
+                    loss_micro=f"{result.loss_micro:.4g}",
+                    micro_tokens=" / ".join(map(str, result.micro_tokens)),
+                )
+            )
+    if not held:
+        csv_download(frame, "confusions-microbatches", key="cf_mb_csv")
 
 
 # ------------------------------------------------------------------------------------------ 3. ratio = 1
@@ -203,37 +249,43 @@ def ratio_section() -> None:
     except Exception as exc:  # noqa: BLE001 -- the page boundary: a message, never a traceback
         st.error(tr("confusions.failed", error=escape_markdown(f"{type(exc).__name__}: {exc}")))
         return
-    _ask(
-        "ratio_one",
-        {
-            "mu": int(mu),
-            "mini_batches": int(mb),
-            "lr": float(lr),
-            "clip": tuple(round(float(c), 6) for c in frame["clip_fraction"]),
-            "dev": tuple(round(float(d), 6) for d in frame["max_dev"]),
-        },
-    )
-    fig_labels = labels(
-        "confusions.ratio_one", "ratio_panel", "clip_panel", "update", "ratio", "clip", "mean", "range", "tick"
-    )
-    chart(P.update_figure(frame, fig_labels), "cf_ratio_chart")
-    first, later = frame.iloc[0], frame.iloc[1:]
-    values = {
-        "first_min": f"{first.ratio_min:.4f}",
-        "first_max": f"{first.ratio_max:.4f}",
-        "first_clip": _pct(first.clip_fraction),
+    q_state = {
+        "mu": int(mu),
+        "mini_batches": int(mb),
+        "lr": float(lr),
+        "clip": tuple(round(float(c), 6) for c in frame["clip_fraction"]),
+        "dev": tuple(round(float(d), 6) for d in frame["max_dev"]),
     }
-    if len(later):
-        values |= {
-            "later_min": f"{later.ratio_min.min():.3f}",
-            "later_max": f"{later.ratio_max.max():.3f}",
-            "later_clip": _pct(later.clip_fraction.max()),
-        }
-        st.markdown(tr("confusions.ratio_one.reading", **values))
+    held = _held("ratio_one", q_state)  # the figure is the answer: drawn once the question is answered
+    if held:
+        held_note()
     else:
-        st.markdown(tr("confusions.ratio_one.reading_single", **values))
-    csv_download(frame, "confusions-ratio-per-update", key="cf_ratio_csv")
-    _sources("ratio_one")
+        fig_labels = labels(
+            "confusions.ratio_one", "ratio_panel", "clip_panel", "update", "ratio", "clip", "mean", "range", "tick"
+        )
+        chart(P.update_figure(frame, fig_labels), "cf_ratio_chart")
+    _ask("ratio_one", q_state)
+    with _explain("ratio_one"):
+        if held:
+            held_note()
+        else:
+            first, later = frame.iloc[0], frame.iloc[1:]
+            values = {
+                "first_min": f"{first.ratio_min:.4f}",
+                "first_max": f"{first.ratio_max:.4f}",
+                "first_clip": _pct(first.clip_fraction),
+            }
+            if len(later):
+                values |= {
+                    "later_min": f"{later.ratio_min.min():.3f}",
+                    "later_max": f"{later.ratio_max.max():.3f}",
+                    "later_clip": _pct(later.clip_fraction.max()),
+                }
+                st.markdown(tr("confusions.ratio_one.reading", **values))
+            else:
+                st.markdown(tr("confusions.ratio_one.reading_single", **values))
+    if not held:
+        csv_download(frame, "confusions-ratio-per-update", key="cf_ratio_csv")
 
 
 # ------------------------------------------------------------------------------------------ 4. token vs sequence
@@ -265,7 +317,8 @@ def sequence_section() -> None:
         )
         return
     q_state = {"log_ratios": tuple(log_ratios), "advantage": float(sign)}
-    _ask("sequence", q_state)
+    held = _held("sequence", q_state)
+    token, seq = X.RATIO_PAIR
     fig_labels = labels(
         "confusions.sequence",
         "ratio_panel",
@@ -276,12 +329,20 @@ def sequence_section() -> None:
         **{f"state.{s}": tr(f"weighting.state_{s}") for s in TOKEN_STATES},
         **{f"title.{n}": ALGORITHMS[n].title for n in X.RATIO_PAIR},
     )
-    chart(P.sequence_figure(df, fig_labels), "cf_seq_chart")
-    f = X.fields_sequence(q_state)
-    n_seq = int((df[df.algorithm == X.RATIO_PAIR[1]].state == "clipped").sum())
-    st.markdown(tr("confusions.sequence.reading", n_seq=n_seq, **f))
-    csv_download(df, "confusions-token-vs-sequence", key="cf_seq_csv")
-    _sources("sequence")
+    # before the commit only the token-level objective: the sequence-level one's markers are the answer
+    chart(P.sequence_figure(df[df.algorithm == token] if held else df, fig_labels), "cf_seq_chart")
+    if held:
+        _left_out(ALGORITHMS[seq].title)
+    _ask("sequence", q_state)
+    with _explain("sequence"):
+        if held:
+            held_note()
+        else:
+            f = X.fields_sequence(q_state)
+            n_seq = int((df[df.algorithm == seq].state == "clipped").sum())
+            st.markdown(tr("confusions.sequence.reading", n_seq=n_seq, **f))
+    if not held:
+        csv_download(df, "confusions-token-vs-sequence", key="cf_seq_csv")
 
 
 # ------------------------------------------------------------------------------------------ 5. sampler vs trainer
@@ -329,38 +390,44 @@ def sampler_section() -> None:
         st.error(tr("confusions.failed", error=escape_markdown(f"{type(exc).__name__}: {exc}")))
         return
     s = result.summary()
-    _ask(
-        "sampler",
-        {
-            "dtype": str(dtype),
-            "gap_max": round(s["gap_max"], 9),
-            "gap_std": round(s["gap_std"], 9),
-            "ppo_max": round(s["ppo_max"], 9),
-        },
-    )
-    fig_labels = labels("confusions.sampler", "gap_panel", "ppo_panel", "log_ratio", "tokens")
-    chart(P.gap_figure(result.tokens, result.cap, fig_labels), "cf_gap_chart")
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric(tr("confusions.sampler.metric_gap"), f"{s['gap_max']:.3g}")
-    m2.metric(tr("confusions.sampler.metric_above"), _pct(s["above_cap"]))
-    m3.metric(tr("confusions.sampler.metric_tis"), f"{s['tis_mean']:.4f}")
-    m4.metric(tr("confusions.sampler.metric_seq"), f"{s['seq_min']:.3f}…{s['seq_max']:.3f}")
+    q_state = {
+        "dtype": str(dtype),
+        "gap_max": round(s["gap_max"], 9),
+        "gap_std": round(s["gap_std"], 9),
+        "ppo_max": round(s["ppo_max"], 9),
+    }
+    held = _held("sampler", q_state)  # both panels and every number below show which ratio moved
+    if held:
+        held_note()
+    else:
+        fig_labels = labels("confusions.sampler", "gap_panel", "ppo_panel", "gap_x", "ppo_x", "log_ratio", "tokens")
+        chart(P.gap_figure(result.tokens, result.cap, fig_labels), "cf_gap_chart")
+        m1, m2, m3, m4 = st.columns(4)
+        m1.metric(tr("confusions.sampler.metric_gap"), f"{s['gap_max']:.3g}")
+        m2.metric(tr("confusions.sampler.metric_above"), _pct(s["above_cap"]))
+        m3.metric(tr("confusions.sampler.metric_tis"), f"{s['tis_mean']:.4f}")
+        m4.metric(tr("confusions.sampler.metric_seq"), f"{s['seq_min']:.3f}…{s['seq_max']:.3f}")
+    _ask("sampler", q_state)
     tokens = result.tokens
-    st.markdown(
-        tr(
-            "confusions.sampler.reading",
-            tokens=int(s["tokens"]),
-            r_min=f"{tokens.is_ratio.min():.4f}" if len(tokens) else "1",
-            r_max=f"{tokens.is_ratio.max():.4f}" if len(tokens) else "1",
-            above=_pct(s["above_cap"]),
-            cap=f"{result.cap:g}",
-            tis=f"{s['tis_mean']:.4f}",
-            seq_min=f"{s['seq_min']:.4f}",
-            seq_max=f"{s['seq_max']:.4f}",
-        )
-    )
-    csv_download(tokens, "confusions-sampler-trainer", key="cf_gap_csv")
-    _sources("sampler")
+    with _explain("sampler"):
+        if held:
+            held_note()
+        else:
+            st.markdown(
+                tr(
+                    "confusions.sampler.reading",
+                    tokens=int(s["tokens"]),
+                    r_min=f"{tokens.is_ratio.min():.4f}" if len(tokens) else "1",
+                    r_max=f"{tokens.is_ratio.max():.4f}" if len(tokens) else "1",
+                    above=_pct(s["above_cap"]),
+                    cap=f"{result.cap:g}",
+                    tis=f"{s['tis_mean']:.4f}",
+                    seq_min=f"{s['seq_min']:.4f}",
+                    seq_max=f"{s['seq_max']:.4f}",
+                )
+            )
+    if not held:
+        csv_download(tokens, "confusions-sampler-trainer", key="cf_gap_csv")
 
 
 # ------------------------------------------------------------------------------------------ 6. KL
@@ -384,33 +451,38 @@ def kl_section() -> None:
     except ValueError as exc:
         show_bad_input(exc, {"distance": tr("confusions.kl.distance")})
         return
-    _ask("kl", q_state)
+    held = _held("kl", q_state)  # the table of gradient errors is the answer; the curves are not
     fig_labels = labels("confusions.kl", "value_panel", "grad_panel", "x", "value", "grad", "loss", "reward")
     x_mark = 0.5
     chart(P.kl_figure(curves, x_mark, fig_labels), "cf_kl_chart")
-    at = curves[(curves.x - x_mark).abs() < 1e-9].set_index("estimator")
-    st.markdown(
-        tr(
-            "confusions.kl.reading",
-            x=f"{x_mark:g}",
-            l1=f"{at.loc['k1', 'grad_loss']:.3f}",
-            l2=f"{at.loc['k2', 'grad_loss']:.3f}",
-            l3=f"{at.loc['k3', 'grad_loss']:.3f}",
-            r1=f"{at.loc['k1', 'grad_reward']:.3f}",
+    _ask("kl", q_state)
+    with _explain("kl"):
+        at = curves[(curves.x - x_mark).abs() < 1e-9].set_index("estimator")
+        st.markdown(
+            tr(
+                "confusions.kl.reading",
+                x=f"{x_mark:g}",
+                l1=f"{at.loc['k1', 'grad_loss']:.3f}",
+                l2=f"{at.loc['k2', 'grad_loss']:.3f}",
+                l3=f"{at.loc['k3', 'grad_loss']:.3f}",
+                r1=f"{at.loc['k1', 'grad_reward']:.3f}",
+            )
         )
-    )
-    st.caption(tr("confusions.kl.table_note", kl=f"{float(table.kl.iloc[0]):.4f}"))
-    shown = pd.DataFrame(
-        {
-            tr("confusions.kl.col_route"): [tr(f"confusions.kl.route.{r}") for r in table.route],
-            tr("confusions.kl.col_estimator"): table.estimator,
-            tr("confusions.kl.col_value"): table.expected_value.map("{:.4f}".format),
-            tr("confusions.kl.col_error"): table.rel_error.map("{:.3f}".format),
-        }
-    )
-    st.dataframe(shown, hide_index=True)
-    csv_download(table, "confusions-kl-gradients", key="cf_kl_csv")
-    _sources("kl")
+        if held:
+            held_note()
+        else:
+            st.caption(tr("confusions.kl.table_note", kl=f"{float(table.kl.iloc[0]):.4f}"))
+            shown = pd.DataFrame(
+                {
+                    tr("confusions.kl.col_route"): [tr(f"confusions.kl.route.{r}") for r in table.route],
+                    tr("confusions.kl.col_estimator"): table.estimator,
+                    tr("confusions.kl.col_value"): table.expected_value.map("{:.4f}".format),
+                    tr("confusions.kl.col_error"): table.rel_error.map("{:.3f}".format),
+                }
+            )
+            st.dataframe(shown, hide_index=True)
+    if not held:
+        csv_download(table, "confusions-kl-gradients", key="cf_kl_csv")
 
 
 # ------------------------------------------------------------------------------------------ 7. std division
@@ -426,7 +498,7 @@ def difficulty_section() -> None:
         show_bad_input(exc, {"group_size": tr("confusions.difficulty.G"), "pass_rate": tr("confusions.difficulty.p")})
         return
     q_state = {"group_size": int(G), "p": round(float(p), 4)}
-    _ask("difficulty", q_state)
+    held = _held("difficulty", q_state)
     fig_labels = labels(
         "confusions.difficulty",
         "group",
@@ -434,23 +506,32 @@ def difficulty_section() -> None:
         relative=tr("confusions.difficulty.relative"),
         p=tr("confusions.difficulty.p_axis"),
     )
-    chart(P.difficulty_figure(df, float(p), fig_labels), "cf_diff_chart")
-    edge = float(df.p.iloc[-1])
-    f = X.fields_difficulty(q_state)
-    edge_f = X.fields_difficulty({"group_size": int(G), "p": edge})
-    st.markdown(
-        tr(
-            "confusions.difficulty.reading",
-            p=f["p"],
-            group=f["group"],
-            none=f["none"],
-            p_edge=f"{edge:.2f}",
-            group_edge=edge_f["group"],
-            none_edge=edge_f["none"],
-        )
-    )
-    csv_download(df, "confusions-difficulty", key="cf_diff_csv")
-    _sources("difficulty")
+    # before the commit only the curve without the std division: the other one is the answer
+    series = ("none",) if held else ("group", "none")
+    chart(P.difficulty_figure(df, float(p), fig_labels, series=series), "cf_diff_chart")
+    if held:
+        _left_out(fig_labels["group"])
+    _ask("difficulty", q_state)
+    with _explain("difficulty"):
+        if held:
+            held_note()
+        else:
+            edge = float(df.p.iloc[-1])
+            f = X.fields_difficulty(q_state)
+            edge_f = X.fields_difficulty({"group_size": int(G), "p": edge})
+            st.markdown(
+                tr(
+                    "confusions.difficulty.reading",
+                    p=f["p"],
+                    group=f["group"],
+                    none=f["none"],
+                    p_edge=f"{edge:.2f}",
+                    group_edge=edge_f["group"],
+                    none_edge=edge_f["none"],
+                )
+            )
+    if not held:
+        csv_download(df, "confusions-difficulty", key="cf_diff_csv")
 
 
 # ------------------------------------------------------------------------------------------ 8. clip bounds
@@ -487,43 +568,47 @@ def clip_section() -> None:
     except ValueError as exc:
         show_bad_input(exc, label)
         return
-    _ask(
-        "clip",
-        {
-            "epsilon_low": float(eps_low),
-            "epsilon_high": float(eps_high),
-            "dual_clip_c": dual,
-            "ratio": float(r),
-            "advantage": float(sign),
-        },
-    )
-    fig_labels = labels(
-        "confusions.clip",
-        "positive",
-        "negative",
-        "push",
-        ratio=tr("confusions.clip.ratio_axis"),
-        **{f"bound.{b}": tr(f"confusions.clip.bound.{b}") for b in X.BOUNDS},
-    )
-    chart(P.clip_figure(df, float(eps_low), float(eps_high), dual, fig_labels), "cf_clip_chart")
-    counts = df["bound"].value_counts()
-    f = X.fields_clip(
-        {"epsilon_low": eps_low, "epsilon_high": eps_high, "dual_clip_c": dual, "ratio": r, "advantage": sign}
-    )
-    st.markdown(
-        tr(
-            "confusions.clip.reading",
-            low=f["low"],
-            high=f["high"],
-            c=f["c"],
-            n=len(df),
-            n_low=int(counts.get("eps_low", 0)),
-            n_high=int(counts.get("eps_high", 0)),
-            n_c=int(counts.get("c", 0)),
+    q_state = {
+        "epsilon_low": float(eps_low),
+        "epsilon_high": float(eps_high),
+        "dual_clip_c": dual,
+        "ratio": float(r),
+        "advantage": float(sign),
+    }
+    held = _held("clip", q_state)  # the figure colours each ratio by what stops it: the answer
+    if held:
+        held_note()
+    else:
+        fig_labels = labels(
+            "confusions.clip",
+            "positive",
+            "negative",
+            "push",
+            ratio=tr("confusions.clip.ratio_axis"),
+            **{f"bound.{b}": tr(f"confusions.clip.bound.{b}") for b in X.BOUNDS},
         )
-    )
-    csv_download(df, "confusions-clip-cases", key="cf_clip_csv")
-    _sources("clip")
+        chart(P.clip_figure(df, float(eps_low), float(eps_high), dual, fig_labels), "cf_clip_chart")
+    _ask("clip", q_state)
+    with _explain("clip"):
+        if held:
+            held_note()
+        else:
+            counts = df["bound"].value_counts()
+            f = X.fields_clip(q_state)
+            st.markdown(
+                tr(
+                    "confusions.clip.reading",
+                    low=f["low"],
+                    high=f["high"],
+                    c=f["c"],
+                    n=len(df),
+                    n_low=int(counts.get("eps_low", 0)),
+                    n_high=int(counts.get("eps_high", 0)),
+                    n_c=int(counts.get("c", 0)),
+                )
+            )
+    if not held:
+        csv_download(df, "confusions-clip-cases", key="cf_clip_csv")
 
 
 aggregation_section()

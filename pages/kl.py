@@ -5,7 +5,10 @@ Widgets -> ``rlviz.experiments.kl`` (``estimator_curves``, ``categorical_view``,
 ``load_measured``) -> ``rlviz.plots.kl`` figures. Every estimator comes from the registry
 ``rlviz.core.kl.KL_SPECS``; the page never branches on an estimator's name. Widget keys start with
 ``kl_``. Figures are cached by their inputs (``figure_cache``): moving the x range leaves the
-categorical figures as they were, and moving the sampler's shift leaves the curves.
+categorical figures as they were, and moving the sampler's shift leaves the curves. The curves are the
+page's main figure, under its lede; the expected gradients, their errors, their table and the reading
+of sections 2 and 3 answer the page's questions, so they are held back until the learner commits
+(``answers_held``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from app_common import (
     show_bad_input,
     tr,
 )
+from app_common.predictions import answers_held, held_note
+from app_common.template import notes, page_top, practitioners
 from rlviz.app_pages import page
 from rlviz.core.kl import KL_SPECS
 from rlviz.experiments import kl as X
@@ -36,8 +41,7 @@ ensure_shell()
 L = lang()
 state = st.session_state
 
-st.title(tr("kl.title"))
-st.markdown(tr("kl.intro"))
+page_top("kl")
 CURVE_POINTS = 161
 
 
@@ -76,8 +80,7 @@ def _view_figure(which: str, policy: str, ref: str, shift: float, lang: str):
 # ------------------------------------------------------------------------------------------- 1. curves
 @fragment
 def curves_section() -> None:
-    st.subheader(tr("kl.curves_header"))
-    st.markdown(tr("kl.curves_text"))
+    # the page's main figure, its one control just above it; the explanations on demand below it
     x_min, x_max = st.slider(
         tr("kl.x_range"),
         -20.0,
@@ -94,12 +97,17 @@ def curves_section() -> None:
         show_bad_input(exc, {"x_max": tr("kl.x_range"), "x_min": tr("kl.x_range")})
         return
     chart(_curves_figure(float(x_min), float(x_max), L), "kl-curves")
+    with notes(key="kl_notes_curves"):
+        st.markdown(f"**{tr('kl.curves_header')}**")
+        st.markdown(tr("kl.intro"))
+        st.markdown(tr("kl.curves_text"))
     csv_download(curves, "kl-curves", key="kl_dl_curves")
 
 
 curves_section()
 
-with st.expander(tr("kl.registry_header")):
+with practitioners(key="kl_practitioners"):
+    st.markdown(f"**{tr('kl.registry_header')}**")
     formula(r"x=\log\pi_\theta(y)-\log\pi_\text{ref}(y),\quad \rho=\pi_\theta(y)/\pi_\text{old}(y)", small=True)
     st.table(  # a table wraps its cells: every column shows at 1400 px (a dataframe cut the last three)
         pd.DataFrame(
@@ -115,22 +123,31 @@ with st.expander(tr("kl.registry_header")):
         border="horizontal",
     )
     st.caption(tr("kl.verl_plus_note"))
+    st.markdown(tr("kl.paper_note"))
+    st.caption(tr("kl.sources"))
 
 
 # ------------------------------------------------------------------------------------- 2. categorical
 st.subheader(tr("kl.cat_header"))
-st.markdown(tr("kl.cat_text"))
-c1, c2, c3 = st.columns(3)
-c1.text_input(
-    tr("kl.policy_logits"), X.DEFAULT_POLICY, key="kl_pol", help=tr("kl.policy_logits_help"), bind="query-params"
-)
-c2.text_input(tr("kl.ref_logits"), X.DEFAULT_REF, key="kl_ref", help=tr("kl.policy_logits_help"), bind="query-params")
-c3.slider(tr("kl.old_shift"), 0.0, 1.0, 0.0, 0.05, key="kl_shift", help=tr("kl.old_shift_help"), bind="query-params")
 FIELDS = {
     "policy_logits": tr("kl.policy_logits"),
     "ref_logits": tr("kl.ref_logits"),
     "old_shift": tr("kl.old_shift"),
 }
+controls, dist_box = st.columns([1, 2], gap="medium")
+with controls:
+    st.text_input(
+        tr("kl.policy_logits"), X.DEFAULT_POLICY, key="kl_pol", help=tr("kl.policy_logits_help"), bind="query-params"
+    )
+    st.text_input(
+        tr("kl.ref_logits"), X.DEFAULT_REF, key="kl_ref", help=tr("kl.policy_logits_help"), bind="query-params"
+    )
+    st.slider(
+        tr("kl.old_shift"), 0.0, 1.0, 0.0, 0.05, key="kl_shift", help=tr("kl.old_shift_help"), bind="query-params"
+    )
+    error_box = st.container()
+with notes(key="kl_notes_cat"):
+    st.markdown(tr("kl.cat_text"))
 
 view = None
 try:
@@ -139,66 +156,70 @@ try:
         question_state["policy_logits"], question_state["ref_logits"], question_state["old_shift"]
     )
 except ValueError as exc:
-    show_bad_input(exc, FIELDS)
+    show_bad_input(exc, FIELDS, where=error_box)  # under the fields; the rest of the page stays drawn
 
 if view is not None:
-    # predict, then check: before the figures give the answers away
+    inputs = (question_state["policy_logits"], question_state["ref_logits"], float(question_state["old_shift"]), L)
+    with dist_box:  # the three distributions: no answer in them
+        chart(_view_figure("dist", *inputs), "kl-dist")
+        st.markdown(tr("kl.kl_values", kl=f"{view.kl:.4f}", kl_forward=f"{view.kl_forward:.4f}"))
+    # predict, then check: the gradients, the errors, their table and the reading below answer both
+    # questions, so they are held back until the learner commits (or skips)
+    held = answers_held(PREDICTIONS["kl"], question_state)
     with st.expander(tr("teach.header"), expanded=True):
         st.caption(tr("teach.intro"))
         for col, prediction in zip(st.columns(len(PREDICTIONS["kl"]), border=True), PREDICTIONS["kl"]):
             with col:
                 predict(prediction, question_state)
 
-    inputs = (question_state["policy_logits"], question_state["ref_logits"], float(question_state["old_shift"]), L)
-    left, right = st.columns([2, 3])
-    with left:
-        chart(_view_figure("dist", *inputs), "kl-dist")
-        st.markdown(tr("kl.kl_values", kl=f"{view.kl:.4f}", kl_forward=f"{view.kl_forward:.4f}"))
-    with right:
+    if held:
+        held_note()
+    else:
         chart(_view_figure("gradients", *inputs), "kl-gradients")
-    chart(_view_figure("errors", *inputs), "kl-errors")
-    shown = view.table.round(4)
-    for column in ("route", "direction"):  # the words of these columns, in the session's language
-        shown[column] = shown[column].map(lambda v: tr(f"kl.tval.{v}"))
-    st.dataframe(shown.rename(columns={c: tr(f"kl.tcol.{c}") for c in shown.columns}), hide_index=True)
-    st.caption(tr("kl.table_caption"))
-    csv_download(view.table, "kl-expectations", key="kl_dl_table")
+        chart(_view_figure("errors", *inputs), "kl-errors")
+        shown = view.table.round(4)
+        for column in ("route", "direction"):  # the words of these columns, in the session's language
+            shown[column] = shown[column].map(lambda v: tr(f"kl.tval.{v}"))
+        st.dataframe(shown.rename(columns={c: tr(f"kl.tcol.{c}") for c in shown.columns}), hide_index=True)
+        st.caption(tr("kl.table_caption"))
+        csv_download(view.table, "kl-expectations", key="kl_dl_table")
 
     # ------------------------------------------------------------------------------ 3. reward vs loss
     st.subheader(tr("kl.route_header"))
-
-    on_policy = (
-        view
-        if view.old_shift == 0
-        else X.categorical_view(question_state["policy_logits"], question_state["ref_logits"], 0.0)
-    )
-
-    def r(v, e: str, route: str, column: str = "rel_error") -> str:
-        x = float(v.row(e, route)[column])
-        return "0" if abs(x) < X.EXACT else f"{x:.3g}"
-
-    st.markdown(
-        tr(
-            "kl.route_text",
-            shift=f"{view.old_shift:g}",
-            k1_loss=r(on_policy, "k1", "loss", "norm_ratio"),
-            k1_loss_std=r(on_policy, "k1", "loss", "std"),
-            k1_reward=r(on_policy, "k1", "reward"),
-            k2_loss=r(on_policy, "k2", "loss"),
-            k3p_loss=r(on_policy, "k3+", "loss"),
-            k3_loss=r(on_policy, "k3", "loss"),
-            k3_loss_forward=r(on_policy, "k3", "loss", "rel_error_forward"),
-            k3_value=f"{on_policy.row('k3', 'loss')['expected_value']:.4f}",
-            kl=f"{on_policy.kl:.4f}",
-            k3_reward=r(on_policy, "k3", "reward"),
-            bc_loss=r(on_policy, "k3_bc", "loss"),
-            bc_off=r(view, "k3_bc", "loss"),
-            k3_off=r(view, "k3", "loss"),
-            k2_off=r(view, "k2", "loss"),
-            k1_reward_off=r(view, "k1", "reward"),
+    if held:
+        held_note()
+    else:
+        on_policy = (
+            view
+            if view.old_shift == 0
+            else X.categorical_view(question_state["policy_logits"], question_state["ref_logits"], 0.0)
         )
-    )
-    st.caption(tr("kl.paper_note"))
+
+        def r(v, e: str, route: str, column: str = "rel_error") -> str:
+            x = float(v.row(e, route)[column])
+            return "0" if abs(x) < X.EXACT else f"{x:.3g}"
+
+        st.markdown(
+            tr(
+                "kl.route_text",
+                shift=f"{view.old_shift:g}",
+                k1_loss=r(on_policy, "k1", "loss", "norm_ratio"),
+                k1_loss_std=r(on_policy, "k1", "loss", "std"),
+                k1_reward=r(on_policy, "k1", "reward"),
+                k2_loss=r(on_policy, "k2", "loss"),
+                k3p_loss=r(on_policy, "k3+", "loss"),
+                k3_loss=r(on_policy, "k3", "loss"),
+                k3_loss_forward=r(on_policy, "k3", "loss", "rel_error_forward"),
+                k3_value=f"{on_policy.row('k3', 'loss')['expected_value']:.4f}",
+                kl=f"{on_policy.kl:.4f}",
+                k3_reward=r(on_policy, "k3", "reward"),
+                bc_loss=r(on_policy, "k3_bc", "loss"),
+                bc_off=r(view, "k3_bc", "loss"),
+                k3_off=r(view, "k3", "loss"),
+                k2_off=r(view, "k2", "loss"),
+                k1_reward_off=r(view, "k1", "reward"),
+            )
+        )
 
 # ------------------------------------------------------------------------------------------- 4. live
 st.subheader(tr("kl.live_header"))
@@ -256,4 +277,3 @@ if measured:
     )
 else:
     st.caption(tr("kl.measured_none"))
-st.caption(tr("kl.sources"))

@@ -21,6 +21,7 @@ from app_common import (
     tr,
     write_choice_to_url,
 )
+from app_common.template import notes, page_top, practitioners
 from rlviz.app_pages import page
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.symptoms import (
@@ -41,8 +42,9 @@ ensure_shell()
 L = lang()
 state = st.session_state
 
-st.title(tr("symptoms.title"))
-st.markdown(tr("symptoms.intro"))
+page_top("symptoms")
+# the choice beside the figure it drives: the symptom's words on the left, its measured run on the right
+left, right = st.columns([1, 1], gap="medium")
 
 keys = [s.key for s in SYMPTOMS]
 # the URL carries the symptom's key, the same in both languages (a bound widget writes its label: a
@@ -50,8 +52,12 @@ keys = [s.key for s in SYMPTOMS]
 seed_choice_from_url("sy_symptom", keys, keys[0])
 if state.get("sy_symptom") not in keys:  # a click on the chosen one clears it: keep the last one
     state["sy_symptom"] = state.get("sy_last", keys[0])
-chosen = st.segmented_control(
-    tr("symptoms.pick"), keys, format_func=lambda k: tr(f"symptoms.{k}.title"), key="sy_symptom"
+chosen = left.segmented_control(
+    tr("symptoms.pick"),
+    keys,
+    format_func=lambda k: tr(f"symptoms.{k}.title"),
+    key="sy_symptom",
+    wrap=True,  # onto several rows in half a page (in a column it would run off its edge at 1024 px)
 )
 chosen = chosen if chosen in keys else state.get("sy_last", keys[0])
 state["sy_last"] = chosen
@@ -86,16 +92,14 @@ def _knob_rows(names) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-left, right = st.columns([1, 1])
 with left:
     stop = FULL_STOP[L].rstrip()  # "." or "。" after the title, in bold with it
     st.markdown(f"**{tr(f'symptoms.{chosen}.title')}{stop}** {tr(f'symptoms.{chosen}.what')}")
     st.markdown(f"#### {tr('symptoms.causes')}")
     st.markdown(tr(f"symptoms.{chosen}.causes"))
     st.markdown(f"#### {tr('symptoms.knobs')}")
-    # a table wraps its cells: verl's long names (actor_rollout_ref.actor.kl_loss_coef) show whole in half a page
-    st.table(_knob_rows(s.knobs), hide_index=True, border="horizontal")
-    st.caption(tr("symptoms.knob_note"))
+    # the settings by their names on the live page; their TRL and verl names are in the practitioners' block
+    st.markdown(LIST_SEPARATOR[L].join(f"`{name}`" for name in s.knobs))
     target = page(s.page)
     if s.settings:
         shown = LIST_SEPARATOR[L].join(
@@ -127,13 +131,14 @@ with right:
         # the metric by its name on the run pages (metric.<key>, or the MoE page's moe.metric.<key>)
         metric = next((tr(k) for k in (f"metric.{s.metric}", f"moe.metric.{s.metric}") if k in STRINGS), s.metric)
         labels = {
-            "title": tr("symptoms.fig_title", metric=metric),
             "x": tr("symptoms.moe_fig_x" if s.page == "moe" else "symptoms.fig_x"),
             "y": metric,
             "reproduced": tr("symptoms.fig_reproduced"),
             "baseline": tr("symptoms.fig_baseline"),
         }
+        # the figure's title under it, as a caption: half a page at 1024 px cut it inside the figure
         chart(measured_figure(entry, labels), key=f"sy_fig_{chosen}")
+        st.caption(tr("symptoms.fig_title", metric=metric))
         found = "symptoms.measured_yes" if entry["present"] else "symptoms.measured_no"
         text = tr(
             found,
@@ -146,6 +151,14 @@ with right:
             base = "symptoms.baseline_yes" if entry["baseline_present"] else "symptoms.baseline_no"
             text += " " + tr(base, value=f"{entry['baseline_evidence']:.3g}")
         (st.success if entry["present"] else st.warning)(text)
+
+with notes(key="sy_notes"):
+    st.markdown(tr("symptoms.intro"))
+with practitioners(key="sy_practitioners"):
+    st.markdown(f"**{tr('symptoms.knobs')}**")
+    # a table wraps its cells: verl's long names (actor_rollout_ref.actor.kl_loss_coef) show whole
+    st.table(_knob_rows(s.knobs), hide_index=True, border="horizontal")
+    st.caption(tr("symptoms.knob_note"))
 
 # ------------------------------------------------------------------------------ your own live run
 st.subheader(tr("symptoms.yours"))

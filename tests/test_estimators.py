@@ -181,6 +181,29 @@ def test_page_table_and_predictions():
     assert "maxrl" not in set(A.advantage_table(A.parse_inputs("-1, 1", "0, 0"))["estimator"])
 
 
+def test_each_field_of_the_page_is_read_on_its_own():
+    # one bad field leaves the others' work standing: the group keeps every good field; a bad optional
+    # field is None in it and the estimators that read it (the registry says which) are left out
+    group, errors = A.parse_fields("1, 0, 0, 0, 1, 0, 1, 0", "1, 1, 0, 1", "0", "")
+    assert set(errors) == {"second_reward"} and str(errors["second_reward"]).startswith("second_reward: 4 values")
+    assert group.rewards == (1, 0, 0, 0, 1, 0, 1, 0) and group.second is None and group.greedy == 0.0
+    assert A.readers("second_reward") == [n for n, s in ESTIMATORS.items() if "components" in s.needs] == ["gdpo"]
+    table = A.advantage_table(group)
+    assert "gdpo" not in set(table["estimator"]) and "grpo" in set(table["estimator"])
+    group, errors = A.parse_fields("1, 0", "1, 1", "x", "3, 4, 5")
+    assert set(errors) == {"greedy_reward", "lengths"} and group.greedy is None and group.lengths is None
+    assert "remax" not in set(A.advantage_table(group)["estimator"])
+    assert A.readers("greedy_reward") == ["remax"]
+    assert A.readers("lengths") == [n for n, s in ESTIMATORS.items() if s.length_note]
+    assert A.readers("rewards") == list(ESTIMATORS)
+    with pytest.raises(ValueError, match="^field:"):
+        A.readers("temperature")
+    group, errors = A.parse_fields("1, y", "1", "0")  # no rewards: no group, and every bad field named
+    assert group is None and list(errors) == ["rewards"]
+    # every field good: parse_inputs's group, no error
+    assert A.parse_fields("1, 0", "1, 1", "0", "3, 4") == (A.parse_inputs("1, 0", "1, 1", "0", "3, 4"), {})
+
+
 def test_the_page_figures_validate():
     # the builders skip plotly's validation for speed (rlviz.plots._assemble): validate here, where a
     # bad property raises; one bar per estimator and response, and two panels per estimator line

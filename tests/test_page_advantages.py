@@ -14,7 +14,8 @@ from apptools import assert_finite_figures, figures, no_exception, open_page, te
 from rlviz.core.estimators import ESTIMATORS, estimate_advantages
 from rlviz.core.objectives import OWN_ESTIMATOR
 from rlviz.experiments import advantages as A
-from rlviz.i18n import STRINGS, t
+from rlviz.i18n import LIST_SEPARATOR, STRINGS, t
+from rlviz.teach.predict import PREDICTIONS
 
 PAGE = "pages/advantages.py"
 # the method names a Chinese estimator name keeps as written (GRPO, RLOO, REINFORCE++, z-score: terms)
@@ -41,41 +42,67 @@ def test_every_estimator_is_named_in_each_language(name):
     assert A.estimator_titles("zh")[name] == STRINGS[key]["zh"] and A.estimator_titles("en")[name] == STRINGS[key]["en"]
 
 
+def _skip(at, key: str) -> None:
+    """Press the question ``key``'s "Skip: show me" (its answer shown, no verdict)."""
+    skip = t("teach.skip", at.session_state["lang"])
+    next(b for b in at.button if b.label == skip and b.proto.form_id == f"form_{key}").click().run()
+
+
+def _bars(at) -> dict:
+    return next(
+        f
+        for f in figures(at)
+        if f["layout"]["xaxis"]["title"]["text"] in {t("advantages.response_axis", g) for g in ("en", "zh")}
+    )
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_in_each_language(lang):
     at = open_page(PAGE, lang=lang)
     no_exception(at)
     assert at.title[0].value == t("advantages.title", lang)
+    # the template: the lede under the title, the explanations and the framework names on demand
+    assert t("advantages.lede", lang) in re.sub(r"<[^>]+>", "", texts(at))  # glossary terms wrapped in <abbr>
+    assert t("page.practitioners", lang) in [e.label for e in at.expander]
+    assert t("advantages.intro", lang) in texts(at)  # the old introduction, whole, in "How to read this"
     bars, bias = assert_finite_figures(at, at_least=2)
     names = A.estimator_titles(lang)
-    # one bar trace per estimator, in registry order, named in the page's language, each the registry's
-    # own advantages of the group
-    assert [tr["name"] for tr in bars["data"]] == list(names.values())
+    # before the commit the bars of the estimators the questions ask about (RLOO, MaxRL) are held back:
+    # they are the answers; the others show, one trace each, in registry order, named in the page's language
+    held = [A.QUESTION_ESTIMATOR[p.key] for p in PREDICTIONS["advantages"]]
+    assert set(held) == {"rloo", "maxrl"}
+    assert [tr["name"] for tr in bars["data"]] == [names[n] for n in ESTIMATORS if n not in held]
+    assert t("advantages.held", lang, names=LIST_SEPARATOR[lang].join(names[n] for n in held)) in texts(at)
     inputs = A.parse_inputs(A.DEFAULT_REWARDS, A.DEFAULT_SECOND, A.DEFAULT_GREEDY)
     tensors = inputs.tensors()
-    for name, trace in zip(ESTIMATORS, bars["data"]):
+
+    def check(trace, name):  # each trace is the registry's own advantages of the group
         expected = estimate_advantages(
-            name,
-            tensors["rewards"],
-            components=tensors["components"],
-            greedy_rewards=tensors["greedy_rewards"],
+            name, tensors["rewards"], components=tensors["components"], greedy_rewards=tensors["greedy_rewards"]
         )[0]
         assert trace_values(trace, "y") == pytest.approx(expected.tolist(), abs=1e-9), name
+
+    for name, trace in zip([n for n in ESTIMATORS if n not in held], bars["data"]):
+        check(trace, name)
     assert {tr["name"] for tr in bias["data"]} == set(names.values())
     assert t("advantages.bias_header", lang) in texts(at)
     assert at.multiselect(key="ad_est").options == list(names.values())
     assert list(names.values()) == at.table[0].value.iloc[:, 0].tolist()  # the table of estimators
+    # both questions skipped: every estimator's bars, the held ones included
+    _skip(at, "advantages.predict_rloo")
+    _skip(at, "advantages.predict_maxrl")
+    no_exception(at)
+    bars = _bars(at)
+    assert [tr["name"] for tr in bars["data"]] == list(names.values())
+    for name, trace in zip(ESTIMATORS, bars["data"]):
+        check(trace, name)
+    assert t("advantages.held", lang, names=LIST_SEPARATOR[lang].join(names[n] for n in held)) not in texts(at)
     if lang == "zh":
         # no estimator's English title anywhere on the Chinese page (options, legends, table, captions)
         shown = texts(at) + json.dumps([f["data"] for f in figures(at)], ensure_ascii=False)
         assert "批次标准差" in shown and names["batch_std"] == "批次标准差"
         assert "Batch std" not in shown and "mean only" not in shown
         return
-    # predict, then reveal: RLOO's advantage of the right answer in 1, 0, 0, 0 is 1 - 0 = 1
-    at.number_input(key="pr_advantages.predict_rloo_in").set_value(1.0)
-    [b for b in at.button if b.label == t("teach.commit", "en")][0].click().run()
-    no_exception(at)
-    assert at.success and t("teach.right", "en", answer="1") in at.success[0].value
     # bad input: the message names the field
     at.text_input(key="ad_r").set_value("1, x").run()
     assert at.error and t("advantages.rewards", "en") in at.error[0].value
@@ -86,8 +113,56 @@ def test_page_in_each_language(lang):
     note = at.info[0].value
     assert names["remax"] in note and names["gdpo"] in note
     assert names["grpo"] not in note and names["rloo"] not in note
-    zero = assert_finite_figures(at, at_least=2)[0]
+    zero = _bars(at)
     assert all(v == 0 for v in trace_values(zero["data"][0], "y"))
+
+
+def test_a_committed_answer_shows_the_held_bars():
+    # predict, then reveal: RLOO's advantage of the right answer in 1, 0, 0, 0 is 1 - 0 = 1; its bars
+    # come back, MaxRL's stay held while its question waits
+    at = open_page(PAGE)
+    at.number_input(key="pr_advantages.predict_rloo_in").set_value(1.0)
+    [b for b in at.button if b.label == t("teach.commit", "en")][0].click().run()
+    no_exception(at)
+    assert at.success and t("teach.right", "en", answer="1") in at.success[0].value
+    names = A.estimator_titles("en")
+    shown = [tr["name"] for tr in _bars(at)["data"]]
+    assert names["rloo"] in shown and names["maxrl"] not in shown
+    assert t("advantages.held", "en", names=names["maxrl"]) in texts(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bad_field_stays_local(lang):
+    # eight rewards typed with the second reward still at its four values: the message names GDPO's field
+    # (in the page's language), GDPO alone is left out, every other estimator and the rest of the page stay
+    at = open_page(PAGE, lang=lang)
+    at.text_input(key="ad_r").set_value("1, 0, 0, 0, 1, 0, 1, 0").run()
+    assert not at.exception
+    names = A.estimator_titles(lang)
+    assert len(at.error) == 1
+    message = at.error[0].value
+    lead = t("common.bad_field", lang, field=t("advantages.second", lang), error="|").split("|")[0]
+    assert message.startswith(lead)  # the field named first, in the page's language
+    assert t("advantages.rewards", lang) not in message
+    assert t("advantages.left_out", lang, names=names["gdpo"]) in texts(at)
+    bars = _bars(at)
+    held = {A.QUESTION_ESTIMATOR[p.key] for p in PREDICTIONS["advantages"]}
+    assert [tr["name"] for tr in bars["data"]] == [names[n] for n in ESTIMATORS if n not in held | {"gdpo"}]
+    assert all(len(tr["x"]) == 8 for tr in bars["data"])  # the eight responses
+    assert t("advantages.bias_header", lang) in texts(at) and len(figures(at)) == 2  # the rest of the page
+    # each optional field the same way: the estimators that read it are left out, the others drawn
+    for key, text, field, lost in (
+        ("ad_greedy", "0, 1", "greedy_reward", "remax"),
+        ("ad_len", "3, x", "lengths", None),
+    ):
+        at = open_page(PAGE, lang=lang, **{key: text})
+        assert not at.exception and len(at.error) == 1
+        param = {"greedy_reward": "advantages.greedy", "lengths": "advantages.lengths"}[field]
+        assert at.error[0].value.startswith(t("common.bad_field", lang, field=t(param, lang), error="|").split("|")[0])
+        gone = set(A.readers(field))
+        assert (lost is None and gone) or gone == {lost}
+        drawn = {tr["name"] for tr in _bars(at)["data"]}
+        assert drawn and not drawn & {names[n] for n in gone}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -96,7 +171,7 @@ def test_the_estimator_choice_url_holds_registry_keys(lang):
     at = open_page(PAGE, lang=lang, ad_est=["batch_std", "grpo"])
     no_exception(at)
     assert at.multiselect(key="ad_est").value == ["grpo", "batch_std"] and _note(at) == ""
-    assert [tr["name"] for tr in figures(at)[0]["data"]] == [A.estimator_titles(lang)[n] for n in ("grpo", "batch_std")]
+    assert [tr["name"] for tr in _bars(at)["data"]] == [A.estimator_titles(lang)[n] for n in ("grpo", "batch_std")]
     assert at.query_params["ad_est"] == ["grpo", "batch_std"]
     # a change goes back into the URL as keys; every estimator chosen (the default) leaves no parameter
     at.multiselect(key="ad_est").select("rloo").run()

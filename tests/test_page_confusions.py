@@ -1,11 +1,16 @@
 """The "TRL & verl: eight confusions" page through AppTest: both languages render every section with
-finite figures, and a question is committed and answered with the value rlviz computes."""
+finite figures drawn without what answers its question until the learner commits (or skips), and a
+question is committed and answered with the value rlviz computes."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from apptools import assert_finite_figures, no_exception, open_page, texts, torch_threads
 
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments import confusions as X
 from rlviz.i18n import t
 
 PAGE = "pages/confusions.py"
@@ -18,26 +23,58 @@ def _one_thread():
         yield
 
 
+HELD_FIGURES = ("ratio_one", "sampler", "clip")  # sections whose whole figure is their question's answer
+
+
+def _skip(at, name: str) -> None:
+    """Press section ``name``'s "Skip: show me" (its answer shown, no verdict)."""
+    skip = t("teach.skip", at.session_state["lang"])
+    key = f"form_confusions.{name}"
+    next(b for b in at.button if b.label == skip and b.proto.form_id == key).click().run()
+
+
 def _renders(lang: str):
     at = open_page(PAGE, lang=lang)
     no_exception(at)
     assert at.title[0].value == t("confusions.title", lang)
-    assert_finite_figures(at, at_least=len(SECTIONS))
+    assert t("confusions.lede", lang) in re.sub(r"<[^>]+>", "", texts(at))
+    # each section: a question as its heading, its figure (drawn without what answers the question),
+    # the question, then its explanation on demand (full title, what people say, reading, threads)
+    assert [s.value for s in at.subheader] == [t(f"confusions.{name}.ask", lang) for name in SECTIONS]
+    figs = assert_finite_figures(at, at_least=len(SECTIONS) - len(HELD_FIGURES))
+    assert len(figs) == len(SECTIONS) - len(HELD_FIGURES)
     text = texts(at)
+    assert text.count(t("teach.held", lang)) == len(SECTIONS) + len(HELD_FIGURES)  # every reading, 3 figures
     for name in SECTIONS:
         assert t(f"confusions.{name}.header", lang) in text
+        assert t(f"confusions.{name}.said", lang) in text
         assert t(f"confusions.{name}.sources", lang) in text  # the public threads, with their numbers
     assert "huggingface/trl#3120" in text and "verl-project/verl#5625" in text
+    assert t("confusions.intro", lang) in text  # the old introduction, whole, in "How to read this"
+    aggregation, microbatch, sequence, kl, difficulty = figs
+    assert "token-mean" not in {x for tr in aggregation["data"] for x in tr["x"]}  # the mode asked about
+    assert len(microbatch["data"]) == 1 and len(difficulty["data"]) == 1
+    token, seq = X.RATIO_PAIR
+    assert {tr["name"] for tr in sequence["data"]} == {ALGORITHMS[token].title}
+    for fig in figs:  # every legend under its plot, never over a panel's title
+        assert fig["layout"]["legend"]["yref"] == "container" and fig["layout"]["legend"]["y"] == 0
     return at
 
 
 def test_chinese():
-    _renders("zh")
+    at = _renders("zh")
+    for name in SECTIONS:  # every question skipped: every figure, every reading
+        _skip(at, name)
+    no_exception(at)
+    figs = assert_finite_figures(at, at_least=len(SECTIONS))
+    assert len(figs) == len(SECTIONS) and t("teach.held", "zh") not in texts(at)
+    assert "token-mean" in {x for tr in figs[0]["data"] for x in tr["x"]}
+    assert len(figs[1]["data"]) == 2
 
 
 def test_english_and_a_committed_question():
     at = _renders("en")
-    # every section asks before it shows: one commit button per section
+    # every section asks: one commit button per section
     buttons = [b for b in at.button if b.label == t("teach.commit", "en")]
     assert len(buttons) == len(SECTIONS)
     # section 8 at its defaults, A < 0 at r = 2: between 1 + ε_high and c, so no setting stops the gradient
@@ -47,4 +84,7 @@ def test_english_and_a_committed_question():
     guess, answer = t("confusions.clip.choice.eps_high", "en"), t("confusions.clip.choice.none", "en")
     assert at.warning and t("teach.wrong", "en", guess=guess, answer=answer) in at.warning[0].value
     assert t("confusions.clip.why.none", "en", r="2", sign="< 0", low="0.8", high="1.28", c="3") in texts(at)
-    assert_finite_figures(at, at_least=len(SECTIONS))
+    # its figure and reading now shown; the other sections still hold theirs
+    figs = assert_finite_figures(at, at_least=len(SECTIONS) - len(HELD_FIGURES) + 1)
+    assert len(figs) == len(SECTIONS) - len(HELD_FIGURES) + 1
+    assert texts(at).count(t("teach.held", "en")) == len(SECTIONS) + len(HELD_FIGURES) - 2

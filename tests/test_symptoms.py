@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pandas as pd
 import pytest
@@ -150,7 +151,18 @@ def test_page_renders_each_symptom_and_checks_a_run(lang):
     at = open_page("pages/symptoms.py", lang=lang)
     no_exception(at)
     assert_finite_figures(at, at_least=1)
-    link = at.get("page_link")[0].proto
+    # the template: the lede under the title (the old introduction whole in "How to read this"); each knob
+    # by its name beside the figure, its TRL and verl names in the practitioners' block
+    assert t("symptoms.lede", lang) in re.sub(r"<[^>]+>", "", texts(at))
+    assert t("symptoms.intro", lang) in texts(at)
+    assert t("page.practitioners", lang) in [e.label for e in at.expander]
+    first = SYMPTOMS[0]
+    knobs = at.table[0].value
+    assert list(knobs.columns) == [t(f"symptoms.knob_{c}", lang) for c in ("setting", "trl", "verl")]
+    assert knobs.iloc[:, 0].tolist() == list(first.knobs)
+    assert all(f"`{k}`" in texts(at) for k in first.knobs)
+    label = t("symptoms.reproduce", lang, page=t(f"nav.{first.page}", lang))
+    link = next(e.proto for e in at.get("page_link") if e.proto.label == label)
     assert link.page == "live" and link.query_string.startswith("lv_algos=GRPO&lv_lr=")
     for key in ("clip_zero", "moe_ratio_spikes"):
         at.segmented_control(key="sy_symptom").set_value(key).run()
@@ -158,9 +170,11 @@ def test_page_renders_each_symptom_and_checks_a_run(lang):
         # the measured figure names its metric as the run pages do, never by its column key (found by a
         # Chinese reader: "实测：每步的clip_fraction")
         metric = next(s.metric for s in SYMPTOMS if s.key == key)
+        title = next(c.value for c in at.caption if c.value.startswith(t("symptoms.fig_title", lang, metric="|")[:4]))
+        assert metric not in title, title  # the figure's title, a caption under it
         for fig in figures(at):
-            title = fig["layout"]["title"]["text"]
-            assert metric not in title and metric not in str(fig["layout"]["yaxis"]["title"]), title
+            assert metric not in str(fig["layout"]["yaxis"]["title"])
+            assert fig["layout"]["legend"]["yref"] == "container"  # under the axis, never over the plot
     at.session_state["live_run"] = _Run(_frame(clip_fraction=[0.0] * 6))
     at.run()
     no_exception(at)

@@ -29,7 +29,9 @@ __all__ = [
     "DEFAULT_LENGTHS",
     "DEFAULT_REWARDS",
     "DEFAULT_SECOND",
+    "FIELDS",
     "GroupInputs",
+    "QUESTION_ESTIMATOR",
     "advantage_table",
     "answer_maxrl",
     "answer_rloo",
@@ -37,8 +39,10 @@ __all__ = [
     "difficulty_bias",
     "estimator_titles",
     "estimator_url_aliases",
+    "parse_fields",
     "parse_inputs",
     "prediction_fields",
+    "readers",
     "state_from_inputs",
 ]
 
@@ -75,14 +79,15 @@ class GroupInputs:
 
     Attributes:
         rewards: G rewards (the task reward every estimator reads).
-        second: G values of a second reward (GDPO's second component).
-        greedy: the reward of the prompt's greedy response (ReMax's baseline).
+        second: G values of a second reward (GDPO's second component), or ``None`` where the page's
+            field could not be read (the estimators that need it are then left out, :func:`applicable`).
+        greedy: the reward of the prompt's greedy response (ReMax's baseline), or ``None`` (as ``second``).
         lengths: G response lengths in tokens, or ``None`` (each response counts once).
     """
 
     rewards: tuple[float, ...]
-    second: tuple[float, ...]
-    greedy: float
+    second: tuple[float, ...] | None
+    greedy: float | None
     lengths: tuple[int, ...] | None = None
 
     @property
@@ -90,14 +95,17 @@ class GroupInputs:
         return len(self.rewards)
 
     def tensors(self) -> dict[str, Any]:
-        """``rewards [1, G]`` and the keyword inputs of :func:`estimate_advantages` (float64)."""
+        """``rewards [1, G]`` and the keyword inputs of :func:`estimate_advantages` (float64; ``None``
+        for an input the group does not have)."""
         r = torch.tensor([self.rewards], dtype=torch.float64)  # (1, G)
-        comps = torch.stack([r, torch.tensor([self.second], dtype=torch.float64)], dim=-1)  # (1, G, 2)
+        comps = None
+        if self.second is not None:
+            comps = torch.stack([r, torch.tensor([self.second], dtype=torch.float64)], dim=-1)  # (1, G, 2)
         lengths = None if self.lengths is None else torch.tensor([self.lengths], dtype=torch.float64)
         return {
             "rewards": r,
             "components": comps,
-            "greedy_rewards": torch.tensor([self.greedy], dtype=torch.float64),
+            "greedy_rewards": None if self.greedy is None else torch.tensor([self.greedy], dtype=torch.float64),
             "lengths": lengths,
         }
 
@@ -115,31 +123,103 @@ def parse_inputs(
             or non-numeric entry, NaN / inf, fewer than two rewards, a second reward or length list of
             another length than the rewards, more than one greedy reward, a length below 1.
     """
-    rewards = parse_numbers(rewards_text, "rewards")
-    if len(rewards) < 2:
-        raise ValueError(f"rewards: a group needs at least two responses, got {len(rewards)}")
-    second = parse_numbers(second_text, "second_reward")
-    if len(second) != len(rewards):
-        raise ValueError(f"second_reward: {len(second)} values for {len(rewards)} rewards; give one per response")
-    greedy = parse_numbers(greedy_text, "greedy_reward")
-    if len(greedy) != 1:
-        raise ValueError(f"greedy_reward: one number (the greedy response's reward), got {len(greedy)}")
+    group, errors = parse_fields(rewards_text, second_text, greedy_text, lengths_text)
+    if errors:  # the first field in the page's order
+        raise next(iter(errors.values()))
+    return group
+
+
+FIELDS = ("rewards", "second_reward", "greedy_reward", "lengths")  # the page's fields, by parameter name
+
+
+def readers(field: str, names=None) -> list[str]:
+    """The estimators of ``names`` (default: all, in registry order) whose advantages read the page's
+    field ``field`` (one of :data:`FIELDS`), as the registry says: ``rewards`` every one;
+    ``second_reward`` those that need the reward's components (``needs``), ``greedy_reward`` those that
+    need a greedy response's reward; ``lengths`` those through which response length enters
+    (``length_note``).
+
+    Raises:
+        ValueError: naming ``field`` when it is not one of :data:`FIELDS`.
+    """
+    if field not in FIELDS:
+        raise ValueError(f"field: {field!r} is not one of {', '.join(FIELDS)}")
+    names = list(ESTIMATORS) if names is None else [n for n in ESTIMATORS if n in names]
+    if field == "rewards":
+        return names
+    if field == "lengths":
+        return [n for n in names if ESTIMATORS[n].length_note]
+    need = "components" if field == "second_reward" else "greedy"
+    return [n for n in names if need in ESTIMATORS[n].needs]
+
+
+def parse_fields(
+    rewards_text: str,
+    second_text: str = DEFAULT_SECOND,
+    greedy_text: str = DEFAULT_GREEDY,
+    lengths_text: str = DEFAULT_LENGTHS,
+) -> tuple[GroupInputs | None, dict[str, ValueError]]:
+    """The page's group, each field read on its own, so that one bad field leaves the others' work
+    standing: ``(group, errors)``, ``errors`` holding the ``ValueError`` of each field that cannot be
+    read, by parameter name (:data:`FIELDS`; the message starts with it, as :func:`parse_inputs`'s).
+
+    The group is ``None`` when the rewards cannot be read (every estimator reads them); a bad second
+    reward or greedy reward is ``None`` in the group (:func:`applicable` then leaves out the
+    estimators that need it); bad lengths are ``None`` too, and the page leaves out their
+    :func:`readers`. With every field good, the group is :func:`parse_inputs`'s.
+    """
+    errors: dict[str, ValueError] = {}
+    rewards = None
+    try:
+        rewards = parse_numbers(rewards_text, "rewards")
+        if len(rewards) < 2:
+            raise ValueError(f"rewards: a group needs at least two responses, got {len(rewards)}")
+    except ValueError as exc:
+        errors["rewards"], rewards = exc, None
+    second = None
+    try:
+        second = parse_numbers(second_text, "second_reward")
+        if rewards is not None and len(second) != len(rewards):
+            raise ValueError(f"second_reward: {len(second)} values for {len(rewards)} rewards; give one per response")
+    except ValueError as exc:
+        errors["second_reward"], second = exc, None
+    greedy = None
+    try:
+        values = parse_numbers(greedy_text, "greedy_reward")
+        if len(values) != 1:
+            raise ValueError(f"greedy_reward: one number (the greedy response's reward), got {len(values)}")
+        greedy = float(values[0])
+    except ValueError as exc:
+        errors["greedy_reward"] = exc
     lengths = None
     if str(lengths_text or "").strip():
-        lengths = parse_numbers(lengths_text, "lengths", integer=True)
-        if len(lengths) != len(rewards):
-            raise ValueError(f"lengths: {len(lengths)} values for {len(rewards)} rewards; give one per response")
-        if min(lengths) < 1:
-            raise ValueError(f"lengths: each length must be at least 1 token, got {min(lengths)}")
-    return GroupInputs(tuple(rewards), tuple(second), float(greedy[0]), None if lengths is None else tuple(lengths))
+        try:
+            lengths = parse_numbers(lengths_text, "lengths", integer=True)
+            if rewards is not None and len(lengths) != len(rewards):
+                raise ValueError(f"lengths: {len(lengths)} values for {len(rewards)} rewards; give one per response")
+            if min(lengths) < 1:
+                raise ValueError(f"lengths: each length must be at least 1 token, got {min(lengths)}")
+        except ValueError as exc:
+            errors["lengths"], lengths = exc, None
+    if rewards is None:
+        return None, errors
+    group = GroupInputs(
+        tuple(rewards),
+        None if second is None else tuple(second),
+        greedy,
+        None if lengths is None else tuple(lengths),
+    )
+    return group, errors
 
 
 def applicable(inputs: GroupInputs, names=None) -> list[str]:
-    """The estimators of ``names`` (default: all, in registry order) that accept these rewards (MaxRL
-    needs rewards >= 0)."""
+    """The estimators of ``names`` (default: all, in registry order) that accept this group: MaxRL
+    needs rewards >= 0; an estimator that needs the second reward or the greedy reward is left out
+    when the group has none (:func:`parse_fields` with that field bad)."""
     names = list(ESTIMATORS) if names is None else [n for n in ESTIMATORS if n in names]
-    low = min(min(inputs.rewards), min(inputs.second))
-    return [n for n in names if not (ESTIMATORS[n].nonnegative and low < 0)]
+    low = min(min(inputs.rewards), min(inputs.second or inputs.rewards))
+    missing = {need for need, value in (("components", inputs.second), ("greedy", inputs.greedy)) if value is None}
+    return [n for n in names if not (ESTIMATORS[n].nonnegative and low < 0) and not (ESTIMATORS[n].needs & missing)]
 
 
 def advantage_table(inputs: GroupInputs, names=None) -> pd.DataFrame:
@@ -176,7 +256,7 @@ def advantage_table(inputs: GroupInputs, names=None) -> pd.DataFrame:
                     "estimator": name,
                     "response": i + 1,
                     "reward": inputs.rewards[i],
-                    "second_reward": inputs.second[i],
+                    "second_reward": float("nan") if inputs.second is None else inputs.second[i],
                     "advantage": a,
                 }
             )
@@ -240,8 +320,10 @@ def _inputs(state: Mapping[str, Any]) -> GroupInputs:
     lengths = state.get("lengths")
     return GroupInputs(
         tuple(float(x) for x in state["rewards"]),
-        tuple(float(x) for x in state.get("second", (0.0,) * len(state["rewards"]))),
-        float(state.get("greedy", 0.0)),
+        None
+        if state.get("second", ()) is None
+        else tuple(float(x) for x in state.get("second", (0.0,) * len(state["rewards"]))),
+        None if state.get("greedy", 0.0) is None else float(state.get("greedy", 0.0)),
         None if lengths is None else tuple(int(x) for x in lengths),
     )
 
@@ -258,6 +340,11 @@ def _advantage_of(name: str, state: Mapping[str, Any]) -> float:
         name, t["rewards"], components=t["components"], greedy_rewards=t["greedy_rewards"], lengths=t["lengths"]
     )
     return float(adv[0, _best(inputs)])
+
+
+# the estimator whose advantage each question asks for: its bars are the answer, held back until the
+# learner commits (the page hides them while ``answers_held``)
+QUESTION_ESTIMATOR = {"advantages.predict_rloo": "rloo", "advantages.predict_maxrl": "maxrl"}
 
 
 def answer_rloo(state: Mapping[str, Any]) -> float:

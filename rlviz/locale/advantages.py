@@ -35,6 +35,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "advantages.name.remax": {"en": "ReMax", "zh": "ReMax"},
     "advantages.name.maxrl": {"en": "MaxRL", "zh": "MaxRL"},
     "advantages.name.gdpo": {"en": "GDPO", "zh": "GDPO"},
+    "advantages.lede": {
+        "en": "An advantage estimator turns a group's rewards into the weight each response's gradient gets: "
+        "positive pushes it up, negative down. Type the rewards and compare the estimators' bars.",
+        "zh": "一组奖励怎样变成优势？",
+    },
+    "advantages.held": {
+        "en": "Hidden until you answer the questions below (or press Skip), as their bars would give the answer "
+        "away: {names}.",
+        "zh": "在你回答下面的问题（或点“跳过”）之前先隐藏，因为这些柱子会泄露答案：{names}。",
+    },
+    "advantages.left_out": {
+        "en": "Left out of the figure until this field is fixed: {names}.",
+        "zh": "在这一项改好之前，图中不显示：{names}。",
+    },
     "advantages.intro": {
         "en": "An outcome reward gives each response one number; the **advantage estimator** turns the rewards "
         "of a step into the weight each response's gradient gets: positive pushes the response up, negative "

@@ -39,6 +39,48 @@ STRINGS: dict[str, dict[str, str]] = {
         "一再出现。每一节先按大家常说的样子写出这个误解，请你先给出答案，再用 rlviz 训练时用的同一套代码、"
         "按你选的设置把答案算出来，并注明讨论过它的公开帖子。",
     },
+    "confusions.lede": {
+        "en": "Eight questions that keep coming back in TRL and verl issue threads. Answer each one first; rlviz "
+        "then computes the answer with the code it trains with and cites the threads.",
+        "zh": "TRL 和 verl 的 issue 里反复出现的八个问题：先作答，再用 rlviz 的代码算出答案。",
+    },
+    "confusions.left_out": {
+        "en": "Left out of the figure until you answer the question below (or press Skip): {what}.",
+        "zh": "在你回答下面的问题（或点“跳过”）之前，图中先不显示：{what}。",
+    },
+    # each section's heading: the confusion as a question (its full title opens its explanation)
+    "confusions.aggregation.ask": {
+        "en": "1 · What does token-mean average over?",
+        "zh": "1 · token-mean 在什么上取平均？",
+    },
+    "confusions.microbatch.ask": {
+        "en": "2 · Does splitting a batch into micro-batches change token-mean?",
+        "zh": "2 · 把 batch 切成 micro-batch，token-mean 会变吗？",
+    },
+    "confusions.ratio_one.ask": {
+        "en": "3 · The ratio is always 1, so the clip never acts?",
+        "zh": "3 · 比率恒为 1，所以裁剪从不起作用？",
+    },
+    "confusions.sequence.ask": {
+        "en": "4 · Do a sequence ratio and token ratios clip the same tokens?",
+        "zh": "4 · 序列级比率与 token 级比率裁剪的是同一批 token 吗？",
+    },
+    "confusions.sampler.ask": {
+        "en": "5 · What does a sampler–trainer correction measure?",
+        "zh": "5 · 采样端与训练端之间的校正度量的是什么？",
+    },
+    "confusions.kl.ask": {
+        "en": "6 · Which KL placement gives the KL's true gradient?",
+        "zh": "6 · KL 放在哪里，才给出 KL 的真实梯度？",
+    },
+    "confusions.difficulty.ask": {
+        "en": "7 · Is dividing by the group's std only a rescale?",
+        "zh": "7 · 除以组内标准差只是整体缩放吗？",
+    },
+    "confusions.clip.ask": {
+        "en": "8 · Which of ε_low, ε_high and c stops a token?",
+        "zh": "8 · ε_low、ε_high 和 c，哪个让 token 停下？",
+    },
     "confusions.said": {"en": "What people say:", "zh": "常见说法："},
     "confusions.sources": {"en": "Public threads:", "zh": "公开讨论："},
     "confusions.running": {"en": "Computing…", "zh": "计算中…"},
@@ -102,11 +144,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "{B} 条回答长度相同，所以每个 token 的权重都是 {w}、每条回答的总权重也相同：token-mean 与 "
         "seq-mean-token-mean 重合。把某条回答改长一些就能看到两者分开。",
     },
-    "confusions.aggregation.per_token": {
-        "en": "Weight of one token (log scale)",
-        "zh": "单个 token 的权重（对数坐标）",
-    },
-    "confusions.aggregation.share": {"en": "Share of the loss per response", "zh": "每条回答占 loss 的份额"},
+    "confusions.aggregation.per_token": {"en": "One token's weight (log)", "zh": "单个 token 的权重（对数）"},
+    "confusions.aggregation.share": {"en": "Share of the loss", "zh": "占 loss 的份额"},
     "confusions.aggregation.table_note": {
         "en": "Who uses each mode: the registry's papers (their default aggregation) and the frameworks' names.",
         "zh": "每种聚合方式的使用者：注册表中各论文的默认聚合方式，以及框架中的名字。",
@@ -316,8 +355,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "{seq} 裁剪了部分 token：共用一个 s 时这不应发生，请看下表。",
     },
     "confusions.sequence.ratio_panel": {
-        "en": "Ratio used by each token (open marker: clipped) and each objective's band",
-        "zh": "每个 token 使用的比率（空心：被裁剪）及各目标的区间",
+        "en": "Each token's ratio (open: clipped) and the bands",
+        "zh": "每个 token 的比率（空心：被裁剪）与区间",
     },
     "confusions.sequence.push_panel": {"en": "Push −∂loss/∂log π per token", "zh": "每个 token 的推力 −∂loss/∂log π"},
     "confusions.sequence.reading": {
@@ -393,14 +432,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "用 {dtype} 采样端时两个比率都是 1（最大差 {gap_max}，PPO 的 max |log r| 为 {ppo_max}）：采样端用的就是"
         "训练端自己的权重和算法，没有什么需要校正。选 bfloat16 可以看到推理引擎带来的差距。",
     },
-    "confusions.sampler.gap_panel": {
-        "en": "Sampler vs trainer: log π_train − log π_rollout",
-        "zh": "采样端与训练端：log π_train − log π_rollout",
-    },
-    "confusions.sampler.ppo_panel": {
-        "en": "First update: log π_θ − log π_old",
-        "zh": "第一次更新：log π_θ − log π_old",
-    },
+    "confusions.sampler.gap_panel": {"en": "Sampler vs trainer", "zh": "采样端与训练端"},
+    "confusions.sampler.ppo_panel": {"en": "PPO's ratio, first update", "zh": "第一次更新时 PPO 的比率"},
+    "confusions.sampler.gap_x": {"en": "log π_train − log π_rollout", "zh": "log π_train − log π_rollout"},
+    "confusions.sampler.ppo_x": {"en": "log π_θ − log π_old", "zh": "log π_θ − log π_old"},
     "confusions.sampler.log_ratio": {"en": "log-ratio per token (nats)", "zh": "每个 token 的对数比率（nats）"},
     "confusions.sampler.tokens": {"en": "tokens", "zh": "token 数"},
     "confusions.sampler.metric_gap": {
@@ -477,10 +512,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这里 k3 放进 loss 的误差是 {err_k3_loss}；k1 放进奖励 {err_k1_reward}，k1 放进 loss {err_k1_loss}。",
     },
     "confusions.kl.value_panel": {"en": "Value of the estimator", "zh": "估计器的取值"},
-    "confusions.kl.grad_panel": {
-        "en": "Push on the token, d loss / d log π",
-        "zh": "对该 token 的作用 d loss / d log π",
-    },
+    "confusions.kl.grad_panel": {"en": "Push, d loss / d log π", "zh": "作用 d loss / d log π"},
     "confusions.kl.x": {"en": "x = log π − log π_ref", "zh": "x = log π − log π_ref"},
     "confusions.kl.value": {"en": "k(x)", "zh": "k(x)"},
     "confusions.kl.grad": {"en": "d loss / d log π (β = 1)", "zh": "d loss / d log π（β 取 1）"},

@@ -26,6 +26,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "KL estimators: the value, the gradient, and where the penalty goes",
         "zh": "KL 估计器：取值、梯度，以及惩罚放在哪里",
     },
+    "kl.lede": {
+        "en": "Trainers estimate the KL penalty from sampled tokens. An estimator's value and its gradient need "
+        "not agree: set the range of x and compare the two panels.",
+        "zh": "KL 惩罚由采样的 token 估计，但取值与梯度未必一致：设好 x 的范围，对比两栏。",
+    },
     "kl.intro": {
         "en": "The KL penalty β · KL(π ‖ π_ref) cannot be summed over every possible response, so trainers "
         "estimate it from the sampled tokens with x = log π(y) − log π_ref(y). Two choices follow, and they "
@@ -124,8 +129,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "kl.rel_error": {"en": "|E g − ∇KL| / |∇KL|", "zh": "|E g − ∇KL| / |∇KL|"},
     "kl.std": {"en": "spread of one sample's gradient", "zh": "单个样本梯度的离散程度"},
     "kl.estimator": {"en": "estimator", "zh": "估计器"},
-    "kl.error_panel": {"en": "Bias of the expected gradient (0 = exact)", "zh": "期望梯度的偏差（0 = 精确）"},
-    "kl.std_panel": {"en": "Noise of one sample's gradient", "zh": "单个样本梯度的噪声"},
+    "kl.error_panel": {"en": "Bias of E[gradient] (0 = exact)", "zh": "期望梯度的偏差（0 = 精确）"},
+    "kl.std_panel": {"en": "One sample's noise", "zh": "单个样本的噪声"},
     "kl.tcol.route": {"en": "route", "zh": "用法"},
     "kl.tcol.estimator": {"en": "estimator", "zh": "估计器"},
     "kl.tcol.expected_value": {"en": "expected value", "zh": "期望值"},

@@ -12,6 +12,11 @@ STRINGS = {
         "- 检查你自己的实时运行里出现了哪些症状",
     },
     "symptoms.title": {"en": "Symptom → cause", "zh": "症状 → 原因"},
+    "symptoms.lede": {
+        "en": "Pick what you see in a training run: its likely causes, the settings to turn, and a run that "
+        "reproduces it on the shipped model.",
+        "zh": "选出训练中看到的现象：可能的原因、该调的设置，以及在内置模型上的复现。",
+    },
     "symptoms.intro": {
         "en": "Pick what you see in a training run. The page lists the likely causes, the setting to turn (with its "
         "TRL and verl names where they have one) and opens the live page with settings that reproduce it on the "

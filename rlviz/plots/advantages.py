@@ -66,6 +66,11 @@ def _by_estimator(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return dict(tuple(df.groupby(df["estimator"].astype(str), sort=False)))
 
 
+# the legend under the plot, at the figure's foot (container coordinates: plotly makes room for the rows a
+# narrow window wraps its nine entries into), so it never covers a panel's title
+_BELOW = {"margin": {"t": 40}, "legend": {"yref": "container", "y": 0.0, "yanchor": "bottom"}}
+
+
 def _grid(cols: int, horizontal_spacing: float) -> dict:
     """The layout ``make_subplots(rows=1, cols=cols, subplot_titles=...)`` gives (axes, domains, one
     title annotation per panel, its text to fill in), as a fresh dict
@@ -73,7 +78,7 @@ def _grid(cols: int, horizontal_spacing: float) -> dict:
     return subplots(1, cols, subplot_titles=tuple(str(i) for i in range(cols)), horizontal_spacing=horizontal_spacing)
 
 
-def advantage_bars_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 420) -> go.Figure:
+def advantage_bars_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 440) -> go.Figure:
     """Every estimator's advantage of every response of the group: grouped bars, one colour per
     estimator, responses along x.
 
@@ -118,10 +123,11 @@ def advantage_bars_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height
         ],
     }
     # plain dicts, not validated again (a page rerun builds it; tests validate it)
-    return figure(traces, layout, height=height, after={"barmode": "group", "bargap": 0.2, "bargroupgap": 0.05})
+    after = {"barmode": "group", "bargap": 0.2, "bargroupgap": 0.05, **_BELOW, "margin": {"t": 20}}
+    return figure(traces, layout, height=height, after=after)
 
 
-def difficulty_bias_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 400) -> go.Figure:
+def difficulty_bias_figure(df: pd.DataFrame, labels: Mapping[str, str], *, height: int = 440) -> go.Figure:
     """Expected total |A| of a group vs its prompt's pass rate, one line per estimator: left its value,
     right over its own maximum (the shapes on one axis).
 
@@ -130,7 +136,7 @@ def difficulty_bias_figure(df: pd.DataFrame, labels: Mapping[str, str], *, heigh
         labels: ``pass_rate`` (x axis), ``weight_axis``, ``relative_axis`` (the two panels' y axes and
             titles); ``name.<estimator>``: a legend name (default: the registry title).
     """
-    layout = _grid(2, 0.1)
+    layout = _grid(2, 0.14)
     for note, key in zip(layout["annotations"], ("weight_axis", "relative_axis")):
         note["text"] = _l(labels, key)
     traces = []
@@ -161,4 +167,4 @@ def difficulty_bias_figure(df: pd.DataFrame, labels: Mapping[str, str], *, heigh
     layout["yaxis"]["rangemode"] = "tozero"
     layout["yaxis2"].update(rangemode="tozero", range=[0, 1.05])
     # plain dicts, not validated again (a slider on the page rebuilds it; tests validate it)
-    return figure(traces, layout, height=height)
+    return figure(traces, layout, height=height, after=_BELOW)

@@ -45,10 +45,15 @@ def _l(labels: Mapping[str, str], key: str) -> str:
     return labels.get(key, key)
 
 
+# the legend under the plot, at the figure's foot (container coordinates: plotly makes room for the rows a
+# narrow window wraps it into), so it never covers a panel's title
+_BELOW = {"margin": {"t": 40}, "legend": {"yref": "container", "y": 0.0, "yanchor": "bottom"}}
+
+
 def _titled(fig: go.Figure, height: int) -> go.Figure:
-    """The common look, with room for the legend above subplot titles."""
+    """The common look, with the legend under the panels (their titles above them stay clear)."""
     base_layout(fig, height=height)
-    fig.update_layout(margin={"t": 90}, legend={"y": 1.16})
+    fig.update_layout(**_BELOW)
     return fig
 
 
@@ -86,13 +91,16 @@ def aggregation_figure(weights: pd.DataFrame, labels: Mapping[str, str]) -> go.F
     return _titled(fig, 380)
 
 
-def microbatch_figure(frame: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
+def microbatch_figure(
+    frame: pd.DataFrame, labels: Mapping[str, str], series: tuple[str, ...] = ("global", "micro")
+) -> go.Figure:
     """Each response's total gradient weight under a global token-mean and under a token-mean per
     micro-batch (grouped bars).
 
     Args:
         frame: ``MicroBatchResult.frame``.
         labels: ``global``, ``micro``, ``weight``, ``response.<i>`` (the x tick of each response).
+        series: which of ``global`` and ``micro`` to draw (a page holding back an answer draws one).
     """
     fig = go.Figure()
     x = [_l(labels, f"response.{int(i)}") for i in frame["response"]]
@@ -100,6 +108,8 @@ def microbatch_figure(frame: pd.DataFrame, labels: Mapping[str, str]) -> go.Figu
         ("total_global", "global", OKABE_ITO["blue"]),
         ("total_micro", "micro", OKABE_ITO["vermillion"]),
     ):
+        if key not in series:
+            continue
         fig.add_trace(
             go.Bar(
                 x=x,
@@ -109,8 +119,9 @@ def microbatch_figure(frame: pd.DataFrame, labels: Mapping[str, str]) -> go.Figu
                 hovertemplate=f"{_l(labels, key)}<br>%{{x}}<br>%{{y:.4g}}<extra></extra>",
             )
         )
-    fig.update_layout(barmode="group")
-    return base_layout(fig, height=340, y_title=_l(labels, "weight"))
+    fig.update_layout(barmode="group", showlegend=True)  # named even when one series is drawn
+    base_layout(fig, height=360, y_title=_l(labels, "weight"))
+    return fig.update_layout(**_BELOW)
 
 
 def update_figure(frame: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -248,7 +259,8 @@ def gap_figure(tokens: pd.DataFrame, cap: float, labels: Mapping[str, str]) -> g
 
     Args:
         tokens: ``GapResult.tokens``; cap: C.
-        labels: ``gap_panel``, ``ppo_panel``, ``log_ratio``, ``tokens``, ``cap`` (a format with ``{c}``).
+        labels: ``gap_panel``, ``ppo_panel`` (the panels' short titles), ``gap_x``, ``ppo_x`` (each
+            panel's x axis: the log-ratio it counts), ``log_ratio`` (the hover's word for it), ``tokens``.
     """
     fig = make_subplots(
         rows=1, cols=2, subplot_titles=[_l(labels, "gap_panel"), _l(labels, "ppo_panel")], horizontal_spacing=0.1
@@ -265,7 +277,7 @@ def gap_figure(tokens: pd.DataFrame, cap: float, labels: Mapping[str, str]) -> g
                 xbins=bins,
                 marker_color=color,
                 showlegend=False,
-                hovertemplate="%{x}<br>%{y}<extra></extra>",
+                hovertemplate=f"{_l(labels, 'log_ratio')}: %{{x}}<br>{_l(labels, 'tokens')}: %{{y}}<extra></extra>",
             ),
             row=1,
             col=col,
@@ -273,7 +285,9 @@ def gap_figure(tokens: pd.DataFrame, cap: float, labels: Mapping[str, str]) -> g
         fig.add_vline(x=0.0, line_dash="dot", line_color=OKABE_ITO["grey"], row=1, col=col)
     if len(tokens) and float(tokens["log_gap"].max()) >= math.log(cap):
         fig.add_vline(x=math.log(cap), line_dash="dash", line_color=OKABE_ITO["black"], row=1, col=1)
-    fig.update_xaxes(title_text=_l(labels, "log_ratio"), range=[-reach, reach])
+    fig.update_xaxes(range=[-reach, reach])
+    fig.update_xaxes(title_text=_l(labels, "gap_x"), row=1, col=1)
+    fig.update_xaxes(title_text=_l(labels, "ppo_x"), row=1, col=2)
     fig.update_yaxes(title_text=_l(labels, "tokens"), row=1, col=1)
     return _titled(fig, 340)
 
@@ -331,7 +345,9 @@ def kl_figure(curves: pd.DataFrame, x_mark: float | None, labels: Mapping[str, s
     return _titled(fig, 400)
 
 
-def difficulty_figure(df: pd.DataFrame, p_mark: float | None, labels: Mapping[str, str]) -> go.Figure:
+def difficulty_figure(
+    df: pd.DataFrame, p_mark: float | None, labels: Mapping[str, str], series: tuple[str, ...] = ("group", "none")
+) -> go.Figure:
     """The expected advantage mass of a prompt against its pass rate, relative to a prompt with
     p = 0.5, with and without the std division.
 
@@ -339,12 +355,15 @@ def difficulty_figure(df: pd.DataFrame, p_mark: float | None, labels: Mapping[st
         df: :func:`rlviz.experiments.confusions.difficulty_curve`.
         p_mark: a pass rate to mark, or ``None``.
         labels: ``group``, ``none``, ``p``, ``relative``.
+        series: which of ``group`` and ``none`` to draw (a page holding back an answer draws one).
     """
     fig = go.Figure()
     for column, key, color, dash in (
         ("rel_group", "group", OKABE_ITO["vermillion"], "solid"),
         ("rel_none", "none", OKABE_ITO["blue"], "dash"),
     ):
+        if key not in series:
+            continue
         fig.add_trace(
             go.Scatter(
                 x=df["p"],
@@ -359,7 +378,9 @@ def difficulty_figure(df: pd.DataFrame, p_mark: float | None, labels: Mapping[st
         fig.add_vline(x=p_mark, line_dash="dot", line_color=OKABE_ITO["grey"])
     fig.update_xaxes(range=[0, 1])
     fig.update_yaxes(rangemode="tozero")
-    return base_layout(fig, height=340, x_title=_l(labels, "p"), y_title=_l(labels, "relative"))
+    fig.update_layout(showlegend=True)  # named even when one series is drawn
+    base_layout(fig, height=360, x_title=_l(labels, "p"), y_title=_l(labels, "relative"))
+    return fig.update_layout(**_BELOW)
 
 
 def clip_figure(

@@ -30,7 +30,9 @@ def _l(labels: Mapping[str, str], key: str) -> str:
     return labels.get(key, key)
 
 
-_TITLED = {"margin": {"t": 90}, "legend": {"y": 1.16}}  # room for the legend above the subplot titles
+# the legend under the panels, at the figure's foot (container coordinates: plotly makes room for its
+# rows, however many a narrow window wraps it into), so it never covers a panel's title
+_BELOW = {"margin": {"t": 40}, "legend": {"yref": "container", "y": 0.0, "yanchor": "bottom"}}
 
 
 def estimator_style(name: str) -> dict[str, str]:
@@ -51,7 +53,7 @@ def curves_figure(curves: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
         labels: ``value_panel``, ``grad_panel``, ``x``, ``value``, ``grad``, ``raw`` (formats with
             ``{e}``), ``clamp``.
     """
-    layout = A.grid(2, [_l(labels, "value_panel"), _l(labels, "grad_panel")], 0.1)
+    layout = A.grid(2, [_l(labels, "value_panel"), _l(labels, "grad_panel")], 0.14)
     names = curves["estimator"].to_numpy()
     x_all = curves["x"].to_numpy()
     clamped_all = curves["clamped"].to_numpy(dtype=bool)
@@ -121,7 +123,7 @@ def curves_figure(curves: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     A.title(layout, "xaxis2", _l(labels, "x"))
     A.title(layout, "yaxis", _l(labels, "value"))
     A.title(layout, "yaxis2", _l(labels, "grad"))
-    return A.figure(traces, layout, 440, after=_TITLED)
+    return A.figure(traces, layout, 440, after=_BELOW)
 
 
 def _gapped(x: np.ndarray, y: np.ndarray, clamped: np.ndarray) -> tuple[list, list]:
@@ -183,8 +185,8 @@ def distribution_figure(tokens: pd.DataFrame, labels: Mapping[str, str]) -> go.F
         "xaxis": {"title": {"text": _l(labels, "token")}},
         "yaxis": {"title": {"text": _l(labels, "prob")}},
     }
-    # a narrow column wraps the legend: keep it under the title
-    return A.figure(traces, layout, 380, title=_l(labels, "title"), after={"margin": {"t": 120}, "legend": {"y": 1.08}})
+    # a narrow column wraps the legend: under the plot, never over the title
+    return A.figure(traces, layout, 380, title=_l(labels, "title"), after={**_BELOW, "margin": {"t": 60}})
 
 
 def gradient_figure(gradients: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -247,7 +249,7 @@ def gradient_figure(gradients: pd.DataFrame, labels: Mapping[str, str]) -> go.Fi
     A.title(layout, "xaxis", _l(labels, "token"))
     A.title(layout, "xaxis2", _l(labels, "token"))
     A.title(layout, "yaxis", _l(labels, "grad"))
-    return A.figure(traces, layout, 440, after=_TITLED)
+    return A.figure(traces, layout, 480, after=_BELOW)
 
 
 def error_figure(table: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
@@ -259,7 +261,7 @@ def error_figure(table: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
         labels: ``loss``, ``reward``, ``rel_error``, ``std``, ``estimator``, ``error_panel``,
             ``std_panel``.
     """
-    layout = A.grid(2, [_l(labels, "error_panel"), _l(labels, "std_panel")], 0.1)
+    layout = A.grid(2, [_l(labels, "error_panel"), _l(labels, "std_panel")], 0.14)
     present = [e for e in KL_ESTIMATORS if e in set(table["estimator"])]
     traces = []
     for route, color in (("loss", OKABE_ITO["blue"]), ("reward", OKABE_ITO["vermillion"])):
@@ -285,4 +287,4 @@ def error_figure(table: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     A.title(layout, "xaxis2", _l(labels, "estimator"))
     A.title(layout, "yaxis", _l(labels, "rel_error"))
     A.title(layout, "yaxis2", _l(labels, "std"))
-    return A.figure(traces, layout, 400, after=_TITLED)
+    return A.figure(traces, layout, 420, after=_BELOW)

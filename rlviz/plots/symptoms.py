@@ -28,7 +28,8 @@ def measured_figure(entry: Mapping, labels: Mapping[str, str], *, height: int = 
 
     Args:
         entry: ``series`` and ``baseline_series`` (metric per step; a step may be NaN / None).
-        labels: ``title``, ``x`` (the step axis), ``y`` (the metric), ``reproduced``, ``baseline``.
+        labels: ``x`` (the step axis), ``y`` (the metric), ``reproduced``, ``baseline``; ``title``
+            (optional: the page shows it as a caption under a figure in half a page).
 
     Returns:
         the figure (empty axes when the entry has no series).
@@ -50,6 +51,7 @@ def measured_figure(entry: Mapping, labels: Mapping[str, str], *, height: int = 
                 hovertemplate=f"{labels.get(key, key)}<br>{labels.get('x', 'x')} %{{x}}: %{{y:.4g}}<extra></extra>",
             )
     base_layout(fig, title=labels.get("title"), height=height, x_title=labels.get("x"), y_title=labels.get("y"))
-    # the legend under the step axis: at the top, in half a page, it sat on the title (cut at its end)
-    fig.update_layout(legend={"yanchor": "top", "y": -0.28}, margin={"b": 95})
+    # the legend at the figure's foot, under the step axis and its title (container coordinates: plotly
+    # makes room for it): at the top, in half a page, it sat on the title
+    fig.update_layout(legend={"yref": "container", "y": 0.0, "yanchor": "bottom"})
     return fig
