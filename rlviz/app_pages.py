@@ -46,6 +46,7 @@ class PageEntry:
 
 PAGES: tuple[PageEntry, ...] = (
     PageEntry("home", "pages/home.py", ":material/account_tree:", "", section="start"),
+    PageEntry("step", "pages/step.py", ":material/slow_motion_video:", "step", prefix="st_", section="start"),
     PageEntry(
         "curves",
         "pages/curves.py",
@@ -129,7 +130,7 @@ SECTIONS: tuple[str, ...] = ("start", "objectives", "training", "practice")
 # The newcomer's path: a handful of pages in the order a first visit should take them (the home page's
 # "Start here", and each stop's "step k of n" with Previous / Next). Locale ``path.<key>``: one
 # sentence each, what the stop shows.
-PATH: tuple[str, ...] = ("curves", "advantages", "weighting", "sampling", "live", "symptoms")
+PATH: tuple[str, ...] = ("step", "curves", "advantages", "weighting", "sampling", "live", "symptoms")
 
 
 def path_position(key: str) -> tuple[int, int] | None:

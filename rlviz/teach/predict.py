@@ -790,6 +790,38 @@ def _mismatch() -> tuple[Prediction, ...]:
 PREDICTIONS["mismatch"] = _mismatch()
 
 
+# -- the "one update, slowly" page: state (prediction_state of its settings) and answers in
+# rlviz.experiments.step (the same sample and replay the page draws)
+def _step() -> tuple[Prediction, ...]:
+    from rlviz.experiments import step as s
+
+    return (
+        Prediction(
+            "step.q_advantage",
+            "number",
+            s.answer_advantage,
+            s.fields_advantage,
+            tolerance=0.05,
+            figure="step.q_advantage.where",
+            applies=s.advantage_applies,
+            explain=s.explain_advantage,
+        ),
+        Prediction(
+            "step.q_clip",
+            "number",
+            s.answer_clip,
+            s.fields_clip,
+            tolerance=0.03,
+            figure="step.q_clip.where",
+            applies=s.clip_applies,
+            explain=s.explain_clip,
+        ),
+    )
+
+
+PREDICTIONS["step"] = _step()
+
+
 def mismatch_state(result) -> dict[str, Any]:
     """The mismatch predictions' state from a :class:`rlviz.experiments.mismatch.MismatchResult`
     (:func:`rlviz.experiments.mismatch.mismatch_state`)."""
@@ -1011,6 +1043,17 @@ STATE_BUILDERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "advantages": _advantages_state,
     "kl": _kl_state,
 }
+
+
+def _step_state(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The "one update, slowly" page's batch and objective (``st_obj``, ``st_G``, ``st_prompt``, ``st_lr``,
+    the sidebar's ``seed``): :func:`rlviz.experiments.step.prediction_state`."""
+    from rlviz.experiments.step import prediction_state
+
+    return prediction_state(settings)
+
+
+STATE_BUILDERS["step"] = _step_state
 
 
 def state_from_settings(page: str, settings: Mapping[str, Any]) -> dict[str, Any]:
