@@ -6,10 +6,10 @@ Two functions do the work, both with the trainer's own code (``rlviz.lm.trainer`
   the sampler the trainer calls (``rlviz.lm.rollout.sample_rollouts``, as ``Trainer._rollout`` calls it). Done
   once per (seed, G, prompt): every objective replays the same batch.
 - :func:`replay`: that batch under one registry entry: a :class:`~rlviz.lm.trainer.Trainer` of that entry
-  (its registry defaults) runs its own update loop, ``Trainer._update``, with mu = 2 passes over the group,
+  (its registry defaults) runs its own update loop, ``Trainer.update``, with mu = 2 passes over the group,
   one mini-batch each. The first optimizer step is on-policy (every ratio is 1); it moves the policy, so the
   second sees ratios != 1. Just before the second step the replay reads what it sees: the policy's
-  log-probs (``Trainer._current_log_prob``) and the step's loss settings (``Trainer._loss_params``), fed to
+  log-probs (``Trainer.policy_log_prob``) and the step's loss settings (``Trainer.loss_settings``), fed to
   ``gradient_weights`` and ``token_states`` as ``Trainer._token_view`` does; after it, the policy's
   log-probs again. The ratios, clip states, gradient weights, the aggregation and the loss shown are
   those of the second optimizer step (the trainer's own record of it, ``Trainer.last_updates[1]``, agrees:
@@ -479,21 +479,18 @@ def replay(sample: Sample, objective: str = BASELINE, lr: float = DEFAULT_LR) ->
     trainer = Trainer(config, model, tokenizer, ref)
     rows = range(G)
     seen: dict[str, Any] = {}
-    update = trainer._minibatch_update
 
-    def second_step_sees(data, idx, epoch, params, acc):
+    def second_step_sees(data, idx, epoch, params):
         """Before the second pass's optimizer step: the policy the first step made, on the group."""
         if epoch == MU - 1 and not seen:
-            seen["log_prob"], _, seen["entropy"] = trainer._current_log_prob(data, rows)
+            seen["log_prob"], _, seen["entropy"] = trainer.policy_log_prob(data, rows)
             seen["params"] = dict(params)
-        update(data, idx, epoch, params, acc)
 
-    trainer._minibatch_update = second_step_sees  # this trainer only: its own loop runs as in training
     batch = dataclasses.replace(sample.batch)  # the trainer sets rollout_log_prob on the batch it trains on
-    _, _, data = trainer._update(batch)
-    after, _, _ = trainer._current_log_prob(data, rows)
+    _, _, data = trainer.update(batch, before_step=second_step_sees)  # the trainer's own loop, as in training
+    after, _, _ = trainer.policy_log_prob(data, rows)
     if not seen:  # the first step had no loss token (every response filtered out): nothing moved
-        seen["log_prob"], seen["entropy"], seen["params"] = after, None, trainer._loss_params(data)
+        seen["log_prob"], seen["entropy"], seen["params"] = after, None, trainer.loss_settings(data)
     extra = {"entropy": seen["entropy"]} if seen["entropy"] is not None else {}
     params = seen["params"]
     grad, out = gradient_weights(
@@ -539,7 +536,7 @@ def replay(sample: Sample, objective: str = BASELINE, lr: float = DEFAULT_LR) ->
         lengths=b.response_lengths.cpu().numpy().astype(int),
         truncated=b.truncated.cpu().numpy().astype(bool),
         rewards=_array(b.rewards),
-        shaped=_array(trainer._shaped_rewards(b)),
+        shaped=_array(trainer.shaped_rewards(b)),
         informative=bool(len(set(b.rewards.tolist())) > 1),
         advantages=_array(torch.where(real, adv.to(zero), zero)),
         adv_rows=_array(adv_rows) + 0.0,

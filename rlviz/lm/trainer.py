@@ -19,6 +19,7 @@ import contextlib
 import copy
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -804,12 +805,40 @@ class Trainer:
             params["beta"] = 0.0
         return params
 
-    def _update(self, batch: RolloutBatch) -> tuple[dict[str, float], list[int], UpdateData]:
+    def update(
+        self, batch: RolloutBatch, before_step: Callable[[UpdateData, torch.Tensor, int, dict], None] | None = None
+    ) -> tuple[dict[str, float], list[int], UpdateData]:
+        """The updates of one RL step on a ``batch`` sampled elsewhere (the ``/step`` page replays one
+        sampled group under each objective): what :meth:`step` does after sampling, without its metrics
+        history. ``before_step(data, rows, epoch, params)`` is called before each optimizer step with
+        the step's fixed inputs, the rows about to be updated, the pass (0-based) and the loss settings:
+        an observer (it must not change them). Returns what :meth:`_update` returns."""
+        return self._update(batch, before_step)
+
+    def policy_log_prob(self, data: UpdateData, rows: range):
+        """The policy's log-probs on ``data``'s batch now: ``(log_prob (B, T), routes, entropy)``
+        (:meth:`_current_log_prob`; only ``rows`` are run through the model where nothing needs the others)."""
+        return self._current_log_prob(data, rows)
+
+    def loss_settings(self, data: UpdateData) -> dict[str, Any]:
+        """The loss settings the step's updates use on ``data`` (beta 0 without a reference or with the
+        KL in the reward)."""
+        return self._loss_params(data)
+
+    def shaped_rewards(self, batch: RolloutBatch) -> torch.Tensor:
+        """(B,) the rewards the advantages are computed from: the verifier's, plus DAPO's overlong
+        penalty where the objective shapes lengths."""
+        return self._shaped_rewards(batch)
+
+    def _update(
+        self, batch: RolloutBatch, before_step: Callable[[UpdateData, torch.Tensor, int, dict], None] | None = None
+    ) -> tuple[dict[str, float], list[int], UpdateData]:
         """mu passes x ``mini_batches`` optimizer steps on ``batch``.
 
         Returns ``(metrics, ratio_histogram, data)``: the update metrics (:meth:`_summarise`), the
         counts of the ratio in the bins of ``RATIO_BIN_EDGES`` over every update, and the fixed
-        inputs of the updates (:class:`UpdateData`, for :meth:`_token_view`).
+        inputs of the updates (:class:`UpdateData`, for :meth:`_token_view`). ``before_step``: see
+        :meth:`update`.
         """
         c = self.config
         B = len(batch.problems)
@@ -823,6 +852,8 @@ class Trainer:
             for epoch in range(c.mu):
                 perm = first_perm if epoch == 0 else torch.randperm(B, generator=self.generator)
                 for rows in torch.tensor_split(perm, c.mini_batches):  # exactly mini_batches pieces
+                    if before_step is not None:
+                        before_step(data, rows.to(self.device), epoch, params)
                     self._minibatch_update(data, rows.to(self.device), epoch, params, acc)
         self.model.eval()
         self.last_updates = list(acc.updates)
