@@ -7,6 +7,14 @@ What can be chosen, and which sliders each choice gets, is read from the algorit
 (``rlviz.experiments.curves.variants`` and each spec's ``surrogate_settings``): a new registry entry
 gets its curves and its sliders here without a change to this file.
 No randomness on this page: the sidebar seed and device do not change anything here.
+
+Layout (the page template, ``app_common.template``): title, path marker and lede; the choice of curves
+just above the overlay figure, the axis toggles and the sliders in a column beside it (under it where
+Streamlit stacks the columns, on a 1024 px window with the sidebar open); the notes and the block for
+practitioners under the figure; the questions; then the gallery, the six cases and the probability
+view. An element that states a question's answer (the gradient ranges, the six cases, the rules in
+words, the probability view's values) is held back until that question is committed or skipped
+(``answers_held``, one question at a time).
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from app_common import (
     chart,
     csv_download,
     ensure_shell,
+    export_configs,
     figure_cache,
     formula,
     fragment,
@@ -31,6 +40,8 @@ from app_common import (
     stop,
     tr,
 )
+from app_common.predictions import answers_held, held_note
+from app_common.template import notes, page_top, practitioners
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
 from rlviz.experiments.curves import (
     DEFAULT_OLD_PROB,
@@ -69,7 +80,8 @@ L = lang()
 HASH = settings_hash(CurveSettings)  # the settings hashed by their repr (app_common.settings_hash)
 CATALOG = variants()  # read from the registry on every run
 titles = {k: v.title for k, v in CATALOG.items()}
-PANEL_WIDTH = 208  # four panels a row at 1400 px, two at 1024 px with the sidebar open
+PANEL_WIDTH = 208  # one panel a row beside the figure (1400 px), two a row under it (1024 px, sidebar open)
+FIGURE_HEIGHT = 640  # the overlay's height (rlviz.plots.curves): the sliders' box beside it is as tall
 # the locale keys ("curves.<key>") the hover of both curve figures reads: J, w, a soft gate, the states
 HOVER_KEYS = ("j_short", "w_short", "gate_label", *(f"state.{s}" for s in TOKEN_STATES))
 # One token, advantage A, ratio r: what the figures plot. Each chosen objective's own formula is its
@@ -80,8 +92,7 @@ w=\frac{\partial J}{\partial\log\pi}=r\,\frac{\partial J}{\partial r}
 \end{gathered}"""  # sg[x], the stop-gradient, is defined in words under it (curves.sg), in the page's language
 
 
-st.title(tr("curves.title"))
-st.markdown(tr("curves.intro"))
+page_top("curves")
 
 
 # ---------------------------------------------------------------------------------------- controls
@@ -127,6 +138,9 @@ def setting_control(variant: str, s: Setting, value: Any) -> Any:
     return out if on else None
 
 
+# the figure first (issue 39): the choice of curves just above it, the sliders that shape them in a
+# column beside it (under it on a narrow window, where Streamlit stacks the columns), the axis
+# options over the sliders; the explanations in the notes under the figure
 chosen = st.multiselect(
     tr("curves.algorithms"),
     list(CATALOG),
@@ -136,24 +150,16 @@ chosen = st.multiselect(
     help=tr("curves.algorithms_help"),
     bind="query-params",
     placeholder=tr("common.choose"),
+    label_visibility="collapsed",  # the chips name the algorithms; the label's words were above the figure
 )
+figure_col, controls_col = st.columns([5, 2], gap="medium")
 overrides: dict[str, dict[str, Any]] = {}
 fields: dict[str, dict[str, str]] = {}  # variant -> parameter name -> the label of its widget
-with st.expander(tr("curves.settings"), expanded=True):
-    st.caption(tr("curves.settings_caption"))
-    panels = st.container(horizontal=True, gap="small")
-    for v in chosen:
-        spec = ALGORITHMS[CATALOG[v].algorithm]
-        if not spec.surrogate_settings:
-            continue
-        start = default_settings(v)
-        with panels.container(border=True, width=PANEL_WIDTH):
-            st.markdown(f"**{titles[v]}**", help=spec.summary.get(L))
-            overrides[v] = {s.name: setting_control(v, s, start[s.name]) for s in spec.surrogate_settings}
-        fields[v] = {s.name: f"{titles[v]} · {s.help.get(L, s.name)}" for s in spec.surrogate_settings}
-axis_row = st.container(horizontal=True)
-with axis_row:
-    zoom = st.toggle(tr("curves.zoom"), value=False, key="c_zoom", help=tr("curves.zoom_help"), bind="query-params")
+with controls_col:
+    # wrap: a long label wraps in the narrow column (by default it was cut with an ellipsis)
+    zoom = st.toggle(
+        tr("curves.zoom"), value=False, key="c_zoom", help=tr("curves.zoom_help"), bind="query-params", wrap=True
+    )
     # over 1 ± 1e-3 a log axis would look linear: off (and said so) while zoomed
     log_x = st.toggle(
         tr("curves.log_x"),
@@ -162,24 +168,41 @@ with axis_row:
         help=tr("curves.log_x_help") + (" " + tr("curves.log_x_zoomed") if zoom else ""),
         disabled=bool(zoom),
         bind="query-params",
+        wrap=True,
     )
-# pi_old matters only to an objective that reads probabilities (the registry says which): its slider
-# shows when one of them is chosen
-readers = [v for v in chosen if reads_probability(v)]
-old_prob = DEFAULT_OLD_PROB
-if readers:
-    low, high, step = OLD_PROB_RANGE
-    old_prob = st.slider(
-        tr("curves.old_prob"),
-        low,
-        high,
-        DEFAULT_OLD_PROB,
-        step,
-        key="c_old_prob",
-        help=tr("curves.old_prob_help", titles=", ".join(titles[v] for v in readers)),
-        bind="query-params",
-    )
-    st.caption(tr("curves.old_prob_caption", titles=", ".join(titles[v] for v in readers), top=f"{1 / old_prob:.3g}"))
+    # pi_old matters only to an objective that reads probabilities (the registry says which): its slider
+    # shows when one of them is chosen
+    readers = [v for v in chosen if reads_probability(v)]
+    old_prob = DEFAULT_OLD_PROB
+    if readers:
+        low, high, step = OLD_PROB_RANGE
+        old_prob = st.slider(
+            tr("curves.old_prob"),
+            low,
+            high,
+            DEFAULT_OLD_PROB,
+            step,
+            key="c_old_prob",
+            help=tr("curves.old_prob_help", titles=", ".join(titles[v] for v in readers)),
+            bind="query-params",
+        )
+        st.caption(
+            tr("curves.old_prob_caption", titles=", ".join(titles[v] for v in readers), top=f"{1 / old_prob:.3g}")
+        )
+    if any(ALGORITHMS[CATALOG[v].algorithm].surrogate_settings for v in chosen):
+        st.markdown(f"**{tr('curves.settings')}**", help=tr("curves.settings_caption"))
+    # the panels scroll inside a box as tall as the figure beside it
+    with st.container(height=FIGURE_HEIGHT - 120 if chosen else "content", border=False, key="c_panels"):
+        panels = st.container(horizontal=True, gap="small")
+        for v in chosen:
+            spec = ALGORITHMS[CATALOG[v].algorithm]
+            if not spec.surrogate_settings:
+                continue
+            start = default_settings(v)
+            with panels.container(border=True, width=PANEL_WIDTH):
+                st.markdown(f"**{titles[v]}**", help=spec.summary.get(L))
+                overrides[v] = {s.name: setting_control(v, s, start[s.name]) for s in spec.surrogate_settings}
+            fields[v] = {s.name: f"{titles[v]} · {s.help.get(L, s.name)}" for s in spec.surrogate_settings}
 
 
 def _alone(variant: str, settings: CurveSettings) -> CurveSettings:
@@ -278,77 +301,126 @@ def _gallery_figure(
 
 
 @figure_cache
-def _probability_figure(ceilings: tuple, marks: tuple[float, ...], words: tuple, _prob: pd.DataFrame):
+def _probability_figure(ceilings: tuple, marks: tuple[float, ...], words: tuple, values: bool, _prob: pd.DataFrame):
     """The probability figure's spec, cached by what decides it: each compared variant's r*
-    (``ceilings``), the marks and ``words`` (the labels, so the language). ``_prob`` (not hashed) is
+    (``ceilings``), the marks, ``words`` (the labels, so the language) and ``values`` (the marks'
+    value labels: off while a question they answer waits). ``_prob`` (not hashed) is
     ``probability_frame`` of these, so a slider that leaves r* alone (ε_low) reuses the figure."""
-    return probability_figure(_prob, dict(words), as_spec=True)
+    return probability_figure(_prob, dict(words), values=values, as_spec=True)
 
 
 settings = CurveSettings(overrides, old_prob=float(old_prob))
-for v in overrides:  # one variant at a time, so that a message names the right slider
+for v in overrides:  # one variant at a time, so that a message names the right slider (beside the sliders)
     try:
         variant_overrides(v, settings)
     except ValueError as exc:
-        show_bad_input(exc, fields[v])
+        with controls_col:
+            show_bad_input(exc, fields[v])
         stop()
-from app_common import export_configs
-
-export_configs(  # the chosen objectives with their slider settings, one tab each
-    {titles[v]: (CATALOG[v].algorithm, {**CATALOG[v].base_overrides, **overrides.get(v, {})}) for v in chosen},
-    key="c_export",
-)
 try:
     res = _compute(tuple(chosen), settings, bool(zoom))
 except ValueError as exc:
-    show_bad_input(exc)
+    with controls_col:
+        show_bad_input(exc)
     stop()
+
+# the questions' settings (PPO's sliders) and, per question, whether its answer is still held back: an
+# element that states a question's answer is drawn only once the learner has committed (or skipped) it
+try:
+    ppo_state = state_from_settings("curves", st.session_state) if "ppo" in CATALOG else None
+except ValueError:  # a bad slider value: its message is shown beside the sliders
+    ppo_state = None
+held = {p.key: ppo_state is not None and answers_held([p], ppo_state) for p in PREDICTIONS["curves"]}
+ceiling_held, negative_held = held["teach.curves_ceiling"], held["teach.curves_negative"]
 
 x_range = res.x_range
 log_axis = bool(log_x) and not zoom  # its toggle is disabled while zoomed
-if zoom:
-    st.caption(tr("curves.zoom_note", lo=f"{x_range[0]:.5g}", hi=f"{x_range[1]:.5g}"))
 
 # ---------------------------------------------------------------------------------------- overlay
-st.subheader(tr("curves.overlay_header"))
-if not res.variants:
-    st.info(tr("curves.none_selected"))
-else:
-    first_band = res.first_band
-    overlay_labels = labels(
-        "curves",
-        "x_title",
-        "j_axis",
-        "w_axis",
-        *HOVER_KEYS,
-        panel_j_pos=tr("curves.panel_j", sign="A = +1"),
-        panel_j_neg=tr("curves.panel_j", sign="A = −1"),
-        panel_w_pos=tr("curves.panel_w", sign="A = +1"),
-        panel_w_neg=tr("curves.panel_w", sign="A = −1"),
+with figure_col:
+    if not res.variants:
+        st.info(tr("curves.none_selected"))
+    else:
+        overlay_labels = labels(
+            "curves",
+            "x_title",
+            "j_axis",
+            "w_axis",
+            *HOVER_KEYS,
+            panel_j_pos=tr("curves.panel_j", sign="A = +1"),
+            panel_j_neg=tr("curves.panel_j", sign="A = −1"),
+            panel_w_pos=tr("curves.panel_w", sign="A = +1"),
+            panel_w_neg=tr("curves.panel_w", sign="A = −1"),
+        )
+        chart(
+            _overlay_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(overlay_labels.items()), res),
+            "c_overlay",
+        )
+    if zoom:
+        st.caption(tr("curves.zoom_note", lo=f"{x_range[0]:.5g}", hi=f"{x_range[1]:.5g}"))
+    if res.variants:
+        caption = tr("curves.overlay_caption")
+        first_band = res.first_band
+        if first_band:
+            band_of, (lo, hi) = first_band
+            caption += " " + tr("curves.overlay_band", title=titles[band_of], lo=f"{lo:.4g}", hi=f"{hi:.4g}")
+        # a stop-gradient weight (the registry's detached_weight): its J is a value, not a surrogate
+        detached = [titles[v] for v in res.variants if ALGORITHMS[CATALOG[v].algorithm].detached_weight]
+        if detached:
+            caption += " " + tr("curves.detached_note", titles=", ".join(detached))
+        st.caption(caption)
+
+with notes():
+    st.markdown(tr("curves.intro"))
+    st.caption(tr("curves.algorithms_help"))
+    st.caption(tr("curves.settings_caption"))
+    if res.variants:
+        # the definitions, then each chosen objective's per-token loss from its registry entry, one under
+        # the other at the page's width (half a page was too narrow for GSPO's at 1024 px)
+        st.latex(DEFINITIONS)
+        st.caption(tr("curves.sg"))
+        for name in dict.fromkeys(CATALOG[v].algorithm for v in res.variants):
+            st.markdown(f"**{ALGORITHMS[name].title}**")
+            formula(ALGORITHMS[name].latex, small=True)
+        st.markdown(tr("curves.convention"))
+
+with practitioners():
+    st.markdown(tr("curves.practitioners"))
+    items = []
+    for name in dict.fromkeys(CATALOG[v].algorithm for v in chosen):  # each chosen objective's paper and names
+        spec = ALGORITHMS[name]
+        item = tr("curves.paper_item", title=spec.title, paper=spec.paper, arxiv=spec.arxiv, where=spec.equation)
+        names = [
+            tr(
+                "curves.setting_item",
+                name=s.help.get(L, s.name),
+                trl=f"`{s.trl}`" if s.trl else "—",
+                verl=f"`{s.verl}`" if s.verl else "—",
+            )
+            for s in spec.surrogate_settings
+        ]
+        items.append(f"- {item}" + "".join(f"\n    - {n}" for n in names))
+    if items:
+        st.markdown("\n".join(items))
+    export_configs(  # the chosen objectives with their slider settings, one tab each
+        {titles[v]: (CATALOG[v].algorithm, {**CATALOG[v].base_overrides, **overrides.get(v, {})}) for v in chosen},
+        key="c_export",
     )
-    chart(
-        _overlay_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(overlay_labels.items()), res), "c_overlay"
-    )
-    caption = tr("curves.overlay_caption")
-    if first_band:
-        band_of, (lo, hi) = first_band
-        caption += " " + tr("curves.overlay_band", title=titles[band_of], lo=f"{lo:.4g}", hi=f"{hi:.4g}")
-    # a stop-gradient weight (the registry's detached_weight): its J is a value, not a surrogate
-    detached = [titles[v] for v in res.variants if ALGORITHMS[CATALOG[v].algorithm].detached_weight]
-    if detached:
-        caption += " " + tr("curves.detached_note", titles=", ".join(detached))
-    st.caption(caption)
-    # the definitions, then each chosen objective's per-token loss from its registry entry, one under the
-    # other at the page's width (half a page was too narrow for GSPO's at 1024 px)
-    st.latex(DEFINITIONS)
-    st.caption(tr("curves.sg"))
-    for name in dict.fromkeys(CATALOG[v].algorithm for v in res.variants):
-        st.markdown(f"**{ALGORITHMS[name].title}**")
-        formula(ALGORITHMS[name].latex, small=True)
-    st.markdown(tr("curves.convention"))
+if res.variants:
     csv_download(res.curves.drop(columns=["title"]), "curves", key="c_csv_curves", label=tr("curves.csv_curves"))
 
-    # ------------------------------------------------------------------------------------ gallery
+# ---------------------------------------------------------------------------------------- predict, then check
+# the tables, sentences and labels below that state an answer are held back until it is committed
+st.subheader(tr("teach.header"))
+st.caption(tr("teach.intro"))
+if ppo_state is not None:
+    cols = st.columns(len(PREDICTIONS["curves"]), border=True)
+    for col, prediction in zip(cols, PREDICTIONS["curves"]):
+        with col:
+            predict(prediction, ppo_state)
+
+# ---------------------------------------------------------------------------------------- gallery
+if res.variants:
     st.subheader(tr("curves.gallery_header"))
     gallery_labels = labels("curves", "legend_j", "legend_w", "x_short", *HOVER_KEYS)
     chart(
@@ -356,37 +428,30 @@ else:
     )
     st.caption(tr("curves.gallery_caption"))
     st.markdown(f"**{tr('curves.support_header')}**")
-    support_labels = labels(
-        "curves",
-        *(f"support.{k}" for k in ("col_band", "col_pos", "col_neg", "all", "no_band")),
-        algorithm=tr("word.algorithm"),
-    )
-    st.dataframe(support_table(res.support, support_labels), hide_index=True)
-    st.caption(tr("curves.support_caption"))
-    csv_download(
-        res.support.drop(columns=["title"]),
-        "curves-gradient-range",
-        key="c_csv_support",
-        label=tr("curves.csv_support"),
-    )
-    # states the rule a presenter's question asks about: hidden with the figures until the class commits
-    with st.container(key="answers_c_look"), st.expander(tr("curves.look_header"), expanded=True):
-        st.markdown(tr("curves.look"))
+    if negative_held:  # where A < 0 keeps a gradient: the second question's answer
+        held_note()
+    else:
+        support_labels = labels(
+            "curves",
+            *(f"support.{k}" for k in ("col_band", "col_pos", "col_neg", "all", "no_band")),
+            algorithm=tr("word.algorithm"),
+        )
+        st.dataframe(support_table(res.support, support_labels), hide_index=True)
+        st.caption(tr("curves.support_caption"))
+        csv_download(
+            res.support.drop(columns=["title"]),
+            "curves-gradient-range",
+            key="c_csv_support",
+            label=tr("curves.csv_support"),
+        )
+    # the rules the questions ask about, in words
+    with st.expander(tr("curves.look_header"), expanded=True):
+        if negative_held:
+            held_note()
+        else:
+            st.markdown(tr("curves.look"))
 
 # ---------------------------------------------------------------------------------------- six cases
-# predict, then check: asked before the cases table and the probability view give the answers away
-st.subheader(tr("teach.header"))
-st.caption(tr("teach.intro"))
-try:
-    ppo_state = state_from_settings("curves", st.session_state) if "ppo" in CATALOG else None
-except ValueError:  # a bad slider value: its message is shown above
-    ppo_state = None
-if ppo_state is not None:
-    cols = st.columns(len(PREDICTIONS["curves"]), border=True)
-    for col, prediction in zip(cols, PREDICTIONS["curves"]):
-        with col:
-            predict(prediction, ppo_state)
-
 st.subheader(tr("curves.cases_header"))
 left, right = st.columns(2, gap="medium")
 left.latex(
@@ -400,25 +465,31 @@ right.latex(
         L,
     )
 )
-cases_labels = labels(
-    "curves",
-    *(f"cases.col_{k}" for k in ("case", "zero_gradient", "branch", "ratio", "objective", "gradient_weight")),
-    *(f"cases.region_{k}" for k in ("below", "inside", "above", "beyond_c")),
-    *(f"cases.branch_{k}" for k in ("unclipped", "clipped", "equal", "dual")),
-    "cases.yes",
-    "cases.no",
-)
-_show_cases(
-    res.cases_variant, own_settings((res.cases_variant, DUAL_VARIANT), settings), tuple(cases_labels.items()), res.cases
-)
-st.caption(
-    tr(
-        "curves.cases_caption",
-        case=titles.get(res.cases_variant, res.cases_variant),
-        dual=titles.get(DUAL_VARIANT, DUAL_VARIANT),
+if negative_held:  # which cases keep a gradient: the second question's answer
+    held_note()
+else:
+    cases_labels = labels(
+        "curves",
+        *(f"cases.col_{k}" for k in ("case", "zero_gradient", "branch", "ratio", "objective", "gradient_weight")),
+        *(f"cases.region_{k}" for k in ("below", "inside", "above", "beyond_c")),
+        *(f"cases.branch_{k}" for k in ("unclipped", "clipped", "equal", "dual")),
+        "cases.yes",
+        "cases.no",
     )
-)
-csv_download(res.cases, "curves-ppo-cases", key="c_csv_cases", label=tr("curves.csv_cases"))
+    _show_cases(
+        res.cases_variant,
+        own_settings((res.cases_variant, DUAL_VARIANT), settings),
+        tuple(cases_labels.items()),
+        res.cases,
+    )
+    st.caption(
+        tr(
+            "curves.cases_caption",
+            case=titles.get(res.cases_variant, res.cases_variant),
+            dual=titles.get(DUAL_VARIANT, DUAL_VARIANT),
+        )
+    )
+    csv_download(res.cases, "curves-ppo-cases", key="c_csv_cases", label=tr("curves.csv_cases"))
 
 # ---------------------------------------------------------------------------------------- probability
 st.subheader(tr("curves.prob_header"))
@@ -426,8 +497,10 @@ st.markdown(tr("curves.prob_intro"))
 
 
 @fragment
-def probability_section() -> None:
-    """The probability view; its slider reruns only this part."""
+def probability_section(held: bool) -> None:
+    """The probability view; its slider reruns only this part. ``held``: the first question (the
+    highest π a token at π_old = 0.2 reaches) waits for its answer: the figure is drawn without its
+    value labels and the sentences that read them out are held back."""
     left, right = st.columns([3, 1], gap="medium")
     with right:
         mark = st.slider(
@@ -462,32 +535,36 @@ def probability_section() -> None:
         **{f"name.{v}": name for v, name in names.items()},
     )
     with left:
-        chart(_probability_figure(tuple(ceilings.items()), marks, tuple(prob_labels.items()), prob), "c_prob")
-    a, b = PROBABILITY_VARIANTS[:2]
-    marked = prob[prob["marked"].to_numpy(dtype=bool)]  # the rows at the marks, read once (not per lookup)
-    at = {
-        (v, p): (new, room)
-        for v, p, new, room in zip(
-            marked["algorithm"].to_numpy(dtype=object),
-            *(marked[c].to_numpy() for c in ("pi_old", "pi_new_max", "room")),
-        )
-    }
-    for i, p in enumerate(marks):
-        st.container(key=f"answers_c_prob_{i}").markdown(  # the ceilings: the questions' answers
-            tr(
-                "curves.prob_result",
-                p=f"{p:.2f}",
-                a=names[a],
-                b=names[b],
-                pa=f"{at[a, p][0]:.3f}",
-                pb=f"{at[b, p][0]:.3f}",
-                da=f"{at[a, p][1]:.3f}",
-                db=f"{at[b, p][1]:.3f}",
-                ra=f"{ceilings[a]:.4g}",
-                rb=f"{ceilings[b]:.4g}",
+        figure = _probability_figure(tuple(ceilings.items()), marks, tuple(prob_labels.items()), not held, prob)
+        chart(figure, "c_prob")
+    if held:  # the ceilings at the marks: the first question's answer
+        held_note()
+    else:
+        a, b = PROBABILITY_VARIANTS[:2]
+        marked = prob[prob["marked"].to_numpy(dtype=bool)]  # the rows at the marks, read once (not per lookup)
+        at = {
+            (v, p): (new, room)
+            for v, p, new, room in zip(
+                marked["algorithm"].to_numpy(dtype=object),
+                *(marked[c].to_numpy() for c in ("pi_old", "pi_new_max", "room")),
             )
-        )
+        }
+        for p in marks:
+            st.markdown(
+                tr(
+                    "curves.prob_result",
+                    p=f"{p:.2f}",
+                    a=names[a],
+                    b=names[b],
+                    pa=f"{at[a, p][0]:.3f}",
+                    pb=f"{at[b, p][0]:.3f}",
+                    da=f"{at[a, p][1]:.3f}",
+                    db=f"{at[b, p][1]:.3f}",
+                    ra=f"{ceilings[a]:.4g}",
+                    rb=f"{ceilings[b]:.4g}",
+                )
+            )
     csv_download(prob, "curves-probability", key="c_csv_prob", label=tr("curves.csv_prob"))
 
 
-probability_section()
+probability_section(ceiling_held)

@@ -1,10 +1,14 @@
 """Formula diff: two objectives term by term, with the numbers of one picked token bound into both.
 
 Widgets (two objectives, the spread of the example's log-ratios, the picked token) -> one call
-``rlviz.experiments.formula.formula_diff`` -> the terms table, the token strips
-(``rlviz.plots.formula.token_strip_figure``: a click on a square picks that token), both formulas
+``rlviz.experiments.formula.formula_diff`` -> the token strips
+(``rlviz.plots.formula.token_strip_figure``: a click on a square picks that token), the terms table, both formulas
 term by term with the token's numbers substituted and the differing terms boxed
 (``rlviz.plots.formula.term_latex``), the values table, CSV.
+
+Layout (the page template, ``app_common.template``): title and lede, the pair of objectives just above
+the token strips, the pick (spread, response, token) under them, the notes and the block for
+practitioners (the two papers, the TRL / verl export), then the terms, the formulas and the numbers.
 
 Nothing here branches on an algorithm's name: the terms, their kinds and what differs come from
 each registry entry (``rlviz.experiments.formula.objective_terms``), so a new entry is offered and
@@ -18,7 +22,8 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from app_common import chart, csv_download, ensure_shell, lang, show_bad_input, stop, tr
+from app_common import chart, csv_download, ensure_shell, export_configs, lang, show_bad_input, stop, tr
+from app_common.template import notes, page_top, practitioners
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import formula as F
 from rlviz.i18n import LIST_SEPARATOR, latex_text
@@ -43,40 +48,42 @@ FIELDS = {
     "seed": tr("side.seed"),
 }
 
-st.title(tr("formula.title"))
-st.markdown(tr("formula.intro"))
-others = [ALGORITHMS[n].title for n in ALGORITHMS if n not in NAMES]
-if others:
-    st.caption(tr("formula.not_described", names=LIST_SEPARATOR[L].join(others)))
+# the figure first (issue 39): the pair of objectives just above it, the token strips, then how to pick a
+# token (a click on a square, or the fields under the figure); the terms, the formulas and the numbers
+# of the picked token follow
+page_top("formula")
 
 
 def _index(name: str) -> int:
     return NAMES.index(name) if name in NAMES else 0
 
 
-c1, c2 = st.columns(2)
-a = c1.selectbox(
-    tr("formula.a"),
-    NAMES,
-    index=_index(F.DEFAULT_PAIR[0]),
-    format_func=titles.get,
-    key="fd_a",
-    help=tr("formula.pick_help"),
-    bind="query-params",
-)
-b = c2.selectbox(
-    tr("formula.b"),
-    NAMES,
-    index=_index(F.DEFAULT_PAIR[1]),
-    format_func=titles.get,
-    key="fd_b",
-    help=tr("formula.pick_help"),
-    bind="query-params",
-)
-terms_box = st.container()  # filled once the numbers are computed, drawn here above the pick
-
-st.subheader(tr("formula.pick_header"))
-spread = st.select_slider(
+pair = st.container(horizontal=True, gap="small")  # one row at 1024 px too (columns would stack there)
+with pair:
+    a = st.selectbox(
+        tr("formula.a"),
+        NAMES,
+        index=_index(F.DEFAULT_PAIR[0]),
+        format_func=titles.get,
+        key="fd_a",
+        help=tr("formula.pick_help"),
+        bind="query-params",
+    )
+    b = st.selectbox(
+        tr("formula.b"),
+        NAMES,
+        index=_index(F.DEFAULT_PAIR[1]),
+        format_func=titles.get,
+        key="fd_b",
+        help=tr("formula.pick_help"),
+        bind="query-params",
+    )
+figure_box = st.container()  # the token strips: drawn here once the pick below is read
+st.markdown(f"**{tr('formula.pick_header')}**")
+pick_intro = st.container()  # what the group is and how to pick: written once the group is drawn
+# under the figure: the spread and the typed pick, aligned on their fields (their labels wrap unevenly)
+picks = st.container(horizontal=True, gap="small", vertical_alignment="bottom")
+spread = picks.select_slider(
     tr("formula.spread"),
     list(F.SPREADS),
     value=0.1,
@@ -116,13 +123,11 @@ def _picked(key: str) -> None:
         state["fd_resp"], state["fd_tok"] = response, position
 
 
-st.markdown(tr("formula.pick_intro", G=len(batch.lengths), right=int(batch.rewards.sum())))
 # labels made now, in this run's language (a widget may format its value again outside the run)
 response_labels = {
     k: tr("formula.response_option", i=k, n=n, r=f"{float(batch.rewards[k]):g}") for k, n in enumerate(batch.lengths)
 }
-p1, p2 = st.columns(2)
-response = p1.selectbox(
+response = picks.selectbox(
     tr("formula.response"),
     list(range(len(batch.lengths))),
     index=first_response,
@@ -131,7 +136,7 @@ response = p1.selectbox(
     on_change=_clamp_token,
     bind="query-params",
 )
-token = p2.number_input(
+token = picks.number_input(
     tr("formula.token"),
     min_value=0,
     max_value=F.MAX_LENGTH - 1,
@@ -141,12 +146,52 @@ token = p2.number_input(
     help=tr("formula.token_help"),
     bind="query-params",
 )
+pick_intro.caption(tr("formula.pick_intro", G=len(batch.lengths), right=int(batch.rewards.sum())))
 
 try:
     diff = F.formula_diff(a, b, SEED, int(response), int(token), float(spread))
 except ValueError as exc:
     show_bad_input(exc, FIELDS)
     stop()
+
+# ---------------------------------------------------------------------------------------- the token strips
+i, t = diff.bound[0].response, diff.bound[0].token
+strip_labels = {
+    "panel.ratio": tr("formula.panel_ratio"),
+    "panel.a": tr("formula.panel_push", name=f"A · {titles[a]}"),
+    "panel.b": tr("formula.panel_push", name=f"B · {titles[b]}"),
+    "position": tr("formula.position"),
+    "response": tr("formula.hover_response"),
+    "log_ratio": tr("formula.hover_log_ratio"),
+    "ratio": tr("formula.hover_ratio"),
+    "push": tr("formula.hover_push"),
+    "advantage": tr("formula.hover_advantage"),
+    **{f"state.{s}": tr(f"formula.state.{s}") for s in TOKEN_STATES},
+    **{f"row.{k}": f"#{k} · R={float(batch.rewards[k]):g}" for k in range(len(batch.lengths))},
+}
+strip_key = f"fd_strip_{i}_{t}"  # a fresh chart per pick: the last click's selection does not linger
+with figure_box:
+    chart(
+        token_strip_figure(diff.tokens, strip_labels, selected=(i, t)),
+        strip_key,
+        on_select=partial(_picked, strip_key),
+        selection_mode="points",
+    )
+    st.caption(tr("formula.strip_caption"))
+
+with notes():
+    st.markdown(tr("formula.intro"))
+    others = [ALGORITHMS[n].title for n in ALGORITHMS if n not in NAMES]
+    if others:
+        st.caption(tr("formula.not_described", names=LIST_SEPARATOR[L].join(others)))
+with practitioners():  # the two papers, and the pair as a TRL / verl configuration
+    for name, side in ((a, "A"), (b, "B")):
+        spec = ALGORITHMS[name]
+        st.markdown(
+            f"{side} · "
+            + tr("formula.paper", title=spec.title, paper=spec.paper, arxiv=spec.arxiv, where=spec.equation)
+        )
+    export_configs({f"A · {titles[a]}": (a, {}), f"B · {titles[b]}": (b, {})}, key="fd_export")
 
 # which terms differ, and how each objective builds each term
 names = [tr(f"formula.term.{k}") for k in diff.differs]
@@ -172,30 +217,6 @@ terms_table = pd.DataFrame(
     }
 ).set_index(tr("formula.col_term"))
 
-# ---------------------------------------------------------------------------------------- the token strips
-i, t = diff.bound[0].response, diff.bound[0].token
-strip_labels = {
-    "panel.ratio": tr("formula.panel_ratio"),
-    "panel.a": tr("formula.panel_push", name=f"A · {titles[a]}"),
-    "panel.b": tr("formula.panel_push", name=f"B · {titles[b]}"),
-    "position": tr("formula.position"),
-    "response": tr("formula.hover_response"),
-    "log_ratio": tr("formula.hover_log_ratio"),
-    "ratio": tr("formula.hover_ratio"),
-    "push": tr("formula.hover_push"),
-    "advantage": tr("formula.hover_advantage"),
-    **{f"state.{s}": tr(f"formula.state.{s}") for s in TOKEN_STATES},
-    **{f"row.{k}": f"#{k} · R={float(batch.rewards[k]):g}" for k in range(len(batch.lengths))},
-}
-strip_key = f"fd_strip_{i}_{t}"  # a fresh chart per pick: the last click's selection does not linger
-chart(
-    token_strip_figure(diff.tokens, strip_labels, selected=(i, t)),
-    strip_key,
-    on_select=partial(_picked, strip_key),
-    selection_mode="points",
-)
-st.caption(tr("formula.strip_caption"))
-
 
 def _word(value) -> str:
     """A setting's value in words: on / off for a switch, a dash for a setting the entry lacks."""
@@ -206,17 +227,17 @@ def _word(value) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 
 
-with terms_box:
-    st.subheader(tr("formula.terms_header"))
-    st.markdown(summary)
-    st.table(terms_table)
-    if diff.others:
-        items = []
-        for name, va, vb in diff.others:
-            owner = next(ALGORITHMS[n] for n in (a, b) if name in ALGORITHMS[n].defaults | ALGORITHMS[n].train_defaults)
-            what = owner.setting(name).help.get(L, name)
-            items.append(tr("formula.other_item", what=what, a=titles[a], va=_word(va), b=titles[b], vb=_word(vb)))
-        st.caption(tr("formula.others", items=LIST_SEPARATOR[L].join(items)))
+# ---------------------------------------------------------------------------------------- term by term
+st.subheader(tr("formula.terms_header"))
+st.markdown(summary)
+st.table(terms_table)
+if diff.others:
+    items = []
+    for name, va, vb in diff.others:
+        owner = next(ALGORITHMS[n] for n in (a, b) if name in ALGORITHMS[n].defaults | ALGORITHMS[n].train_defaults)
+        what = owner.setting(name).help.get(L, name)
+        items.append(tr("formula.other_item", what=what, a=titles[a], va=_word(va), b=titles[b], vb=_word(vb)))
+    st.caption(tr("formula.others", items=LIST_SEPARATOR[L].join(items)))
 
 # ---------------------------------------------------------------------------------------- the formulas
 # One row per term: A's formula and numbers beside B's, boxed where the terms differ (the rows

@@ -545,6 +545,12 @@ def test_probability_figure_and_tables():
     assert {("grpo", 0.2, "+0.040", "bottom right"), ("dapo", 0.2, "+0.056", "top left")} <= marks
     assert {("dapo", 0.1, "0.128", "top right"), ("dapo", 0.1, "+0.028", "top right")} <= marks
     assert {t.name for t in fig.data if t.showlegend is not False} >= {"GRPO (0.2)", "DAPO (0.28)"}
+    # values=False (a question they answer waits): the same points, lines and legend, no value written
+    bare = probability_figure(prob, _labels("en", "prob_left"), values=False)
+    assert not [t for t in bare.data if t.text is not None]
+    points = [t for t in bare.data if t.mode == "markers"]
+    assert sorted(x for t in points for x in t.x) == sorted(x for t in fig.data if t.text is not None for x in t.x)
+    assert len(bare.data) == len(fig.data)
     support_keys = (f"support.{k}" for k in ("col_band", "col_pos", "col_neg", "all", "no_band"))
     support_labels = _labels("en", *support_keys, algorithm=t("word.algorithm", "en"))
     table = support_table(support_frame(["grpo", "ppo_dual", "sapo"], S), support_labels)

@@ -1,17 +1,51 @@
 """The curves page through AppTest: defaults, extreme widget values, both languages, URL state, and
-a page generated from the registry (an entry added at runtime gets its own panel and sliders)."""
+a page generated from the registry (an entry added at runtime gets its own panel and sliders); the
+page's shape (lede, then the algorithms and the figure) and its questions' answers held back until
+the learner commits or skips them."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from apptools import assert_finite_figures, figures, no_exception, open_page, texts, trace_values
 
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.curves import DEFAULT_VARIANTS, get_variant, reads_probability, variants
 from rlviz.i18n import t
+from rlviz.teach.predict import PREDICTIONS
 
 PAGE = "pages/curves.py"
+CEILING, NEGATIVE = (p.key for p in PREDICTIONS["curves"])
+
+
+def reveal(at, *keys: str):
+    """Skip the page's questions ``keys`` (default: both) with "Skip: show me" (each form's last button),
+    as a learner does: what the page held back for them is drawn."""
+    for key in keys or (CEILING, NEGATIVE):
+        [b for b in at.button if str(b.key).startswith(f"FormSubmitter:form_{key}-")][-1].click().run()
+    return at
+
+
+def leaves(at) -> list[tuple[str, str, str]]:
+    """The main column's elements in the order a reader meets them: (type, key, text)."""
+    out = []
+
+    def walk(node) -> None:
+        children = getattr(node, "children", None)
+        if isinstance(children, dict):
+            for child in children.values():
+                walk(child)
+            return
+        value = getattr(node, "value", "")
+        out.append((node.type, str(getattr(node, "key", "") or ""), value if isinstance(value, str) else ""))
+
+    walk(at.main)
+    return out
+
+
+def held_notes(at) -> int:
+    return sum(c.value.endswith(t("teach.held", "en")) for c in at.caption)
 
 
 def _settings(variant: str):
@@ -84,6 +118,11 @@ def test_defaults_english():
     for name in algorithms:
         assert any(ALGORITHMS[name].latex.replace(r",\quad ", r",\\ ") in s for s in latex), name
         assert f"**{ALGORITHMS[name].title}**" in _markdown(at)
+    # before the learner answers: the tables and sentences that state the answers are held back
+    assert len(at.dataframe) == 0 and "**0.240**" not in _markdown(at)
+    assert len(at.get("download_button")) == 2  # the curves and the probability view
+    reveal(at)
+    no_exception(at)
     assert len(at.dataframe) == 2  # gradient ranges and the six cases
     text = _markdown(at)
     # claim 2 with numbers read off the gradient, not typed
@@ -96,8 +135,78 @@ def test_defaults_english():
     assert_figure_words(at, "en")
 
 
+def _plain(markdown: str) -> str:
+    """A Markdown element's text without the glossary's hover markup (``<abbr ...>``)."""
+    return re.sub(r"<[^>]+>", "", markdown)
+
+
+def test_the_page_opens_on_its_lede_then_the_algorithms_and_the_figure():
+    # issue 39: title, path marker and lede, then the choice of curves just above the figure; the sliders
+    # that shape the curves beside it, the explanations under it
+    for lang in ("en", "zh"):
+        at = open_page(PAGE, lang=lang)
+        no_exception(at)
+        order = leaves(at)
+        lede = next(i for i, (kind, _, text) in enumerate(order) if kind == "markdown" and text)
+        assert order[0] == ("title", "", t("curves.title", lang))
+        assert _plain(order[lede][2]) == t("curves.lede", lang)
+        assert {kind for kind, _, _ in order[1:lede]} <= {"caption", "page_link"}  # only the path marker
+        assert [(kind, key) for kind, key, _ in order[lede + 1 : lede + 3]] == [
+            ("multiselect", "c_algos"),
+            ("plotly_chart", "c_overlay"),
+        ]
+        after = [key for _, key, _ in order[lede + 3 :] if key]  # the figure's caption has none
+        assert after[:2] == ["c_zoom", "c_logx"]  # the column beside the figure: the axis, then the sliders
+        assert after.index("c_grpo_epsilon_high") < after.index("c_csv_curves")
+        # the lede stays short, and the intro it replaces is kept whole in the notes under the figure
+        assert len(t("curves.lede", "en").split()) <= 40
+        assert t("curves.intro", lang) in _markdown(at)
+        assert at.expander[0].label == t("page.notes", lang)
+
+
+def test_answers_are_held_until_the_learner_commits():
+    from app_common.predictions import HELD_KEY
+    from rlviz.teach.predict import state_from_settings
+
+    at = open_page(PAGE)
+    no_exception(at)
+    assert {CEILING, NEGATIVE} <= at.session_state[HELD_KEY]
+    # in place of the gradient ranges, the rules in words, the six cases and the probability sentences:
+    # one note each; the probability figure's marked points carry no value
+    assert held_notes(at) == 4 and len(at.dataframe) == 0
+    assert t("curves.look", "en") not in _markdown(at)
+    prob = figures(at)[2]
+    marked = [tr for tr in prob["data"] if tr.get("mode", "").startswith("markers")]
+    assert marked and not any(tr.get("text") for tr in marked)
+    overlay = figures(at)[0]  # the main figure stays, whole
+    assert len(overlay["data"]) == 4 * len(DEFAULT_VARIANTS)
+    # commit the first question (its answer computed here at the page's state, not typed): its evidence
+    # shows, the second question's stays held
+    state = state_from_settings("curves", {})
+    ceiling = next(p for p in PREDICTIONS["curves"] if p.key == CEILING)
+    answer = float(ceiling.compute(state))
+    at.number_input(key=f"pr_{CEILING}_in").set_value(answer)
+    [b for b in at.button if str(b.key).startswith(f"FormSubmitter:form_{CEILING}-")][0].click().run()
+    no_exception(at)
+    assert at.success  # right
+    assert f"**{answer:.3f}**" in _markdown(at) and held_notes(at) == 3 and len(at.dataframe) == 0
+    prob = figures(at)[2]
+    labelled = [x for tr in prob["data"] if tr.get("text") for x in tr["text"]]
+    assert f"{answer:.3f}" in labelled
+    # then the second: the tables and the rules in words
+    negative = next(p for p in PREDICTIONS["curves"] if p.key == NEGATIVE)
+    at.radio(key=f"pr_{NEGATIVE}_in_en").set_value(negative.compute(state))
+    [b for b in at.button if str(b.key).startswith(f"FormSubmitter:form_{NEGATIVE}-")][0].click().run()
+    no_exception(at)
+    assert held_notes(at) == 0 and len(at.dataframe) == 2
+    assert t("curves.look", "en") in _markdown(at)
+    # "Answer again" asks afresh: held back again
+    at.button(key=f"pr_{CEILING}_again").click().run()
+    assert held_notes(at) == 1 and f"**{answer:.3f}**" not in _markdown(at)
+
+
 def test_defaults_chinese():
-    at = open_page(PAGE, lang="zh")
+    at = reveal(open_page(PAGE, lang="zh"))
     no_exception(at)
     assert at.title[0].value == t("curves.title", "zh")
     figs = assert_finite_figures(at, at_least=3)
@@ -164,6 +273,7 @@ def test_extreme_values_min_then_max_and_axis_toggles():
 def test_no_algorithm_selected_is_a_hint_not_an_error():
     at = open_page(PAGE)
     at.multiselect(key="c_algos").set_value([]).run()
+    reveal(at)  # at PPO's defaults now (no PPO curve is chosen): asked afresh
     no_exception(at)
     assert at.info and at.info[0].value == t("curves.none_selected", "en")
     assert len(figures(at)) == 1  # the probability view does not depend on the selection
@@ -173,7 +283,7 @@ def test_no_algorithm_selected_is_a_hint_not_an_error():
 
 
 def test_settings_are_bound_to_the_url_and_a_shared_link_opens_the_same_view():
-    at = open_page(PAGE)
+    at = reveal(open_page(PAGE))
     # every control is bound to ?<key>= (the browser writes the URL; AppTest cannot see that side)
     widgets = [*at.slider, *at.select_slider, *at.toggle, at.multiselect(key="c_algos")]
     assert len(widgets) > 20
@@ -195,6 +305,7 @@ def test_settings_are_bound_to_the_url_and_a_shared_link_opens_the_same_view():
         c_ppo_dual_dual_clip_c="2",
     )
     no_exception(shared)
+    reveal(shared)
     assert shared.slider(key="c_grpo_epsilon_high").value == 0.3
     assert shared.slider(key="c_pi").value == 0.5
     assert shared.select_slider(key="c_gspo_epsilon_high").value == 0.001
@@ -208,7 +319,7 @@ def test_settings_are_bound_to_the_url_and_a_shared_link_opens_the_same_view():
 
 
 def test_dual_clip_switched_off_from_the_url():
-    at = open_page(PAGE, c_ppo_dual_dual_clip_c_on="false")
+    at = reveal(open_page(PAGE, c_ppo_dual_dual_clip_c_on="false"))
     no_exception(at)
     assert at.toggle(key="c_ppo_dual_dual_clip_c_on").value is False
     assert at.slider(key="c_ppo_dual_dual_clip_c").proto.disabled
@@ -225,7 +336,7 @@ def test_out_of_range_url_value_does_not_crash():
 
 
 def test_language_switch_keeps_the_settings():
-    at = open_page(PAGE)
+    at = reveal(open_page(PAGE))
     at.slider(key="c_grpo_epsilon_high").set_value(0.3).run()
     at.radio(key="lang").set_value("zh").run()
     no_exception(at)
@@ -243,6 +354,7 @@ def test_a_registry_entry_added_at_runtime_gets_its_panel_and_sliders(monkeypatc
     at = open_page(PAGE)
     assert "DAPO copy" in at.multiselect(key="c_algos").options  # offered, by its title
     at.multiselect(key="c_algos").set_value([*DEFAULT_VARIANTS, "dapo_copy"]).run()
+    reveal(at)
     no_exception(at)
     for key in ("c_dapo_copy_epsilon_low", "c_dapo_copy_epsilon_high", "c_dapo_copy_dual_clip_c"):
         assert at.slider(key=key).proto.query_param_key == key
@@ -285,7 +397,7 @@ def test_pi_old_slider_shows_only_for_an_objective_that_reads_probabilities():
     # the default choice reads only ratios: no pi_old slider, nothing that depends on it
     assert not any(reads_probability(v) for v in DEFAULT_VARIANTS)
     assert "c_old_prob" not in [s.key for s in open_page(PAGE).slider]
-    at = open_page(PAGE, c_algos=["DPPO-TV", "GRPO"], c_old_prob="0.4")
+    at = reveal(open_page(PAGE, c_algos=["DPPO-TV", "GRPO"], c_old_prob="0.4"))
     no_exception(at)
     assert at.slider(key="c_old_prob").value == 0.4
     assert at.slider(key="c_old_prob").proto.query_param_key == "c_old_prob"

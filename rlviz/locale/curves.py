@@ -7,9 +7,26 @@ LaTeX at all (Plotly cannot render it): Unicode and ``<sub>`` only.
 
 STRINGS: dict[str, dict[str, str]] = {
     "curves.title": {
-        "en": "Objective and gradient weight vs the importance ratio",
-        "zh": "目标函数与梯度权重随重要性比率的变化",
+        "en": "Objective and gradient weight vs the ratio",
+        "zh": "目标与梯度权重随比率变化",
     },
+    "curves.lede": {
+        "en": "Where does each objective stop pushing a token? Each curve is one algorithm's loss on one token: "
+        "objective J on top, gradient weight w below (w = 0: no push).",
+        "zh": "梯度在哪个比率归零？上排是目标 J，下排是梯度权重 w。",
+    },
+    "curves.practitioners": {
+        "en": "The papers of the chosen objectives, and the TRL and verl names of each slider (its ⓘ gives its "
+        "default's source as well). The export below writes the chosen objectives, at the sliders' values, as "
+        "a TRL `GRPOConfig` and as verl overrides.",
+        "zh": "所选目标函数的论文，以及每个滑块在 TRL 和 verl 中的名字（滑块的 ⓘ 还给出默认值的出处）。"
+        "下面的导出把所选目标函数按滑块当前的取值写成 TRL 的 `GRPOConfig` 和 verl 的覆盖参数。",
+    },
+    "curves.paper_item": {
+        "en": "**{title}** · paper: {paper}, [arXiv:{arxiv}](https://arxiv.org/abs/{arxiv}) ({where}).",
+        "zh": "**{title}** · 论文：{paper}，[arXiv:{arxiv}](https://arxiv.org/abs/{arxiv})（{where}）。",
+    },
+    "curves.setting_item": {"en": "{name}: TRL {trl} · verl {verl}", "zh": "{name}：TRL 中为 {trl} · verl 中为 {verl}"},
     "curves.intro": {
         "en": "Each objective here multiplies the gradient of a sampled token's log-probability, ∇log π, by a "
         "weight that depends on the importance ratio $r = \\pi_\\theta/\\pi_\\text{old}$ and on the advantage A. "

@@ -28,6 +28,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这里暂不包含：{names}。它们的信任域（掩码、惩罚、整批选择、保梯度裁剪或 gamma 权重）在这里还没有"
         "分项写法；各自的公式见首页，曲线见比率页。",
     },
+    "formula.lede": {
+        "en": "What exactly differs between two objectives? Pick A and B: the strips show how hard each one pushes "
+        "every token of an example group. Click a square to see that token's numbers in both formulas below.",
+        "zh": "两个目标函数到底差在哪？选 A 和 B；点色带中的一个 token，看它的数值代入两个公式。",
+    },
+    "formula.paper": {
+        "en": "**{title}** · paper: {paper}, [arXiv:{arxiv}](https://arxiv.org/abs/{arxiv}) ({where}).",
+        "zh": "**{title}** · 论文：{paper}，[arXiv:{arxiv}](https://arxiv.org/abs/{arxiv})（{where}）。",
+    },
     "formula.intro": {
         "en": "Pick two objectives. Each one's per-token objective is split into five terms: the **importance "
         "ratio**, the **advantage**, the **trust region** (a hard clip, a capped weight or a soft gate), the "

@@ -463,10 +463,13 @@ def curves_gallery_figure(
     return _figure({"data": data, "layout": layout}, as_spec)
 
 
-def probability_figure(prob: pd.DataFrame, labels: Mapping[str, str], *, as_spec: bool = False) -> go.Figure | dict:
+def probability_figure(
+    prob: pd.DataFrame, labels: Mapping[str, str], *, values: bool = True, as_spec: bool = False
+) -> go.Figure | dict:
     """Left: the highest π_new that still gets a gradient (A>0) vs π_old; right: the room to grow,
     π_new − π_old. One line per clip (``prob`` from :func:`rlviz.experiments.curves.probability_frame`),
     marked points labelled with π_new (left) and the room (right); grey dotted identity line on the left.
+    ``values=False``: the marked points without their value labels (while a question they answer waits).
 
     ``labels``: ``prob_left``, ``prob_right`` (subplot titles), ``prob_identity`` (the identity
     line's legend entry), ``prob_hover`` (the hover's lines after π_old: a plotly template reading
@@ -525,7 +528,22 @@ def probability_figure(prob: pd.DataFrame, labels: Mapping[str, str], *, as_spec
                     "yaxis": ya,
                 }
             )
-            if marked.any():
+            if marked.any() and not values:
+                data.append(
+                    {
+                        "type": "scatter",
+                        "x": pi_old[marked],
+                        "y": y[marked],
+                        "mode": "markers",
+                        "marker": {"color": style["color"], "size": 9},
+                        "showlegend": False,
+                        "legendgroup": v,
+                        "hoverinfo": "skip",
+                        "xaxis": xa,
+                        "yaxis": ya,
+                    }
+                )
+            elif marked.any():
                 data.append(
                     {
                         "type": "scatter",
