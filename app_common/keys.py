@@ -8,7 +8,9 @@ GO_KEY = "ls_go"  # a presenter move asked for by a button's callback, made by p
 SHOWN_STEP_KEY = "presenter_step"  # (lesson, step) whose settings this session has taken (present_lesson)
 
 
-ASKING_KEY = "presenter_asks"  # the Prediction.key the presented step asks in this script run, else absent
+# the Prediction.key the presented step asks in this script run, None on a presented step that asks none;
+# absent outside a presentation (present_lesson sets it, predict and answers_held read it)
+ASKING_KEY = "presenter_asks"
 
 
 ANSWERED_KEY = "predictions_answered"  # (Prediction.key, settings signature) -> the guess committed, this session

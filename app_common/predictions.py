@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import streamlit as st
 
 from app_common.keys import ANSWERED_KEY, ASKING_KEY
@@ -21,14 +23,31 @@ def predict(prediction, state: dict, result: dict | None = None, labels: dict[st
     ``labels``: the names of a line question's lines (default: their keys).
     Drawn in a container keyed ``pred_<prediction key>`` (CSS class ``st-key-pred_...``), so a lesson's
     presenter view can highlight the step's question and hide the page's others (:func:`present_lesson`).
+    The question a presented step asks is drawn at the top of the page, under its lede
+    (``app_common.template.top_slot``), and an empty container keyed ``pred_moved_<key>`` marks the
+    place it left, so that the presenter's style sheet hides what held it (its column, a section of
+    questions left empty: ``rlviz.plots.lessons.presenter_css``).
     """
     from app_common.template import top_slot
 
     if not prediction.needs_result and prediction.applies(state):
         st.session_state.setdefault(ASKED_KEY, {})[prediction.key] = dict(state)  # read by tests/test_no_leak.py
-    slot = top_slot() if st.session_state.get(ASKING_KEY) == prediction.key else None
-    with slot if slot is not None else st.container(), st.container(key=f"pred_{prediction.key}"):
+    slot = top_slot() if asking() == prediction.key else None
+    if slot is not None:  # where the page would have drawn it; with a placeholder in it, as an empty
+        # container is not drawn at all and the presenter's style sheet could not find it
+        st.container(key=f"pred_moved_{prediction.key}").empty()
+    with slot if slot is not None else contextlib.nullcontext(), st.container(key=f"pred_{prediction.key}"):
         _predict(prediction, state, result, labels)  # a presenter's question: at the top of the page
+
+
+def presenting() -> bool:
+    """Whether this script run draws a step of a lesson's presenter view (``app_common.present_lesson``)."""
+    return ASKING_KEY in st.session_state
+
+
+def asking() -> str | None:
+    """The key of the question the presented step asks, or None (no presentation, or a step that asks none)."""
+    return st.session_state.get(ASKING_KEY)
 
 
 def signature(state: dict) -> str:
@@ -53,7 +72,13 @@ def answers_held(predictions, state: dict) -> bool:
     """True while one of ``predictions`` waits for the learner at ``state`` (:func:`waiting`): the page
     then draws :func:`held_note` in place of each element that would state its answer (a figure's
     value labels, a table, a sentence), so that nothing in view gives the answer away before the
-    commit. Records the waiting keys under :data:`HELD_KEY` (read by the tests)."""
+    commit. Records the waiting keys under :data:`HELD_KEY` (read by the tests).
+
+    In a lesson's presenter view only the question the step asks counts (:func:`asking`): the class
+    sees no other (the view hides them), so no other could ever release what it holds; on a step that
+    asks none, nothing is held."""
+    if presenting():
+        predictions = [p for p in predictions if p.key == asking()]
     keys = [p.key for p in predictions if waiting(p, state)]
     held = st.session_state.setdefault(HELD_KEY, set())
     held.update(keys)
@@ -61,7 +86,11 @@ def answers_held(predictions, state: dict) -> bool:
 
 
 def held_note(where=None) -> None:
-    """One line in place of an element held back by :func:`answers_held`."""
+    """One line in place of an element held back by :func:`answers_held`; nothing in a lesson's presenter
+    view, where the question stands at the top of the page and the class answers it first (a line per
+    element held back would leave gaps down the projected page)."""
+    if presenting():
+        return
     (where or st).caption(":material/visibility_off: " + tr("teach.held"))
 
 
@@ -93,6 +122,10 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
         elif changed:
             st.caption(tr("teach.changed"))
     if committed is None:
+        if asking() == key:  # a presenter's question: the page's sentences keyed answers_<name> wait for the class
+            from rlviz.plots.lessons import hidden_answers_css
+
+            st.html(hidden_answers_css())
         with st.form(key=f"form_{key}", border=False):
             if prediction.kind == "number":
                 guess = st.number_input(tr("teach.your_guess"), value=None, step=0.01, format="%.4f", key=f"{store}_in")

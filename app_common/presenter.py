@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_common.keys import ASKING_KEY, GO_KEY, RESYNC_KEY, SHOWN_STEP_KEY
+from app_common.template import TOP_SLOT
 from app_common.text import escape_markdown, lang, tr
 from app_common.urlstate import note_url_param
 from rlviz.i18n import DEFAULT_LANG, LANGS
@@ -73,6 +74,7 @@ def present_lesson(current_url_path: str) -> None:
     from rlviz.teach.predict import PREDICTIONS
 
     st.session_state.pop(ASKING_KEY, None)
+    st.session_state.pop(TOP_SLOT, None)  # an earlier run's slot: only the page about to run may set it (page_top)
     go = st.session_state.pop(GO_KEY, None)
     if go is not None:
         ref, index = go
@@ -104,8 +106,9 @@ def present_lesson(current_url_path: str) -> None:
         _release(step.entry.prefix)
         st.switch_page(step.entry.file, query_params=query)
     others = [p.key for p in PREDICTIONS.get(step.page, ()) if p.key != step.prediction]  # the step asks one, or none
-    if step.prediction is not None:
-        st.session_state[ASKING_KEY] = step.prediction  # its answers stay hidden until committed (_predict)
+    # the question the step asks (None: none), drawn at the top of the page; its evidence held back until
+    # the class commits, the page's other questions hidden (app_common.predictions)
+    st.session_state[ASKING_KEY] = step.prediction
     st.html(presenter_css(step.entry.prefix, step.visible, others, step.prediction))
     L = lang()
     with st.container(key=BAR_KEY):

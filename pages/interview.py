@@ -1,6 +1,9 @@
 """Interview prep: practice the bank by topic, take a timed mock interview, go through a deck of
 common wrong claims, and see the session's score per topic.
 
+The page template (``app_common.template``): title and lede, then the working area of the mode
+(practice: the question card and its answer field), the notes on how the bank works under it.
+
 Widgets -> ``rlviz.teach.bank`` (the questions and claims, every answer computed by ``rlviz`` when it
 is revealed) and ``rlviz.experiments.interview`` (drawing a mock, judging it, scoring per topic)
 -> ``rlviz.plots.interview``. Everything the learner does lives in this session only (keys ``iv_*``);
@@ -26,6 +29,7 @@ from app_common import (
     tr,
     write_choice_to_url,
 )
+from app_common.template import notes, page_top
 from rlviz.app_pages import page
 from rlviz.experiments.interview import (
     MOCK_SIZE,
@@ -121,8 +125,7 @@ def _error_slot(key: str) -> None:
         st.warning(tr("interview.enter_first"), icon=":material/edit:")
 
 
-st.title(tr("interview.title"))
-st.markdown(tr("interview.intro", questions=len(bank.questions), claims=len(bank.claims), size=MOCK_SIZE))
+page_top("interview")  # title and lede; the question card and its answer field follow at once
 seed_choice_from_url("iv_mode", MODES, "practice")  # the URL carries the mode's key, not its label
 mode = st.segmented_control(
     tr("interview.mode"),
@@ -468,3 +471,5 @@ def scores() -> None:
 
 
 {"practice": practice, "mock": mock_interview, "claims": claims_deck, "scores": scores}[mode]()
+with notes("interview.notes"):  # how the bank works, under the working area
+    st.markdown(tr("interview.intro", questions=len(bank.questions), claims=len(bank.claims), size=MOCK_SIZE))

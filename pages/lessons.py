@@ -1,5 +1,9 @@
 """Lessons for a class: the shipped lessons (present, worksheet, answer key), a builder, and sharing.
 
+The page template (``app_common.template``): title and lede, then the ready lessons, each with its row of
+Present / worksheet / answer key / Edit a copy (its steps and presenter link on demand), the notes on
+what a lesson is, then the builder.
+
 Widgets -> ``rlviz.experiments.lessons`` (lessons, their codes, worksheets with computed answers) ->
 ``rlviz.plots.lessons`` (the printable HTML). Presenting is ``app_common.present_lesson`` (called by
 app.py before every page): Present here only switches to it (``app_common.go_to_step``). The draft
@@ -18,6 +22,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from app_common import ensure_shell, escape_markdown, go_to_step, lang, show_bad_input, tr
+from app_common.template import notes, page_top
 from rlviz.app_pages import PAGES
 from rlviz.experiments.lessons import (
     MAX_CODE_CHARS,
@@ -87,10 +92,10 @@ def _steps_table(lesson: Lesson):
     return frame.rename(columns={c: tr(f"lessons.col.{c}") for c in frame.columns})
 
 
-def lesson_actions(lesson: Lesson, key: str, ref: str | None = None, linked: bool = True) -> None:
-    """Present, the worksheet and its answer key, and the presenter link, for ``lesson`` (whose
-    ``?lesson=`` is ``ref``; ``lesson_ref(lesson)`` when not given). Without ``linked`` (a lesson too
-    long for a link) only the worksheets."""
+def lesson_actions(lesson: Lesson, key: str, ref: str | None = None, linked: bool = True, edit: bool = False) -> None:
+    """One row of buttons for ``lesson`` (whose ``?lesson=`` is ``ref``; ``lesson_ref(lesson)`` when not
+    given): Present, the worksheet and its answer key, and with ``edit`` Edit a copy (into the builder).
+    Without ``linked`` (a lesson too long for a link) no Present."""
     ref = ref or lesson_ref(lesson)
     try:
         questions = worksheet(lesson)
@@ -123,8 +128,18 @@ def lesson_actions(lesson: Lesson, key: str, ref: str | None = None, linked: boo
             help=tr("lessons.worksheet_help"),
             on_click="ignore",
         )
-    if not linked:
-        return
+    if edit:
+        row.button(
+            tr("lessons.edit_copy"),
+            key=f"ls_copy_{lesson.id}",
+            on_click=_edit_copy,
+            args=(lesson,),
+            icon=":material/edit:",
+        )
+
+
+def presenter_link(ref: str) -> None:
+    """The link that opens the lesson ``ref`` straight in the presenter view, to copy."""
     st.caption(tr("lessons.link"))
     lang_part = "" if L == DEFAULT_LANG else f"&lang={L}"
     st.code(f"{_base_url()}/lessons?lesson={ref}&present=1{lang_part}", language=None, wrap_lines=True)
@@ -242,8 +257,7 @@ def _setting_warnings(page: str, settings) -> None:
         )
 
 
-st.title(tr("lessons.title"))
-st.markdown(tr("lessons.intro"))
+page_top("lessons")  # title and lede; the ready lessons with their Present buttons follow at once
 
 # a lesson in the URL (?lesson=<id or code>, not presenting): a shared link, Exit from a presentation,
 # or the builder's own draft after a reload (a new session). Each is handled once: opened in the
@@ -294,21 +308,17 @@ if state.get(OPENED_DRAFT) is not None and state.get(ASKING) is None:  # never b
 # ---------------------------------------------------------------------------------------- shipped lessons
 st.header(tr("lessons.shipped_header"))
 for lesson in shipped_lessons().values():
-    with st.container(border=True):
+    with st.container(border=True, key=f"ls_lesson_{lesson.id}"):
         n_questions = sum(step.prediction is not None for step in lesson.steps)
-        st.subheader(lesson.title[L])
+        st.markdown(f"**{escape_markdown(lesson.title[L])}**")
         st.caption(tr("lessons.summary", steps=len(lesson.steps), questions=n_questions))
-        lesson_actions(lesson, lesson.id)
-        with st.expander(tr("lessons.steps_expander")):
-            st.dataframe(_steps_table(lesson), hide_index=True)
-        st.button(
-            tr("lessons.edit_copy"),
-            key=f"ls_copy_{lesson.id}",
-            on_click=_edit_copy,
-            args=(lesson,),
-            icon=":material/edit:",
-        )
+        lesson_actions(lesson, lesson.id, edit=True)
         _ask(lesson.id)
+        with st.expander(tr("lessons.steps_expander")):  # the steps and the presenter link, on demand
+            st.dataframe(_steps_table(lesson), hide_index=True)
+            presenter_link(lesson_ref(lesson))
+with notes("lessons.notes"):  # what a lesson is and what Present does
+    st.markdown(tr("lessons.intro"))
 
 # ---------------------------------------------------------------------------------------- builder
 st.header(tr("lessons.builder_header"))
@@ -458,4 +468,6 @@ if steps and draft is not None:
             lang_part = "" if L == DEFAULT_LANG else f"&lang={L}"  # opens in the language it was built in
             st.code(f"{_base_url()}/lessons?lesson={draft_code}{lang_part}", language=None, wrap_lines=True)
         lesson_actions(lesson, "draft", draft_code, linked=not too_long)
+        if not too_long:
+            presenter_link(draft_code)
         st.dataframe(_steps_table(lesson), hide_index=True)

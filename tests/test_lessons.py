@@ -41,7 +41,7 @@ from rlviz.experiments.lessons import (
     worksheet,
 )
 from rlviz.i18n import LANGS, t
-from rlviz.plots.lessons import WORKSHEET_LABELS, css_class, presenter_css, worksheet_html
+from rlviz.plots.lessons import WORKSHEET_LABELS, css_class, hidden_answers_css, presenter_css, worksheet_html
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 SHIPPED = shipped_lessons()
@@ -280,11 +280,33 @@ def test_presenter_css_hides_the_sidebar_and_the_controls_not_listed():
     css = presenter_css("lv_", ("lv_algos", "lv_grpo.lr"), ("teach.a",), "teach.b")
     assert "[data-testid=stSidebar]" in css and "max-width:1024px" in css and "font-size:20px" in css
     assert '[class*="st-key-lv_"]' in css and ":not(.st-key-lv_algos):not(.st-key-lv_grpo-lr)" in css
-    assert ".st-key-pred_teach-a,[data-testid=stColumn]:has(.st-key-pred_teach-a){display:none" in css
+    # the page's other question, and the empty place the step's question left (it is drawn at the top of
+    # the page), each with the wrapper around it: taken out, not hidden in place
+    assert ".st-key-pred_teach-a,[data-testid=stLayoutWrapper]:has(> .st-key-pred_teach-a)," in css
+    assert (
+        ".st-key-pred_moved_teach-b,[data-testid=stLayoutWrapper]:has(> .st-key-pred_moved_teach-b){display:none" in css
+    )
+    # what holds only them (a question's column, an expander of questions) goes too, unless a figure is in it
+    assert "[data-testid=stColumn]:has(> [data-testid=stVerticalBlock] > :is(.st-key-pred_teach-a," in css
+    assert (
+        '[data-testid=stExpander]:has(:is(.st-key-pred_teach-a,.st-key-pred_moved_teach-b)):not(:has(:is([class*="st-key-pred_"]'
+        in css
+    )
+    assert css.count("[data-testid=stPlotlyChart]") >= 2
     assert ".st-key-pred_teach-b{outline" in css
     assert "st-key-ls_bar{" in css and "ls_bar{display:none" not in css
+    assert ".st-key-path_marker,[data-testid=stLayoutWrapper]:has(> .st-key-path_marker){display:none" in css
+    # an expander left with nothing in it (the page drew nothing in place of what it holds back)
+    assert "[data-testid=stExpanderDetails]>[data-testid=stVerticalBlock]:empty" in css
+    # what only hidden controls are in: every element in it a control of the page's not listed, no button
+    assert '[data-testid=stElementContainer]:not([class*="st-key-lv_"])' in css
+    assert "[data-testid=stElementContainer].st-key-lv_algos" in css and "[data-testid=stButton]" in css
     assert "[class*=" not in presenter_css("c_", None)  # visible None: every control stays
     assert css_class(" a.b c ") == "st-key-a-b-c"
+    # nothing is hidden in place: every rule takes what it hides out (display:none), leaving no gap
+    for sheet in (css, presenter_css("c_", ("c_algos",), (), "teach.x"), hidden_answers_css()):
+        assert "visibility" not in sheet and "display:none" in sheet
+    assert '[class*="st-key-answers_"]' in hidden_answers_css()
 
 
 def test_the_builder_offers_the_pages_own_keys():

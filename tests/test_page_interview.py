@@ -55,6 +55,37 @@ def test_every_mode_renders(lang):
     assert len(at.dataframe[0].value) == len(TOPICS)
 
 
+def _leaves(node) -> list[tuple[str, str, str]]:
+    """The main column's elements in the order a reader meets them: (type, key, text)."""
+    children = getattr(node, "children", None)
+    if isinstance(children, dict):
+        return [leaf for child in children.values() for leaf in _leaves(child)]
+    value = getattr(node, "value", "")
+    return [(node.type, str(getattr(node, "key", "") or ""), value if isinstance(value, str) else "")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_opens_on_its_lede_then_the_question_card(lang):
+    # issue 39: title and a short lede, then at once the mode, the topic and the question with its answer
+    # field; how the bank works (the long introduction it replaces, kept whole) in the notes under the card
+    import re
+
+    at = open_page(PAGE, lang=lang)
+    no_exception(at)
+    order = _leaves(at.main)
+    assert order[0] == ("title", "", t("interview.title", lang))
+    assert order[1][0] == "markdown" and re.sub(r"<[^>]+>", "", order[1][2]) == t("interview.lede", lang)
+    assert len(t("interview.lede", "en").split()) <= 40
+    keys = [key for _, key, _ in order]
+    q = BANK.by_topic(at.selectbox(key="iv_topic").value)[0]
+    answer = keys.index(f"iv_in_{q.id}_{lang}")
+    assert keys[2:4] == ["iv_mode", "iv_topic"] and answer < 12, order[:answer]
+    assert q.question(lang) in [text for _, _, text in order[:answer]]
+    intro = t("interview.intro", lang, questions=len(BANK.questions), claims=len(BANK.claims), size=MOCK_SIZE)
+    assert [text for _, _, text in order].index(intro) > answer
+    assert t("interview.notes", lang) in [e.label for e in at.expander]  # the sidebar has one too
+
+
 def test_practice_reveals_the_computed_answer_and_scores_it():
     topic = BANK.questions[0].topic
     q = BANK.by_topic(topic)[0]

@@ -18,6 +18,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 一组备考资料里常见的错误说法，每条附有更正和出处。",
     },
     "interview.title": {"en": "Interview prep", "zh": "面试准备"},
+    "interview.lede": {
+        "en": "Practise for an interview on RL for LLMs: commit to an answer, then see the value rlviz computes, "
+        "why, and the page that proves it. Or take a timed mock interview, or judge common wrong claims.",
+        "zh": "大模型强化学习面试练习：先提交答案，再看 rlviz 算出的值、原因和证明它的页面；"
+        "也可以限时模拟面试，或辨析常见的错误说法。",
+    },
+    "interview.notes": {"en": "About the bank", "zh": "关于题库"},
     "interview.intro": {
         "en": "The bank holds {questions} {questions:plural:question|questions} and {claims} common wrong claims. No answer here is typed in: "
         "each is computed when it is revealed, by the same rlviz code that trains, and each question links to the "

@@ -12,6 +12,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 可打印的中英双语练习单，答案由应用按每一步的设置现场算出",
     },
     "lessons.title": {"en": "Lessons for a class", "zh": "课堂课程"},
+    "lessons.lede": {
+        "en": "Teach with this app: **Present** a lesson on a projector, one page and one question at a time, and "
+        "print its worksheet for the class. Or build your own lesson below and share it as one link.",
+        "zh": "用本应用上课：**开始讲解**把一节课投到屏幕上，一次一页、一个问题，并为全班打印练习单；"
+        "也可以在下方自己编写课程，用一个链接分享。",
+    },
+    "lessons.notes": {"en": "What a lesson is", "zh": "课程是什么"},
     "lessons.intro": {
         "en": "A lesson walks a class through views of this app, one step at a time: each step opens a page with "
         "its settings, shows only the controls you choose, asks one of the page's predict-then-check questions "
@@ -43,7 +50,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Presenter link (opens step 1 in the presenter view):",
         "zh": "讲解链接（在讲解视图中打开第 1 步）：",
     },
-    "lessons.steps_expander": {"en": "Steps", "zh": "步骤"},
+    "lessons.steps_expander": {"en": "Steps and presenter link", "zh": "步骤与讲解链接"},
     "lessons.col.step": {"en": "Step", "zh": "步骤"},
     "lessons.col.page": {"en": "Page", "zh": "页面"},
     "lessons.col.settings": {"en": "Settings (URL)", "zh": "设置（URL）"},

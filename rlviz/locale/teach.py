@@ -7,10 +7,6 @@ STRINGS = {
         "settings.",
         "zh": "先写下你的答案再看：应用随后按页面当前的设置算出真实值。",
     },
-    "teach.answers_hidden": {
-        "en": "The page's charts and tables are hidden until an answer is committed: they would give it away.",
-        "zh": "在提交答案之前，本页的图和表都先隐藏起来：它们会泄露答案。",
-    },
     "teach.your_guess": {"en": "Your answer", "zh": "你的答案"},
     "teach.commit": {"en": "Commit and reveal", "zh": "提交并揭晓"},
     "teach.again": {"en": "Try again", "zh": "再试一次"},

@@ -45,15 +45,37 @@ ANSWERS_PREFIX = "answers_"  # a page's element keyed answers_<name> states an a
 
 
 def hidden_answers_css() -> str:
-    """The style sheet that hides what would give a presenter's question away while the class has not
-    committed an answer: every chart, table and download button of the page's main column (kept in
-    place, so the page does not jump when they return) and the elements keyed ``answers_<name>`` (a
-    sentence stating the answer), each with everything in it (Streamlit's element containers set their
-    own visibility: hiding the block alone left its text showing). A ``<style>`` element."""
-    where = "[data-testid=stMain]"
-    tids = ("stPlotlyChart", "stDataFrame", "stTable", "stDownloadButton")
-    hidden = [f"{where} [data-testid={tid}]" for tid in tids] + [f'{where} [class*="st-key-{ANSWERS_PREFIX}"]']
-    return "<style>" + ",".join(f"{h},{h} *" for h in hidden) + "{visibility:hidden!important}</style>"
+    """The style sheet that takes out of a presenter's page, while the class has not committed an answer,
+    the elements keyed ``answers_<name>`` (a sentence or a block that states the answer in words), with
+    ``display:none``: they take no space and leave no gap. A ``<style>`` element.
+
+    Only those: the page itself holds back what else would give the answer away (a figure's value
+    labels, a table: ``app_common.predictions.answers_held``), and its figures stay in view."""
+    answers = f'[class*="st-key-{ANSWERS_PREFIX}"]'
+    return f"<style>[data-testid=stMain] :is({_taken_out(answers)}){{display:none!important}}</style>"
+
+
+PATH_MARKER_KEY = "path_marker"  # the newcomer's path under a page's title (app_common.path): not a lesson's
+# what keeps a holder of hidden questions in view: a figure, a table, an image
+KEPT = ("stPlotlyChart", "stDataFrame", "stTable", "stImage")
+# the keyed elements of a page that are not input widgets: never hidden with the controls
+NOT_INPUTS = ("stButton", "stDownloadButton", "stFormSubmitButton", "stPlotlyChart", "stDataFrame", "stTable")
+_WRAPPER = "[data-testid=stLayoutWrapper]"  # Streamlit's wrapper around a block: left empty, it still adds a gap
+
+
+def _taken_out(selector: str) -> str:
+    """``selector`` and the layout wrapper Streamlit puts around it."""
+    return f"{selector},{_WRAPPER}:has(> {selector})"
+
+
+def _left_empty(gone: str, kept: str) -> str:
+    """The holders (a column; a row of columns, a container or an expander, with its layout wrapper) that
+    hold something ``gone`` matches and nothing ``kept`` matches: all they show is hidden."""
+    out = [f"[data-testid=stColumn]:has({gone}):not(:has({kept}))"]
+    for tid in ("stHorizontalBlock", "stVerticalBlock", "stExpander"):
+        block = f"[data-testid={tid}]"
+        out.append(f"{_WRAPPER}:has(> {block} {gone}):not(:has(> {block} {kept}))")
+    return ",".join(out)
 
 
 def presenter_css(
@@ -67,11 +89,20 @@ def presenter_css(
     """The presenter view's style sheet (a ``<style>`` element).
 
     Large type (``font_px`` on the root, so every rem-sized text grows), no sidebar and no sidebar
-    toggle, the main column at most ``max_width_px`` wide (a 1024 px projector), the input widgets of
-    the page whose key starts with ``prefix`` hidden unless ``visible`` names them (``None``: all
-    shown), the predictions ``hide_predictions`` (``Prediction.key``; their containers ``pred_<key>``
-    and the column holding each) hidden and ``highlight``'s outlined. The presenter bar
-    (``ls_bar``) and the language switch in it are never hidden: they are not page widgets.
+    toggle, no newcomer's path under the title (its Previous / Next are not the lesson's), the main
+    column at most ``max_width_px`` wide (a 1024 px projector), the input widgets of the page whose
+    key starts with ``prefix`` hidden unless ``visible`` names them (``None``: all shown), the
+    predictions ``hide_predictions`` (``Prediction.key``; their containers ``pred_<key>``) hidden and
+    ``highlight``'s outlined. ``highlight``'s question is drawn at the top of the page
+    (``app_common.predictions.predict``), which leaves an empty ``pred_moved_<key>`` where the page
+    would have drawn it.
+
+    Everything hidden is taken out with ``display:none``, and so is what would be left empty by it: a
+    column, row, container or expander that holds only hidden controls; a question's column and an
+    expander of questions that hold only hidden or moved questions (unless a figure or a table is in
+    it); an expander with nothing in it (the page drew nothing in place of an answer it holds back:
+    ``app_common.predictions.held_note``). So nothing hidden keeps a height or leaves a gap. The
+    presenter bar (``ls_bar``) and the language switch in it are never hidden: they are not page widgets.
     """
     rules = [
         f"html{{font-size:{int(font_px)}px}}",
@@ -81,16 +112,42 @@ def presenter_css(
         "padding-right:1.5rem;padding-top:3.5rem}",
         f".{css_class(BAR_KEY)}{{background:#fff8e8;border-left:6px solid {HIGHLIGHT};border-radius:.5rem;"
         "padding:.75rem 1rem}",
+        _taken_out(f".{css_class(PATH_MARKER_KEY)}") + "{display:none!important}",
     ]
+    empty = "[data-testid=stExpanderDetails]>[data-testid=stVerticalBlock]:empty"
+    rules.append(f"[data-testid=stExpander]:has({empty}),{_WRAPPER}:has(> [data-testid=stExpander] {empty})")
+    rules[-1] += "{display:none!important}"
     if visible is not None and prefix:
         inputs = ",".join(f"[data-testid={tid}]" for tid in INPUT_TEST_IDS)
         keep = "".join(f":not(.{css_class(k)})" for k in visible)
+        element = "[data-testid=stElementContainer]"
+        mine = f'{element}[class*="st-key-{prefix}"]'
+        rules.append(f"{mine}:has({inputs}){keep}{{display:none!important}}")
+        # what only hidden controls are in: every element in it is a control of the page not listed
+        others = [f'{element}:not([class*="st-key-{prefix}"])', *(f"{element}.{css_class(k)}" for k in visible)]
+        others += [f"[data-testid={tid}]" for tid in NOT_INPUTS]
+        rules.append(_left_empty(mine, ":is(" + ",".join(others) + ")") + "{display:none!important}")
+    gone = [css_class(f"pred_{key}") for key in hide_predictions]
+    if highlight:
+        gone.append(css_class(f"pred_moved_{highlight}"))
+    if gone:
+        any_gone = ":is(" + ",".join(f".{c}" for c in gone) + ")"
+        shown = '[class*="st-key-pred_"]' + "".join(f":not(.{c})" for c in gone)
+        kept = ":is(" + ",".join([shown, *(f"[data-testid={tid}]" for tid in KEPT)]) + ")"
+        rules.append(",".join(_taken_out(f".{c}") for c in gone) + "{display:none!important}")
+        # a column whose own content (not a nested block's) is a hidden or moved question
+        block = "[data-testid=stVerticalBlock]"
         rules.append(
-            f'[data-testid=stElementContainer][class*="st-key-{prefix}"]:has({inputs}){keep}{{display:none!important}}'
+            f"[data-testid=stColumn]:has(> {block} > {any_gone},> {block} > * > {any_gone}):not(:has({kept}))"
+            "{display:none!important}"
         )
-    for key in hide_predictions:
-        cls = css_class(f"pred_{key}")
-        rules.append(f".{cls},[data-testid=stColumn]:has(.{cls}){{display:none!important}}")
+        # an expander of questions (the pages' "Predict, then check") left with none in view
+        where = "[data-testid=stExpander]"
+        rules.append(
+            f"{where}:has({any_gone}):not(:has({kept})),"
+            f"{_WRAPPER}:has(> {where} {any_gone}):not(:has(> {where} {kept}))"
+            "{display:none!important}"
+        )
     if highlight:
         cls = css_class(f"pred_{highlight}")
         rules.append(f".{cls}{{outline:4px solid {HIGHLIGHT};outline-offset:.5rem;border-radius:.25rem}}")
