@@ -62,15 +62,15 @@ def present_lesson(current_url_path: str) -> None:
     Called by app.py between ``st.navigation`` and the page's run, with the url path of the page about
     to run. On another page than the step's, or on the step's page the first time this session shows
     that step (a link straight to it), it switches to the step's page with the step's settings
-    (``rlviz.experiments.lessons.step_query``). On the step's page it adds the presenter style (large
+    (``rlviz.teach.lessons.step_query``). On the step's page it adds the presenter style (large
     type, no sidebar, 1024 px wide, the controls the step does not list hidden, the step's question
     outlined and the page's other questions hidden, all of them on a step that asks none:
     ``rlviz.plots.lessons.presenter_css``) and the
     presenter bar at the top: the lesson's title, step k of n, the teacher's note, Previous / Next /
     Exit and the language switch (the sidebar's is hidden). A lesson that cannot be read is a message.
     """
-    from rlviz.experiments.lessons import resolve_lesson, step_index, step_query
     from rlviz.plots.lessons import BAR_KEY, presenter_css
+    from rlviz.teach.lessons import resolve_lesson, step_index, step_query
     from rlviz.teach.predict import PREDICTIONS
 
     st.session_state.pop(ASKING_KEY, None)

@@ -5,7 +5,7 @@ The page template (``app_common.template``): title and lede, then the working ar
 (practice: the question card and its answer field), the notes on how the bank works under it.
 
 Widgets -> ``rlviz.teach.bank`` (the questions and claims, every answer computed by ``rlviz`` when it
-is revealed) and ``rlviz.experiments.interview`` (drawing a mock, judging it, scoring per topic)
+is revealed) and ``rlviz.teach.interview`` (drawing a mock, judging it, scoring per topic)
 -> ``rlviz.plots.interview``. Everything the learner does lives in this session only (keys ``iv_*``);
 the mode and the topic are in the URL.
 """
@@ -31,7 +31,9 @@ from app_common import (
 )
 from app_common.template import notes, page_top
 from rlviz.app_pages import page
-from rlviz.experiments.interview import (
+from rlviz.plots.interview import score_figure
+from rlviz.teach.bank import TOPICS, Question, format_answer, load_bank
+from rlviz.teach.interview import (
     MOCK_SIZE,
     MOCK_TIME_LIMIT_S,
     clock,
@@ -42,8 +44,6 @@ from rlviz.experiments.interview import (
     score_table,
     summarise_mock,
 )
-from rlviz.plots.interview import score_figure
-from rlviz.teach.bank import TOPICS, Question, format_answer, load_bank
 
 ensure_shell()
 L = lang()

@@ -4,7 +4,7 @@ The page template (``app_common.template``): title and lede, then the ready less
 Present / worksheet / answer key / Edit a copy (its steps and presenter link on demand), the notes on
 what a lesson is, then the builder.
 
-Widgets -> ``rlviz.experiments.lessons`` (lessons, their codes, worksheets with computed answers) ->
+Widgets -> ``rlviz.teach.lessons`` (lessons, their codes, worksheets with computed answers) ->
 ``rlviz.plots.lessons`` (the printable HTML). Presenting is ``app_common.present_lesson`` (called by
 app.py before every page): Present here only switches to it (``app_common.go_to_step``). The draft
 lesson of the builder lives in ``st.session_state`` (its fields with ``persist_state="session"``, so a
@@ -24,7 +24,9 @@ import streamlit as st
 from app_common import ensure_shell, escape_markdown, go_to_step, lang, show_bad_input, tr
 from app_common.template import notes, page_top
 from rlviz.app_pages import PAGES
-from rlviz.experiments.lessons import (
+from rlviz.i18n import CLAUSE_SEPARATOR, DEFAULT_LANG, LANGS, t
+from rlviz.plots.lessons import WORKSHEET_LABELS, worksheet_html
+from rlviz.teach.lessons import (
     MAX_CODE_CHARS,
     MAX_ID_CHARS,
     MAX_TITLE_CHARS,
@@ -45,8 +47,6 @@ from rlviz.experiments.lessons import (
     visible_warnings,
     worksheet,
 )
-from rlviz.i18n import CLAUSE_SEPARATOR, DEFAULT_LANG, LANGS, t
-from rlviz.plots.lessons import WORKSHEET_LABELS, worksheet_html
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()

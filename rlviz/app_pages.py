@@ -27,7 +27,7 @@ class PageEntry:
         claims: numbers of the teaching claims (``shared/teaching.md``) it demonstrates live.
         prefix: the prefix of every widget key on the page (``c_`` -> ``c_algos``, ``c_ppo_epsilon_high``):
             the page's URL parameters (``bind="query-params"``), so a lesson step's settings can be
-            checked against it (``rlviz.experiments.lessons``); ``""`` for a page without widgets.
+            checked against it (``rlviz.teach.lessons``); ``""`` for a page without widgets.
     """
 
     key: str

@@ -1,4 +1,4 @@
-"""rlviz.experiments.interview: the mock interview's draw (deterministic, spread over the topics,
+"""rlviz.teach.interview: the mock interview's draw (deterministic, spread over the topics,
 fewer questions than asked when the bank holds fewer), its summary, the per-topic score table by
 hand, the claims deck, the score figure, and bad input naming the parameter.
 
@@ -15,7 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rlviz.experiments.interview import (
+from rlviz.plots.interview import score_figure
+from rlviz.teach.bank import TOPICS, Claim, Question, load_bank
+from rlviz.teach.interview import (
     MOCK_SIZE,
     MOCK_TIME_LIMIT_S,
     SCORE_COLUMNS,
@@ -27,8 +29,6 @@ from rlviz.experiments.interview import (
     score_table,
     summarise_mock,
 )
-from rlviz.plots.interview import score_figure
-from rlviz.teach.bank import TOPICS, Claim, Question, load_bank
 
 BANK = load_bank()
 TOPIC_KEYS = list(TOPICS)

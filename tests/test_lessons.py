@@ -13,9 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rlviz.experiments import lessons as X
 from rlviz.experiments.curves import CurveSettings, variant_overrides
-from rlviz.experiments.lessons import (
+from rlviz.i18n import LANGS, t
+from rlviz.plots.lessons import WORKSHEET_LABELS, css_class, hidden_answers_css, presenter_css, worksheet_html
+from rlviz.teach import lessons as X
+from rlviz.teach.lessons import (
     MAX_CODE_CHARS,
     Draft,
     Lesson,
@@ -40,8 +42,6 @@ from rlviz.experiments.lessons import (
     visible_warnings,
     worksheet,
 )
-from rlviz.i18n import LANGS, t
-from rlviz.plots.lessons import WORKSHEET_LABELS, css_class, hidden_answers_css, presenter_css, worksheet_html
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 SHIPPED = shipped_lessons()

@@ -13,9 +13,9 @@ import math
 import pytest
 from apptools import assert_finite_figures, no_exception, open_page, texts
 
-from rlviz.experiments.interview import MOCK_SIZE, MOCK_TIME_LIMIT_S, format_duration
 from rlviz.i18n import t
 from rlviz.teach.bank import TOPICS, load_bank
+from rlviz.teach.interview import MOCK_SIZE, MOCK_TIME_LIMIT_S, format_duration
 
 PAGE = "pages/interview.py"
 BANK = load_bank()

@@ -11,7 +11,8 @@ import pytest
 from apptools import no_exception, open_page
 
 from app_common import escape_markdown
-from rlviz.experiments.lessons import (
+from rlviz.i18n import t
+from rlviz.teach.lessons import (
     MAX_CODE_CHARS,
     Draft,
     Lesson,
@@ -22,7 +23,6 @@ from rlviz.experiments.lessons import (
     shipped_lessons,
     worksheet,
 )
-from rlviz.i18n import t
 
 PAGE = "pages/lessons.py"
 SHIPPED = shipped_lessons()
@@ -324,7 +324,7 @@ def test_a_shared_lessons_notes_and_settings_are_shown_not_rendered_in_the_build
 
 def test_a_lessons_title_and_note_from_the_url_are_shown_not_rendered():
     # a lesson arrives in a URL: an image in its note must not be fetched, a link not followed
-    from rlviz.experiments.lessons import Lesson, LessonStep, encode_lesson
+    from rlviz.teach.lessons import Lesson, LessonStep, encode_lesson
 
     image = "![x](http://example.invalid/pixel.png)"
     lesson = Lesson(

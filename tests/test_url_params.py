@@ -24,8 +24,8 @@ from hypothesis import strategies as hs
 from app_common import MAX_URL_VALUE_CHARS, MAX_URL_VALUES, escape_markdown
 from app_common.urlstate import _guarded, _value_problem
 from rlviz.app_pages import PAGES
-from rlviz.experiments.lessons import LESSON_PAGE, page_widget_keys
 from rlviz.i18n import t
+from rlviz.teach.lessons import LESSON_PAGE, page_widget_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 markdown_it = pytest.importorskip("markdown_it")  # CommonMark parser (a dependency of rich, Streamlit's)

@@ -137,7 +137,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这节课太长，放不进链接（{chars} 个字符；链接最多 {limit} 个）。页面地址保存不了它：重新加载页面会丢失它变得过长之后的"
         "修改，也无法分享或讲解。请缩短讲解提示或删除一步。",
     },
-    # what the builder says of a step's setting the page will not take (experiments.lessons.setting_warnings)
+    # what the builder says of a step's setting the page will not take (teach.lessons.setting_warnings)
     "lessons.warn.unknown_curve": {
         "en": "{names} {n:plural:is not a curve|are not curves} of the page; its curves: {known}",
         "zh": "{names} 不是这个页面的曲线（{n} 个名字无法识别）；它的曲线有：{known}",

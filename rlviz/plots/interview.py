@@ -26,7 +26,7 @@ def score_figure(frame: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     """Horizontal stacked bars: per topic, the answers given right and wrong.
 
     Args:
-        frame: :func:`rlviz.experiments.interview.score_table` (columns ``topic``, ``answered``,
+        frame: :func:`rlviz.teach.interview.score_table` (columns ``topic``, ``answered``,
             ``right``, ``wrong``, ``score``); topics with no answer are left out, in the frame's
             order from top to bottom.
         labels: already-translated texts: ``right``, ``wrong`` (the legend), ``answers`` (the x axis),

@@ -2,7 +2,7 @@
 bilingual worksheet and answer key as one HTML document, and the CSS of the presenter view.
 
 A lesson is a list of views, not data over an axis, so there is no plotly figure here: the step
-overview is a table (``rlviz.experiments.lessons.steps_frame``) shown with ``st.dataframe``.
+overview is a table (``rlviz.teach.lessons.steps_frame``) shown with ``st.dataframe``.
 """
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ def worksheet_html(
     or its answer key (``answers=True``: each answer as the app computes it, the explanation and the
     teacher's note), as one self-contained, print-ready HTML document (A4, no scripts, nothing fetched).
 
-    ``questions``: ``rlviz.experiments.lessons.worksheet(lesson)``. ``labels``: text name -> language ->
+    ``questions``: ``rlviz.teach.lessons.worksheet(lesson)``. ``labels``: text name -> language ->
     text, for each name in ``WORKSHEET_LABELS`` and ``page.<page key>`` (each page's title).
     """
     langs = list(LANGS)

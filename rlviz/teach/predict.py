@@ -833,7 +833,7 @@ def mismatch_state(result) -> dict[str, Any]:
 # -- the state a page asks its predictions at, from its settings ------------------------------------
 # One path from a page's widget values to the ``state`` its predictions are computed at: the pages call
 # :func:`state_from_settings` with their widgets' values (``st.session_state``), and a lesson step
-# (``rlviz.experiments.lessons``) calls it with the URL parameters it opens the page with. Values may
+# (``rlviz.teach.lessons``) calls it with the URL parameters it opens the page with. Values may
 # be either: typed (``0.28``, ``True``, ``["ppo", "dapo"]``) or as a URL carries them (``"0.28"``,
 # ``"true"``, ``["PPO", "DAPO"]``: a choice by its label). A missing or unusable value gives the page's
 # default, as Streamlit does when it seeds a widget from the URL.

@@ -76,7 +76,7 @@ __all__ = [
     "worksheet",
 ]
 
-LESSONS_DIR = Path(__file__).resolve().parent.parent / "teach" / "lessons"
+LESSONS_DIR = Path(__file__).resolve().parent  # the shipped lessons' TOML files sit beside this module
 LESSON_PAGE = "lessons"  # the page that lists, builds and shares lessons (never a step's page)
 FORMAT = 1  # the version of the encoded form
 MAX_STEPS = 40
@@ -94,7 +94,7 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _KEY = re.compile(r"^[A-Za-z0-9_.\-]{1,80}$")
 _CODE = re.compile(r"^[A-Za-z0-9_-]+$")
 _LITERAL_KEY = re.compile(r"""\bkey\s*=\s*["']([A-Za-z0-9_.\-]+)["']""")
-ROOT = Path(__file__).resolve().parents[2]  # the repository: PageEntry.file is relative to it
+ROOT = Path(__file__).resolve().parents[3]  # the repository: PageEntry.file is relative to it
 
 Value = str | tuple[str, ...]
 
