@@ -16,34 +16,45 @@ from app_common.text import _css_string, cell, lang, tr
 
 def live_reading(summary_frame, names: dict[str, str], prefix: str, heldout_samples: int) -> str:
     """What a side-by-side run's summary shows, in the session's language: the arms the collapse flag
-    marked (``<prefix>.read_live_collapse`` / ``.read_live_arm_step``, or ``.read_live_no_collapse``),
-    then, with held-out samples, whether the arms' final held-out pass@1 lie apart beyond two
-    standard errors (``<prefix>.read_live_apart`` with ``.live_verdict.separates`` / ``.noise``;
-    ``rlviz.experiments.moe.arms_apart``). ``names``: arm -> its label."""
-    from rlviz.experiments.moe import arms_apart
-    from rlviz.i18n import LIST_SEPARATOR, SENTENCE_SEPARATOR
-    from rlviz.lm.task import HELDOUT_SIZE
+    marked (:func:`collapse_reading`), then, with held-out samples, whether the arms' final held-out
+    pass@1 lie apart beyond two standard errors (:func:`apart_reading`). ``names``: arm -> its label."""
+    from rlviz.i18n import SENTENCE_SEPARATOR
+
+    parts = [collapse_reading(summary_frame, names, prefix), apart_reading(summary_frame, prefix, heldout_samples)]
+    return SENTENCE_SEPARATOR[lang()].join(part for part in parts if part)
+
+
+def collapse_reading(summary_frame, names: dict[str, str], prefix: str) -> str:
+    """The arms a run's collapse flag marked, with the step (``<prefix>.read_live_collapse`` /
+    ``.read_live_arm_step``), or ``<prefix>.read_live_no_collapse``."""
+    from rlviz.i18n import LIST_SEPARATOR
 
     collapsed = [
         tr(f"{prefix}.read_live_arm_step", arm=names.get(a, a), step=int(v))
         for a, v in zip(summary_frame["arm"], summary_frame["collapse_step"])
         if math.isfinite(v)
     ]
-    language = lang()
-    reading = (
-        tr(f"{prefix}.read_live_collapse", arms=LIST_SEPARATOR[language].join(collapsed))
-        if collapsed
-        else tr(f"{prefix}.read_live_no_collapse")
-    )
+    if collapsed:
+        return tr(f"{prefix}.read_live_collapse", arms=LIST_SEPARATOR[lang()].join(collapsed))
+    return tr(f"{prefix}.read_live_no_collapse")
+
+
+def apart_reading(summary_frame, prefix: str, heldout_samples: int) -> str:
+    """Whether the arms' final held-out pass@1 lie apart beyond two standard errors
+    (``<prefix>.read_live_apart`` with ``.live_verdict.separates`` / ``.noise``;
+    ``rlviz.experiments.moe.arms_apart``); "" with fewer than two arms measured."""
+    from rlviz.experiments.moe import arms_apart
+    from rlviz.lm.task import HELDOUT_SIZE
+
     samples = HELDOUT_SIZE * heldout_samples
     apart = arms_apart(list(summary_frame["heldout_pass_at_1_end"]), samples)
-    if apart is not None:
-        low, high, two_se = apart
-        verdict = tr(f"{prefix}.live_verdict.separates" if high - low > two_se else f"{prefix}.live_verdict.noise")
-        reading += SENTENCE_SEPARATOR[language] + tr(
-            f"{prefix}.read_live_apart", low=cell(low), high=cell(high), n=samples, two_se=cell(two_se), verdict=verdict
-        )
-    return reading
+    if apart is None:
+        return ""
+    low, high, two_se = apart
+    verdict = tr(f"{prefix}.live_verdict.separates" if high - low > two_se else f"{prefix}.live_verdict.noise")
+    return tr(
+        f"{prefix}.read_live_apart", low=cell(low), high=cell(high), n=samples, two_se=cell(two_se), verdict=verdict
+    )
 
 
 RUN_SIZE_LIMITS = {"steps": "max_steps", "prompts": "max_prompts_per_step", "group_size": "max_group_size"}

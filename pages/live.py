@@ -1,5 +1,10 @@
 """Live policy update: several algorithms train the same tiny LM side by side, step by step.
 
+The page fills the run-page skeleton (``app_common.runpage.RunPage``): title and lede, the algorithms
+and steps with Run just above the curves' figure (empty panels before a run, growing step by step
+during it), the run's reading right under it, then the other settings, the predictions, the run's own
+views (ratios, tokens, the final table), notes, practitioners and downloads.
+
 Widgets (generated from the registry ``rlviz.core.objectives.ALGORITHMS``, read at render time) ->
 one ``rlviz.experiments.live.LiveRun`` (a ``SideBySideRun``, one arm per algorithm) per session, in
 ``st.session_state``, never cached across sessions -> figures. ``app_common.advance`` steps it one
@@ -19,30 +24,28 @@ import streamlit as st
 from app_common import (
     chart,
     csv_download,
-    drive,
     ensure_shell,
     formula,
     labels,
     lang,
     predict,
-    run_active,
-    run_controls,
     run_size_input,
-    show_bad_input,
-    show_run_status,
     stop,
     tr,
 )
+from app_common.runpage import RunPage
+from app_common.runs import apart_reading
 from rlviz.core.advantages import ADVANTAGE_SCALES
 from rlviz.core.advice import unusual_settings
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
 from rlviz.core.objectives import ALGORITHMS, MOE_ONLY_SETTINGS, TOKEN_STATES, TRAINER_SETTINGS
-from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun
+from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun, run_reading
 from rlviz.experiments.runner import SUMMARY_TAIL
+from rlviz.i18n import SENTENCE_SEPARATOR
 from rlviz.lm.task import HELDOUT_SIZE
 from rlviz.plots import token_weight_figure
-from rlviz.plots.live import live_metrics_figure, ratio_histogram_figure, token_view_frame
+from rlviz.plots.live import SMOOTH_SPAN, live_metrics_figure, ratio_histogram_figure, token_view_frame
 from rlviz.teach.predict import PREDICTIONS, live_result
 
 ensure_shell()
@@ -82,142 +85,168 @@ ALL_METRICS = PANELS + (
 )
 titles = {n: spec.title for n, spec in ALGORITHMS.items()}  # the registry as it is now
 state = st.session_state
-state.setdefault("live_running", False)
-running = run_active("live_running")  # True from the Run click's own script run: widgets disabled
-
-st.title(tr("live.title"))
-st.markdown(tr("live.intro"))
-st.markdown(tr("live.tips"))
+# the run page's places (app_common.runpage): title and lede, the main settings and Run, the figure, the
+# run's reading, the other settings, the predictions, the run's own views, notes, practitioners, downloads
+rp = RunPage(
+    "live",
+    run_key="live_run",
+    flag_key="live_running",
+    buttons=("lv_run", "lv_stop", "lv_continue", "lv_reset"),
+    page="live",
+    # the run Run starts, as its widgets say (their values are in the session before they are drawn)
+    starting=lambda: (
+        {a: titles.get(a, a) for a in state.get("lv_algos", DEFAULT_ALGORITHMS) if a in titles},
+        int(state.get("lv_steps", D.steps)),
+    ),
+)
+running = rp.running  # True from the Run click's own script run: widgets disabled
 
 # ---------------------------------------------------------------------------------------- settings
-st.subheader(tr("live.settings"))
-algorithms = st.multiselect(
-    tr("live.algorithms"),
-    list(ALGORITHMS),
-    default=[a for a in DEFAULT_ALGORITHMS if a in ALGORITHMS],
-    format_func=lambda name: titles.get(name, name),
-    key="lv_algos",
-    help=tr("live.algorithms_help"),
-    bind="query-params",
-    disabled=running,
-    placeholder=tr("common.choose"),
-)
-c1, c2, c3, c4 = st.columns(4)
-steps = run_size_input(c1, "steps", tr("live.steps"), 1, D.steps, key="lv_steps", bind="query-params", disabled=running)
-prompts = run_size_input(
-    c2,
-    "prompts",
-    tr("live.prompts"),
-    1,
-    D.prompts_per_step,
-    key="lv_prompts",
-    help=tr("live.prompts_help"),
-    bind="query-params",
-    disabled=running,
-)
-group_size = run_size_input(
-    c3,
-    "group_size",
-    tr("live.group_size"),
-    2,
-    D.group_size,
-    key="lv_G",
-    help=tr("live.group_size_help"),
-    bind="query-params",
-    disabled=running,
-)
-mu = c4.number_input(
-    tr("live.mu"), 1, 16, D.mu, key="lv_mu", help=tr("live.mu_help"), bind="query-params", disabled=running
-)
-c1, c2 = st.columns(2)
-lr = c1.select_slider(
-    tr("live.lr"),
-    LR_CHOICES,
-    value=D.lr,
-    format_func="{:g}".format,
-    key="lv_lr",
-    help=tr("live.lr_help"),
-    bind="query-params",
-    disabled=running,
-)
-temperature = c2.slider(
-    tr("live.temperature"),
-    0.1,
-    2.0,
-    float(D.temperature),
-    0.05,
-    key="lv_temp",
-    help=tr("live.temperature_help"),
-    bind="query-params",
-    disabled=running,
-)
-with st.expander(tr("live.advanced")):
-    c1, c2, c3, c4 = st.columns(4)
-    mini_batches = c1.number_input(
-        tr("live.mini_batches"),
-        1,
-        64,
-        D.mini_batches,
-        key="lv_mb",
-        help=tr("live.mini_batches_help"),
+with rp.settings:  # one row: the algorithms, the steps
+    algorithms = st.multiselect(
+        tr("live.algorithms"),
+        list(ALGORITHMS),
+        default=[a for a in DEFAULT_ALGORITHMS if a in ALGORITHMS],
+        format_func=lambda name: titles.get(name, name),
+        key="lv_algos",
+        help=tr("live.algorithms_help"),
         bind="query-params",
         disabled=running,
+        placeholder=tr("common.choose"),
     )
-    max_new_tokens = c2.number_input(
-        tr("live.max_new_tokens"), 2, 256, D.max_new_tokens, key="lv_Lmax", bind="query-params", disabled=running
+    steps = run_size_input(
+        st, "steps", tr("live.steps"), 1, D.steps, key="lv_steps", bind="query-params", disabled=running, width=120
     )
-    overlong_buffer = c3.number_input(
-        tr("live.overlong_buffer"),
-        0,
-        256,
-        D.overlong_buffer_length,
-        key="lv_Lcache",
-        help=tr("live.overlong_buffer_help"),
-        bind="query-params",
-        disabled=running,
+
+with rp.details:
+    metric_labels = labels("metric", *ALL_METRICS, step=tr("word.step"), smoothed=tr("live.smoothed"))
+    # The multiselect's browser-side value is its (translated) labels, so it is one widget per language;
+    # the chosen metric keys carry over from one language to the other.
+    panels = st.multiselect(
+        tr("live.panels"),
+        list(ALL_METRICS),
+        default=state.get("live_panels", list(PANELS)),
+        format_func=metric_labels.get,
+        key=f"lv_panels_{L}",
+        placeholder=tr("common.choose"),
     )
-    heldout = c4.number_input(
-        tr("live.heldout"),
-        0,
-        64,
-        D.heldout_samples,
-        key="lv_heldout",
-        help=tr("live.heldout_help", n=HELDOUT_SIZE),
-        bind="query-params",
-        disabled=running,
-    )
-    c1, c2, c3, _ = st.columns(4)
-    penalty_factor = c3.number_input(
-        tr("live.overlong_penalty"),
-        0.0,
-        10.0,
-        float(D.overlong_penalty_factor),
-        0.1,
-        key="lv_Lpen",
-        help=tr("live.overlong_penalty_help"),
-        bind="query-params",
-        disabled=running,
-    )
-    entropy_coef = c1.number_input(
-        tr("live.entropy_coef"),
-        0.0,
-        1.0,
-        float(D.entropy_coef),
-        0.001,
-        format="%.3f",
-        key="lv_ent",
-        help=tr("live.entropy_coef_help"),
-        bind="query-params",
-        disabled=running,
-    )
-    kl_in_reward = c2.checkbox(
-        tr("live.kl_in_reward"),
-        value=D.kl_in_reward,
-        key="lv_kl_rew",
-        help=tr("live.kl_in_reward_help"),
-        bind="query-params",
-        disabled=running,
-    )
+    state["live_panels"] = panels
+    with st.expander(tr("live.settings"), expanded=rp.presenting):  # a lesson's step may list these
+        c1, c2, c3, c4 = st.columns(4)
+        prompts = run_size_input(
+            c1,
+            "prompts",
+            tr("live.prompts"),
+            1,
+            D.prompts_per_step,
+            key="lv_prompts",
+            help=tr("live.prompts_help"),
+            bind="query-params",
+            disabled=running,
+        )
+        group_size = run_size_input(
+            c2,
+            "group_size",
+            tr("live.group_size"),
+            2,
+            D.group_size,
+            key="lv_G",
+            help=tr("live.group_size_help"),
+            bind="query-params",
+            disabled=running,
+        )
+        mu = c3.number_input(
+            tr("live.mu"), 1, 16, D.mu, key="lv_mu", help=tr("live.mu_help"), bind="query-params", disabled=running
+        )
+        c1, c2 = st.columns(2)
+        lr = c1.select_slider(
+            tr("live.lr"),
+            LR_CHOICES,
+            value=D.lr,
+            format_func="{:g}".format,
+            key="lv_lr",
+            help=tr("live.lr_help"),
+            bind="query-params",
+            disabled=running,
+        )
+        temperature = c2.slider(
+            tr("live.temperature"),
+            0.1,
+            2.0,
+            float(D.temperature),
+            0.05,
+            key="lv_temp",
+            help=tr("live.temperature_help"),
+            bind="query-params",
+            disabled=running,
+        )
+    with st.expander(tr("live.advanced")):
+        c1, c2, c3, c4 = st.columns(4)
+        mini_batches = c1.number_input(
+            tr("live.mini_batches"),
+            1,
+            64,
+            D.mini_batches,
+            key="lv_mb",
+            help=tr("live.mini_batches_help"),
+            bind="query-params",
+            disabled=running,
+        )
+        max_new_tokens = c2.number_input(
+            tr("live.max_new_tokens"), 2, 256, D.max_new_tokens, key="lv_Lmax", bind="query-params", disabled=running
+        )
+        overlong_buffer = c3.number_input(
+            tr("live.overlong_buffer"),
+            0,
+            256,
+            D.overlong_buffer_length,
+            key="lv_Lcache",
+            help=tr("live.overlong_buffer_help"),
+            bind="query-params",
+            disabled=running,
+        )
+        heldout = c4.number_input(
+            tr("live.heldout"),
+            0,
+            64,
+            D.heldout_samples,
+            key="lv_heldout",
+            help=tr("live.heldout_help", n=HELDOUT_SIZE),
+            bind="query-params",
+            disabled=running,
+        )
+        c1, c2, c3, _ = st.columns(4)
+        penalty_factor = c3.number_input(
+            tr("live.overlong_penalty"),
+            0.0,
+            10.0,
+            float(D.overlong_penalty_factor),
+            0.1,
+            key="lv_Lpen",
+            help=tr("live.overlong_penalty_help"),
+            bind="query-params",
+            disabled=running,
+        )
+        entropy_coef = c1.number_input(
+            tr("live.entropy_coef"),
+            0.0,
+            1.0,
+            float(D.entropy_coef),
+            0.001,
+            format="%.3f",
+            key="lv_ent",
+            help=tr("live.entropy_coef_help"),
+            bind="query-params",
+            disabled=running,
+        )
+        kl_in_reward = c2.checkbox(
+            tr("live.kl_in_reward"),
+            value=D.kl_in_reward,
+            key="lv_kl_rew",
+            help=tr("live.kl_in_reward_help"),
+            bind="query-params",
+            disabled=running,
+        )
 
 
 # the settings widgets (drawn disabled while a run advances); each algorithm's are added below
@@ -280,18 +309,19 @@ def _parse(algo: str, s, value: object) -> object:
 
 
 raw_settings: dict[str, dict[str, object]] = {}
-st.caption(tr("live.algo_settings_caption"))
-for algo in algorithms:
-    spec = ALGORITHMS[algo]
-    with st.expander(tr("live.algo_settings", title=spec.title)):
-        formula(spec.latex)
-        cols = st.columns(3)
-        raw_settings[algo] = {}
-        # the trainer's settings every objective accepts (adv_estimator, ...), less those the dense model cannot use
-        shared = tuple(s for s in TRAINER_SETTINGS if s.name not in MOE_ONLY_SETTINGS)
-        for k, s in enumerate(spec.loss_settings + spec.train_settings + shared):
-            with cols[k % 3]:
-                raw_settings[algo][s.name] = (s, _setting_widget(algo, s))
+with rp.details:
+    st.caption(tr("live.algo_settings_caption"))
+    for algo in algorithms:
+        spec = ALGORITHMS[algo]
+        with st.expander(tr("live.algo_settings", title=spec.title)):
+            formula(spec.latex)
+            cols = st.columns(3)
+            raw_settings[algo] = {}
+            # the trainer's settings every objective accepts (adv_estimator, ...), less those the dense model cannot use
+            shared = tuple(s for s in TRAINER_SETTINGS if s.name not in MOE_ONLY_SETTINGS)
+            for k, s in enumerate(spec.loss_settings + spec.train_settings + shared):
+                with cols[k % 3]:
+                    raw_settings[algo][s.name] = (s, _setting_widget(algo, s))
 
 
 def _advice() -> None:
@@ -305,7 +335,8 @@ def _advice() -> None:
             st.info(tr(f"advice.{note['key']}", **note["fields"]), icon=":material/lightbulb:")
 
 
-_advice()
+with rp.details:
+    _advice()
 
 
 def _config() -> LiveConfig:
@@ -356,192 +387,139 @@ FIELDS = {
     "device": tr("side.device"),
 }
 
-from app_common import export_configs
+# ---------------------------------------------------------------------------------------- notes
+with rp.notes():
+    st.markdown(tr("live.intro"))
+    st.markdown(tr("live.tips"))
+    st.markdown(tr("live.curves_caption"))
+    st.markdown(tr("live.metric_notes"))
+with rp.practitioners():
+    from app_common import export_configs
 
-export_configs(
-    lambda: {titles[a]: (a, None, None, _config().train_config(a)) for a in algorithms}, key="lv_export", fields=FIELDS
-)
+    export_configs(
+        lambda: {titles[a]: (a, None, None, _config().train_config(a)) for a in algorithms},
+        key="lv_export",
+        fields=FIELDS,
+    )
 
 # ---------------------------------------------------------------------------------------- controls
-running = run_controls(
-    "live_run",
-    "live_running",
+running = rp.controls(
     lambda: LiveRun(_config()),  # loads the model: the one call into rlviz
-    labels=(tr("live.run"), tr("live.stop"), tr("live.continue"), tr("live.reset")),
-    keys=("lv_run", "lv_stop", "lv_continue", "lv_reset"),
-    on_error=lambda exc: show_bad_input(exc, FIELDS),
+    fields=FIELDS,
     settings_keys=SETTINGS_KEYS,
 )
 
 # ---------------------------------------------------------------------------------------- predict
-# asked before Run; each answer is read from the finished run with the settings the widgets describe
+# asked before Run (below the figure: they never push it down); each answer is read from the finished
+# run with the settings the widgets describe
 try:
     asked = dataclasses.asdict(_config())
     questions = [p for p in PREDICTIONS["live"] if asked["algorithms"] and p.applies(asked)]
 except ValueError:  # a setting that is not a number: said when Run is pressed
     questions = []
 if questions:
-    st.subheader(tr("teach.header"))
-    st.caption(tr("teach.intro_run"))
-    finished: LiveRun | None = state.get("live_run")
-    measured = None
-    if finished is not None and finished.done and dataclasses.asdict(finished.live_config) == asked:
-        measured = live_result(finished)
-    for col, prediction in zip(st.columns(len(questions), border=True), questions):
-        with col:
-            predict(prediction, asked, result=measured, labels=titles)
+    with rp.predictions:
+        st.subheader(tr("teach.header"))
+        st.caption(tr("teach.intro_run"))
+        finished: LiveRun | None = state.get("live_run")
+        measured = None
+        if finished is not None and finished.done and dataclasses.asdict(finished.live_config) == asked:
+            measured = live_result(finished)
+        for col, prediction in zip(st.columns(len(questions), border=True), questions):
+            with col:
+                predict(prediction, asked, result=measured, labels=titles)
 
-run: LiveRun | None = state.get("live_run")
+
+# ---------------------------------------------------------------------------------------- figure
+def _arm_titles(run: LiveRun) -> dict[str, str]:
+    return {name: titles.get(arm.objective, arm.objective) for name, arm in run.arms.items()}
+
+
+def _curves(run: LiveRun | None):
+    """The curves' figure: the chosen panels, each arm's per-step points under their moving average, the
+    x axes spanning the run's steps from the start (before a run: the widgets' steps, empty panels)."""
+    if run is None:
+        frame = pd.DataFrame(columns=["arm", "step", *ALL_METRICS])
+        shown, total, names = list(panels), int(steps), {}
+    else:
+        frame = run.metrics_frame()
+        # a panel no arm measures (e.g. SAPO's gate weight without SAPO) is left out
+        shown = [m for m in panels if frame.empty or frame[m].notna().any()]
+        total, names = run.config.steps, {f"name.{n}": t for n, t in _arm_titles(run).items()}
+    words = {**metric_labels, **names, "empty": tr("live.empty_figure" if run is None else "live.first_step")}
+    return live_metrics_figure(frame, shown, words, cols=3, panel_height=190, by="arm", smooth=SMOOTH_SPAN, steps=total)
+
+
+def _changed(run: LiveRun) -> bool:
+    return dataclasses.asdict(_config()) != dataclasses.asdict(run.live_config)
+
+
+run: LiveRun | None = rp.run
+arm_titles = _arm_titles(run) if run is not None else {}
+run = rp.watch(
+    _curves,
+    names=arm_titles,
+    chart_key="live-curves",
+    changed=_changed,
+    no_run=tr("live.no_run", n=len(DEFAULT_ALGORITHMS), steps=D.steps),  # the defaults (README: 50-72 s here)
+)
 if run is None:
-    st.info(tr("live.no_run", n=len(DEFAULT_ALGORITHMS), steps=D.steps))  # the defaults (README: 50-72 s here)
     stop()
 
-arm_titles = {name: titles.get(arm.objective, arm.objective) for name, arm in run.arms.items()}
 arm_names = {f"name.{name}": title for name, title in arm_titles.items()}  # the figures' legend names
-if not running:
-    try:
-        changed = dataclasses.asdict(_config()) != dataclasses.asdict(run.live_config)
-    except ValueError:
-        changed = True
-    if changed:
-        st.caption(tr("live.settings_changed"))
-
-# ---------------------------------------------------------------------------------------- progress
-total = run.config.steps
-bars = {name: st.empty() for name in run.arms}
-
-
-def _draw_progress(progress: dict[str, int]) -> None:
-    for name, done in progress.items():
-        bars[name].progress(done / total, text=tr("live.progress", title=arm_titles[name], done=done, total=total))
-
-
-_draw_progress(run.progress)  # waits for a step still in flight in a previous script run
-status = st.empty()
-
-st.subheader(tr("live.curves"))
-metric_labels = labels("metric", *ALL_METRICS, step=tr("word.step"), **arm_names)
-# The multiselect's browser-side value is its (translated) labels, so it is one widget per language;
-# the chosen metric keys carry over from one language to the other.
-panels = st.multiselect(
-    tr("live.panels"),
-    list(ALL_METRICS),
-    default=state.get("live_panels", list(PANELS)),
-    format_func=metric_labels.get,
-    key=f"lv_panels_{L}",
-    placeholder=tr("common.choose"),
-)
-state["live_panels"] = panels
-curves = st.empty()
-
-
-def _draw_curves(key: str) -> None:
-    frame = run.metrics_frame()
-    # a panel no arm measures (e.g. SAPO's gate weight without SAPO) is left out
-    shown = [m for m in panels if frame.empty or frame[m].notna().any()]
-    fig = live_metrics_figure(frame, shown, metric_labels, cols=3, by="arm")
-    with curves:
-        chart(fig, key)
-
-
-if running:
-    drive(run, "live_running", status, tr("live.running"), _draw_progress, _draw_curves, "live-curves")
-
-_draw_curves("live-curves")
-st.caption(tr("live.curves_caption"))
-show_run_status(run, status, "live", arm_titles)
 progress = run.progress
-st.markdown(tr("live.metric_notes"))
-entropy = run.entropy_frame()
-if not entropy.empty:
-    with st.expander(tr("live.entropy_header")):
-        # what this run measured, read from its metrics; the reasons below hold for any run
-        lost = entropy.loc[entropy["entropy_change"].idxmin()]
-        st.markdown(
-            tr(
-                "live.entropy_reading",
-                title=arm_titles[lost["arm"]],
-                first=f"{lost['entropy_first']:.2f}",
-                last=f"{lost['entropy_last']:.2f}",
-                steps=int(lost["steps"]),
-                high=f"{lost['clip_high_mean']:.1%}",
-            )
+
+# ---------------------------------------------------------------------------------------- reading
+reading = run_reading(run.entropy_frame(), run.summary_frame())
+lost, gained = reading["entropy"], reading["heldout"]
+parts = []
+if lost is not None:
+    parts.append(
+        tr(
+            "live.entropy_reading" if lost["fell"] else "live.entropy_reading_rose",
+            title=arm_titles[lost["arm"]],
+            first=f"{lost['first']:.2f}",
+            last=f"{lost['last']:.2f}",
+            steps=lost["steps"],
+            high=f"{lost['clip_high']:.1%}",
         )
-        shown = entropy.drop(columns=["algorithm"]).assign(arm=[arm_titles[a] for a in entropy["arm"]])
-        shown = shown.rename(columns={c: tr(f"live.entropy_col.{c}") for c in shown.columns})
-        st.dataframe(shown.round(3), hide_index=True)
-        st.markdown(tr("live.entropy_why"))
+    )
+if gained is not None:
+    parts.append(
+        tr(
+            "live.heldout_reading" if gained["rose"] else "live.heldout_reading_fell",
+            title=arm_titles[gained["arm"]],
+            start=f"{gained['start']:.3f}",
+            end=f"{gained['end']:.3f}",
+            gain=f"{gained['gain']:+.3f}",
+        )
+    )
+apart = apart_reading(run.summary_frame(), "live", run.config.heldout_samples)
+if apart:
+    parts.append(apart)
+if parts:
+    rp.read(SENTENCE_SEPARATOR[L].join(parts))
+with rp.reading:
+    st.caption(tr("live.smooth_caption", span=SMOOTH_SPAN, curves=tr("live.curves")))
+
+entropy = run.entropy_frame()
 max_step = max(progress.values())
 if max_step == 0:
     stop()
+if not entropy.empty:
+    with rp.sections, st.expander(tr("live.entropy_header")):
+        # what this run measured, read from its metrics; the reasons below hold for any run
+        shown = entropy.drop(columns=["algorithm"]).assign(arm=[arm_titles[a] for a in entropy["arm"]])
+        shown = shown.rename(columns={c: tr(f"live.entropy_col.{c}") for c in shown.columns})
+        st.caption(tr("live.entropy_table_caption"))
+        st.dataframe(shown.round(3), hide_index=True)
+        st.markdown(tr("live.entropy_why"))
 
 
 def _step_picker(key: str, default: int) -> int:
     if max_step == 1:
         return 1
     return st.slider(tr("live.step_select"), 1, max_step, min(default, max_step), key=key)
-
-
-# ---------------------------------------------------------------------------------------- ratios
-st.subheader(tr("live.ratio_header"))
-hist_step = _step_picker("lv_hist_step", max_step)
-left, right = st.columns([3, 1])
-with left:
-    fig = ratio_histogram_figure(
-        run.ratio_histogram(hist_step),
-        labels("live", "ratio_axis", value_axis=tr("live.share"), **arm_names),
-        value="fraction",
-        by="arm",
-    )
-    chart(fig, "live-ratios")
-with right:
-    st.latex(r"r_{i,t}=\frac{\pi_\theta(y_{i,t})}{\pi_{\theta_\text{old}}(y_{i,t})}")
-    st.latex(r"s_i=\Big(\prod_t r_{i,t}\Big)^{1/|y_i|}")
-st.caption(tr("live.ratio_caption"))
-
-# ---------------------------------------------------------------------------------------- tokens
-st.subheader(tr("live.tokens_header"))
-token_step = _step_picker("lv_token_step", 1)
-shown = st.multiselect(
-    tr("live.tokens_algos"),
-    list(run.arms),
-    default=list(run.arms),
-    format_func=arm_titles.get,
-    key="lv_token_algos",
-    placeholder=tr("common.choose"),
-)
-st.caption(tr("live.tokens_caption"))
-views = {name: run.token_view(token_step, name) for name in shown if token_step <= progress[name]}
-WHEN = ["weight_first", "weight"]
-when = st.radio(  # one widget per language, as the panel picker (its browser-side value is its label)
-    tr("live.tokens_when"),
-    WHEN,
-    index=WHEN.index(state.get("live_token_when", WHEN[0])),
-    format_func={k: tr(f"live.tokens_{k}") for k in WHEN}.get,
-    horizontal=True,
-    key=f"lv_token_when_{L}",
-)
-state["live_token_when"] = when
-frames = {name: token_view_frame(view, when) for name, view in views.items()}
-weights = [abs(w) for f in frames.values() for w in f["weight"] if math.isfinite(w)]
-zmax = max(weights) if weights else None
-for name, view in views.items():
-    if view is None:
-        st.info(tr("live.no_update", title=arm_titles[name]))
-        continue
-    st.markdown(tr("live.prompt_line", title=arm_titles[name], prompt=view["prompt"], answer=view["answer"]))
-    row_labels = {
-        f"row.{i}": tr("live.row_label", i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}")
-        + ("" if row["in_loss"] else f" ({tr('live.masked')})")
-        for i, row in enumerate(view["rows"])
-    }
-    token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
-    token_labels |= labels("live", *(f"state.{s}" for s in TOKEN_STATES))  # the hover's token state
-    fig = token_weight_figure(frames[name], token_labels, zmax=zmax)
-    chart(fig, f"live-tokens-{name}")
-
-# ---------------------------------------------------------------------------------------- table
-st.subheader(tr("live.summary_header"))
 
 
 def _number(value: float, digits: int, signed: bool = False) -> str:
@@ -551,60 +529,128 @@ def _number(value: float, digits: int, signed: bool = False) -> str:
     return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
-summary = run.summary_frame()
-# the key result first, and few, short columns: the table fits a 1400 px window without scrolling
-# (the full summary is in the JSON download, every step in the CSV)
-COLUMNS = {
-    "algorithm": [arm_titles[name] for name in summary["arm"]],
-    "heldout": [
-        f"{_number(a, 3)} → {_number(b, 3)}"
-        for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
-    ],
-    "heldout_gain": [_number(v, 3, signed=True) for v in summary["heldout_gain"]],
-    "train_pass_at_1_last5": [_number(v, 3) for v in summary["train_pass_at_1_last5"]],
-    "response_length_last5": [_number(v, 1) for v in summary["response_length_last5"]],
-    "clip_fraction_mean": [_number(v, 3) for v in summary["clip_fraction_mean"]],
-    "entropy_last": [_number(v, 3) for v in summary["entropy_last"]],
-    "kl_ref_last": [_number(v, 3) for v in summary["kl_ref_last"]],
-    "rollouts_total": [str(int(v)) for v in summary["rollouts_total"]],
-    "seconds_total": [_number(v, 1) for v in summary["seconds_total"]],  # a short run: 0.4 s, not "0"
-}
-# pixels per column: 835 in all, inside the ~940 px main column of a 1400 px window with the sidebar
-WIDTHS = {
-    "algorithm": 110,
-    "heldout": 130,
-    "heldout_gain": 70,
-    "train_pass_at_1_last5": 95,
-    "response_length_last5": 70,
-    "clip_fraction_mean": 60,
-    "entropy_last": 75,
-    "kl_ref_last": 60,
-    "rollouts_total": 90,
-    "seconds_total": 75,
-}
-table = pd.DataFrame({tr(f"sum.{k}"): v for k, v in COLUMNS.items()})
-st.dataframe(
-    table,
-    hide_index=True,
-    column_config={
-        tr(f"sum.{k}"): st.column_config.TextColumn(
-            tr(f"sum.{k}"), help=tr(f"sum.{k}_help", n=HELDOUT_SIZE), width=WIDTHS[k]
+def _run_views() -> None:
+    """The run's own views: the ratio histogram, the tokens, the final table."""
+    # ---------------------------------------------------------------------------------------- ratios
+    st.subheader(tr("live.ratio_header"))
+    hist_step = _step_picker("lv_hist_step", max_step)
+    left, right = st.columns([3, 1])
+    with left:
+        fig = ratio_histogram_figure(
+            run.ratio_histogram(hist_step),
+            labels("live", "ratio_axis", value_axis=tr("live.share"), **arm_names),
+            value="fraction",
+            by="arm",
         )
-        for k in COLUMNS
-    },
-)
-measured = run.config.heldout_samples > 0  # 0 skips the held-out evaluation: its columns stay —
-caption = "live.summary_caption" if measured else "live.summary_caption_no_heldout"
-st.caption(tr(caption, n=HELDOUT_SIZE, tail=SUMMARY_TAIL))
-downloads = st.container(horizontal=True)
-with downloads:
+        chart(fig, "live-ratios")
+    with right:
+        st.latex(r"r_{i,t}=\frac{\pi_\theta(y_{i,t})}{\pi_{\theta_\text{old}}(y_{i,t})}")
+        st.latex(r"s_i=\Big(\prod_t r_{i,t}\Big)^{1/|y_i|}")
+    st.caption(tr("live.ratio_caption"))
+
+    # ---------------------------------------------------------------------------------------- tokens
+    st.subheader(tr("live.tokens_header"))
+    token_step = _step_picker("lv_token_step", 1)
+    shown = st.multiselect(
+        tr("live.tokens_algos"),
+        list(run.arms),
+        default=list(run.arms),
+        format_func=arm_titles.get,
+        key="lv_token_algos",
+        placeholder=tr("common.choose"),
+    )
+    st.caption(tr("live.tokens_caption"))
+    views = {name: run.token_view(token_step, name) for name in shown if token_step <= progress[name]}
+    WHEN = ["weight_first", "weight"]
+    when = st.radio(  # one widget per language, as the panel picker (its browser-side value is its label)
+        tr("live.tokens_when"),
+        WHEN,
+        index=WHEN.index(state.get("live_token_when", WHEN[0])),
+        format_func={k: tr(f"live.tokens_{k}") for k in WHEN}.get,
+        horizontal=True,
+        key=f"lv_token_when_{L}",
+    )
+    state["live_token_when"] = when
+    frames = {name: token_view_frame(view, when) for name, view in views.items()}
+    weights = [abs(w) for f in frames.values() for w in f["weight"] if math.isfinite(w)]
+    zmax = max(weights) if weights else None
+    for name, view in views.items():
+        if view is None:
+            st.info(tr("live.no_update", title=arm_titles[name]))
+            continue
+        st.markdown(tr("live.prompt_line", title=arm_titles[name], prompt=view["prompt"], answer=view["answer"]))
+        row_labels = {
+            f"row.{i}": tr(
+                "live.row_label", i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}"
+            )
+            + ("" if row["in_loss"] else f" ({tr('live.masked')})")
+            for i, row in enumerate(view["rows"])
+        }
+        token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
+        token_labels |= labels("live", *(f"state.{s}" for s in TOKEN_STATES))  # the hover's token state
+        fig = token_weight_figure(frames[name], token_labels, zmax=zmax)
+        chart(fig, f"live-tokens-{name}")
+
+    # ---------------------------------------------------------------------------------------- table
+    st.subheader(tr("live.summary_header"))
+    summary = run.summary_frame()
+    # the key result first, and few, short columns: the table fits a 1400 px window without scrolling
+    # (the full summary is in the JSON download, every step in the CSV)
+    COLUMNS = {
+        "algorithm": [arm_titles[name] for name in summary["arm"]],
+        "heldout": [
+            f"{_number(a, 3)} → {_number(b, 3)}"
+            for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
+        ],
+        "heldout_gain": [_number(v, 3, signed=True) for v in summary["heldout_gain"]],
+        "train_pass_at_1_last5": [_number(v, 3) for v in summary["train_pass_at_1_last5"]],
+        "response_length_last5": [_number(v, 1) for v in summary["response_length_last5"]],
+        "clip_fraction_mean": [_number(v, 3) for v in summary["clip_fraction_mean"]],
+        "entropy_last": [_number(v, 3) for v in summary["entropy_last"]],
+        "kl_ref_last": [_number(v, 3) for v in summary["kl_ref_last"]],
+        "rollouts_total": [str(int(v)) for v in summary["rollouts_total"]],
+        "seconds_total": [_number(v, 1) for v in summary["seconds_total"]],  # a short run: 0.4 s, not "0"
+    }
+    # pixels per column: 835 in all, inside the ~940 px main column of a 1400 px window with the sidebar
+    WIDTHS = {
+        "algorithm": 110,
+        "heldout": 130,
+        "heldout_gain": 70,
+        "train_pass_at_1_last5": 95,
+        "response_length_last5": 70,
+        "clip_fraction_mean": 60,
+        "entropy_last": 75,
+        "kl_ref_last": 60,
+        "rollouts_total": 90,
+        "seconds_total": 75,
+    }
+    table = pd.DataFrame({tr(f"sum.{k}"): v for k, v in COLUMNS.items()})
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={
+            tr(f"sum.{k}"): st.column_config.TextColumn(
+                tr(f"sum.{k}"), help=tr(f"sum.{k}_help", n=HELDOUT_SIZE), width=WIDTHS[k]
+            )
+            for k in COLUMNS
+        },
+    )
+    measured = run.config.heldout_samples > 0  # 0 skips the held-out evaluation: its columns stay —
+    caption = "live.summary_caption" if measured else "live.summary_caption_no_heldout"
+    st.caption(tr(caption, n=HELDOUT_SIZE, tail=SUMMARY_TAIL))
+
+
+with rp.sections:
+    _run_views()
+
+with rp.downloads:
     csv_download(run.metrics_frame(), "live-metrics", key="lv_dl_csv", label=tr("live.download_csv"))
-downloads.download_button(
-    tr("live.download_json"),
-    run.to_json(),
-    file_name="rlviz-live-run.json",
-    mime="application/json",
-    on_click="ignore",
-    key="lv_dl_json",
-    icon=":material/download:",
-)
+    st.download_button(
+        tr("live.download_json"),
+        run.to_json(),
+        file_name="rlviz-live-run.json",
+        mime="application/json",
+        on_click="ignore",
+        key="lv_dl_json",
+        icon=":material/download:",
+    )

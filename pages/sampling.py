@@ -4,8 +4,10 @@ GRPO vs GRPO + dynamic sampling run.
 Widgets -> ``rlviz.experiments.sampling`` -> ``rlviz.plots.sampling`` -> ``app_common.chart``.
 The measured pass rates are cached by their inputs (the cached function loads the model itself);
 the live run (a ``SideBySideRun`` of two GRPO arms, dynamic sampling off and on) lives in
-``st.session_state`` and advances one arm-step at a time through ``app_common.advance``, like the
-live page. Widget keys start with ``s_``.
+``st.session_state`` and advances one arm-step at a time through ``app_common.advance``, on the run-page
+skeleton (``app_common.runpage.RunPage``) like the live page. The page opens with its title, lede and the
+signal figure (its control beside it); the live run's section has its settings and Run just above its
+figure. Widget keys start with ``s_``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import torch
 from app_common import (
     chart,
     csv_download,
-    drive,
     ensure_shell,
     figure_cache,
     formula,
@@ -28,14 +29,14 @@ from app_common import (
     labels,
     lang,
     predict,
-    run_active,
-    run_controls,
     run_size_input,
     show_bad_input,
-    show_run_status,
     tr,
 )
-from rlviz.core.sampling import fill_cost
+from app_common.runpage import RunPage
+from app_common.runs import apart_reading
+from app_common.template import notes, page_top
+from rlviz.core.sampling import fill_cost, signal_probability
 from rlviz.experiments.sampling import (
     ARMS,
     DEFAULT_GROUP_SIZES,
@@ -47,10 +48,13 @@ from rlviz.experiments.sampling import (
     beta_density,
     fill_cost_frame,
     measure_pass_rates,
+    run_comparison,
     signal_curves,
     simulate_fill,
 )
+from rlviz.i18n import SENTENCE_SEPARATOR
 from rlviz.lm.task import HELDOUT_SIZE
+from rlviz.plots.live import SMOOTH_SPAN
 from rlviz.plots.sampling import (
     advantage_mass_figure,
     beta_density_figure,
@@ -68,16 +72,12 @@ seed = int(state.get("seed", 0))
 G_CHOICES = list(GROUP_SIZE_CHOICES)
 LR_CHOICES = (1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3)
 D = DynamicSamplingConfig()
+CAPTION_EXAMPLE = (8, 0.1)  # the signal caption's example: a group size and a pass rate
 arm_labels = {arm: tr(f"sampling.arm_{arm}") for arm in ARMS}
 # the parameter a library error names (the text before its first colon) -> the widget to change
 SIDEBAR_FIELDS = {"device": tr("side.device")}
 
-st.title(tr("sampling.title"))
-st.markdown(tr("sampling.intro"))
-
-# ---------------------------------------------------------------------------------------- 1. signal
-st.subheader(tr("sampling.signal_header"))
-st.markdown(tr("sampling.signal_text"))
+page_top("sampling")  # title, path marker, lede; the signal figure follows at once
 
 
 # ------------------------------------------------------------------ cached results and figure specs
@@ -198,23 +198,17 @@ def _fill_check(a: float, b: float, n: int, N: int, G: int, K: int, seed: int):
 
 @fragment
 def signal_section() -> None:
-    sizes = st.multiselect(
-        tr("sampling.group_sizes"),
-        G_CHOICES,
-        default=list(DEFAULT_GROUP_SIZES),
-        key="s_Gs",
-        help=tr("sampling.group_sizes_help"),
-        bind="query-params",
-        placeholder=tr("common.choose"),
-    )
-    if sizes:  # predict, then check: before the curves give the answers away
-        with st.expander(tr("teach.header"), expanded=True):
-            st.caption(tr("teach.intro"))
-            for col, prediction in zip(st.columns(len(PREDICTIONS["sampling"]), border=True), PREDICTIONS["sampling"]):
-                with col:
-                    predict(prediction, state_from_settings("sampling", state))
     left, right = st.columns([3, 2])
-    with right:
+    with right:  # the figure's control beside it, then the rule it draws
+        sizes = st.multiselect(
+            tr("sampling.group_sizes"),
+            G_CHOICES,
+            default=list(DEFAULT_GROUP_SIZES),
+            key="s_Gs",
+            help=tr("sampling.group_sizes_help"),
+            bind="query-params",
+            placeholder=tr("common.choose"),
+        )
         # k = right answers among the G: k ~ Binomial(G, p)
         formula(r"P(k = G) = p^G,\quad P(k = 0) = (1-p)^G,\quad P(0 < k < G)\\ = 1 - p^G - (1-p)^G", small=True)
         formula(
@@ -227,12 +221,25 @@ def signal_section() -> None:
         df = _signal_curves(tuple(int(g) for g in sizes))
     except ValueError as exc:
         show_bad_input(exc, {"group_size": tr("sampling.group_sizes")}, where=left)
-        return
-    with left:
-        signal_labels = labels("sampling", "pass_rate", "signal_axis", "mixed_hover", "equal_hover")
-        chart(_signal_figure(tuple(int(g) for g in sizes), tuple(signal_labels.items())), "sampling-signal")
-    st.caption(tr("sampling.signal_caption"))
-    csv_download(df, "sampling-signal", key="s_dl_signal")
+        df = None
+    if df is not None:
+        with left:
+            signal_labels = labels("sampling", "pass_rate", "signal_axis", "mixed_hover", "equal_hover")
+            chart(_signal_figure(tuple(int(g) for g in sizes), tuple(signal_labels.items())), "sampling-signal")
+        # the caption's example, computed
+        example = float(signal_probability(torch.tensor(CAPTION_EXAMPLE[1], dtype=torch.float64), CAPTION_EXAMPLE[0]))
+        st.caption(tr("sampling.signal_caption", G=CAPTION_EXAMPLE[0], p=CAPTION_EXAMPLE[1], share=example))
+    with notes():
+        st.markdown(tr("sampling.intro"))
+        st.markdown(f"**{tr('sampling.signal_header')}** {tr('sampling.signal_text')}")
+    if sizes:  # predict, then check: under the figure, whose curves state the answers only on hover
+        with st.expander(tr("teach.header"), expanded=True):
+            st.caption(tr("teach.intro"))
+            for col, prediction in zip(st.columns(len(PREDICTIONS["sampling"]), border=True), PREDICTIONS["sampling"]):
+                with col:
+                    predict(prediction, state_from_settings("sampling", state))
+    if df is not None:
+        csv_download(df, "sampling-signal", key="s_dl_signal")
 
 
 signal_section()
@@ -436,61 +443,84 @@ cost_section()
 
 # ---------------------------------------------------------------------------------------- 4. live
 st.subheader(tr("sampling.live_header"))
-st.markdown(tr("sampling.live_text"))
-state.setdefault("sampling_running", False)
-running = run_active("sampling_running")  # True from the Run click's own script run: widgets disabled
-c1, c2, c3, c4 = st.columns(4)
-# the run's size: no more than this server runs (README "Serving a class")
-steps = run_size_input(
-    c1, "steps", tr("sampling.steps"), 1, D.steps, key="s_steps", bind="query-params", disabled=running
+st.caption(tr("sampling.live_lede"))
+# the run page's places (app_common.runpage): the main settings and Run, the figure, the run's reading, the
+# other settings, the run's table, notes, practitioners, downloads
+rp = RunPage(
+    "sampling",
+    run_key="sampling_run",
+    flag_key="sampling_running",
+    buttons=("s_run", "s_stop", "s_continue", "s_reset"),
+    starting=lambda: (arm_labels, int(state.get("s_steps", D.steps))),  # the steps as the widget says
 )
-live_N = run_size_input(
-    c2, "prompts", tr("sampling.live_prompts"), 1, D.prompts_per_step, key="s_lp", bind="query-params", disabled=running
-)
-live_G = run_size_input(
-    c3, "group_size", tr("sampling.live_group_size"), 2, D.group_size, key="s_lG", bind="query-params", disabled=running
-)
-rounds = c4.number_input(
-    tr("sampling.rounds"),
-    1,
-    10,
-    D.max_resample_rounds,
-    key="s_rounds",
-    help=tr("sampling.cap_help"),
-    bind="query-params",
-    disabled=running,
-)
-c1, c2, c3 = st.columns(3)
-lr = c1.select_slider(
-    tr("sampling.lr"),
-    LR_CHOICES,
-    value=D.lr,
-    format_func="{:g}".format,
-    key="s_lr",
-    bind="query-params",
-    disabled=running,
-)
-live_temp = c2.slider(
-    tr("sampling.temperature"),
-    0.1,
-    2.0,
-    float(D.temperature),
-    0.05,
-    key="s_ltemp",
-    help=tr("sampling.temperature_help"),
-    bind="query-params",
-    disabled=running,
-)
-heldout = c3.number_input(
-    tr("sampling.heldout"),
-    0,
-    32,
-    D.heldout_samples,
-    key="s_heldout",
-    help=tr("sampling.heldout_help", n=HELDOUT_SIZE),
-    bind="query-params",
-    disabled=running,
-)
+running = rp.running  # True from the Run click's own script run: widgets disabled
+with rp.settings:  # one row: the run's size and the cap on rounds
+    # the run's size: no more than this server runs (README "Serving a class")
+    steps = run_size_input(
+        st, "steps", tr("sampling.steps"), 1, D.steps, key="s_steps", bind="query-params", disabled=running
+    )
+    live_N = run_size_input(
+        st,
+        "prompts",
+        tr("sampling.live_prompts"),
+        1,
+        D.prompts_per_step,
+        key="s_lp",
+        bind="query-params",
+        disabled=running,
+    )
+    live_G = run_size_input(
+        st,
+        "group_size",
+        tr("sampling.live_group_size"),
+        2,
+        D.group_size,
+        key="s_lG",
+        bind="query-params",
+        disabled=running,
+    )
+    rounds = st.number_input(
+        tr("sampling.rounds"),
+        1,
+        10,
+        D.max_resample_rounds,
+        key="s_rounds",
+        help=tr("sampling.cap_help"),
+        bind="query-params",
+        disabled=running,
+    )
+with rp.details, st.expander(tr("sampling.more_settings"), expanded=rp.presenting):
+    c1, c2, c3 = st.columns(3)
+    lr = c1.select_slider(
+        tr("sampling.lr"),
+        LR_CHOICES,
+        value=D.lr,
+        format_func="{:g}".format,
+        key="s_lr",
+        bind="query-params",
+        disabled=running,
+    )
+    live_temp = c2.slider(
+        tr("sampling.temperature"),
+        0.1,
+        2.0,
+        float(D.temperature),
+        0.05,
+        key="s_ltemp",
+        help=tr("sampling.temperature_help"),
+        bind="query-params",
+        disabled=running,
+    )
+    heldout = c3.number_input(
+        tr("sampling.heldout"),
+        0,
+        32,
+        D.heldout_samples,
+        key="s_heldout",
+        help=tr("sampling.heldout_help", n=HELDOUT_SIZE),
+        bind="query-params",
+        disabled=running,
+    )
 
 
 LIVE_FIELDS = {
@@ -520,17 +550,17 @@ def _config() -> DynamicSamplingConfig:
     )
 
 
-from app_common import export_config
+with rp.notes():
+    st.markdown(tr("sampling.live_text"))
+    st.markdown(tr("sampling.live_caption"))
+with rp.practitioners():
+    from app_common import export_config
 
-export_config("grpo", train_config=_config().train_config("grpo_ds"), key="s_export")
+    export_config("grpo", train_config=_config().train_config("grpo_ds"), key="s_export")
 
-running = run_controls(
-    "sampling_run",
-    "sampling_running",
+rp.controls(
     lambda: DynamicSamplingRun(_config()),  # loads the model
-    labels=(tr("sampling.run"), tr("sampling.stop"), tr("sampling.continue"), tr("sampling.reset")),
-    keys=("s_run", "s_stop", "s_continue", "s_reset"),
-    on_error=lambda exc: show_bad_input(exc, LIVE_FIELDS),
+    fields=LIVE_FIELDS,
     settings_keys=("s_steps", "s_lp", "s_lG", "s_rounds", "s_lr", "s_ltemp", "s_heldout"),
 )
 
@@ -559,46 +589,67 @@ def _summary_table(run: DynamicSamplingRun) -> pd.DataFrame:
     )
 
 
-run: DynamicSamplingRun | None = state.get("sampling_run")
-if run is None:
-    st.info(tr("sampling.no_run"))
-else:
-    if not running and dataclasses.asdict(_config()) != dataclasses.asdict(run.ds_config):
-        st.caption(tr("sampling.settings_changed"))
-    total = run.config.steps
-    bars = {arm: st.empty() for arm in run.arms}
+live_labels = labels(
+    "sampling",
+    "live_signal",
+    "live_rollouts",
+    "live_reward",
+    "live_reward_vs",
+    "target_line",
+    "smoothed",
+    step=tr("word.step"),
+    empty=tr("sampling.empty_figure"),
+    **{f"name.{arm}": label for arm, label in arm_labels.items()},
+)
 
-    def _draw_progress(progress: dict[str, int]) -> None:
-        for arm, done in progress.items():
-            bars[arm].progress(done / total, text=tr("sampling.progress", arm=arm_labels[arm], done=done, total=total))
 
-    _draw_progress(run.progress)  # waits for a step still in flight in a previous script run
-    status = st.empty()
-    live_chart = st.empty()
-    live_labels = labels(
-        "sampling",
-        "live_signal",
-        "live_rollouts",
-        "live_reward",
-        "live_reward_vs",
-        "target_line",
-        step=tr("word.step"),
-        **{f"name.{arm}": label for arm, label in arm_labels.items()},
+def _live_figure(run: DynamicSamplingRun | None):
+    """The run's 2 x 2 figure (before a run: its empty panels over the widgets' steps)."""
+    if run is None:
+        frame = pd.DataFrame(columns=["arm", "step", "signal_groups", "rollouts_cum", "pass_at_1"])
+        return live_sampling_figure(frame, int(live_N), live_labels, smooth=SMOOTH_SPAN, steps=int(steps))
+    config, words = run.ds_config, {**live_labels, "empty": tr("sampling.first_step")}
+    return live_sampling_figure(
+        run.metrics_frame(), config.prompts_per_step, words, smooth=SMOOTH_SPAN, steps=config.steps
     )
 
-    def _draw_curves(key: str) -> None:
-        fig = live_sampling_figure(run.metrics_frame(), run.ds_config.prompts_per_step, live_labels)
-        with live_chart:
-            chart(fig, key)
 
-    if running:
-        drive(run, "sampling_running", status, tr("sampling.running"), _draw_progress, _draw_curves, "sampling-live")
-    show_run_status(run, status, "sampling", arm_labels)
-    _draw_curves("sampling-live")
-    st.caption(tr("sampling.live_caption"))
-    st.table(_summary_table(run), hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
-    st.caption(tr("sampling.summary_caption", n=HELDOUT_SIZE))
-    csv_download(run.metrics_frame(), "sampling-live", key="s_dl_live")
+run = rp.watch(
+    _live_figure,
+    names=arm_labels,
+    chart_key="sampling-live",
+    changed=lambda run: dataclasses.asdict(_config()) != dataclasses.asdict(run.ds_config),
+    no_run=tr("sampling.no_run", steps=D.steps, n=D.prompts_per_step, G=D.group_size),  # the defaults
+)
+if run is not None:
+    summary_frame = run.summary_frame()
+    compared = run_comparison(summary_frame)
+    parts = []
+    if compared is not None:
+        parts.append(
+            tr(
+                "sampling.read_compare",
+                signal_ds=_number(compared["signal_grpo_ds"], 1),
+                signal=_number(compared["signal_grpo"], 1),
+                times=_number(compared["times"], 1),
+                rollouts_ds=_number(compared["rollouts_grpo_ds"], 0),
+                rollouts=_number(compared["rollouts_grpo"], 0),
+                per_ds=_number(compared["per_signal_grpo_ds"], 1),
+                per=_number(compared["per_signal_grpo"], 1),
+            )
+        )
+    apart = apart_reading(summary_frame, "sampling", run.config.heldout_samples)
+    if apart:
+        parts.append(apart)
+    if parts:
+        rp.read(SENTENCE_SEPARATOR[L].join(parts))
+    with rp.reading:
+        st.caption(tr("sampling.smooth_caption", span=SMOOTH_SPAN))
+    with rp.sections:
+        st.table(_summary_table(run), hide_index=True, border="horizontal")  # headers wrap: none hides at 1400 px
+        st.caption(tr("sampling.summary_caption", n=HELDOUT_SIZE))
+    with rp.downloads:
+        csv_download(run.metrics_frame(), "sampling-live", key="s_dl_live")
 
 # ---------------------------------------------------------------------------------------- 5. symptoms
 st.subheader(tr("sampling.symptoms_header"))

@@ -315,11 +315,13 @@ def test_live_run_through_the_ui():
     frame = run.metrics_frame()
     grpo_entropy = frame[frame.arm == "grpo"]["entropy"].tolist()
     assert any(tr["name"] == "GRPO" and tr["y"] == pytest.approx(grpo_entropy) for tr in curves["data"])
-    # the entropy reading is this run's own numbers: the arm that lost the most, from its metrics
+    # the entropy reading is this run's own numbers: the arm whose entropy fell the most (or, when every
+    # arm's rose, rose the least: the page said "lost the most" of an entropy that had risen), from its
+    # metrics, in the run's reading right under its figure
     entropy = run.entropy_frame()
     lost = entropy.loc[entropy["entropy_change"].idxmin()]
     reading = t(
-        "live.entropy_reading",
+        "live.entropy_reading" if lost["entropy_change"] < 0 else "live.entropy_reading_rose",
         "en",
         title=ALGORITHMS[lost["algorithm"]].title,
         first=f"{lost['entropy_first']:.2f}",
@@ -328,6 +330,8 @@ def test_live_run_through_the_ui():
         high=f"{lost['clip_high_mean']:.1%}",
     )
     assert reading in _texts(at)
+    under_figure = [m.value for m in at.markdown if reading in m.value]
+    assert under_figure and under_figure[0].startswith(reading)
     from rlviz.lm.task import HELDOUT_SIZE  # held-out pass@1 measured (1 sample a prompt): the caption says on what
 
     assert t("live.summary_caption", "en", n=HELDOUT_SIZE, tail=SUMMARY_TAIL) in [c.value for c in at.caption]

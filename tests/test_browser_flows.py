@@ -52,9 +52,70 @@ def test_live_run_in_the_browser(server, page, browser):
         b.goto(f"{server}/{LIVE_SMALL.format(steps=2)}")
         settle(b)
         assert b.get_by_text("Choose the settings and press").count() == 1
-        assert b.get_by_text("Finished:").count() == 0 and b.locator(".js-plotly-plot").count() == 0
+        assert b.get_by_text("Finished:").count() == 0
+        # the curves' figure is there before any run (its empty panels), but with none of the other
+        # session's points, and no progress bar
+        wait_count(b, ".st-key-live_run_figure .js-plotly-plot", 1)
+        assert b.locator(".st-key-live_run_figure .scatterlayer .point").count() == 0
+        assert b.locator("[data-testid=stProgress]").count() == 0
     finally:
         other.close()
+
+
+# a visible progress bar of the live run's figure area, or its curves' figure, and where it is on screen
+_RUN_IN_VIEW_JS = """(sel) => [...document.querySelectorAll(sel)].filter(e => e.checkVisibility()).map(e => {
+    const r = e.getBoundingClientRect();
+    return {text: e.innerText, top: r.top, bottom: r.bottom, inView: r.top >= 0 && r.bottom <= innerHeight,
+            points: e.querySelectorAll('.scatterlayer .point').length};
+})"""
+
+
+def test_a_live_run_moves_in_view_within_two_seconds_of_run(server, page):
+    """Issue 39, "a run you can watch": at 1400 x 900, after Run, the run's progress is in the first
+    screen within 2 s of the click and advances there, and its curves fill in view, without scrolling
+    (a browser check once saw nothing move in view for 15 s after Run: the progress and the curves were
+    below the fold, under the question cards)."""
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(f"{server}/{LIVE_SMALL.format(steps=3)}")
+    settle(page)
+    bars = ".st-key-live_run_figure [data-testid=stProgress]"
+    curves = ".st-key-live_run_figure [data-testid=stPlotlyChart]"
+    wait_count(page, f"{curves} .main-svg", 1)  # plotly draws lazily
+    before = page.evaluate(_RUN_IN_VIEW_JS, curves)
+    assert len(before) == 1 and before[0]["top"] < 900 - 150 and before[0]["points"] == 0  # the empty figure, in view
+    assert page.evaluate(_RUN_IN_VIEW_JS, bars) == []
+    # timed in the page, from the click's own event to the first bar of the run inside the viewport (a
+    # MutationObserver: what the reader sees, without Playwright's round trips)
+    page.evaluate(
+        """([sel]) => {
+          window.__run = {};
+          document.querySelector('.st-key-lv_run button').addEventListener('click', () => {
+            window.__run.clicked = performance.now(); }, true);
+          const seen = () => [...document.querySelectorAll(sel)].some(e => { const r = e.getBoundingClientRect();
+            return e.checkVisibility() && r.top >= 0 && r.bottom <= innerHeight; });
+          new MutationObserver(() => { if (window.__run.clicked !== undefined && window.__run.shown === undefined
+            && seen()) window.__run.shown = performance.now() - window.__run.clicked; })
+            .observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+        }""",
+        [bars],
+    )
+    page.locator(".st-key-lv_run button").click()
+    page.wait_for_function("() => window.__run.shown !== undefined", timeout=60_000, polling=50)
+    shown = page.evaluate("window.__run.shown")
+    first = page.evaluate(_RUN_IN_VIEW_JS, bars)
+    assert shown <= 2_000 and first and all(b["inView"] for b in first), (shown, first)
+    # ... then it advances there (a step done), still in view: the page never scrolled
+    page.wait_for_function(
+        f"() => ({_RUN_IN_VIEW_JS})({bars!r}).some(b => b.inView && /step [1-9]/.test(b.text))", timeout=120_000
+    )
+    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") == 0
+    # ... and the curves fill in view, in the place they held before the run
+    page.wait_for_function(f"() => ({_RUN_IN_VIEW_JS})({curves!r}).some(c => c.points > 0)", timeout=120_000)
+    during = [c for c in page.evaluate(_RUN_IN_VIEW_JS, curves) if c["points"]]
+    assert during and during[0]["top"] < 900 - 150, during  # at least 150 px of it in the first screen
+    no_exception_now(page)
+    page.locator("[data-testid=stAlertContentSuccess]").wait_for(timeout=300_000)
+    check_and_shoot(page, "live-run-watched-en")
 
 
 # the step a progress bar shows ("GRPO: step 3 / 200", "GRPO：第 3 / 200 步"), -1 while none does
@@ -233,13 +294,19 @@ def test_present_a_shipped_lesson_on_a_projector(server, page):
                       width: document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().width,
                       epsHigh: shown('.st-key-c_ppo_epsilon_high'), epsLow: shown('.st-key-c_ppo_epsilon_low'),
                       algos: shown('.st-key-c_algos'), asked: shown('.st-key-pred_teach-curves_ceiling'),
-                      other: shown('.st-key-pred_teach-curves_negative')}
+                      other: shown('.st-key-pred_teach-curves_negative'), path: shown('.st-key-path_marker'),
+                      askedTop: document.querySelector('.st-key-pred_teach-curves_ceiling').getBoundingClientRect().top,
+                      chartTop: [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
+                        .find(c => c.checkVisibility()).getBoundingClientRect().top}
             }"""
         )
         assert not style["sidebar"] and not style["toggle"], style
         assert style["font"] >= 20 and style["width"] <= 1024, style
         assert style["epsHigh"] and not style["epsLow"] and not style["algos"], style  # only the step's controls
         assert style["asked"] and not style["other"], style  # the step's question, not the page's other one
+        # the question in the first projector screen, above the page's first figure; no newcomer's path
+        # (its Previous / Next are not the lesson's)
+        assert style["askedTop"] < 768 and style["askedTop"] < style["chartTop"] and not style["path"], style
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"lesson-presenter-{lang}.png"))
         if lang == "en":
@@ -318,23 +385,79 @@ def test_a_run_size_typed_out_of_range_hides_run_until_corrected(server, page):
     no_exception_now(page)
 
 
-def test_a_presenters_question_hides_the_answers_in_the_browser(server, page):
-    """On a projector: before the class commits, the weighting step's charts and the sentence that
-    states the token-mean answer are not visible (found by a teacher: the sentence showed, its text
-    kept visible by Streamlit's own style inside the hidden block); after the commit they are."""
+# a presented step as the class sees it (the main column, scrolled to the top): where the question
+# ``asked`` (its container's CSS class) and the first figure stand, any element hidden in place that keeps
+# a height, the blank stretches over 60 px between what is drawn, the text in view outside the question
+# and the figures, and whether the style that takes the answers_<name> sentences out is on the page
+PRESENTED_JS = """(asked) => {
+  const main = document.querySelector('[data-testid=stMain]');
+  main.scrollTo(0, 0); window.scrollTo(0, 0);
+  const box = e => e.getBoundingClientRect();
+  const q = document.querySelector('.' + asked);
+  const chart = [...main.querySelectorAll('[data-testid=stPlotlyChart]')].find(c => c.checkVisibility());
+  const inPlace = [...main.querySelectorAll('*')]
+    .filter(e => !e.closest('[data-testid=stDataFrame]') && getComputedStyle(e).visibility === 'hidden'
+                 && box(e).height > 0)
+    .map(e => (e.getAttribute('data-testid') || e.className.toString()).slice(0, 60) + ' ' + Math.round(box(e).height));
+  const drawn = [...main.querySelectorAll('[data-testid=stElementContainer], [data-testid=stExpander] summary')]
+    .filter(e => e.checkVisibility()).map(box).filter(r => r.height > 0).sort((a, b) => a.top - b.top);
+  const gaps = [];
+  let end = drawn.length ? drawn[0].bottom : 0;
+  for (const r of drawn) {
+    if (r.top - end > 60) gaps.push([Math.round(end), Math.round(r.top - end)]);
+    end = Math.max(end, r.bottom);
+  }
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  const text = [];
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    if (!el || el.closest('.' + asked + ',[data-testid=stPlotlyChart],style,script,.katex-mathml')) continue;
+    if (el.checkVisibility({visibilityProperty: true})) text.push(walker.currentNode.textContent);
+  }
+  return {question: q && q.checkVisibility() ? Math.round(box(q).top) : null,
+          bar: Math.round(box(document.querySelector('.st-key-ls_bar')).bottom),
+          chart: chart ? Math.round(box(chart).top) : null, inPlace, gaps, text: text.join(' '),
+          styled: [...document.querySelectorAll('style')].some(e => e.textContent.includes('st-key-answers_'))};
+}"""
+
+
+def test_a_presenters_question_stands_first_and_the_answers_wait_in_the_browser(server, page):
+    """On a projector (1024x768): the step's question stands under the page's lede, inside the first
+    screen and above the page's first figure; nothing in view states its answer before the class commits,
+    and nothing hidden keeps a height (found by a teacher: the charts were hidden in place, leaving blank
+    gaps of 400-650 px, their captions still showing, one of them hinting at the answer, and the question
+    stood about six screens down). After the commit the verdict stands in its place at the top."""
+    from test_no_leak import _contains, _forms
+
+    from rlviz.plots.lessons import css_class
+    from rlviz.teach.lessons import shipped_lessons, worksheet
+
     page.set_viewport_size({"width": 1024, "height": 768})
-    page.goto(f"{server}/lessons?lesson=token_vs_sequence&present=1")
-    page.wait_for_selector(".st-key-ls_bar", timeout=90_000)
-    settle(page)
-    shown = """() => ({
-        text: getComputedStyle(document.querySelector('[class*="st-key-answers_"] p')).visibility,
-        chart: getComputedStyle(document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')).visibility})"""
-    assert page.evaluate(shown) == {"text": "hidden", "chart": "hidden"}
-    question = page.locator(".st-key-pred_teach-weighting_token_mean")
-    question.locator("input").first.fill("20")
-    question.locator("[data-testid=stFormSubmitButton] button").click()
+    for lesson_id, step in (("clipping", 1), ("token_vs_sequence", 1)):
+        lesson = shipped_lessons()[lesson_id]
+        question = next(q for q in worksheet(lesson) if q.step == step)
+        asked = css_class(f"pred_{question.key}")
+        page.goto(f"{server}/lessons?lesson={lesson_id}&present=1&step={step}")
+        page.wait_for_selector(f".{asked}", timeout=90_000)
+        settle(page)
+        seen = page.evaluate(PRESENTED_JS, asked)
+        assert seen["question"] is not None and seen["bar"] <= seen["question"] < 768, seen
+        assert seen["chart"] is not None and seen["question"] < seen["chart"], seen
+        assert not seen["inPlace"] and not seen["gaps"], seen
+        assert seen["styled"]
+        leaks = [form for form in _forms(float(question.answer)) if _contains(seen["text"], form)]
+        assert not leaks, (lesson_id, step, leaks, seen["text"][:400])
+        no_exception_now(page)
+    # the class commits the computed answer (the worksheet's, at the step's settings): the verdict stands
+    # at the top, the answers' sentences return, and still nothing hidden keeps a height
+    box = page.locator(f".{asked}")
+    box.locator("input").first.fill(f"{float(question.answer):g}")
+    box.locator("[data-testid=stFormSubmitButton] button").first.click()
     wait_idle_after_click(page)
-    assert page.evaluate(shown) == {"text": "visible", "chart": "visible"}
+    box.locator("[data-testid=stAlert]").first.wait_for(timeout=60_000)
+    seen = page.evaluate(PRESENTED_JS, asked)
+    assert seen["question"] < 768 and seen["question"] < seen["chart"], seen
+    assert not seen["styled"] and not seen["inPlace"] and not seen["gaps"], seen
     no_exception_now(page)
 
 
@@ -366,7 +489,8 @@ def test_a_lesson_draft_survives_a_reload_of_the_tab(server, page):
         page.goto(f"{server}/lessons" + ("?lang=zh" if lang == "zh" else ""))
         settle(page)
         fill("ls_title_en", f"Reload me {lang}")
-        fill("ls_settings", "c_algos=PPO\nc_ppo_epsilon_high=0.28", area=True)
+        # a page's address pasted: the step's page follows it (the builder's first page is another one)
+        fill("ls_settings", f"{server}/curves?c_algos=PPO&c_ppo_epsilon_high=0.28", area=True)
         fill("ls_note_en", note, area=True)
         add_step()
         fill("ls_settings", "c_algos=GRPO\nc_grpo_epsilon_low=0.1", area=True)

@@ -3,6 +3,9 @@ input shown as a message, the URL holding the settings, and a tiny live run."""
 
 from __future__ import annotations
 
+import json
+import math
+
 import pytest
 from apptools import assert_finite_figures, figures, no_exception, open_page, texts, torch_threads
 
@@ -234,12 +237,21 @@ def test_tiny_live_run():
     at.number_input(key="s_lG").set_value(2)
     at.number_input(key="s_rounds").set_value(10)
     at.number_input(key="s_heldout").set_value(0)
+    at.run()
+    # before the run its figure is already there, in the place the run fills: the empty panels over the
+    # run's steps, with a line that says so, and no invented point
     n_before = len(figures(at))
+    empty = figures(at)[-1]
+    assert empty["data"] and all(tr["x"] == [] and tr["y"] == [] for tr in empty["data"])  # four empty panels
+    assert empty["layout"]["title"]["text"] == t("sampling.empty_figure", "en")
+    assert empty["layout"]["xaxis"]["range"] == [0.5, 2.5]  # steps 1 to 2, the widget's steps
     at.button(key="s_run").click().run()
     no_exception(at)
     assert at.success and at.success[0].value == t("sampling.finished", "en", total=2)
-    figs = assert_finite_figures(at, at_least=n_before + 1)
+    figs = assert_finite_figures(at, at_least=n_before)
+    assert len(figs) == n_before  # the same figure, filled: nothing was added above or below it
     live = figs[-1]
+    assert live["data"] and live["layout"]["xaxis"]["range"] == [0.5, 2.5]
     names = {tr["name"] for tr in live["data"]}
     assert names == {t("sampling.arm_grpo", "en"), t("sampling.arm_grpo_ds", "en")}
     summary = at.table[-1].value
@@ -251,6 +263,27 @@ def test_tiny_live_run():
         t("sampling.col_train_last5", "en"),
     ]
     assert summary.iloc[:, 1].tolist() == ["— → —", "— → —"]  # held-out pass@1 skipped (0 samples)
+    # the run's reading under its figure: per step, the groups with a signal and the responses of each
+    # arm, read from the run (rlviz.experiments.sampling.run_comparison)
+    from rlviz.experiments.sampling import run_comparison
+
+    got = run_comparison(at.session_state["sampling_run"].summary_frame())
+
+    def one(v, digits):
+        return f"{v:.{digits}f}"
+
+    reading = t(
+        "sampling.read_compare",
+        "en",
+        signal_ds=one(got["signal_grpo_ds"], 1),
+        signal=one(got["signal_grpo"], 1),
+        times=one(got["times"], 1),
+        rollouts_ds=one(got["rollouts_grpo_ds"], 0),
+        rollouts=one(got["rollouts_grpo"], 0),
+        per_ds=one(got["per_signal_grpo_ds"], 1) if math.isfinite(got["per_signal_grpo_ds"]) else "—",
+        per=one(got["per_signal_grpo"], 1) if math.isfinite(got["per_signal_grpo"]) else "—",
+    )
+    assert reading in [m.value for m in at.markdown]
     assert at.success  # finished: no stopped warning
     # switching the language keeps the run and relabels it
     at.radio(key="lang").set_value("zh").run()
@@ -289,3 +322,73 @@ def test_measured_caption_names_the_levels_this_measurement_shows(seed, temperat
         assert expected.strip() in captions
     else:
         assert "are most common at level" not in captions
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_figure_first_then_the_run_on_the_run_page_skeleton(lang):
+    # issue 39: the title, the path marker, the lede and at once the signal figure, its control beside it;
+    # the predictions under it; the live run's section in the run pages' shape (app_common.runpage)
+    from test_page_live import blocks, descendants, shown_text, words
+
+    at = open_page(PAGE, lang=lang)
+    no_exception(at)
+    order = blocks(at)
+    keys = [key for _, key, _ in order]
+    first_chart = next(
+        i
+        for i, (_, _, node) in enumerate(order)
+        if any(getattr(n, "type", "") == "plotly_chart" for n in descendants(node))
+    )
+    shown = [(kind, key, node) for kind, key, node in order[:first_chart] if kind != "flex_container" or key]
+    assert [(kind, key) for kind, key, _ in shown] == [
+        ("title", ""),
+        ("flex_container", "path_marker"),
+        ("markdown", ""),
+    ]
+    lede = shown_text(shown[2][2].value)
+    assert lede == shown_text(t("sampling.lede", lang))
+    above = [at.title[0].value, lede] + [
+        n.value if n.type == "caption" else n.proto.label for n in descendants(shown[1][2])[1:]
+    ]
+    assert sum(words(w) for w in above) <= 60, above
+    # the first chart is the signal figure, beside the group sizes that drive it
+    row = descendants(order[first_chart][2])
+    charts = [n for n in row if getattr(n, "type", "") == "plotly_chart"]
+    assert charts[0].key == "sampling-signal" and "s_Gs" in [getattr(n, "key", None) for n in row]
+    # the predictions come after it
+    assert keys.index("sampling_run_settings") > first_chart
+    predictions = [
+        i
+        for i, (_, _, node) in enumerate(order)
+        if any(str(getattr(n, "key", "") or "").startswith("pred_") for n in descendants(node))
+    ]
+    assert predictions and min(predictions) >= first_chart
+    # the live run: its places in the skeleton's order, the run's size in one row, Run, then its figure
+    places = [k for k in keys if k.startswith("sampling_run_")]
+    assert places == [
+        f"sampling_run_{p}"
+        for p in (
+            "settings",
+            "buttons",
+            "figure",
+            "reading",
+            "details",
+            "predictions",
+            "sections",
+            "notes",
+            "practitioners",
+            "downloads",
+        )
+    ]
+    settings = descendants(order[keys.index("sampling_run_settings")][2])
+    assert [n.key for n in settings[1:] if getattr(n, "key", None)] == ["s_steps", "s_lp", "s_lG", "s_rounds"]
+    details = descendants(order[keys.index("sampling_run_details")][2])
+    assert {"s_lr", "s_ltemp", "s_heldout"} <= {getattr(n, "key", None) for n in details}
+    figure = descendants(order[keys.index("sampling_run_figure")][2])
+    live = [n for n in figure if getattr(n, "type", "") == "plotly_chart"]
+    spec = json.loads(live[0].proto.spec)
+    assert live[0].key == "sampling-live" and spec["layout"]["title"]["text"] == t("sampling.empty_figure", lang)
+    notes = " ".join(
+        n.value for n in descendants(order[keys.index("sampling_run_notes")][2]) if getattr(n, "type", "") == "markdown"
+    )
+    assert t("sampling.live_text", lang) in notes and t("sampling.live_caption", lang) in notes

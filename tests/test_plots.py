@@ -167,13 +167,14 @@ def test_live_metrics_small_multiples():
 
 
 def test_live_metrics_empty_and_missing():
+    # a panel without a point holds one trace without a point (plotly draws no panel no trace refers to)
     empty = pd.DataFrame(columns=["algorithm", "step", "reward_mean"])
     fig = live_metrics_figure(empty, ["reward_mean", "entropy"], {})
-    assert isinstance(fig, go.Figure) and len(fig.data) == 0
+    assert isinstance(fig, go.Figure) and len(fig.data) == 2 and all(len(t.x) == len(t.y) == 0 for t in fig.data)
     fig = live_metrics_figure(pd.DataFrame(), [], {})
     assert len(fig.data) == 0
     fig = live_metrics_figure(_frame(), ["not_a_column"], {})
-    assert len(fig.data) == 0
+    assert len(fig.data) == 1 and len(fig.data[0].x) == 0
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -431,7 +431,9 @@ def test_measured_and_live_figures(policy):
         DynamicSamplingConfig(steps=1, prompts_per_step=2, group_size=2, heldout_samples=0), policy=policy
     )
     empty = live_sampling_figure(run.metrics_frame(), 2, {})
-    assert _finite_traces(empty) == 0  # no step yet: a valid, empty figure
+    # no step yet: a valid figure whose four panels hold no point (one trace without a point each, so that
+    # plotly draws every panel)
+    assert _finite_traces(empty) == 4 and all(len(t.x) == 0 and len(t.y) == 0 for t in empty.data)
     run.step()
     fig = live_sampling_figure(run.metrics_frame(), 2, {})
     assert _finite_traces(fig) == 8  # 2 arms x 4 panels

@@ -9,14 +9,17 @@ so step 1 sees the same prompts and the same rollouts; from then on each follows
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+import pandas as pd
 
 from rlviz.lm.trainer import TrainConfig
 
 from .runner import Arm, RunConfig, SideBySideRun, validate
 
-__all__ = ["DEFAULT_ALGORITHMS", "LiveConfig", "LiveRun"]
+__all__ = ["DEFAULT_ALGORITHMS", "LiveConfig", "LiveRun", "run_reading"]
 
 DEFAULT_ALGORITHMS = ("grpo", "dapo", "gspo", "sapo")
 
@@ -107,3 +110,45 @@ class LiveRun(SideBySideRun):
         config.validate()
         super().__init__(config.arms(), config.run_config(), policy=policy)
         self.live_config = config
+
+
+def run_reading(entropy: pd.DataFrame, summary: pd.DataFrame) -> dict[str, dict[str, Any] | None]:
+    """What a side-by-side run shows about its arms, read from its own metrics (the page says it in words).
+
+    Args:
+        entropy: :meth:`~rlviz.experiments.runner.SideBySideRun.entropy_frame` of the run.
+        summary: :meth:`~rlviz.experiments.runner.SideBySideRun.summary_frame` of the run.
+
+    Returns:
+        ``entropy``: the arm whose entropy changed least (fell most), ``None`` before any step:
+        ``arm``, ``first``, ``last`` (nats per token at its first and last step), ``change`` (last
+        minus first), ``steps``, ``clip_high`` (its mean upper-clip share) and ``fell`` (whether that
+        change is below zero: else every arm's entropy rose or stayed).
+        ``heldout``: the arm with the largest held-out pass@1 gain among those measured, ``None``
+        until one is: ``arm``, ``start``, ``end``, ``gain`` and ``rose`` (whether that gain is above zero).
+        Ties go to the first arm in run order.
+    """
+    out: dict[str, dict[str, Any] | None] = {"entropy": None, "heldout": None}
+    finite = entropy[entropy["entropy_change"].map(lambda v: math.isfinite(float(v)))] if len(entropy) else entropy
+    if len(finite):
+        row = finite.loc[finite["entropy_change"].astype(float).idxmin()]
+        out["entropy"] = {
+            "arm": str(row["arm"]),
+            "first": float(row["entropy_first"]),
+            "last": float(row["entropy_last"]),
+            "change": float(row["entropy_change"]),
+            "steps": int(row["steps"]),
+            "clip_high": float(row["clip_high_mean"]),
+            "fell": float(row["entropy_change"]) < 0,
+        }
+    measured = summary[summary["heldout_gain"].map(lambda v: math.isfinite(float(v)))] if len(summary) else summary
+    if len(measured):
+        row = measured.loc[measured["heldout_gain"].astype(float).idxmax()]
+        out["heldout"] = {
+            "arm": str(row["arm"]),
+            "start": float(row["heldout_pass_at_1_start"]),
+            "end": float(row["heldout_pass_at_1_end"]),
+            "gain": float(row["heldout_gain"]),
+            "rose": float(row["heldout_gain"]) > 0,
+        }
+    return out

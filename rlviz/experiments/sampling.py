@@ -41,6 +41,7 @@ __all__ = [
     "beta_density",
     "fill_cost_frame",
     "measure_pass_rates",
+    "run_comparison",
     "sample_gamma",
     "signal_curves",
     "simulate_fill",
@@ -539,6 +540,30 @@ class DynamicSamplingRun(SideBySideRun):
         config.validate()
         super().__init__(config.arms(), config.run_config(), policy=policy)
         self.ds_config = config
+
+
+def run_comparison(summary: pd.DataFrame) -> dict[str, float] | None:
+    """What a GRPO vs GRPO + dynamic sampling run shows, per step, read from its
+    :meth:`~rlviz.experiments.runner.SideBySideRun.summary_frame` (the page says it in words).
+
+    Returns ``None`` unless both arms of :data:`ARMS` have run a step; else, for each arm ``a`` in
+    ``("grpo", "grpo_ds")``: ``signal_<a>`` (mean groups with a signal in the loss per step),
+    ``rollouts_<a>`` (responses sampled per step: ``rollouts_total / steps``), ``per_signal_<a>``
+    (responses per group with a signal, NaN without one), and ``times`` (the dynamic-sampling arm's
+    responses per step over plain GRPO's).
+    """
+    rows = {str(r["arm"]): r for _, r in summary.iterrows() if int(r["steps"]) > 0}
+    if not all(arm in rows for arm in ARMS):
+        return None
+    out: dict[str, float] = {}
+    for arm in ARMS:
+        r = rows[arm]
+        out[f"signal_{arm}"] = float(r["signal_groups_mean"])
+        out[f"rollouts_{arm}"] = float(r["rollouts_total"]) / int(r["steps"])
+        out[f"per_signal_{arm}"] = float(r["rollouts_per_signal_group"])
+    plain = out["rollouts_grpo"]
+    out["times"] = out["rollouts_grpo_ds"] / plain if plain else math.nan
+    return out
 
 
 # The group sizes the page's signal section offers, and those it shows first.

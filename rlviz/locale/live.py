@@ -6,6 +6,50 @@ Merged into :data:`rlviz.i18n.STRINGS`; the same completeness rules apply (tests
 STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- live page
     "live.title": {"en": "Live policy update", "zh": "实时策略更新"},
+    "live.lede": {
+        "en": "Each objective trains its own copy of one tiny model on the same prompts. Press **Run** and "
+        "watch the curves grow: which one learns, which one loses entropy?",
+        "zh": "各算法并排训练：谁学得好，谁的熵降得多？",
+    },
+    "live.empty_figure": {
+        "en": "Press Run: the curves grow here, step by step",
+        "zh": "点“开始训练”：曲线会在这里一步步画出来",
+    },
+    "live.first_step": {
+        "en": "Training: each step's points appear here as soon as it is done",
+        "zh": "训练中：每一步算完，它的点就会出现在这里",
+    },
+    "live.smoothed": {"en": "smoothed", "zh": "平滑后"},
+    "live.smooth_caption": {
+        "en": "{curves}, above. Lines: each algorithm's exponential moving average over about {span} steps (weight "
+        "2 / ({span} + 1) on the newest step); faded dots: each step's own value. The average shows the trend the "
+        "per-step zigzag hides.",
+        "zh": "上图为{curves}。线：每个算法约 {span} 步的指数移动平均（最新一步的权重为 2 / ({span} + 1)）；淡色的点："
+        "每一步自己的值。逐步的数值上下跳动，平均线才显出趋势。",
+    },
+    "live.heldout_reading": {
+        "en": "**{title}** gained the most held-out pass@1: {start} → {end} ({gain}).",
+        "zh": "留出集 pass@1 提升最多的是 **{title}**：{start} → {end}（{gain}）。",
+    },
+    "live.heldout_reading_fell": {
+        "en": "No algorithm gained held-out pass@1 in this run; **{title}** lost the least: {start} → {end} ({gain}).",
+        "zh": "这次训练没有哪个算法提升了留出集 pass@1；下降最少的是 **{title}**：{start} → {end}（{gain}）。",
+    },
+    "live.read_live_apart": {
+        "en": "Held-out pass@1 at the end spans {low} to {high} across the algorithms; two standard errors of a "
+        "difference between two of them ({n} {n:plural:sample|samples} each) are about {two_se}, so this run {verdict}",
+        "zh": "训练结束时各算法的留出集 pass@1 在 {low} 到 {high} 之间；两个算法之差（每个 {n} 个样本）的两个标准误约为 "
+        "{two_se}，所以这次运行{verdict}",
+    },
+    "live.live_verdict.separates": {
+        "en": "separates the best algorithm from the worst beyond evaluation noise (one seed: try another before "
+        "drawing a conclusion).",
+        "zh": "把最好和最差的算法区分开了，差距超出评估噪声（只有一个种子：换个种子再下结论）。",
+    },
+    "live.live_verdict.noise": {
+        "en": "does not separate the algorithms: their differences are within evaluation noise.",
+        "zh": "没有把各算法区分开：差距在评估噪声之内。",
+    },
     "live.intro": {
         "en": "Each chosen algorithm gets its own copy of the same tiny language model and trains "
         "it for real, step by step: sample G answers for each prompt, score them with the "
@@ -39,7 +83,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Each one trains its own copy of the model; every extra algorithm adds time.",
         "zh": "每个算法训练自己的一份模型副本；多选一个算法就多一份耗时。",
     },
-    "live.steps": {"en": "Steps", "zh": "训练步数"},
+    "live.steps": {"en": "Steps", "zh": "步数"},
     "live.prompts": {"en": "Prompts per step", "zh": "每步提示词数"},
     "live.prompts_help": {
         "en": "Groups per step, n (TRL: batch size / G; verl: data.train_batch_size).",
@@ -150,8 +194,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "训练完成：每个算法 {total} 步。",
     },
     "live.settings_changed": {
-        "en": "The settings above differ from those of the results below; press **Run** to start a new run.",
-        "zh": "上面的设置与下方结果所用的设置不同；点击 **开始训练** 以新设置重新训练。",
+        "en": "The settings differ from those of the run shown; press **Run** to start a new run.",
+        "zh": "当前设置与图中这次训练所用的设置不同；点击 **开始训练** 以新设置重新训练。",
     },
     "live.curves": {"en": "Training curves", "zh": "训练曲线"},
     "live.panels": {"en": "Panels", "zh": "显示的指标"},
@@ -167,10 +211,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.entropy_header": {"en": "Entropy: what this run shows, and why", "zh": "熵：这次训练显示了什么，为什么"},
     "live.entropy_reading": {
         "en": "In this run **{title}** lost the most entropy: from {first} to {last} nats per token over "
-        "{steps} {steps:plural:step|steps}, while its upper clip (A > 0) acted on {high} of its tokens on average. The table "
-        "has every algorithm's numbers, read from the run's metrics.",
+        "{steps} {steps:plural:step|steps}, while its upper clip (A > 0) acted on {high} of its tokens on average.",
         "zh": "这次训练中熵降得最多的是 **{title}**：{steps} 步内从 {first} 降到 {last} nats / token，"
-        "而它的上界裁剪（A > 0）平均只作用在 {high} 的 token 上。表中是每个算法的数字，直接取自这次训练的指标。",
+        "而它的上界裁剪（A > 0）平均只作用在 {high} 的 token 上。",
+    },
+    "live.entropy_reading_rose": {
+        "en": "In this run no algorithm lost entropy; **{title}** gained the least: from {first} to {last} nats per "
+        "token over {steps} {steps:plural:step|steps}, while its upper clip (A > 0) acted on {high} of its tokens on "
+        "average.",
+        "zh": "这次训练中没有哪个算法的熵下降；升得最少的是 **{title}**：{steps} 步内从 {first} 到 {last} nats / token，"
+        "而它的上界裁剪（A > 0）平均作用在 {high} 的 token 上。",
+    },
+    "live.entropy_table_caption": {
+        "en": "The table has every algorithm's numbers, read from the run's metrics.",
+        "zh": "表中是每个算法的数字，直接取自这次训练的指标。",
     },
     "live.entropy_col.arm": {"en": "algorithm", "zh": "算法"},
     "live.entropy_col.steps": {"en": "steps", "zh": "步数"},

@@ -6,7 +6,12 @@ Merged into :data:`rlviz.i18n.STRINGS`; the same completeness rules apply (tests
 STRINGS: dict[str, dict[str, str]] = {
     "sampling.title": {
         "en": "Dynamic sampling: a batch full of groups that teach",
-        "zh": "动态采样：让批次里装满有学习信号的组",
+        "zh": "动态采样：装满有信号的组",
+    },
+    "sampling.lede": {
+        "en": "When all G answers to a prompt agree, the group teaches nothing. How often does a group carry a "
+        "signal? Pick G and read the curve at a prompt's pass rate.",
+        "zh": "全对或全错的组学不到东西。组有信号的概率多大？选 G，看曲线。",
     },
     "sampling.intro": {
         "en": "GRPO learns from differences inside a group: each answer's advantage is its reward minus the "
@@ -42,10 +47,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "sampling.equal_hover": {"en": "all equal (zero advantage)", "zh": "全部相同（优势为零）"},
     "sampling.signal_caption": {
         "en": "Each curve is rlviz.core.sampling.signal_probability, the rule the trainer's group filter "
-        "(informative_groups) applies in expectation. At G = 8 a prompt solved 10% of the time gives a "
-        "learning signal in only 57% of its groups.",
+        "(informative_groups) applies in expectation. At G = {G} a prompt solved {p:.0%} of the time gives a "
+        "learning signal in only {share:.0%} of its groups.",
         "zh": "每条曲线都由 rlviz.core.sampling.signal_probability 算出，也就是训练器的组过滤（informative_groups）"
-        "在期望意义下的结果。G = 8 时，一个只有 10% 通过率的提示词，只有 57% 的组带有学习信号。",
+        "在期望意义下的结果。G = {G} 时，一个只有 {p:.0%} 通过率的提示词，只有 {share:.0%} 的组带有学习信号。",
     },
     "sampling.need_group_size": {
         "en": "choose at least one group size",
@@ -229,6 +234,49 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "两份微型模型从相同的权重、相同的种子出发，都用 GRPO 训练；其中一份过滤掉结果全相同的组，每步最多补采样 K 轮。"
         "观察有效批次（进入损失、带信号的组数）、花掉的回答数和训练奖励，训练结束时再比较两者在留出集上的 pass@1。",
     },
+    "sampling.live_lede": {
+        "en": "Two copies of the tiny LM train with GRPO, one with dynamic sampling: press Run and watch the batch, "
+        "the cost and the reward.",
+        "zh": "两份微型模型都用 GRPO 训练，其中一份加上动态采样：点 **开始训练**，看批次、代价和奖励的变化。",
+    },
+    "sampling.empty_figure": {
+        "en": "Press Run: the curves grow here, step by step",
+        "zh": "点“开始训练”：曲线会在这里一步步画出来",
+    },
+    "sampling.first_step": {
+        "en": "Training: each step's points appear here as soon as it is done",
+        "zh": "训练中：每一步算完，它的点就会出现在这里",
+    },
+    "sampling.smoothed": {"en": "smoothed", "zh": "平滑后"},
+    "sampling.smooth_caption": {
+        "en": "Lines of the per-step panels: each run's exponential moving average over about {span} steps (weight "
+        "2 / ({span} + 1) on the newest step); faded dots: each step's own value. The responses sampled so far are "
+        "a running total, drawn as they are.",
+        "zh": "逐步面板中的线：每个分支约 {span} 步的指数移动平均（最新一步的权重为 2 / ({span} + 1)）；淡色的点：每一步自己的值。"
+        "累计采样的回答数本身就是累加值，按原样画出。",
+    },
+    "sampling.more_settings": {"en": "More settings", "zh": "更多设置"},
+    "sampling.read_compare": {
+        "en": "Per step, dynamic sampling trained on {signal_ds} groups with a signal against {signal} for plain "
+        "GRPO, and sampled {times}× the responses ({rollouts_ds} against {rollouts}): {per_ds} against {per} "
+        "responses per group with a signal.",
+        "zh": "平均每步，动态采样用 {signal_ds} 个有信号的组训练，普通 GRPO 只有 {signal} 个；代价是采样了 {times} 倍的回答"
+        "（{rollouts_ds} 对 {rollouts}）：每个有信号的组花 {per_ds} 条回答，普通 GRPO 花 {per} 条。",
+    },
+    "sampling.read_live_apart": {
+        "en": "Held-out pass@1 at the end spans {low} to {high} across the two runs; two standard errors of their "
+        "difference ({n} {n:plural:sample|samples} each) are about {two_se}, so this run {verdict}",
+        "zh": "训练结束时两个分支的留出集 pass@1 在 {low} 到 {high} 之间；两者之差（每个 {n} 个样本）的两个标准误约为 "
+        "{two_se}，所以这次运行{verdict}",
+    },
+    "sampling.live_verdict.separates": {
+        "en": "separates them beyond evaluation noise (one seed: try another before drawing a conclusion).",
+        "zh": "把两者区分开了，差距超出评估噪声（只有一个种子：换个种子再下结论）。",
+    },
+    "sampling.live_verdict.noise": {
+        "en": "does not separate them: the difference is within evaluation noise.",
+        "zh": "没有把两者区分开：差距在评估噪声之内。",
+    },
     "sampling.steps": {"en": "Steps", "zh": "训练步数"},
     "sampling.live_prompts": {"en": "Prompts per step N", "zh": "每步提示词数 N"},
     "sampling.live_group_size": {"en": "Group size G", "zh": "组大小 G"},
@@ -245,9 +293,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "sampling.continue": {"en": "Continue", "zh": "继续"},
     "sampling.reset": {"en": "Reset", "zh": "清除结果"},
     "sampling.no_run": {
-        "en": "Press **Run**. The default run (2 × 15 steps of 8 prompts × 8 answers) takes about 15–30 s on a "
+        "en": "Press **Run**. The default run (2 × {steps} steps of {n} prompts × {G} answers) takes about 15–30 s on a "
         "CPU; **Stop** keeps what is done.",
-        "zh": "点击 **开始训练**。默认设置（2 × 15 步，每步 8 个提示词 × 8 条回答）在 CPU 上大约需要 15–30 秒；点 **停止** 会保留已完成的部分。",
+        "zh": "点击 **开始训练**。默认设置（2 × {steps} 步，每步 {n} 个提示词 × {G} 条回答）在 CPU 上大约需要 15–30 秒；"
+        "点 **停止** 会保留已完成的部分。",
     },
     "sampling.progress": {"en": "{arm}: step {done} / {total}", "zh": "{arm}：第 {done} / {total} 步"},
     "sampling.running": {
@@ -265,8 +314,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sampling.finished": {"en": "Finished {total} {total:plural:step|steps}.", "zh": "已完成 {total} 步。"},
     "sampling.settings_changed": {
-        "en": "The settings above differ from the run shown: press **Reset**, then **Run**, to use them.",
-        "zh": "上面的设置与当前显示的训练不同：先点 **清除结果**，再点 **开始训练**，新设置才会生效。",
+        "en": "The settings differ from the run shown: press **Reset**, then **Run**, to use them.",
+        "zh": "当前设置与图中这次训练不同：先点 **清除结果**，再点 **开始训练**，新设置才会生效。",
     },
     "sampling.arm_grpo": {"en": "GRPO", "zh": "GRPO"},
     "sampling.arm_grpo_ds": {"en": "GRPO + dynamic sampling", "zh": "GRPO + 动态采样"},

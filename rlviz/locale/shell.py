@@ -107,6 +107,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "{waiting} 个在等。\n\n每张探索图保留最近 **{figure_cache_entries}** 组设置的结果，所有会话共用：再次请求的图直接取出，"
         "不重新绘制。",
     },
+    "run.starting": {
+        "en": "Starting: loading the model, then the first step…",
+        "zh": "正在开始：先加载模型，然后算第一步……",
+    },
     "run.stopping": {
         "en": "Stopping: the step round in progress finishes first, so every run ends at the same step.",
         "zh": "正在停止：先把这一轮的步骤做完，让每个算法停在同一步。",

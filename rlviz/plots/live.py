@@ -17,7 +17,12 @@ import plotly.graph_objects as go
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.plots import _assemble, base_layout, ordered, style_or_default
 
-__all__ = ["live_metrics_figure", "ratio_histogram_figure", "token_view_frame"]
+__all__ = ["SMOOTH_SPAN", "ema", "live_metrics_figure", "ratio_histogram_figure", "token_view_frame"]
+
+# The smoothed line over a run's per-step points: an exponential moving average with this span (in steps),
+# i.e. weight alpha = 2 / (span + 1) on the newest point. The per-step reward of a small batch zigzags (one
+# prompt more or less answered right moves it by 1 / n); the average shows the trend the eye looks for.
+SMOOTH_SPAN = 5
 
 
 def _l(labels: Mapping[str, str], key: str) -> str:
@@ -38,6 +43,38 @@ def _name(labels: Mapping[str, str], value: str) -> str:
     return labels.get(f"name.{value}", ALGORITHMS[value].title if value in ALGORITHMS else value)
 
 
+def _placeholder(panel: int) -> dict:
+    """A trace without a point in panel ``panel``: plotly draws no panel that no trace refers to (an
+    empty run's figure showed one frame of nine)."""
+    return {
+        "type": "scatter",
+        "x": [],
+        "y": [],
+        "mode": "markers",
+        "showlegend": False,
+        "hoverinfo": "skip",
+        "xaxis": _assemble.ref("x", panel),
+        "yaxis": _assemble.ref("y", panel),
+    }
+
+
+def ema(values: Sequence[float], span: int = SMOOTH_SPAN) -> list[float]:
+    """The exponential moving average of ``values`` (in order), with ``span`` steps:
+    ``s_0 = x_0``, ``s_t = a x_t + (1 - a) s_{t-1}`` with ``a = 2 / (span + 1)`` (pandas'
+    ``ewm(span=span, adjust=False).mean()``). ``span`` 1 returns the values themselves.
+
+    Raises:
+        ValueError: ``span`` not a whole number >= 1.
+    """
+    if isinstance(span, bool) or not isinstance(span, int) or span < 1:
+        raise ValueError(f"span: must be a whole number >= 1, got {span!r}")
+    a = 2.0 / (span + 1)
+    out: list[float] = []
+    for x in values:
+        out.append(float(x) if not out else a * float(x) + (1 - a) * out[-1])
+    return out
+
+
 def live_metrics_figure(
     df: pd.DataFrame,
     metrics: Sequence[str],
@@ -46,6 +83,8 @@ def live_metrics_figure(
     cols: int = 2,
     panel_height: int = 220,
     by: str = "algorithm",
+    smooth: int | None = None,
+    steps: int | None = None,
 ) -> go.Figure:
     """Small multiples of live-run metrics: one panel per metric, one trace per algorithm (or arm).
 
@@ -56,13 +95,21 @@ def live_metrics_figure(
         labels: already-translated texts (Unicode / ``<sub>``): ``<metric>`` for each of ``metrics``
             (its panel title, also in the hover), ``step`` (the shared x axis title, also in the
             hover); optionally ``name.<value>`` for a value of ``by`` (its legend name; a missing
-            one: the registry title, or the value itself). A missing key shows the key itself.
+            one: the registry title, or the value itself), ``smoothed`` (the hover's word for a
+            smoothed point) and ``empty`` (the figure's title while no panel has a point, e.g.
+            "press Run: the curves grow here"). A missing key shows the key itself.
         cols: panels per row.
         panel_height: pixels per row of panels.
         by: the column with one trace per value; a registry name gets its algorithm's colour.
+        smooth: a span in steps (e.g. :data:`SMOOTH_SPAN`): each series with two points or more is
+            drawn as faded raw points under its exponential moving average (:func:`ema`), the line
+            in the legend; ``None`` or 1: the raw series only, as lines.
+        steps: the run's length: every x axis spans steps 1 to ``steps`` from the start, so the
+            curves grow into a fixed frame (``None``: the axes follow the points).
 
     NaN points are dropped, so an all-NaN metric draws no trace for that algorithm; the legend
-    shows each algorithm once and toggles it in every panel.
+    shows each algorithm once and toggles it in every panel. A panel without a point has no y tick
+    labels (an empty axis states no number).
     """
     x_title = _l(labels, "step")
     metrics = list(metrics)
@@ -97,22 +144,49 @@ def live_metrics_figure(
             part = part.sort_values("step", kind="stable")
             style = style_or_default(algo)
             name = _name(labels, algo)
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": part["step"].tolist(),
-                    "y": part[metric].astype(float).tolist(),
+            x, y = part["step"].tolist(), part[metric].astype(float).tolist()
+            axes = {"xaxis": _assemble.ref("x", i + 1), "yaxis": _assemble.ref("y", i + 1)}
+            hover = f"{name}<br>{x_title} %{{x}}<br>{_l(labels, metric)}: %{{y:.4g}}"
+            smoothed = smooth is not None and smooth > 1 and len(y) >= 2
+            raw = {
+                "type": "scatter",
+                "x": x,
+                "y": y,
+                "name": name,
+                "legendgroup": algo,
+                "hovertemplate": hover + "<extra></extra>",
+                **axes,
+            }
+            if smoothed:  # the step's own points, faded, under the average (which carries the legend)
+                raw |= {
+                    "mode": "markers",
+                    "showlegend": False,
+                    "opacity": 0.35,
+                    "marker": {"size": 4, "color": style["color"]},
+                }
+                traces.append(raw)
+                traces.append(
+                    {
+                        "type": "scatter",
+                        "x": x,
+                        "y": ema(y, smooth),
+                        "mode": "lines",
+                        "name": name,
+                        "legendgroup": algo,
+                        "showlegend": algo not in in_legend,
+                        "line": {"color": style["color"], "dash": style["dash"], "width": 2.5},
+                        "hovertemplate": f"{hover} ({_l(labels, 'smoothed')})<extra></extra>",
+                        **axes,
+                    }
+                )
+            else:
+                raw |= {
                     "mode": "lines+markers" if len(part) < 40 else "lines",
-                    "name": name,
-                    "legendgroup": algo,
                     "showlegend": algo not in in_legend,
                     "line": {"color": style["color"], "dash": style["dash"], "width": 2},
                     "marker": {"size": 4, "color": style["color"]},
-                    "hovertemplate": f"{name}<br>{x_title} %{{x}}<br>{_l(labels, metric)}: %{{y:.4g}}<extra></extra>",
-                    "xaxis": _assemble.ref("x", i + 1),
-                    "yaxis": _assemble.ref("y", i + 1),
                 }
-            )
+                traces.append(raw)
             in_legend.add(algo)
     # the x title on the bottom row of each column only (shared axes)
     for c in range(cols):
@@ -122,12 +196,36 @@ def live_metrics_figure(
         _assemble.title(layout, _assemble.axis("x", last_row * cols + c + 1), x_title)
     for note in layout.get("annotations", ()):
         note.setdefault("font", {})["size"] = 13
-    steps = pd.to_numeric(df["step"], errors="coerce") if "step" in df.columns else pd.Series(dtype=float)
-    if steps.notna().any() and steps.max() - steps.min() < 10:
-        for key in [k for k in layout if k.startswith("xaxis")]:
+        note["yshift"] = 3  # clear of the panel's frame
+    done = pd.to_numeric(df["step"], errors="coerce") if "step" in df.columns else pd.Series(dtype=float)
+    span = (1, int(steps)) if steps else ((done.min(), done.max()) if done.notna().any() else None)
+    for key in [k for k in layout if k.startswith("xaxis")]:
+        if span is not None and span[1] - span[0] < 10:
             layout[key]["dtick"] = 1  # whole steps only
-    # the legend above the first row's panel titles (container coordinates, not the plot area)
+        if steps:  # the run's whole length from the start: the curves grow into a fixed frame
+            layout[key]["range"] = [0.5, int(steps) + 0.5]
+    drawn = {t["yaxis"] for t in traces}
+    for i in range(len(metrics)):
+        for kind in ("x", "y"):  # a light frame round each panel: the small multiples read as boxes, even empty
+            frame = {"showline": True, "mirror": True, "linecolor": "#d0d0d0", "linewidth": 1}
+            layout.setdefault(_assemble.axis(kind, i + 1), {}).update(frame)
+        layout[_assemble.axis("y", i + 1)]["tickformat"] = ".3~g"  # 0.598, not 0.59829121 (one point: a narrow range)
+        if _assemble.ref("y", i + 1) not in drawn:  # an empty panel: no invented scale
+            layout[_assemble.axis("y", i + 1)]["showticklabels"] = False
+            traces.append(_placeholder(i + 1))
+    # the legend above the first row's panel titles (container coordinates, not the plot area); before
+    # the first point, a line in its place says what will fill the panels
     after = {"legend": {"yref": "container", "y": 1.0, "yanchor": "top"}, "margin": {"t": 75}}
+    if not any(t["x"] for t in traces) and "empty" in labels:
+        after["title"] = {
+            "text": labels["empty"],
+            "x": 0.5,
+            "xanchor": "center",
+            "yref": "container",
+            "y": 0.995,
+            "yanchor": "top",
+            "font": {"size": 14, "color": "#555555"},
+        }
     return _assemble.figure(traces, layout, height=max(260, panel_height * rows + 100), after=after)
 
 

@@ -302,7 +302,7 @@ def beta_density_figure(df: pd.DataFrame, mean: float, labels: Mapping[str, str]
 
 
 def fill_cost_figure(
-    df: pd.DataFrame, chosen_K: int, target_groups: int, labels: Mapping[str, str], *, height: int = 400
+    df: pd.DataFrame, chosen_K: int, target_groups: int, labels: Mapping[str, str], *, height: int = 460
 ) -> go.Figure:
     """Expected cost of dynamic sampling against the cap K, one line per distribution: informative
     groups in the batch (dotted: without dynamic sampling, n q; grey line: the target N), the chance
@@ -413,7 +413,12 @@ def fill_cost_figure(
     layout["yaxis2"].update(range=[0, 1.05], tickformat=".0%")
     layout["yaxis3"]["range"] = [0, top_rollouts * 1.06]
     fig = base_layout(go.Figure(data=traces, layout=layout), height=height)
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 85})
+    # the legend under the panels (its entries wrap to two rows in a 1024 px window, where above the
+    # panels they covered the panel titles)
+    fig.update_layout(
+        legend={"orientation": "h", "yref": "container", "y": 0.0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
+        margin={"t": 50, "b": 120},
+    )
     return fig
 
 
@@ -475,7 +480,13 @@ def _hline_label(shapes: list, notes: list, y: float, top: float, text: str, col
 
 
 def live_sampling_figure(
-    df: pd.DataFrame, target_groups: int, labels: Mapping[str, str], *, height: int = 560
+    df: pd.DataFrame,
+    target_groups: int,
+    labels: Mapping[str, str],
+    *,
+    height: int = 560,
+    smooth: int | None = None,
+    steps: int | None = None,
 ) -> go.Figure:
     """The live comparison, 2 x 2: groups with signal in the loss (effective batch) per step, rollouts
     spent so far per step, training reward per step, and training reward against rollouts spent.
@@ -487,8 +498,18 @@ def live_sampling_figure(
             panel titles, also in the hover; ``live_rollouts`` is the last panel's x axis title
             too), ``step`` (the other panels' x axis title), ``target_line`` (the label of N);
             optionally ``name.<arm>``, an arm's legend name (a missing one: the registry title of
-            an arm named after an algorithm, else the arm's name).
+            an arm named after an algorithm, else the arm's name), ``smoothed`` (the hover's word for
+            a smoothed point) and ``empty`` (the figure's title while no arm has a step, e.g. "press
+            Run: the curves grow here").
+        smooth: a span in steps (``rlviz.plots.live.SMOOTH_SPAN``): the per-step series (groups with a
+            signal, training pass@1, and pass@1 against responses) with two points or more are drawn
+            as faded points under their exponential moving average (``rlviz.plots.live.ema``; the
+            cumulative responses are drawn as they are); ``None``: every series as it is.
+        steps: the run's length: the step axes span steps 1 to ``steps`` from the start, so the
+            curves grow into a fixed frame (``None``: the axes follow the points).
     """
+    from rlviz.plots.live import ema
+
     titles = [_l(labels, k) for k in ("live_signal", "live_rollouts", "live_reward", "live_reward_vs")]
     step_title, rollouts_title = _l(labels, "step"), titles[1]
     layout = _subplot_grid(2, 2, vertical_spacing=0.22, horizontal_spacing=0.1)
@@ -509,21 +530,33 @@ def live_sampling_figure(
         for i, (x, y, panel) in enumerate(panels):
             p = _finite(part, [x, y])
             xt = step_title if x == "step" else rollouts_title
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": p[x].tolist(),
-                    "y": p[y].astype(float).tolist(),
-                    "mode": "lines+markers",
-                    "name": label,
-                    "legendgroup": arm,
-                    "showlegend": i == 0,
-                    "line": {"color": style["color"], "dash": style["dash"], "width": 2},
-                    "marker": {"size": 5, "color": style["color"]},
-                    "hovertemplate": f"{label}<br>{xt}: %{{x}}<br>{titles[i]}: %{{y:.3g}}<extra></extra>",
-                    **_axes_of(panel),
+            xs, ys = p[x].tolist(), p[y].astype(float).tolist()
+            hover = f"{label}<br>{xt}: %{{x}}<br>{titles[i]}: %{{y:.3g}}"
+            trace = {
+                "type": "scatter",
+                "x": xs,
+                "y": ys,
+                "mode": "lines+markers",
+                "name": label,
+                "legendgroup": arm,
+                "showlegend": i == 0,
+                "line": {"color": style["color"], "dash": style["dash"], "width": 2},
+                "marker": {"size": 5, "color": style["color"]},
+                "hovertemplate": hover + "<extra></extra>",
+                **_axes_of(panel),
+            }
+            if smooth is not None and smooth > 1 and y != "rollouts_cum" and len(ys) >= 2:
+                # the step's own points, faded, under their moving average (which carries the legend)
+                faded = {k: v for k, v in trace.items() if k != "line"}
+                traces.append(faded | {"mode": "markers", "showlegend": False, "opacity": 0.35})
+                trace |= {
+                    "y": ema(ys, smooth),
+                    "mode": "lines",
+                    "line": {**trace["line"], "width": 2.5},
+                    "hovertemplate": f"{hover} ({_l(labels, 'smoothed')})<extra></extra>",
                 }
-            )
+                trace.pop("marker")
+            traces.append(trace)
     if traces:  # the target N in the first panel (none before the first step, as plotly's add_hline)
         layout["shapes"] = [
             {
@@ -549,10 +582,25 @@ def live_sampling_figure(
                 "yanchor": "top",
             }
         )
-    last_step = int(df["step"].max()) if len(df) else 1
+    last_step = int(steps) if steps else (int(df["step"].max()) if len(df) else 1)
     for axis in ("xaxis", "xaxis2", "xaxis3"):
         # steps are whole numbers: ticks at 1, 2, ... (every k-th step for long runs), never 1.5
         layout[axis].update(title={"text": step_title}, tick0=1, dtick=max(1, math.ceil(last_step / 10)))
+        if steps:  # the run's whole length from the start: the curves grow into a fixed frame
+            layout[axis]["range"] = [0.5, int(steps) + 0.5]
+    empty = not traces
+    if empty:  # before the first step: no invented scale on the empty panels
+        for axis in ("yaxis", "yaxis2", "yaxis3", "yaxis4", "xaxis4"):
+            layout[axis]["showticklabels"] = False
+        for panel in (1, 2, 3, 4):  # plotly draws no panel that no trace refers to: one without a point
+            traces.append(
+                {"type": "scatter", "x": [], "y": [], "mode": "markers", "showlegend": False, "hoverinfo": "skip"}
+                | _axes_of(panel)
+            )
+        for axis in ("xaxis", "xaxis2", "xaxis3", "xaxis4", "yaxis", "yaxis2", "yaxis3", "yaxis4"):
+            layout[axis].update(
+                showline=True, mirror=True, linecolor="#d0d0d0", linewidth=1
+            )  # the empty panels' frames
     layout["xaxis4"]["title"] = {"text": rollouts_title}
     layout["yaxis"]["rangemode"] = "tozero"
     layout["yaxis2"]["rangemode"] = "tozero"
@@ -560,8 +608,23 @@ def live_sampling_figure(
     layout["yaxis4"]["range"] = [0, 1.02]
     # one spec, validated once: a live run redraws it after every step
     fig = base_layout(go.Figure(data=traces, layout=layout), height=height)
-    # the two arms: a column to the right, clear of the subplot titles
+    # the two arms: one row above the panel titles (container coordinates), so the panels keep the whole
+    # width (a legend column to the right left the titles too little room at 1024 px and they overlapped)
     fig.update_layout(
-        legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}, margin={"t": 50, "r": 10}
+        legend={"orientation": "h", "yref": "container", "y": 1.0, "yanchor": "top", "x": 0, "xanchor": "left"},
+        margin={"t": 75, "r": 10},
     )
+    if empty and "empty" in labels:  # before the first step: what will fill the panels
+        fig.update_layout(
+            title={
+                "text": labels["empty"],
+                "x": 0.5,
+                "xanchor": "center",
+                "yref": "container",
+                "y": 0.995,
+                "yanchor": "top",
+                "font": {"size": 14, "color": "#555555"},
+            },
+            margin={"t": 75},
+        )
     return fig
