@@ -293,9 +293,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "sampling.continue": {"en": "Continue", "zh": "继续"},
     "sampling.reset": {"en": "Reset", "zh": "清除结果"},
     "sampling.no_run": {
-        "en": "Press **Run**. The default run (2 × {steps} steps of {n} prompts × {G} answers) takes about 15–30 s on a "
-        "CPU; **Stop** keeps what is done.",
-        "zh": "点击 **开始训练**。默认设置（2 × {steps} 步，每步 {n} 个提示词 × {G} 条回答）在 CPU 上大约需要 15–30 秒；"
+        "en": "Press **Run**. The default run is 2 × {steps} steps of {n} prompts × {G} answers; the bars show how "
+        "far it is, and **Stop** keeps what is done.",
+        "zh": "点击 **开始训练**。默认设置是 2 × {steps} 步，每步 {n} 个提示词 × {G} 条回答；进度条显示进度，"
         "点 **停止** 会保留已完成的部分。",
     },
     "sampling.progress": {"en": "{arm}: step {done} / {total}", "zh": "{arm}：第 {done} / {total} 步"},
