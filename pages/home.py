@@ -45,12 +45,11 @@ with start, st.container(key="h_start"):
         entry = page(key)
         st.page_link(entry.file, label=tr(f"home.entry_{key}"), icon=entry.icon)
 with tree_column:
-    st.markdown(f"**{tr('home.map_header')}**")
     tree = family_tree(L)
     tree_labels = {f"name.{n}": title for n, title in tree["titles"].items()}
     tree_labels |= {f"hover.{n}": text for n, text in tree["hover"].items()}
     chart(lineage_figure(tree["parents"], tree_labels), "h_lineage")
-    st.caption(tr("home.map_caption"))
+    st.caption(f"**{tr('home.map_header')}**: {tr('home.map_caption')}")
 
 with notes():
     st.markdown(tr("home.intro", n=len(names)))

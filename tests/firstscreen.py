@@ -88,12 +88,15 @@ OVERLAPS_JS = """() => {
 }"""
 
 
-def first_screen(pg, wait_ms: int = 8000) -> dict:
+def first_screen(pg, wait_ms: int = 30000) -> dict:
     """The measures above on the settled page ``pg`` (scrolled to the top first), once its first chart
     is drawn (Plotly's bundle loads lazily on a tab's first chart; waited for up to ``wait_ms``)."""
     try:
         pg.wait_for_function(
-            "() => { const c = [...document.querySelectorAll('[data-testid=stPlotlyChart]')]"
+            # Streamlit draws a skeleton in place of each lazily loaded element (a chart, a table) until its
+            # code has loaded: none left, and the first chart drawn
+            "() => { if (document.querySelector('[data-testid=stMain] [data-testid=stSkeleton]')) return false;"
+            " const c = [...document.querySelectorAll('[data-testid=stPlotlyChart]')]"
             ".find(e => e.checkVisibility()); return !c || c.querySelector('.main-svg'); }",
             timeout=wait_ms,
         )

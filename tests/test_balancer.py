@@ -139,7 +139,7 @@ def test_a_class_through_make_run_balanced_stays_on_its_replicas_and_downloads_w
             settle(page)
             assert {c["name"]: c["value"] for c in page.context.cookies()}[COOKIE] == replica
             with page.expect_download(timeout=60_000) as info:
-                page.locator(".st-key-kl_dl_table button").click()
+                page.locator(".st-key-kl_dl_curves button").click()  # the main figure's table (not held back)
             download = info.value
             path = ARTIFACTS / f"balancer-{replica}.csv"
             download.save_as(path)

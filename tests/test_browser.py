@@ -189,6 +189,10 @@ def test_shared_curves_link_reopens_the_view(server, page):
     page.goto(f"{server}/curves?c_grpo_epsilon_high=0.3&c_pi=0.5")
     settle(page)
     wait_count(page, ".js-plotly-plot", 3)
+    # the ceilings answer the page's first question: held back until it is answered or skipped
+    assert page.locator("[data-testid=stMarkdownContainer]", has_text="can reach at most").count() == 0
+    page.locator(".st-key-pred_teach-curves_ceiling").get_by_role("button", name="Skip: show me").click()
+    wait_idle_after_click(page)
     # the claim's own token (π_old = 0.2) is always spelled out, then the marked one
     texts = page.locator("[data-testid=stMarkdownContainer]", has_text="can reach at most").all_inner_texts()
     assert len(texts) == 2, texts

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rlviz.core
-from rlviz.core import advice, parity, sampling
+from rlviz.core import advice, frameworks, parity, sampling
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, masked_mean, token_weights
 from rlviz.core.corrections import CORRECTIONS, correction_band, correction_weights, get_correction
@@ -466,6 +466,7 @@ VALID_CALLS = (
     (parity.load_parity, dict(directory=parity.PARITY_DIR)),
     (parity.checked_against, dict(kind="policy")),
     (parity.check_all, dict(directory=parity.PARITY_DIR)),
+    (frameworks.framework_name, dict(setting=ALGORITHMS["grpo"].setting("beta"), framework="verl")),
     (
         advice.unusual_settings,
         dict(algorithm="grpo", settings={"kl_estimator": "k1", "beta": 0.04}, kl_in_reward=False),

@@ -73,8 +73,12 @@ def framework_name(setting: Setting, framework: str) -> str | None:
     the name before any remark in parentheses (``"actor.kl_loss_coef (with use_kl_loss)"``), with
     verl's actor / rollout settings under ``actor_rollout_ref``; ``None`` where there is none.
 
-    Raises ``ValueError`` for an unknown ``framework``."""
-    if framework not in FRAMEWORKS:
+    Raises ``ValueError`` for an unknown ``framework`` or a ``setting`` that is not a registry ``Setting``."""
+    from rlviz.core.objectives import Setting
+
+    if not isinstance(setting, Setting):
+        raise ValueError(f"setting: must be a registry Setting, got {type(setting).__name__}")
+    if not isinstance(framework, str) or framework not in FRAMEWORKS:
         raise ValueError(f"framework: must be one of {', '.join(FRAMEWORKS)}, got {framework!r}")
     raw = getattr(setting, framework)
     if not raw:

@@ -13,11 +13,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "After supervised fine-tuning, a language model can learn from its own samples, scored by a "
         "verifier. The {n} objectives here differ in how they turn scores into a gradient; every number is "
         "computed live by the code that trains a small real model.",
-        "zh": "监督微调之后，语言模型可以从自己采样、由验证器打分的回答中继续学习。这里的 {n} 个目标函数的区别在于"
-        "如何把分数变成梯度；每个数字都由训练一个真实小模型的同一套代码实时算出。",
+        "zh": "模型从自己采样、由验证器打分的回答中学习；{n} 个目标函数的区别在于怎样把分数变成梯度，每个数字都实时算出。",
     },
     "home.start_header": {"en": "Start here", "zh": "从这里开始"},
-    "home.start_button": {"en": "**Start here:** {title}", "zh": "**从这里开始：**{title}"},
+    "home.start_button": {"en": "**Start here:** {title}", "zh": "**从这里开始**：{title}"},
     "home.other_ways": {"en": "Or come for", "zh": "或者直接去"},
     "home.entry_lessons": {"en": "Teaching a class: lessons with a presenter view", "zh": "上课：带演示模式的课程"},
     "home.entry_interview": {
