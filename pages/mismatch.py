@@ -3,10 +3,14 @@ correction weighs a token, and a live side-by-side run of the corrections.
 
 Widgets -> ``rlviz.experiments.mismatch`` (``measure_mismatch``, ``correction_curves``,
 ``MismatchLiveRun``) -> ``rlviz.plots.mismatch`` figures. The corrections come from the registry
-``rlviz.core.corrections.CORRECTIONS``; the page never branches on a correction's name. The measurement
-is cached by its inputs and shows its progress; the live run lives in ``st.session_state`` and advances
-one arm-step at a time through ``app_common.drive``. Every number in the text is read from a result.
-Widget keys start with ``mm_``.
+``rlviz.core.corrections.CORRECTIONS``; the page never branches on a correction's name. The page opens
+with its title, lede, the measurement's few controls in one row and its figure (the log-ratio per token
+and per response, one row per sampler); the measurement is cached by its inputs and shows its progress.
+Its two questions hold back what would answer them (``answers_held``): the bf16 and fp16 rows while the
+precision question waits, the top-p and top-k rows while the truncation question waits (in the figure,
+the table, the readings and the corrections' effect). The live run is a later section on the run-page
+skeleton (``app_common.runpage.RunPage``), like the live and sampling pages. Every number in the text is
+read from a result. Widget keys start with ``mm_``.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ from app_common import (
     cell,
     chart,
     csv_download,
-    drive,
     ensure_shell,
     export_configs,
     formula,
@@ -31,14 +34,14 @@ from app_common import (
     num,
     pct,
     predict,
-    run_active,
-    run_controls,
     run_size_input,
     show_bad_input,
-    show_run_status,
     stop,
     tr,
 )
+from app_common.predictions import answers_held, held_note
+from app_common.runpage import RunPage
+from app_common.template import notes, page_top, practitioners
 from rlviz.core.corrections import CORRECTIONS
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.core.parity import checked_against
@@ -47,7 +50,8 @@ from rlviz.experiments.runner import COLLAPSE, train_config
 from rlviz.i18n import LIST_SEPARATOR
 from rlviz.lm.trainer import ROLLOUT_DTYPES
 from rlviz.plots import mismatch as P
-from rlviz.plots.moe import arm_metrics_figure
+from rlviz.plots.live import SMOOTH_SPAN
+from rlviz.plots.moe import live_arms_figure
 from rlviz.teach.predict import PREDICTIONS, mismatch_state
 
 ensure_shell()
@@ -60,6 +64,8 @@ D = X.MismatchLiveConfig()
 LR_CHOICES = (1e-4, 3e-4, 1e-3, 3e-3)
 LIVE_LR_CHOICES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3)
 SIDEBAR_FIELDS = {"device": tr("side.device")}
+# the samplers whose rows answer each question, held back while it waits
+EVIDENCE = {"mismatch.q_precision": ("bfloat16", "float16"), "mismatch.q_truncation": ("top_p", "top_k")}
 
 
 def _times(x: float) -> str:
@@ -70,19 +76,10 @@ def _times(x: float) -> str:
 model_names = {m: tr(f"mismatch.model_code.{m}") for m in X.MODELS}
 correction_names = {name: spec.label(L) for name, spec in CORRECTIONS.items()}
 
-st.title(tr("mismatch.title"))
-st.markdown(tr("mismatch.intro"))
-formula(
-    r"l_{i,t} = \log \pi_\text{train}(y_{i,t}\mid\cdot) - \log \pi_\text{rollout}(y_{i,t}\mid\cdot),\qquad "
-    r"\rho_{i,t} = e^{\,l_{i,t}},\qquad \rho_i = e^{\sum_t l_{i,t}}",
-    small=True,
-)
-st.caption(tr("mismatch.formula_caption"))
+page_top("mismatch")  # title, lede; the measurement's controls and figure follow at once
+
 
 # ---------------------------------------------------------------------------------------- 1. measured
-st.subheader(tr("mismatch.measure_header"))
-
-
 @st.cache_data(show_spinner=False, max_entries=16)
 def _measure(settings: X.MismatchSettings):
     """Plain data, cached by the settings; the progress bar lives inside (replayed on a hit)."""
@@ -96,44 +93,56 @@ def _measure(settings: X.MismatchSettings):
     return result
 
 
-c1, c2, c3, c4 = st.columns([1.2, 1, 1.4, 1])
-model = c1.radio(
-    tr("mismatch.model"),
-    list(X.MODELS),
-    index=list(X.MODELS).index(S.model),
-    format_func=model_names.get,
-    horizontal=True,
-    key="mm_model",
-    help=tr("mismatch.model_help"),
-    bind="query-params",
-)
-stale = c2.slider(
-    tr("mismatch.stale_steps"),
-    1,
-    8,
-    S.stale_steps,
-    key="mm_k",
-    help=tr("mismatch.stale_steps_help"),
-    bind="query-params",
-)
-stale_lr = c3.select_slider(
-    tr("mismatch.stale_lr"),
-    LR_CHOICES,
-    value=S.stale_lr,
-    format_func="{:g}".format,
-    key="mm_lr",
-    help=tr("mismatch.stale_lr_help"),
-    bind="query-params",
-)
-top_p = c4.slider(
-    tr("mismatch.top_p"), 0.5, 1.0, S.top_p, 0.05, key="mm_top_p", help=tr("mismatch.top_p_help"), bind="query-params"
-)
-c1, c2, c3, _ = st.columns([1, 1, 1, 1.6])
-top_k = c1.number_input(
-    tr("mismatch.top_k"), 1, 64, S.top_k, key="mm_top_k", help=tr("mismatch.top_k_help"), bind="query-params"
-)
-prompts = c2.number_input(tr("mismatch.prompts"), 1, 64, S.prompts, key="mm_n", bind="query-params")
-group_size = c3.number_input(tr("mismatch.group_size"), 1, 16, S.group_size, key="mm_G", bind="query-params")
+# the few controls of the figure, in one row above it; the others in a popover at its end
+controls = st.container(horizontal=True, vertical_alignment="bottom", key="mm_measure_settings")
+with controls:
+    model = st.radio(
+        tr("mismatch.model"),
+        list(X.MODELS),
+        index=list(X.MODELS).index(S.model),
+        format_func=model_names.get,
+        horizontal=True,
+        key="mm_model",
+        help=tr("mismatch.model_help"),
+        bind="query-params",
+        width="content",
+    )
+    stale = st.slider(
+        tr("mismatch.stale_steps"),
+        1,
+        8,
+        S.stale_steps,
+        key="mm_k",
+        help=tr("mismatch.stale_steps_help"),
+        bind="query-params",
+        width=180,
+    )
+    top_p = st.slider(
+        tr("mismatch.top_p"),
+        0.5,
+        1.0,
+        S.top_p,
+        0.05,
+        key="mm_top_p",
+        help=tr("mismatch.top_p_help"),
+        bind="query-params",
+        width=160,
+    )
+    with st.popover(tr("mismatch.measure_more"), icon=":material/tune:"):
+        stale_lr = st.select_slider(
+            tr("mismatch.stale_lr"),
+            LR_CHOICES,
+            value=S.stale_lr,
+            format_func="{:g}".format,
+            key="mm_lr",
+            help=tr("mismatch.stale_lr_help"),
+            bind="query-params",
+        )
+        top_k = st.number_input(
+            tr("mismatch.top_k"), 1, 64, S.top_k, key="mm_top_k", help=tr("mismatch.top_k_help"), bind="query-params"
+        )
+        prompts = st.number_input(tr("mismatch.prompts"), 1, 64, S.prompts, key="mm_n", bind="query-params")
+        group_size = st.number_input(tr("mismatch.group_size"), 1, 16, S.group_size, key="mm_G", bind="query-params")
 MEASURE_FIELDS = {
     "model": tr("mismatch.model"),
     "stale_steps": tr("mismatch.stale_steps"),
@@ -160,24 +169,65 @@ try:
         device=None if device == "auto" else device,
     )
     result = _measure(settings)
-except ValueError as exc:
+except ValueError as exc:  # under the row whose fields it names
     show_bad_input(exc, MEASURE_FIELDS)
 
-if result is not None:
+
+def _page_notes(k: int, lr: float) -> None:
+    """The measurement's explanations, collapsed: today's intro, the formula, what each sampler is."""
+    with notes():
+        st.markdown(tr("mismatch.intro"))
+        formula(
+            r"l_{i,t} = \log \pi_\text{train}(y_{i,t}\mid\cdot) - \log \pi_\text{rollout}(y_{i,t}\mid\cdot),\qquad "
+            r"\rho_{i,t} = e^{\,l_{i,t}},\qquad \rho_i = e^{\sum_t l_{i,t}}",
+            small=True,
+        )
+        st.caption(tr("mismatch.formula_caption"))
+        st.markdown(f"**{tr('mismatch.measure_header')}** {tr('mismatch.measure_text', k=k, lr=f'{lr:g}')}")
+
+
+hidden: set[str] = set()  # the samplers whose rows are held back (a question they answer waits)
+if result is None:
+    _page_notes(int(stale), float(stale_lr))
+else:
     s = result.settings
     sampler_names = {name: tr(f"mismatch.sampler.{name}", k=s.stale_steps, p=f"{s.top_p:g}") for name in X.SAMPLERS} | {
         "top_k": tr("mismatch.sampler.top_k", k=s.top_k)
     }
-    st.markdown(tr("mismatch.measure_text", k=s.stale_steps, lr=f"{s.stale_lr:g}"))
-    # predict, then check: before the numbers and figures below give the answers away
+    # predict, then check: each question holds back the samplers' rows that answer it until the commit
     asked = mismatch_state(result)
+    for prediction in PREDICTIONS["mismatch"]:
+        if answers_held([prediction], asked):
+            hidden |= set(EVIDENCE[prediction.key])
+    shown = [x for x in X.SAMPLERS if x not in hidden]
+
+    # ------------------------------------------------------------------ the main figure
+    grid_labels = labels(
+        "mismatch",
+        "panel.token",
+        "panel.sequence",
+        "share",
+        "log_ratio",
+        title=tr("mismatch.grid_header"),
+        **{f"sampler.{k}": v for k, v in sampler_names.items()},
+    )
+    tokens = result.tokens[result.tokens["sampler"].isin(shown)]
+    sequences = result.sequences[result.sequences["sampler"].isin(shown)]
+    chart(P.log_ratio_grid(tokens, sequences, grid_labels), "mismatch-log-ratios")
+    st.caption(tr("mismatch.grid_caption"))
+    if hidden:
+        held_note()  # the other samplers' rows answer the questions below
+    _page_notes(s.stale_steps, s.stale_lr)
+
+    # ------------------------------------------------------------------ predict, then check
     st.markdown(f"#### {tr('teach.header')}")
     st.caption(tr("teach.intro"))
     for col, prediction in zip(st.columns(2, border=True), PREDICTIONS["mismatch"]):
         with col:
             predict(prediction, asked, labels=sampler_names)
 
-    summary = result.summary
+    # ------------------------------------------------------------------ the table and its readings
+    summary = result.summary[result.summary["sampler"].isin(shown)]
     table = pd.DataFrame(
         {
             tr("mismatch.col.sampler"): [sampler_names[x] for x in summary["sampler"]],
@@ -199,12 +249,16 @@ if result is not None:
             reward=f"{result.reward_mean:.2f}",
         )
     )
+    if hidden:
+        held_note()
     bf16, fp16, stale_row = result.row("bfloat16"), result.row("float16"), result.row("stale")
-    if fp16["kl"] < bf16["kl"]:
-        verdict = tr("mismatch.verdict.fp16_closer", times=_times(bf16["kl"] / max(fp16["kl"], 1e-300)))
-    else:
-        verdict = tr("mismatch.verdict.not_closer")
-    readings = [tr("mismatch.read_precision", bf16=num(bf16["kl"]), fp16=num(fp16["kl"]), verdict=verdict)]
+    readings = []
+    if "float16" not in hidden:
+        if fp16["kl"] < bf16["kl"]:
+            verdict = tr("mismatch.verdict.fp16_closer", times=_times(bf16["kl"] / max(fp16["kl"], 1e-300)))
+        else:
+            verdict = tr("mismatch.verdict.not_closer")
+        readings.append(tr("mismatch.read_precision", bf16=num(bf16["kl"]), fp16=num(fp16["kl"]), verdict=verdict))
     if stale_row["kl"] > bf16["kl"]:
         readings.append(
             tr(
@@ -220,7 +274,7 @@ if result is not None:
         readings.append(tr("mismatch.read_stale_small", k=s.stale_steps, kl=num(stale_row["kl"])))
     tok = result.tokens
     seqs = result.sequences
-    if s.top_p < 1:
+    if s.top_p < 1 and "top_p" not in hidden:
         tp = tok[tok["sampler"] == "top_p"]
         seq_tp = seqs[seqs["sampler"] == "top_p"]
         readings.append(
@@ -233,29 +287,18 @@ if result is not None:
                 seq_weight=num(float(seq_tp["log_ratio_sum"].map(math.exp).mean())),
             )
         )
-    tk = tok[tok["sampler"] == "top_k"]
-    readings.append(
-        tr(
-            "mismatch.read_top_k",
-            k=s.top_k,
-            below=pct(result.row("top_k")["ratio_below_one"]),
-            mass=num(float(tk["kept_mass"].mean())),
+    if "top_k" not in hidden:
+        tk = tok[tok["sampler"] == "top_k"]
+        readings.append(
+            tr(
+                "mismatch.read_top_k",
+                k=s.top_k,
+                below=pct(result.row("top_k")["ratio_below_one"]),
+                mass=num(float(tk["kept_mass"].mean())),
+            )
         )
-    )
     for text in readings:
         st.markdown(text)
-
-    st.markdown(f"#### {tr('mismatch.grid_header')}")
-    grid_labels = labels(
-        "mismatch",
-        "panel.token",
-        "panel.sequence",
-        "share",
-        "log_ratio",
-        **{f"sampler.{k}": v for k, v in sampler_names.items()},
-    )
-    chart(P.log_ratio_grid(result.tokens, result.sequences, grid_labels), "mismatch-log-ratios")
-    st.caption(tr("mismatch.grid_caption"))
 
 # ---------------------------------------------------------------------------------------- 2. corrections
 st.subheader(tr("mismatch.corr_header"))
@@ -296,30 +339,30 @@ st.markdown(
         for spec in CORRECTIONS.values()
     )
 )
-checked = checked_against("correction")
-registry = pd.DataFrame(
-    {
-        tr("mismatch.reg.col.name"): [spec.label(L) for spec in CORRECTIONS.values()],
-        tr("mismatch.reg.col.checked"): [
-            LIST_SEPARATOR[L].join(f"{fw} {version}" for fw, version in checked.get(name, ())) or "—"
-            for name in CORRECTIONS
-        ],
-        tr("mismatch.reg.col.trl"): [spec.trl or tr("mismatch.none_framework") for spec in CORRECTIONS.values()],
-        tr("mismatch.reg.col.verl"): [spec.verl or tr("mismatch.none_framework") for spec in CORRECTIONS.values()],
-    }
-)
-st.table(registry, hide_index=True, border="horizontal")
+with practitioners():  # each correction's TRL and verl names, and the frameworks it was checked against
+    checked = checked_against("correction")
+    registry = pd.DataFrame(
+        {
+            tr("mismatch.reg.col.name"): [spec.label(L) for spec in CORRECTIONS.values()],
+            tr("mismatch.reg.col.checked"): [
+                LIST_SEPARATOR[L].join(f"{fw} {version}" for fw, version in checked.get(name, ())) or "—"
+                for name in CORRECTIONS
+            ],
+            tr("mismatch.reg.col.trl"): [spec.trl or tr("mismatch.none_framework") for spec in CORRECTIONS.values()],
+            tr("mismatch.reg.col.verl"): [spec.verl or tr("mismatch.none_framework") for spec in CORRECTIONS.values()],
+        }
+    )
+    st.table(registry, hide_index=True, border="horizontal")
 
 if result is not None:
     st.markdown(f"#### {tr('mismatch.effect_header')}")
-    corr = result.corrections
     effect = pd.DataFrame(
         {
-            tr("mismatch.col.sampler"): [sampler_names[x] for x in X.SAMPLERS],
+            tr("mismatch.col.sampler"): [sampler_names[x] for x in shown],
             **{
                 correction_names[c]: [
                     f"{pct(row['tokens_dropped'])} · {pct(row['sequences_touched'])} ({num(row['weight_mean'])})"
-                    for row in (result.correction(x, c) for x in X.SAMPLERS)
+                    for row in (result.correction(x, c) for x in shown)
                 ]
                 for c in CORRECTIONS
             },
@@ -327,98 +370,107 @@ if result is not None:
     )
     st.table(effect, hide_index=True, border="horizontal")
     st.caption(tr("mismatch.effect_caption"))
-    geo = [name for name, spec in CORRECTIONS.items() if spec.kind == "reject"]
-    for name in geo:  # the rejection filters' reading, from the registry
-        spec = CORRECTIONS[name]
-        st.markdown(
-            tr(
-                "mismatch.read_geo",
-                low=f"{spec.low:g}",
-                high=f"{spec.high:g}",
-                bf16=pct(result.correction("bfloat16", name)["tokens_dropped"]),
-                top_p=pct(result.correction("top_p", name)["tokens_dropped"]),
-                p=f"{s.top_p:g}",
+    if hidden:  # the held samplers' rows, and the reading that quotes them, come with the answers
+        held_note()
+    else:
+        geo = [name for name, spec in CORRECTIONS.items() if spec.kind == "reject"]
+        for name in geo:  # the rejection filters' reading, from the registry
+            spec = CORRECTIONS[name]
+            st.markdown(
+                tr(
+                    "mismatch.read_geo",
+                    low=f"{spec.low:g}",
+                    high=f"{spec.high:g}",
+                    bf16=pct(result.correction("bfloat16", name)["tokens_dropped"]),
+                    top_p=pct(result.correction("top_p", name)["tokens_dropped"]),
+                    p=f"{s.top_p:g}",
+                )
             )
-        )
-    csv_download(result.corrections, "mismatch-corrections", key="mm_dl_corr")
+        csv_download(result.corrections, "mismatch-corrections", key="mm_dl_corr")
 
 # ---------------------------------------------------------------------------------------- 3. live
 st.subheader(tr("mismatch.live_header"))
-st.markdown(
-    tr(
-        "mismatch.live_text",
-        window=COLLAPSE["window"],
-        drop=f"{COLLAPSE['reward_drop']:g}",
-        se=f"{COLLAPSE['noise_se']:g}",
-        jump=f"{COLLAPSE['jump']:g}",
-    )
-)
+st.caption(tr("mismatch.live_lede"))
 arm_names = {
     key: tr(f"mismatch.arm.{key}") if key in ("matched", "none", "float16", "r3") else correction_names[key]
     for key in X.LIVE_ARM_KEYS
 }
-state.setdefault("mismatch_running", False)
-running = run_active("mismatch_running")
-live_arms = st.multiselect(
-    tr("mismatch.arms"),
-    list(X.LIVE_ARM_KEYS),
-    default=list(D.arms),
-    format_func=arm_names.get,
-    key="mm_arms",
-    help=tr("mismatch.arms_help"),
-    bind="query-params",
-    disabled=running,
-    placeholder=tr("common.choose"),
+# the run page's places (app_common.runpage): the main settings and Run, the figure, the run's reading, the
+# other settings, the run's table and the stored runs, notes, practitioners, downloads
+rp = RunPage(
+    "mismatch",
+    run_key="mismatch_run",
+    flag_key="mismatch_running",
+    buttons=("mm_run", "mm_stop", "mm_continue", "mm_reset"),
+    # the run Run starts, as its widgets say (their values are in the session before they are drawn)
+    starting=lambda: (
+        {a: arm_names[a] for a in state.get("mm_arms", D.arms) if a in arm_names},
+        int(state.get("mm_steps", D.steps)),
+    ),
 )
-c1, c2, c3, c4 = st.columns([1.2, 1.2, 1, 1])
-live_model = c1.radio(
-    tr("mismatch.model"),
-    list(X.MODELS),
-    index=list(X.MODELS).index(D.model),
-    format_func=model_names.get,
-    horizontal=True,
-    key="mm_lmodel",
-    help=tr("mismatch.model_help"),
-    bind="query-params",
-    disabled=running,
-)
-live_dtype = c2.radio(
-    tr("mismatch.live_dtype"),
-    list(ROLLOUT_DTYPES),
-    index=list(ROLLOUT_DTYPES).index(D.rollout_dtype),
-    horizontal=True,
-    key="mm_dtype",
-    help=tr("mismatch.live_dtype_help"),
-    bind="query-params",
-    disabled=running,
-)
-live_stale = c3.number_input(
-    tr("mismatch.live_stale"),
-    0,
-    8,
-    D.rollout_stale_steps,
-    key="mm_stale",
-    help=tr("mismatch.live_stale_help"),
-    bind="query-params",
-    disabled=running,
-)
-live_top_p = c4.slider(
-    tr("mismatch.live_top_p"), 0.5, 1.0, D.top_p, 0.05, key="mm_ltop_p", bind="query-params", disabled=running
-)
-c1, c2, _ = st.columns([1, 1.6, 1.4])
-steps = run_size_input(
-    c1, "steps", tr("mismatch.steps"), 1, D.steps, key="mm_steps", bind="query-params", disabled=running
-)
-live_lr = c2.select_slider(
-    tr("mismatch.lr"),
-    LIVE_LR_CHOICES,
-    value=D.lr,
-    format_func="{:g}".format,
-    key="mm_llr",
-    bind="query-params",
-    disabled=running,
-)
-with st.expander(tr("mismatch.live_more")):
+running = rp.running  # True from the Run click's own script run: widgets disabled
+with rp.settings:  # one row: the arms, the mismatched sampler (precision, staleness), the steps
+    live_arms = st.multiselect(
+        tr("mismatch.arms"),
+        list(X.LIVE_ARM_KEYS),
+        default=list(D.arms),
+        format_func=arm_names.get,
+        key="mm_arms",
+        help=tr("mismatch.arms_help"),
+        bind="query-params",
+        disabled=running,
+        placeholder=tr("common.choose"),
+    )
+    live_dtype = st.radio(
+        tr("mismatch.live_dtype"),
+        list(ROLLOUT_DTYPES),
+        index=list(ROLLOUT_DTYPES).index(D.rollout_dtype),
+        horizontal=True,
+        key="mm_dtype",
+        help=tr("mismatch.live_dtype_help"),
+        bind="query-params",
+        disabled=running,
+        width="content",
+    )
+    live_stale = st.number_input(
+        tr("mismatch.live_stale"),
+        0,
+        8,
+        D.rollout_stale_steps,
+        key="mm_stale",
+        help=tr("mismatch.live_stale_help"),
+        bind="query-params",
+        disabled=running,
+        width=150,
+    )
+    steps = run_size_input(
+        st, "steps", tr("mismatch.steps"), 1, D.steps, key="mm_steps", bind="query-params", disabled=running, width=120
+    )
+with rp.details, st.expander(tr("mismatch.live_more"), expanded=rp.presenting):
+    c1, c2, c3 = st.columns([1.2, 1, 1.6])
+    live_model = c1.radio(
+        tr("mismatch.model"),
+        list(X.MODELS),
+        index=list(X.MODELS).index(D.model),
+        format_func=model_names.get,
+        horizontal=True,
+        key="mm_lmodel",
+        help=tr("mismatch.model_help"),
+        bind="query-params",
+        disabled=running,
+    )
+    live_top_p = c2.slider(
+        tr("mismatch.live_top_p"), 0.5, 1.0, D.top_p, 0.05, key="mm_ltop_p", bind="query-params", disabled=running
+    )
+    live_lr = c3.select_slider(
+        tr("mismatch.lr"),
+        LIVE_LR_CHOICES,
+        value=D.lr,
+        format_func="{:g}".format,
+        key="mm_llr",
+        bind="query-params",
+        disabled=running,
+    )
     c1, c2, c3, c4, c5 = st.columns(5)
     live_prompts = run_size_input(
         c1, "prompts", tr("mismatch.prompts"), 1, D.prompts_per_step, key="mm_lp", bind="query-params", disabled=running
@@ -440,8 +492,9 @@ with st.expander(tr("mismatch.live_more")):
         bind="query-params",
         disabled=running,
     )
-if live_model == "dense" and "r3" in live_arms:  # said before Run, not only after it
-    st.warning(tr("mismatch.dense_no_r3"), icon=":material/warning:")
+if live_model == "dense" and "r3" in live_arms:  # said before Run, next to it
+    with rp.buttons:
+        st.warning(tr("mismatch.dense_no_r3"), icon=":material/warning:")
 SETTINGS_KEYS = (
     "mm_arms",
     "mm_lmodel",
@@ -509,21 +562,20 @@ def _exported() -> dict:
     }
 
 
-export_configs(
-    _exported,
-    key="mm_export",
-    fields=LIVE_FIELDS,
-)
+with rp.notes():
+    st.markdown(
+        tr(
+            "mismatch.live_text",
+            window=COLLAPSE["window"],
+            drop=f"{COLLAPSE['reward_drop']:g}",
+            se=f"{COLLAPSE['noise_se']:g}",
+            jump=f"{COLLAPSE['jump']:g}",
+        )
+    )
+with rp.practitioners():
+    export_configs(_exported, key="mm_export", fields=LIVE_FIELDS)
 
-running = run_controls(
-    "mismatch_run",
-    "mismatch_running",
-    _make_run,
-    labels=(tr("mismatch.run"), tr("mismatch.stop"), tr("mismatch.continue"), tr("mismatch.reset")),
-    keys=("mm_run", "mm_stop", "mm_continue", "mm_reset"),
-    on_error=lambda exc: show_bad_input(exc, LIVE_FIELDS),
-    settings_keys=SETTINGS_KEYS,
-)
+rp.controls(_make_run, fields=LIVE_FIELDS, settings_keys=SETTINGS_KEYS)
 
 
 def _stored_reading() -> None:
@@ -580,56 +632,43 @@ def _stored_reading() -> None:
         st.markdown(tr("mismatch.measured_seeds.disagree", consistent=consistent))
 
 
-run: X.MismatchLiveRun | None = state.get("mismatch_run")
-if run is None:
-    st.info(tr("mismatch.no_run"))
-    _stored_reading()
-    stop()
-
-if not running:
-    try:
-        changed = dataclasses.asdict(_config()) != dataclasses.asdict(run.mismatch_config)
-    except ValueError:
-        changed = True
-    if changed:
-        st.caption(tr("mismatch.settings_changed"))
-
-total = run.config.steps
-bars = {name: st.empty() for name in run.arms}
-
-
-def _draw_progress(progress: dict[str, int]) -> None:
-    for name, done in progress.items():
-        bars[name].progress(
-            done / total, text=tr("mismatch.progress", arm=arm_names.get(name, name), done=done, total=total)
-        )
-
-
-_draw_progress(run.progress)
-status = st.empty()
 PANELS = ("reward_mean", "pass_at_1", "rollout_kl", "correction_masked_fraction", "kl_ref", "token_ratio_var")
 live_labels = labels("metric", *PANELS[:5], step=tr("word.step"))
 live_labels |= {"token_ratio_var": tr("moe.metric.token_ratio_var"), "collapse": tr("mismatch.collapse")}
-live_labels |= {f"name.{k}": v for k, v in arm_names.items()}
-curves = st.empty()
+live_labels |= {"smoothed": tr("mismatch.smoothed"), **{f"name.{k}": v for k, v in arm_names.items()}}
 
 
-def _draw_curves(key: str) -> None:
-    frame = run.metrics_frame()
-    fig = arm_metrics_figure(frame, PANELS, live_labels, x="step", cols=3, styles=P.ARM_STYLES)
-    with curves:
-        chart(fig, key)
+def _live_figure(run: X.MismatchLiveRun | None):
+    """The run's curves: each arm's per-step points under their moving average, in the corrections'
+    styles, the x axes over the run's steps (before a run: the empty panels over the widgets' steps)."""
+    if run is None:
+        frame = pd.DataFrame(columns=["arm", "step", *PANELS])
+        words = {**live_labels, "empty": tr("mismatch.empty_figure")}
+        total = int(steps)
+    else:
+        frame, words, total = run.metrics_frame(), {**live_labels, "empty": tr("mismatch.first_step")}, run.config.steps
+    return live_arms_figure(
+        frame, PANELS, words, steps=total, smooth=SMOOTH_SPAN, styles=P.ARM_STYLES, cols=2, panel_height=170
+    )
 
 
-if running:
-    drive(run, "mismatch_running", status, tr("mismatch.running"), _draw_progress, _draw_curves, "mismatch-live")
+def _changed(run: X.MismatchLiveRun) -> bool:
+    return dataclasses.asdict(_config()) != dataclasses.asdict(run.mismatch_config)
 
-_draw_curves("mismatch-live")
-show_run_status(run, status, "mismatch", arm_names)
 
-st.markdown(f"#### {tr('mismatch.summary_header')}")
+run = rp.watch(_live_figure, names=arm_names, chart_key="mismatch-live", changed=_changed, no_run=tr("mismatch.no_run"))
+if run is None:
+    with rp.sections:  # before a run: what a stored run of the page's defaults showed
+        _stored_reading()
+    stop()
+
 frame = run.metrics_frame()
 summary_frame = run.summary_frame()
+reading = live_reading(summary_frame, arm_names, "mismatch", run.config.heldout_samples)
+if reading:
+    rp.read(reading)
+with rp.reading:
+    st.caption(tr("mismatch.smooth_caption", span=SMOOTH_SPAN))
 
 
 def _arm_mean(arm: str, column: str) -> float:
@@ -637,25 +676,28 @@ def _arm_mean(arm: str, column: str) -> float:
     return float(values.mean()) if values.notna().any() else math.nan
 
 
-st.table(
-    pd.DataFrame(
-        {
-            tr("mismatch.col.arm"): [arm_names.get(a, a) for a in summary_frame["arm"]],
-            tr("mismatch.col.heldout"): [
-                f"{cell(a)} → {cell(b)}"
-                for a, b in zip(summary_frame["heldout_pass_at_1_start"], summary_frame["heldout_pass_at_1_end"])
-            ],
-            tr("mismatch.col.gain"): [cell(v, signed=True) for v in summary_frame["heldout_gain"]],
-            tr("mismatch.col.collapse_step"): [cell(v, 0) for v in summary_frame["collapse_step"]],
-            tr("mismatch.col.rollout_kl"): [num(_arm_mean(a, "rollout_kl")) for a in summary_frame["arm"]],
-            tr("mismatch.col.masked"): [pct(_arm_mean(a, "correction_masked_fraction")) for a in summary_frame["arm"]],
-            tr("mismatch.col.steps"): [str(int(v)) for v in summary_frame["steps"]],
-        }
-    ),
-    hide_index=True,
-    border="horizontal",
-)
-reading = live_reading(summary_frame, arm_names, "mismatch", run.config.heldout_samples)
-st.markdown(reading)
-csv_download(frame, "mismatch-live", key="mm_dl_live", label=tr("mismatch.download_csv"))
-_stored_reading()
+with rp.sections:
+    st.markdown(f"#### {tr('mismatch.summary_header')}")
+    st.table(
+        pd.DataFrame(
+            {
+                tr("mismatch.col.arm"): [arm_names.get(a, a) for a in summary_frame["arm"]],
+                tr("mismatch.col.heldout"): [
+                    f"{cell(a)} → {cell(b)}"
+                    for a, b in zip(summary_frame["heldout_pass_at_1_start"], summary_frame["heldout_pass_at_1_end"])
+                ],
+                tr("mismatch.col.gain"): [cell(v, signed=True) for v in summary_frame["heldout_gain"]],
+                tr("mismatch.col.collapse_step"): [cell(v, 0) for v in summary_frame["collapse_step"]],
+                tr("mismatch.col.rollout_kl"): [num(_arm_mean(a, "rollout_kl")) for a in summary_frame["arm"]],
+                tr("mismatch.col.masked"): [
+                    pct(_arm_mean(a, "correction_masked_fraction")) for a in summary_frame["arm"]
+                ],
+                tr("mismatch.col.steps"): [str(int(v)) for v in summary_frame["steps"]],
+            }
+        ),
+        hide_index=True,
+        border="horizontal",
+    )
+    _stored_reading()
+with rp.downloads:
+    csv_download(frame, "mismatch-live", key="mm_dl_live", label=tr("mismatch.download_csv"))

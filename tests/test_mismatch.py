@@ -292,3 +292,19 @@ def test_r3_joins_the_live_run_on_the_moe():
     assert set(out) == {"none", "r3"} and run.trainers["r3"].routing_replay == "R3"
     # the bf16 sampler's routing is what R3 replays; both arms measure the sampler-trainer gap
     assert all(m["rollout_kl"] >= 0 for m in out.values())
+
+
+def test_the_corrections_figure_keeps_its_titles_and_legend_apart_at_1024_px():
+    # found at 1024 px: the legend covered the two panel titles and the right one ran off the figure
+    from rlviz.experiments.mismatch import correction_curves, trust_region_curves
+    from rlviz.plots.mismatch import correction_figure
+    from rlviz.plots.moe import LEGEND_ROW_PX, TITLE_LINE_PX, legend_rows, text_px
+
+    words = {"panel.corrections": "rollout corrections: fixed when the batch is sampled"}
+    words |= {"panel.trust": "GRPO's trust region: moves during the updates"}
+    fig = correction_figure(correction_curves(points=21), words, trust_region_curves(points=21))
+    titles = [a.text for a in fig.layout.annotations]
+    assert [t.replace("<br>", " ") for t in titles] == list(words.values())
+    assert all(text_px(line) <= 200 for t in titles for line in t.split("<br>"))  # each fits its panel
+    lines = max(t.count("<br>") + 1 for t in titles)
+    assert fig.layout.margin.t >= legend_rows([tr.name for tr in fig.data]) * LEGEND_ROW_PX + lines * TITLE_LINE_PX

@@ -329,3 +329,89 @@ def test_moe_sampler_drops_finished_rows_and_samples_the_same(moe, monkeypatch):
     assert torch.equal(a.input_ids, b.input_ids) and torch.equal(a.rewards, b.rewards)
     assert torch.equal(a.rollout_routing, b.rollout_routing)  # read off the whole batch's scoring forward
     assert a.response_lengths.min() < a.response_lengths.max()  # some rows did stop early
+
+
+# ------------------------------------------------------------------ the page's figures (rlviz.plots.moe)
+def _log_ratios():
+    import pandas as pd
+
+    g = torch.Generator().manual_seed(0)
+    own = torch.randn(200, generator=g) * 0.3
+    rep = own + torch.randn(200, generator=g) * 0.05
+    seq = torch.randn(20, generator=g) * 0.1
+    rows = [("token_own", float(v)) for v in own] + [("token_replay", float(v)) for v in rep]
+    rows += [("sequence", float(v)) for v in seq]
+    return pd.DataFrame([{"update": 2, "kind": k, "value": v, "changed": False} for k, v in rows])
+
+
+def test_the_log_ratio_figure_draws_only_the_distributions_asked_for():
+    from rlviz.plots.moe import log_ratio_figure
+
+    words = {"kind.token_own": "own", "kind.token_replay": "replay", "kind.sequence": "seq", "kind.routing": "routing"}
+    words |= {"title": "What routing does to the ratio", "panel.ratios": "after 2", "panel.routing": "routing part"}
+    full = log_ratio_figure(_log_ratios(), 2, words)
+    assert [tr.name.split(" · ")[0] for tr in full.data] == ["own", "replay", "seq", "routing"]
+    assert [a.text for a in full.layout.annotations] == ["after 2", "routing part"]
+    # a page holding back the replayed, sequence and routing distributions: one panel, one named histogram
+    held = log_ratio_figure(_log_ratios(), 2, words, kinds=("token_own",), routing=False)
+    assert [tr.name.split(" · ")[0] for tr in held.data] == ["own"] and held.layout.showlegend is True
+    assert [a.text for a in held.layout.annotations] == ["after 2"]
+    # from the top: the title, the legend under it, the panel titles under the legend (the top margin
+    # holds the legend's rows as they wrap in a 1024 px window)
+    assert held.layout.title.text == "What routing does to the ratio" and held.layout.title.y == 1.0
+    assert held.layout.legend.y < 1.0 and full.layout.margin.t > held.layout.margin.t
+
+
+def test_wrap_title_breaks_between_words_and_between_chinese_characters():
+    from rlviz.plots.moe import text_px, wrap_title
+
+    for text, width in (
+        ("rollout corrections: fixed when the batch is sampled", 200),
+        ("GRPO 的信任域：在更新过程中变化", 150),
+        ("variance of the ratio the loss used", 140),
+        ("short", 100),
+    ):
+        lines = wrap_title(text, width).split("<br>")
+        assert all(text_px(line) <= width or " " not in line for line in lines), lines
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # nothing lost, nothing added
+    assert wrap_title("GRPO 的信任域：在更新过程中变化", 150) == "GRPO 的信任域：在更新<br>过程中变化"
+
+
+def test_legend_rows_as_plotly_wraps_a_horizontal_legend():
+    from rlviz.plots.moe import legend_rows
+
+    assert legend_rows([]) == 0 and legend_rows(["a", "b"]) == 1  # they fit side by side
+    # once it wraps, each entry takes the widest one's width: two 300 px entries, one per row
+    long = ["x" * 37, "y" * 37, "z"]
+    assert legend_rows(long, width=480) == 3 and legend_rows(long, width=620) == 2 and legend_rows(long, width=700) == 1
+
+
+def test_live_arms_figure_smooths_each_arm_in_its_own_style_and_marks_collapses():
+    import pandas as pd
+
+    from rlviz.plots.live import SMOOTH_SPAN, ema
+    from rlviz.plots.moe import ARM_STYLES, live_arms_figure
+
+    frame = pd.DataFrame(
+        [
+            {"arm": arm, "step": s, "reward_mean": r, "kl_ref": 0.01 * s, "collapse": arm == "grpo_r2" and s == 3}
+            for arm in ("gspo", "grpo_r2")
+            for s, r in zip((1, 2, 3), (0.2, 0.6, 0.1))
+        ]
+    )
+    words = {"reward_mean": "reward", "kl_ref": "KL", "step": "step", "collapse": "collapse", "name.grpo_r2": "R2"}
+    fig = live_arms_figure(frame, ["reward_mean", "kl_ref"], words, steps=5, smooth=SMOOTH_SPAN, cols=2)
+    lines = [tr for tr in fig.data if tr.mode == "lines"]
+    assert [tr.name for tr in sorted(lines, key=lambda tr: (tr.legendrank, tr.yaxis))] == ["R2", "R2", "GSPO", "GSPO"]
+    r2 = next(tr for tr in lines if tr.name == "R2" and tr.yaxis == "y")
+    assert list(r2.y) == pytest.approx(ema([0.2, 0.6, 0.1], SMOOTH_SPAN))
+    assert r2.line.color == ARM_STYLES["grpo_r2"]["color"] and r2.line.dash == ARM_STYLES["grpo_r2"]["dash"]
+    points = next(tr for tr in fig.data if tr.name == "R2" and tr.mode == "markers" and tr.yaxis == "y")
+    assert list(points.y) == [0.2, 0.6, 0.1] and points.marker.color == ARM_STYLES["grpo_r2"]["color"]
+    marks = [tr for tr in fig.data if tr.name == "collapse"]
+    assert [(list(tr.x), tr.yaxis) for tr in marks] == [([3], "y"), ([3], "y2")]  # the flagged step, every panel
+    assert [tr.showlegend for tr in marks] == [True, False]
+    assert list(fig.layout.xaxis.range) == [0.5, 5.5]  # the run's whole length from the start
+    # before a run: the same panels, empty, with the line that says what fills them
+    empty = live_arms_figure(frame.iloc[:0], ["reward_mean", "kl_ref"], words | {"empty": "press Run"}, steps=5)
+    assert empty.layout.title.text == "press Run" and all(len(tr.x) == 0 for tr in empty.data)

@@ -1,19 +1,26 @@
-"""The MoE routing page through AppTest: both languages, the numbers read from the result, a widget
-that changes a number, the dense control without routes, bad input as a message, the settings in
-the URL, and a tiny live run. Small settings throughout (4 prompts x G 4, 2 updates): the one-batch
-experiment takes well under a second at that size on one thread."""
+"""The MoE routing page through AppTest: the figure first (title, lede, the one-batch experiment's controls
+in one row, its figure), each question holding back what answers it until it is answered or skipped, both
+languages, the numbers read from the result, a widget that changes a number, the dense control without
+routes, bad input as a message, the settings in the URL, and a tiny live run on the run-page skeleton.
+Small settings throughout (4 prompts x G 4, 2 updates): the one-batch experiment takes well under a second
+at that size on one thread."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from apptools import assert_finite_figures, figures, no_exception, open_page, texts, torch_threads
 
+from app_common.predictions import HELD_KEY
 from rlviz.experiments.moe import ARTICLE_ROUTE_CHANGE, MODELS, RoutingShiftSettings, routing_shift
 from rlviz.i18n import t
 from rlviz.lm.task import HELDOUT_SIZE
+from rlviz.plots.live import SMOOTH_SPAN, ema
+from rlviz.plots.moe import ARM_STYLES
 from rlviz.teach.bank import load_bank
+from rlviz.teach.predict import PREDICTIONS
 
 PAGE = "pages/moe.py"
 SMALL = {"mo_n": 4, "mo_G": 4, "mo_k": 2}  # the one-batch experiment, small
@@ -43,18 +50,193 @@ def _pct(value: float) -> str:
     return f"{value:.2%}" if 0 < abs(value) < 0.001 else f"{value:.1%}"
 
 
+def _skip(at, key: str) -> None:
+    """Press the question ``key``'s "Skip: show me" (its answer shown, no verdict)."""
+    skip = t("teach.skip", at.session_state["lang"])
+    next(b for b in at.button if b.label == skip and b.proto.form_id == f"form_{key}").click().run()
+
+
+def _reveal(at):
+    """Skip every question still waiting (one at a time: each reruns the page); none waits afterwards."""
+    skip = t("teach.skip", at.session_state["lang"])
+    for _ in PREDICTIONS["moe"]:
+        waiting = [b for b in at.button if b.label == skip]
+        if waiting:
+            waiting[0].click().run()
+    assert not [b for b in at.button if b.label == skip]
+    return at
+
+
+def _arch() -> dict[str, int]:
+    """The shipped MoE's layers, experts and experts per token, read from its config as the page reads them."""
+    from transformers import AutoConfig
+
+    config = AutoConfig.from_pretrained(MODELS["moe"])
+    experts = getattr(config, "num_experts", None) or getattr(config, "num_local_experts", 0)
+    return {"layers": config.num_hidden_layers, "experts": experts, "top_k": config.num_experts_per_tok}
+
+
+def _panel_titles(fig: dict) -> list[str]:
+    """A figure's subplot titles as read (a title wrapped onto lines: one line)."""
+    return [a["text"].replace("<br>", " ") for a in fig["layout"].get("annotations", [])]
+
+
 def _expected(lr: float = 1e-3, model: str = "moe"):
     settings = RoutingShiftSettings(model=model, updates=2, lr=lr, prompts=4, group_size=4, seed=0, device="auto")
     return routing_shift(settings)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_both_languages_show_every_figure_and_read_the_result(lang):
+def test_figure_first_then_the_questions_then_the_run_on_the_run_page_skeleton(lang):
+    # issue 39: the title, the lede and at once the one-batch experiment's controls in one row and its
+    # figure (at most 60 words above it); the notes and the questions under it; the live run's section in
+    # the run pages' shape (app_common.runpage), its empty panels already there before Run
+    from test_page_live import blocks, descendants, shown_text, words
+
     at = open_page(PAGE, lang=lang, **SMALL)
     no_exception(at)
+    order = blocks(at)
+    keys = [key for _, key, _ in order]
+    first_chart = next(
+        i
+        for i, (_, _, node) in enumerate(order)
+        if any(getattr(n, "type", "") == "plotly_chart" for n in descendants(node))
+    )
+    # (unkeyed containers: the shell's, the presenter's slot; the experiment's progress bar, emptied)
+    shown = [(k, key, node) for k, key, node in order[:first_chart] if (k != "flex_container" or key) and k != "empty"]
+    assert [(kind, key) for kind, key, _ in shown] == [
+        ("title", ""),
+        ("markdown", ""),
+        ("flex_container", "mo_shift_settings"),
+    ]
+    lede = shown_text(shown[1][2].value)
+    assert lede == shown_text(t("moe.lede", lang)) and lede.count(".") + lede.count("。") <= 2
+    # the row: the model, the learning rate, the updates, then a popover with the batch's size
+    row = descendants(shown[2][2])
+    assert [n.key for n in row if getattr(n, "key", None) and n.key.startswith("mo_")][:5] == [
+        "mo_shift_settings",
+        "mo_model",
+        "mo_lr",
+        "mo_k",
+        "mo_n",
+    ]
+    assert "mo_G" in [getattr(n, "key", None) for n in row]
+    popover = next(n for n in row if getattr(n, "type", "") == "popover")
+    labels_above = [at.title[0].value, lede, popover.proto.popover.label] + [
+        n.proto.label for n in row if getattr(n, "key", None) in ("mo_model", "mo_lr", "mo_k")
+    ]
+    assert sum(words(w) for w in labels_above) <= 60, labels_above
+    # the first chart is the log-ratio figure, named as the questions' reveal names it
+    (chart,) = [n for n in descendants(order[first_chart][2]) if getattr(n, "type", "") == "plotly_chart"]
+    spec = json.loads(chart.proto.spec)
+    assert chart.key == "moe-log-ratios" and spec["layout"]["title"]["text"] == t("moe.ratio_header", lang)
+    # the notes and the questions come after it, then the live run's places in the skeleton's order
+    notes = next(
+        i for i, (kind, _, node) in enumerate(order) if kind == "expander" and node.label == t("page.notes", lang)
+    )
+    questions = [
+        i
+        for i, (_, _, node) in enumerate(order)
+        if any(str(getattr(n, "key", "") or "").startswith("pred_") for n in descendants(node))
+    ]
+    assert first_chart < notes < min(questions)
+    places = [k for k in keys if k.startswith("moe_run_")]
+    assert places == [
+        f"moe_run_{p}"
+        for p in (
+            "settings",
+            "buttons",
+            "figure",
+            "reading",
+            "details",
+            "predictions",
+            "sections",
+            "notes",
+            "practitioners",
+            "downloads",
+        )
+    ]
+    assert keys.index("moe_run_settings") > max(questions)
+    settings = descendants(order[keys.index("moe_run_settings")][2])
+    assert [n.key for n in settings[1:] if getattr(n, "key", None)] == ["mo_arms", "mo_lmodel", "mo_steps", "mo_llr"]
+    details = {getattr(n, "key", None) for n in descendants(order[keys.index("moe_run_details")][2])}
+    assert {"mo_lp", "mo_lG", "mo_mu", "mo_mb", "mo_heldout"} <= details
+    figure = [
+        n for n in descendants(order[keys.index("moe_run_figure")][2]) if getattr(n, "type", "") == "plotly_chart"
+    ]
+    live = json.loads(figure[0].proto.spec)
+    assert figure[0].key == "moe-live" and live["layout"]["title"]["text"] == t("moe.empty_figure", lang)
+    assert all(tr["x"] == [] for tr in live["data"])  # empty panels: no point invented before the run
+    assert live["layout"]["xaxis"]["range"] == [0.5, 20.5]  # the widget's 20 steps, from the start
+    assert _panel_titles(live)[-1] == t("moe.metric.route_change_fraction", lang)  # the MoE routes: its panel
+    # today's texts are all on the page: the intro, the models and the formula in the notes, the replay
+    # keys of verl for practitioners, the collapse flag's definition in the run's notes
+    arch = _arch()
+    text = _texts(at)
+    for expected in (
+        t("moe.intro", lang, article=f"{ARTICLE_ROUTE_CHANGE:.0%}", **arch),
+        t("moe.models", lang, **arch),
+        t("moe.replay_frameworks", lang),
+        t("moe.shift_text", lang),
+        t("moe.formula_caption", lang),
+        t("moe.ratio_caption", lang, k=2),
+        t("moe.live_lede", lang),
+    ):
+        assert expected in text, expected[:60]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_question_holds_back_what_answers_it_until_it_is_answered(lang):
+    at = open_page(PAGE, lang=lang, **SMALL)
+    no_exception(at)
+    result = _expected()
+    s = result.summary()
+    assert at.session_state[HELD_KEY] >= {p.key for p in PREDICTIONS["moe"]}  # all four wait at lr 1e-3
+    figs = assert_finite_figures(at, at_least=3)
+    ratios, arms = figs[:2]
+    # the log-ratios with the own routing only: the replayed and GSPO's distributions answer two questions
+    assert [tr["name"].split(" · ")[0] for tr in ratios["data"]] == [t("moe.kind.token_own", lang)]
+    # no route-change figure and no token strip (their lines and colours are the share of changed routes);
+    # the arms' figure without the clip fraction panel (which arm clips the most)
+    assert _panel_titles(arms) == [t(f"moe.metric.{m}", lang) for m in ("ratio_var", "token_log_ratio_std")]
+    assert len(figs) == 3  # the ratios, the arms, the live run's empty panels
+    metrics = _metrics(at)
+    assert t("moe.m_first", lang) not in metrics and t("moe.m_last", lang, k=2) not in metrics
+    assert not [label for label in metrics if label.startswith(t("moe.m_clip", lang, arm="", k=2).split("·")[0])]
+    assert metrics[t("moe.m_sampler", lang)] == _pct(result.sampler_mismatch)  # no question asks it
+    text = _texts(at)
+    for form in (_pct(s["route_change_first"]), _pct(s["route_change_last"]), f"{s['token_std_replay']:.3g}"):
+        assert form not in text, form
+    held = t("teach.held", lang)
+    assert text.count(held) >= 4  # in place of each element held back
+    # each question, answered, gives back its own evidence and no other's
+    _skip(at, "teach.moe_replay")
+    ratios = figures(at)[0]
+    assert [tr["name"].split(" · ")[0] for tr in ratios["data"]] == [
+        t(f"moe.kind.{k}", lang) for k in ("token_own", "token_replay", "routing")
+    ]
+    assert f"**{s['token_std_replay']:.3g}**" in _texts(at) and t("moe.m_first", lang) not in _metrics(at)
+    _skip(at, "teach.moe_sequence")
+    assert [tr["name"].split(" · ")[0] for tr in figures(at)[0]["data"]] == [
+        t(f"moe.kind.{k}", lang) for k in ("token_own", "token_replay", "sequence", "routing")
+    ]
+    assert len(figures(at)) == 3
+    _skip(at, "teach.moe_route")
+    assert len(figures(at)) == 5  # the route change and the token strip
+    assert _metrics(at)[t("moe.m_first", lang)] == _pct(s["route_change_first"])
+    assert not [label for label in _metrics(at) if label.startswith(t("moe.m_clip", lang, arm="", k=2).split("·")[0])]
+    _skip(at, "teach.moe_clip")
+    assert _panel_titles(figures(at)[2])[0] == t("moe.metric.clip_fraction", lang)
+    assert t("teach.held", lang) not in _texts(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_both_languages_show_every_figure_and_read_the_result(lang):
+    at = _reveal(open_page(PAGE, lang=lang, **SMALL))
+    no_exception(at)
     assert at.title[0].value == t("moe.title", lang)
-    figs = assert_finite_figures(at, at_least=4)  # route change, log-ratios, arms, token strip
-    route, ratios, arms, strip = figs[:4]
+    figs = assert_finite_figures(at, at_least=4)  # log-ratios, route change, arms, token strip
+    ratios, route, arms, strip = figs[:4]
     # the figures' words come from the locale in the page's language
     names = [tr["name"] for tr in route["data"]]
     assert names[-2:] == [t("moe.all_layers", lang), t("moe.article_line", lang, share=f"{ARTICLE_ROUTE_CHANGE:.0%}")]
@@ -62,6 +244,9 @@ def test_both_languages_show_every_figure_and_read_the_result(lang):
     kinds = [tr["name"].split(" · ")[0] for tr in ratios["data"]]
     assert kinds == [t(f"moe.kind.{k}", lang) for k in ("token_own", "token_replay", "sequence", "routing")]
     assert {tr["name"] for tr in arms["data"]} == {t(f"moe.arm.{a}", lang) for a in ("grpo", "grpo_r2", "gspo")}
+    assert _panel_titles(arms) == [
+        t(f"moe.metric.{m}", lang) for m in ("clip_fraction", "ratio_var", "token_log_ratio_std")
+    ]
     assert strip["data"][0]["type"] == "heatmap"
     # the numbers on the page are the result's (computed here the same way, deterministic)
     result = _expected()
@@ -102,24 +287,28 @@ def test_both_languages_show_every_figure_and_read_the_result(lang):
 
 
 def test_the_learning_rate_changes_the_numbers():
-    at = open_page(PAGE, **SMALL)
+    at = _reveal(open_page(PAGE, **SMALL))
     first = _metrics(at)[t("moe.m_first", "en")]
     assert first != "0.0%"
     at.select_slider(key="mo_lr").set_value(0.0).run()
     no_exception(at)
+    assert t("moe.m_first", "en") not in _metrics(at)  # new settings: the question is asked afresh, held again
+    _reveal(at)
     # at lr 0 nothing moves: no route changed, every ratio 1, and the page says so
     assert _metrics(at)[t("moe.m_first", "en")] == "0.0%"
     assert _texts(at).count(t("moe.read_lr0", "en")) == 1  # said once
-    assert_finite_figures(at, at_least=3)  # no token strip: no token changed experts
+    assert len(assert_finite_figures(at, at_least=4)) == 4  # no token strip: no token changed experts
     at.select_slider(key="mo_lr").set_value(3e-3).run()
+    _reveal(at)
     no_exception(at)
     assert _metrics(at)[t("moe.m_first", "en")] not in (first, "0.0%")
 
 
 def test_the_dense_control_has_no_route_figure_and_no_replay_arm():
-    at = open_page(PAGE, **SMALL)
+    at = _reveal(open_page(PAGE, **SMALL))
     n_moe = len(figures(at))
     at.radio(key="mo_model").set_value("dense").run()
+    _reveal(at)
     no_exception(at)
     assert t("moe.dense_note", "en") in [i.value for i in at.info]
     figs = assert_finite_figures(at, at_least=2)
@@ -136,8 +325,10 @@ def test_too_many_responses_is_a_message_naming_the_widget():
     at = open_page(PAGE, lang="zh", mo_n=64, mo_G=16, mo_k=1)
     assert not at.exception
     assert at.error and t("moe.prompts", "zh") in at.error[0].value and "512" in at.error[0].value
-    assert len(figures(at)) == 0  # nothing drawn from a result that was never computed
+    # nothing drawn from a result that was never computed: the one figure is the live run's, still empty
+    assert [f["layout"]["title"]["text"] for f in figures(at)] == [t("moe.empty_figure", "zh")]
     assert t("moe.live_header", "zh") in _texts(at)  # the rest of the page still draws
+    assert t("moe.intro", "zh", article=f"{ARTICLE_ROUTE_CHANGE:.0%}", **_arch()) in _texts(at)  # its notes too
 
 
 def test_url_holds_the_settings():
@@ -211,14 +402,19 @@ def test_the_dense_model_refuses_replay_arms_in_words(lang):
 def test_tiny_live_run():
     at = open_page(PAGE, **SMALL, **LIVE_SMALL)
     n_before = len(figures(at))
+    empty = figures(at)[-1]  # before the run its figure is there, in the place the run fills
+    assert empty["layout"]["title"]["text"] == t("moe.empty_figure", "en")
+    assert empty["layout"]["xaxis"]["range"] == [0.5, 2.5]  # the widget's 2 steps
     at.multiselect(key="mo_arms").set_value(["grpo", "grpo_r3", "gspo"])
     at.button(key="mo_run").click().run()
     no_exception(at)
     run = at.session_state["moe_run"]
     assert run.done and run.progress == {"grpo": 2, "grpo_r3": 2, "gspo": 2}
     assert at.success[0].value == t("moe.finished", "en", total=2)
-    figs = assert_finite_figures(at, at_least=n_before + 1)
+    figs = assert_finite_figures(at, at_least=n_before)
+    assert len(figs) == n_before  # the same figure, filled: nothing added above or below it
     live = figs[-1]
+    assert live["layout"]["xaxis"]["range"] == [0.5, 2.5]  # the run's whole length from the start
     titles = [a["text"] for a in live["layout"]["annotations"]]
     assert titles[:2] == [t("metric.reward_mean", "en"), t("metric.pass_at_1", "en")]
     assert t("moe.metric.route_change_fraction", "en") in titles  # the MoE measures its routes
@@ -226,7 +422,15 @@ def test_tiny_live_run():
     assert names == {t(f"moe.arm.{a}", "en") for a in ("grpo", "grpo_r3", "gspo")}
     frame = run.metrics_frame()
     reward = [tr for tr in live["data"] if tr["name"] == t("moe.arm.grpo", "en") and tr["yaxis"] == "y"]
-    assert reward and reward[0]["y"] == pytest.approx(frame[frame.arm == "grpo"]["reward_mean"].tolist())
+    raw = frame[frame.arm == "grpo"]["reward_mean"].tolist()
+    # each step's own points, faded, under their moving average (the line, in the arm's own colour)
+    points, line = reward
+    assert points["mode"] == "markers" and points["y"] == pytest.approx(raw) and points["opacity"] < 1
+    assert line["mode"] == "lines" and line["y"] == pytest.approx(ema(raw, SMOOTH_SPAN))
+    r3 = [tr for tr in live["data"] if tr["name"] == t("moe.arm.grpo_r3", "en") and tr["mode"] == "lines"]
+    assert r3[0]["line"]["color"] == ARM_STYLES["grpo_r3"]["color"] and r3[0]["line"]["dash"] == "dot"
+    # the run's reading and the smoothing's note under its figure
+    assert t("moe.smooth_caption", "en", span=SMOOTH_SPAN) in _texts(at)
     summary = at.table[-1].value
     assert len(summary) == 3 and list(summary.columns[:2]) == [t("moe.col.arm", "en"), t("moe.col.heldout", "en")]
     assert summary.iloc[:, 1].tolist() == ["— → —"] * 3  # held-out pass@1 skipped (0 samples)
@@ -255,9 +459,9 @@ def test_tiny_live_run():
     ],
 )
 def test_widget_limits_draw_no_nan(settings):
-    at = open_page(PAGE, **settings)
+    at = _reveal(open_page(PAGE, **settings))
     no_exception(at)
-    assert_finite_figures(at, at_least=3)
+    assert_finite_figures(at, at_least=4)
     assert not re.search(r"\bnan\b", _texts(at) + " ".join(m.value for m in at.metric), re.IGNORECASE)
 
 

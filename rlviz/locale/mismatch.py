@@ -22,6 +22,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Sampler ≠ trainer: the rollout-training mismatch and its corrections",
         "zh": "采样端 ≠ 训练端：rollout 与训练的概率不一致及其修正",
     },
+    "mismatch.lede": {
+        "en": "The sampler that draws a response and the trainer that scores it give its tokens different "
+        "probabilities. How far apart are they, for each choice of sampler?",
+        "zh": "同一回答，采样端与训练端给的概率差多少？",
+    },
+    "mismatch.measure_more": {"en": "More settings", "zh": "更多设置"},
     "mismatch.intro": {
         "en": "Real RL systems sample with an inference engine (vLLM, SGLang) and train with another, in other "
         "precisions and kernels, with weights that may arrive late, and often from a truncated distribution "
@@ -281,16 +287,36 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.live_header": {"en": "3. Live: corrections side by side", "zh": "3. 实时：各种修正并排对比"},
     "mismatch.live_text": {
         "en": "Every arm trains GRPO from the same checkpoint and seed. **Matched**: the sampler is the trainer "
-        "(the control). The other arms sample with the mismatched sampler set below and differ only in the "
+        "(the control). The other arms sample with the mismatched sampler set above and differ only in the "
         "correction; **fp16** samples with the same sampler in fp16, uncorrected; on the MoE model, **R3** "
         "replays the sampler's routing (it removes only the routing part of the mismatch, not staleness or "
         "precision). The collapse flag (✕) fires when the reward's trailing mean over "
         "{window} {window:plural:step|steps} falls {drop} below its best (and {se} standard errors) while the KL to the reference or "
         "the ratio variance jumps {jump}×.",
-        "zh": "每个分支都从同一检查点、同一种子开始训练 GRPO。**匹配**：采样端就是训练端（对照组）。其余分支用下面设定的不一致"
+        "zh": "每个分支都从同一检查点、同一种子开始训练 GRPO。**匹配**：采样端就是训练端（对照组）。其余分支用上面设定的不一致"
         "采样端采样，只在修正方式上不同；**fp16** 用同一采样端的 fp16 版本采样，不做修正；在 MoE 模型上，**R3** 重放采样端的路由（它只消除不一致中路由的那一部分，不管过时或精度）。"
         "当奖励在 {window} 步内的滑动平均比历史最好值低 {drop}（且超过 {se} 个标准误），同时与参考策略的 KL 或比率方差跳升 "
         "{jump} 倍时，崩溃标记（✕）触发。",
+    },
+    "mismatch.live_lede": {
+        "en": "Every arm trains GRPO from one checkpoint with the mismatched sampler: press **Run** and watch the "
+        "sampler–trainer KL, the dropped tokens and the reward.",
+        "zh": "各分支用不一致的采样端从同一检查点训练 GRPO：点 **开始训练**，看采样端–训练端 KL、被丢弃的 token 和奖励怎么变。",
+    },
+    "mismatch.empty_figure": {
+        "en": "Press Run: the curves grow here, step by step",
+        "zh": "点“开始训练”：曲线会在这里一步步画出来",
+    },
+    "mismatch.first_step": {
+        "en": "Training: each step's points appear here as soon as it is done",
+        "zh": "训练中：每一步算完，它的点就会出现在这里",
+    },
+    "mismatch.smoothed": {"en": "smoothed", "zh": "平滑后"},
+    "mismatch.smooth_caption": {
+        "en": "Lines: each arm's exponential moving average over about {span} steps (weight 2 / ({span} + 1) on the "
+        "newest step); faded dots: each step's own value; ✕: a step the collapse flag marked.",
+        "zh": "线：每个分支约 {span} 步的指数移动平均（最新一步的权重为 2 / ({span} + 1)）；淡色的点：每一步自己的值；"
+        "✕：被崩溃标记标出的步。",
     },
     "mismatch.arms": {"en": "Arms", "zh": "分支"},
     "mismatch.arms_help": {

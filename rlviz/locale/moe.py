@@ -9,6 +9,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "MoE routing: why token ratios swing, and what replay and GSPO do",
         "zh": "MoE 路由：token 比率为何乱跳，路由重放和 GSPO 如何应对",
     },
+    "moe.lede": {
+        "en": "After an update a token may pass through other experts, and its ratio π/π_old jumps. Does replaying "
+        "the old routing, or GSPO's sequence ratio, calm it?",
+        "zh": "路由一变，比率就跳：重放和 GSPO 哪个管用？",
+    },
+    "moe.batch": {"en": "Batch n × G", "zh": "批次 n × G"},
     "moe.intro": {
         "en": "In a mixture-of-experts (MoE) model a router in every layer sends each token to a few experts "
         "(here {top_k} of {experts}). A gradient step moves the routers too, so after an update some tokens go to other "
@@ -30,15 +36,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "moe.models": {
         "en": "**Two shipped models.** A tiny **Qwen3-MoE** ({layers} layers, {experts} experts per layer, top-{top_k} routing) "
         "and the **dense** tiny LM as the control: the same task and the same measurements, but no router, "
-        "so whatever its ratios do comes from the update alone.\n\n"
-        "**Routing replay in verl** is `actor_rollout_ref.actor.router_replay.mode`: **R2** replays the "
+        "so whatever its ratios do comes from the update alone.",
+        "zh": "**两个自带模型。** 一个微型 **Qwen3-MoE**（{layers} 层，每层 {experts} 个专家，top-{top_k} 路由），以及作为对照的"
+        "**稠密（Dense）微型语言模型**：同样的任务、同样的测量，但没有路由器，所以它的比率怎么变都只来自更新本身。",
+    },
+    "moe.replay_frameworks": {
+        "en": "**Routing replay in verl** is `actor_rollout_ref.actor.router_replay.mode`: **R2** replays the "
         "routing the training engine recorded when it computed the old policy's log-probabilities "
         "(arXiv 2512.01374); **R3** replays the routing the rollout engine (the sampler) used when it "
         "generated the response (arXiv 2510.11370). They differ when the sampler computes in another "
         "precision than the trainer (bf16 against float32) and so picks other experts for some tokens.",
-        "zh": "**两个自带模型。** 一个微型 **Qwen3-MoE**（{layers} 层，每层 {experts} 个专家，top-{top_k} 路由），以及作为对照的"
-        "**稠密（Dense）微型语言模型**：同样的任务、同样的测量，但没有路由器，所以它的比率怎么变都只来自更新本身。\n\n"
-        "**verl 中的路由重放**设置是 `actor_rollout_ref.actor.router_replay.mode`：**R2** 重放训练引擎在计算"
+        "zh": "**verl 中的路由重放**设置是 `actor_rollout_ref.actor.router_replay.mode`：**R2** 重放训练引擎在计算"
         "旧策略对数概率时记录的路由（arXiv 2512.01374）；**R3** 重放 rollout 引擎（采样端）生成回答时用的路由"
         "（arXiv 2510.11370）。当采样端和训练端的计算精度不同（bf16 对 float32），对一些 token 选了不同的专家时，"
         "两者就不一样。",
@@ -308,6 +316,25 @@ STRINGS: dict[str, dict[str, str]] = {
         "比率方差跳到 {jump} 倍以上且超过 {var_floor}，这一步就标上 ✕（崩溃）。\n\n"
         "**GRPO + R3**（可在上面的分支中加入）用策略的 bfloat16 副本采样（就像推理引擎那样），并重放这个采样端选的路由：如果采样端也是 "
         "float32，它的路由就和训练端的完全一样，R3 也就等于 R2。",
+    },
+    "moe.live_lede": {
+        "en": "The arms train side by side from one checkpoint: press **Run** and watch the ratio's variance, the "
+        "clip and the reward.",
+        "zh": "各分支从同一检查点并排训练：点 **开始训练**，看比率方差、裁剪和奖励怎么变。",
+    },
+    "moe.empty_figure": {
+        "en": "Press Run: the curves grow here, step by step",
+        "zh": "点“开始训练”：曲线会在这里一步步画出来",
+    },
+    "moe.first_step": {
+        "en": "Training: each step's points appear here as soon as it is done",
+        "zh": "训练中：每一步算完，它的点就会出现在这里",
+    },
+    "moe.smoothed": {"en": "smoothed", "zh": "平滑后"},
+    "moe.smooth_caption": {
+        "en": "Lines: each arm's exponential moving average over about {span} steps (weight 2 / ({span} + 1) on the "
+        "newest step); faded dots: each step's own value.",
+        "zh": "线：每个分支约 {span} 步的指数移动平均（最新一步的权重为 2 / ({span} + 1)）；淡色的点：每一步自己的值。",
     },
     "moe.arms": {"en": "Arms", "zh": "对比的分支"},
     "moe.arms_help": {

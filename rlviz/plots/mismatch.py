@@ -22,6 +22,7 @@ from rlviz.core.corrections import CORRECTIONS
 from rlviz.experiments.mismatch import LIVE_ARM_KEYS, SAMPLERS
 
 from . import DASHES, OKABE_ITO, PALETTE, base_layout
+from .moe import LEGEND_ROW_PX, TITLE_LINE_PX, legend_rows, wrap_title
 
 __all__ = ["ARM_STYLES", "CORRECTION_STYLES", "SAMPLER_STYLES", "correction_figure", "log_ratio_grid"]
 
@@ -73,7 +74,8 @@ def log_ratio_grid(
     Args:
         tokens, sequences: ``MismatchResult.tokens`` / ``.sequences``.
         labels: ``sampler.<name>`` (row names), ``panel.token``, ``panel.sequence`` (column titles),
-            ``share`` (y axis and hover), ``log_ratio`` (x axis title of the last row).
+            ``share`` (y axis and hover), ``log_ratio`` (x axis title of the last row); optionally
+            ``title`` (the figure's title, above the column titles).
     """
     samplers = [s for s in SAMPLERS if not tokens.empty and (tokens["sampler"] == s).any()]
     rows = max(len(samplers), 1)
@@ -82,7 +84,7 @@ def log_ratio_grid(
         cols=2,
         column_titles=[_l(labels, "panel.token"), _l(labels, "panel.sequence")],
         row_titles=[_l(labels, f"sampler.{s}") for s in samplers] or None,
-        horizontal_spacing=0.08,
+        horizontal_spacing=0.12,  # room for the left panels' last tick label and the right panels' first
         vertical_spacing=min(0.06, 0.3 / rows),
     )
     share = _l(labels, "share")
@@ -111,8 +113,22 @@ def log_ratio_grid(
                 col=col,
             )
             fig.add_vline(x=0.0, line={"color": "#555555", "dash": "dot", "width": 1}, row=i + 1, col=col)
-    base_layout(fig, height=max(260, row_height * rows + 110))
-    fig.update_layout(bargap=0, margin={"t": 40, "r": 110})
+    title = labels.get("title")
+    base_layout(fig, height=max(260, row_height * rows + 110) + (34 if title else 0))
+    fig.update_layout(bargap=0, margin={"t": 74 if title else 40, "r": 110})
+    if title:
+        fig.update_layout(
+            title={
+                "text": title,
+                "x": 0.0,
+                "xanchor": "left",
+                "yref": "container",
+                "y": 1.0,
+                "yanchor": "top",
+                "pad": {"t": 8},
+                "font": {"size": 15},
+            }
+        )
     fig.update_yaxes(tickformat=".0%", rangemode="tozero", nticks=3)
     fig.update_xaxes(exponentformat="e", nticks=6)
     for col in (1, 2):
@@ -136,7 +152,10 @@ def correction_figure(
         trust: ``trust_region_curves()`` (``advantage, ratio, gradient_weight``) or ``None``.
     """
     cols = 2 if trust is not None else 1
-    titles = [_l(labels, "panel.corrections"), _l(labels, "panel.trust")][:cols]
+    # each panel's title in lines that fit the panel in a 1024 px window (about 200 px wide side by side)
+    titles = [
+        wrap_title(_l(labels, key), 200 if cols == 2 else 420) for key in ("panel.corrections", "panel.trust")[:cols]
+    ]
     fig = make_subplots(rows=1, cols=cols, subplot_titles=titles, horizontal_spacing=0.1)
     for name in CORRECTIONS:
         part = curves[curves["correction"] == name] if not curves.empty else curves
@@ -175,7 +194,11 @@ def correction_figure(
                 row=1,
                 col=2,
             )
-    base_layout(fig, height=height)
+    # from the top: the legend in as many rows as it takes at 1024 px, then the panel titles; the plot keeps
+    # the height it has under a one-row legend and one-line titles
+    names = [t.name for t in fig.data]
+    top = 8 + legend_rows(names) * LEGEND_ROW_PX + max(t.count("<br>") + 1 for t in titles) * TITLE_LINE_PX + 14
+    base_layout(fig, height=height + max(0, top - 100))
     ratios = curves["ratio"].to_numpy(float) if not curves.empty else np.array([1.0])
     ticks = [t for t in (0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10) if ratios.min() <= t <= ratios.max()]
     fig.update_xaxes(type="log", tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
@@ -186,6 +209,6 @@ def correction_figure(
         fig.update_yaxes(title_text=_l(labels, "trust_weight"), row=1, col=2)
     for col in range(1, cols + 1):
         fig.add_vline(x=1.0, line={"color": "#555555", "dash": "dot", "width": 1}, row=1, col=col)
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 100})
+    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": max(top, 100)})
     fig.update_annotations(font={"size": 13})
     return fig

@@ -13,6 +13,7 @@ dashed, GRPO + R3 GRPO's colour dotted, so a replay arm never looks like another
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -30,10 +31,13 @@ __all__ = [
     "KIND_STYLES",
     "arm_metrics_figure",
     "arm_style",
+    "legend_rows",
+    "live_arms_figure",
     "log_ratio_figure",
     "route_change_figure",
     "routing_part",
     "token_strip_figure",
+    "wrap_title",
 ]
 
 # GRPO with replay: colours of their own (told apart at a glance, not by the dash alone), and a dash
@@ -168,6 +172,74 @@ def route_change_figure(
 # -------------------------------------------------------------------------------- log-ratios
 
 
+# a legend above the panels gets as many rows as it takes in the narrowest figure a page shows (a 1024 px
+# window with the sidebar open: about 480 px of plot), so it never covers the panel titles under it
+LEGEND_FIT_PX = 480
+LEGEND_ROW_PX = 24
+TITLE_LINE_PX = 17  # one line of a 13 px panel title
+
+
+def text_px(text: str) -> float:
+    """About how wide ``text`` is at 13 px: 7 px a Latin character, 13 px a CJK one."""
+    return sum(13 if ord(c) >= 0x2E80 else 7 for c in str(text))
+
+
+def legend_rows(names: Sequence[str], width: float = LEGEND_FIT_PX) -> int:
+    """How many rows plotly gives a horizontal legend of ``names`` in ``width`` px: once it wraps, every
+    entry takes the widest one's width (swatch and gap 40 px, then its text), so a row holds
+    ``width // widest`` of them."""
+    if not names:
+        return 0
+    widest = max(40 + text_px(name) for name in names)
+    if sum(40 + text_px(name) for name in names) <= width:
+        return 1
+    per_row = max(1, int(width // widest))
+    return math.ceil(len(names) / per_row)
+
+
+def wrap_title(text: str, width: float) -> str:
+    """``text`` broken with ``<br>`` into lines of at most about ``width`` px: between words, and between
+    any two characters of Chinese (a word longer than a line stays whole on its own line)."""
+    units = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+|\s+", str(text))
+    lines, line = [], ""
+    for unit in units:
+        if unit.isspace():
+            line += " " if line else ""
+            continue
+        if line and text_px(line + unit) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += unit
+    lines.append(line.rstrip())
+    return "<br>".join(x for x in lines if x)
+
+
+def _legend_under_title(fig: go.Figure, title: str | None, names: Sequence[str], height: int) -> None:
+    """The common look (``base_layout`` at ``height``), then from the top: ``title`` (if any), the legend
+    of ``names`` in as many rows as it takes in a 1024 px window (:func:`legend_rows`), the panel titles.
+    The top margin holds them all, so none of them overlaps another at any width down to 1024 px."""
+    base_layout(fig, height=height)
+    head = 34 if title else 4  # the title's line
+    rows = legend_rows(names)
+    fig.update_layout(
+        legend={"yref": "container", "y": 1 - head / height, "yanchor": "top"},
+        margin={"t": head + rows * LEGEND_ROW_PX + 30},
+    )
+    if title:
+        fig.update_layout(
+            title={
+                "text": title,
+                "x": 0.0,
+                "xanchor": "left",
+                "yref": "container",
+                "y": 1.0,
+                "yanchor": "top",
+                "pad": {"t": 8},
+                "font": {"size": 15},
+            }
+        )
+
+
 def routing_part(log_ratios: pd.DataFrame, update: int) -> np.ndarray:
     """Per response token after ``update``: own-routing log-ratio minus old-routing log-ratio (the same
     weights, so the difference is routing alone). Empty when the frame has no replay rows (the dense
@@ -215,7 +287,13 @@ def _histogram_trace(values: np.ndarray, span: tuple[float, float], name: str, s
 
 
 def log_ratio_figure(
-    log_ratios: pd.DataFrame, update: int, labels: Mapping[str, str], *, height: int = 400
+    log_ratios: pd.DataFrame,
+    update: int,
+    labels: Mapping[str, str],
+    *,
+    height: int = 400,
+    kinds: Sequence[str] = ("token_own", "token_replay", "sequence"),
+    routing: bool = True,
 ) -> go.Figure:
     """Distributions after ``update``: the token log-ratio log(π/π_old) with the policy's own routing
     and with the old routing replayed, and GSPO's sequence log-ratio log s; beside them (when the
@@ -223,6 +301,8 @@ def log_ratio_figure(
 
     Shares per bin (each kind sums to 1) on bins shared by the kinds, spanning the middle 95% of their
     values (and 0); the rest fall into the end bins. Each legend name ends with the kind's standard deviation.
+    With ``labels["title"]`` the figure carries that title, the legend under it (as many rows as its
+    names take in a 1024 px window, :func:`rlviz.plots.weighting.legend_rows`), then the panel titles.
 
     Args:
         log_ratios: ``RoutingShiftResult.log_ratios`` (``update, kind, value``).
@@ -230,31 +310,40 @@ def log_ratio_figure(
         labels: ``kind.token_own``, ``kind.token_replay``, ``kind.sequence``, ``kind.routing`` (the
             legend names), ``log_ratio`` (the left x axis title), ``routing_axis`` (the right x
             axis title), ``share`` (the y axis title, also in the hover), ``panel.ratios`` /
-            ``panel.routing`` (the panel titles).
+            ``panel.routing`` (the panel titles); optionally ``title`` (the figure's title).
+        kinds: the distributions drawn (a page holds back those that answer a question still open).
+        routing: whether the routing-only panel is drawn (when the frame has replay rows).
     """
     share = _l(labels, "share")
     at = log_ratios[log_ratios["update"] == update] if not log_ratios.empty else log_ratios
-    kinds = [k for k in ("token_own", "token_replay", "sequence") if not at.empty and (at["kind"] == k).any()]
+    kinds = [
+        k for k in ("token_own", "token_replay", "sequence") if k in kinds and not at.empty and (at["kind"] == k).any()
+    ]
     values = {k: _finite(at.loc[at["kind"] == k, "value"]) for k in kinds}
-    routing = routing_part(log_ratios, update)
-    routing = routing[np.isfinite(routing)]
-    two = len(routing) > 0
+    routing_values = routing_part(log_ratios, update) if routing else np.array([])
+    routing_values = routing_values[np.isfinite(routing_values)]
+    two = len(routing_values) > 0
     if two:
         titles = [_l(labels, "panel.ratios"), _l(labels, "panel.routing")]
         fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], subplot_titles=titles, horizontal_spacing=0.1)
     else:
         fig = make_subplots(rows=1, cols=1, subplot_titles=[_l(labels, "panel.ratios")])
     span = _span(list(values.values()))
+    names = []
     for k in kinds:
         if not len(values[k]):
             continue
         name = f"{_l(labels, f'kind.{k}')} · σ = {float(np.std(values[k])):.3g}"
+        names.append(name)
         fig.add_trace(_histogram_trace(values[k], span, name, KIND_STYLES[k], share), row=1, col=1)
     if two:
-        name = f"{_l(labels, 'kind.routing')} · σ = {float(np.std(routing)):.3g}"
-        fig.add_trace(_histogram_trace(routing, _span([routing]), name, KIND_STYLES["routing"], share), row=1, col=2)
-    base_layout(fig, height=height)
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+        name = f"{_l(labels, 'kind.routing')} · σ = {float(np.std(routing_values)):.3g}"
+        names.append(name)
+        fig.add_trace(
+            _histogram_trace(routing_values, _span([routing_values]), name, KIND_STYLES["routing"], share), row=1, col=2
+        )
+    _legend_under_title(fig, labels.get("title"), names, height)
+    fig.update_layout(showlegend=True)  # named even when one distribution is drawn: its σ is in the name
     fig.update_xaxes(title_text=_l(labels, "log_ratio"), row=1, col=1)
     fig.update_yaxes(title_text=share, tickformat=".0%", rangemode="tozero", row=1, col=1)
     if two:
@@ -305,7 +394,8 @@ def arm_metrics_figure(
         rows=rows,
         cols=cols,
         shared_xaxes=True,
-        subplot_titles=[_l(labels, m) for m in metrics] or None,
+        # each title in lines that fit its panel in a 1024 px window (the plot about LEGEND_FIT_PX wide)
+        subplot_titles=[wrap_title(_l(labels, m), LEGEND_FIT_PX / cols - 20) for m in metrics] or None,
         vertical_spacing=min(0.14, 0.4 / rows) if rows > 1 else 0.0,
         horizontal_spacing=0.09,
     )
@@ -366,14 +456,101 @@ def arm_metrics_figure(
                         col=col + 1,
                     )
                     collapse_shown = True
-    base_layout(fig, height=max(280, panel_height * rows + 110))
-    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": 80})
+    # from the top: the legend in as many rows as it takes at 1024 px, then the first row's panel titles
+    lines = max((a.text.count("<br>") + 1 for a in fig.layout.annotations[:cols]), default=1)
+    top = max(
+        80,
+        8
+        + legend_rows([t.name for t in fig.data if t.showlegend is not False]) * LEGEND_ROW_PX
+        + lines * TITLE_LINE_PX
+        + 12,
+    )
+    base_layout(fig, height=max(280, panel_height * rows + 110) + top - 80)
+    fig.update_layout(legend={"yref": "container", "y": 1.0, "yanchor": "top"}, margin={"t": top})
     last = int(pd.to_numeric(df[x], errors="coerce").max()) if x in df.columns and len(df) else 1
     for c in range(cols):
         last_row = max(r for r in range(rows) if r * cols + c < n) if n > c else rows - 1
         fig.update_xaxes(title_text=x_title, row=last_row + 1, col=c + 1, showticklabels=True)
     _whole_ticks(fig, last)
     fig.update_annotations(font={"size": 13})
+    return fig
+
+
+def live_arms_figure(
+    df: pd.DataFrame,
+    metrics: Sequence[str],
+    labels: Mapping[str, str],
+    *,
+    steps: int | None = None,
+    smooth: int | None = None,
+    styles: Mapping[str, Mapping[str, str]] | None = None,
+    cols: int = 3,
+    panel_height: int = 190,
+) -> go.Figure:
+    """A side-by-side run's curves as the live page draws them (:func:`rlviz.plots.live.live_metrics_figure`:
+    one panel per metric, each arm's per-step points faded under their moving average, the x axes
+    spanning the run's ``steps`` from the start, empty panels and ``labels["empty"]`` before the first
+    point), in the arms' own styles, with the steps the frame's ``collapse`` column flags marked by a
+    red ✕ on every panel.
+
+    Args:
+        df: ``SideBySideRun.metrics_frame()`` (``arm``, ``step``, the metrics, an optional bool
+            ``collapse``); an empty frame gives the empty panels.
+        metrics: metric columns, one panel each, in order.
+        labels: ``<metric>`` (panel titles), ``step`` (the x axis title), ``collapse`` (the marks'
+            legend name), ``name.<arm>`` (legend names), ``smoothed`` (the hover's word for an
+            averaged point), ``empty`` (the title while no panel has a point).
+        steps: the run's length (the x axes' span); ``None``: the axes follow the points.
+        smooth: the moving average's span in steps (:data:`rlviz.plots.live.SMOOTH_SPAN`); ``None``: raw lines.
+        styles: ``{arm: {"color", "dash"}}`` in legend order (``None``: :data:`ARM_STYLES`, then the
+            registry's style of an arm named after an algorithm).
+        cols, panel_height: panels per row, pixels per row of panels.
+    """
+    from rlviz.plots.live import live_metrics_figure
+
+    styles = dict(styles if styles is not None else ARM_STYLES)
+    fig = live_metrics_figure(
+        df, metrics, labels, cols=cols, panel_height=panel_height, by="arm", smooth=smooth, steps=steps
+    )
+    order = list(styles)
+    for trace in fig.data:
+        arm = trace.legendgroup
+        if not arm:
+            continue  # an empty panel's placeholder
+        style = styles.get(arm) or arm_style(arm)
+        trace.marker.color = style["color"]
+        if trace.mode == "lines" or (trace.mode or "").startswith("lines"):
+            trace.line.color, trace.line.dash = style["color"], style["dash"]
+        trace.legendrank = 1 + (order.index(arm) if arm in order else len(order))
+    if "collapse" in df.columns and "step" in df.columns and len(df):
+        flagged = df[df["collapse"].fillna(False).astype(bool)]
+        label, x_title = _l(labels, "collapse"), _l(labels, "step")
+        shown = False
+        for i, metric in enumerate(metrics):
+            if metric not in flagged.columns or flagged.empty:
+                continue
+            x = pd.to_numeric(flagged["step"], errors="coerce")
+            y = pd.to_numeric(flagged[metric], errors="coerce")
+            ok = np.isfinite(x.to_numpy(dtype=float)) & np.isfinite(y.to_numpy(dtype=float))
+            if not ok.any():
+                continue
+            fig.add_trace(
+                go.Scatter(
+                    x=x[ok].tolist(),
+                    y=y[ok].astype(float).tolist(),
+                    mode="markers",
+                    name=label,
+                    legendgroup="collapse",
+                    legendrank=2000,  # after every arm
+                    showlegend=not shown,
+                    marker={"symbol": "x", "size": 11, "color": OKABE_ITO["vermillion"]},
+                    customdata=[_name(labels, a) for a in flagged["arm"][ok]],
+                    hovertemplate=f"{label}<br>%{{customdata}}<br>{x_title} %{{x}}<extra></extra>",
+                    xaxis="x" if i == 0 else f"x{i + 1}",
+                    yaxis="y" if i == 0 else f"y{i + 1}",
+                )
+            )
+            shown = True
     return fig
 
 
