@@ -89,7 +89,7 @@ def test_a_class_through_make_run_balanced_stays_on_its_replicas_and_downloads_w
     PORT: they are spread over both replicas, each keeps its replica across a reload (the cookie),
     and each downloads its own CSV through the balancer. The download's file lives only on the
     replica that made it (the other answers 404), so it arrives only because the balancer kept the
-    browser there. (A media file is named by its content: each browser sets its own π_old shift, so
+    browser there. (A media file is named by its content: each browser sets its own x range, so
     their tables differ.) Ctrl-C (SIGINT to the group, as a terminal sends it) stops HAProxy and
     both replicas."""
     from browsertools import check_replicas, ctrl_c, free_ports, make_target
@@ -122,7 +122,7 @@ def test_a_class_through_make_run_balanced_stays_on_its_replicas_and_downloads_w
             context = browser.new_context(viewport={"width": 1400, "height": 1000})
             stack.callback(context.close)
             page = context.new_page()
-            page.goto(f"{url}/kl?kl_shift={0.1 * (k + 1):.1f}", wait_until="commit")
+            page.goto(f"{url}/kl?kl_x=-{k + 2}.0&kl_x={k + 2}.0", wait_until="commit")  # its own curves table
             pages.append(page)
             if k == 0:
                 continue
