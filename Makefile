@@ -66,7 +66,7 @@ audit:
 	test -x .venv-audit/bin/pip-audit || (python3 -m venv .venv-audit && .venv-audit/bin/pip install -q pip-audit)
 	.venv-audit/bin/pip-audit -r requirements.txt --strict --vulnerability-service $(AUDIT_SERVICE) --progress-spinner off
 
-# make bench: every speed figure of README "Performance" (issue 13), about 30 minutes here. The TRL
+# make bench: every speed figure of docs/performance.md (issue 13), about 30 minutes here. The TRL
 # peer of the step benchmark runs in its own venv (.venv-bench: requirements.txt + TRL); when it
 # cannot be installed the benchmark says so and measures rlviz against its floor only.
 BENCH_VENV := .venv-bench

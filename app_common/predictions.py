@@ -85,6 +85,16 @@ def answers_held(predictions, state: dict) -> bool:
     return bool(keys)
 
 
+def questions_header(intro: str = "teach.intro") -> None:
+    """The heading of a page's questions ("Predict, then check") and its one-line ``intro`` (a locale
+    key); nothing in a lesson's presenter view, where the step's question stands at the top of the page
+    and the others are hidden (a heading over no question would be left behind)."""
+    if presenting():
+        return
+    st.subheader(tr("teach.header"))
+    st.caption(tr(intro))
+
+
 def held_note(where=None) -> None:
     """One line in place of an element held back by :func:`answers_held`; nothing in a lesson's presenter
     view, where the question stands at the top of the page and the class answers it first (a line per

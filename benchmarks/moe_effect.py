@@ -1,4 +1,4 @@
-"""Where the MoE routing effect shows on the shipped models: the figures of README's MoE section.
+"""Where the MoE routing effect shows on the shipped models: the figures of docs/moe.md.
 
     .venv/bin/python benchmarks/moe_effect.py [--seeds 3] [--live-steps 20] [--skip-live]
 

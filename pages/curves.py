@@ -40,7 +40,7 @@ from app_common import (
     stop,
     tr,
 )
-from app_common.predictions import answers_held, held_note
+from app_common.predictions import answers_held, held_note, questions_header
 from app_common.template import notes, page_top, practitioners
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
 from rlviz.experiments.curves import (
@@ -411,8 +411,7 @@ if res.variants:
 
 # ---------------------------------------------------------------------------------------- predict, then check
 # the tables, sentences and labels below that state an answer are held back until it is committed
-st.subheader(tr("teach.header"))
-st.caption(tr("teach.intro"))
+questions_header()
 if ppo_state is not None:
     cols = st.columns(len(PREDICTIONS["curves"]), border=True)
     for col, prediction in zip(cols, PREDICTIONS["curves"]):

@@ -33,6 +33,7 @@ from app_common import (
     stop,
     tr,
 )
+from app_common.predictions import questions_header
 from app_common.runpage import RunPage
 from app_common.runs import apart_reading
 from rlviz.core.advantages import ADVANTAGE_SCALES
@@ -419,8 +420,7 @@ except ValueError:  # a setting that is not a number: said when Run is pressed
     questions = []
 if questions:
     with rp.predictions:
-        st.subheader(tr("teach.header"))
-        st.caption(tr("teach.intro_run"))
+        questions_header("teach.intro_run")
         finished: LiveRun | None = state.get("live_run")
         measured = None
         if finished is not None and finished.done and dataclasses.asdict(finished.live_config) == asked:
@@ -461,7 +461,7 @@ run = rp.watch(
     names=arm_titles,
     chart_key="live-curves",
     changed=_changed,
-    no_run=tr("live.no_run", n=len(DEFAULT_ALGORITHMS), steps=D.steps),  # the defaults (README: 50-72 s here)
+    no_run=tr("live.no_run", n=len(DEFAULT_ALGORITHMS), steps=D.steps),
 )
 if run is None:
     stop()

@@ -258,10 +258,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "kl.verdict.large": {
         "en": "Their spread is more than a tenth of the largest, so the estimator and where it goes matter "
-        "here; with one seed, read the order of the arms as a hint to check with other seeds (the README "
+        "here; with one seed, read the order of the arms as a hint to check with other seeds (docs/pages.md, section KL estimators, "
         "gives a second one), not as a measured effect size.",
         "zh": "它们之间的差距超过最大值的十分之一，说明估计器和放法在这里有影响；只有一个种子，应把各分支的先后当作需要用其他种子"
-        "验证的线索（README 给出了第二个种子），而不是测得的效应大小。",
+        "验证的线索（docs/pages.md 的 “KL estimators” 一节给出了第二个种子），而不是测得的效应大小。",
     },
     "kl.col.arm": {"en": "arm", "zh": "分支"},
     "kl.col.kl_ref": {"en": "kl_ref (last steps)", "zh": "kl_ref（最后几步）"},
