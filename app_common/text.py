@@ -3,12 +3,11 @@ that shows what was typed without rendering it."""
 
 from __future__ import annotations
 
-import math
 import re
 
 import streamlit as st
 
-from rlviz.i18n import DEFAULT_LANG, LANGS, latex_text, t
+from rlviz.i18n import DEFAULT_LANG, LANGS, cell, latex_text, num, pct, t  # noqa: F401 (num, pct, cell: re-exported)
 
 
 def formula(latex: str, small: bool = False) -> None:
@@ -29,25 +28,6 @@ def lang() -> str:
 def tr(key: str, **fmt: object) -> str:
     """``rlviz.i18n.t`` in the session's language."""
     return t(key, lang(), **fmt)
-
-
-def pct(value: float | None) -> str:
-    """A share as a percentage: two decimals below 0.1%, else one; "—" for a missing or NaN value."""
-    if value is None or not math.isfinite(value):
-        return "—"
-    return f"{value:.2%}" if 0 < abs(value) < 0.001 else f"{value:.1%}"
-
-
-def num(value: float | None, digits: int = 3) -> str:
-    """A number to ``digits`` significant digits; "—" for a missing or NaN value."""
-    return f"{value:.{digits}g}" if value is not None and math.isfinite(value) else "—"
-
-
-def cell(value: float | None, digits: int = 3, signed: bool = False) -> str:
-    """A table cell to ``digits`` decimals (with its sign if ``signed``); "—" for a missing or NaN value."""
-    if value is None or not math.isfinite(value):
-        return "—"
-    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
 def _css_string(text: str) -> str:

@@ -15,6 +15,7 @@ The registries write their formulas in English; ``latex_text(latex, lang)`` puts
 
 from __future__ import annotations
 
+import math
 import re
 import string
 
@@ -26,8 +27,11 @@ __all__ = [
     "LIST_SEPARATOR",
     "SENTENCE_SEPARATOR",
     "STRINGS",
+    "cell",
     "fill",
     "latex_text",
+    "num",
+    "pct",
     "t",
 ]
 
@@ -103,6 +107,26 @@ def t(key: str, lang: str, **fmt: object) -> str:
         raise ValueError(f"lang: {lang!r} is not one of {', '.join(LANGS)}")
     text = STRINGS[key][lang]
     return _FORMATTER.format(text, **fmt) if fmt else text
+
+
+# numbers as text, the same in both languages (the pages' tables and readings; app_common.text re-exports them)
+def pct(value: float | None) -> str:
+    """A share as a percentage: two decimals below 0.1%, else one; "—" for a missing or NaN value."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:.2%}" if 0 < abs(value) < 0.001 else f"{value:.1%}"
+
+
+def num(value: float | None, digits: int = 3) -> str:
+    """A number to ``digits`` significant digits; "—" for a missing or NaN value."""
+    return f"{value:.{digits}g}" if value is not None and math.isfinite(value) else "—"
+
+
+def cell(value: float | None, digits: int = 3, signed: bool = False) -> str:
+    """A table cell to ``digits`` decimals (with its sign if ``signed``); "—" for a missing or NaN value."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
 # \text{...} with no brace inside (a symbol's subscript \text{old}, or words); its content split into the

@@ -39,15 +39,18 @@ import torch
 
 from rlviz.core.corrections import CORRECTIONS, correction_weights
 from rlviz.core.kl import kl_estimate
+from rlviz.i18n import LIST_SEPARATOR, cell, num, pct, t
 from rlviz.lm.rollout import response_log_probs, sample_rollouts
 from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, sample_problems
 from rlviz.lm.trainer import ROLLOUT_DTYPES, TrainConfig, Trainer
 
 from .moe import MODELS, MoeLiveConfig
-from .runner import Arm, SideBySideRun
+from .runner import COLLAPSE, Arm, SideBySideRun, train_config
 
 __all__ = [
+    "EVIDENCE",
     "LIVE_ARM_KEYS",
+    "LIVE_PANELS",
     "MODELS",
     "SAMPLERS",
     "MismatchLiveConfig",
@@ -68,6 +71,28 @@ __all__ = [
     "mismatch_state",
     "live_arms",
     "measure_mismatch",
+    "StoredReading",
+    "arm_names",
+    "correction_names",
+    "correction_words",
+    "corrections_list",
+    "effect_table",
+    "exported_arms",
+    "grid_words",
+    "live_fields",
+    "live_notes_text",
+    "live_summary_table",
+    "live_words",
+    "make_live_run",
+    "measure_fields",
+    "measurement_readings",
+    "model_names",
+    "registry_table",
+    "rejection_readings",
+    "sampler_names",
+    "stored_reading",
+    "summary_table",
+    "times_text",
 ]
 
 # The sampler choices measured: each one ``TrainConfig`` sampler setting away from the trainer.
@@ -80,7 +105,7 @@ class MismatchSettings:
 
     Attributes:
         prompts, group_size: n prompts, G responses each (the same prompts for every sampler).
-        stale_steps: k, how many GRPO steps the trainer is ahead of the stale sampler.
+        stale_steps: k, how many GRPO steps (β = 0) the trainer is ahead of the stale sampler.
         stale_lr: the learning rate of those k steps (the larger, the further apart).
         top_p, top_k: the truncated samplers' settings (TRL / vLLM ``top_p`` / ``top_k``).
         temperature: sampling temperature (TRL / verl ``temperature``).
@@ -316,8 +341,15 @@ def _stale_trainer(settings: MismatchSettings, model, tokenizer, on_progress: Ca
     """The policy after k GRPO steps from ``model`` (the sampler stays at ``model``), and
     ``score(policy)`` after each step."""
     s = settings
+    # beta = 0: the stale copy is k policy-gradient steps away from the sampler, no KL term (a trainer
+    # with beta > 0 and no reference would build one and add it; the stored measurements have none)
     config = TrainConfig(
-        algorithm="grpo", lr=s.stale_lr, prompts_per_step=s.prompts, group_size=max(s.group_size, 2), seed=s.seed
+        algorithm="grpo",
+        lr=s.stale_lr,
+        prompts_per_step=s.prompts,
+        group_size=max(s.group_size, 2),
+        seed=s.seed,
+        settings={"beta": 0.0},
     )
     trainer = Trainer(config, copy.deepcopy(model), tokenizer)
     scores = []
@@ -616,3 +648,358 @@ class MismatchLiveRun(SideBySideRun):
         config.validate()
         super().__init__(config.arm_list(), config.run_config(), policy=policy)
         self.mismatch_config = dataclasses.replace(config)
+
+
+# -- the page's tables and readings, in a language (the page draws them; no Streamlit here) -------------
+
+# the samplers whose rows answer each of the page's questions, held back while it waits
+EVIDENCE = {"mismatch.q_precision": ("bfloat16", "float16"), "mismatch.q_truncation": ("top_p", "top_k")}
+# the live run's figure panels (metrics of ``MismatchLiveRun.metrics_frame``)
+LIVE_PANELS = ("reward_mean", "pass_at_1", "rollout_kl", "correction_masked_fraction", "kl_ref", "token_ratio_var")
+
+
+def times_text(x: float) -> str:
+    """A ratio between two measurements as text: 3 significant digits, whole numbers from 100 on."""
+    return f"{x:,.0f}" if math.isfinite(x) and x >= 100 else num(x, 2)
+
+
+def model_names(lang: str) -> dict[str, str]:
+    """Model key of :data:`MODELS` -> its name in ``lang``."""
+    return {m: t(f"mismatch.model_code.{m}", lang) for m in MODELS}
+
+
+def correction_names(lang: str) -> dict[str, str]:
+    """Correction key of ``CORRECTIONS`` -> its label in ``lang``, in registry order."""
+    return {name: spec.label(lang) for name, spec in CORRECTIONS.items()}
+
+
+def arm_names(lang: str) -> dict[str, str]:
+    """Live arm key of :data:`LIVE_ARM_KEYS` -> its name in ``lang`` (a correction arm: the correction's)."""
+    corrections = correction_names(lang)
+    return {
+        key: t(f"mismatch.arm.{key}", lang) if key in ("matched", "none", "float16", "r3") else corrections[key]
+        for key in LIVE_ARM_KEYS
+    }
+
+
+def sampler_names(settings: MismatchSettings, lang: str) -> dict[str, str]:
+    """Sampler key of :data:`SAMPLERS` -> its name in ``lang``, with the ``settings``' k, p and top-k."""
+    s = settings
+    names = {name: t(f"mismatch.sampler.{name}", lang, k=s.stale_steps, p=f"{s.top_p:g}") for name in SAMPLERS}
+    return names | {"top_k": t("mismatch.sampler.top_k", lang, k=s.top_k)}
+
+
+def measure_fields(lang: str) -> dict[str, str]:
+    """The measurement's parameters (``MismatchSettings`` fields and the sidebar's) -> their widget's label,
+    for the message about a bad value."""
+    keys = ("model", "stale_steps", "stale_lr", "top_p", "top_k", "prompts", "group_size")
+    return {k: t(f"mismatch.{k}", lang) for k in keys} | {
+        "seed": t("side.seed", lang),
+        "device": t("side.device", lang),
+    }
+
+
+def live_fields(lang: str) -> dict[str, str]:
+    """The live run's parameters (``MismatchLiveConfig`` fields and the sidebar's) -> their widget's label."""
+    keys = {
+        "arms": "arms",
+        "model": "model",
+        "rollout_dtype": "live_dtype",
+        "rollout_stale_steps": "live_stale",
+        "top_p": "live_top_p",
+        "steps": "steps",
+        "lr": "lr",
+        "prompts_per_step": "prompts",
+        "group_size": "group_size",
+        "mu": "mu",
+        "mini_batches": "mini_batches",
+        "heldout_samples": "heldout",
+    }
+    return {k: t(f"mismatch.{v}", lang) for k, v in keys.items()} | {"device": t("side.device", lang)}
+
+
+def summary_table(result: MismatchResult, shown: list[str], names: Mapping[str, str], lang: str) -> pd.DataFrame:
+    """The measurement's table: one row per sampler of ``shown`` (in :data:`SAMPLERS` order), its KL to the
+    trainer, |l| mean / p99 / max, the largest |sum of l| of a response, the share of ratios below 1 and the
+    token count, as text; the columns named in ``lang``, the samplers by ``names``."""
+    summary = result.summary[result.summary["sampler"].isin(shown)]
+    return pd.DataFrame(
+        {
+            t("mismatch.col.sampler", lang): [names[x] for x in summary["sampler"]],
+            t("mismatch.col.kl", lang): [num(v) for v in summary["kl"]],
+            t("mismatch.col.abs_mean", lang): [num(v) for v in summary["abs_mean"]],
+            t("mismatch.col.abs_p99", lang): [num(v) for v in summary["abs_p99"]],
+            t("mismatch.col.abs_max", lang): [num(v) for v in summary["abs_max"]],
+            t("mismatch.col.seq_abs_max", lang): [num(v) for v in summary["seq_abs_max"]],
+            t("mismatch.col.below_one", lang): [pct(v) for v in summary["ratio_below_one"]],
+            t("mismatch.col.tokens", lang): [str(int(v)) for v in summary["tokens"]],
+        }
+    )
+
+
+def measurement_readings(result: MismatchResult, hidden: set[str], lang: str) -> list[str]:
+    """The measurement's readings in ``lang`` (Markdown, one paragraph each): bf16 against fp16, the stale
+    copy, top-p, top-k; a reading that quotes a sampler of ``hidden`` (held back by a question) is left out."""
+    s = result.settings
+    bf16, fp16, stale_row = result.row("bfloat16"), result.row("float16"), result.row("stale")
+    readings = []
+    if "float16" not in hidden:
+        if fp16["kl"] < bf16["kl"]:
+            times = times_text(bf16["kl"] / max(fp16["kl"], 1e-300))
+            verdict = t("mismatch.verdict.fp16_closer", lang, times=times)
+        else:
+            verdict = t("mismatch.verdict.not_closer", lang)
+        readings.append(t("mismatch.read_precision", lang, bf16=num(bf16["kl"]), fp16=num(fp16["kl"]), verdict=verdict))
+    if stale_row["kl"] > bf16["kl"]:
+        readings.append(
+            t(
+                "mismatch.read_stale",
+                lang,
+                k=s.stale_steps,
+                kl=num(stale_row["kl"]),
+                seq=num(stale_row["seq_abs_max"]),
+                times=times_text(stale_row["kl"] / max(bf16["kl"], 1e-300)),
+                by_step=" → ".join(num(v) for v in result.stale_kl),
+            )
+        )
+    else:
+        readings.append(t("mismatch.read_stale_small", lang, k=s.stale_steps, kl=num(stale_row["kl"])))
+    tok, seqs = result.tokens, result.sequences
+    if s.top_p < 1 and "top_p" not in hidden:
+        tp = tok[tok["sampler"] == "top_p"]
+        seq_tp = seqs[seqs["sampler"] == "top_p"]
+        readings.append(
+            t(
+                "mismatch.read_top_p",
+                lang,
+                p=f"{s.top_p:g}",
+                below=pct(result.row("top_p")["ratio_below_one"]),
+                max_l=num(float(tp["log_ratio"].max())),
+                mass=num(float(tp["kept_mass"].mean())),
+                seq_weight=num(float(seq_tp["log_ratio_sum"].map(math.exp).mean())),
+            )
+        )
+    if "top_k" not in hidden:
+        tk = tok[tok["sampler"] == "top_k"]
+        below = pct(result.row("top_k")["ratio_below_one"])
+        readings.append(t("mismatch.read_top_k", lang, k=s.top_k, below=below, mass=num(float(tk["kept_mass"].mean()))))
+    return readings
+
+
+def _band(spec) -> str:
+    """A correction's band as text: ``[low, high]`` (0 and ∞ for an open end), "—" for none."""
+    low = "0" if spec.low is None else f"{spec.low:g}"
+    high = "∞" if spec.high is None else f"{spec.high:g}"
+    return "—" if spec.kind == "none" else f"[{low}, {high}]"
+
+
+def corrections_list(lang: str) -> str:
+    """Every correction of ``CORRECTIONS`` as a Markdown list in ``lang``: its label, level, band and summary."""
+    return "\n".join(
+        f"- **{spec.label(lang)}** ({t(f'mismatch.level.{spec.level}', lang)}, {_band(spec)}): {spec.summary[lang]}"
+        for spec in CORRECTIONS.values()
+    )
+
+
+def registry_table(lang: str) -> pd.DataFrame:
+    """The corrections' framework names: one row per correction, the TRL and verl names and the framework
+    versions its parity vectors were checked against (``rlviz.core.parity.checked_against``)."""
+    from rlviz.core.parity import checked_against
+
+    checked = checked_against("correction")
+    none = t("mismatch.none_framework", lang)
+    return pd.DataFrame(
+        {
+            t("mismatch.reg.col.name", lang): [spec.label(lang) for spec in CORRECTIONS.values()],
+            t("mismatch.reg.col.checked", lang): [
+                LIST_SEPARATOR[lang].join(f"{fw} {version}" for fw, version in checked.get(name, ())) or "—"
+                for name in CORRECTIONS
+            ],
+            t("mismatch.reg.col.trl", lang): [spec.trl or none for spec in CORRECTIONS.values()],
+            t("mismatch.reg.col.verl", lang): [spec.verl or none for spec in CORRECTIONS.values()],
+        }
+    )
+
+
+def effect_table(result: MismatchResult, shown: list[str], names: Mapping[str, str], lang: str) -> pd.DataFrame:
+    """What each correction does to each sampler of ``shown``: tokens dropped · responses touched (mean
+    weight), one column per correction (its label in ``lang``), the samplers by ``names``."""
+    return pd.DataFrame(
+        {
+            t("mismatch.col.sampler", lang): [names[x] for x in shown],
+            **{
+                label: [
+                    f"{pct(row['tokens_dropped'])} · {pct(row['sequences_touched'])} ({num(row['weight_mean'])})"
+                    for row in (result.correction(x, c) for x in shown)
+                ]
+                for c, label in correction_names(lang).items()
+            },
+        }
+    )
+
+
+def rejection_readings(result: MismatchResult, lang: str) -> list[str]:
+    """The rejection filters' reading in ``lang``, one per correction of kind ``"reject"``: its band and the
+    share of bf16 and top-p tokens it drops."""
+    return [
+        t(
+            "mismatch.read_geo",
+            lang,
+            low=f"{spec.low:g}",
+            high=f"{spec.high:g}",
+            bf16=pct(result.correction("bfloat16", name)["tokens_dropped"]),
+            top_p=pct(result.correction("top_p", name)["tokens_dropped"]),
+            p=f"{result.settings.top_p:g}",
+        )
+        for name, spec in CORRECTIONS.items()
+        if spec.kind == "reject"
+    ]
+
+
+def live_notes_text(lang: str) -> str:
+    """The live section's explanation in ``lang``, with the collapse rule's numbers (``runner.COLLAPSE``)."""
+    return t(
+        "mismatch.live_text",
+        lang,
+        window=COLLAPSE["window"],
+        drop=f"{COLLAPSE['reward_drop']:g}",
+        se=f"{COLLAPSE['noise_se']:g}",
+        jump=f"{COLLAPSE['jump']:g}",
+    )
+
+
+def make_live_run(config: MismatchLiveConfig, lang: str) -> MismatchLiveRun:
+    """A :class:`MismatchLiveRun` of ``config``.
+
+    Raises:
+        ValueError: naming ``arms`` (in ``lang``) for an R3 arm on the dense model, or whatever
+            :class:`MismatchLiveRun` raises."""
+    if config.model == "dense" and "r3" in config.arms:
+        raise ValueError(f"arms: {t('mismatch.dense_no_r3', lang)}")
+    return MismatchLiveRun(config)
+
+
+def exported_arms(config: MismatchLiveConfig, names: Mapping[str, str]) -> dict[str, tuple]:
+    """The arms' configs for the TRL / verl export: arm name (by ``names``) -> ``(objective, None, None,
+    TrainConfig)``; an R3 arm on the dense model is left out (the page's warning says why)."""
+    if config.model == "dense":
+        config = dataclasses.replace(config, arms=tuple(a for a in config.arms if a != "r3"))
+    return {names[a.name]: (a.objective, None, None, train_config(a, config.run_config())) for a in config.arm_list()}
+
+
+def live_words(names: Mapping[str, str], lang: str) -> dict[str, str]:
+    """The ``labels`` of the live figure (``rlviz.plots.moe.live_arms_figure``) in ``lang``: the panels'
+    titles, the step axis, the collapse marker, the smoothed line and each arm's name (``name.<arm>``)."""
+    words = {k: t(f"metric.{k}", lang) for k in LIVE_PANELS[:5]} | {"step": t("word.step", lang)}
+    words |= {"token_ratio_var": t("moe.metric.token_ratio_var", lang), "collapse": t("mismatch.collapse", lang)}
+    return words | {"smoothed": t("mismatch.smoothed", lang), **{f"name.{k}": v for k, v in names.items()}}
+
+
+def live_summary_table(frame: pd.DataFrame, summary: pd.DataFrame, names: Mapping[str, str], lang: str) -> pd.DataFrame:
+    """The live run's table: per arm of ``summary`` (``SideBySideRun.summary_frame``) held-out pass@1 start
+    -> end, its gain, the collapse step, the mean sampler-trainer KL and masked share over the steps of
+    ``frame`` (``metrics_frame``) and the steps run, as text in ``lang``."""
+
+    def arm_mean(arm: str, column: str) -> float:
+        values = pd.to_numeric(frame.loc[frame["arm"] == arm, column], errors="coerce")
+        return float(values.mean()) if values.notna().any() else math.nan
+
+    arms = summary["arm"]
+    return pd.DataFrame(
+        {
+            t("mismatch.col.arm", lang): [names.get(a, a) for a in arms],
+            t("mismatch.col.heldout", lang): [
+                f"{cell(a)} → {cell(b)}"
+                for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
+            ],
+            t("mismatch.col.gain", lang): [cell(v, signed=True) for v in summary["heldout_gain"]],
+            t("mismatch.col.collapse_step", lang): [cell(v, 0) for v in summary["collapse_step"]],
+            t("mismatch.col.rollout_kl", lang): [num(arm_mean(a, "rollout_kl")) for a in arms],
+            t("mismatch.col.masked", lang): [pct(arm_mean(a, "correction_masked_fraction")) for a in arms],
+            t("mismatch.col.steps", lang): [str(int(v)) for v in summary["steps"]],
+        }
+    )
+
+
+@dataclass(frozen=True)
+class StoredReading:
+    """What the stored runs (:func:`load_measured`) showed, as the page writes it: a ``header``, the
+    runs' settings (``text``), one ``table`` (per arm and seed: held-out pass@1 at the end, the
+    sampler-trainer KL, the collapse step) and the ``readings`` below it (Markdown paragraphs)."""
+
+    header: str
+    text: str
+    table: pd.DataFrame
+    readings: list[str]
+
+
+def stored_reading(measured: Mapping[str, Any], names: Mapping[str, str], lang: str) -> StoredReading:
+    """The stored runs of ``benchmarks/mismatch_effect.py`` (the page's defaults, one per seed) in ``lang``,
+    the arms by ``names``: the flagged collapses per seed, :func:`measured_consistency`'s verdict per run
+    and whether the seeds agree."""
+    sep = LIST_SEPARATOR[lang]
+    runs = measured["runs"]
+    m = runs[0]["settings"]
+    text = t(
+        "mismatch.measured_text",
+        lang,
+        arms=sep.join(names.get(a, a) for a in m["arms"]),
+        dtype=m["rollout_dtype"],
+        stale=m["rollout_stale_steps"],
+        lr=f"{m['lr']:g}",
+        steps=m["steps"],
+        seeds=sep.join(str(run["settings"]["seed"]) for run in runs),
+        window=runs[0]["window"],
+    )
+    columns = {t("mismatch.col.arm", lang): [names.get(a, a) for a in runs[0]["arms"]]}
+    for run in runs:
+        seed, rows = run["settings"]["seed"], run["arms"].values()
+        columns[f"{t('mismatch.col.heldout', lang)} · {seed}"] = [cell(r["heldout_end"]) for r in rows]
+        columns[f"{t('mismatch.col.rollout_kl', lang)} · {seed}"] = [num(r["rollout_kl"]) for r in rows]
+        columns[f"{t('mismatch.col.collapse_step', lang)} · {seed}"] = [
+            "—" if r["collapse_step"] is None else str(r["collapse_step"]) for r in rows
+        ]
+    readings = []
+    for run in runs:
+        flagged = [a for a, r in run["arms"].items() if r["collapse_step"] is not None]
+        if flagged:
+            key = "mismatch.measured_collapse_control" if "matched" in flagged else "mismatch.measured_collapse"
+            readings.append(t(key, lang, seed=run["settings"]["seed"], arms=sep.join(names.get(a, a) for a in flagged)))
+    together = measured_consistency(measured)
+    for reading in together["readings"]:
+        fields = reading["fields"] | {"best": names.get(reading["best"], reading["best"]), "seed": reading["seed"]}
+        readings.append(t(f"mismatch.measured.{reading['verdict']}", lang, **fields))
+    if together["agree"]:
+        readings.append(t("mismatch.measured_seeds.agree", lang))
+    else:
+        if together["kl_lower"]:
+            ranges = sep.join(
+                f"{names.get(a, a)} {' / '.join(num(v) for v in values)}" for a, values in together["kl_lower"].items()
+            )
+            none = " / ".join(num(v) for v in together["none_kl"])
+            consistent = t("mismatch.measured_consistent.kl", lang, ranges=ranges, none=none)
+        else:
+            consistent = t("mismatch.measured_consistent.none", lang)
+        readings.append(t("mismatch.measured_seeds.disagree", lang, consistent=consistent))
+    header = t("mismatch.measured_header", lang)
+    return StoredReading(header=header, text=text, table=pd.DataFrame(columns), readings=readings)
+
+
+def grid_words(names: Mapping[str, str], lang: str) -> dict[str, str]:
+    """The ``labels`` of the measurement's figure (``rlviz.plots.mismatch.log_ratio_grid``) in ``lang``: its
+    panels, axes and title, and each sampler's name (``sampler.<key>``, by ``names``)."""
+    words = {k: t(f"mismatch.{k}", lang) for k in ("panel.token", "panel.sequence", "share", "log_ratio")}
+    return words | {"title": t("mismatch.grid_header", lang), **{f"sampler.{k}": v for k, v in names.items()}}
+
+
+def correction_words(lang: str) -> dict[str, str]:
+    """The ``labels`` of the corrections' figure (``rlviz.plots.mismatch.correction_figure``) in ``lang``:
+    axes, advantage signs, panels (the trust region's names :data:`TRUST_REGION_OBJECTIVE`) and each
+    correction's label (``name.<key>``)."""
+    from rlviz.core.objectives import ALGORITHMS
+
+    keys = ("ratio", "weight", "trust_ratio", "trust_weight", "adv.pos", "adv.neg", "panel.corrections")
+    words = {k: t(f"mismatch.{k}", lang) for k in keys}
+    words |= {f"name.{k}": v for k, v in correction_names(lang).items()}
+    objective = ALGORITHMS[TRUST_REGION_OBJECTIVE].title
+    return words | {"panel.trust": t("mismatch.panel.trust", lang, objective=objective)}

@@ -1,0 +1,60 @@
+"""The mismatch page's Streamlit-bound support: the cached measurement (with its progress bar), the cached
+correction curves and the live run's figure."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app_common.text import lang, tr
+from rlviz.experiments import mismatch as X
+from rlviz.plots import mismatch as P
+from rlviz.plots.live import SMOOTH_SPAN
+from rlviz.plots.moe import live_arms_figure
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def measure(settings: X.MismatchSettings):
+    """Plain data, cached by the settings; the progress bar lives inside (replayed on a hit)."""
+    bar = st.empty()
+
+    def on_progress(done: int, total: int) -> None:
+        bar.progress(done / max(total, 1), text=tr("mismatch.computing", done=done, total=total))
+
+    result = X.measure_mismatch(settings, on_progress=on_progress)
+    bar.empty()
+    return result
+
+
+@st.cache_data(show_spinner=False)
+def curves() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The corrections' weight curves and the trust region beside them."""
+    return X.correction_curves(), X.trust_region_curves()
+
+
+def live_figure(run: X.MismatchLiveRun | None, steps: int, names: dict[str, str]):
+    """The run's curves: each arm's per-step points under their moving average, in the corrections'
+    styles, the x axes over the run's steps (before a run: the empty panels over the widgets' ``steps``);
+    the arms named by ``names``."""
+    words = X.live_words(names, lang())
+    if run is None:
+        frame = pd.DataFrame(columns=["arm", "step", *X.LIVE_PANELS])
+        words, total = {**words, "empty": tr("mismatch.empty_figure")}, int(steps)
+    else:
+        frame, words, total = run.metrics_frame(), {**words, "empty": tr("mismatch.first_step")}, run.config.steps
+    return live_arms_figure(
+        frame, X.LIVE_PANELS, words, steps=total, smooth=SMOOTH_SPAN, styles=P.ARM_STYLES, cols=2, panel_height=170
+    )
+
+
+def stored_reading(names: dict[str, str]) -> None:
+    """The stored runs of ``benchmarks/mismatch_effect.py`` (the page's defaults, one per seed), if any."""
+    measured = X.load_measured()
+    if measured is None:
+        return
+    shown = X.stored_reading(measured, names, lang())
+    st.markdown(f"#### {shown.header}")
+    st.markdown(shown.text)
+    st.table(shown.table, hide_index=True, border="horizontal")
+    for text in shown.readings:
+        st.markdown(text)
