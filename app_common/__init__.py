@@ -9,7 +9,9 @@
 - :mod:`app_common.feedback`: messages about bad input and failed runs;
 - :mod:`app_common.predictions`: predict, then reveal;
 - :mod:`app_common.export`: the "Export to TRL / verl" expander;
-- :mod:`app_common.presenter`: a lesson's presenter view.
+- :mod:`app_common.presenter`: a lesson's presenter view;
+- :mod:`app_common.parts`: one module per page for what is bound to Streamlit but is not the page's widgets
+  and layout (its cached results and figures, widget helpers its sections share, its callbacks).
 
 Pages import from the package (``from app_common import chart, tr``); each name lives in one module.
 """

@@ -14,7 +14,7 @@ from app_common import chart, csv_download, ensure_shell, formula, lang, tr
 from app_common.template import notes, page_top
 from rlviz.app_pages import PAGES, PATH, page
 from rlviz.core.objectives import ALGORITHMS
-from rlviz.experiments.home import family_tree, framework_check, settings_frame
+from rlviz.experiments.home import family_tree, framework_check, paper_note, settings_frame
 from rlviz.plots.home import lineage_figure
 
 ensure_shell()
@@ -81,6 +81,9 @@ for name in names:
             st.markdown(tr("home.paper", paper=spec.paper, arxiv=spec.arxiv, where=spec.equation))
             state, frameworks = framework_check(name)
             st.caption(tr(f"home.parity_{state}", frameworks=frameworks))
+            note = paper_note(name, L)  # the registry's note where rlviz follows the paper, not the code
+            if note:
+                st.caption(tr("home.follows_paper", text=note))
         with st.expander(tr("home.settings")):  # full width: six columns of text
             table = settings_frame(L, name).drop(columns="algorithm")
             table["default"] = table["default"].map(_fmt)

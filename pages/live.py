@@ -10,22 +10,20 @@ one ``rlviz.experiments.live.LiveRun`` (a ``SideBySideRun``, one arm per algorit
 ``st.session_state``, never cached across sessions -> figures. ``app_common.advance`` steps it one
 arm-step at a time under the run's lock and keeps every result as it goes, so Stop, a language
 switch or a page switch loses nothing and Continue picks up where it stopped. Widget keys start
-with ``lv_``.
+with ``lv_``. The settings' widgets, the curves and the run's tables are drawn by ``app_common.parts.live``;
+the words and tables come from ``rlviz.experiments.live``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 
-import pandas as pd
 import streamlit as st
 
 from app_common import (
     chart,
     csv_download,
     ensure_shell,
-    formula,
     labels,
     lang,
     predict,
@@ -33,57 +31,23 @@ from app_common import (
     stop,
     tr,
 )
+from app_common.parts import live as parts
 from app_common.predictions import questions_header
 from app_common.runpage import RunPage
 from app_common.runs import apart_reading
-from rlviz.core.advantages import ADVANTAGE_SCALES
-from rlviz.core.advice import unusual_settings
-from rlviz.core.aggregation import LOSS_AGG_MODES
-from rlviz.core.kl import KL_ESTIMATORS
-from rlviz.core.objectives import ALGORITHMS, MOE_ONLY_SETTINGS, TOKEN_STATES, TRAINER_SETTINGS
-from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig, LiveRun, run_reading
+from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments import live as X
+from rlviz.experiments.live import ALL_METRICS, DEFAULT_ALGORITHMS, PANELS, LiveConfig, LiveRun, run_reading
 from rlviz.experiments.runner import SUMMARY_TAIL
 from rlviz.i18n import SENTENCE_SEPARATOR
 from rlviz.lm.task import HELDOUT_SIZE
-from rlviz.plots import token_weight_figure
-from rlviz.plots.live import SMOOTH_SPAN, live_metrics_figure, ratio_histogram_figure, token_view_frame
+from rlviz.plots.live import SMOOTH_SPAN, ratio_histogram_figure
 from rlviz.teach.predict import PREDICTIONS, live_result
 
 ensure_shell()
 L = lang()
 D = LiveConfig()  # the experiment's own defaults
 LR_CHOICES = (1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2)
-CHOICES = {
-    "loss_agg_mode": LOSS_AGG_MODES,
-    "kl_estimator": KL_ESTIMATORS,
-    "scale_rewards": ADVANTAGE_SCALES,
-    "advantage": ("group", "gae"),
-}
-PANELS = (
-    "reward_mean",
-    "pass_at_1",
-    "response_length_mean",
-    "clip_fraction",
-    "gate_weight_mean",
-    "entropy",
-    "kl_ref",
-    "zero_adv_group_fraction",
-    "grad_norm",
-)
-ALL_METRICS = PANELS + (
-    "response_length_max",
-    "overlong_fraction",
-    "group_reward_std",
-    "ratio_mean",
-    "ratio_min",
-    "ratio_max",
-    "clip_fraction_low",
-    "clip_fraction_high",
-    "grad_token_fraction",
-    "seconds",
-    "rollouts",
-    "kept_groups",
-)
 titles = {n: spec.title for n, spec in ALGORITHMS.items()}  # the registry as it is now
 state = st.session_state
 # the run page's places (app_common.runpage): title and lede, the main settings and Run, the figure, the
@@ -251,103 +215,17 @@ with rp.details:
 
 
 # the settings widgets (drawn disabled while a run advances); each algorithm's are added below
-SETTINGS_KEYS = [
-    "lv_algos",
-    "lv_steps",
-    "lv_prompts",
-    "lv_G",
-    "lv_mu",
-    "lv_lr",
-    "lv_temp",
-    "lv_mb",
-    "lv_Lmax",
-    "lv_Lcache",
-]
-SETTINGS_KEYS += ["lv_heldout", "lv_Lpen", "lv_ent", "lv_kl_rew"]
-
-
-def _setting_widget(algo: str, s) -> object:
-    """One widget for one registry setting, defaulting to the registry value; returns its value
-    (numbers as typed text: parsed and checked when the run starts). The kind of widget follows
-    the setting's default and choices, never the algorithm's name."""
-    key = f"lv_{algo}.{s.name}"
-    SETTINGS_KEYS.append(key)
-    help_ = tr(
-        "live.setting_help",
-        meaning=s.help.get(L, s.name),
-        default=s.default,
-        source=s.source,
-        trl=s.trl or tr("word.none"),
-        verl=s.verl or tr("word.none"),
-    )
-    common = dict(key=key, help=f"`{s.name}` · {help_}", bind="query-params", disabled=running)
-    label = s.help.get(L, s.name)  # the setting's meaning in the session's language; its name in the help
-    if isinstance(s.default, bool):
-        return st.checkbox(label, value=s.default, **common)
-    options = list(CHOICES.get(s.name, ()))
-    if not options and s.choices and all(isinstance(c, str) for c in s.choices):
-        options = list(s.choices)
-    if options:
-        if s.name == "advantage" and "lam" not in ALGORITHMS[algo].train_defaults:
-            options = ["group"]  # GAE needs a value model: only an objective with a GAE lambda has one
-        return st.selectbox(label, options, index=options.index(s.default), **common)
-    placeholder = tr("live.empty_means_none") if s.default is None else None
-    return st.text_input(label, value="" if s.default is None else f"{s.default:g}", placeholder=placeholder, **common)
-
-
-def _parse(algo: str, s, value: object) -> object:
-    """A setting's typed value; raises ValueError naming it for text that is not a number."""
-    if not isinstance(value, str) or isinstance(s.default, str):
-        return value
-    text = value.strip()
-    if s.default is None and text.lower() in ("", "none", "off"):
-        return None
-    try:
-        number = float(text)
-    except ValueError:
-        raise ValueError(tr("live.not_a_number", name=f"{titles.get(algo, algo)} {s.name}", value=text)) from None
-    return int(number) if isinstance(s.default, int) and number.is_integer() else number
-
-
-raw_settings: dict[str, dict[str, object]] = {}
-with rp.details:
-    st.caption(tr("live.algo_settings_caption"))
-    for algo in algorithms:
-        spec = ALGORITHMS[algo]
-        with st.expander(tr("live.algo_settings", title=spec.title)):
-            formula(spec.latex)
-            cols = st.columns(3)
-            raw_settings[algo] = {}
-            # the trainer's settings every objective accepts (adv_estimator, ...), less those the dense model cannot use
-            shared = tuple(s for s in TRAINER_SETTINGS if s.name not in MOE_ONLY_SETTINGS)
-            for k, s in enumerate(spec.loss_settings + spec.train_settings + shared):
-                with cols[k % 3]:
-                    raw_settings[algo][s.name] = (s, _setting_widget(algo, s))
-
-
-def _advice() -> None:
-    """A note for each legal but unusual combination in an objective's settings (``rlviz.core.advice``)."""
-    for algo, items in raw_settings.items():
-        try:
-            typed = {name: _parse(algo, s, value) for name, (s, value) in items.items()}
-        except ValueError:
-            continue  # the bad value gets its own message
-        for note in unusual_settings(algo, typed, kl_in_reward=bool(kl_in_reward)):
-            st.info(tr(f"advice.{note['key']}", **note["fields"]), icon=":material/lightbulb:")
-
-
-with rp.details:
-    _advice()
+SETTINGS_KEYS = ["lv_algos", "lv_steps", "lv_prompts", "lv_G", "lv_mu", "lv_lr", "lv_temp", "lv_mb", "lv_Lmax"]
+SETTINGS_KEYS += ["lv_Lcache", "lv_heldout", "lv_Lpen", "lv_ent", "lv_kl_rew"]
+with rp.details:  # one expander per algorithm: its formula and its settings, from the registry
+    raw_settings = parts.algorithm_settings(algorithms, running, SETTINGS_KEYS)
+with rp.details:  # a note for each legal but unusual combination in an objective's settings
+    for note in X.advice_texts(raw_settings, titles, bool(kl_in_reward), L):
+        st.info(note, icon=":material/lightbulb:")
 
 
 def _config() -> LiveConfig:
     """The LiveConfig the widgets describe; only settings that differ from the registry are passed."""
-    settings: dict[str, dict[str, object]] = {}
-    for algo, items in raw_settings.items():
-        for name, (s, value) in items.items():
-            typed = _parse(algo, s, value)
-            if typed != s.default:
-                settings.setdefault(algo, {})[name] = typed
     return LiveConfig(
         algorithms=tuple(algorithms),
         steps=int(steps),
@@ -363,7 +241,7 @@ def _config() -> LiveConfig:
         seed=int(state.get("seed", 0)),
         device=state.get("device", "auto"),
         model_dir=state.get("model_dir"),
-        settings=settings,
+        settings=X.typed_settings(raw_settings, titles, L),
         heldout_samples=int(heldout),
         entropy_coef=float(entropy_coef),
         kl_in_reward=bool(kl_in_reward),
@@ -371,22 +249,7 @@ def _config() -> LiveConfig:
 
 
 # the parameter a library error names (the text before its first colon) -> the widget to change
-FIELDS = {
-    "algorithms": tr("live.algorithms"),
-    "steps": tr("live.steps"),
-    "prompts_per_step": tr("live.prompts"),
-    "group_size": tr("live.group_size"),
-    "mu": tr("live.mu"),
-    "lr": tr("live.lr"),
-    "temperature": tr("live.temperature"),
-    "mini_batches": tr("live.mini_batches"),
-    "max_new_tokens": tr("live.max_new_tokens"),
-    "overlong_buffer_length": tr("live.overlong_buffer"),
-    "overlong_penalty_factor": tr("live.overlong_penalty"),
-    "heldout_samples": tr("live.heldout"),
-    "entropy_coef": tr("live.entropy_coef"),
-    "device": tr("side.device"),
-}
+FIELDS = X.live_fields(L)
 
 # ---------------------------------------------------------------------------------------- notes
 with rp.notes():
@@ -435,21 +298,6 @@ def _arm_titles(run: LiveRun) -> dict[str, str]:
     return {name: titles.get(arm.objective, arm.objective) for name, arm in run.arms.items()}
 
 
-def _curves(run: LiveRun | None):
-    """The curves' figure: the chosen panels, each arm's per-step points under their moving average, the
-    x axes spanning the run's steps from the start (before a run: the widgets' steps, empty panels)."""
-    if run is None:
-        frame = pd.DataFrame(columns=["arm", "step", *ALL_METRICS])
-        shown, total, names = list(panels), int(steps), {}
-    else:
-        frame = run.metrics_frame()
-        # a panel no arm measures (e.g. SAPO's gate weight without SAPO) is left out
-        shown = [m for m in panels if frame.empty or frame[m].notna().any()]
-        total, names = run.config.steps, {f"name.{n}": t for n, t in _arm_titles(run).items()}
-    words = {**metric_labels, **names, "empty": tr("live.empty_figure" if run is None else "live.first_step")}
-    return live_metrics_figure(frame, shown, words, cols=3, panel_height=190, by="arm", smooth=SMOOTH_SPAN, steps=total)
-
-
 def _changed(run: LiveRun) -> bool:
     return dataclasses.asdict(_config()) != dataclasses.asdict(run.live_config)
 
@@ -457,7 +305,7 @@ def _changed(run: LiveRun) -> bool:
 run: LiveRun | None = rp.run
 arm_titles = _arm_titles(run) if run is not None else {}
 run = rp.watch(
-    _curves,
+    lambda run: parts.curves_figure(run, panels, steps, metric_labels, _arm_titles(run) if run is not None else {}),
     names=arm_titles,
     chart_key="live-curves",
     changed=_changed,
@@ -471,34 +319,12 @@ progress = run.progress
 
 # ---------------------------------------------------------------------------------------- reading
 reading = run_reading(run.entropy_frame(), run.summary_frame())
-lost, gained = reading["entropy"], reading["heldout"]
-parts = []
-if lost is not None:
-    parts.append(
-        tr(
-            "live.entropy_reading" if lost["fell"] else "live.entropy_reading_rose",
-            title=arm_titles[lost["arm"]],
-            first=f"{lost['first']:.2f}",
-            last=f"{lost['last']:.2f}",
-            steps=lost["steps"],
-            high=f"{lost['clip_high']:.1%}",
-        )
-    )
-if gained is not None:
-    parts.append(
-        tr(
-            "live.heldout_reading" if gained["rose"] else "live.heldout_reading_fell",
-            title=arm_titles[gained["arm"]],
-            start=f"{gained['start']:.3f}",
-            end=f"{gained['end']:.3f}",
-            gain=f"{gained['gain']:+.3f}",
-        )
-    )
+read = X.reading_parts(reading, arm_titles, L)
 apart = apart_reading(run.summary_frame(), "live", run.config.heldout_samples)
 if apart:
-    parts.append(apart)
-if parts:
-    rp.read(SENTENCE_SEPARATOR[L].join(parts))
+    read.append(apart)
+if read:
+    rp.read(SENTENCE_SEPARATOR[L].join(read))
 with rp.reading:
     st.caption(tr("live.smooth_caption", span=SMOOTH_SPAN, curves=tr("live.curves")))
 
@@ -509,31 +335,16 @@ if max_step == 0:
 if not entropy.empty:
     with rp.sections, st.expander(tr("live.entropy_header")):
         # what this run measured, read from its metrics; the reasons below hold for any run
-        shown = entropy.drop(columns=["algorithm"]).assign(arm=[arm_titles[a] for a in entropy["arm"]])
-        shown = shown.rename(columns={c: tr(f"live.entropy_col.{c}") for c in shown.columns})
         st.caption(tr("live.entropy_table_caption"))
-        st.dataframe(shown.round(3), hide_index=True)
+        st.dataframe(X.entropy_table(entropy, arm_titles, L), hide_index=True)
         st.markdown(tr("live.entropy_why"))
-
-
-def _step_picker(key: str, default: int) -> int:
-    if max_step == 1:
-        return 1
-    return st.slider(tr("live.step_select"), 1, max_step, min(default, max_step), key=key)
-
-
-def _number(value: float, digits: int, signed: bool = False) -> str:
-    """A table cell: ``—`` for a value not measured yet (NaN)."""
-    if value is None or not math.isfinite(value):
-        return "—"
-    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
 def _run_views() -> None:
     """The run's own views: the ratio histogram, the tokens, the final table."""
     # ---------------------------------------------------------------------------------------- ratios
     st.subheader(tr("live.ratio_header"))
-    hist_step = _step_picker("lv_hist_step", max_step)
+    hist_step = parts.step_picker("lv_hist_step", max_step, max_step)
     left, right = st.columns([3, 1])
     with left:
         fig = ratio_histogram_figure(
@@ -550,7 +361,7 @@ def _run_views() -> None:
 
     # ---------------------------------------------------------------------------------------- tokens
     st.subheader(tr("live.tokens_header"))
-    token_step = _step_picker("lv_token_step", 1)
+    token_step = parts.step_picker("lv_token_step", 1, max_step)
     shown = st.multiselect(
         tr("live.tokens_algos"),
         list(run.arms),
@@ -571,70 +382,11 @@ def _run_views() -> None:
         key=f"lv_token_when_{L}",
     )
     state["live_token_when"] = when
-    frames = {name: token_view_frame(view, when) for name, view in views.items()}
-    weights = [abs(w) for f in frames.values() for w in f["weight"] if math.isfinite(w)]
-    zmax = max(weights) if weights else None
-    for name, view in views.items():
-        if view is None:
-            st.info(tr("live.no_update", title=arm_titles[name]))
-            continue
-        st.markdown(tr("live.prompt_line", title=arm_titles[name], prompt=view["prompt"], answer=view["answer"]))
-        row_labels = {
-            f"row.{i}": tr(
-                "live.row_label", i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}"
-            )
-            + ("" if row["in_loss"] else f" ({tr('live.masked')})")
-            for i, row in enumerate(view["rows"])
-        }
-        token_labels = labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels)
-        token_labels |= labels("live", *(f"state.{s}" for s in TOKEN_STATES))  # the hover's token state
-        fig = token_weight_figure(frames[name], token_labels, zmax=zmax)
-        chart(fig, f"live-tokens-{name}")
+    parts.token_figures(views, when, arm_titles)
 
     # ---------------------------------------------------------------------------------------- table
     st.subheader(tr("live.summary_header"))
-    summary = run.summary_frame()
-    # the key result first, and few, short columns: the table fits a 1400 px window without scrolling
-    # (the full summary is in the JSON download, every step in the CSV)
-    COLUMNS = {
-        "algorithm": [arm_titles[name] for name in summary["arm"]],
-        "heldout": [
-            f"{_number(a, 3)} → {_number(b, 3)}"
-            for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
-        ],
-        "heldout_gain": [_number(v, 3, signed=True) for v in summary["heldout_gain"]],
-        "train_pass_at_1_last5": [_number(v, 3) for v in summary["train_pass_at_1_last5"]],
-        "response_length_last5": [_number(v, 1) for v in summary["response_length_last5"]],
-        "clip_fraction_mean": [_number(v, 3) for v in summary["clip_fraction_mean"]],
-        "entropy_last": [_number(v, 3) for v in summary["entropy_last"]],
-        "kl_ref_last": [_number(v, 3) for v in summary["kl_ref_last"]],
-        "rollouts_total": [str(int(v)) for v in summary["rollouts_total"]],
-        "seconds_total": [_number(v, 1) for v in summary["seconds_total"]],  # a short run: 0.4 s, not "0"
-    }
-    # pixels per column: 835 in all, inside the ~940 px main column of a 1400 px window with the sidebar
-    WIDTHS = {
-        "algorithm": 110,
-        "heldout": 130,
-        "heldout_gain": 70,
-        "train_pass_at_1_last5": 95,
-        "response_length_last5": 70,
-        "clip_fraction_mean": 60,
-        "entropy_last": 75,
-        "kl_ref_last": 60,
-        "rollouts_total": 90,
-        "seconds_total": 75,
-    }
-    table = pd.DataFrame({tr(f"sum.{k}"): v for k, v in COLUMNS.items()})
-    st.dataframe(
-        table,
-        hide_index=True,
-        column_config={
-            tr(f"sum.{k}"): st.column_config.TextColumn(
-                tr(f"sum.{k}"), help=tr(f"sum.{k}_help", n=HELDOUT_SIZE), width=WIDTHS[k]
-            )
-            for k in COLUMNS
-        },
-    )
+    parts.summary_table(run.summary_frame(), arm_titles)
     measured = run.config.heldout_samples > 0  # 0 skips the held-out evaluation: its columns stay —
     caption = "live.summary_caption" if measured else "live.summary_caption_no_heldout"
     st.caption(tr(caption, n=HELDOUT_SIZE, tail=SUMMARY_TAIL))

@@ -7,15 +7,14 @@ the live run (a ``SideBySideRun`` of two GRPO arms, dynamic sampling off and on)
 ``st.session_state`` and advances one arm-step at a time through ``app_common.advance``, on the run-page
 skeleton (``app_common.runpage.RunPage``) like the live page. The page opens with its title, lede and the
 signal figure (its control beside it); the live run's section has its settings and Run just above its
-figure. Widget keys start with ``s_``.
+figure. Widget keys start with ``s_``. The cached results and figure specs are in
+``app_common.parts.sampling``; the tables and sentences are built by ``rlviz.experiments.sampling``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 
-import pandas as pd
 import streamlit as st
 import torch
 
@@ -23,7 +22,6 @@ from app_common import (
     chart,
     csv_download,
     ensure_shell,
-    figure_cache,
     formula,
     fragment,
     labels,
@@ -33,36 +31,21 @@ from app_common import (
     show_bad_input,
     tr,
 )
+from app_common.parts import sampling as parts
 from app_common.runpage import RunPage
 from app_common.runs import apart_reading
 from app_common.template import notes, page_top
-from rlviz.core.sampling import fill_cost, signal_probability
+from rlviz.core.sampling import signal_probability
+from rlviz.experiments import sampling as X
 from rlviz.experiments.sampling import (
-    ARMS,
     DEFAULT_GROUP_SIZES,
     GROUP_SIZE_CHOICES,
     DynamicSamplingConfig,
     DynamicSamplingRun,
-    PassRateDistribution,
-    advantage_mass_curves,
-    beta_density,
-    fill_cost_frame,
-    measure_pass_rates,
-    run_comparison,
-    signal_curves,
-    simulate_fill,
 )
 from rlviz.i18n import SENTENCE_SEPARATOR
 from rlviz.lm.task import HELDOUT_SIZE
 from rlviz.plots.live import SMOOTH_SPAN
-from rlviz.plots.sampling import (
-    advantage_mass_figure,
-    beta_density_figure,
-    fill_cost_figure,
-    live_sampling_figure,
-    pass_rate_figure,
-    signal_probability_figure,
-)
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
@@ -73,127 +56,9 @@ G_CHOICES = list(GROUP_SIZE_CHOICES)
 LR_CHOICES = (1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3)
 D = DynamicSamplingConfig()
 CAPTION_EXAMPLE = (8, 0.1)  # the signal caption's example: a group size and a pass rate
-arm_labels = {arm: tr(f"sampling.arm_{arm}") for arm in ARMS}
-# the parameter a library error names (the text before its first colon) -> the widget to change
-SIDEBAR_FIELDS = {"device": tr("side.device")}
+arm_labels = X.arm_labels(L)
 
 page_top("sampling")  # title, path marker, lede; the signal figure follows at once
-
-
-# ------------------------------------------------------------------ cached results and figure specs
-# Pure functions of their arguments, shared by every session (``figure_cache``: the figure's spec;
-# ``words``: the labels it shows, so the language is part of the key).
-@st.cache_data(show_spinner=False, max_entries=32)
-def _signal_curves(sizes: tuple[int, ...]):
-    return signal_curves(sizes)
-
-
-@figure_cache
-def _signal_figure(sizes: tuple[int, ...], words: tuple):
-    return signal_probability_figure(_signal_curves(sizes), dict(words))
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _advantage_mass(group_size: int):
-    return advantage_mass_curves(group_size)
-
-
-@figure_cache
-def _bias_figure(group_size: int, words: tuple):
-    return advantage_mass_figure(_advantage_mass(group_size), dict(words))
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _measure(seed: int, n_prompts: int, group_size: int, temperature: float, model_dir: str | None, device: str):
-    """Plain data: the cached function loads the model itself (rlviz never imports Streamlit)."""
-    return measure_pass_rates(seed, n_prompts, group_size, temperature, model_dir=model_dir, device=device)
-
-
-@figure_cache
-def _measured_figure(measure_args: tuple, words: tuple):
-    m = _measure(*measure_args)
-    return pass_rate_figure(m.histogram(), m.outcomes_by_level(), dict(words))
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _measured_summary(measure_args: tuple) -> dict:
-    """What the page reads from a measurement besides its figure: the shares of all-wrong, all-right
-    and zero-advantage groups, the number of prompts, the levels the filter would drop most
-    (``None`` unless some level has both), and the pass rates as (values, weights)."""
-    m = _measure(*measure_args)
-    by_level = m.outcomes_by_level()
-    by_level = by_level[by_level["level"] > 0].pivot(index="level", columns="outcome", values="share")
-    levels = None
-    if by_level["all_correct"].max() > 0 and by_level["all_wrong"].max() > 0:
-        levels = {
-            "lv_right": int(by_level["all_correct"].idxmax()),
-            "right": float(by_level["all_correct"].max()),
-            "lv_wrong": int(by_level["all_wrong"].idxmax()),
-            "wrong": float(by_level["all_wrong"].max()),
-        }
-    dist = m.distribution()
-    return {
-        "zero": m.zero_advantage_fraction,
-        "wrong": m.all_wrong_fraction,
-        "right": m.all_correct_fraction,
-        "n": len(m.frame),
-        "levels": levels,
-        "distribution": (dist.values, dist.weights),
-    }
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _fill_cost(a: float, b: float, measured: tuple | None, n: int, N: int, G: int, max_caps: int):
-    """``measured``: the measured pass rates as (values, weights), or None."""
-    dists = {"beta": PassRateDistribution.beta(a, b)}
-    if measured is not None:
-        dists["measured"] = PassRateDistribution.discrete(*measured)
-    return fill_cost_frame(dists, n, N, G, max_caps)
-
-
-@figure_cache
-def _cost_figure(a: float, b: float, measured: tuple | None, n: int, N: int, G: int, K: int, words: tuple):
-    return fill_cost_figure(_fill_cost(a, b, measured, n, N, G, max(10, K)), K, N, dict(words))
-
-
-@figure_cache
-def _beta_figure(a: float, b: float, words: tuple):
-    return beta_density_figure(beta_density(a, b), PassRateDistribution.beta(a, b).mean, dict(words), height=220)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _cost_table(settings: tuple, K: int, lang: str):
-    """The cost table at the chosen K, as shown (``lang``: the session's language, read by ``tr``)."""
-    df = _fill_cost(*settings, max(10, K))
-    at_k = df[df["K"] == K]
-    a, b = settings[:2]
-    dist_labels = {"beta": tr("sampling.beta_name", a=a, b=b), "measured": tr("sampling.measured_name")}
-    table = pd.DataFrame(
-        {
-            tr("sampling.col_distribution"): [dist_labels[d] for d in at_k["distribution"]],
-            tr("sampling.col_q"): at_k["signal_probability"].round(3).tolist(),
-            tr("sampling.col_rounds"): at_k["expected_rounds"].round(2).tolist(),
-            tr("sampling.col_rollouts"): at_k["expected_rollouts"].round(1).tolist(),
-            tr("sampling.col_groups"): at_k["expected_groups"].round(2).tolist(),
-            tr("sampling.col_full"): at_k["full_batch_probability"].round(3).tolist(),
-            tr("sampling.col_per_group"): [
-                f"{v:.1f}" if v != float("inf") else "∞" for v in at_k["rollouts_per_group"]
-            ],
-            tr("sampling.col_plain_groups"): at_k["plain_groups"].round(2).tolist(),
-            tr("sampling.col_plain_rollouts"): at_k["plain_rollouts"].tolist(),
-        }
-    )
-    return table.map(lambda v: f"{v:.4g}" if isinstance(v, float) else v)  # as many digits as the CSV's rounding
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _fill_check(a: float, b: float, n: int, N: int, G: int, K: int, seed: int):
-    """The formula's fill cost and its Monte-Carlo check at one setting: (exact, simulation, trials)."""
-    beta = PassRateDistribution.beta(a, b)
-    exact = fill_cost(beta.signal_probability(G), n, N, G, K)
-    # about two million simulated answers at most, so the check stays quick at any setting
-    trials = int(min(2000, max(100, 2e6 / (n * G * exact.expected_rounds))))
-    return exact, simulate_fill(beta, n, N, G, K, trials, torch.Generator().manual_seed(seed)), trials
 
 
 @fragment
@@ -218,14 +83,14 @@ def signal_section() -> None:
     try:
         if not sizes:
             raise ValueError(f"group_size: {tr('sampling.need_group_size')}")
-        df = _signal_curves(tuple(int(g) for g in sizes))
+        df = parts.signal_curves(tuple(int(g) for g in sizes))
     except ValueError as exc:
         show_bad_input(exc, {"group_size": tr("sampling.group_sizes")}, where=left)
         df = None
     if df is not None:
         with left:
             signal_labels = labels("sampling", "pass_rate", "signal_axis", "mixed_hover", "equal_hover")
-            chart(_signal_figure(tuple(int(g) for g in sizes), tuple(signal_labels.items())), "sampling-signal")
+            chart(parts.signal_figure(tuple(int(g) for g in sizes), tuple(signal_labels.items())), "sampling-signal")
         # the caption's example, computed
         example = float(signal_probability(torch.tensor(CAPTION_EXAMPLE[1], dtype=torch.float64), CAPTION_EXAMPLE[0]))
         st.caption(tr("sampling.signal_caption", G=CAPTION_EXAMPLE[0], p=CAPTION_EXAMPLE[1], share=example))
@@ -252,7 +117,7 @@ st.markdown(tr("sampling.bias_text"))
 def bias_section() -> None:
     bias_G = st.slider(tr("sampling.bias_group_size"), 2, 64, 8, key="s_bG", bind="query-params")
     try:
-        df = _advantage_mass(int(bias_G))
+        df = parts.advantage_mass(int(bias_G))
     except ValueError as exc:
         show_bad_input(exc, {"group_size": tr("sampling.bias_group_size")})
         return
@@ -260,7 +125,7 @@ def bias_section() -> None:
     with left:
         # the two lines' names: the registry titles of GRPO and Dr.GRPO
         words = labels("sampling", "pass_rate", "bias_axis", "bias_mass")
-        chart(_bias_figure(int(bias_G), tuple(words.items())), "sampling-difficulty-bias")
+        chart(parts.bias_figure(int(bias_G), tuple(words.items())), "sampling-difficulty-bias")
     with right:
         formula(
             r"\text{GRPO: }\\ A_i = \frac{R_i - \bar R}{\operatorname{std}(R) + \epsilon},\quad "
@@ -299,19 +164,11 @@ measurement = None
 measure_args = (seed, int(n_prompts), int(m_G), float(m_temp), state.get("model_dir"), state.get("device", "auto"))
 try:
     with st.spinner(tr("sampling.measuring", n=int(n_prompts), G=int(m_G))):
-        measurement = _measure(*measure_args)
+        measurement = parts.measure(*measure_args)
 except ValueError as exc:
-    show_bad_input(
-        exc,
-        {
-            "n_prompts": tr("sampling.n_prompts"),
-            "group_size": tr("sampling.measure_group_size"),
-            "temperature": tr("sampling.temperature"),
-            **SIDEBAR_FIELDS,
-        },
-    )
+    show_bad_input(exc, X.measure_fields(L))
 if measurement is not None:
-    summary = _measured_summary(measure_args)
+    summary = parts.measured_summary(measure_args)
     cols = st.columns(4)
     cols[0].metric(tr("sampling.zero_share"), f"{summary['zero']:.0%}")
     cols[1].metric(tr("sampling.all_wrong_share"), f"{summary['wrong']:.0%}")
@@ -325,20 +182,11 @@ if measurement is not None:
     )
     left, right = st.columns([3, 1])
     with left:
-        chart(_measured_figure(measure_args, tuple(measured_labels.items())), "sampling-measured")
+        chart(parts.measured_figure(measure_args, tuple(measured_labels.items())), "sampling-measured")
     with right:
         st.latex(r"\hat p = k / G")
         st.latex(r"\begin{gathered} A_1 = \dots = A_G = 0 \\ \iff k \in \{0, G\} \end{gathered}")
-    caption = tr(
-        "sampling.measured_caption",
-        zero=summary["zero"],
-        n=summary["n"],
-        wrong=summary["wrong"],
-        right=summary["right"],
-    )
-    if summary["levels"] is not None:  # which levels the filter would drop, read from this measurement
-        caption += tr("sampling.measured_levels", **summary["levels"])
-    st.caption(caption)
+    st.caption(X.measured_caption(summary, L))
     csv_download(measurement.frame, "sampling-measured", key="s_dl_measured")
 
 # ---------------------------------------------------------------------------------------- 3. cost
@@ -364,26 +212,18 @@ def cost_section() -> None:
     b = c2.slider(
         tr("sampling.beta_b"), 0.1, 10.0, 0.5, 0.1, key="s_b", help=tr("sampling.beta_help"), bind="query-params"
     )
-    cost_fields = {
-        "a": tr("sampling.beta_a"),
-        "b": tr("sampling.beta_b"),
-        "prompts_per_round": tr("sampling.per_round"),
-        "target_groups": tr("sampling.target"),
-        "group_size": tr("sampling.cost_group_size"),
-        "max_rounds": tr("sampling.cap"),
-    }
-    measured = None if measurement is None else _measured_summary(measure_args)["distribution"]
+    cost_fields = X.cost_fields(L)
+    measured = None if measurement is None else parts.measured_summary(measure_args)["distribution"]
     settings = (float(a), float(b), measured, int(n), int(N), int(G))
     try:
-        df = _fill_cost(*settings, max(10, int(K)))
+        df = parts.fill_cost(*settings, max(10, int(K)))
     except ValueError as exc:
         show_bad_input(exc, cost_fields)
         return
-    dist_labels = {"beta": tr("sampling.beta_name", a=a, b=b), "measured": tr("sampling.measured_name")}
-    dist_names = {f"name.{d}": text for d, text in dist_labels.items()}
+    dist_names = {f"name.{d}": text for d, text in X.distribution_labels(a, b, L).items()}
     with c3:
         beta_labels = labels("sampling", "pass_rate", "density", "mean", **dist_names)
-        chart(_beta_figure(float(a), float(b), tuple(beta_labels.items())), "sampling-beta")
+        chart(parts.beta_figure(float(a), float(b), tuple(beta_labels.items())), "sampling-beta")
     left, right = st.columns([3, 1])
     with left:
         cost_labels = labels(
@@ -391,7 +231,7 @@ def cost_section() -> None:
             *("cost_groups", "cost_full", "cost_rollouts", "cap_axis", "plain", "target_line", "chosen"),
             **dist_names,
         )
-        chart(_cost_figure(*settings, int(K), tuple(cost_labels.items())), "sampling-cost")
+        chart(parts.cost_figure(*settings, int(K), tuple(cost_labels.items())), "sampling-cost")
     with right:
         formula(
             r"q = \mathbb{E}_{p}\big[1 - p^G - (1-p)^G\big],\quad S_r \sim \operatorname{Bin}(r\,n,\ q),\quad "
@@ -402,7 +242,7 @@ def cost_section() -> None:
         formula(r"\text{Beta: } \mathbb{E}[p^G] = \prod_{j=0}^{G-1} \frac{a+j}{a+b+j}", small=True)
         st.caption(tr("sampling.cost_legend"))
     st.caption(tr("sampling.cost_caption"))
-    shown = _cost_table(settings, int(K), L)
+    shown = parts.cost_table(settings, int(K), L)
     st.table(shown, hide_index=True, border="horizontal")  # nine columns: headers wrap, none hides
     st.caption(tr("sampling.table_caption"))
     csv_download(df, "sampling-cost", key="s_dl_cost")
@@ -412,31 +252,12 @@ def cost_section() -> None:
         return
     with check:
         try:
-            exact, sim, trials = _fill_check(float(a), float(b), int(n), int(N), int(G), int(K), seed)
+            exact, sim, trials = parts.fill_check(float(a), float(b), int(n), int(N), int(G), int(K), seed)
         except ValueError as exc:
             show_bad_input(exc, cost_fields)
             return
         st.markdown(tr("sampling.mc_text", trials=trials))
-        names = ("col_q", "col_rounds", "col_rollouts", "col_groups", "col_full")
-        fields = (
-            "signal_probability",
-            "expected_rounds",
-            "expected_rollouts",
-            "expected_groups",
-            "full_batch_probability",
-        )
-        st.dataframe(
-            pd.DataFrame(
-                {
-                    tr("sampling.col_quantity"): [tr(f"sampling.{k}") for k in names],
-                    tr("sampling.col_formula"): [f"{getattr(exact, f):.4g}" for f in fields],
-                    tr("sampling.col_simulation"): [
-                        f"{getattr(sim, f):.4g} ± {getattr(sim, f + '_se'):.2g}" for f in fields
-                    ],
-                }
-            ),
-            hide_index=True,
-        )
+        st.dataframe(X.check_table(exact, sim, L), hide_index=True)
 
 
 cost_section()
@@ -523,16 +344,7 @@ with rp.details, st.expander(tr("sampling.more_settings"), expanded=rp.presentin
     )
 
 
-LIVE_FIELDS = {
-    "steps": tr("sampling.steps"),
-    "prompts_per_step": tr("sampling.live_prompts"),
-    "group_size": tr("sampling.live_group_size"),
-    "max_resample_rounds": tr("sampling.rounds"),
-    "lr": tr("sampling.lr"),
-    "temperature": tr("sampling.temperature"),
-    "heldout_samples": tr("sampling.heldout"),
-    **SIDEBAR_FIELDS,
-}
+LIVE_FIELDS = X.live_fields(L)
 
 
 def _config() -> DynamicSamplingConfig:
@@ -565,57 +377,8 @@ rp.controls(
 )
 
 
-def _number(value: float, digits: int) -> str:
-    return f"{value:.{digits}f}" if value is not None and math.isfinite(value) else "—"
-
-
-def _summary_table(run: DynamicSamplingRun) -> pd.DataFrame:
-    """One row per arm, the key result first: held-out pass@1 start -> end (— : not measured)."""
-    summary = run.summary_frame()
-    return pd.DataFrame(
-        {
-            tr("sampling.col_arm"): summary["arm"].map(arm_labels),
-            tr("sampling.col_heldout"): [
-                f"{_number(a, 3)} → {_number(b, 3)}"
-                for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
-            ],
-            tr("sampling.col_train_last5"): [_number(v, 3) for v in summary["train_pass_at_1_last5"]],
-            tr("sampling.col_rollouts_total"): [str(int(v)) for v in summary["rollouts_total"]],
-            tr("sampling.col_signal_mean"): [_number(v, 2) for v in summary["signal_groups_mean"]],
-            tr("sampling.col_per_signal"): [_number(v, 1) for v in summary["rollouts_per_signal_group"]],
-            tr("sampling.col_signal_total"): [str(int(v)) for v in summary["signal_groups_total"]],
-            tr("sampling.col_steps"): [str(int(v)) for v in summary["steps"]],
-        }
-    )
-
-
-live_labels = labels(
-    "sampling",
-    "live_signal",
-    "live_rollouts",
-    "live_reward",
-    "live_reward_vs",
-    "target_line",
-    "smoothed",
-    step=tr("word.step"),
-    empty=tr("sampling.empty_figure"),
-    **{f"name.{arm}": label for arm, label in arm_labels.items()},
-)
-
-
-def _live_figure(run: DynamicSamplingRun | None):
-    """The run's 2 x 2 figure (before a run: its empty panels over the widgets' steps)."""
-    if run is None:
-        frame = pd.DataFrame(columns=["arm", "step", "signal_groups", "rollouts_cum", "pass_at_1"])
-        return live_sampling_figure(frame, int(live_N), live_labels, smooth=SMOOTH_SPAN, steps=int(steps))
-    config, words = run.ds_config, {**live_labels, "empty": tr("sampling.first_step")}
-    return live_sampling_figure(
-        run.metrics_frame(), config.prompts_per_step, words, smooth=SMOOTH_SPAN, steps=config.steps
-    )
-
-
 run = rp.watch(
-    _live_figure,
+    lambda run: parts.live_figure(run, live_N, steps),
     names=arm_labels,
     chart_key="sampling-live",
     changed=lambda run: dataclasses.asdict(_config()) != dataclasses.asdict(run.ds_config),
@@ -623,30 +386,18 @@ run = rp.watch(
 )
 if run is not None:
     summary_frame = run.summary_frame()
-    compared = run_comparison(summary_frame)
-    parts = []
-    if compared is not None:
-        parts.append(
-            tr(
-                "sampling.read_compare",
-                signal_ds=_number(compared["signal_grpo_ds"], 1),
-                signal=_number(compared["signal_grpo"], 1),
-                times=_number(compared["times"], 1),
-                rollouts_ds=_number(compared["rollouts_grpo_ds"], 0),
-                rollouts=_number(compared["rollouts_grpo"], 0),
-                per_ds=_number(compared["per_signal_grpo_ds"], 1),
-                per=_number(compared["per_signal_grpo"], 1),
-            )
-        )
+    read = [text for text in (X.compare_text(summary_frame, L),) if text]
     apart = apart_reading(summary_frame, "sampling", run.config.heldout_samples)
     if apart:
-        parts.append(apart)
-    if parts:
-        rp.read(SENTENCE_SEPARATOR[L].join(parts))
+        read.append(apart)
+    if read:
+        rp.read(SENTENCE_SEPARATOR[L].join(read))
     with rp.reading:
         st.caption(tr("sampling.smooth_caption", span=SMOOTH_SPAN))
     with rp.sections:
-        st.table(_summary_table(run), hide_index=True, border="horizontal")  # headers wrap: none hides at 1400 px
+        st.table(
+            X.live_summary_table(summary_frame, arm_labels, L), hide_index=True, border="horizontal"
+        )  # headers wrap: none hides at 1400 px
         st.caption(tr("sampling.summary_caption", n=HELDOUT_SIZE))
     with rp.downloads:
         csv_download(run.metrics_frame(), "sampling-live", key="s_dl_live")

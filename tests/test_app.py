@@ -52,6 +52,8 @@ def test_home_english_by_default():
         assert f"arxiv.org/abs/{spec.arxiv}" in text
         state, frameworks = framework_check(spec.name)  # checked against TRL / verl, or by no framework
         assert t(f"home.parity_{state}", "en", frameworks=frameworks) in text
+        if spec.follows_paper:  # the registry's note where rlviz follows the paper, not the authors' code
+            assert t("home.follows_paper", "en", text=spec.follows_paper["en"]) in text
     assert t("home.parity_checked", "en", frameworks=framework_check("grpo")[1]) in text
     assert len(at.get("latex")) == len(ALGORITHMS) == 19
     assert at.get("plotly_chart"), "the family tree is missing"
@@ -94,11 +96,13 @@ def test_home_opens_with_the_newcomers_path_beside_the_figure(lang):
 
 
 def test_an_entry_added_to_the_registry_is_on_the_home_map(monkeypatch):
-    copy = dataclasses.replace(ALGORITHMS["dapo"], name="dapo_copy", title="DAPO copy", style=None)
+    note = {"en": "The copy's code does something else.", "zh": "副本的代码另有做法。"}
+    copy = dataclasses.replace(ALGORITHMS["dapo"], name="dapo_copy", title="DAPO copy", style=None, follows_paper=note)
     monkeypatch.setitem(ALGORITHMS, "dapo_copy", copy)
     at = _app().run()
     _no_exception(at)
     assert "### DAPO copy" in _texts(at)
+    assert t("home.follows_paper", "en", text=note["en"]) in _texts(at)  # its card reads the note, no page edit
     tree = json.loads(at.get("plotly_chart")[0].proto.spec)
     boxes = [a["text"] for a in tree["layout"]["annotations"] if a.get("text")]
     assert "<b>DAPO copy</b>" in boxes

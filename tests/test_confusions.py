@@ -226,3 +226,61 @@ def test_clip_cases_push():
     assert set(df.bound) <= set(X.BOUNDS)
     with pytest.raises(ValueError, match="^dual_clip_c"):
         X.clip_cases(dual_clip_c=0.5)
+
+
+# --------------------------------------------------------------------- from public reports (issue 43)
+def test_a_token_count_from_another_window_scales_the_step_by_hand():
+    # 8 responses of 10 tokens, 4 optimizer steps of 2: the intended token-mean gives each token 1/20;
+    # a count over 4 responses (two steps' worth, 40 tokens) gives 1/40: the step is 20/40 = 0.5x
+    df = X.token_count_window([10] * 8, steps=4, window=4)
+    assert df.scale.tolist() == [0.5] * 4
+    assert df.weight_intended.tolist() == pytest.approx([1 / 20] * 4) and df.weight_used.tolist() == [1 / 40] * 4
+    # one step of 8 responses counted over one micro-batch of 2 (20 tokens): 80/20 = 4x
+    assert X.token_count_window([10] * 8, steps=1, window=2).scale.tolist() == [4.0]
+    # unequal lengths: step 1 = (30, 10) = 40 tokens, its window (30, 10, 20, 20) = 80: 0.5x; step 2 = 40
+    # tokens, its window wraps to (20, 20, 30, 10) = 80: 0.5x; the window of the step itself: 1x
+    df = X.token_count_window([30, 10, 20, 20], steps=2, window=4)
+    assert df.tokens.tolist() == [40, 40] and df.counted.tolist() == [80, 80] and df.scale.tolist() == [0.5, 0.5]
+    assert X.token_count_window([30, 10, 20, 20], steps=2, window=2).scale.tolist() == [1.0, 1.0]
+    for kw, param in (({"steps": 3, "window": 1}, "steps"), ({"steps": 2, "window": 9}, "window")):
+        with pytest.raises(ValueError, match=param):
+            X.token_count_window([10] * 8, **kw)
+
+
+def test_a_sequence_weight_compounds_with_length_until_the_cap_masks_it_by_hand():
+    # drift 0.011 nats per token: L = 50 -> exp(0.55) = 1.7333 (kept); L = 100 -> exp(1.1) = 3.0042 > 3:
+    # TRL's sequence_mask (cap 3) drops the response, sequence_truncate clamps it to 3; the per-token
+    # geometric mean stays exp(0.011) = 1.0111
+    df = X.sequence_weight_drift(0.011, [50, 100])
+    assert df["product"].tolist() == pytest.approx([math.exp(0.55), math.exp(1.1)])
+    assert df.weight_mask.tolist() == pytest.approx([math.exp(0.55), 0.0])
+    assert df.weight_truncate.tolist() == pytest.approx([math.exp(0.55), 3.0])
+    assert df.masked.tolist() == [False, True] and df.geo_mean.tolist() == pytest.approx([math.exp(0.011)] * 2)
+    # drift 0.01: ln 3 / 0.01 = 109.86, so L = 110 is the first masked (exp(1.10) = 3.004; L = 109: 2.974)
+    assert X.first_masked_length(0.01) == 110 and X.first_masked_length(-0.01) is None
+    assert X.sequence_weight_drift(0.01, [109, 110]).masked.tolist() == [False, True]
+    assert X.first_masked_length(0.01, cap=2.0) == 70  # ln 2 / 0.01 = 69.3
+    for args, param in (((2.0, [10]), "drift"), ((0.01, [10], 1.0), "cap"), ((0.01, [0]), "lengths")):
+        with pytest.raises(ValueError, match=param):
+            X.sequence_weight_drift(*args)
+
+
+def test_gdpo_normalises_each_reward_in_its_group_before_the_sum_by_hand():
+    # two groups of 3, two rewards (the second ten times the scale of the first)
+    comps = [[[1, 0], [0, 10], [1, 10]], [[0, 1], [1, 0], [0, 0]]]
+    df = X.gdpo_vs_grpo(comps)
+    g0 = df[df.group == 0]
+    # GRPO, group 0: R = (1, 10, 11), mean 22/3, unbiased std sqrt(91/3) = 5.5076:
+    # A = (-19/3, 8/3, 11/3) / 5.5076 = (-1.1499, 0.4842, 0.6658): the 10-point reward alone wins
+    s = math.sqrt(91 / 3)
+    assert g0.grpo.tolist() == pytest.approx([-19 / 3 / s, 8 / 3 / s, 11 / 3 / s], rel=1e-5)
+    # GDPO: reward 0 (1, 0, 1) -> (1/3, -2/3, 1/3) / 0.57735; reward 1 (0, 10, 10) -> (-20/3, 10/3, 10/3) /
+    # 5.7735; sum (-0.57735, -0.57735, 1.1547); group 1 sums to (0.57735, 0.57735, -1.1547); whitened over
+    # the 6 (mean 0, unbiased std sqrt(4 / 5)): +-0.57735 / 0.89443 = +-0.6455, +-1.1547 / 0.89443 = +-1.2910
+    assert g0.gdpo.tolist() == pytest.approx([-0.645497, -0.645497, 1.290994], rel=1e-5)
+    assert df[df.group == 1].gdpo.tolist() == pytest.approx([0.645497, 0.645497, -1.290994], rel=1e-5)
+    assert df.reward.tolist() == [1.0, 10.0, 11.0, 1.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match="components"):
+        X.gdpo_vs_grpo([[[1.0], [2.0]]][0])  # [G, K]: no group axis
+    with pytest.raises(ValueError, match="components"):
+        X.gdpo_vs_grpo([[[1.0]]])  # G = 1

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from rlviz.core.objectives import ALGORITHMS
-from rlviz.experiments.home import SETTING_COLUMNS, family_tree, settings_frame
+from rlviz.experiments.home import SETTING_COLUMNS, family_tree, paper_note, settings_frame
 
 
 def test_family_tree_follows_the_registry():
@@ -39,3 +39,18 @@ def test_an_added_entry_is_in_the_tree_and_the_tables(monkeypatch):
     monkeypatch.setitem(ALGORITHMS, "dapo_copy", copy)
     assert family_tree("en")["parents"]["dapo_copy"] == "grpo"
     assert set(settings_frame("en")["algorithm"]) >= {"DAPO copy"}
+
+
+def test_where_rlviz_follows_the_paper_not_the_code_the_registry_says_so():
+    # M2PO (the paper's drop-the-largest rule, not the released code's cap and breakpoint) and VESPO (the
+    # response's mean advantage picks k and lambda, not its first token's): a note in both languages
+    assert {n for n, s in ALGORITHMS.items() if s.follows_paper} == {"m2po", "vespo"}
+    for name in ("m2po", "vespo"):
+        assert "code" in paper_note(name, "en") and "代码" in paper_note(name, "zh")
+    assert paper_note("grpo", "en") is None
+    with pytest.raises(ValueError, match="name"):
+        paper_note("reinforce", "en")
+    with pytest.raises(ValueError, match="lang"):
+        paper_note("m2po", "fr")
+    with pytest.raises(ValueError, match="follows_paper"):  # a note in one language only is refused
+        dataclasses.replace(ALGORITHMS["dapo"], follows_paper={"en": "only English"})

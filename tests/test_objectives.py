@@ -586,6 +586,21 @@ def test_aggregate_matches_token_weights():
     assert float(aggregate(x, m, "seq-mean-token-mean")) == pytest.approx((1.5 + 3) / 2)
     assert float(aggregate(x, m, "seq-mean-token-sum")) == pytest.approx((3 + 3) / 2)
     assert float(aggregate(x, m, "seq-mean-token-sum-norm", norm_length=3)) == pytest.approx(6 / (2 * 3))
+    # verl's token-sum (agg_loss, loss_agg_mode="token-sum", one process): sum_i S_i = 1 + 2 + 3, weight 1 a token
+    assert float(aggregate(x, m, "token-sum")) == pytest.approx(1 + 2 + 3)
+    assert token_weights(m, "token-sum").tolist() == [[1.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+
+
+def test_token_sum_gives_each_token_the_plain_policy_gradient():
+    # on-policy (r = 1), DAPO's surrogate with token-sum: loss = sum_t -A r, so each token's gradient is
+    # -A (1 per token, whatever the batch size), 200x what token-mean gives over 200 tokens (-A / 200)
+    lp = torch.full((2, 100), -1.0)
+    adv, mask = torch.tensor([1.0, -0.5]), torch.ones(2, 100)
+    g, out = gradient_weights("dapo", lp, lp, adv, mask, loss_agg_mode="token-sum")
+    assert out.loss.item() == pytest.approx(-(100 * 1.0 + 100 * -0.5))
+    assert g[0].tolist() == pytest.approx([-1.0] * 100) and g[1].tolist() == pytest.approx([0.5] * 100)
+    g_mean, _ = gradient_weights("dapo", lp, lp, adv, mask)
+    assert float(g_mean[0, 0]) == pytest.approx(-1.0 / 200)
 
 
 def test_an_optional_setting_can_be_switched_off_where_its_default_is_a_number(monkeypatch):
@@ -733,3 +748,96 @@ def test_half_precision_aggregate_is_float32():
     per_token = torch.full((1, 4), 60000.0, dtype=torch.float16)
     loss = aggregate(per_token, torch.ones(1, 4), "seq-mean-token-sum")
     assert loss.dtype == torch.float32 and float(loss) == 240000.0
+
+
+# ----------------------------------------- the log-ratio clamp (|l| <= 20) acts where verl's does (issue 43)
+# verl clamps a token's log-ratio before exp() for its token-level losses, but forms GSPO's sequence ratio
+# from the unclamped log-ratios and clamps the sequence log-ratio (core_algos.py
+# compute_policy_loss_gspo: log s_{i,t} <= 10), has no clamp in GMPO (compute_policy_loss_geo_mean), and
+# writes CISPO / DPPO as -sg[w] A log pi (compute_policy_loss_cispo, compute_policy_loss_dppo_tv): the
+# weight w comes from the clamped ratio, the gradient flows through log pi itself, whatever the log-ratio.
+
+
+def test_a_sequence_ratio_reads_each_tokens_own_log_ratio_past_the_clamp():
+    # one response, l = (-24, 10, 2): log s = mean l = (-24 + 10 + 2) / 3 = -4 (a per-token clamp at -20
+    # first would give (-20 + 10 + 2) / 3 = -8/3); A = +1 with s = e^-4 < 1: GSPO's unclipped branch
+    # -A s, each token's gradient -A s / (B L) = -e^-4 / 3, the token at -24 included
+    old = torch.zeros(1, 3)
+    lp = torch.tensor([[-24.0, 10.0, 2.0]])
+    one, mask = torch.tensor([1.0]), torch.ones(1, 3)
+    s = math.exp(-4.0)
+    for name in ("gspo", "gspo_token", "luspo"):
+        g, out = gradient_weights(name, lp, old, one, mask)
+        assert out.ratio[0].tolist() == pytest.approx([s] * 3), name
+    for name in ("gspo", "gspo_token"):
+        g, _ = gradient_weights(name, lp, old, one, mask)
+        assert g[0].tolist() == pytest.approx([-s / 3] * 3), name
+    # GMPO, A = +1, ε = 0.4: l~ = (min(-24, -0.4), min(10, 0.4), min(2, 0.4)) = (-24, 0.4, 0.4);
+    # rho = exp((-24 + 0.8) / 3), loss -A rho; the token at -24 is unclipped: gradient -A rho / 3
+    g, out = gradient_weights("gmpo", lp, old, one, mask)
+    rho = math.exp(-23.2 / 3)
+    assert out.loss.item() == pytest.approx(-rho) and out.ratio[0, 0].item() == pytest.approx(rho)
+    assert g[0].tolist() == pytest.approx([-rho / 3, 0.0, 0.0])
+
+
+def test_the_sequence_log_ratio_is_clamped_at_10_with_no_gradient_past_it():
+    # l = (40, 0): log s = 20 > 10, so s = e^10 and the clamp leaves no gradient (verl clamps
+    # log s_{i,t} = log pi - sg[log pi] + sg[log s_i] at 10); A = -1 takes the unclipped branch
+    old = torch.zeros(1, 2)
+    lp = torch.tensor([[40.0, 0.0]])
+    for name in ("gspo", "gspo_token"):
+        g, out = gradient_weights(name, lp, old, torch.tensor([-1.0]), torch.ones(1, 2))
+        assert out.ratio[0].tolist() == pytest.approx([math.exp(10.0)] * 2), name
+        assert out.loss.item() == pytest.approx(math.exp(10.0)), name  # -A s
+        assert g[0].tolist() == [0.0, 0.0], name
+
+
+@pytest.mark.parametrize(
+    "name, log_ratio, adv, grad",
+    [
+        # CISPO: w = clip(e^20, 1 - 1, 1 + 0.2) = 1.2, gradient -A w = -1.2 (verl: -sg[w] A log pi)
+        ("cispo", 25.0, 1.0, -1.2),
+        # GPPO: A > 0 past 1 + 0.28, the clipped value kept with gradient -A (1 + 0.28)
+        ("gppo", 25.0, 1.0, -1.28),
+        # CE-GPPO: A < 0 below 1 - 0.2, gradient -A beta_1 (1 - 0.2) = 0.75 x 0.8
+        ("ce_gppo", -25.0, -1.0, 0.6),
+        # DPPO-TV / KL: pi = e^-5 moved up from pi_old = e^-30, against A < 0's push: kept, with the
+        # truncated-IS weight min(e^20, c = 10000) = 10000, gradient -A x 10000
+        ("dppo_tv", 25.0, -1.0, 10000.0),
+        ("dppo_kl", 25.0, -1.0, 10000.0),
+        # ASPO's soft dual clip: A < 0 with r > c = 3 caps the weight at 3 (gradient -A c = 3); A > 0
+        # with 1/r > 3 caps 1/r at 3 (gradient -A c = -3)
+        ("aspo", 25.0, -1.0, 3.0),
+        ("aspo", -25.0, 1.0, -3.0),
+    ],
+)
+def test_a_token_past_the_clamp_keeps_the_gradient_of_its_capped_weight(name, log_ratio, adv, grad):
+    # one token; log pi = -5 for l = +25, log pi_old = -1 for l = -25 (probabilities below 1)
+    old = torch.tensor([[-30.0 if log_ratio > 0 else -1.0]])
+    lp = old + log_ratio
+    g, _ = gradient_weights(name, lp, old, torch.tensor([adv]), torch.ones(1, 1), beta=0.0)
+    assert float(g[0, 0]) == pytest.approx(grad)
+
+
+def test_vespo_keeps_trls_weight_and_gives_every_token_its_gradient():
+    # l = (21, -20.5), A = 1: TRL's get_gamma_weights clamps each token's log-ratio to +-20 before the
+    # sum (grpo_trainer.py), so log w = 20 - 20 = 0, w = 1, phi(1) = 1; its loss -sg[phi] A log pi
+    # gives each token the gradient -A phi, token-mean over 2: -1/2 each, both tokens past the clamp
+    old = torch.zeros(1, 2)
+    lp = torch.tensor([[21.0, -20.5]])
+    g, out = gradient_weights("vespo", lp, old, torch.tensor([1.0]), torch.ones(1, 2))
+    assert float(out.gate_weight[0, 0]) == pytest.approx(1.0)
+    assert g[0].tolist() == pytest.approx([-0.5, -0.5])
+
+
+@pytest.mark.parametrize("name, overrides", CASES)
+def test_a_capped_token_past_the_log_ratio_clamp_keeps_a_gradient(name, overrides):
+    # "capped" promises a bounded gradient, never zero: also at |l| = 25, past the clamp, for each sign
+    # of A and of l (four one-token responses; pi_old chosen so that every probability is below 1)
+    ell = torch.tensor([25.0, 25.0, -25.0, -25.0])
+    old = torch.where(ell > 0, -30.0, -1.0)[:, None]  # (4, 1)
+    lp = old + ell[:, None]
+    adv = torch.tensor([1.0, -1.0, 1.0, -1.0])
+    g, out = gradient_weights(name, lp, old, adv, torch.ones(4, 1), beta=0.0, **overrides)
+    capped = token_states(name, out, torch.ones(4, 1)) == "capped"
+    assert (g.numpy()[capped] != 0).all(), g.numpy()[capped]

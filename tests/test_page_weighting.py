@@ -302,14 +302,20 @@ def test_bad_input_in_chinese_names_the_widget():
 
 
 def _page_field_names() -> set[str]:
-    """Keys of the page's ``*_FIELDS`` dicts (parameter name -> widget label)."""
+    """Keys of the page's ``*_FIELDS`` dicts (parameter name -> widget label): the page assigns each from a
+    ``W.<section>_fields(...)`` call of ``rlviz.experiments.weighting``, whose keys are read here."""
+    from rlviz.experiments import weighting as W
+
     tree = ast.parse(Path(PAGE).read_text(encoding="utf-8"))
     keys = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and any(
-            isinstance(x, ast.Name) and x.id.endswith("_FIELDS") for x in node.targets
+            isinstance(x, ast.Name) and x.id.endswith("_FIELDS") for x in ast.walk(node.targets[0])
         ):
-            keys |= {k.value for k in node.value.keys}
+            for call in ast.walk(node.value):  # W.<section>_fields(L) or (L, model_dir): called with "en" (, None)
+                name = getattr(getattr(call, "func", None), "attr", "")
+                if isinstance(call, ast.Call) and name.endswith("_fields"):
+                    keys |= set(getattr(W, name)(*["en", None][: len(call.args)]))
     return keys
 
 

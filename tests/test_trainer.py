@@ -345,6 +345,21 @@ def test_kl_in_reward_moves_beta_out_of_the_loss(policy):
         make(policy, "grpo", entropy_coef=-1.0)
 
 
+def test_a_positive_beta_without_a_reference_builds_one(policy):
+    # beta = 0.04 (GRPO's default) and no ref_model: the trainer builds the reference as TRL's
+    # GRPOTrainer does for beta != 0 (a frozen copy of the starting policy) instead of training with
+    # beta silently 0 and a NaN KL; beta = 0 (DAPO): no reference, as in TRL and verl
+    model, tok = policy
+    t = Trainer(TrainConfig(algorithm="grpo", **SMALL), copy.deepcopy(model), tok)
+    assert t.ref_model is not None and t.ref_model is not t.model and t._needs_ref()
+    assert not any(p.requires_grad for p in t.ref_model.parameters())
+    assert all(torch.equal(a, b) for a, b in zip(t.ref_model.parameters(), t.model.parameters()))
+    t = Trainer(TrainConfig(algorithm="grpo", kl_in_reward=True, **SMALL), copy.deepcopy(model), tok)
+    assert t.ref_model is not None  # the KL in the reward reads it too
+    assert Trainer(TrainConfig(algorithm="dapo", **SMALL), copy.deepcopy(model), tok).ref_model is None
+    assert Trainer(TrainConfig(algorithm="grpo", settings={"beta": 0.0}, **SMALL), model, tok).ref_model is None
+
+
 def test_last_updates_records_each_optimizer_step():
     """Trainer.last_updates: mu x mini_batches records; the first update of a step is on-policy
     (pi_old = the same weights), so its ratio is exactly 1 and nothing is clipped."""
@@ -354,6 +369,8 @@ def test_last_updates_records_each_optimizer_step():
     model, tokenizer = load_policy(None, "cpu")
     trainer = Trainer(TrainConfig(prompts_per_step=4, group_size=4, mu=2, mini_batches=2, lr=1e-3), model, tokenizer)
     trainer.step()
+    # GRPO's beta = 0.04 with no reference given: the trainer built one (issue 43), so the KL to it is measured
+    assert math.isfinite(trainer.history[-1]["kl_ref"])
     ups = trainer.last_updates
     assert [u["update"] for u in ups] == [1, 2, 3, 4] and [u["epoch"] for u in ups] == [1, 1, 2, 2]
     assert ups[0]["ratio_min"] == ups[0]["ratio_max"] == 1.0 and ups[0]["clip_fraction"] == 0.0

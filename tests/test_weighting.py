@@ -509,7 +509,8 @@ def test_offpolicy_figure_and_mode_styles_follow_the_registry(monkeypatch):
     assert [tr["name"] for tr in bars] == ["GRPO", "DAPO copy"]  # registry order
     assert bars[1]["marker"]["color"] == algorithm_style("dapo_copy")["color"] != algorithm_style("dapo")["color"]
     # a mode takes the colour of the entry that introduced it, read when the figure is drawn
-    assert [mode_origin(m) for m in LOSS_AGG_MODES] == ["dapo", "grpo", "luspo", "dr_grpo"]
+    # (verl's token-sum: no entry's default, so no colour of its own)
+    assert [mode_origin(m) for m in LOSS_AGG_MODES] == ["dapo", "grpo", "luspo", "dr_grpo", None]
     assert mode_style("token-mean") == {"color": algorithm_style("dapo")["color"], "pattern": ""}
     assert mode_style("seq-mean-token-sum")["color"] == algorithm_style("luspo")["color"]  # LUSPO's default
     recoloured = dataclasses.replace(ALGORITHMS["dapo"], style={"color": "#123456", "dash": "solid"})

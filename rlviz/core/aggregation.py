@@ -9,26 +9,119 @@ Legend: B responses, T padded response width; ``m`` is the response mask [B, T] 
 | seq-mean-token-mean       | (1/B) sum_i S_i / L_i           | seq-mean-token-mean       | grpo          |
 | seq-mean-token-sum        | (1/B) sum_i S_i                 | seq-mean-token-sum        | -             |
 | seq-mean-token-sum-norm   | sum_i S_i / (B * norm_length)   | seq-mean-token-sum-norm*  | dr_grpo       |
+| token-sum                 | sum_i S_i                       | token-sum**               | -             |
 
 with S_i = sum_t m[i, t] * loss[i, t]. (*verl omits the 1/B and uses the padded width as the
-constant; rlviz follows the Dr.GRPO paper and TRL: B * norm_length, norm_length defaulting to T.)
+constant; rlviz follows the Dr.GRPO paper and TRL: B * norm_length, norm_length defaulting to T.
+**verl multiplies each data-parallel rank's token sum by the number of ranks, so that DDP's mean of
+the ranks' gradients is the sum over the global batch: on one process, the sum itself.)
 Rows with no real token are left out of B in the seq-mean-* modes (as verl does).
+
+Each mode is one :class:`AggregationSpec` of :data:`AGGREGATIONS` (its weight rule, its formula in
+TeX, its TRL ``loss_type`` names, its source): :func:`token_weights`, the framework names, the
+formula and weighting pages and their charts read it, so a mode added there shows everywhere.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import torch
 
 from .validate import check_choice, check_number, check_tensor, compute_dtype
 
-__all__ = ["LOSS_AGG_MODES", "aggregate", "masked_mean", "token_weights"]
+__all__ = ["AGGREGATIONS", "AggregationSpec", "LOSS_AGG_MODES", "aggregate", "masked_mean", "token_weights"]
 
-LOSS_AGG_MODES = (
-    "token-mean",
-    "seq-mean-token-mean",
-    "seq-mean-token-sum",
-    "seq-mean-token-sum-norm",
+
+@dataclass(frozen=True)
+class AggregationSpec:
+    """One aggregation mode (verl ``loss_agg_mode``): how each token's loss is weighted.
+
+    Attributes:
+        name: the mode, verl's own ``loss_agg_mode`` value.
+        formula: the aggregate in plain text (``S_i`` a response's token sum, ``L_i`` its length).
+        tex: the weight of one token, ``w_{i,t}=...``, in LaTeX (the formula and weighting pages).
+        numbers: ``(N, G, L_i, L_max) -> str``, the denominator of that weight with a batch's numbers
+            in LaTeX (N real tokens, G responses, this response's length, the constant length).
+        trl: the TRL ``GRPOConfig.loss_type`` values that aggregate this way, the one an export
+            writes first; ``()`` where TRL has none.
+        source: where the mode is defined (paper or framework file).
+        pattern: the bar pattern of the mode on the weighting charts (the cue after its colour).
+        weight: ``(m [B, T], lengths [B, 1], n_seq, norm_length) -> w [B, T]``: the token weights,
+            0 at padding (``n_seq``: rows with a real token; ``norm_length``: the checked constant
+            of a mode that reads it, else ``None``).
+        reads_norm_length: the weight reads ``norm_length`` (Dr.GRPO's constant).
+    """
+
+    name: str
+    formula: str
+    tex: str
+    numbers: Callable[[int, int, int, str], str] = field(repr=False)
+    trl: tuple[str, ...]
+    source: str
+    pattern: str
+    weight: Callable[..., torch.Tensor] = field(repr=False)
+    reads_norm_length: bool = False
+
+
+_AGG = "verl verl/trainer/ppo/core_algos.py agg_loss"
+_SPECS = (
+    AggregationSpec(
+        "token-mean",
+        "sum_i S_i / sum_i L_i",
+        r"w_{i,t}=\frac{1}{\sum_j|y_j|}",
+        lambda N, G, L, Lmax: str(N),
+        ("dapo", "bnpo", "cispo"),
+        f"DAPO arXiv 2503.14476 eq. 8; {_AGG} (the default)",
+        "",
+        lambda m, lengths, n_seq, norm: m / m.sum().clamp(min=1.0),
+    ),
+    AggregationSpec(
+        "seq-mean-token-mean",
+        "(1/B) sum_i S_i / L_i",
+        r"w_{i,t}=\frac{1}{B\,|y_i|}",
+        lambda N, G, L, Lmax: rf"{G}\cdot{L}",
+        ("grpo", "sapo"),
+        f"DeepSeekMath arXiv 2402.03300 eq. 3; {_AGG}",
+        "/",
+        lambda m, lengths, n_seq, norm: m / lengths.clamp(min=1.0) / n_seq,
+    ),
+    AggregationSpec(
+        "seq-mean-token-sum",
+        "(1/B) sum_i S_i",
+        r"w_{i,t}=\frac{1}{B}",
+        lambda N, G, L, Lmax: str(G),
+        (),
+        _AGG,
+        "x",
+        lambda m, lengths, n_seq, norm: m / n_seq,
+    ),
+    AggregationSpec(
+        "seq-mean-token-sum-norm",
+        "sum_i S_i / (B * norm_length)",
+        r"w_{i,t}=\frac{1}{B\,L_\text{max}}",
+        lambda N, G, L, Lmax: rf"{G}\cdot{Lmax}",
+        ("dr_grpo",),
+        f"Dr.GRPO arXiv 2503.20783 §3.1; TRL loss_type='dr_grpo'; {_AGG}",
+        ".",
+        lambda m, lengths, n_seq, norm: m / (n_seq * norm),
+        reads_norm_length=True,
+    ),
+    AggregationSpec(
+        "token-sum",
+        "sum_i S_i",
+        r"w_{i,t}=1",
+        lambda N, G, L, Lmax: "1",
+        (),
+        f"{_AGG} (loss_agg_mode='token-sum', verl-project/verl PR #7197; verl 0.9.1): each rank's token sum "
+        "times the data-parallel size, so DDP's mean of gradients is the global batch's sum",
+        "-",
+        lambda m, lengths, n_seq, norm: m.clone(),
+    ),
 )
+AGGREGATIONS: dict[str, AggregationSpec] = {spec.name: spec for spec in _SPECS}
+LOSS_AGG_MODES: tuple[str, ...] = tuple(AGGREGATIONS)
 
 
 def _dim(dim):
@@ -95,17 +188,13 @@ def token_weights(response_mask: torch.Tensor, loss_agg_mode: str, norm_length: 
     m = (response_mask > 0).to(dtype)
     lengths = m.sum(dim=-1, keepdim=True)  # (B, 1)
     n_seq = (lengths > 0).sum().clamp(min=1).to(m.dtype)  # rows with at least one real token
-    if loss_agg_mode == "token-mean":
-        return m / m.sum().clamp(min=1.0)
-    if loss_agg_mode == "seq-mean-token-mean":
-        return m / lengths.clamp(min=1.0) / n_seq
-    if loss_agg_mode == "seq-mean-token-sum":
-        return m / n_seq
-    # seq-mean-token-sum-norm (Dr.GRPO)
+    spec = AGGREGATIONS[loss_agg_mode]
+    if not spec.reads_norm_length:
+        return spec.weight(m, lengths, n_seq, None)
     norm_length = check_number(norm_length, "norm_length", low=0.0, low_open=True, optional=True)
     if norm_length is None:
         norm_length = float(max(m.shape[-1], 1))
-    w = m / (n_seq * norm_length)
+    w = spec.weight(m, lengths, n_seq, norm_length)
     if not bool(torch.isfinite(w).all()):
         raise ValueError(f"norm_length: {norm_length:g} is so small that the token weights overflow {w.dtype}")
     return w

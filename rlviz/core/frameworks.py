@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from rlviz.core.aggregation import AGGREGATIONS
+
 if TYPE_CHECKING:
     from rlviz.core.objectives import Setting
 
@@ -23,17 +25,12 @@ FRAMEWORKS = ("trl", "verl")
 _VERL_ROOTS = {"actor": "actor_rollout_ref.actor", "rollout": "actor_rollout_ref.rollout"}
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
-# TRL ``loss_type`` values per aggregation mode (algorithms.md §2; TRL grpo_config.py / grpo_trainer.py
-# ``_compute_loss``): dapo = token-mean over the generation batch (bnpo: per micro-batch; cispo the
-# same), grpo = per-response mean (sapo the same), dr_grpo = sum / (B * max_completion_length); none
-# for seq-mean-token-sum. The first of each is the one an export writes. verl's ``loss_agg_mode``
-# values are the mode names themselves.
-TRL_LOSS_TYPES: dict[str, tuple[str, ...]] = {
-    "token-mean": ("dapo", "bnpo", "cispo"),
-    "seq-mean-token-mean": ("grpo", "sapo"),
-    "seq-mean-token-sum": (),
-    "seq-mean-token-sum-norm": ("dr_grpo",),
-}
+# TRL ``loss_type`` values per aggregation mode, read from the aggregation registry (algorithms.md §2;
+# TRL grpo_config.py / grpo_trainer.py ``_compute_loss``): dapo = token-mean over the generation batch
+# (bnpo: per micro-batch; cispo the same), grpo = per-response mean (sapo the same), dr_grpo = sum /
+# (B * max_completion_length); none for seq-mean-token-sum and token-sum. The first of each is the one
+# an export writes. verl's ``loss_agg_mode`` values are the mode names themselves.
+TRL_LOSS_TYPES: dict[str, tuple[str, ...]] = {name: spec.trl for name, spec in AGGREGATIONS.items()}
 
 # verl-recipe's DAPO trainer (dapo/config/dapo_trainer.yaml since its Feb 2026 port to verl 0.8+): the
 # overlong buffer its DAPO reward manager reads, with L_max as reward.reward_kwargs.max_resp_len

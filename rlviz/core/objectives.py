@@ -57,8 +57,10 @@ TOKEN_STATES: tuple[str, ...] = ("active", "clipped", "capped", "gated", "masked
 TRUST_REGION_KINDS: tuple[str, ...] = ("clipped", "capped", "gated")
 GATE_ACTIVE_BELOW = 0.99  # a soft gate weight below this counts as "gated" (1 at r = 1)
 
-LOG_RATIO_CLAMP = 20.0  # |log r| clamp before exp (verl); keeps exp finite
-SEQ_LOG_RATIO_MAX = 10.0  # log s <= 10 (verl, SkyRL GSPO)
+# |log r| clamp of a token's log-ratio before exp() (verl's token-level losses, core_algos.py); it never
+# reaches a sequence ratio or the gradient path of a detached weight (see _sequence_log_ratio, _grad_path)
+LOG_RATIO_CLAMP = 20.0
+SEQ_LOG_RATIO_MAX = 10.0  # log s <= 10 (verl, SkyRL GSPO), on the sequence log-ratio
 
 
 # ----------------------------------------------------------------------------------------------
@@ -258,6 +260,9 @@ class AlgorithmSpec:
             at r = 1/pi_old, where pi = 1. ``False`` for every ratio-only objective.
         reads_entropy: its surrogate reads each token's policy entropy (``policy_loss(entropy=)``;
             ASPO's wider band for a response's top-entropy tokens): the trainer passes it.
+        follows_paper: where rlviz follows the paper's description and not the authors' released
+            code, what the code does instead, ``{"en": ..., "zh": ...}``: the home card says so.
+            ``None`` where rlviz follows the code, or the two agree.
     """
 
     name: str
@@ -286,6 +291,7 @@ class AlgorithmSpec:
     detached_weight: bool = False
     reads_probability: bool = False
     reads_entropy: bool = False
+    follows_paper: dict[str, str] | None = None
 
     def __post_init__(self):
         unknown = set(self.trust_region) - set(TRUST_REGION_KINDS)
@@ -295,6 +301,8 @@ class AlgorithmSpec:
             raise ValueError(f"clip_space: must be 'ratio', 'log' or None, got {self.clip_space!r}")
         if not callable(self.surrogate):
             raise ValueError(f"surrogate: {self.name} needs a per-token surrogate function")
+        if self.follows_paper is not None and not all(self.follows_paper.get(k) for k in ("en", "zh")):
+            raise ValueError(f"follows_paper: {self.name} needs the note in both en and zh")
 
     @property
     def surrogate_settings(self) -> tuple[Setting, ...]:
@@ -358,10 +366,14 @@ class PolicyLossOutput:
 # ----------------------------------------------------------------------------------------------
 # Per-token surrogates. Each takes (log_ratio l [B,T], adv A [B,T], mask m [B,T] float, params,
 # **ctx) and returns (per_token_loss, ratio, clipped_low, clipped_high, clipped_dual, gate_weight).
-# Inputs are already finite (padding zeroed) and l is clamped to +-20. ctx: ``log_prob`` (log pi,
+# Inputs are already finite (padding zeroed) and l is clamped to +-20: the guard of a token ratio's
+# exp() (verl core_algos.py clamps there for its token-level losses). ctx: ``raw_log_ratio``, the same
+# log-ratio unclamped (differentiable): a sequence ratio is formed from it (_sequence_log_ratio, GMPO)
+# and a detached weight's gradient flows through it (_grad_path), as verl does; ``log_prob`` (log pi,
 # differentiable) and ``old_log_prob`` (log pi_old) [B,T], for the few objectives that read the
 # probabilities themselves (DPPO's divergences, Clip-Cov / KL-Cov's covariance); a caller with only
-# ratios (the formula page's probes) leaves them out, and those objectives then take pi_old = 1/2.
+# ratios (the formula page's probes) leaves them out: those objectives then take pi_old = 1/2, and the
+# raw log-ratio is the one given.
 # ----------------------------------------------------------------------------------------------
 
 
@@ -385,39 +397,67 @@ def _clip_surrogate(ratio, adv, eps_low, eps_high, dual_clip_c=None):
     return loss, low, high, dual
 
 
+def _raw(log_ratio, ctx):
+    """The unclamped log-ratio [B, T] (``ctx["raw_log_ratio"]``), or ``log_ratio`` itself for a caller
+    that gives only ratios."""
+    raw = ctx.get("raw_log_ratio")
+    return log_ratio if raw is None else raw
+
+
+def _grad_path(log_ratio, ctx):
+    """``pi / sg[pi]`` per token [B, T]: value 1, derivative 1 per unit of grad log pi at every token,
+    past the log-ratio clamp too. A detached weight times it is verl's ``-sg[w] A log pi`` in gradient
+    (core_algos.py compute_policy_loss_cispo, compute_policy_loss_dppo_tv: the weight is formed from
+    the clamped ratio, the gradient flows through log pi itself), with a readable value ``-A w``."""
+    raw = _raw(log_ratio, ctx)
+    return torch.exp(raw - raw.detach())
+
+
 def _ppo_like(log_ratio, adv, mask, p, **_):
     ratio = torch.exp(log_ratio)
     loss, low, high, dual = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"], p.get("dual_clip_c"))
     return loss, ratio, low, high, dual, None
 
 
-def _sequence_log_ratio(log_ratio, mask):
-    """log s_i = mean over real tokens of l (GSPO arXiv 2507.18071 eq. 7), clamped <= 10. [B]."""
-    return masked_mean(log_ratio, mask, dim=-1).clamp(max=SEQ_LOG_RATIO_MAX)
+def _sequence_log_ratio(log_ratio, mask, ctx):
+    """log s_i = mean over real tokens of the *unclamped* l (GSPO arXiv 2507.18071 eq. 7), [B]. Not
+    clamped here: verl (core_algos.py compute_policy_loss_gspo) and TRL (grpo_trainer.py,
+    importance_sampling_level="sequence") average the raw log-ratios; the clamp acts on the sequence
+    log-ratio (log s <= SEQ_LOG_RATIO_MAX), in :func:`_gspo` / :func:`_gspo_token`."""
+    return masked_mean(_raw(log_ratio, ctx), mask, dim=-1)
 
 
-def _gspo(log_ratio, adv, mask, p, **_):
-    # GSPO eq. 5: one ratio s_i per response, clipped as a whole, every token shares it.
-    ratio = torch.exp(_sequence_log_ratio(log_ratio, mask))[:, None].expand_as(log_ratio)  # (B, T)
+def _gspo(log_ratio, adv, mask, p, **ctx):
+    # GSPO eq. 5: one ratio s_i per response, clipped as a whole, every token shares it; log s <= 10
+    # (verl), with no gradient past it.
+    log_s = _sequence_log_ratio(log_ratio, mask, ctx).clamp(max=SEQ_LOG_RATIO_MAX)  # (B,)
+    ratio = torch.exp(log_s)[:, None].expand_as(log_ratio)  # (B, T)
     loss, low, high, dual = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"])
     return loss, ratio, low, high, dual, None
 
 
-def _gspo_token(log_ratio, adv, mask, p, **_):
-    # GSPO-token (GSPO §4.3): s_{i,t} = sg[s_i] * pi / sg[pi]; value s_i, d/dl_t = s_i.
-    log_s = _sequence_log_ratio(log_ratio, mask).detach()[:, None]  # (B, 1)
-    ratio = torch.exp(log_ratio - log_ratio.detach() + log_s)  # (B, T)
+def _gspo_token(log_ratio, adv, mask, p, **ctx):
+    # GSPO-token (GSPO §4.3): s_{i,t} = sg[s_i] * pi / sg[pi]; value s_i, d/dl_t = s_i. As verl
+    # (core_algos.py compute_policy_loss_gspo): log s_{i,t} = log pi - sg[log pi] + sg[log s_i], then
+    # clamped at 10, so past it no token of the response has a gradient (GSPO's own clamp, the same).
+    raw = _raw(log_ratio, ctx)
+    log_s = _sequence_log_ratio(log_ratio, mask, ctx).detach()[:, None]  # (B, 1)
+    ratio = torch.exp((raw - raw.detach() + log_s).clamp(max=SEQ_LOG_RATIO_MAX))  # (B, T)
     loss, low, high, dual = _clip_surrogate(ratio, adv, p["epsilon_low"], p["epsilon_high"])
     return loss, ratio, low, high, dual, None
 
 
-def _gmpo(log_ratio, adv, mask, p, **_):
+def _gmpo(log_ratio, adv, mask, p, **ctx):
     # GMPO (arXiv 2507.20673): clip each token's log-ratio one-sidedly by the sign of A, then
-    # take the geometric mean: rho_i = exp(mean_t l~_{i,t}); loss_i = -A_i rho_i.
+    # take the geometric mean: rho_i = exp(mean_t l~_{i,t}); loss_i = -A_i rho_i. The tokens' own
+    # log-ratios, unclamped (verl core_algos.py compute_policy_loss_geo_mean has no token clamp); the
+    # guard of exp() acts on the sequence log-ratio, |mean l~| <= 20.
+    raw = _raw(log_ratio, ctx)
     adv_seq = masked_mean(adv, mask, dim=-1)[:, None]  # (B, 1) sequence advantage
-    clamped = log_ratio.clamp(-p["epsilon_low"], p["epsilon_high"])
-    tilde = torch.where(adv_seq > 0, torch.minimum(log_ratio, clamped), torch.maximum(log_ratio, clamped))
-    rho = torch.exp(masked_mean(tilde, mask, dim=-1))[:, None]  # (B, 1)
+    clamped = raw.clamp(-p["epsilon_low"], p["epsilon_high"])
+    tilde = torch.where(adv_seq > 0, torch.minimum(raw, clamped), torch.maximum(raw, clamped))
+    log_rho = masked_mean(tilde, mask, dim=-1).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)
+    rho = torch.exp(log_rho)[:, None]  # (B, 1)
     loss = (-adv_seq * rho).expand_as(log_ratio)  # (B, T): the sequence term on every token
     high = (adv_seq > 0) & (log_ratio > p["epsilon_high"])
     low = (adv_seq < 0) & (log_ratio < -p["epsilon_low"])
@@ -439,13 +479,14 @@ def _sapo(log_ratio, adv, mask, p, **_):
     return loss, ratio, none, none, none, gate
 
 
-def _cispo(log_ratio, adv, mask, p, **_):
+def _cispo(log_ratio, adv, mask, p, **ctx):
     # CISPO (MiniMax-M1, arXiv 2506.13585 §3.1): gradient -sg[clip(r)] A grad log pi.
-    # Written as -A sg[r^] exp(l - sg[l]): value -A r^ (readable), gradient -A r^ per token,
-    # the same gradient as verl/TRL's -sg[r^] A log pi (whose value depends on log pi itself).
+    # Written as -A sg[r^] pi/sg[pi]: value -A r^ (readable), gradient -A r^ per token, the same
+    # gradient as verl/TRL's -sg[r^] A log pi (whose value depends on log pi itself). r^ from the
+    # clamped ratio, the gradient through log pi, past the clamp too (verl compute_policy_loss_cispo).
     ratio = torch.exp(log_ratio)
     capped = ratio.clamp(1.0 - p["epsilon_low"], 1.0 + p["epsilon_high"]).detach()
-    loss = -adv * capped * torch.exp(log_ratio - log_ratio.detach())
+    loss = -adv * capped * _grad_path(log_ratio, ctx)
     high = ratio > 1.0 + p["epsilon_high"]
     low = ratio < 1.0 - p["epsilon_low"]
     return loss, ratio, low, high, torch.zeros_like(high), None
@@ -460,7 +501,7 @@ def _probs(log_ratio, ctx):
     return lp, old
 
 
-def _preserving_clip(log_ratio, adv, eps_low, eps_high, scale_low=1.0, scale_high=1.0):
+def _preserving_clip(log_ratio, adv, eps_low, eps_high, scale_low=1.0, scale_high=1.0, ctx=None):
     """PPO's clip whose clipped tokens keep a bounded gradient (GPPO arXiv 2508.07629 §2.3; CE-GPPO
     arXiv 2509.20712 §3, official code ``compute_gppo_loss_general_beta``).
 
@@ -470,7 +511,7 @@ def _preserving_clip(log_ratio, adv, eps_low, eps_high, scale_low=1.0, scale_hig
     ratio = torch.exp(log_ratio)
     high = (adv > 0) & (ratio > 1.0 + eps_high)
     low = (adv < 0) & (ratio < 1.0 - eps_low)
-    keep = torch.exp(log_ratio - log_ratio.detach())  # value 1, d/dl = 1
+    keep = _grad_path(log_ratio, ctx or {})  # value 1, d/dl = 1, past the clamp too
     loss = torch.where(
         high,
         -adv * scale_high * (1.0 + eps_high) * keep,
@@ -479,16 +520,16 @@ def _preserving_clip(log_ratio, adv, eps_low, eps_high, scale_low=1.0, scale_hig
     return loss, ratio, low, high
 
 
-def _gppo(log_ratio, adv, mask, p, **_):
+def _gppo(log_ratio, adv, mask, p, **ctx):
     # GPPO (Klear-Reasoner, arXiv 2508.07629): gradient-preserving clip, beta = 1 on both sides.
-    loss, ratio, low, high = _preserving_clip(log_ratio, adv, p["epsilon_low"], p["epsilon_high"])
+    loss, ratio, low, high = _preserving_clip(log_ratio, adv, p["epsilon_low"], p["epsilon_high"], ctx=ctx)
     return loss, ratio, low, high, torch.zeros_like(high), None
 
 
-def _ce_gppo(log_ratio, adv, mask, p, **_):
+def _ce_gppo(log_ratio, adv, mask, p, **ctx):
     # CE-GPPO (arXiv 2509.20712): the clipped tokens' gradients scaled by beta_1 (A < 0) and beta_2 (A > 0).
     loss, ratio, low, high = _preserving_clip(
-        log_ratio, adv, p["epsilon_low"], p["epsilon_high"], p["gppo_beta1"], p["gppo_beta2"]
+        log_ratio, adv, p["epsilon_low"], p["epsilon_high"], p["gppo_beta1"], p["gppo_beta2"], ctx=ctx
     )
     return loss, ratio, low, high, torch.zeros_like(high), None
 
@@ -520,8 +561,8 @@ def _dppo(divergence):
         high = (adv > 0) & up
         low = (adv <= 0) & down  # verl: the A > 0 test picks the side, A = 0 goes with A < 0
         ratio = torch.exp(log_ratio)
-        weight = ratio.clamp(max=p["tis_cap"]).detach()
-        loss = -adv * weight * torch.exp(log_ratio - log_ratio.detach())
+        weight = ratio.clamp(max=p["tis_cap"]).detach()  # from the clamped ratio, as verl's truncated_ratio
+        loss = -adv * weight * _grad_path(log_ratio, ctx)
         loss = torch.where(low | high, torch.zeros_like(loss), loss)
         return loss, ratio, low, high, torch.zeros_like(high), None
 
@@ -629,11 +670,13 @@ def _m2po(log_ratio, adv, mask, p, **ctx):
     return loss, ratio, low, high, torch.zeros_like(high), None
 
 
-def _vespo(log_ratio, adv, mask, p, **_):
+def _vespo(log_ratio, adv, mask, p, **ctx):
     # VESPO (arXiv 2602.10693; TRL loss_type="vespo", grpo_trainer.get_gamma_weights): a detached
     # sequence weight phi(w) = e^lambda w^k e^(-lambda w) (phi(1) = 1) of the sequence ratio
-    # w = prod_t r_t (log w clamped to [log 1e-8, 20]), k, lambda by the sign of A (A >= 0: pos);
-    # per token -phi A grad log pi. Value -A phi (readable), gradient TRL's.
+    # w = prod_t r_t (log w clamped to [log 1e-8, 20]; TRL clamps each token's log-ratio to +-20 before
+    # the sum, so w reads the clamped l), k, lambda by the sign of A (A >= 0: pos); per token
+    # -phi A grad log pi, the gradient through log pi past the clamp too (TRL's -phi A log pi).
+    # Value -A phi (readable), gradient TRL's.
     log_w = (log_ratio * mask).sum(-1, keepdim=True).clamp(math.log(1e-8), 20.0)  # (B, 1)
     adv_seq = masked_mean(adv, mask, dim=-1)[:, None]  # (B, 1)
     pos = adv_seq >= 0
@@ -643,7 +686,7 @@ def _vespo(log_ratio, adv, mask, p, **_):
     # a soft gate never reaches an exact 0: far off-policy exp() underflows (TRL's then gives 0), so
     # phi is floored at the smallest normal float, a difference below 1e-300 (1e-38 in float32)
     phi = torch.nan_to_num(phi, nan=0.0, posinf=0.0, neginf=0.0).clamp(min=torch.finfo(phi.dtype).tiny)
-    loss = -adv * phi * torch.exp(log_ratio - log_ratio.detach())
+    loss = -adv * phi * _grad_path(log_ratio, ctx)
     w = torch.exp(log_w).expand_as(log_ratio)
     none = torch.zeros_like(log_ratio, dtype=torch.bool)
     return loss, w, none, none, none, phi.expand_as(log_ratio)
@@ -676,7 +719,7 @@ def _aspo(log_ratio, adv, mask, p, **ctx):
     eps_low = torch.where(wide, p["aspo_wide_epsilon"], p["epsilon_low"]).to(ratio.dtype)
     eps_high = torch.where(wide, p["aspo_wide_epsilon"], p["epsilon_high"]).to(ratio.dtype)
     c = p["aspo_dual_c"]
-    keep = torch.exp(log_ratio - log_ratio.detach())  # value 1, d/dl = 1
+    keep = _grad_path(log_ratio, ctx)  # value 1, d/dl = 1, past the clamp too
     up = torch.clamp(ratio, max=1.0 + eps_high)  # A > 0 (clamp: at the bound itself the gradient passes)
     pos_cap = 1.0 / up.detach() > c
     pos = torch.where(pos_cap, -adv * c * keep, -adv * (up / up.detach()) / up.detach())
@@ -1661,6 +1704,13 @@ _SPECS = [
         trl={"loss_type": "vespo"},
         verl=None,
         framework_notes=(_fixed_agg("trl", "token-mean", "TRL's loss_type='vespo'"),),
+        follows_paper={
+            "en": "rlviz picks k and λ by the sign of the response's mean advantage, as the paper describes the "
+            "weight per response (TRL: by each token's advantage, the same for one advantage per response); the "
+            "authors' released code reads the sign of the response's first token's advantage.",
+            "zh": "rlviz 按回答平均优势的符号选择 k 与 λ，与论文按回答定义权重的描述一致（TRL 按每个 token 的优势，"
+            "每条回答一个优势时相同）；作者发布的代码读取回答第一个 token 的优势符号。",
+        },
     ),
     AlgorithmSpec(
         name="luspo",
@@ -1727,6 +1777,13 @@ _SPECS = [
         clip_space=None,
         trl=None,
         verl=None,
+        follows_paper={
+            "en": "rlviz masks the largest second moments l² until the mean of those kept is within τ, as the "
+            "paper's Algorithm 1 (and AReaL and Trinity-RFT) describe; the authors' released code instead caps "
+            "the second moment and hard-clips the ratio at a breakpoint.",
+            "zh": "rlviz 依次屏蔽 l² 最大的 token，直到保留者的均值不超过 τ，与论文算法 1（及 AReaL、Trinity-RFT）"
+            "的描述一致；作者发布的代码则是给二阶矩设上限，并在一个断点处硬裁剪比率。",
+        },
         framework_notes=(
             FrameworkNote(
                 "verl",
@@ -2070,9 +2127,12 @@ def policy_loss(
     lp = torch.where(real, log_prob, zero)
     old = torch.where(real, old_log_prob.to(dtype), zero)
     adv = torch.where(real, adv.to(dtype), zero)
-    log_ratio = (lp - old).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)  # (B, T)
+    raw_log_ratio = lp - old  # (B, T), 0 at padding
+    if not bool(torch.isfinite(raw_log_ratio.detach()).all()):
+        raise ValueError(f"log_prob: log_prob - old_log_prob overflows {dtype} at a response token")
+    log_ratio = raw_log_ratio.clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)  # (B, T): a token ratio's exp() guard
 
-    ctx = dict(log_prob=lp, old_log_prob=old, alone=rows_alone, entropy=entropy)
+    ctx = dict(log_prob=lp, old_log_prob=old, alone=rows_alone, entropy=entropy, raw_log_ratio=raw_log_ratio)
     per_token, ratio, low, high, dual, gate = spec.surrogate(log_ratio, adv, mask, params, **ctx)
     if not bool(torch.isfinite(per_token.detach()[real]).all()):
         raise _overflow(spec, params, (log_ratio, mask, ctx), adv, real, dtype)

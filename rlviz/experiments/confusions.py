@@ -16,6 +16,16 @@ functions, and they call the code that trains (``rlviz.core``: ``token_weights``
 7. :func:`difficulty_curve`: expected advantage mass per prompt with and without the std division.
 8. :func:`clip_cases`, :func:`acting_bound`: which of ε_low, ε_high and the dual clip c acts.
 
+From public reports (issue 43; computations only, the page has no section for them yet):
+
+- :func:`token_count_window`: a token-mean whose token count comes from another window than the
+  optimizer step's (huggingface/trl#6024): the step's gradient is N_step / N_window of the intended.
+- :func:`sequence_weight_drift`, :func:`first_masked_length`: a sequence importance weight is the
+  product of its token ratios, so a small per-token drift compounds with length until the cap masks
+  the response (huggingface/trl#5814, #5815).
+- :func:`gdpo_vs_grpo`: GDPO normalises each reward within its group before summing, GRPO the sum,
+  over several groups.
+
 Legend: B responses, T padded width, G group size, V vocabulary. Sources:
 ``shared/reference/algorithms.md`` (§2 aggregation, §4 clip, §5 KL, §6 Dr.GRPO, §8 GSPO) and the
 papers cited in each function.
@@ -31,6 +41,8 @@ import pandas as pd
 import torch
 
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, token_weights
+from rlviz.core.corrections import correction_weights, get_correction
+from rlviz.core.estimators import estimate_advantages
 from rlviz.core.frameworks import TRL_LOSS_TYPES
 from rlviz.core.kl import SCHULMAN_ESTIMATORS, kl_estimate
 from rlviz.core.objectives import ALGORITHMS, get_algorithm, gradient_weights, policy_loss, token_states, trust_band
@@ -56,6 +68,10 @@ __all__ = [
     "averages_over",
     "clip_cases",
     "difficulty_curve",
+    "first_masked_length",
+    "gdpo_vs_grpo",
+    "sequence_weight_drift",
+    "token_count_window",
     "kl_curves",
     "kl_expected_gradients",
     "mode_names",
@@ -952,3 +968,159 @@ def fields_clip(state) -> dict[str, str]:
         "high": f"{high:g}",
         "c": "∞" if c is None else f"{float(c):g}",
     }
+
+
+# ------------------------------------------------------------------------------ from public reports (issue 43)
+def token_count_window(lengths, steps: int, window: int) -> pd.DataFrame:
+    """A token-mean loss whose token count is taken over another window than the optimizer step's.
+
+    A generation batch of B responses (``lengths``) is used for ``steps`` optimizer steps of B / steps
+    contiguous responses each (TRL ``steps_per_generation``). The intended token-mean of step j divides
+    its token sum by its own tokens N_j (``token_weights(mask_j, "token-mean")``: 1/N_j per token); a
+    normaliser counted over ``window`` responses from the step's first one (wrapping around the batch)
+    divides by their tokens N_w instead (``token_weights(mask_j, "token-sum") / N_w``). The step's
+    gradient is then N_j / N_w times the intended: 1/2 when the window is twice the step, 4 when it is
+    a quarter of it (huggingface/trl#6024: num_items_in_batch counted over the wrong window).
+
+    Args:
+        lengths: B response lengths (:func:`check_lengths`); ``steps``: k >= 1 dividing B;
+        window: the responses whose tokens are counted, 1..B.
+
+    Returns:
+        One row per step: ``step`` (1..k), ``responses``, ``tokens`` (N_j), ``counted`` (N_w),
+        ``weight_intended`` (1/N_j), ``weight_used`` (1/N_w), ``scale`` (N_j / N_w, NaN where no
+        token is counted).
+
+    Raises:
+        ValueError: naming ``lengths``, ``steps`` or ``window``.
+    """
+    lengths = check_lengths(lengths)
+    B = len(lengths)
+    if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= B or B % steps:
+        raise ValueError(f"steps: must be a whole number in [1, {B}] that divides the {B} responses, got {steps!r}")
+    if isinstance(window, bool) or not isinstance(window, int) or not 1 <= window <= B:
+        raise ValueError(f"window: must be a whole number of responses in [1, {B}], got {window!r}")
+    mask = _mask(lengths)  # (B, T)
+    size = B // steps
+    rows = []
+    for j in range(steps):
+        step = mask[j * size : (j + 1) * size]  # (B / k, T)
+        counted_rows = [(j * size + i) % B for i in range(window)]
+        n_window = float(token_weights(mask[counted_rows], "token-sum").sum())
+        intended = token_weights(step, "token-mean")  # 1 / N_j at each real token
+        n_step = float(token_weights(step, "token-sum").sum())
+        rows.append(
+            {
+                "step": j + 1,
+                "responses": size,
+                "tokens": int(n_step),
+                "counted": int(n_window),
+                "weight_intended": float(intended.max()) if n_step else 0.0,
+                "weight_used": 1.0 / n_window if n_window else math.nan,
+                "scale": n_step / n_window if n_window else math.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def sequence_weight_drift(drift: float, lengths, cap: float | None = None) -> pd.DataFrame:
+    """A sequence-level importance weight is the product of its token ratios: a per-token drift
+    compounds with length until the cap acts (huggingface/trl#5814; TRL sums the per-token log-ratios of
+    a response, ``vllm_importance_sampling_mode="sequence_mask"`` / ``"sequence_truncate"``, default cap 3).
+
+    Each response of length L has the same log-ratio ``drift`` = log π_train − log π_rollout at every
+    token. Its weight under rlviz's rollout corrections (the trainer's code,
+    :func:`rlviz.core.corrections.correction_weights`): ``sequence_mis`` (TRL sequence_mask: the
+    product exp(L·drift), 0 above the cap) and ``sequence_tis`` (TRL sequence_truncate: clamped at the
+    cap), beside the per-token geometric mean exp(drift) (what #5815 proposed, and GSPO's ratio).
+
+    Args:
+        drift: the per-token log-ratio, finite, |drift| <= 1.
+        lengths: response lengths (:func:`check_lengths`).
+        cap: the cap C; ``None``: the default of ``sequence_mis`` (TRL's 3).
+
+    Returns:
+        One row per length: ``length``, ``product`` (exp(L·drift), the raw sequence weight),
+        ``geo_mean`` (exp(drift)), ``weight_mask`` (sequence_mis), ``weight_truncate``
+        (sequence_tis at the same cap), ``masked`` (the mask dropped the response).
+
+    Raises:
+        ValueError: naming ``drift``, ``lengths`` or ``cap``.
+    """
+    if isinstance(drift, bool) or not isinstance(drift, (int, float)) or not math.isfinite(drift) or abs(drift) > 1:
+        raise ValueError(f"drift: must be a finite number in [-1, 1] (nats per token), got {drift!r}")
+    lengths = check_lengths(lengths)
+    if cap is None:
+        cap = float(get_correction("sequence_mis").high)
+    if isinstance(cap, bool) or not isinstance(cap, (int, float)) or not math.isfinite(cap) or cap <= 1:
+        raise ValueError(f"cap: must be a finite number > 1, got {cap!r}")
+    mask = _mask(lengths)  # (B, T)
+    old = torch.full_like(mask, float(drift)) * mask  # log π_train − log π_rollout = drift per token
+    rollout = torch.zeros_like(mask)
+    w_mask, kept = correction_weights("sequence_mis", old, rollout, mask, high=cap)
+    w_trunc, _ = correction_weights("sequence_tis", old, rollout, mask, high=cap)
+    frame = pd.DataFrame(
+        {
+            "length": lengths,
+            "product": [math.exp(n * drift) for n in lengths],
+            "geo_mean": [math.exp(drift)] * len(lengths),
+            "weight_mask": w_mask[:, 0].tolist(),
+            "weight_truncate": w_trunc[:, 0].tolist(),
+            "masked": (~kept[:, 0]).tolist(),
+        }
+    )
+    return no_negative_zero(frame)
+
+
+def first_masked_length(drift: float, cap: float | None = None) -> int | None:
+    """The shortest response whose sequence weight exp(L·drift) exceeds the cap (TRL sequence_mask
+    drops it): floor(log(cap) / drift) + 1 for drift > 0; ``None`` for drift <= 0 (the weight never
+    grows). Raises ``ValueError`` as :func:`sequence_weight_drift`."""
+    sequence_weight_drift(drift, [1], cap)  # checks drift and cap
+    if drift <= 0:
+        return None
+    cap = float(get_correction("sequence_mis").high) if cap is None else float(cap)
+    return math.floor(math.log(cap) / drift) + 1
+
+
+def gdpo_vs_grpo(components) -> pd.DataFrame:
+    """GDPO's per-reward normalisation against GRPO's, over several groups (GDPO arXiv 2601.05242;
+    TRL ``multi_objective_aggregation="normalize_then_sum"`` vs ``"sum_then_normalize"``).
+
+    GRPO sums a response's reward components and normalises the sum within its group; GDPO normalises
+    each component within its group, sums, then whitens over the whole batch (every group): both through
+    :func:`rlviz.core.estimators.estimate_advantages`.
+
+    Args:
+        components: [n, G, K] nested lists: n groups (prompts) of G >= 2 responses, K >= 1 reward
+            components each, finite.
+
+    Returns:
+        One row per response: ``group``, ``response``, ``reward_<k>`` for each component, ``reward``
+        (their sum), ``grpo``, ``gdpo`` (the advantages).
+
+    Raises:
+        ValueError: naming ``components`` (shape, G < 2, not finite), or as ``estimate_advantages``.
+    """
+    try:
+        comps = torch.tensor(components, dtype=_F64)
+    except (TypeError, ValueError, RuntimeError):
+        raise ValueError("components: expected [n, G, K] nested lists of numbers") from None
+    if comps.dim() != 3 or 0 in comps.shape:
+        raise ValueError(f"components: expected shape [n, G, K] with every size >= 1, got {tuple(comps.shape)}")
+    if comps.shape[1] < 2:
+        raise ValueError(f"components: a group needs at least 2 responses, got G = {comps.shape[1]}")
+    if not bool(torch.isfinite(comps).all()):
+        raise ValueError("components: contains NaN or inf")
+    rewards = comps.sum(-1)  # (n, G)
+    grpo = estimate_advantages("grpo", rewards)
+    gdpo = estimate_advantages("gdpo", rewards, components=comps)
+    n, G, K = comps.shape
+    rows = []
+    for i in range(n):
+        for j in range(G):
+            row = {"group": i, "response": j}
+            row.update({f"reward_{k}": float(comps[i, j, k]) for k in range(K)})
+            row.update(reward=float(rewards[i, j]), grpo=float(grpo[i, j]), gdpo=float(gdpo[i, j]))
+            rows.append(row)
+    return no_negative_zero(pd.DataFrame(rows))

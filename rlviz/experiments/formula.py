@@ -50,7 +50,7 @@ import torch
 
 from rlviz.core import objectives as _objectives
 from rlviz.core.advantages import gae, group_advantages
-from rlviz.core.aggregation import masked_mean
+from rlviz.core.aggregation import AGGREGATIONS, masked_mean
 from rlviz.core.kl import KL_SPECS, kl_estimate
 from rlviz.core.objectives import (
     ALGORITHMS,
@@ -276,12 +276,7 @@ _KL_TEX = {
     for name, spec in KL_SPECS.items()
 }
 _X_REF = r"x_{i,t}=\log\pi_\theta(y_{i,t})-\log\pi_\text{ref}(y_{i,t})"
-_AGG_W = {
-    "token-mean": r"w_{i,t}=\frac{1}{\sum_j|y_j|}",
-    "seq-mean-token-mean": r"w_{i,t}=\frac{1}{B\,|y_i|}",
-    "seq-mean-token-sum": r"w_{i,t}=\frac{1}{B}",
-    "seq-mean-token-sum-norm": r"w_{i,t}=\frac{1}{B\,L_\text{max}}",
-}
+_AGG_W = {name: spec.tex for name, spec in AGGREGATIONS.items()}  # the aggregation registry's weights
 _EPS_BAND = r"1-\varepsilon_\text{low},1+\varepsilon_\text{high}"
 
 
@@ -664,10 +659,11 @@ def bind_token(
     adv, grad, out = _run(name, batch) if computed is None else computed
     adv_bt = adv[:, None].expand_as(batch.log_prob) if adv.dim() == 1 else adv  # (G, T)
     mask = batch.response_mask
-    log_ratio = batch.log_ratio.clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)
+    log_ratio = batch.log_ratio.clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)  # a token ratio's exp() guard
     ell = float(log_ratio[i, t])
     r = math.exp(ell)
-    mean_ell = float(masked_mean(log_ratio[i], mask[i]).clamp(max=SEQ_LOG_RATIO_MAX))
+    # the sequence log-ratio averages the tokens' own (unclamped) log-ratios; its clamp is log s <= 10
+    mean_ell = float(masked_mean(batch.log_ratio[i], mask[i]).clamp(max=SEQ_LOG_RATIO_MAX))
     s = math.exp(mean_ell)
     A = float(adv_bt[i, t])
     L_i, G = batch.lengths[i], len(batch.lengths)
@@ -792,15 +788,9 @@ def bind_token(
 
     # aggregation
     mode = params["loss_agg_mode"]
-    if mode == "token-mean":
-        denominator = str(int(mask.sum()))
-    elif mode == "seq-mean-token-mean":
-        denominator = rf"{G}\cdot{L_i}"
-    elif mode == "seq-mean-token-sum":
-        denominator = str(G)
-    else:
-        norm = params.get("norm_length")
-        denominator = rf"{G}\cdot{tex_number(float(mask.shape[1]) if norm is None else norm)}"
+    norm = params.get("norm_length")
+    l_max = tex_number(float(mask.shape[1]) if norm is None else norm)
+    denominator = AGGREGATIONS[mode].numbers(int(mask.sum()), G, L_i, l_max)  # the registry's, with numbers
     lines["aggregation"] = (rf"w_{{i,t}}=\frac{{1}}{{{denominator}}}={tex_number(w)}",)
 
     values = {

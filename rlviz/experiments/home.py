@@ -10,7 +10,7 @@ import pandas as pd
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.core.parity import checked_against
 
-__all__ = ["SETTING_COLUMNS", "family_tree", "framework_check", "settings_frame"]
+__all__ = ["SETTING_COLUMNS", "family_tree", "framework_check", "paper_note", "settings_frame"]
 
 SETTING_COLUMNS = ("algorithm", "setting", "default", "meaning", "source", "trl", "verl")
 
@@ -71,3 +71,18 @@ def framework_check(name: str) -> tuple[str, str]:
         return "checked", " / ".join(f"{title} {version}" for title, version in checked)
     spec = ALGORITHMS[name]
     return ("unchecked" if spec.trl is not None or spec.verl is not None else "none"), ""
+
+
+def paper_note(name: str, lang: str) -> str | None:
+    """Where rlviz follows the paper's description of objective ``name`` and not its authors' released
+    code, what the code does instead, in ``lang`` (the registry's ``AlgorithmSpec.follows_paper``); ``None``
+    where it follows the code or the two agree. Raises ``ValueError`` for an unknown ``name`` or a
+    language the note does not have."""
+    if name not in ALGORITHMS:
+        raise ValueError(f"name: unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
+    note = ALGORITHMS[name].follows_paper
+    if note is None:
+        return None
+    if lang not in note:
+        raise ValueError(f"lang: {lang!r} is not a language of {name}'s note")
+    return note[lang]

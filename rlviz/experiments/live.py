@@ -15,11 +15,33 @@ from typing import Any
 
 import pandas as pd
 
+from rlviz.core.advantages import ADVANTAGE_SCALES
+from rlviz.core.advice import unusual_settings
+from rlviz.core.aggregation import LOSS_AGG_MODES
+from rlviz.core.kl import KL_ESTIMATORS
+from rlviz.i18n import cell, t
 from rlviz.lm.trainer import TrainConfig
 
 from .runner import Arm, RunConfig, SideBySideRun, validate
 
-__all__ = ["DEFAULT_ALGORITHMS", "LiveConfig", "LiveRun", "run_reading"]
+__all__ = [
+    "ALL_METRICS",
+    "DEFAULT_ALGORITHMS",
+    "LiveConfig",
+    "LiveRun",
+    "PANELS",
+    "SUMMARY_WIDTHS",
+    "advice_texts",
+    "entropy_table",
+    "live_fields",
+    "parse_setting",
+    "reading_parts",
+    "run_reading",
+    "setting_choices",
+    "summary_table",
+    "token_row_labels",
+    "typed_settings",
+]
 
 DEFAULT_ALGORITHMS = ("grpo", "dapo", "gspo", "sapo")
 
@@ -152,3 +174,196 @@ def run_reading(entropy: pd.DataFrame, summary: pd.DataFrame) -> dict[str, dict[
             "rose": float(row["heldout_gain"]) > 0,
         }
     return out
+
+
+# -- the live page's words and tables, in a language (the page draws them; no Streamlit here) -------------
+
+# the curves' default panels, and every metric the panel picker offers (``SideBySideRun.metrics_frame``)
+PANELS = (
+    "reward_mean",
+    "pass_at_1",
+    "response_length_mean",
+    "clip_fraction",
+    "gate_weight_mean",
+    "entropy",
+    "kl_ref",
+    "zero_adv_group_fraction",
+    "grad_norm",
+)
+ALL_METRICS = PANELS + (
+    "response_length_max",
+    "overlong_fraction",
+    "group_reward_std",
+    "ratio_mean",
+    "ratio_min",
+    "ratio_max",
+    "clip_fraction_low",
+    "clip_fraction_high",
+    "grad_token_fraction",
+    "seconds",
+    "rollouts",
+    "kept_groups",
+)
+# pixels per column of the final table (:func:`summary_table`): 835 in all, inside the ~940 px main column of
+# a 1400 px window with the sidebar
+SUMMARY_WIDTHS = {
+    "algorithm": 110,
+    "heldout": 130,
+    "heldout_gain": 70,
+    "train_pass_at_1_last5": 95,
+    "response_length_last5": 70,
+    "clip_fraction_mean": 60,
+    "entropy_last": 75,
+    "kl_ref_last": 60,
+    "rollouts_total": 90,
+    "seconds_total": 75,
+}
+
+
+def setting_choices() -> dict[str, tuple[str, ...]]:
+    """A registry setting's name -> the choices the page offers for it (the library's own lists)."""
+    return {
+        "loss_agg_mode": LOSS_AGG_MODES,
+        "kl_estimator": KL_ESTIMATORS,
+        "scale_rewards": ADVANTAGE_SCALES,
+        "advantage": ("group", "gae"),
+    }
+
+
+def parse_setting(title: str, setting, value: object, lang: str) -> object:
+    """A registry ``setting``'s typed value from its widget's ``value`` (numbers come as typed text; a
+    setting whose default is ``None`` reads "", "none" or "off" as ``None``); other values as they are.
+
+    Raises:
+        ValueError: in ``lang``, naming the setting (``title`` is its algorithm's) for text that is not a
+            number."""
+    if not isinstance(value, str) or isinstance(setting.default, str):
+        return value
+    text = value.strip()
+    if setting.default is None and text.lower() in ("", "none", "off"):
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError(t("live.not_a_number", lang, name=f"{title} {setting.name}", value=text)) from None
+    return int(number) if isinstance(setting.default, int) and number.is_integer() else number
+
+
+def typed_settings(raw: dict[str, dict[str, tuple]], titles: dict[str, str], lang: str) -> dict[str, dict]:
+    """Per algorithm, the settings its widgets set that differ from the registry's default (what
+    :class:`LiveConfig` ``settings`` takes); ``raw``: algorithm -> setting name -> ``(Setting, widget
+    value)``. Raises ``ValueError`` as :func:`parse_setting`."""
+    settings: dict[str, dict[str, object]] = {}
+    for algo, items in raw.items():
+        for name, (s, value) in items.items():
+            typed = parse_setting(titles.get(algo, algo), s, value, lang)
+            if typed != s.default:
+                settings.setdefault(algo, {})[name] = typed
+    return settings
+
+
+def advice_texts(raw: dict[str, dict[str, tuple]], titles: dict[str, str], kl_in_reward: bool, lang: str) -> list[str]:
+    """A note in ``lang`` for each legal but unusual combination in an objective's settings
+    (``rlviz.core.advice.unusual_settings``); an algorithm with a value that is not a number is skipped
+    (it gets its own message)."""
+    notes = []
+    for algo, items in raw.items():
+        try:
+            typed = {name: parse_setting(titles.get(algo, algo), s, value, lang) for name, (s, value) in items.items()}
+        except ValueError:
+            continue
+        notes += [
+            t(f"advice.{n['key']}", lang, **n["fields"])
+            for n in unusual_settings(algo, typed, kl_in_reward=kl_in_reward)
+        ]
+    return notes
+
+
+def live_fields(lang: str) -> dict[str, str]:
+    """The parameter a library error names (the text before its first colon) -> the widget to change."""
+    keys = {
+        "algorithms": "algorithms",
+        "steps": "steps",
+        "prompts_per_step": "prompts",
+        "group_size": "group_size",
+        "mu": "mu",
+        "lr": "lr",
+        "temperature": "temperature",
+        "mini_batches": "mini_batches",
+        "max_new_tokens": "max_new_tokens",
+        "overlong_buffer_length": "overlong_buffer",
+        "overlong_penalty_factor": "overlong_penalty",
+        "heldout_samples": "heldout",
+        "entropy_coef": "entropy_coef",
+    }
+    return {k: t(f"live.{v}", lang) for k, v in keys.items()} | {"device": t("side.device", lang)}
+
+
+def reading_parts(reading: dict[str, dict[str, Any] | None], arm_titles: dict[str, str], lang: str) -> list[str]:
+    """:func:`run_reading`'s findings as sentences in ``lang``: the arm whose entropy fell most (or rose
+    least) and the arm with the largest held-out gain, each named by ``arm_titles``."""
+    lost, gained, parts = reading["entropy"], reading["heldout"], []
+    if lost is not None:
+        parts.append(
+            t(
+                "live.entropy_reading" if lost["fell"] else "live.entropy_reading_rose",
+                lang,
+                title=arm_titles[lost["arm"]],
+                first=f"{lost['first']:.2f}",
+                last=f"{lost['last']:.2f}",
+                steps=lost["steps"],
+                high=f"{lost['clip_high']:.1%}",
+            )
+        )
+    if gained is not None:
+        parts.append(
+            t(
+                "live.heldout_reading" if gained["rose"] else "live.heldout_reading_fell",
+                lang,
+                title=arm_titles[gained["arm"]],
+                start=f"{gained['start']:.3f}",
+                end=f"{gained['end']:.3f}",
+                gain=f"{gained['gain']:+.3f}",
+            )
+        )
+    return parts
+
+
+def entropy_table(entropy: pd.DataFrame, arm_titles: dict[str, str], lang: str) -> pd.DataFrame:
+    """:meth:`SideBySideRun.entropy_frame` as the page shows it: the arms by ``arm_titles``, the columns
+    named in ``lang``, rounded to 3 decimals."""
+    shown = entropy.drop(columns=["algorithm"]).assign(arm=[arm_titles[a] for a in entropy["arm"]])
+    return shown.rename(columns={c: t(f"live.entropy_col.{c}", lang) for c in shown.columns}).round(3)
+
+
+def token_row_labels(view: dict[str, Any], lang: str) -> dict[str, str]:
+    """The rows of a token view's figure (``row.<i>``) in ``lang``: each response's mark (right or wrong),
+    advantage, and whether it was masked out of the loss (``SideBySideRun.token_view``'s ``rows``)."""
+    return {
+        f"row.{i}": t(
+            "live.row_label", lang, i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}"
+        )
+        + ("" if row["in_loss"] else f" ({t('live.masked', lang)})")
+        for i, row in enumerate(view["rows"])
+    }
+
+
+def summary_table(summary: pd.DataFrame, arm_titles: dict[str, str]) -> dict[str, list[str]]:
+    """The final table's columns (keys of :data:`SUMMARY_WIDTHS`, each a list of text cells; "—" for a value
+    not measured yet) from :meth:`SideBySideRun.summary_frame`: the key result first, and few, short columns
+    (the full summary is in the JSON download, every step in the CSV)."""
+    return {
+        "algorithm": [arm_titles[name] for name in summary["arm"]],
+        "heldout": [
+            f"{cell(a, 3)} → {cell(b, 3)}"
+            for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
+        ],
+        "heldout_gain": [cell(v, 3, signed=True) for v in summary["heldout_gain"]],
+        "train_pass_at_1_last5": [cell(v, 3) for v in summary["train_pass_at_1_last5"]],
+        "response_length_last5": [cell(v, 1) for v in summary["response_length_last5"]],
+        "clip_fraction_mean": [cell(v, 3) for v in summary["clip_fraction_mean"]],
+        "entropy_last": [cell(v, 3) for v in summary["entropy_last"]],
+        "kl_ref_last": [cell(v, 3) for v in summary["kl_ref_last"]],
+        "rollouts_total": [str(int(v)) for v in summary["rollouts_total"]],
+        "seconds_total": [cell(v, 1) for v in summary["seconds_total"]],  # a short run: 0.4 s, not "0"
+    }

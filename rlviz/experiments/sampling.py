@@ -28,6 +28,7 @@ from rlviz.core.sampling import (
     signal_probability,
 )
 from rlviz.experiments.runner import Arm, RunConfig, SideBySideRun, train_config, validate
+from rlviz.i18n import cell, t
 
 __all__ = [
     "ARMS",
@@ -45,6 +46,19 @@ __all__ = [
     "sample_gamma",
     "signal_curves",
     "simulate_fill",
+    "LIVE_WORDS",
+    "arm_labels",
+    "check_table",
+    "compare_text",
+    "cost_fields",
+    "cost_table",
+    "distribution_labels",
+    "fill_check",
+    "live_fields",
+    "live_summary_table",
+    "measure_fields",
+    "measured_caption",
+    "measured_summary",
 ]
 
 ARMS = ("grpo", "grpo_ds")  # plain GRPO, GRPO + dynamic sampling
@@ -569,3 +583,181 @@ def run_comparison(summary: pd.DataFrame) -> dict[str, float] | None:
 # The group sizes the page's signal section offers, and those it shows first.
 GROUP_SIZE_CHOICES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 DEFAULT_GROUP_SIZES: tuple[int, ...] = (2, 4, 8, 16)
+
+
+# -- the page's tables and words, in a language (the page draws them; no Streamlit here) ----------------
+
+# the live figure's panels' words (``rlviz.plots.sampling.live_sampling_figure``), keys of ``sampling.*``
+LIVE_WORDS = ("live_signal", "live_rollouts", "live_reward", "live_reward_vs", "target_line", "smoothed")
+
+
+def arm_labels(lang: str) -> dict[str, str]:
+    """Arm key of :data:`ARMS` -> its name in ``lang``."""
+    return {arm: t(f"sampling.arm_{arm}", lang) for arm in ARMS}
+
+
+def measure_fields(lang: str) -> dict[str, str]:
+    """The measurement's parameters (:func:`measure_pass_rates`' and the sidebar's) -> their widget's label."""
+    return {
+        "n_prompts": t("sampling.n_prompts", lang),
+        "group_size": t("sampling.measure_group_size", lang),
+        "temperature": t("sampling.temperature", lang),
+        "device": t("side.device", lang),
+    }
+
+
+def cost_fields(lang: str) -> dict[str, str]:
+    """The fill cost's parameters (:func:`fill_cost_frame`'s, ``PassRateDistribution.beta``'s) -> their widget's label."""
+    keys = {
+        "a": "beta_a",
+        "b": "beta_b",
+        "prompts_per_round": "per_round",
+        "target_groups": "target",
+        "group_size": "cost_group_size",
+        "max_rounds": "cap",
+    }
+    return {k: t(f"sampling.{v}", lang) for k, v in keys.items()}
+
+
+def live_fields(lang: str) -> dict[str, str]:
+    """The live run's parameters (:class:`DynamicSamplingConfig`'s and the sidebar's) -> their widget's label."""
+    keys = {
+        "steps": "steps",
+        "prompts_per_step": "live_prompts",
+        "group_size": "live_group_size",
+        "max_resample_rounds": "rounds",
+        "lr": "lr",
+        "temperature": "temperature",
+        "heldout_samples": "heldout",
+    }
+    return {k: t(f"sampling.{v}", lang) for k, v in keys.items()} | {"device": t("side.device", lang)}
+
+
+def measured_summary(m: PassRateMeasurement) -> dict:
+    """What the page reads from a measurement besides its figure: the shares of all-wrong (``wrong``),
+    all-right (``right``) and zero-advantage (``zero``) groups, the number of prompts (``n``), the levels the
+    filter would drop most (``levels``: ``None`` unless some level has both) and the pass rates as
+    ``distribution`` (values, weights)."""
+    by_level = m.outcomes_by_level()
+    by_level = by_level[by_level["level"] > 0].pivot(index="level", columns="outcome", values="share")
+    levels = None
+    if by_level["all_correct"].max() > 0 and by_level["all_wrong"].max() > 0:
+        levels = {
+            "lv_right": int(by_level["all_correct"].idxmax()),
+            "right": float(by_level["all_correct"].max()),
+            "lv_wrong": int(by_level["all_wrong"].idxmax()),
+            "wrong": float(by_level["all_wrong"].max()),
+        }
+    dist = m.distribution()
+    return {
+        "zero": m.zero_advantage_fraction,
+        "wrong": m.all_wrong_fraction,
+        "right": m.all_correct_fraction,
+        "n": len(m.frame),
+        "levels": levels,
+        "distribution": (dist.values, dist.weights),
+    }
+
+
+def measured_caption(summary: dict, lang: str) -> str:
+    """The caption under the measured figure in ``lang``, from :func:`measured_summary`: the shares, and which
+    levels the filter would drop when the measurement shows it."""
+    fields = {k: summary[k] for k in ("zero", "n", "wrong", "right")}
+    caption = t("sampling.measured_caption", lang, **fields)
+    if summary["levels"] is not None:
+        caption += t("sampling.measured_levels", lang, **summary["levels"])
+    return caption
+
+
+def distribution_labels(a: float, b: float, lang: str) -> dict[str, str]:
+    """The fill cost's distributions (``beta`` with its ``a``, ``b``; ``measured``) -> their names in ``lang``."""
+    return {"beta": t("sampling.beta_name", lang, a=a, b=b), "measured": t("sampling.measured_name", lang)}
+
+
+def cost_table(df: pd.DataFrame, K: int, a: float, b: float, lang: str) -> pd.DataFrame:
+    """The fill cost table at the cap ``K`` as shown, from :func:`fill_cost_frame`'s ``df`` (``a``, ``b``: the
+    Beta's, for its name): columns named in ``lang``, numbers to 4 significant digits (the CSV's rounding)."""
+    at_k = df[df["K"] == K]
+    names = distribution_labels(a, b, lang)
+    table = pd.DataFrame(
+        {
+            t("sampling.col_distribution", lang): [names[d] for d in at_k["distribution"]],
+            t("sampling.col_q", lang): at_k["signal_probability"].round(3).tolist(),
+            t("sampling.col_rounds", lang): at_k["expected_rounds"].round(2).tolist(),
+            t("sampling.col_rollouts", lang): at_k["expected_rollouts"].round(1).tolist(),
+            t("sampling.col_groups", lang): at_k["expected_groups"].round(2).tolist(),
+            t("sampling.col_full", lang): at_k["full_batch_probability"].round(3).tolist(),
+            t("sampling.col_per_group", lang): [
+                f"{v:.1f}" if v != float("inf") else "∞" for v in at_k["rollouts_per_group"]
+            ],
+            t("sampling.col_plain_groups", lang): at_k["plain_groups"].round(2).tolist(),
+            t("sampling.col_plain_rollouts", lang): at_k["plain_rollouts"].tolist(),
+        }
+    )
+    return table.map(lambda v: f"{v:.4g}" if isinstance(v, float) else v)
+
+
+def fill_check(a: float, b: float, n: int, N: int, G: int, K: int, seed: int):
+    """The formula's fill cost (``rlviz.core.sampling.fill_cost``) and its Monte-Carlo check
+    (:func:`simulate_fill`) at one setting with a Beta(a, b) pass rate: ``(exact, simulation, trials)``; about
+    two million simulated answers at most, so the check stays quick at any setting. Raises ``ValueError``
+    naming the parameter."""
+    beta = PassRateDistribution.beta(a, b)
+    exact = fill_cost(beta.signal_probability(G), n, N, G, K)
+    trials = int(min(2000, max(100, 2e6 / (n * G * exact.expected_rounds))))
+    return exact, simulate_fill(beta, n, N, G, K, trials, torch.Generator().manual_seed(seed)), trials
+
+
+def check_table(exact, sim, lang: str) -> pd.DataFrame:
+    """:func:`fill_check`'s formula against its simulation (± one standard error), one row per quantity,
+    named in ``lang``."""
+    names = ("col_q", "col_rounds", "col_rollouts", "col_groups", "col_full")
+    fields = ("signal_probability", "expected_rounds", "expected_rollouts", "expected_groups", "full_batch_probability")
+    return pd.DataFrame(
+        {
+            t("sampling.col_quantity", lang): [t(f"sampling.{k}", lang) for k in names],
+            t("sampling.col_formula", lang): [f"{getattr(exact, f):.4g}" for f in fields],
+            t("sampling.col_simulation", lang): [
+                f"{getattr(sim, f):.4g} ± {getattr(sim, f + '_se'):.2g}" for f in fields
+            ],
+        }
+    )
+
+
+def live_summary_table(summary: pd.DataFrame, names: dict[str, str], lang: str) -> pd.DataFrame:
+    """One row per arm of :meth:`SideBySideRun.summary_frame`, the key result first: held-out pass@1 start ->
+    end ("—": not measured), the last steps' train pass@1, rollouts, signal groups; named in ``lang``."""
+    return pd.DataFrame(
+        {
+            t("sampling.col_arm", lang): summary["arm"].map(names),
+            t("sampling.col_heldout", lang): [
+                f"{cell(a, 3)} → {cell(b, 3)}"
+                for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
+            ],
+            t("sampling.col_train_last5", lang): [cell(v, 3) for v in summary["train_pass_at_1_last5"]],
+            t("sampling.col_rollouts_total", lang): [str(int(v)) for v in summary["rollouts_total"]],
+            t("sampling.col_signal_mean", lang): [cell(v, 2) for v in summary["signal_groups_mean"]],
+            t("sampling.col_per_signal", lang): [cell(v, 1) for v in summary["rollouts_per_signal_group"]],
+            t("sampling.col_signal_total", lang): [str(int(v)) for v in summary["signal_groups_total"]],
+            t("sampling.col_steps", lang): [str(int(v)) for v in summary["steps"]],
+        }
+    )
+
+
+def compare_text(summary: pd.DataFrame, lang: str) -> str | None:
+    """:func:`run_comparison` of a run's summary as a sentence in ``lang`` (signal groups, rollouts and
+    rollouts per signal group of each arm); ``None`` before both arms have a step."""
+    compared = run_comparison(summary)
+    if compared is None:
+        return None
+    return t(
+        "sampling.read_compare",
+        lang,
+        signal_ds=cell(compared["signal_grpo_ds"], 1),
+        signal=cell(compared["signal_grpo"], 1),
+        times=cell(compared["times"], 1),
+        rollouts_ds=cell(compared["rollouts_grpo_ds"], 0),
+        rollouts=cell(compared["rollouts_grpo"], 0),
+        per_ds=cell(compared["per_signal_grpo_ds"], 1),
+        per=cell(compared["per_signal_grpo"], 1),
+    )

@@ -37,7 +37,15 @@ import torch
 
 from rlviz.core.advantages import group_advantages
 from rlviz.core.aggregation import LOSS_AGG_MODES
-from rlviz.core.objectives import ALGORITHMS, get_algorithm, gradient_weights, policy_loss, token_states
+from rlviz.core.objectives import (
+    ALGORITHMS,
+    TOKEN_STATES,
+    get_algorithm,
+    gradient_weights,
+    policy_loss,
+    token_states,
+)
+from rlviz.i18n import t
 
 __all__ = [
     "MAX_LENGTH",
@@ -49,6 +57,7 @@ __all__ = [
     "RealGroup",
     "aggregation_table",
     "fitted_slope",
+    "format_number",
     "group_tensors",
     "no_negative_zero",
     "noise_sweep",
@@ -60,6 +69,27 @@ __all__ = [
     "real_group",
     "real_group_summary",
     "real_group_weights",
+    "agg_fields",
+    "aggregation_view",
+    "algos_caption",
+    "algos_intro",
+    "join_text",
+    "noise_fields",
+    "noise_numbers",
+    "noise_words",
+    "off_fields",
+    "offpolicy_reading",
+    "offpolicy_words",
+    "panel_note",
+    "real_fields",
+    "real_note",
+    "real_prompt_text",
+    "real_row_labels",
+    "real_weights_view",
+    "response_labels",
+    "same_as",
+    "share_text",
+    "split_columns",
 ]
 
 MAX_RESPONSES = 16  # responses in the hand-made group
@@ -84,6 +114,23 @@ def no_negative_zero(df: pd.DataFrame) -> pd.DataFrame:
         if df[column].dtype.kind == "f":
             df[column] = df[column] + 0.0  # IEEE: -0.0 + 0.0 == +0.0; every other value unchanged
     return df
+
+
+def format_number(value: float, spec: str = ".3g") -> str:
+    """``format(value, spec)`` without a minus sign on a number that displays as zero.
+
+    ``-0.0`` and small negatives rounded away (``-0.001`` with ``".2f"``) would read "-0.00";
+    they read "0.00". Other values format as ``format`` does (``format_number(-0.5, ".2f")`` is
+    "-0.50"); with a ``+`` in ``spec`` a zero reads "+0.00". A NaN or inf (nothing to measure, e.g.
+    the "other" tokens of a response whose tokens are all off-policy) reads "—".
+    """
+    if not math.isfinite(float(value)):
+        return "—"
+    text = format(float(value), spec)
+    mantissa = re.split(r"[eE]", text, maxsplit=1)[0]
+    if text.startswith("-") and not any(c in "123456789" for c in mantissa):
+        return ("+" if "+" in spec else "") + text[1:]
+    return text
 
 
 def parse_numbers(text: str, field: str, integer: bool = False) -> list[float]:
@@ -723,3 +770,277 @@ def real_group_summary(group: RealGroup, algorithms=REAL_ALGORITHMS) -> pd.DataF
 # The hand-made group the page opens with (its text fields' defaults): one long and one short response.
 DEFAULT_LENGTHS = "200, 10"
 DEFAULT_ADVANTAGES = "-1, 1"
+
+
+# ---------------------------------------------------------------------------------------- the page's words
+# (the page draws them; each function takes the language and builds no Streamlit element)
+
+# how a list of names (level 0) and a list of groups (level 1) are joined in running text, per language
+SEPARATORS = {"en": (", ", "; "), "zh": ("、", "；")}
+
+
+def join_text(names, lang: str, level: int = 0) -> str:
+    """``names`` joined as running text in ``lang`` (level 0: names, 1: groups); "none" in ``lang`` if empty."""
+    return SEPARATORS.get(lang, SEPARATORS["en"])[level].join(names) or t("word.none", lang)
+
+
+def share_text(x: float) -> str:
+    """A share as a whole percentage that never reads 0% or 100% when it is neither."""
+    if 0 < x < 0.01:
+        return "<1%"
+    if 0.99 < x < 1:
+        return ">99%"
+    return f"{x:.0%}"
+
+
+def agg_fields(lang: str) -> dict[str, str]:
+    """The aggregation section's parameters (the first word of a library error) -> their widget's label."""
+    keys = {"lengths": "lengths", "advantages": "advantages", "norm_length": "lmax"}
+    return {k: t(f"weighting.{v}", lang) for k, v in keys.items()}
+
+
+def off_fields(lang: str) -> dict[str, str]:
+    """The off-policy section's parameters (:func:`offpolicy_response`'s) -> their widget's label."""
+    keys = {"length": "length", "n_outliers": "n_outliers", "outlier_ratio": "outlier_ratio", "advantage": "sign"}
+    return {k: t(f"weighting.{v}", lang) for k, v in keys.items()} | {"noise_std": t("weighting.noise", lang)}
+
+
+def noise_fields(lang: str) -> dict[str, str]:
+    """The noise section's parameters (:func:`noise_sweep`'s) -> their widget's label."""
+    return {"sigma": t("weighting.sigma", lang), "n_responses": t("weighting.n_samples", lang)}
+
+
+def real_fields(lang: str, model_dir: str | None) -> dict[str, str]:
+    """The real group's parameters (:func:`real_group`'s and the sidebar's) -> their widget's label;
+    ``model_dir``: the sidebar's model directory (``None``: the tiny LM)."""
+    return {
+        "prompt": t("weighting.prompt", lang),
+        "group_size": t("weighting.group_size", lang),
+        "lr": t("weighting.lr", lang),
+        "device": t("side.device", lang),
+        "model_dir": t("side.model", lang, model=model_dir or t("side.model_tiny", lang)),
+    }
+
+
+def response_labels(lengths, advantages, lang: str) -> dict[int, str]:
+    """Response index -> its label in ``lang`` (its length and advantage) for the aggregation figure."""
+    return {
+        i: t("weighting.response_label", lang, i=i, n=n, adv=format_number(a, "+g"))
+        for i, (n, a) in enumerate(zip(lengths, advantages))
+    }
+
+
+def aggregation_view(table: pd.DataFrame, lengths, rows: list[str]) -> tuple[pd.DataFrame, str, float]:
+    """What the aggregation section writes out from :func:`aggregation_table`'s ``table``: the per-token
+    weights as text, responses (labelled by ``rows``) x ``LOSS_AGG_MODES``; the claim's per-response weights
+    under seq-mean-token-mean (``"#0: (1/L)·(1/B) = w; ..."``); token-mean's weight (a float)."""
+    modes = table[table["kind"] == "mode"]
+    pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
+    pivot.index = [rows[i] for i in pivot.index]
+    smtm = modes[modes["name"] == "seq-mean-token-mean"]
+    per_response = "; ".join(
+        f"#{int(r.response)}: (1/{int(r.length)})·(1/{len(lengths)}) = {r.token_weight:.3g}" for r in smtm.itertuples()
+    )
+    tm = float(modes.loc[modes["name"] == "token-mean", "token_weight"].iloc[0])
+    return pivot.map(lambda v: format_number(v, ".4g")), per_response, tm
+
+
+def algos_intro(lang: str) -> str:
+    """The sentence above the per-algorithm figure in ``lang``: how many registry entries, grouped by
+    their default ``loss_agg_mode``."""
+    groups = []
+    for mode in LOSS_AGG_MODES:
+        names = [spec.title for spec in ALGORITHMS.values() if spec.defaults.get("loss_agg_mode") == mode]
+        if names:
+            groups.append(t("weighting.mode_group", lang, mode=mode, names=join_text(names, lang)))
+    return t("weighting.algos_intro", lang, n=len(ALGORITHMS), groups=join_text(groups, lang, 1))
+
+
+def algos_caption(lang: str) -> str:
+    """The caption under the per-algorithm figure in ``lang``: it names the sequence-level entries."""
+    sequence = [spec.title for spec in ALGORITHMS.values() if spec.ratio_level == "sequence"]
+    return t("weighting.algos_caption", lang, sequence=join_text(sequence, lang))
+
+
+def split_columns(df: pd.DataFrame) -> dict[str, dict[str, np.ndarray]]:
+    """The columns of an :func:`offpolicy_response` frame that the notes and the reading use, split once
+    per algorithm (in the frame's order): ``{algorithm: {column: array}}`` (state, push, ratio_used, gate)."""
+    names = df["algorithm"].to_numpy()
+    columns = {c: df[c].to_numpy() for c in ("state", "push", "ratio_used", "gate")}
+    return {a: {c: v[names == a] for c, v in columns.items()} for a in dict.fromkeys(names)}
+
+
+def panel_note(d: dict[str, np.ndarray], total: float, lang: str) -> str:
+    """The short note after an algorithm's name in its off-policy panel, in ``lang``: the share of its
+    tokens in each state other than active (``TOKEN_STATES``), and its total push relative to on-policy.
+    ``d``: that algorithm's columns (:func:`split_columns`)."""
+    states = d["state"]
+    shares = {s: float((states == s).mean()) for s in TOKEN_STATES if s != "active" and (states == s).any()}
+    parts = [t(f"weighting.note_{s}", lang, share=share_text(share)) for s, share in shares.items()]
+    states_text = " · ".join(parts) or t("weighting.note_active", lang)
+    return t("weighting.panel_note", lang, states=states_text, total=format_number(total, ".2f"))
+
+
+def offpolicy_words(panel_notes: dict[str, str], lang: str) -> dict[str, str]:
+    """The ``labels`` of the off-policy figure (``rlviz.plots.weighting.offpolicy_figure``) in ``lang``:
+    axes, the token states and each algorithm's panel note (``note.<algorithm>``)."""
+    words = {k: t(f"weighting.{k}", lang) for k in ("relative", "ratio_used")}
+    words |= {"position": t("word.position", lang), "push": t("word.grad_weight", lang)}
+    words |= {f"state.{s}": t(f"weighting.state_{s}", lang) for s in TOKEN_STATES}
+    return words | {f"note.{a}": note for a, note in panel_notes.items()}
+
+
+def same_as(parts: dict[str, dict[str, np.ndarray]], algos: list[str]) -> dict[str, tuple[str, float]]:
+    """For each algorithm (in the order of ``algos``) whose push equals, token by token and to
+    rounding, that of an earlier one: ``{name: (the earlier one, largest difference)}``.
+    ``parts``: :func:`split_columns` of the frame."""
+    pushes = {a: parts[a]["push"] for a in algos}
+    same: dict[str, tuple[str, float]] = {}
+    for i, a in enumerate(algos):
+        for b in algos[:i]:
+            if b not in same and np.allclose(pushes[a], pushes[b], rtol=1e-9, atol=1e-15):
+                same[a] = (b, float(np.abs(pushes[a] - pushes[b]).max(initial=0.0)))
+                break
+    return same
+
+
+def _ordered(names) -> list[str]:
+    """``names`` in registry order, each once; names not in the registry last, sorted (as
+    ``rlviz.plots.ordered``, which this layer does not import)."""
+    present = list(dict.fromkeys(names))
+    return [a for a in ALGORITHMS if a in present] + sorted(a for a in present if a not in ALGORITHMS)
+
+
+def offpolicy_reading(
+    parts: dict[str, dict[str, np.ndarray]], summary: pd.DataFrame, length: int, k: int, lang: str
+) -> str:
+    """What the off-policy numbers say, in ``lang``, as a Markdown list: one sentence per algorithm of
+    ``summary`` (:func:`offpolicy_summary`), chosen by what its spec says (``ratio_level``,
+    ``trust_region``) and what its tokens did (their states in ``parts``, :func:`split_columns`), never by
+    its name; an algorithm that pushes every token exactly as an earlier one does is said to match it.
+    ``length``: the response's tokens, ``k`` of them off-policy."""
+    titles = {n: spec.title for n, spec in ALGORITHMS.items()}
+    by = {r.algorithm: r for r in summary.itertuples()}
+    rest = length - k
+    same = same_as(parts, _ordered(by))
+    lines = []
+    for algo in _ordered(by):
+        spec, r = ALGORITHMS[algo], by[algo]
+        name = titles.get(algo, algo)
+        if algo in same:  # one sentence per distinct behaviour: this one repeats an earlier one
+            first, diff = same[algo]
+            lines.append(t("weighting.read_same", lang, name=name, first=titles.get(first, first), diff=f"{diff:.1e}"))
+            continue
+        d = parts[algo]
+        rel = {"out": format_number(r.outlier_relative, ".2f"), "other": format_number(r.other_relative, ".2f")}
+        n_clipped = int((d["state"] == "clipped").sum())
+        s = f"{float(d['ratio_used'][0]):.4f}"
+        free = d["push"][d["state"] != "clipped"]
+        shared = len(free) > 0 and bool(np.allclose(free, free[0], rtol=1e-9, atol=1e-15))
+        if spec.ratio_level == "sequence" and n_clipped == length:
+            key = "weighting.read_seq_clipped" if k else "weighting.read_seq_clipped_none"
+            lines.append(t(key, lang, name=name, s=s, k=k, rest=rest, L=length))
+        elif spec.ratio_level == "sequence" and n_clipped == 0 and shared:
+            key = "weighting.read_seq_kept" if k else "weighting.read_seq_kept_none"
+            lines.append(t(key, lang, name=name, s=s, k=k, rest=rest, L=length))
+        elif spec.ratio_level == "sequence" and shared:
+            lines.append(t("weighting.read_seq_mixed", lang, name=name, n=n_clipped, L=length, s=s))
+        elif "gated" in spec.trust_region and not np.isnan(d["gate"]).any():
+            key = "weighting.read_gated" if k else "weighting.read_gated_none"
+            gates = {"gmin": f"{d['gate'].min():.3f}", "gmax": f"{d['gate'].max():.3f}"}
+            lines.append(t(key, lang, name=name, **gates, **rel))
+        elif "capped" in spec.trust_region and k:
+            n_capped = int((d["state"] == "capped").sum())
+            grad = share_text(r.grad_tokens)
+            lines.append(t("weighting.read_capped", lang, name=name, n=n_capped, L=length, grad=grad, **rel))
+        elif k:
+            lines.append(t("weighting.read_token", lang, name=name, **rel))
+    return "\n".join(f"- {line}" for line in lines)
+
+
+def noise_numbers(df: pd.DataFrame) -> dict[str, str]:
+    """The numbers the noise section writes out from a :func:`noise_sweep` frame, formatted (no words:
+    any language): each :data:`NOISE_PAIR` member's default ε (``eps.<algorithm>``) and those of the
+    reading below the figure (slope, var(log s)·L, the longest length's std, clip shares, ε, product)."""
+    last = df.iloc[-1]
+    return {
+        **{f"eps.{a}": f"{df[f'{a}_epsilon_high'].iloc[0]:g}" for a in NOISE_PAIR},
+        "slope": f"{fitted_slope(df):.2f}",
+        "varl": f"{df['var_log_s_times_length'].mean():.2g}",
+        "L": int(last.length),
+        "std": f"{math.sqrt(last.var_log_s):.1e}",
+        "gspo": f"{last.gspo_clip_fraction:.0%}",
+        "grpo": f"{last.grpo_clip_fraction:.2%}",
+        "eps_gspo": f"{last.gspo_epsilon_high:g}",
+        "eps_grpo": f"{last.grpo_epsilon_high:g}",
+        "product": f"{math.sqrt(last.var_log_product):.2g}",
+    }
+
+
+def noise_words(numbers: dict[str, str], lang: str) -> dict[str, str]:
+    """The ``labels`` of the noise figure (``rlviz.plots.weighting.noise_figure``) in ``lang``; ``numbers``:
+    :func:`noise_numbers` (each clip line names its ε)."""
+    keys = ("var_title", "clip_title", "length_axis", "var_s", "var_product")
+    words = {k: t(f"weighting.{k}", lang) for k in keys}
+    return words | {
+        f"clip.{a}": t(
+            f"weighting.clip_line.{ALGORITHMS[a].ratio_level}", lang, title=ALGORITHMS[a].title, eps=numbers[f"eps.{a}"]
+        )
+        for a in NOISE_PAIR
+    }
+
+
+def real_weights_view(weights: pd.DataFrame) -> tuple[float | None, dict[str, list[tuple[int, float]]]]:
+    """From :func:`real_group_weights`: the largest |push| (``None`` when all are 0: each figure's own
+    scale) and, per algorithm, each response's first ``ratio_used`` (the sequence ratio s its tokens share,
+    for a sequence-level one) as ``[(response, ratio)]``."""
+    finite = weights["weight"].abs()
+    zmax = float(finite.max()) if len(finite) and float(finite.max()) > 0 else None
+    firsts = weights.drop_duplicates(["algorithm", "response"])
+    ratios = {
+        a: list(zip(d["response"].tolist(), d["ratio_used"].tolist()))
+        for a, d in firsts.groupby("algorithm", sort=False)
+    }
+    return zmax, ratios
+
+
+def real_prompt_text(group: RealGroup, lang: str) -> str:
+    """The sentence above the real group's figures in ``lang``: its prompt, answer, rewards, learning
+    rate and the spread of the token log-ratios."""
+    return t(
+        "weighting.real_prompt",
+        lang,
+        prompt=group.prompt,
+        answer=group.answer,
+        right=int(group.rewards.sum()),
+        G=len(group.rewards),
+        auto=t("weighting.auto_note", lang) if group.auto_prompt else "",
+        lr=f"{group.lr:g}",
+        sigma=f"{group.log_ratio_std:.3f}",
+    )
+
+
+def real_row_labels(group: RealGroup, algo: str, ratios: dict, lang: str) -> dict[str, str]:
+    """The rows of ``algo``'s token figure (``row.<i>``) in ``lang``: each response's mark (right or
+    wrong) and advantage, and for a sequence-level algorithm its ratio s (``ratios``:
+    :func:`real_weights_view`'s)."""
+    rows = {
+        f"row.{i}": t(
+            "weighting.row_label", lang, i=i, mark="✓" if group.rewards[i] > 0 else "✗", adv=format_number(a, "+.2f")
+        )
+        for i, a in enumerate(group.advantages)
+    }
+    if ALGORITHMS[algo].ratio_level == "sequence":  # the sequence ratio s a response's tokens share
+        for i, s in ratios.get(algo, []):
+            rows[f"row.{i}"] += f" · s={s:.4f}"
+    return rows
+
+
+def real_note(summary: pd.DataFrame, algo: str, after: bool, lang: str) -> str:
+    """The note after ``algo``'s name in ``lang``: after the update, the shares of its tokens clipped and
+    with a gradient (``summary``: :func:`real_group_summary` indexed by algorithm); else that it is the
+    first step."""
+    if not after:
+        return t("weighting.real_note_first", lang)
+    clip, grad = summary.loc[algo, "clip_fraction"], summary.loc[algo, "grad_tokens"]
+    return t("weighting.real_note", lang, clip=f"{clip:.0%}", grad=f"{grad:.0%}")

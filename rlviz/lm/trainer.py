@@ -164,6 +164,8 @@ class TrainConfig:
             KL is in neither the loss nor the reward (beta = 0): one no-grad forward over the batch,
             which TRL and verl skip at beta = 0 (no reference model). ``False``: ``kl_ref`` is NaN
             at beta = 0 and the step costs that forward less. The app measures it (its KL chart).
+        task: the task trained on, a key of ``rlviz.lm.tasks.TASKS`` (its prompts and verifier;
+            ``max_new_tokens`` is set separately: the task's own limit is ``TaskSpec.max_new_tokens``).
     """
 
     algorithm: str = "grpo"
@@ -386,7 +388,12 @@ class Trainer:
         config: a :class:`TrainConfig` (validated here).
         model: the policy (a ``transformers`` causal LM); trained in place, so pass a copy.
         tokenizer: its tokenizer (left padding).
-        ref_model: frozen reference policy for KL (shared read-only; never trained here).
+        ref_model: frozen reference policy for KL (shared read-only; never trained here). ``None``
+            with beta > 0 (in the loss, or in the reward with ``kl_in_reward``): the trainer builds it,
+            a frozen copy of ``model`` as given (the starting policy), as TRL's ``GRPOTrainer`` loads
+            its reference from the same checkpoint whenever beta != 0 (``trl/trainer/grpo_trainer.py``,
+            ``__init__``) and verl runs a reference worker with ``use_kl_loss``; beta = 0: none, as
+            in both (``kl_ref`` is then NaN unless a reference is given).
 
     Attributes:
         history: one metrics dict per step (``METRICS`` plus ``step``).
@@ -414,6 +421,10 @@ class Trainer:
             # Dr.GRPO's constant is the generation budget L_max (TRL max_completion_length), the
             # same every step, not the width of this step's longest response.
             self.loss_params["norm_length"] = config.max_new_tokens
+        if ref_model is None and self.loss_params["beta"] > 0:
+            # beta > 0 needs pi_ref: never train with beta silently 0 (issue 43); the reference is the
+            # starting policy, frozen (TRL GRPOTrainer.__init__: beta != 0 loads it from the same model)
+            ref_model = copy.deepcopy(model).eval().requires_grad_(False)
         self.model, self.tokenizer, self.ref_model = model, tokenizer, ref_model
         self.routing_replay = self.train_params["routing_replay"]
         self.moe = is_moe(model)
@@ -798,8 +809,9 @@ class Trainer:
         }
 
     def _loss_params(self, data: UpdateData) -> dict[str, Any]:
-        """The loss settings of this step: beta is 0 when the KL went into the reward or there is
-        no reference."""
+        """The loss settings of this step: beta is 0 when the KL went into the reward (or, for a
+        ``data`` built without reference log-probs, where nothing can read them; with beta > 0 the
+        trainer always has a reference: see ``ref_model``)."""
         params = dict(self.loss_params)
         if self.config.kl_in_reward or data.ref_log_prob is None:
             params["beta"] = 0.0

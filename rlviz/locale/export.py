@@ -45,6 +45,14 @@ STRINGS = {
         "en": "TRL has no loss_type for seq-mean-token-sum (1/B times each response's token sum).",
         "zh": "TRL 没有对应 seq-mean-token-sum（1/B 乘以每条回答的 token 之和）的 loss_type。",
     },
+    "export.note.agg_token_sum": {
+        "en": "token-sum: the loss is the batch's token sum, not a mean, so its gradient grows with the number of "
+        "tokens (verl 0.9.1 loss_agg_mode=token-sum multiplies each rank's sum by the data-parallel size: the "
+        "global sum). TRL has no loss_type for it; a learning rate tuned for a mean is far too large here.",
+        "zh": "token-sum：损失是批次中 token 损失之和而非均值，梯度随 token 数增长（verl 0.9.1 的 "
+        "loss_agg_mode=token-sum 把每个 rank 的和乘以数据并行数：即全局之和）。TRL 没有对应的 loss_type；"
+        "为均值调好的学习率在这里大得多。",
+    },
     "export.note.dapo_scope": {
         "en": "TRL's token-mean losses (loss_type dapo, cispo) divide each optimizer step's token sum by the tokens of "
         "the whole generation batch, here {mini_batches} {mini_batches:plural:mini-batch|mini-batches}; rlviz divides by the mini-batch's own tokens. "

@@ -165,6 +165,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "padded width)",
         "zh": "seq-mean-token-sum-norm：每个 token 一个常数 1/(B·L_max)（L_max 为长度上限；这里取填充后的宽度）",
     },
+    "formula.kind.aggregation.token-sum": {
+        "en": "token-sum (verl): every token weighs 1, the loss is the batch's token sum (it grows with the "
+        "number of tokens)",
+        "zh": "token-sum（verl）：每个 token 权重为 1，损失是批次中所有 token 之和（随 token 数增长）",
+    },
     "formula.pick_header": {"en": "Pick a token", "zh": "选一个 token"},
     "formula.pick_intro": {
         "en": "The example group: {G} responses to one prompt, {right} of them right (reward 1). Click a "

@@ -69,6 +69,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "No framework implements it: neither TRL nor verl ships this loss; rlviz follows the paper.",
         "zh": "没有框架实现它：TRL 与 verl 都没有这个损失；rlviz 按论文实现。",
     },
+    "home.follows_paper": {
+        "en": "**Follows the paper, not the authors' code:** {text}",
+        "zh": "**按论文描述实现，而非作者发布的代码：**{text}",
+    },
     "home.parent": {"en": "Builds on {parent}", "zh": "基于 {parent}"},
     "home.root": {"en": "The starting point", "zh": "出发点"},
     "home.changed": {"en": "*What changed:* {text}", "zh": "*改动*：{text}"},

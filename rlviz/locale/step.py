@@ -228,6 +228,10 @@ STRINGS = {
         "en": "Every token weighs 1/(G·L_max) = 1/({G}·{lmax}).",
         "zh": "每个 token 权重 1/(G·L_max) = 1/({G}·{lmax})。",
     },
+    "step.agg.token-sum": {
+        "en": "Every token weighs 1: the loss is the sum over all {N} tokens, so the step grows with the batch.",
+        "zh": "每个 token 权重为 1：损失是全部 {N} 个 token 之和，所以这一步随批次变大。",
+    },
     "step.lede.update": {
         "en": "The optimizer step changes the weights: each token's log-probability moved by Δ log π (orange up, "
         "purple down).",

@@ -32,7 +32,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "下面的导出按这一组回答，为每种聚合方式各写一份 GRPO 配置。",
     },
     # ---------------------------------------------------------------- 1. aggregation
-    "weighting.agg_header": {"en": "One group, four ways to average", "zh": "同一组回答，四种求平均的方式"},
+    "weighting.agg_header": {"en": "One group, every way to aggregate", "zh": "同一组回答，每一种聚合方式"},
     "weighting.agg_intro": {
         "en": "Start on-policy: every ratio is 1, as in the first update on fresh samples. The clip then "
         "does nothing, and every objective pushes each token by A × w, where w is the weight the "

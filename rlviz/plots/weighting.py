@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
-import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -26,7 +24,9 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
 
+from rlviz.core.aggregation import AGGREGATIONS
 from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.weighting import format_number
 from rlviz.plots import OKABE_ITO, TEMPLATE, algorithm_style, base_layout, ordered, style_or_default
 
 __all__ = [
@@ -48,13 +48,8 @@ BAR_TEXT_MIN = 11  # px; a label that would need to shrink below this is left to
 LEGEND_FIT_PX = 480
 LEGEND_ROW_PX = 24  # one row of the legend (a bar's swatch, 13 px text)
 
-# bar pattern of each aggregation mode (the second cue after its colour)
-MODE_PATTERNS: dict[str, str] = {
-    "token-mean": "",
-    "seq-mean-token-mean": "/",
-    "seq-mean-token-sum": "x",
-    "seq-mean-token-sum-norm": ".",
-}
+# bar pattern of each aggregation mode (the second cue after its colour), from the aggregation registry
+MODE_PATTERNS: dict[str, str] = {name: spec.pattern for name, spec in AGGREGATIONS.items()}
 
 
 def mode_origin(mode: str) -> str | None:
@@ -79,23 +74,6 @@ def mode_style(mode: str) -> dict[str, str]:
     origin = mode_origin(mode)
     color = algorithm_style(origin)["color"] if origin else OKABE_ITO["black"]
     return {"color": color, "pattern": MODE_PATTERNS[mode]}
-
-
-def format_number(value: float, spec: str = ".3g") -> str:
-    """``format(value, spec)`` without a minus sign on a number that displays as zero.
-
-    ``-0.0`` and small negatives rounded away (``-0.001`` with ``".2f"``) would read "-0.00";
-    they read "0.00". Other values format as ``format`` does (``format_number(-0.5, ".2f")`` is
-    "-0.50"); with a ``+`` in ``spec`` a zero reads "+0.00". A NaN or inf (nothing to measure, e.g.
-    the "other" tokens of a response whose tokens are all off-policy) reads "—".
-    """
-    if not math.isfinite(float(value)):
-        return "—"
-    text = format(float(value), spec)
-    mantissa = re.split(r"[eE]", text, maxsplit=1)[0]
-    if text.startswith("-") and not any(c in "123456789" for c in mantissa):
-        return ("+" if "+" in spec else "") + text[1:]
-    return text
 
 
 def _l(labels: Mapping[str, str], key: str) -> str:

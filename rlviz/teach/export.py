@@ -124,6 +124,8 @@ def _given(*names: str) -> Callable[[Mapping[str, Any]], bool]:
 SETTING_NOTES: tuple[FrameworkNote, ...] = (
     _note("verl", "agg_norm", lambda f: f["loss_agg_mode"] == "seq-mean-token-sum-norm"),
     _note("trl", "agg_sum", lambda f: f["loss_agg_mode"] == "seq-mean-token-sum"),
+    _note("trl", "agg_token_sum", lambda f: f["loss_agg_mode"] == "token-sum"),
+    _note("verl", "agg_token_sum", lambda f: f["loss_agg_mode"] == "token-sum"),
     _note(
         "trl",
         "dapo_scope",

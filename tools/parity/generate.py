@@ -131,6 +131,25 @@ ENTROPY = (
     (2.95, 0.66),
 )
 JUNK_ENT = (-5.0, 9.0, 0.0)
+# ``far``: tokens past verl's +-20 log-ratio clamp, with moderate sequence means (issue 43: a sequence
+# ratio averages the unclamped log-ratios; a detached weight's gradient flows through log pi). The
+# responses with A > 0 hold a token at l = 22 with pi = e^-5 (CISPO caps it at 1.2, DPPO keeps it with
+# weight min(r, c)) and one far below; their sequence log-ratios -0.167 and -0.106 put GSPO on its
+# unclipped branch (a per-token clamp first would have clipped both); GMPO keeps their low tokens raw.
+# Values stay below ~20 in size, so verl's 1e-8 in its token counts stays below the 1e-6 tolerance
+# (GSPO's cap at log s = 10 and a GMPO ratio past it are checked by hand in tests/test_objectives.py).
+FAR_OLD = (
+    (-1.0, -27.0, -3.0),
+    (-0.5, -2.0, -1.5, -0.8, -2.5),
+    (-0.7, -27.0, -0.6, -3.0, -1.1, -0.9, -2.2, -0.4),
+    (-1.6, -1.0),
+)
+FAR_LOG_RATIOS = (
+    (-24.0, 22.0, 1.5),
+    (-21.0, 1.0, 0.5, 0.3, 0.1),
+    (0.1, 22.0, -0.2, 0.05, -23.0, 0.3, 0.0, -0.1),
+    (0.2, -26.0),
+)
 REF_SHIFT = (0.3, -0.2, 0.1, -0.4, 0.25, -0.15, 0.05, -0.35)  # log pi_ref = log pi_old + shift (KL terms)
 # finite junk in the padding (log-probs, advantages): it must reach neither a loss nor a gradient
 JUNK_LP, JUNK_OLD, JUNK_ADV = (2.5, -7.0, 0.3, -0.1, 9.0, -3.0, 1.0), (-9.0, 4.0, -0.2, 6.0, -1.5, 3.0, 0.0), 7.5
@@ -145,9 +164,10 @@ def _pad(rows, junk):
 
 
 def build_inputs() -> dict[str, dict[str, torch.Tensor]]:
-    """The three input sets: ``regions`` (every clip region), ``gspo_scale`` (|log r| ~ 1e-4),
-    ``token_adv`` (the ``regions`` log-probs with token-varying advantages). Tensors [B, T] (or [B]
-    for sequence advantages), float64, junk in the padding."""
+    """The four input sets: ``regions`` (every clip region), ``gspo_scale`` (|log r| ~ 1e-4),
+    ``token_adv`` (the ``regions`` log-probs with token-varying advantages), ``far`` (tokens past the
+    +-20 log-ratio clamp, its own log pi_old). Tensors [B, T] (or [B] for sequence advantages),
+    float64, junk in the padding."""
     mask = torch.tensor([[1.0] * n + [0.0] * (T - n) for n in LENGTHS])
     old = _pad(OLD, JUNK_OLD)
     sets = {}
@@ -160,8 +180,16 @@ def build_inputs() -> dict[str, dict[str, torch.Tensor]]:
     sets["token_adv"] = {"log_prob": sets["regions"]["log_prob"].clone(), "advantages": _pad(TOKEN_ADV, JUNK_ADV)}
     ref = [[o + REF_SHIFT[t] for t, o in enumerate(row)] for row in OLD]
     for s in sets.values():
-        s.update(old_log_prob=old.clone(), ref_log_prob=_pad(ref, JUNK_LP), response_mask=mask.clone())
-        s["entropy"] = _pad(ENTROPY, JUNK_ENT)
+        s.update(old_log_prob=old.clone(), ref_log_prob=_pad(ref, JUNK_LP))
+    far = [[o + lr for o, lr in zip(orow, lrow)] for orow, lrow in zip(FAR_OLD, FAR_LOG_RATIOS)]
+    sets["far"] = {
+        "log_prob": _pad(far, JUNK_LP),
+        "advantages": torch.tensor(SEQ_ADV),
+        "old_log_prob": _pad(FAR_OLD, JUNK_OLD),
+        "ref_log_prob": _pad([[o + REF_SHIFT[t] for t, o in enumerate(row)] for row in FAR_OLD], JUNK_LP),
+    }
+    for s in sets.values():
+        s.update(response_mask=mask.clone(), entropy=_pad(ENTROPY, JUNK_ENT))
         assert bool((s["log_prob"][mask > 0] < 0).all()), "every real token needs pi < 1"
     return sets
 
@@ -290,7 +318,7 @@ def run_verl(settings: dict, inp: dict) -> tuple[torch.Tensor, torch.Tensor, str
 # inputs: the input sets it runs on (default all three); value_form: see the module docstring.
 # ----------------------------------------------------------------------------------------------
 
-ALL = ("regions", "gspo_scale", "token_adv")
+ALL = ("regions", "gspo_scale", "token_adv")  # ``far`` only where a case names it
 SEQ_ONLY = ("regions", "gspo_scale")
 
 
@@ -581,6 +609,114 @@ POLICY_CASES = [
             "top_entropy_quantile": 0.5,
         },
         value_form="log_prob",
+    ),
+    # ``far`` (issue 43): the +-20 clamp acts where each framework's own code clamps. verl clamps a token's
+    # log-ratio for vanilla / SAPO / CISPO / DPPO (token ratios), averages GSPO's raw log-ratios and caps
+    # log s_{i,t} at 10, has no clamp in geo_mean; CISPO / DPPO / VESPO take the gradient through log pi.
+    dict(
+        objective="ppo",
+        rlviz={"dual_clip_c": 3.0},
+        framework="verl",
+        inputs=("far",),
+        settings=verl("vanilla", "token-mean", 0.2, 0.2, 3.0),
+    ),
+    dict(
+        objective="sapo",
+        rlviz={},
+        framework="verl",
+        inputs=("far",),
+        settings=verl("sapo", "seq-mean-token-mean", 0.2, 0.2, tau_pos=1.0, tau_neg=1.05),
+    ),
+    dict(
+        objective="gspo",
+        rlviz={},
+        framework="verl",
+        inputs=("far",),
+        settings=verl("gspo", "seq-mean-token-mean", 3e-4, 4e-4),
+    ),
+    dict(
+        objective="gspo_token",
+        rlviz={},
+        framework="verl",
+        inputs=("far",),
+        settings=verl("gspo", "seq-mean-token-mean", 3e-4, 4e-4),
+    ),
+    dict(
+        objective="gmpo",
+        rlviz={},
+        framework="verl",
+        inputs=("far",),
+        settings=verl("geo_mean", "seq-mean-token-mean", 0.4, 0.4),
+    ),
+    dict(
+        objective="cispo",
+        rlviz={},
+        framework="verl",
+        inputs=("far",),
+        value_form="log_prob",
+        settings=verl("cispo", "token-mean", 1.0, 0.2),
+    ),
+    dict(
+        objective="dppo_tv",
+        rlviz={"loss_agg_mode": "token-mean"},
+        framework="verl",
+        inputs=("far",),
+        value_form="log_prob",
+        settings=verl("dppo_tv", "token-mean", 0.15, 0.15, 10000.0),
+    ),
+    dict(
+        objective="dppo_kl",
+        rlviz={"loss_agg_mode": "token-mean"},
+        framework="verl",
+        inputs=("far",),
+        value_form="log_prob",
+        settings=verl("dppo_kl", "token-mean", 0.05, 0.05, 10000.0),
+    ),
+    dict(
+        objective="gspo",
+        rlviz={},
+        framework="trl",
+        inputs=("far",),
+        settings={"loss_type": "grpo", "importance_sampling_level": "sequence", "epsilon": 3e-4, "epsilon_high": 4e-4},
+    ),
+    dict(
+        objective="luspo",
+        rlviz={},
+        framework="trl",
+        inputs=("far",),
+        settings={"loss_type": "luspo", "importance_sampling_level": "sequence", "epsilon": 3e-4, "epsilon_high": 4e-4},
+    ),
+    dict(
+        objective="gmpo", rlviz={}, framework="trl", trainer="GMPOTrainer", inputs=("far",), settings={"epsilon": 0.4}
+    ),
+    dict(
+        objective="cispo",
+        rlviz={},
+        framework="trl",
+        inputs=("far",),
+        value_form="log_prob",
+        settings={"loss_type": "cispo", "epsilon_high": 1.2},
+    ),
+    dict(
+        objective="vespo",
+        rlviz={},
+        framework="trl",
+        inputs=("far",),
+        value_form="log_prob",
+        settings={
+            "loss_type": "vespo",
+            "vespo_k_pos": 2.0,
+            "vespo_lambda_pos": 3.0,
+            "vespo_k_neg": 3.0,
+            "vespo_lambda_neg": 2.0,
+        },
+    ),
+    # verl's token-sum aggregation (agg_loss, loss_agg_mode="token-sum"; one process: dp_size 1, the plain sum)
+    dict(
+        objective="dapo",
+        rlviz={"loss_agg_mode": "token-sum", "dual_clip_c": 10.0},
+        framework="verl",
+        settings=verl("vanilla", "token-sum", 0.2, 0.28, 10.0),
     ),
 ]
 # rlviz objectives with no implementation in TRL or verl at these versions: gppo, ce_gppo, m2po, aspo
