@@ -14,14 +14,14 @@ Streamlit stacks the columns, on a 1024 px window with the sidebar open); the no
 practitioners under the figure; the questions; then the gallery, the six cases and the probability
 view. An element that states a question's answer (the gradient ranges, the six cases, the rules in
 words, the probability view's values) is held back until that question is committed or skipped
-(``answers_held``, one question at a time).
+(``answers_held``, one question at a time). The cached experiment, its figures and the setting controls
+are in ``app_common.parts.curves``; the captions and readings are built by ``rlviz.experiments.curves``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
 from app_common import (
@@ -29,20 +29,20 @@ from app_common import (
     csv_download,
     ensure_shell,
     export_configs,
-    figure_cache,
     formula,
     fragment,
     labels,
     lang,
     predict,
-    settings_hash,
     show_bad_input,
     stop,
     tr,
 )
+from app_common.parts import curves as parts
 from app_common.predictions import answers_held, held_note, questions_header
 from app_common.template import notes, page_top, practitioners
-from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, Setting
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
+from rlviz.experiments import curves as C
 from rlviz.experiments.curves import (
     DEFAULT_OLD_PROB,
     DEFAULT_VARIANTS,
@@ -50,34 +50,18 @@ from rlviz.experiments.curves import (
     OLD_PROB_RANGE,
     PROBABILITY_VARIANTS,
     CurveSettings,
-    CurvesResult,
-    cases_variant_of,
-    curves_frame,
     default_settings,
     own_settings,
-    ppo_cases_frame,
-    probability_frame,
     reads_probability,
-    run,
-    slider_start,
-    support_frame,
     variant_overrides,
     variants,
-    x_axis,
 )
 from rlviz.i18n import latex_text
-from rlviz.plots.curves import (
-    cases_table,
-    curves_gallery_figure,
-    curves_overlay_figure,
-    probability_figure,
-    support_table,
-)
+from rlviz.plots.curves import support_table
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
 L = lang()
-HASH = settings_hash(CurveSettings)  # the settings hashed by their repr (app_common.settings_hash)
 CATALOG = variants()  # read from the registry on every run
 titles = {k: v.title for k, v in CATALOG.items()}
 PANEL_WIDTH = 208  # one panel a row beside the figure (1400 px), two a row under it (1024 px, sidebar open)
@@ -96,48 +80,6 @@ page_top("curves")
 
 
 # ---------------------------------------------------------------------------------------- controls
-def _number(x: Any) -> str:
-    return f"{x:g}" if isinstance(x, (int, float)) else str(x)
-
-
-def setting_control(variant: str, s: Setting, value: Any) -> Any:
-    """The control of one surrogate setting of ``variant``, starting at ``value``; returns its value.
-
-    ``Setting.choices`` -> a select slider, ``Setting.range`` -> a slider (a number box without
-    either); a setting whose registry default is None (off) also gets an on/off toggle, and is None
-    while that is off. Key ``c_<variant>_<setting>`` (the toggle ``..._on``), bound to the URL."""
-    key = f"c_{variant}_{s.name}"
-    label = s.help.get(L, s.name)
-    tip = tr(
-        "curves.setting_help",
-        default=tr("curves.off") if s.default is None else _number(s.default),
-        source=s.source,
-        trl=s.trl or "—",
-        verl=s.verl or "—",
-    )
-    optional = s.default is None
-    on = True
-    if optional:
-        on = st.toggle(label, value=value is not None, key=f"{key}_on", help=tip, bind="query-params")
-        label_visibility = "collapsed"  # the toggle above says what it is
-    else:
-        label_visibility = "visible"
-    common = {"key": key, "disabled": not on, "label_visibility": label_visibility, "bind": "query-params"}
-    common["help"] = None if optional else tip
-    if s.choices:
-        options = list(s.choices)
-        start = value if value in options else options[0]
-        out = st.select_slider(label, options, value=start, format_func=_number, **common)
-    elif s.range:
-        low, high, step = (float(x) for x in s.range)
-        start = slider_start(s.name, low) if value is None else float(value)
-        out = float(st.slider(label, low, high, min(max(start, low), high), step, **common))
-    else:
-        start = 0.0 if value is None else float(value)
-        out = float(st.number_input(label, value=start, **common))
-    return out if on else None
-
-
 # the figure first (issue 39): the choice of curves just above it, the sliders that shape them in a
 # column beside it (under it on a narrow window, where Streamlit stacks the columns), the axis
 # options over the sliders; the explanations in the notes under the figure
@@ -201,112 +143,8 @@ with controls_col:
             start = default_settings(v)
             with panels.container(border=True, width=PANEL_WIDTH):
                 st.markdown(f"**{titles[v]}**", help=spec.summary.get(L))
-                overrides[v] = {s.name: setting_control(v, s, start[s.name]) for s in spec.surrogate_settings}
+                overrides[v] = {s.name: parts.setting_control(v, s, start[s.name]) for s in spec.surrogate_settings}
             fields[v] = {s.name: f"{titles[v]} · {s.help.get(L, s.name)}" for s in spec.surrogate_settings}
-
-
-def _alone(variant: str, settings: CurveSettings) -> CurveSettings:
-    """``settings`` with only what ``variant``'s own results read (its sliders; π_old if it reads it)."""
-    return own_settings([variant], settings)
-
-
-@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=HASH)
-def _support(variant: str, settings: CurveSettings):
-    """One variant's gradient ranges (the costly part of the experiment), cached by its own
-    sliders, so that moving a slider recomputes only its variant's."""
-    return support_frame([variant], settings)
-
-
-@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=HASH)
-def _curve(variant: str, settings: CurveSettings, x_range: tuple[float, float], n: int):
-    """One variant's curves on the page's ratio axis, cached by its own sliders and the axis."""
-    return curves_frame([variant], settings, *x_range, n=n, support=_support(variant, settings))
-
-
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH)
-def _cases_of(variant: str, settings: CurveSettings):
-    return ppo_cases_frame(settings, variant=variant)
-
-
-def _cases(variant: str, settings: CurveSettings):
-    """The clip cases of ``variant``, cached by the sliders they read (``variant``'s and the dual clip's)."""
-    return _cases_of(variant, own_settings((variant, DUAL_VARIANT), settings))
-
-
-def _parts(variants, settings: CurveSettings, part, *args) -> pd.DataFrame | None:
-    """``part`` of each variant under its own sliders (``_alone``), in one frame; None for none."""
-    frames = [part(v, _alone(v, settings), *args) for v in dict.fromkeys(variants)]
-    return pd.concat(frames, ignore_index=True) if frames else None
-
-
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH)
-def _compute(variants: tuple[str, ...], settings: CurveSettings, zoom: bool) -> CurvesResult:
-    """The experiment, cached by its inputs (all plain values; nothing random), from each variant's
-    parts cached by that variant's own sliders: a slider recomputes only its own variant's."""
-    x_range, n = x_axis(variants, settings, zoom)
-    return run(
-        variants,
-        settings,
-        zoom=zoom,
-        support=_parts(variants, settings, _support),
-        curves=_parts(variants, settings, _curve, x_range, n),
-        cases=_cases(cases_variant_of(variants), settings),
-    )
-
-
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH)
-def _show_cases(variant: str, settings: CurveSettings, words: tuple, _cases: pd.DataFrame) -> None:
-    """The clip-cases table, keyed by what decides it (``variant``, the sliders it reads, ``words``:
-    the labels, so the language); ``_cases`` (not hashed) is ``_cases(variant, settings)``. Streamlit
-    replays the drawn table on a hit: its styled cells (the shaded rows) are not marshalled again on
-    a rerun that leaves them alone, most of a slider's rerun when they were."""
-    st.dataframe(cases_table(_cases, dict(words)), hide_index=True)
-
-
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH)
-def _probability(settings: CurveSettings, marks: tuple[float, ...]):
-    """The probability view, cached by its inputs; r* read from each variant's cached gradient range."""
-    return probability_frame(
-        settings, PROBABILITY_VARIANTS, marks=marks, support=_parts(PROBABILITY_VARIANTS, settings, _support)
-    )
-
-
-@figure_cache(hash_funcs=HASH)
-def _overlay_figure(
-    variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple, _res: CurvesResult
-):
-    """The overlay figure's spec, cached by its inputs (``words``: the labels, so the language);
-    ``_res`` (not hashed) is ``_compute`` of them, which the page holds already."""
-    band = _res.first_band
-    return curves_overlay_figure(
-        _res.curves, dict(words), x_range=_res.x_range, log_x=log_x, band=band[1] if band else None, as_spec=True
-    )
-
-
-@figure_cache(hash_funcs=HASH)
-def _gallery_figure(
-    variants: tuple[str, ...], settings: CurveSettings, zoom: bool, log_x: bool, words: tuple, _res: CurvesResult
-):
-    """The gallery figure's spec, cached by its inputs (``words``: the labels, so the language);
-    ``_res`` (not hashed) is ``_compute`` of them, which the page holds already."""
-    return curves_gallery_figure(
-        _res.curves,
-        dict(words),
-        bands=_res.bands,
-        x_range=_res.x_range,
-        log_x=log_x,
-        dual_clips=_res.dual_clips,
-        as_spec=True,
-    )
-
-
-@figure_cache
-def _probability_figure(ceilings: tuple, marks: tuple[float, ...], words: tuple, values: bool, _prob: pd.DataFrame):
-    """The probability figure's spec, cached by what decides it: each compared variant's r*
-    (``ceilings``), the marks, ``words`` (the labels, so the language) and ``values`` (the marks'
-    value labels: off while a question they answer waits). ``_prob`` (not hashed) is
-    ``probability_frame`` of these, so a slider that leaves r* alone (ε_low) reuses the figure."""
-    return probability_figure(_prob, dict(words), values=values, as_spec=True)
 
 
 settings = CurveSettings(overrides, old_prob=float(old_prob))
@@ -318,7 +156,7 @@ for v in overrides:  # one variant at a time, so that a message names the right 
             show_bad_input(exc, fields[v])
         stop()
 try:
-    res = _compute(tuple(chosen), settings, bool(zoom))
+    res = parts.compute(tuple(chosen), settings, bool(zoom))
 except ValueError as exc:
     with controls_col:
         show_bad_input(exc)
@@ -353,21 +191,13 @@ with figure_col:
             panel_w_neg=tr("curves.panel_w", sign="A = −1"),
         )
         chart(
-            _overlay_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(overlay_labels.items()), res),
+            parts.overlay_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(overlay_labels.items()), res),
             "c_overlay",
         )
     if zoom:
         st.caption(tr("curves.zoom_note", lo=f"{x_range[0]:.5g}", hi=f"{x_range[1]:.5g}"))
     if res.variants:
-        caption = tr("curves.overlay_caption")
-        first_band = res.first_band
-        if first_band:
-            band_of, (lo, hi) = first_band
-            caption += " " + tr("curves.overlay_band", title=titles[band_of], lo=f"{lo:.4g}", hi=f"{hi:.4g}")
-        # a stop-gradient weight (the registry's detached_weight): its J is a value, not a surrogate
-        detached = [titles[v] for v in res.variants if ALGORITHMS[CATALOG[v].algorithm].detached_weight]
-        if detached:
-            caption += " " + tr("curves.detached_note", titles=", ".join(detached))
+        caption = C.overlay_caption(res, L)
         st.caption(caption)
 
 with notes():
@@ -386,22 +216,9 @@ with notes():
 
 with practitioners():
     st.markdown(tr("curves.practitioners"))
-    items = []
-    for name in dict.fromkeys(CATALOG[v].algorithm for v in chosen):  # each chosen objective's paper and names
-        spec = ALGORITHMS[name]
-        item = tr("curves.paper_item", title=spec.title, paper=spec.paper, arxiv=spec.arxiv, where=spec.equation)
-        names = [
-            tr(
-                "curves.setting_item",
-                name=s.help.get(L, s.name),
-                trl=f"`{s.trl}`" if s.trl else "—",
-                verl=f"`{s.verl}`" if s.verl else "—",
-            )
-            for s in spec.surrogate_settings
-        ]
-        items.append(f"- {item}" + "".join(f"\n    - {n}" for n in names))
+    items = C.practitioner_items(chosen, L)  # each chosen objective's paper and names
     if items:
-        st.markdown("\n".join(items))
+        st.markdown(items)
     export_configs(  # the chosen objectives with their slider settings, one tab each
         {titles[v]: (CATALOG[v].algorithm, {**CATALOG[v].base_overrides, **overrides.get(v, {})}) for v in chosen},
         key="c_export",
@@ -423,7 +240,8 @@ if res.variants:
     st.subheader(tr("curves.gallery_header"))
     gallery_labels = labels("curves", "legend_j", "legend_w", "x_short", *HOVER_KEYS)
     chart(
-        _gallery_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(gallery_labels.items()), res), "c_gallery"
+        parts.gallery_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(gallery_labels.items()), res),
+        "c_gallery",
     )
     st.caption(tr("curves.gallery_caption"))
     st.markdown(f"**{tr('curves.support_header')}**")
@@ -475,7 +293,7 @@ else:
         "cases.yes",
         "cases.no",
     )
-    _show_cases(
+    parts.show_cases(
         res.cases_variant,
         own_settings((res.cases_variant, DUAL_VARIANT), settings),
         tuple(cases_labels.items()),
@@ -519,50 +337,25 @@ def probability_section(held: bool) -> None:
     # only the compared variants' sliders matter here (a smaller cache key)
     mine = CurveSettings({v: o for v, o in settings.overrides.items() if v in PROBABILITY_VARIANTS})
     try:
-        prob, ceilings = _probability(mine, marks)
+        prob, ceilings = parts.probability(mine, marks)
         eps = {v: variant_overrides(v, mine).get("epsilon_high") for v in PROBABILITY_VARIANTS}
     except ValueError as exc:
         show_bad_input(exc)
         return
-    names = {
-        v: tr("curves.prob_name", title=titles[v], eps=f"{eps[v]:.2f}") if eps[v] is not None else titles[v]
-        for v in PROBABILITY_VARIANTS
-    }
+    names = C.probability_names(eps, L)
     prob_labels = labels(
         "curves",
         *(f"prob_{k}" for k in ("left", "right", "identity", "hover", "x", "y_left", "y_right")),
         **{f"name.{v}": name for v, name in names.items()},
     )
     with left:
-        figure = _probability_figure(tuple(ceilings.items()), marks, tuple(prob_labels.items()), not held, prob)
+        figure = parts.probability_chart(tuple(ceilings.items()), marks, tuple(prob_labels.items()), not held, prob)
         chart(figure, "c_prob")
     if held:  # the ceilings at the marks: the first question's answer
         held_note()
     else:
-        a, b = PROBABILITY_VARIANTS[:2]
-        marked = prob[prob["marked"].to_numpy(dtype=bool)]  # the rows at the marks, read once (not per lookup)
-        at = {
-            (v, p): (new, room)
-            for v, p, new, room in zip(
-                marked["algorithm"].to_numpy(dtype=object),
-                *(marked[c].to_numpy() for c in ("pi_old", "pi_new_max", "room")),
-            )
-        }
-        for p in marks:
-            st.markdown(
-                tr(
-                    "curves.prob_result",
-                    p=f"{p:.2f}",
-                    a=names[a],
-                    b=names[b],
-                    pa=f"{at[a, p][0]:.3f}",
-                    pb=f"{at[b, p][0]:.3f}",
-                    da=f"{at[a, p][1]:.3f}",
-                    db=f"{at[b, p][1]:.3f}",
-                    ra=f"{ceilings[a]:.4g}",
-                    rb=f"{ceilings[b]:.4g}",
-                )
-            )
+        for text in C.probability_readings(prob, marks, ceilings, names, L):
+            st.markdown(text)
     csv_download(prob, "curves-probability", key="c_csv_prob", label=tr("curves.csv_prob"))
 
 

@@ -12,13 +12,12 @@ The page template (CONTRIBUTING.md): title and lede, the three sliders of DAPO's
 under them the other penalties' choices, the questions, the explanation ("How to read this") and the
 papers, frameworks' keys and export ("For practitioners"); then the rollouts' sections. While a
 question waits for the learner (``answers_held``) nothing states its answer: the curves' reading, the
-group's table and the filtering text's penalty are held back.
+group's table and the filtering text's penalty are held back. The caches and cached figures are in
+``app_common.parts.length``; the sentences and tables are built by ``rlviz.experiments.length``.
 """
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
 import streamlit as st
 
 from app_common import (
@@ -26,31 +25,20 @@ from app_common import (
     csv_download,
     ensure_shell,
     export_config,
-    figure_cache,
     formula,
     fragment,
     labels,
     lang,
     predict,
-    settings_hash,
     show_bad_input,
     stop,
     tr,
 )
+from app_common.parts import length as parts
 from app_common.predictions import answers_held, held_note
 from app_common.template import notes, page_top, practitioners
-from rlviz.experiments.length import (
-    SAMPLE_LIMIT,
-    SCHEMES,
-    CosineParams,
-    ShapingSettings,
-    analyse,
-    kimi_curve,
-    penalty_curves,
-    sample_length_rollouts,
-    sweep,
-)
-from rlviz.plots.length import filter_figure, group_figure, length_histogram_figure, penalty_curves_figure, sweep_figure
+from rlviz.experiments import length as X
+from rlviz.experiments.length import SAMPLE_LIMIT, SCHEMES, CosineParams, ShapingSettings
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
@@ -59,119 +47,6 @@ state = st.session_state
 D = ShapingSettings()
 C = CosineParams()
 OTHERS = {"kimi": "Kimi k1.5", "cosine": "Cosine (Yeo et al.)"}  # language-neutral labels
-HASH = settings_hash(ShapingSettings)  # the settings hashed by their repr (app_common.settings_hash)
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def _rollouts(seed: int, n_prompts: int, group_size: int, limit: int, temperature: float, model_dir, device):
-    """Sampled once per input; the function loads the model itself and returns plain data."""
-    return sample_length_rollouts(seed, n_prompts, group_size, limit, temperature, model_dir, device)
-
-
-@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH)
-def _analysis(sample: tuple, settings: ShapingSettings):
-    """``analyse`` of the rollouts that ``_rollouts(*sample)`` returns, under ``settings``."""
-    return analyse(_rollouts(*sample), settings)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _sweep(sample: tuple, max_length: int, buffer_length: int, factor: float):
-    """``sweep`` of the rollouts of ``_rollouts(*sample)``: it reads only L_max, L_cache and the
-    factor, so moving the Kimi or cosine values reuses it."""
-    return sweep(_rollouts(*sample), ShapingSettings(max_length, buffer_length, factor), limit=SAMPLE_LIMIT)
-
-
-@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH)
-def _curves(settings: ShapingSettings):
-    """``(penalty_curves, kimi_curve)`` under ``settings``."""
-    return penalty_curves(settings), kimi_curve(1, settings.max_length, settings.kimi_weight)
-
-
-# Each figure is cached by what decides it (``language`` decides its labels, ``_words``), so that a
-# rerun which leaves it alone replays it (``app_common.chart``) instead of building and sending it
-# again. An argument named with a leading underscore is not hashed: it is what the others decide,
-# which the page holds already (reading the analysis from its cache again would unpickle it each time).
-@figure_cache(hash_funcs=HASH)
-def _curves_figure(settings: ShapingSettings, others: tuple, language: str, _words: tuple):
-    curves, kimi = _curves(settings)
-    lmax, lcache = settings.max_length, settings.buffer_length
-    return penalty_curves_figure(curves, kimi, lmax, lcache, dict(_words), show=list(others), as_spec=True)
-
-
-@figure_cache(hash_funcs=HASH)
-def _histogram_figure(
-    sample: tuple, settings: ShapingSettings, language: str, _words: tuple, _resp: pd.DataFrame, _penalty: pd.DataFrame
-):
-    lmax, lcache = settings.max_length, settings.buffer_length
-    return length_histogram_figure(_resp, _penalty, lmax, lcache, dict(_words), as_spec=True)
-
-
-@figure_cache(hash_funcs=HASH)
-def _filter_figure(sample: tuple, settings: ShapingSettings, language: str, _words: tuple, _resp: pd.DataFrame):
-    return filter_figure(_resp, dict(_words), as_spec=True)
-
-
-@figure_cache
-def _sweep_figure(
-    sample: tuple, max_length: int, buffer_length: int, factor: float, language: str, _words: tuple, _frame
-):
-    return sweep_figure(_frame, max_length, buffer_length, dict(_words), as_spec=True)
-
-
-@figure_cache(hash_funcs=HASH)
-def _group_figure(
-    sample: tuple, settings: ShapingSettings, chosen: int, shown: tuple, language: str, _words: tuple, _rows
-):
-    return group_figure(_rows, dict(_words), schemes=list(shown), as_spec=True)
-
-
-@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH)
-def _group_options(sample: tuple, settings: ShapingSettings, _groups: pd.DataFrame) -> tuple[list[int], dict[int, str]]:
-    """The groups, most affected first, and their names (what a shared URL carries: only what the
-    rollouts fix, not the settings); ``_groups`` is the analysis' ``groups`` of these."""
-    order = _groups.sort_values(["effect", "group"], ascending=[False, True])
-    names = {int(g): f"#{int(g)} · {p}" for g, p in zip(order["group"], order["prompt"])}
-    return list(names), names
-
-
-@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH)
-def _group_table(
-    sample: tuple, settings: ShapingSettings, chosen: int, shown: tuple, language: str, _rows: pd.DataFrame
-) -> pd.DataFrame:
-    """Draws group ``chosen``'s table (``_rows``, its responses, by length, in ``language``: the
-    session's, read by ``tr``) and returns it unrounded for the CSV. Replayed on a hit: the table is
-    not built and marshalled again by a rerun that leaves it alone."""
-    columns = {
-        "sample": "col_sample",
-        "response": "col_response",
-        "length": "col_length",
-        "outcome": "col_outcome",
-        "reward_task": "col_task",
-        "penalty": "col_penalty",
-        "reward_dapo": "col_reward_dapo",
-        "adv_task": "col_adv_task",
-        "adv_dapo": "col_adv_dapo",
-        "adv_kimi": "col_adv_kimi",
-        "adv_cosine": "col_adv_cosine",
-        "grad": "col_grad",
-        "grad_filtered": "col_grad_filtered",
-    }
-    # columns as arrays, one frame at the end (pandas' per-column sort, rename and rounding cost a
-    # tenth of a slider's rerun on this page)
-    order = np.lexsort((_rows["sample"].to_numpy(), _rows["length"].to_numpy()))  # by length, then sample
-    outcome = np.where(
-        _rows["truncated"].to_numpy(dtype=bool),
-        tr("length.truncated"),
-        np.where(_rows["correct"].to_numpy(dtype=bool), tr("length.right"), tr("length.wrong")),
-    )
-    keep = [c for c in columns if not (c.startswith("adv_") and c[4:] not in shown)]
-    values = {c: (outcome if c == "outcome" else _rows[c].to_numpy())[order] for c in keep}
-    names = {c: tr(f"length.{columns[c]}") for c in keep}
-    view = pd.DataFrame({names[c]: v for c, v in values.items()})
-    # rounded for the page (+ 0.0: rounding must not show -0.0); the CSV keeps every digit
-    shown_view = pd.DataFrame({names[c]: np.round(v, 4) + 0.0 if v.dtype.kind == "f" else v for c, v in values.items()})
-    st.table(shown_view, hide_index=True, border="horizontal")  # headers wrap: no column hides at 1400 px
-    return view
 
 
 @fragment
@@ -182,7 +57,7 @@ def group_section(
     its picker reruns only this section. ``held``: a question of the page waits for the learner, and
     the group's table (its DAPO penalties) would state its answer: a note stands in its place."""
     summary, factor = result.summary, settings.penalty_factor
-    options, group_names = _group_options(sample, settings, result.groups)
+    options, group_names = parts.group_options(sample, settings, result.groups)
     if state.get("l_group") not in options:
         state["l_group"] = options[0]  # first load, or fewer prompts than before: the most affected group
     chosen = st.selectbox(
@@ -190,23 +65,7 @@ def group_section(
     )
     info = result.groups.set_index("group").loc[chosen]
     rows = result.responses[result.responses["group"] == chosen]
-    if factor == 0:
-        group_effect = tr("length.group_no_effect_zero")
-    elif info["pairs_reversed"] + info["ties_broken"] > 0:
-        group_effect = tr("length.group_effect", reversed=int(info["pairs_reversed"]), broken=int(info["ties_broken"]))
-    else:
-        group_effect = tr("length.group_no_effect")
-    st.markdown(
-        tr(
-            "length.group_text",
-            prompt=f"`{info['prompt']}`",
-            right=int(info["n_right"]),
-            g=int(group_size),
-            cut=int(info["n_truncated"]),
-        )
-        + " "
-        + group_effect
-    )
+    st.markdown(X.group_text(info, group_size, factor, L))
     group_labels = labels(
         "length",
         "advantage",
@@ -219,14 +78,16 @@ def group_section(
         *(f"scheme_{k}" for k in SCHEMES),
     )
     # the figure at the page's width (its axis titles whole at 1024 px), its formula and reading under it
-    chart(_group_figure(sample, settings, chosen, tuple(shown), L, tuple(group_labels.items()), rows), "length-group")
+    chart(
+        parts.group_chart(sample, settings, chosen, tuple(shown), L, tuple(group_labels.items()), rows), "length-group"
+    )
     formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
     note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
     st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
     if held:
         held_note()
         return
-    view = _group_table(sample, settings, chosen, tuple(shown), L, rows)
+    view = parts.group_table(sample, settings, chosen, tuple(shown), L, rows)
     csv_download(view, f"length-group-{chosen}", key="l_csv_group")
 
 
@@ -238,22 +99,7 @@ def page() -> None:
     # below, which a rerun of this fragment alone may only do inside the fragment
     page_top("length")
     # library parameter -> the widget (or server option) that sets it, for error messages
-    FIELDS = {
-        "max_length": tr("length.lmax"),
-        "buffer_length": tr("length.lcache"),
-        "penalty_factor": tr("length.factor"),
-        "kimi_weight": tr("length.kimi_weight"),
-        "r0_correct": tr("length.cos_r0c"),
-        "rl_correct": tr("length.cos_rlc"),
-        "r0_wrong": tr("length.cos_r0w"),
-        "rl_wrong": tr("length.cos_rlw"),
-        "exceed_penalty": tr("length.cos_exceed"),
-        "n_prompts": tr("length.n_prompts"),
-        "group_size": tr("length.group_size"),
-        "temperature": tr("length.temperature"),
-        "device": tr("side.device"),
-        "model_dir": tr("length.model_dir"),
-    }
+    FIELDS = X.fields(L)
 
     # ---------------------------------------------------------------------------------------- settings
     c1, c2, c3 = st.columns(3)
@@ -330,7 +176,7 @@ def page() -> None:
     factor = float(factor)
     settings = ShapingSettings(lmax, lcache, factor, float(kimi_weight), CosineParams(*map(float, cos)))
     try:
-        curves, kimi = _curves(settings)
+        curves, kimi = parts.curves(settings)
     except ValueError as exc:
         with figure:  # in the figure's place, under the sliders it names
             show_bad_input(exc, FIELDS)
@@ -355,7 +201,7 @@ def page() -> None:
         "hover_full",
     )
     with figure:  # the panels at full width (no value labels: the answers are read by hovering)
-        chart(_curves_figure(settings, tuple(others), L, tuple(curve_labels.items())), "length-curves")
+        chart(parts.curves_figure(settings, tuple(others), L, tuple(curve_labels.items())), "length-curves")
 
     # predict, then check: the reading of the curves is held back until the learner commits
     with st.expander(tr("teach.header"), expanded=True):
@@ -373,20 +219,8 @@ def page() -> None:
         )
         if held:
             held_note()
-        elif factor == 0:
-            st.markdown(tr("length.curves_text_zero"))
-        elif lcache == 0:
-            st.markdown(tr("length.curves_text_step", lmax=lmax, factor=f"{factor:g}"))
         else:
-            st.markdown(
-                tr(
-                    "length.curves_text",
-                    start=lmax - lcache,
-                    lmax=lmax,
-                    factor=f"{factor:g}",
-                    edge=f"{1 - factor:g}".replace("-", "−"),
-                )
-            )
+            st.markdown(X.curves_text(settings, L))
         for name in others:
             if name == "kimi":
                 formula(
@@ -433,33 +267,15 @@ def page() -> None:
         sample = (seed, int(n_prompts), int(group_size), SAMPLE_LIMIT, float(temperature), model_dir, device)
         # the analysis samples the rollouts on its first call (cached: a slider reuses them)
         with st.spinner(tr("length.sampling", n=int(n_prompts), g=int(group_size))):
-            result = _analysis(sample, settings)
-            sweep_frame = _sweep(sample, lmax, lcache, factor)
+            result = parts.analysis(sample, settings)
+            sweep_frame = parts.sweep(sample, lmax, lcache, factor)
     except ValueError as exc:
         show_bad_input(exc, FIELDS)
         stop()
     resp, summary = result.responses, result.summary
     schemes = result.schemes.set_index("scheme")
 
-    # a sentence about the penalty's effect only where there is one
-    if summary["penalised_share"] > 0:
-        effect = tr("length.rollouts_penalised", share=f"{summary['penalised_share']:.0%}")
-    elif factor == 0:
-        effect = tr("length.rollouts_no_penalty_zero")
-    else:
-        effect = tr("length.rollouts_no_penalty", start=lmax - lcache)
-    st.markdown(
-        tr(
-            "length.rollouts_text",
-            n=int(n_prompts),
-            g=int(group_size),
-            temp=f"{temperature:g}",
-            limit=SAMPLE_LIMIT,
-            lmax=lmax,
-        )
-        + " "
-        + effect
-    )
+    st.markdown(X.rollouts_text(summary, settings, sample, L))  # the penalty's effect only where there is one
     m1, m2, m3, m4 = st.columns(4)
     m1.metric(
         tr("length.metric_reward"),
@@ -485,21 +301,13 @@ def page() -> None:
         "hover_count",
         sampled=tr("length.sampled", limit=SAMPLE_LIMIT),
     )
-    chart(_histogram_figure(sample, settings, L, tuple(hist_labels.items()), resp, curves), "length-histogram")
+    chart(parts.histogram_figure(sample, settings, L, tuple(hist_labels.items()), resp, curves), "length-histogram")
     csv_download(resp, "length-rollouts", key="l_csv_rollouts")
 
     st.markdown(f"**{tr('length.schemes_header')}**")
     st.caption(tr("length.schemes_text"))
     shown = ["task", "dapo", *others]
-    table = pd.DataFrame(
-        {
-            tr("length.col_scheme"): [tr(f"length.scheme_{k}") for k in shown],
-            tr("length.col_mean_reward"): [schemes.loc[k, "mean_reward"] for k in shown],
-            # in percent, shown whole as the metric above shows it (one group of 32 is 3.125%)
-            tr("length.col_signal"): [100 * schemes.loc[k, "signal_groups"] for k in shown],
-            tr("length.col_corr"): [schemes.loc[k, "length_adv_corr"] for k in shown],
-        }
-    )
+    table = X.schemes_table(schemes, shown, L)
     st.dataframe(
         table,
         hide_index=True,
@@ -531,7 +339,7 @@ def page() -> None:
     )
     with f2:
         filter_labels = labels("length", "right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
-        chart(_filter_figure(sample, settings, L, tuple(filter_labels.items()), resp), "length-filter")
+        chart(parts.filter_chart(sample, settings, L, tuple(filter_labels.items()), resp), "length-filter")
 
     # ---------------------------------------------------------------------------------------- sweep
     st.subheader(tr("length.sweep_header"))
@@ -548,7 +356,7 @@ def page() -> None:
             for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task", "signal_dapo")
         },
     )
-    chart(_sweep_figure(sample, lmax, lcache, factor, L, tuple(sweep_labels.items()), sweep_frame), "length-sweep")
+    chart(parts.sweep_chart(sample, lmax, lcache, factor, L, tuple(sweep_labels.items()), sweep_frame), "length-sweep")
     csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
     st.info(tr("length.bias_note"), icon=":material/balance:")
     st.page_link("pages/weighting.py", label=tr("nav.weighting"), icon=":material/bar_chart:")

@@ -38,8 +38,13 @@ import pandas as pd
 import torch
 
 from rlviz.core.objectives import ALGORITHMS, gradient_weights, resolve_settings, token_states, trust_band
+from rlviz.i18n import t
 
 __all__ = [
+    "overlay_caption",
+    "practitioner_items",
+    "probability_names",
+    "probability_readings",
     "CASES_VARIANT",
     "CurveSettings",
     "CurvesResult",
@@ -817,3 +822,86 @@ def slider_start(name: str, low: float) -> float:
     c = 3 of Dual-clip PPO), else the slider's lowest value ``low``."""
     given = [v.base_overrides[name] for v in variants().values() if v.base_overrides.get(name) is not None]
     return float(given[0]) if given else float(low)
+
+
+# -- the page's words, in a language (the page draws them; no Streamlit here) ----------------------------
+
+
+def overlay_caption(res: CurvesResult, lang: str) -> str:
+    """The caption under the overlay figure in ``lang``: what it shows, the first chosen trust band and the
+    chosen objectives whose J is a value, not a surrogate (a stop-gradient weight: ``detached_weight``)."""
+    catalog = variants()
+    caption = t("curves.overlay_caption", lang)
+    if res.first_band:
+        band_of, (lo, hi) = res.first_band
+        caption += " " + t("curves.overlay_band", lang, title=catalog[band_of].title, lo=f"{lo:.4g}", hi=f"{hi:.4g}")
+    detached = [catalog[v].title for v in res.variants if ALGORITHMS[catalog[v].algorithm].detached_weight]
+    if detached:
+        caption += " " + t("curves.detached_note", lang, titles=", ".join(detached))
+    return caption
+
+
+def practitioner_items(chosen: Iterable[str], lang: str) -> str:
+    """Each chosen variant's objective (once) as a Markdown list in ``lang``: its paper, arXiv id and equation,
+    and under it each surrogate setting's TRL and verl names."""
+    catalog = variants()
+    items = []
+    for name in dict.fromkeys(catalog[v].algorithm for v in chosen):
+        spec = ALGORITHMS[name]
+        item = t("curves.paper_item", lang, title=spec.title, paper=spec.paper, arxiv=spec.arxiv, where=spec.equation)
+        names = [
+            t(
+                "curves.setting_item",
+                lang,
+                name=s.help.get(lang, s.name),
+                trl=f"`{s.trl}`" if s.trl else "—",
+                verl=f"`{s.verl}`" if s.verl else "—",
+            )
+            for s in spec.surrogate_settings
+        ]
+        items.append(f"- {item}" + "".join(f"\n    - {n}" for n in names))
+    return "\n".join(items)
+
+
+def probability_names(eps: Mapping[str, float | None], lang: str) -> dict[str, str]:
+    """Each of :data:`PROBABILITY_VARIANTS` -> its name in the probability view, in ``lang``, with its ε_high
+    (``eps``; a variant without one: its title)."""
+    catalog = variants()
+    return {
+        v: t("curves.prob_name", lang, title=catalog[v].title, eps=f"{eps[v]:.2f}")
+        if eps[v] is not None
+        else catalog[v].title
+        for v in PROBABILITY_VARIANTS
+    }
+
+
+def probability_readings(
+    prob: pd.DataFrame, marks: Iterable[float], ceilings: Mapping[str, float], names: Mapping[str, str], lang: str
+) -> list[str]:
+    """One sentence per mark in ``lang``: the highest π_new the first two :data:`PROBABILITY_VARIANTS` let a
+    token at that π_old reach, the room left and their r* (``prob``, ``ceilings``: :func:`probability_frame`'s)."""
+    a, b = PROBABILITY_VARIANTS[:2]
+    marked = prob[prob["marked"].to_numpy(dtype=bool)]  # the rows at the marks, read once (not per lookup)
+    at = {
+        (v, p): (new, room)
+        for v, p, new, room in zip(
+            marked["algorithm"].to_numpy(dtype=object),
+            *(marked[c].to_numpy() for c in ("pi_old", "pi_new_max", "room")),
+        )
+    }
+    return [
+        t(
+            "curves.prob_result",
+            lang,
+            p=f"{p:.2f}",
+            a=names[a],
+            b=names[b],
+            pa=f"{at[a, p][0]:.3f}",
+            pb=f"{at[b, p][0]:.3f}",
+            da=f"{at[a, p][1]:.3f}",
+            db=f"{at[b, p][1]:.3f}",
+            ra=f"{ceilings[a]:.4g}",
+            rb=f"{ceilings[b]:.4g}",
+        )
+        for p in marks
+    ]

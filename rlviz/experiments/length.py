@@ -33,9 +33,18 @@ from rlviz.core.shaping import (
     overlong_filter_mask,
     overlong_penalty,
 )
+from rlviz.i18n import t
 from rlviz.lm.task import Problem, reward
 
 __all__ = [
+    "GROUP_COLUMNS",
+    "curves_text",
+    "fields",
+    "group_options",
+    "group_table",
+    "group_text",
+    "rollouts_text",
+    "schemes_table",
     "SAMPLE_LIMIT",
     "SCHEMES",
     "CosineParams",
@@ -537,3 +546,129 @@ def sweep(rollouts: pd.DataFrame, s: ShapingSettings, limit: int | None = None) 
         **{k: np.concatenate([by_lmax[k], held[k]]) for k in by_lmax},
     }
     return _frame(columns)
+
+
+# -- the page's words and tables, in a language (the page draws them; no Streamlit here) ----------------
+
+# the group table's columns: a column of ``analyse(...).responses`` -> its locale key (``length.<key>``)
+GROUP_COLUMNS = {
+    "sample": "col_sample",
+    "response": "col_response",
+    "length": "col_length",
+    "outcome": "col_outcome",
+    "reward_task": "col_task",
+    "penalty": "col_penalty",
+    "reward_dapo": "col_reward_dapo",
+    "adv_task": "col_adv_task",
+    "adv_dapo": "col_adv_dapo",
+    "adv_kimi": "col_adv_kimi",
+    "adv_cosine": "col_adv_cosine",
+    "grad": "col_grad",
+    "grad_filtered": "col_grad_filtered",
+}
+
+
+def fields(lang: str) -> dict[str, str]:
+    """Library parameter -> the widget (or server option) that sets it, in ``lang``, for error messages."""
+    keys = {
+        "max_length": "lmax",
+        "buffer_length": "lcache",
+        "penalty_factor": "factor",
+        "kimi_weight": "kimi_weight",
+        "r0_correct": "cos_r0c",
+        "rl_correct": "cos_rlc",
+        "r0_wrong": "cos_r0w",
+        "rl_wrong": "cos_rlw",
+        "exceed_penalty": "cos_exceed",
+        "n_prompts": "n_prompts",
+        "group_size": "group_size",
+        "temperature": "temperature",
+    }
+    out = {k: t(f"length.{v}", lang) for k, v in keys.items()}
+    return out | {"device": t("side.device", lang), "model_dir": t("length.model_dir", lang)}
+
+
+def group_table(rows: pd.DataFrame, shown, lang: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One group's responses (``rows``: its rows of ``analyse(...).responses``) by length, then sample, with
+    the advantages of the schemes in ``shown`` only; columns named in ``lang``. Returns ``(view, rounded)``:
+    every digit (for the CSV) and rounded to 4 decimals for the page (never -0.0). Built from arrays, one
+    frame at the end (pandas' per-column sort, rename and rounding cost a tenth of a slider's rerun)."""
+    order = np.lexsort((rows["sample"].to_numpy(), rows["length"].to_numpy()))  # by length, then sample
+    outcome = np.where(
+        rows["truncated"].to_numpy(dtype=bool),
+        t("length.truncated", lang),
+        np.where(rows["correct"].to_numpy(dtype=bool), t("length.right", lang), t("length.wrong", lang)),
+    )
+    keep = [c for c in GROUP_COLUMNS if not (c.startswith("adv_") and c[4:] not in shown)]
+    values = {c: (outcome if c == "outcome" else rows[c].to_numpy())[order] for c in keep}
+    names = {c: t(f"length.{GROUP_COLUMNS[c]}", lang) for c in keep}
+    view = pd.DataFrame({names[c]: v for c, v in values.items()})
+    rounded = pd.DataFrame({names[c]: np.round(v, 4) + 0.0 if v.dtype.kind == "f" else v for c, v in values.items()})
+    return view, rounded
+
+
+def group_options(groups: pd.DataFrame) -> tuple[list[int], dict[int, str]]:
+    """The groups of ``analyse(...).groups``, most affected first, and their names ("#g · prompt")."""
+    order = groups.sort_values(["effect", "group"], ascending=[False, True])
+    names = {int(g): f"#{int(g)} · {p}" for g, p in zip(order["group"], order["prompt"])}
+    return list(names), names
+
+
+def group_text(info, group_size: int, factor: float, lang: str) -> str:
+    """The sentence above a group's figure in ``lang``: its prompt, right and truncated answers, and what the
+    penalty (``factor``) did to its order (``info``: the group's row of ``analyse(...).groups``)."""
+    if factor == 0:
+        effect = t("length.group_no_effect_zero", lang)
+    elif info["pairs_reversed"] + info["ties_broken"] > 0:
+        effect = t("length.group_effect", lang, reversed=int(info["pairs_reversed"]), broken=int(info["ties_broken"]))
+    else:
+        effect = t("length.group_no_effect", lang)
+    text = t(
+        "length.group_text",
+        lang,
+        prompt=f"`{info['prompt']}`",
+        right=int(info["n_right"]),
+        g=int(group_size),
+        cut=int(info["n_truncated"]),
+    )
+    return text + " " + effect
+
+
+def curves_text(settings: ShapingSettings, lang: str) -> str:
+    """The reading of DAPO's penalty curve in ``lang``: where it starts, how deep it goes (none at factor 0, a
+    step without a buffer)."""
+    lmax, lcache, factor = settings.max_length, settings.buffer_length, settings.penalty_factor
+    if factor == 0:
+        return t("length.curves_text_zero", lang)
+    if lcache == 0:
+        return t("length.curves_text_step", lang, lmax=lmax, factor=f"{factor:g}")
+    edge = f"{1 - factor:g}".replace("-", "−")
+    return t("length.curves_text", lang, start=lmax - lcache, lmax=lmax, factor=f"{factor:g}", edge=edge)
+
+
+def rollouts_text(summary: dict, settings: ShapingSettings, sample: tuple, lang: str) -> str:
+    """The sentence above the rollouts' figures in ``lang``: what was sampled (``sample``: seed, prompts, group
+    size, limit, temperature, ...) and the penalty's effect where there is one (``summary``: ``analyse``'s)."""
+    lmax, lcache, factor = settings.max_length, settings.buffer_length, settings.penalty_factor
+    if summary["penalised_share"] > 0:
+        effect = t("length.rollouts_penalised", lang, share=f"{summary['penalised_share']:.0%}")
+    elif factor == 0:
+        effect = t("length.rollouts_no_penalty_zero", lang)
+    else:
+        effect = t("length.rollouts_no_penalty", lang, start=lmax - lcache)
+    _, n, g, limit, temperature = sample[:5]
+    return t("length.rollouts_text", lang, n=n, g=g, temp=f"{temperature:g}", limit=limit, lmax=lmax) + " " + effect
+
+
+def schemes_table(schemes: pd.DataFrame, shown, lang: str) -> pd.DataFrame:
+    """Each reward scheme of ``shown`` (``analyse(...).schemes`` indexed by scheme): its mean reward, share of
+    groups with a signal (in percent) and the length-advantage correlation; columns named in ``lang``."""
+    return pd.DataFrame(
+        {
+            t("length.col_scheme", lang): [t(f"length.scheme_{k}", lang) for k in shown],
+            t("length.col_mean_reward", lang): [schemes.loc[k, "mean_reward"] for k in shown],
+            # in percent, shown whole as the metric above shows it (one group of 32 is 3.125%)
+            t("length.col_signal", lang): [100 * schemes.loc[k, "signal_groups"] for k in shown],
+            t("length.col_corr", lang): [schemes.loc[k, "length_adv_corr"] for k in shown],
+        }
+    )

@@ -35,15 +35,35 @@ import torch
 
 from rlviz.core.advantages import group_advantages
 from rlviz.core.objectives import get_algorithm, policy_loss
+from rlviz.i18n import cell, num, pct, t
 from rlviz.lm.model import DEFAULT_MODEL_DIR
 from rlviz.lm.moe import MOE_MODEL_DIR, capture_routing, is_moe, replay_routing, route_changed
 from rlviz.lm.rollout import response_log_probs, sample_rollouts
 from rlviz.lm.task import DEFAULT_MAX_NEW_TOKENS, sample_problems
 from rlviz.lm.trainer import split_settings
 
-from .runner import Arm, RunConfig, SideBySideRun, validate
+from .runner import COLLAPSE, Arm, RunConfig, SideBySideRun, train_config, validate
 
 __all__ = [
+    "LIVE_PANELS",
+    "REPLAY_ARMS",
+    "architecture",
+    "arm_names",
+    "arms_words",
+    "clip_reading",
+    "exported_arms",
+    "live_fields",
+    "live_notes_text",
+    "live_summary_table",
+    "live_words",
+    "make_live_run",
+    "model_names",
+    "ratio_readings",
+    "ratio_words",
+    "route_reading",
+    "route_words",
+    "shift_fields",
+    "strip_words",
     "ARTICLE_ROUTE_CHANGE",
     "MODELS",
     "MODEL_URL_ALIASES",
@@ -520,3 +540,231 @@ class MoeLiveRun(SideBySideRun):
         config.validate()
         super().__init__(config.arm_list(), config.run_config(), policy=policy)
         self.moe_config = config
+
+
+# -- the page's words and tables, in a language (the page draws them; no Streamlit here) ----------------
+
+# the live run's figure panels (metrics of ``MoeLiveRun.metrics_frame``)
+LIVE_PANELS = ("reward_mean", "pass_at_1", "token_ratio_var", "clip_fraction", "kl_ref", "route_change_fraction")
+# the live arms that replay routing (refused on the dense model)
+REPLAY_ARMS = frozenset(a.name for a in LIVE_ARMS if a.settings.get("routing_replay", "none") != "none")
+
+
+def architecture(model_dir: str | None = None) -> dict[str, int]:
+    """``layers``, ``experts`` and ``top_k`` (experts per token) of the shipped MoE (or ``model_dir``), read
+    from its Hugging Face config."""
+    from transformers import AutoConfig
+
+    config = AutoConfig.from_pretrained(model_dir or MODELS["moe"])
+    experts = getattr(config, "num_experts", None) or getattr(config, "num_local_experts", 0)
+    return {"layers": config.num_hidden_layers, "experts": experts, "top_k": config.num_experts_per_tok}
+
+
+def model_names(lang: str) -> dict[str, str]:
+    """Model key of :data:`MODELS` -> its name in ``lang``."""
+    return {m: t(f"moe.model_code.{m}", lang) for m in MODELS}
+
+
+def arm_names(lang: str) -> dict[str, str]:
+    """Live arm name of :data:`LIVE_ARMS` -> its name in ``lang``."""
+    return {a.name: t(f"moe.arm.{a.name}", lang) for a in LIVE_ARMS}
+
+
+def shift_fields(lang: str) -> dict[str, str]:
+    """The one-batch experiment's parameters (:class:`RoutingShiftSettings`', the sidebar's) -> their widget's label."""
+    keys = ("model", "updates", "lr", "prompts", "group_size")
+    return {k: t(f"moe.{k}", lang) for k in keys} | {"device": t("side.device", lang)}
+
+
+def live_fields(lang: str) -> dict[str, str]:
+    """The live run's parameters (:class:`MoeLiveConfig`'s, the sidebar's) -> their widget's label."""
+    keys = {
+        "arms": "arms",
+        "model": "model",
+        "steps": "steps",
+        "lr": "lr",
+        "prompts_per_step": "prompts",
+        "group_size": "group_size",
+        "mu": "mu",
+        "mini_batches": "mini_batches",
+        "heldout_samples": "heldout",
+    }
+    return {k: t(f"moe.{v}", lang) for k, v in keys.items()} | {"device": t("side.device", lang)}
+
+
+def ratio_words(k: int, lang: str) -> dict[str, str]:
+    """The ``labels`` of the ratios' figure (``rlviz.plots.moe.log_ratio_figure``) after ``k`` updates, in ``lang``."""
+    keys = (*(f"kind.{kind}" for kind in ("token_own", "token_replay", "sequence", "routing")), "log_ratio")
+    words = {key: t(f"moe.{key}", lang) for key in (*keys, "routing_axis", "panel.routing")}
+    words |= {"share": t("moe.token_share", lang), "title": t("moe.ratio_header", lang)}
+    return words | {"panel.ratios": t("moe.panel.ratios", lang, k=k)}
+
+
+def ratio_readings(result: RoutingShiftResult, hold_replay: bool, hold_sequence: bool, lang: str) -> list[str]:
+    """What the ratios' figure shows, as paragraphs in ``lang``: how replay changes the spread of the token
+    log-ratios (or the dense model's token against sequence spread), whether the tokens whose routes changed
+    swing more, and GSPO's sequence spread. A reading that answers a waiting question (``hold_replay``,
+    ``hold_sequence``) is left out."""
+    summary, k, shift_lr = result.summary(), result.settings.updates, result.settings.lr
+    own, seq = summary["token_std_own"], summary["sequence_std"]
+    out = []
+    if shift_lr == 0:
+        out.append(t("moe.read_lr0", lang))
+    elif result.moe and not hold_replay:
+        rep, routing = summary["token_std_replay"], summary["routing_only_std"]
+        change = summary["replay_spread_change"] if math.isfinite(summary["replay_spread_change"]) else 0.0
+        if abs(change) < 0.005:
+            effect = t("moe.effect.same", lang)
+        elif change < 0:
+            effect = t("moe.effect.narrowed", lang, pct=pct(-change))
+        else:
+            effect = t("moe.effect.widened", lang, pct=pct(change))
+        # replay narrows the spread by a tenth or more: routing adds to it; else it only reshuffles tokens
+        verdict = t("moe.verdict.routing" if change <= -REPLAY_VISIBLE else "moe.verdict.update", lang)
+        numbers = dict(own=num(own), rep=num(rep), routing=num(routing), pct=pct(summary["routing_share_of_own"]))
+        out.append(t("moe.read_replay", lang, k=k, effect=effect, verdict=verdict, **numbers))
+    elif not result.moe and not hold_sequence:
+        out.append(t("moe.read_dense", lang, k=k, own=num(own), seq=num(seq)))
+    if shift_lr != 0 and result.moe and not hold_replay and math.isfinite(summary["abs_own_changed"]):
+        own_c, own_u, rep_c = summary["abs_own_changed"], summary["abs_own_unchanged"], summary["abs_replay_changed"]
+        numbers = dict(
+            share=pct(summary["tokens_changed_share"]),
+            own_changed=num(own_c, 4),
+            own_unchanged=num(own_u, 4),
+            rep_changed=num(rep_c, 4),
+        )
+        if not math.isfinite(own_u):  # every token's experts changed: nothing to compare with
+            out.append(t("moe.changed.all", lang, **numbers))
+        elif own_c <= own_u:
+            out.append(t("moe.changed.not_more", lang, **numbers))
+        elif rep_c >= own_c:  # replay did not calm them
+            out.append(t("moe.read_changed_up", lang, **numbers))
+        else:
+            removed = summary["replay_removed_share"]  # share of the extra swing that replay takes away
+            verdict = t("moe.changed.mostly_routing" if removed >= 0.5 else "moe.changed.mostly_update", lang)
+            out.append(t("moe.read_changed", lang, removed=pct(removed), verdict=verdict, **numbers))
+    if shift_lr != 0 and result.moe and not hold_sequence:
+        if 0 < seq < own:
+            out.append(t("moe.read_sequence", lang, seq=num(seq), own=num(own), pct=pct(seq / own)))
+        else:
+            out.append(t("moe.read_sequence_not", lang, seq=num(seq), own=num(own)))
+    return out
+
+
+def route_reading(result: RoutingShiftResult, lang: str) -> str:
+    """The share of routes the first update changed against the article's, in ``lang``, and (after more
+    updates) the last update's share and the layer that changed most."""
+    summary, k, shift_lr, rc = result.summary(), result.settings.updates, result.settings.lr, result.route_change
+    if shift_lr == 0:
+        return t("moe.read_lr0", lang)
+    first, last = summary["route_change_first"], summary["route_change_last"]
+    gap = first - ARTICLE_ROUTE_CHANGE
+    cmp = "equal" if abs(gap) < 0.005 else ("above" if gap > 0 else "below")
+    article = f"{ARTICLE_ROUTE_CHANGE:.0%}"
+    reading = t(
+        "moe.read_share", lang, lr=f"{shift_lr:g}", first=pct(first), cmp=t(f"moe.cmp.{cmp}", lang), article=article
+    )
+    at_k = rc[rc["update"] == k]
+    top = at_k.loc[at_k["share"].idxmax()] if len(at_k) else None
+    if top is not None and k > 1:
+        layer, share = int(top["layer"]), pct(float(top["share"]))
+        reading += t("moe.read_share_more", lang, k=k, last=pct(last), layer=layer, layer_share=share)
+    elif top is not None:
+        reading += t("moe.read_share_layer", lang, layer=int(top["layer"]), layer_share=pct(float(top["share"])))
+    return reading
+
+
+def route_words(layers: int, lang: str) -> dict[str, str]:
+    """The ``labels`` of the route-change figure (``rlviz.plots.moe.route_change_figure``) in ``lang``."""
+    words = {key: t(f"moe.{key}", lang) for key in ("update", "share", "all_layers")}
+    words["article"] = t("moe.article_line", lang, share=f"{ARTICLE_ROUTE_CHANGE:.0%}")
+    return words | {f"layer.{i}": t("moe.layer", lang, i=i) for i in range(1, layers + 1)}
+
+
+def arms_words(panels: tuple[str, ...], names: dict[str, str], lang: str) -> dict[str, str]:
+    """The ``labels`` of the arms' figure (``rlviz.plots.moe.arm_metrics_figure``) over ``panels``, in ``lang``;
+    the arms by ``names``."""
+    words = {f"metric.{m}": t(f"moe.metric.{m}", lang) for m in panels}
+    words |= {key: t(f"moe.{key}", lang) for key in ("update", "collapse")}
+    words |= {f"name.{arm}": text for arm, text in names.items()}
+    return words | {m: words[f"metric.{m}"] for m in panels}
+
+
+def clip_reading(result: RoutingShiftResult, names: dict[str, str], lang: str) -> str:
+    """The share of tokens each arm's clip acted on at the last update, as a Markdown list in ``lang``."""
+    summary, k = result.summary(), result.settings.updates
+    parts = [
+        t("moe.read_clip_part", lang, share=pct(summary[f"clip_{arm}"]), arm=names.get(arm, arm))
+        for arm in dict.fromkeys(result.arms["arm"])
+    ]
+    return t("moe.read_clip", lang, k=k) + "\n" + "".join(f"\n- {part}" for part in parts)
+
+
+def strip_words(lang: str) -> dict[str, str]:
+    """The ``labels`` of the one-response figure (``rlviz.plots.moe.token_strip_figure``) in ``lang``."""
+    words = {key: t(f"moe.strip.{key}", lang) for key in ("layers_changed", "own", "replay", "routing")}
+    return words | {"token": t("word.token", lang), "position": t("word.position", lang)}
+
+
+def live_notes_text(lang: str) -> str:
+    """The live section's explanation in ``lang``, with the collapse rule's numbers (``runner.COLLAPSE``)."""
+    return t(
+        "moe.live_text",
+        lang,
+        window=COLLAPSE["window"],
+        drop=f"{COLLAPSE['reward_drop']:g}",
+        se=f"{COLLAPSE['noise_se']:g}",
+        jump=f"{COLLAPSE['jump']:g}",
+        kl_floor=f"{COLLAPSE['kl_floor']:g}",
+        var_floor=f"{COLLAPSE['ratio_var_floor']:g}",
+    )
+
+
+def make_live_run(config: MoeLiveConfig, lang: str) -> MoeLiveRun:
+    """The :class:`MoeLiveRun` of ``config`` (loads the model).
+
+    Raises:
+        ValueError: naming ``arms`` in ``lang`` for a replay arm on the dense model (before the library
+            refuses it in English), or whatever :class:`MoeLiveRun` raises."""
+    if config.model == "dense" and REPLAY_ARMS & set(config.arms):
+        raise ValueError(f"arms: {t('moe.dense_no_replay', lang)}")
+    return MoeLiveRun(config)
+
+
+def exported_arms(config: MoeLiveConfig, lang: str) -> dict[str, tuple]:
+    """The arms' configs for the TRL / verl export: the arm's name in ``lang`` -> ``(objective, None, None,
+    TrainConfig)``."""
+    return {
+        t(f"moe.arm_code.{a.name}", lang): (a.objective, None, None, train_config(a, config.run_config()))
+        for a in config.arm_list()
+    }
+
+
+def live_words(names: dict[str, str], lang: str) -> dict[str, str]:
+    """The ``labels`` of the live figure (``rlviz.plots.moe.live_arms_figure``) in ``lang``; arms by ``names``."""
+    words = {m: t(f"metric.{m}", lang) for m in ("reward_mean", "pass_at_1", "clip_fraction", "kl_ref")}
+    words |= {"step": t("word.step", lang)}
+    words |= {m: t(f"moe.metric.{m}", lang) for m in ("token_ratio_var", "route_change_fraction")}
+    words |= {"collapse": t("moe.collapse", lang), "smoothed": t("moe.smoothed", lang)}
+    return words | {f"name.{arm}": text for arm, text in names.items()}
+
+
+def live_summary_table(summary: pd.DataFrame, names: dict[str, str], lang: str) -> pd.DataFrame:
+    """The live run's table: per arm of ``summary`` (``SideBySideRun.summary_frame``) held-out pass@1 start ->
+    end, its gain, the collapse step, the mean route change, token-ratio variance and clip share, the steps;
+    as text in ``lang``."""
+    return pd.DataFrame(
+        {
+            t("moe.col.arm", lang): [names.get(a, a) for a in summary["arm"]],
+            t("moe.col.heldout", lang): [
+                f"{cell(a)} → {cell(b)}"
+                for a, b in zip(summary["heldout_pass_at_1_start"], summary["heldout_pass_at_1_end"])
+            ],
+            t("moe.col.gain", lang): [cell(v, signed=True) for v in summary["heldout_gain"]],
+            t("moe.col.collapse_step", lang): [cell(v, 0) for v in summary["collapse_step"]],
+            t("moe.col.route_change_mean", lang): [pct(v) for v in summary["route_change_mean"]],
+            t("moe.col.token_ratio_var_mean", lang): [num(v) for v in summary["token_ratio_var_mean"]],
+            t("moe.col.clip_fraction_mean", lang): [pct(v) for v in summary["clip_fraction_mean"]],
+            t("moe.col.steps", lang): [str(int(v)) for v in summary["steps"]],
+        }
+    )
