@@ -312,20 +312,8 @@ with rp.details, st.expander(tr("mismatch.live_more"), expanded=rp.presenting):
 if live_model == "dense" and "r3" in live_arms:  # said before Run, next to it
     with rp.buttons:
         st.warning(tr("mismatch.dense_no_r3"), icon=":material/warning:")
-SETTINGS_KEYS = (
-    "mm_arms",
-    "mm_lmodel",
-    "mm_dtype",
-    "mm_stale",
-    "mm_ltop_p",
-    "mm_steps",
-    "mm_llr",
-    "mm_lp",
-    "mm_lG",
-    "mm_mu",
-    "mm_mb",
-    "mm_heldout",
-)
+SETTINGS_KEYS = ("mm_arms", "mm_lmodel", "mm_dtype", "mm_stale", "mm_ltop_p", "mm_steps", "mm_llr", "mm_lp")
+SETTINGS_KEYS += ("mm_lG", "mm_mu", "mm_mb", "mm_heldout")
 LIVE_FIELDS = X.live_fields(L)
 
 

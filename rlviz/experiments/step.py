@@ -35,9 +35,17 @@ import numpy as np
 import pandas as pd
 import torch
 
-from rlviz.core.objectives import ALGORITHMS, AlgorithmSpec, get_algorithm, trust_band
+from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, AlgorithmSpec, get_algorithm, trust_band
+from rlviz.i18n import LIST_SEPARATOR, t
 
 __all__ = [
+    "change_line",
+    "fields",
+    "pct_text",
+    "row_labels",
+    "selectors_text",
+    "stage_numbers",
+    "value_text",
     "AUTO_LEVELS",
     "AUTO_PROMPTS",
     "BASELINE",
@@ -686,3 +694,165 @@ def explain_clip(state: Mapping[str, Any]) -> dict[str, str]:
         "clipped": str(int((walk.states[real] == "clipped").sum())),
         "n": str(int(real.sum())),
     }
+
+
+# -- the page's words, in a language (the page draws them; no Streamlit here) ----------------------------
+
+
+def fields(lang: str) -> dict[str, str]:
+    """The page's parameters -> their widget's label in ``lang``, for the message about a bad value."""
+    return {k: t(f"step.{k}", lang) for k in ("prompt", "group_size", "lr", "objective")}
+
+
+def pct_text(x: float) -> str:
+    """A share as a whole percentage ("<1%" for a small non-zero one; "—" for NaN)."""
+    return "—" if not math.isfinite(x) else f"{x:.0%}" if x == 0 or x >= 0.01 else "<1%"
+
+
+def value_text(value: Any, feature: str, lang: str) -> str:
+    """A spec field's value (of ``feature``, :class:`Change`) as the change list shows it, in ``lang``."""
+    if feature == "surrogate":
+        baseline = ALGORITHMS[BASELINE].surrogate if BASELINE in ALGORITHMS else None
+        title = ALGORITHMS[BASELINE].title if BASELINE in ALGORITHMS else BASELINE
+        return t("step.value.baseline", lang, title=title) if value is baseline else ""
+    if feature == "kl":
+        beta, estimator = value
+        return f"{beta:g}" if not beta else f"{beta:g} ({estimator})"
+    if isinstance(value, bool):
+        return t("step.value.on" if value else "step.value.off", lang)
+    if value is None:
+        return t("step.value.none", lang)
+    if isinstance(value, tuple):
+        return " + ".join(map(str, value)) or t("step.value.none", lang)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def change_line(change: Change, lang: str) -> str:
+    """One line of a stage's change list in ``lang``: the feature, the baseline's value and the objective's."""
+    from rlviz.i18n import STRINGS
+
+    key = f"step.feature.{change.feature}"
+    feature = t(key, lang) if key in STRINGS else f"`{change.feature}`"
+    own = t("step.value.own", lang)
+    new = own if change.feature == "surrogate" else value_text(change.value, change.feature, lang)
+    return t("step.change_line", lang, feature=feature, old=value_text(change.baseline, change.feature, lang), new=new)
+
+
+def row_labels(walk: Walk, with_advantage: bool, lang: str) -> dict[int, str]:
+    """Response number (from 1) -> its row label in ``lang``: its mark (right or wrong) and, with
+    ``with_advantage``, its advantage."""
+    marks = ["✓" if r > 0 else "✗" for r in walk.rewards]
+    return {
+        i + 1: (
+            t("step.row_adv", lang, i=i + 1, mark=marks[i], adv=f"{walk.adv_rows[i]:+.2f}")
+            if with_advantage
+            else t("step.row", lang, i=i + 1, mark=marks[i])
+        )
+        for i in range(walk.group_size)
+    }
+
+
+def stage_numbers(walk: Walk, stage: str, objective: str, held: Mapping[str, bool], lang: str) -> list[str]:
+    """The numbers a stage's card reads out for ``walk`` under ``objective``, as sentences in ``lang``;
+    ``held``: ``advantages`` / ``clip`` -> whether a question about it waits (its numbers are left out)."""
+    spec = ALGORITHMS[objective]
+    title, real = spec.title, walk.in_loss
+    n_loss = int(real.sum())
+    out: list[str] = []
+    if stage == "responses":
+        out.append(t("step.num.responses", lang, answer=walk.answer, lengths=", ".join(map(str, walk.lengths))))
+        if walk.auto:
+            out.append(t("step.num.auto", lang, n=AUTO_PROMPTS))
+        if spec.train_defaults.get("dynamic_sampling"):
+            key = "step.num.dynamic_kept" if walk.informative else "step.num.dynamic_dropped"
+            out.append(t(key, lang, title=title))
+    elif stage == "rewards":
+        right = int((walk.rewards > 0).sum())
+        mean = f"{float(walk.rewards.mean()):.3g}"
+        out.append(t("step.num.rewards", lang, right=right, G=walk.group_size, mean=mean))
+        if not np.allclose(walk.shaped, walk.rewards):
+            out.append(t("step.num.shaped", lang, title=title, shaped=", ".join(f"{v:.3g}" for v in walk.shaped)))
+    elif stage == "advantages" and not held.get("advantages"):
+        r = walk.shaped
+        out.append(
+            t(
+                "step.num.advantages",
+                lang,
+                rewards=", ".join(f"{x:g}" for x in r),
+                mean=f"{float(np.mean(r)):.3g}",
+                std=f"{float(np.std(r, ddof=1)):.3g}",
+                values=", ".join(f"{a:+.3g}" for a in walk.adv_rows),
+            )
+        )
+    elif stage == "ratio":
+        ratios = walk.ratio[real] if n_loss else np.ones(1)
+        first = walk.first_update
+        out.append(
+            t(
+                "step.num.ratio",
+                lang,
+                low=f"{float(ratios.min()):.3g}",
+                high=f"{float(ratios.max()):.3g}",
+                first_low=f"{first.get('ratio_min', math.nan):.3g}",
+                first_high=f"{first.get('ratio_max', math.nan):.3g}",
+            )
+        )
+        if walk.band is not None:
+            out.append(t("step.num.band", lang, low=f"{walk.band[0]:.4g}", high=f"{walk.band[1]:.4g}"))
+        else:
+            out.append(t("step.num.no_band", lang, title=title))
+        if spec.ratio_level == "sequence":
+            out.append(t("step.num.sequence", lang, title=title))
+    elif stage == "clip" and not held.get("clip"):
+        parts = [
+            t("step.num.clip_part", lang, state=t(f"step.state.{s}", lang), share=pct_text(walk.state_share(s)))
+            for s in TOKEN_STATES
+            if s != "masked" and (s == "active" or s in spec.trust_region)
+        ]
+        fraction = walk.second_update.get("clip_fraction", math.nan)
+        out.append(
+            t("step.num.clip", lang, n=n_loss, parts=LIST_SEPARATOR[lang].join(parts), fraction=pct_text(fraction))
+        )
+    elif stage == "weights":
+        if not held.get("clip"):
+            push = walk.push[real]
+            top = float(np.abs(push).max()) if n_loss else 0.0
+            out.append(t("step.num.weights", lang, zero=int((push == 0).sum()), n=n_loss, top=f"{top:.3g}"))
+        beta = float(spec.defaults.get("beta") or 0.0)
+        if beta > 0:
+            out.append(t("step.num.kl", lang, beta=f"{beta:g}", estimator=spec.defaults.get("kl_estimator", "")))
+    elif stage == "aggregation":
+        share = walk.share.sum(axis=1)
+        lengths = np.where(real.any(axis=1), walk.lengths, 0)
+        long_i, short_i = int(np.argmax(lengths)), int(np.argmin(np.where(lengths > 0, lengths, 10**9)))
+        lmax = "" if walk.norm_length is None else f"{walk.norm_length:g}"
+        rule = t(f"step.agg.{walk.loss_agg_mode}", lang, N=n_loss, G=walk.group_size, lmax=lmax)
+        long, short = pct_text(float(share[long_i])), pct_text(float(share[short_i]))
+        out.append(t("step.num.aggregation", lang, loss=f"{walk.loss:.4g}", rule=rule, long=long, short=short))
+    elif stage == "update":
+        agree, pushed = walk.moved_as_pushed
+        out.append(
+            t(
+                "step.num.update" if pushed else "step.num.update_none",
+                lang,
+                before=f"{walk.loss:.4g}",
+                after=f"{walk.loss_after:.4g}",
+                first=f"{walk.first_order:+.3g}",
+                agree=agree,
+                pushed=pushed,
+            )
+        )
+    return out
+
+
+def selectors_text(objective: str, lang: str) -> str:
+    """The practitioners' line in ``lang``: the TRL and verl arguments that select ``objective``."""
+    spec = ALGORITHMS[objective]
+    selectors = []
+    for framework, args in (("TRL", spec.trl), ("verl", spec.verl)):
+        shown = [f"`{key}={value!r}`" for key, value in (args or {}).items() if not callable(value)]
+        if shown:
+            selectors.append(f"{framework} " + ", ".join(shown))
+    return t("step.practitioners", lang, selector=LIST_SEPARATOR[lang].join(selectors) or t("step.selector_none", lang))

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rlviz.teach.bank import TOPICS, Claim, Question
+from rlviz.i18n import t
+from rlviz.teach.bank import TOPICS, Claim, Question, format_answer
 
 __all__ = [
     "CLAIM_VERDICTS",
@@ -33,8 +34,13 @@ __all__ = [
     "deck_score",
     "draw_mock",
     "format_duration",
+    "next_open",
+    "review_table",
     "score_table",
+    "scores_view",
+    "shown_answer",
     "summarise_mock",
+    "url_value",
 ]
 
 MOCK_SIZE = 10  # questions in a mock interview (fewer when the bank holds fewer)
@@ -287,3 +293,56 @@ def deck_score(verdicts: Mapping[str, str]) -> tuple[int, int]:
         if verdict not in CLAIM_VERDICTS:
             raise ValueError(f"verdicts: {verdict!r} for {cid!r} is not one of {', '.join(CLAIM_VERDICTS)}")
     return sum(v == "push_back" for v in verdicts.values()), len(verdicts)
+
+
+# -- the page's words and tables, in a language (the page draws them; no Streamlit here) ----------------
+
+
+def shown_answer(q: Question, value: Any, lang: str) -> str:
+    """An answer or a guess as the learner reads it, in ``lang``: a number with 4 significant digits
+    (``rlviz.teach.bank.format_answer``), a choice by its label, "no answer" for ``None``."""
+    if value is None:
+        return t("interview.no_answer", lang)
+    return q.choice_text[value][lang] if q.kind == "choice" else format_answer(float(value))
+
+
+def url_value(value: Any) -> Any:
+    """A setting as the proving page's bound widget reads it from the URL (``true``, ``0.5``, a list)."""
+    if isinstance(value, (list, tuple)):
+        return [url_value(v) for v in value]
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def next_open(ids: Sequence[str], guesses: Mapping[str, Any], after: int) -> int | None:
+    """The position in ``ids`` of the next question without a guess after ``after`` (wrapping), if any."""
+    for step in range(1, len(ids) + 1):
+        pos = (after + step) % len(ids)
+        if ids[pos] not in guesses:
+            return pos
+    return None
+
+
+def review_table(summary: MockSummary, questions: Sequence[Question], lang: str) -> pd.DataFrame:
+    """A finished mock's verdicts (:func:`summarise_mock`) with each question's text, the guess and the
+    answer as the learner reads them, in ``lang`` (the mock's CSV)."""
+    by_id = _by_id(questions)
+    verdicts = summary.verdicts
+    return verdicts.assign(
+        question=[by_id[i].question(lang) for i in verdicts["id"]],
+        guess=[
+            shown_answer(by_id[i], g, lang) if a else ""
+            for i, g, a in verdicts[["id", "guess", "answered"]].itertuples(index=False)
+        ],
+        answer=[shown_answer(by_id[i], a, lang) for i, a in zip(verdicts["id"], verdicts["answer"])],
+    )
+
+
+def scores_view(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
+    """:func:`score_table`'s ``frame`` as the page shows it: topics by name and columns named in ``lang``,
+    scores as whole percentages (a dash for a topic not answered)."""
+    names = {k: v[lang] for k, v in TOPICS.items()}
+    shown = frame.assign(
+        topic=frame["topic"].map(names),
+        score=[f"{s:.0%}" if n else "–" for s, n in zip(frame["score"], frame["answered"])],
+    )
+    return shown.rename(columns={c: t(f"interview.col_{c}", lang) for c in frame.columns})
