@@ -53,6 +53,21 @@ run-balanced: $(STAMP)
 	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $$(($(PORT) + i)) & done; \
 	$(HAPROXY) -db -f '"$$cfg"' & wait'
 
+# docs/container.md. `make wheel`: the wheel of rlviz (the library, the app and the `rlviz` command) in
+# dist/, built with the venv's setuptools. `make image`: the CPU container image of the Dockerfile with
+# podman (else docker), tagged $(IMAGE); IMAGE_ARGS adds build options, e.g.
+# IMAGE_ARGS="--build-arg PYTHON_IMAGE=localhost/debian-python:bookworm --build-arg TORCH_INDEX_URL=".
+# Neither is part of `make test` (the image takes minutes); tests/test_package.py builds a wheel itself.
+ENGINE ?= $(shell command -v podman || command -v docker)
+IMAGE ?= rlviz
+.PHONY: wheel image
+wheel: $(STAMP)
+	$(PY) -m pip wheel --no-deps --no-build-isolation -w dist .
+
+image:
+	@test -n "$(ENGINE)" || { echo "neither podman nor docker is installed (Debian: apt-get install podman); docs/container.md" >&2; exit 1; }
+	$(ENGINE) build $(if $(findstring podman,$(ENGINE)),--format docker) -t $(IMAGE) $(IMAGE_ARGS) .
+
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

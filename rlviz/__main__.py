@@ -1,4 +1,4 @@
-"""``python -m rlviz compare ...``: see :mod:`rlviz.cli`."""
+"""``python -m rlviz app|compare|balancer ...``, the same as the ``rlviz`` command: see :mod:`rlviz.cli`."""
 
 import sys
 

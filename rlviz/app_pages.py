@@ -9,8 +9,20 @@ No Streamlit here: titles and claim texts are locale keys (``nav.<key>``, ``home
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["PAGES", "PATH", "SECTIONS", "PageEntry", "page", "path_position"]
+__all__ = ["PAGES", "PATH", "SECTIONS", "PageEntry", "app_dir", "page", "path_position"]
+
+
+def app_dir() -> Path:
+    """The folder of the app's files (``app.py``, ``pages/``, ``app_common/``, ``assets/``,
+    ``.streamlit/config.toml``), which :attr:`PageEntry.file` is relative to: ``rlviz/_app`` in an
+    installed rlviz (setup.py copies them into the wheel there), else the repository root of a clone,
+    beside ``rlviz/`` (``make run``). Never raises: whether ``app.py`` is there is the caller's check
+    (``rlviz app`` says so)."""
+    package = Path(__file__).resolve().parent
+    installed = package / "_app"
+    return installed if (installed / "app.py").is_file() else package.parent
 
 
 @dataclass(frozen=True)
@@ -20,7 +32,7 @@ class PageEntry:
     Attributes:
         key: short name; the title is the locale key ``nav.<key>``, what the page demonstrates is
             ``home.<key>_claims`` (a Markdown list, shown on the home page).
-        file: the page script, relative to the repository root.
+        file: the page script, relative to :func:`app_dir` (the repository root of a clone).
         icon: a Material icon (``:material/name:``), bundled with Streamlit, so it works offline.
         url_path: the page's address (``/curves``); ``""`` for the default page (home).
         section: the sidebar's section it is listed under (:data:`SECTIONS`; title ``nav.section.<key>``).

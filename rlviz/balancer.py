@@ -125,9 +125,10 @@ backend replicas
 """
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m rlviz.balancer``: print :func:`haproxy_config` for the given ports."""
-    p = argparse.ArgumentParser(prog="python -m rlviz.balancer", description=__doc__.split("\n")[0])
+def main(argv: Sequence[str] | None = None, prog: str = "python -m rlviz.balancer") -> int:
+    """``python -m rlviz.balancer`` (or ``rlviz balancer``, ``prog``): print :func:`haproxy_config` for the
+    given ports. A bad port exits 2 with argparse's message."""
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     p.add_argument("--port", type=int, default=8501, help="where the class connects (8501)")
     p.add_argument("--address", default="127.0.0.1", help="the address HAProxy listens on (127.0.0.1)")
     p.add_argument("--replica-ports", type=int, nargs="+", required=True, help="the replicas' ports")

@@ -1,7 +1,12 @@
-"""Command line: ``python -m rlviz compare --algorithms grpo,dapo,gspo,sapo --steps 30 --out run.json``.
+"""Command line: ``rlviz`` (installed) or ``python -m rlviz`` (the same), with three commands.
 
-On the shipped mixture-of-experts model, with routing replay for one arm:
-``python -m rlviz compare --model moe --algorithms grpo,gspo --set grpo.routing_replay=R2``.
+- ``rlviz app [--port 8501] [--address 127.0.0.1] [--model-dir DIR] [--device auto]``: serve the app
+  (:mod:`rlviz.launch`).
+- ``rlviz compare --algorithms grpo,dapo,gspo,sapo --steps 30 --out run.json``: train side by side,
+  headless. On the shipped mixture-of-experts model, with routing replay for one arm:
+  ``rlviz compare --model moe --algorithms grpo,gspo --set grpo.routing_replay=R2``.
+- ``rlviz balancer --port 8501 --replica-ports 8502 8503``: print an HAProxy configuration for replicas
+  (:mod:`rlviz.balancer`).
 """
 
 from __future__ import annotations
@@ -45,11 +50,15 @@ def parse_setting(text: str) -> tuple[str, str, object]:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from rlviz import launch
     from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig
 
     d = LiveConfig()
-    p = argparse.ArgumentParser(prog="python -m rlviz", description="rlviz from the command line")
+    p = argparse.ArgumentParser(prog="rlviz", description="rlviz from the command line (python -m rlviz is the same)")
     sub = p.add_subparsers(dest="command", required=True)
+    # `app` and `balancer` are handed to their modules before this parser is built (main); listed here for --help
+    launch.add_arguments(sub.add_parser("app", help="serve the app (Streamlit): rlviz app --help"))
+    sub.add_parser("balancer", help="print an HAProxy configuration for app replicas: rlviz balancer --help")
     c = sub.add_parser("compare", help="train the tiny LM with several algorithms side by side, headless")
     c.add_argument("--algorithms", default=",".join(DEFAULT_ALGORITHMS), help="comma-separated registry names")
     c.add_argument("--steps", type=int, default=d.steps)
@@ -103,15 +112,31 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (2 on a bad setting, with the message on stderr; 130 when
-    interrupted). ``compare`` steps ``--workers`` arms at once (``SideBySideRun.step_parallel``),
-    with torch's threads set to the cores divided among them for the run and put back after."""
+    """Run the CLI (the ``rlviz`` command); returns the exit code (2 on a bad setting, with the message
+    on stderr; 130 when interrupted). ``app`` goes to :func:`rlviz.launch.main` and ``balancer`` to
+    :func:`rlviz.balancer.main` before anything heavy is imported. ``compare`` steps ``--workers`` arms
+    at once (``SideBySideRun.step_parallel``), with torch's threads set to the cores divided among them
+    for the run and put back after.
+
+    Args:
+        argv: the arguments (default: ``sys.argv[1:]``).
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["app"]:
+        from rlviz import launch
+
+        return launch.main(argv[1:])
+    if argv[:1] == ["balancer"]:
+        from rlviz import balancer
+
+        return balancer.main(argv[1:], prog="rlviz balancer")
+    args = _parser().parse_args(argv)
+
     import torch
 
     from rlviz.experiments.live import LiveConfig, LiveRun
     from rlviz.serving import STEPS
 
-    args = _parser().parse_args(argv)
     try:
         if args.model and args.model_dir:
             raise ValueError("--model: give either --model or --model-dir, not both")

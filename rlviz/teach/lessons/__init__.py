@@ -39,7 +39,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pandas as pd
 
-from rlviz.app_pages import PAGES, PageEntry
+from rlviz.app_pages import PAGES, PageEntry, app_dir
 from rlviz.i18n import DEFAULT_LANG, LANGS, LIST_SEPARATOR, t
 from rlviz.teach.predict import PREDICTIONS, Prediction, state_from_settings
 
@@ -94,7 +94,7 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _KEY = re.compile(r"^[A-Za-z0-9_.\-]{1,80}$")
 _CODE = re.compile(r"^[A-Za-z0-9_-]+$")
 _LITERAL_KEY = re.compile(r"""\bkey\s*=\s*["']([A-Za-z0-9_.\-]+)["']""")
-ROOT = Path(__file__).resolve().parents[3]  # the repository: PageEntry.file is relative to it
+ROOT = app_dir()  # the app's files (the repository root of a clone): PageEntry.file is relative to it
 
 Value = str | tuple[str, ...]
 
