@@ -52,6 +52,7 @@ def parse_setting(text: str) -> tuple[str, str, object]:
 def _parser() -> argparse.ArgumentParser:
     from rlviz import launch
     from rlviz.experiments.live import DEFAULT_ALGORITHMS, LiveConfig
+    from rlviz.lm.tasks import DEFAULT_TASK, TASKS
 
     d = LiveConfig()
     p = argparse.ArgumentParser(prog="rlviz", description="rlviz from the command line (python -m rlviz is the same)")
@@ -81,8 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--mu", type=int, default=d.mu, help="passes over each rollout batch")
     c.add_argument("--mini-batches", type=int, default=d.mini_batches)
     c.add_argument("--temperature", type=float, default=d.temperature)
-    c.add_argument("--max-new-tokens", type=int, default=d.max_new_tokens)
-    c.add_argument("--overlong-buffer", type=int, default=d.overlong_buffer_length, help="DAPO L_cache in tokens")
+    c.add_argument("--task", choices=tuple(TASKS), default=DEFAULT_TASK, help="the task (default: %(default)s)")
+    c.add_argument("--max-new-tokens", type=int, default=None, help="response length limit (default: the task's)")
+    c.add_argument("--overlong-buffer", type=int, default=None, help="DAPO L_cache in tokens (default: the task's)")
     c.add_argument(
         "--overlong-penalty-factor",
         type=float,
@@ -135,15 +137,20 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from rlviz.experiments.live import LiveConfig, LiveRun
+    from rlviz.lm.tasks import DEFAULT_TASK, get_task
     from rlviz.serving import STEPS
 
     try:
         if args.model and args.model_dir:
             raise ValueError("--model: give either --model or --model-dir, not both")
+        if args.model and args.task != DEFAULT_TASK:
+            raise ValueError(f"--model: the shipped models are {DEFAULT_TASK}'s; --task {args.task} has its own")
         if args.model:
             from rlviz.experiments.moe import MODELS
 
             args.model_dir = MODELS[args.model]
+        task = get_task(args.task)  # its length limit and L_cache unless given
+        limit, buffer = args.max_new_tokens, args.overlong_buffer
         settings: dict[str, dict] = {}
         for text in args.set:
             algo, name, value = parse_setting(text)
@@ -157,8 +164,9 @@ def main(argv: list[str] | None = None) -> int:
             lr=args.lr,
             mu=args.mu,
             mini_batches=args.mini_batches,
-            max_new_tokens=args.max_new_tokens,
-            overlong_buffer_length=args.overlong_buffer,
+            task=args.task,
+            max_new_tokens=task.max_new_tokens if limit is None else limit,
+            overlong_buffer_length=task.overlong_buffer_length if buffer is None else buffer,
             overlong_penalty_factor=args.overlong_penalty_factor,
             seed=args.seed,
             device=args.device,

@@ -64,3 +64,48 @@ def test_per_layer_balance_loss_is_top_k_when_balanced_and_larger_when_not():
     assert float(per_layer_balance_loss(model, (skewed,), mask)) == pytest.approx(4.0, abs=1e-3)
     # averaged over layers: (2 + 4) / 2
     assert float(per_layer_balance_loss(model, (rotated, skewed), mask)) == pytest.approx(3.0, abs=1e-3)
+
+
+def test_pretrain_takes_the_task_and_is_deterministic_for_it():
+    a, tok = pretrain(seed=3, steps=3, log_every=0, task="make_sum")
+    b, _ = pretrain(seed=3, steps=3, log_every=0, task="make_sum")
+    for (name, pa), pb in zip(a.state_dict().items(), b.state_dict().values()):
+        assert torch.equal(pa, pb), name
+    assert ":" in tok.get_vocab() and a.config.vocab_size == len(tok)
+    with pytest.raises(ValueError, match="^task:"):
+        pretrain(seed=0, steps=1, log_every=0, task="nope")
+
+
+def test_make_batch_holds_the_tasks_warm_start_targets():
+    from rlviz.lm import make_sum
+    from rlviz.lm.pretrain import make_batch
+    from rlviz.lm.tasks import TASKS
+    from rlviz.lm.tokenizer import build_tokenizer
+
+    tok = build_tokenizer(make_sum.CHARS)
+    ids, mask, lab = make_batch(tok, 16, torch.Generator().manual_seed(0), TASKS["make_sum"])
+    for row, m, lr in zip(ids, mask, lab):
+        text = tok.decode(row[m.bool()], skip_special_tokens=True)
+        prompt, _, answer = text.partition("=")
+        assert make_sum.format_reward(None, answer, True)  # digits with + between them
+        assert int(lr[lr >= 0][-1]) == tok.eos_token_id
+        assert int((lr >= 0).sum()) == len(answer) + 1  # the answer and EOS are the only labels
+
+
+def test_pretrain_main_builds_a_make_sum_checkpoint(tmp_path, monkeypatch):
+    import dataclasses
+
+    from rlviz.lm import tasks
+
+    spec = tasks.TASKS["make_sum"]
+    few = spec.heldout_problems()[:3]  # the card measured on 3 held-out prompts (and 3 train ones): cheap
+    monkeypatch.setitem(tasks.TASKS, "make_sum", dataclasses.replace(spec, heldout_problems=lambda: few))
+    card = main(["--task", "make_sum", "--seed", "1", "--steps", "2", "--out", str(tmp_path)])
+    assert card["task"] == "make_sum" and card["max_new_tokens"] == 40 and card["slip"] == 0.08
+    held = card["figures"]["heldout"]
+    assert held["n_samples"] == 3 * 8 and set(held["pass_at_k"]) == {1, 2, 4, 8}
+    assert 0 <= held["distinct_right"] <= 8
+    model, tok = load_policy(str(tmp_path), device="cpu")
+    assert tok.decode(tok("23:5=")["input_ids"], skip_special_tokens=True) == "23:5="
+    with pytest.raises(SystemExit):
+        main(["--task", "make_sum", "--moe", "--steps", "1", "--out", str(tmp_path)])

@@ -58,8 +58,11 @@ class LiveConfig:
         entropy_coef: entropy bonus coefficient (verl ``actor.entropy_coeff``).
         heldout_samples: samples per held-out prompt for pass@1 before and after training
             (96 prompts x 8 = 768 samples by default); 0 to skip the evaluation.
-        device: ``None``/``"auto"`` or a device name; ``model_dir``: ``None`` for the shipped tiny LM
-            or a local Hugging Face model directory chosen when the server starts.
+        device: ``None``/``"auto"`` or a device name; ``model_dir``: ``None`` for the task's shipped
+            checkpoint (the tiny LM for reversed addition) or a local Hugging Face model directory
+            chosen when the server starts.
+        task: the task, a key of ``rlviz.lm.tasks.TASKS`` (default reversed addition); its own length
+            limit is ``TaskSpec.max_new_tokens``, which ``max_new_tokens`` does not follow by itself.
     """
 
     algorithms: tuple[str, ...] = DEFAULT_ALGORITHMS
@@ -77,6 +80,7 @@ class LiveConfig:
     seed: int = TrainConfig.seed
     kl_in_reward: bool = TrainConfig.kl_in_reward
     entropy_coef: float = TrainConfig.entropy_coef
+    task: str = TrainConfig.task
     device: str | None = None
     model_dir: str | None = None
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)

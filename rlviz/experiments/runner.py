@@ -38,6 +38,7 @@ from typing import Any
 import pandas as pd
 import torch
 
+from rlviz.lm.tasks import get_task
 from rlviz.lm.trainer import METRICS, RATIO_BIN_EDGES, TrainConfig, Trainer
 from rlviz.serving import STEPS, check_run, match_torch_threads, request_trim, run_niced
 
@@ -149,8 +150,9 @@ class RunConfig:
             the rest keep ``TrainConfig``'s defaults. The held-out evaluation samples with this
             temperature and length limit, seeded from this seed.
         device: ``None`` / ``"auto"`` or a torch device name.
-        model_dir: ``None`` for the shipped tiny LM, or a local Hugging Face model directory chosen
-            when the server starts (never typed in a browser).
+        model_dir: ``None`` for the shipped checkpoint of the run's task (``train["task"]``, by default
+            reversed addition's tiny LM: ``rlviz.lm.tasks.TaskSpec.model_dir``), or a local Hugging
+            Face model directory chosen when the server starts (never typed in a browser).
     """
 
     steps: int = 30
@@ -258,7 +260,9 @@ class SideBySideRun:
         self.arms: dict[str, Arm] = {a.name: a for a in arms}
         self.config = config
         self.lock = threading.RLock()
-        model, tokenizer = policy if policy is not None else load_policy(config.model_dir, config.device)
+        task = get_task(TrainConfig(**config.train).task)
+        model_dir = task.model_dir if config.model_dir is None else config.model_dir
+        model, tokenizer = policy if policy is not None else load_policy(model_dir, config.device)
         check_run(config.steps, train, len(arms), parameters=sum(p.numel() for p in model.parameters()))
         self.tokenizer = tokenizer
         self.ref_model = copy.deepcopy(model).eval().requires_grad_(False)  # the frozen start = reference
@@ -267,6 +271,7 @@ class SideBySideRun:
         }
         self._eval = TrainConfig(**config.train)  # the held-out evaluation's temperature, length, seed
         self._heldout: dict[str, float] = {}  # "start" and each arm's held-out pass@1 after its last step
+        self._heldout_detail: dict[str, dict[str, Any]] = {}  # the same keys: pass@k, distinct right answers
         weakref.finalize(self, request_trim)  # a dropped run (a closed session): memory back to the system
 
     # -- progress --------------------------------------------------------------------------------
@@ -303,15 +308,33 @@ class SideBySideRun:
 
     # -- stepping --------------------------------------------------------------------------------
 
-    def _evaluate(self, model) -> float:
+    @property
+    def heldout_detail(self) -> dict[str, dict[str, Any]]:
+        """What each held-out evaluation measured besides pass@1, under the keys of :attr:`heldout`:
+        ``pass_at_k`` (``{k: pass@k}``, k = 1, 2, 4, ... up to ``heldout_samples``, the unbiased
+        estimator: ``rlviz.core.passk``), ``distinct_right`` (mean distinct right answers per prompt),
+        ``distinct_right_share``, ``mean_length``, ``truncated``."""
+        with self.lock:
+            return {k: dict(v) for k, v in self._heldout_detail.items()}
+
+    def _evaluate(self, model, key: str) -> float:
+        """Held-out pass@1 of ``model`` on the run's task (its other figures kept under ``key``)."""
         from rlviz.lm.rollout import evaluate_pass_at_1
-        from rlviz.lm.task import heldout_problems
 
         c = self._eval
         gen = torch.Generator().manual_seed(10_000 + c.seed)  # the same draws for every model
-        return evaluate_pass_at_1(
-            model, self.tokenizer, heldout_problems(), self.config.heldout_samples, c.max_new_tokens, c.temperature, gen
-        )["pass_at_1"]
+        m = evaluate_pass_at_1(
+            model,
+            self.tokenizer,
+            get_task(c.task).heldout_problems(),
+            self.config.heldout_samples,
+            c.max_new_tokens,
+            c.temperature,
+            gen,
+        )
+        keep = ("pass_at_k", "distinct_right", "distinct_right_share", "mean_length", "truncated")
+        self._heldout_detail[key] = {name: m[name] for name in keep}
+        return m["pass_at_1"]
 
     def step_arm(self, name: str, on_wait=None) -> dict[str, Any] | None:
         """One step of arm ``name``; its metrics, or ``None`` if it has finished.
@@ -335,7 +358,7 @@ class SideBySideRun:
         if self.ref_model is None:
             raise ValueError("run: released (its models were freed when it finished); start a new run")
         if self.config.heldout_samples and "start" not in self._heldout:
-            self._heldout["start"] = run_niced(lambda: self._evaluate(self.ref_model))
+            self._heldout["start"] = run_niced(lambda: self._evaluate(self.ref_model, "start"))
 
     def _step_unlocked(self, name: str, on_wait=None) -> dict[str, Any] | None:
         """One step of arm ``name`` and, after its last, its held-out pass@1; ``None`` if it has
@@ -347,7 +370,7 @@ class SideBySideRun:
         with STEPS.turn(on_wait):  # the server's queue: at most its capacity of steps at once
             metrics = run_niced(trainer.step)  # below the explorers' priority on a server
         if trainer.step_count == self.config.steps and self.config.heldout_samples:
-            self._heldout[name] = run_niced(lambda: self._evaluate(trainer.model))
+            self._heldout[name] = run_niced(lambda: self._evaluate(trainer.model, name))
         return metrics
 
     def step_parallel(self, workers: int = 1, on_wait=None, on_step=None) -> list[tuple[str, dict[str, Any]]] | None:
@@ -502,12 +525,25 @@ class SideBySideRun:
         ``response_length_last5`` (means over the last 5 steps), ``clip_fraction_mean``,
         ``entropy_last``, ``kl_ref_last``, ``rollouts_total``, ``signal_groups_mean``,
         ``signal_groups_total``, ``rollouts_per_signal_group``, ``seconds_total``,
-        ``token_ratio_var_mean``, ``route_change_mean`` (NaN for a dense model) and
-        ``collapse_step`` (the first step flagged as collapsed, NaN if none).
+        ``token_ratio_var_mean``, ``route_change_mean`` (NaN for a dense model),
+        ``collapse_step`` (the first step flagged as collapsed, NaN if none), and from the same
+        held-out evaluations as pass@1 (NaN until measured): ``heldout_pass_at_k_start`` /
+        ``heldout_pass_at_k_end`` (pass@k at k = ``heldout_samples``, every sample of a prompt:
+        the unbiased estimator, ``rlviz.core.passk``) and ``heldout_distinct_right_start`` /
+        ``heldout_distinct_right_end`` (distinct right answers per prompt).
         """
         with self.lock:
             df = self.metrics_frame()
             heldout = dict(self._heldout)
+            detail = self.heldout_detail
+        k = self.config.heldout_samples
+
+        def measured(key: str, what: str) -> float:
+            d = detail.get(key)
+            if d is None:
+                return math.nan
+            return float(d["pass_at_k"].get(k, math.nan)) if what == "pass_at_k" else float(d[what])
+
         rows = []
         for name, arm in self.arms.items():
             d = df[df["arm"] == name]
@@ -537,6 +573,10 @@ class SideBySideRun:
                     "collapse_step": float(d.loc[d["collapse"], "step"].min())
                     if bool(d["collapse"].any())
                     else math.nan,
+                    "heldout_pass_at_k_start": measured("start", "pass_at_k"),
+                    "heldout_pass_at_k_end": measured(name, "pass_at_k"),
+                    "heldout_distinct_right_start": measured("start", "distinct_right"),
+                    "heldout_distinct_right_end": measured(name, "distinct_right"),
                 }
             )
         return pd.DataFrame(rows)
@@ -622,7 +662,7 @@ class SideBySideRun:
 
     def to_dict(self) -> dict[str, Any]:
         """Everything measured, as plain JSON-able data (NaN as ``None``): ``config``, ``arms``,
-        ``heldout_pass_at_1``, and per arm ``metrics``, ``ratio_histograms`` (with
+        ``heldout_pass_at_1``, ``heldout`` (:attr:`heldout_detail`, pass@k keyed by k as text), and per arm ``metrics``, ``ratio_histograms`` (with
         ``ratio_bin_edges``) and ``token_views``."""
         with self.lock:
             return _clean(
@@ -630,6 +670,10 @@ class SideBySideRun:
                     "config": asdict(self.config),
                     "arms": [asdict(a) for a in self.arms.values()],
                     "heldout_pass_at_1": dict(self._heldout),
+                    "heldout": {
+                        key: {**d, "pass_at_k": {str(k): v for k, v in d["pass_at_k"].items()}}
+                        for key, d in self._heldout_detail.items()
+                    },
                     "metrics": {name: list(t.history) for name, t in self.trainers.items()},
                     "ratio_bin_edges": RATIO_BIN_EDGES,
                     "ratio_histograms": {name: list(t.ratio_hists) for name, t in self.trainers.items()},

@@ -15,8 +15,11 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from rlviz.core.passk import distinct_right, pass_at_k_curve
+
 from .moe import capture_routing, is_moe
-from .task import DEFAULT_MAX_NEW_TOKENS, Problem, format_reward, reward
+from .task import DEFAULT_MAX_NEW_TOKENS, Problem
+from .tasks import task_of
 
 __all__ = [
     "RolloutBatch",
@@ -57,7 +60,7 @@ class RolloutBatch:
     # (B, T) the sampler's log-probs (verl name), 0 on padding; None when sampled with score=False
     rollout_log_prob: torch.Tensor | None
     rewards: torch.Tensor  # (B,) float task reward
-    # (B,) float, 1 for a well-formed answer (task.format_reward): GDPO's second reward column
+    # (B,) float, 1 for a well-formed answer (its task's format_reward): GDPO's second reward column
     format_rewards: torch.Tensor | None = None
     # (B, L, layers, k) CPU int64: the experts the sampler's routers chose for every position (MoE
     # models, when asked for); R3 routing replay trains with them
@@ -254,7 +257,8 @@ def sample_rollouts(
     costs about its real tokens; every step still draws for all B rows, so which rows have finished
     never changes another row's draw. The model is put in eval mode for sampling and its previous
     train/eval mode is restored.
-    ``rewards`` come from ``task.reward`` on the decoded text; a response containing a special token
+    ``rewards`` come from the problem's task's verifier (``rlviz.lm.tasks.task_of(problem).reward``) on the
+    decoded text; a response containing a special token
     other than EOS (a sampled pad or BOS, which decoding would hide) gets 0.
 
     Args:
@@ -391,8 +395,10 @@ def sample_rollouts(
     # text would hide that token, so it is scored as unfinished
     special = set(tokenizer.all_special_ids) - eos_set
     fin = [f and not special.intersection(row[:n]) for f, row, n in zip(finished.cpu().tolist(), ids_cpu, len_cpu)]
-    rewards = torch.tensor([reward(p, t, f) for p, t, f in zip(rows, texts, fin)], dtype=torch.float32)
-    formats = torch.tensor([format_reward(p, t, f) for p, t, f in zip(rows, texts, fin)], dtype=torch.float32)
+    tasks = [task_of(p) for p in rows]  # each problem is scored by its own task's verifier
+    rewards = torch.tensor([s.reward(p, t, f) for s, p, t, f in zip(tasks, rows, texts, fin)], dtype=torch.float32)
+    formats = [s.format_reward(p, t, f) for s, p, t, f in zip(tasks, rows, texts, fin)]
+    formats = torch.tensor(formats, dtype=torch.float32)
     return RolloutBatch(
         problems=rows,
         group_size=group_size,
@@ -423,21 +429,30 @@ def evaluate_pass_at_1(
     generator: torch.Generator,
     chunk_prompts: int = 64,
 ) -> dict:
-    """Estimate pass@1 by sampling ``samples_per_prompt`` responses to every problem.
+    """Estimate pass@1 (and pass@k) by sampling ``samples_per_prompt`` responses to every problem.
 
     Returns a dict:
         ``pass_at_1`` (mean reward over all samples), ``per_prompt`` (list of pass rates, one per
         problem, in order), ``all_correct`` / ``all_wrong`` (fraction of prompts whose samples are all
         right / all wrong), ``length_p10`` / ``length_p50`` / ``length_p90`` (response length
         percentiles in tokens, EOS included), ``mean_length``, ``truncated`` (fraction of samples
-        without EOS within ``max_new_tokens``), ``n_samples``.
+        without EOS within ``max_new_tokens``), ``n_samples``;
+        ``pass_at_k``: ``{k: pass@k}`` for k = 1, 2, 4, ... and n = ``samples_per_prompt``, the
+        unbiased estimator of Chen et al. 2021 over the n samples of each prompt
+        (``rlviz.core.passk.pass_at_k_curve``; its k = 1 is ``pass_at_1``);
+        ``distinct_right``: the mean over prompts of the number of different right answers among
+        its samples (two the same when the task's ``answer_key`` says so:
+        ``rlviz.core.passk.distinct_right``), and ``per_prompt_distinct`` (one per problem);
+        ``distinct_right_share``: distinct right answers over right answers, pooled over prompts
+        (1 when every right answer is different; NaN when none is right).
 
     Raises:
         ValueError: as ``sample_rollouts`` (``samples_per_prompt`` plays the role of ``group_size``).
     """
     if samples_per_prompt < 1:
         raise ValueError(f"samples_per_prompt: must be >= 1, got {samples_per_prompt}")
-    per_prompt, lengths, truncs = [], [], []
+    per_prompt, lengths, truncs, right, distinct = [], [], [], [], []
+    n = samples_per_prompt
     for i in range(0, len(problems), chunk_prompts):
         batch = sample_rollouts(
             model,
@@ -449,7 +464,12 @@ def evaluate_pass_at_1(
             generator,
             score=False,  # only rewards and lengths are read
         )
-        per_prompt += batch.rewards.view(-1, samples_per_prompt).mean(-1).cpu().tolist()
+        groups = batch.rewards.view(-1, n).cpu()  # (prompts, n)
+        per_prompt += groups.mean(-1).tolist()
+        right += (groups >= 1.0).sum(-1).tolist()
+        for j, p in enumerate(problems[i : i + chunk_prompts]):
+            texts = batch.texts[j * n : (j + 1) * n]
+            distinct.append(distinct_right(texts, groups[j].tolist(), task_of(p).answer_key))
         lengths += batch.response_lengths.cpu().tolist()
         truncs += batch.truncated.cpu().tolist()
     pp = np.array(per_prompt)
@@ -465,4 +485,8 @@ def evaluate_pass_at_1(
         "mean_length": float(lengths.mean()),
         "truncated": float(np.mean(truncs)),
         "n_samples": int(len(lengths)),
+        "pass_at_k": pass_at_k_curve(right, n) if right else {},
+        "distinct_right": float(np.mean(distinct)) if distinct else float("nan"),
+        "per_prompt_distinct": distinct,
+        "distinct_right_share": float(sum(distinct) / sum(right)) if sum(right) else float("nan"),
     }

@@ -43,6 +43,13 @@ __all__ = [
     "sample_problems",
     "train_problems",
     "heldout_problems",
+    "PRETRAIN_LEVELS",
+    "NOISE",
+    "FILLER_NONE",
+    "FILLER_MAX",
+    "LONG_SHARE",
+    "sft_problems",
+    "sft_target",
 ]
 
 DEFAULT_MAX_NEW_TOKENS = 16  # response length limit (tokens, EOS included)
@@ -58,13 +65,16 @@ class Problem:
 
     Attributes:
         prompt: the text fed to the model after BOS, e.g. ``"37+5="``.
-        answer: the reversed digits of the sum the verifier expects, e.g. ``"24"``.
+        answer: the reversed digits of the sum the verifier expects, e.g. ``"24"`` (in a task with
+            many right answers, one of them: ``rlviz.lm.make_sum``).
         level: difficulty level, 1 (easiest) to 4 (see the module docstring).
+        task: the name of its task in ``rlviz.lm.tasks.TASKS``, whose verifier scores it.
     """
 
     prompt: str
     answer: str
     level: int
+    task: str = "reversed_addition"
 
 
 def reward(problem: Problem, response_text: str, finished: bool) -> float:
@@ -182,3 +192,43 @@ def heldout_problems() -> list[Problem]:
             out += list(seen.values())
         _HELDOUT = out
     return list(_HELDOUT)
+
+
+# -- the supervised warm start's data (``rlviz.lm.pretrain``) -------------------------------------
+# The targets are deliberately imperfect so that RL has something to improve:
+# - level 1 (1+1 digits) targets are clean, so those prompts end up almost always right;
+# - levels 2-4 targets have one answer digit changed with probability ``NOISE`` (the model learns to be
+#   right only some of the time: groups are mixed, and GRPO can sharpen them);
+# - level 4 (3+3 digits) is rarely seen, so those prompts stay almost always wrong;
+# - a random number of filler characters ``.`` precedes the answer (lengths vary), and a small share
+#   ``LONG_SHARE`` of level 2-4 targets have filler running past the response limit (so some samples
+#   truncate, which DAPO's overlong shaping acts on).
+PRETRAIN_LEVELS = {1: 0.25, 2: 0.35, 3: 0.35, 4: 0.05}  # level mix of the supervised data
+NOISE = {1: 0.0, 2: 0.5, 3: 0.5, 4: 0.5}  # chance that one answer digit is changed
+FILLER_NONE = 0.5  # share of targets without filler
+FILLER_MAX = 6  # otherwise 1..FILLER_MAX filler characters ...
+LONG_SHARE = 0.04  # ... or, for this share, a filler run past the response limit
+
+
+def sft_problems(n: int, generator: torch.Generator) -> list[Problem]:
+    """The warm start's prompts: ``n`` train-split problems at the level mix ``PRETRAIN_LEVELS``."""
+    return sample_problems(n, generator, PRETRAIN_LEVELS)
+
+
+def sft_target(p: Problem, g: torch.Generator) -> str:
+    """A (possibly noisy) warm-start response for ``p``: filler + reversed digits (EOS added by the
+    caller), drawn from ``g`` as described above ``PRETRAIN_LEVELS``."""
+    r = lambda hi: int(torch.randint(0, hi, (1,), generator=g))  # noqa: E731
+    ans = list(p.answer)
+    if torch.rand(1, generator=g).item() < NOISE[p.level]:
+        i = r(len(ans))
+        ans[i] = str((int(ans[i]) + 1 + r(9)) % 10)  # a different digit
+    u = torch.rand(1, generator=g).item()
+    long_share = LONG_SHARE if p.level > 1 else 0.0  # easy prompts never ramble
+    if u < long_share:
+        n_fill = DEFAULT_MAX_NEW_TOKENS - 2 + r(8)  # 14..21: mostly no EOS within the limit
+    elif u < long_share + FILLER_NONE:
+        n_fill = 0
+    else:
+        n_fill = 1 + r(FILLER_MAX)
+    return FILLER * n_fill + "".join(ans)

@@ -17,14 +17,23 @@ FILLER = "."  # a "thinking" character the model may emit before its answer
 CHARS = list("0123456789+=") + [FILLER]
 
 
-def build_tokenizer() -> PreTrainedTokenizerFast:
-    """Return the character-level tokenizer (vocab: PAD=0, BOS=1, EOS=2, then CHARS).
+def build_tokenizer(chars=None) -> PreTrainedTokenizerFast:
+    """Return the character-level tokenizer (vocab: PAD=0, BOS=1, EOS=2, then ``chars``).
+
+    ``chars``: the alphabet, one token per character, in vocabulary order (default ``CHARS``,
+    reversed addition's; a task's own is ``rlviz.lm.tasks.TaskSpec.chars``).
 
     ``encode("37+5=")`` gives ``[BOS, '3', '7', '+', '5', '=']``; ``decode(..., skip_special_tokens=True)``
     concatenates the characters back. Unknown characters raise nothing but map to ``<pad>``; callers
     only feed task text. ``padding_side`` defaults to ``"left"`` (prompts are left-padded for generation).
+
+    Raises:
+        ValueError: ``chars`` holds a repeat or something other than one character.
     """
-    vocab = {tok: i for i, tok in enumerate([PAD, BOS, EOS] + CHARS)}
+    chars = CHARS if chars is None else list(chars)
+    if len(set(chars)) != len(chars) or any(len(c) != 1 for c in chars):
+        raise ValueError(f"chars: must be distinct single characters, got {chars!r}")
+    vocab = {tok: i for i, tok in enumerate([PAD, BOS, EOS] + chars)}
     tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token=PAD))
     # isolate every single character as its own pre-token
     tok.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")

@@ -47,7 +47,8 @@ from rlviz.core.shaping import overlong_filter_mask, overlong_penalty
 from .batching import concat_batches, select_rows
 from .moe import capture_routing, is_moe, replay_routing, route_changed
 from .rollout import RolloutBatch, response_log_probs, sample_rollouts
-from .task import DEFAULT_MAX_NEW_TOKENS, sample_problems
+from .task import DEFAULT_MAX_NEW_TOKENS
+from .tasks import DEFAULT_TASK, get_task
 
 __all__ = [
     "RATIO_BIN_EDGES",
@@ -193,9 +194,11 @@ class TrainConfig:
     rollout_correction_low: float | None = None
     rollout_correction_high: float | None = None
     measure_kl_ref: bool = True
+    task: str = DEFAULT_TASK
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the first parameter out of range."""
+        get_task(self.task)  # ValueError naming task
         for name in ("prompts_per_step", "group_size", "mu", "mini_batches", "max_new_tokens", "max_resample_rounds"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
@@ -491,7 +494,7 @@ class Trainer:
 
     def _rollout(self, sampler=None) -> RolloutBatch:
         c = self.config
-        problems = sample_problems(c.prompts_per_step, self.generator)
+        problems = get_task(c.task).sample_problems(c.prompts_per_step, self.generator)
         return sample_rollouts(
             self.model if sampler is None else sampler,
             self.tokenizer,

@@ -194,9 +194,12 @@ SETTING_NOTES: tuple[FrameworkNote, ...] = (
 )
 
 # the TrainConfig fields a run exports (the algorithm and its settings come separately; a seed does
-# not carry across frameworks, and measure_kl_ref is what rlviz reports, not how it trains)
+# not carry across frameworks, measure_kl_ref is what rlviz reports, not how it trains, and the task
+# is the data set and reward function, not a trainer argument)
 _RUN_FIELDS = tuple(
-    f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("algorithm", "settings", "seed", "measure_kl_ref")
+    f.name
+    for f in dataclasses.fields(TrainConfig)
+    if f.name not in ("algorithm", "settings", "seed", "measure_kl_ref", "task")
 )
 
 
