@@ -1,6 +1,6 @@
-"""TRL & verl: eight confusions, each as predict-then-reveal with a live computation and its sources.
+"""TRL & verl: eleven confusions, each as predict-then-reveal with a live computation and its sources.
 
-Eight compact sections, each a fragment (its widgets rerun only its part): the confusion as a question
+Eleven compact sections (the last three from public reports, issue 43), each a fragment (its widgets rerun only its part): the confusion as a question
 (its heading), its controls, the computation (``rlviz.experiments.confusions``) drawn by
 ``rlviz.plots.confusions``, the question (``rlviz.teach.predict.PREDICTIONS["confusions"]``), then its
 explanation on demand: the full title, the confusion as people state it, a reading whose numbers come
@@ -611,6 +611,191 @@ def clip_section() -> None:
         csv_download(df, "confusions-clip-cases", key="cf_clip_csv")
 
 
+# ------------------------------------------------------------------------------------------ 9. token-count window
+@fragment
+def window_section() -> None:
+    _head("window")
+    c1, c2, c3 = st.columns([2, 1, 1])
+    len_text = c1.text_input(
+        tr("confusions.window.lengths"),
+        "40, 10, 20, 20, 10, 30, 20, 10",
+        key="cf_win_len",
+        help=tr("confusions.window.lengths_help"),
+        bind="query-params",
+    )
+    steps = c2.number_input(
+        tr("confusions.window.steps"),
+        1,
+        64,
+        4,
+        key="cf_win_k",
+        help=tr("confusions.window.steps_help"),
+        bind="query-params",
+    )
+    window = c3.number_input(
+        tr("confusions.window.window"),
+        1,
+        64,
+        4,
+        key="cf_win_w",
+        help=tr("confusions.window.window_help"),
+        bind="query-params",
+    )
+    fields = {
+        "lengths": tr("confusions.window.lengths"),
+        "steps": tr("confusions.window.steps"),
+        "window": tr("confusions.window.window"),
+    }
+    try:
+        lengths = X.parse_lengths(len_text)
+        df = X.token_count_window(lengths, int(steps), int(window))
+    except ValueError as exc:
+        show_bad_input(exc, fields)
+        return
+    q_state = {"lengths": tuple(lengths), "steps": int(steps), "window": int(window)}
+    held = _held("window", q_state)
+    fig_labels = labels(
+        "confusions.window",
+        "tokens",
+        "counted",
+        "scale",
+        "tokens_panel",
+        "scale_panel",
+        "step",
+        "tokens_axis",
+        "scale_axis",
+    )
+    # before the commit only the steps' own tokens: the tokens counted and their ratio are the answer
+    series = ("tokens",) if held else ("tokens", "counted", "scale")
+    chart(P.window_figure(df, fig_labels, series=series), "cf_win_chart")
+    if held:
+        _left_out(f"{fig_labels['counted']}, {fig_labels['scale']}")
+    _ask("window", q_state)
+    with _explain("window"):
+        if held:
+            held_note()
+        else:
+            scales = " · ".join(f"{v:.3g}×" for v in df.scale)
+            st.markdown(tr("confusions.window.reading", k=len(df), scales=scales))
+    if not held:
+        csv_download(df, "confusions-token-count-window", key="cf_win_csv")
+
+
+# ------------------------------------------------------------------------------------------ 10. sequence weights
+@fragment
+def drift_section() -> None:
+    _head("drift")
+    default_cap = X.sequence_cap()
+    c1, c2 = st.columns(2)
+    drift = c1.slider(
+        tr("confusions.drift.drift"),
+        0.001,
+        0.05,
+        0.01,
+        0.001,
+        format="%.3f",
+        key="cf_drift",
+        help=tr("confusions.drift.drift_help"),
+        bind="query-params",
+    )
+    cap = c2.slider(
+        tr("confusions.drift.cap"),
+        1.5,
+        10.0,
+        default_cap,
+        0.5,
+        key="cf_drift_cap",
+        help=tr("confusions.drift.cap_help", default=f"{default_cap:g}"),
+        bind="query-params",
+    )
+    try:
+        df = X.drift_curve(float(drift), float(cap))
+        at = X.sequence_weight_drift(float(drift), [X.REPORT_LENGTH], float(cap))
+    except ValueError as exc:
+        show_bad_input(exc, {"drift": tr("confusions.drift.drift"), "cap": tr("confusions.drift.cap")})
+        return
+    q_state = {"drift": round(float(drift), 6), "cap": round(float(cap), 6)}
+    held = _held("drift", q_state)
+    fig_labels = labels("confusions.drift", "token", "product", "truncate", "mask", "length", "weight")
+    # before the commit only each token's ratio: the product and where the mask drops it are the answer
+    series = ("token",) if held else ("token", "product", "truncate", "mask")
+    chart(P.drift_figure(df, float(cap), fig_labels, series=series), "cf_drift_chart")
+    if held:
+        _left_out(tr("confusions.drift.left_out"))
+    _ask("drift", q_state)
+    with _explain("drift"):
+        if held:
+            held_note()
+        else:
+            f = X.fields_drift(q_state)
+            st.markdown(
+                tr(
+                    "confusions.drift.reading",
+                    L=X.REPORT_LENGTH,
+                    w_L=f"{float(at['product'].iloc[0]):.3f}",
+                    ratio=f["ratio"],
+                    first=X.first_masked_length(float(drift), float(cap)),
+                )
+            )
+    if not held:
+        csv_download(df, "confusions-sequence-weight-drift", key="cf_drift_csv")
+
+
+# ------------------------------------------------------------------------------------------ 11. GDPO vs GRPO
+@fragment
+def gdpo_section() -> None:
+    _head("gdpo")
+    c1, c2 = st.columns(2)
+    first = c1.text_input(
+        tr("confusions.gdpo.reward_1"),
+        "1, 0, 0, 0; 1, 1, 0, 0",
+        key="cf_gdpo_r1",
+        help=tr("confusions.gdpo.rewards_help"),
+        bind="query-params",
+    )
+    second = c2.text_input(
+        tr("confusions.gdpo.reward_2"),
+        "0, 1, 1, 0; 1, 1, 0, 0",
+        key="cf_gdpo_r2",
+        help=tr("confusions.gdpo.rewards_help"),
+        bind="query-params",
+    )
+    fields = {
+        "reward_1": tr("confusions.gdpo.reward_1"),
+        "reward_2": tr("confusions.gdpo.reward_2"),
+        "components": tr("confusions.gdpo.reward_2"),
+    }
+    try:
+        components = X.parse_components(first, second)
+        df = X.gdpo_vs_grpo(components)
+    except ValueError as exc:
+        show_bad_input(exc, fields)
+        return
+    q_state = {"components": tuple(tuple(tuple(r) for r in g) for g in components)}
+    held = _held("gdpo", q_state)
+    fig_labels = labels("confusions.gdpo", "grpo", "gdpo", "advantage", "tick")
+    # before the commit only GRPO: GDPO's bars are the answer
+    series = ("grpo",) if held else ("grpo", "gdpo")
+    chart(P.gdpo_figure(df, fig_labels, series=series), "cf_gdpo_chart")
+    if held:
+        _left_out(fig_labels["gdpo"])
+    _ask("gdpo", q_state)
+    with _explain("gdpo"):
+        if held:
+            held_note()
+        else:
+            spread = X.group_spread(df)
+            st.markdown(
+                tr(
+                    "confusions.gdpo.reading",
+                    grpo_std=" · ".join(f"{v:.3f}" for v in spread.grpo),
+                    gdpo_std=" · ".join(f"{v:.3f}" for v in spread.gdpo),
+                )
+            )
+    if not held:
+        csv_download(df, "confusions-gdpo-vs-grpo", key="cf_gdpo_csv")
+
+
 aggregation_section()
 microbatch_section()
 ratio_section()
@@ -619,3 +804,6 @@ sampler_section()
 kl_section()
 difficulty_section()
 clip_section()
+window_section()
+drift_section()
+gdpo_section()

@@ -205,8 +205,8 @@ def test_bad_input_names_the_parameter(name, args, param):
 
 
 def test_query_keys_belong_to_the_linked_page():
-    # each page's URL-bound widgets share a prefix (curves c_, weighting wt_, live lv_)
-    prefix = {"curves": "c_", "weighting": "wt_", "live": "lv_"}
+    # each page's URL-bound widgets share a prefix (curves c_, weighting wt_, live lv_, confusions cf_)
+    prefix = {"curves": "c_", "weighting": "wt_", "live": "lv_", "confusions": "cf_"}
     for entry in [*QUESTIONS, *(c for c in BANK.claims if c.topic in MINE)]:
         for key in entry.query:
             assert key.startswith(prefix[entry.page]), (entry.id, key)

@@ -1,4 +1,4 @@
-"""The computations of the "TRL & verl: eight confusions" page, against values worked out by hand
+"""The computations of the "TRL & verl: eleven confusions" page, against values worked out by hand
 (the formula beside each expected number), and its predict-then-reveal answers."""
 
 from __future__ import annotations
@@ -284,3 +284,71 @@ def test_gdpo_normalises_each_reward_in_its_group_before_the_sum_by_hand():
         X.gdpo_vs_grpo([[[1.0], [2.0]]][0])  # [G, K]: no group axis
     with pytest.raises(ValueError, match="components"):
         X.gdpo_vs_grpo([[[1.0]]])  # G = 1
+
+
+def test_the_reports_questions_and_inputs_by_hand():
+    # section 9 at the page's defaults: step 1 = (40, 10) = 50 tokens; counted (40, 10, 20, 20) = 90: 50/90
+    state = {"lengths": (40, 10, 20, 20, 10, 30, 20, 10), "steps": 4, "window": 4}
+    assert Q["window"].compute(state) == pytest.approx(50 / 90)
+    assert X.explain_window(state)["N1"] == "50" and X.explain_window(state)["Nw"] == "90"
+    assert reveal(Q["window"], state, 0.55).correct and not reveal(Q["window"], state, 1.0).correct
+    # section 10: ln 3 / 0.01 = 109.86 -> 110; a guess within 10% is right
+    assert Q["drift"].compute({"drift": 0.01, "cap": 3.0}) == 110.0
+    assert reveal(Q["drift"], {"drift": 0.01, "cap": 3.0}, 100).correct
+    assert not reveal(Q["drift"], {"drift": 0.01, "cap": 3.0}, 50).correct
+    curve = X.drift_curve(0.01, 3.0)
+    assert {109, 110} <= set(curve.length) and curve.length.max() == 220  # 2 x the first masked length
+    assert curve.set_index("length").loc[110, "weight_mask"] == 0.0
+    # section 11 at the page's defaults: #0 and #1 of group 1 both sum to 1 (GRPO: the same advantage);
+    # GDPO: reward 1 (1, 0, 0, 0) -> (1.5, -0.5, -0.5, -0.5), reward 2 (0, 1, 1, 0) -> (-0.866, 0.866, ...):
+    # #0 sums to 0.634, #1 to 0.366 before the batch whitening (which keeps the order)
+    comps = X.parse_components("1, 0, 0, 0; 1, 1, 0, 0", "0, 1, 1, 0; 1, 1, 0, 0")
+    assert comps[0] == [[1.0, 0.0], [0.0, 1.0], [0.0, 1.0], [0.0, 0.0]] and len(comps) == 2
+    state = {"components": tuple(tuple(tuple(r) for r in g) for g in comps)}
+    assert Q["gdpo"].compute(state) == "first"
+    f = X.explain_gdpo(state)
+    assert f["grpo_i"] == f["grpo_j"] and float(f["gdpo_i"]) > float(f["gdpo_j"])
+    spread = X.group_spread(X.gdpo_vs_grpo(comps))
+    assert spread.grpo.tolist() == pytest.approx([1.0, 1.0], abs=1e-5)  # GRPO: each group by itself
+    assert spread.gdpo.iloc[0] < spread.gdpo.iloc[1]  # GDPO: the group whose rewards agree spreads wider
+    for args, param in (
+        (("1, 0; 1", "0, 1; 1"), "reward_1"),  # groups of different sizes
+        (("1, 0", "x, 1"), "reward_2"),
+        (("1, 0; 1, 1", "1, 0"), "components"),  # two groups against one
+        (("1", "1"), "reward_1"),  # a group of one
+    ):
+        with pytest.raises(ValueError, match=f"^{param}"):
+            X.parse_components(*args)
+
+
+def test_the_reports_bank_questions_by_hand():
+    from rlviz.teach import answers
+    from rlviz.teach.bank import load_bank
+
+    bank = load_bank()
+    # 8 x 10 tokens, steps of 2 (20 tokens), 4 counted (40): 0.5; one step of 80 counted over 2 (20): 4
+    assert bank.question("aggregation-token-count-window-half").compute() == pytest.approx(0.5)
+    assert bank.question("aggregation-token-count-window-micro-batch").compute() == pytest.approx(4.0)
+    # (40, 10 | 20, 20 | 10, 30), 4 counted: 50/90, 40/80, 40/90: each step by its own factor
+    assert bank.question("aggregation-token-count-window-unequal").fields()["s3"] == f"{40 / 90:.5g}"
+    # e^(100 x 0.011) = e^1.1 = 3.0042; ln 3 / 0.01 = 109.9 -> 110; e^1.5 = 4.48 > 3: only truncation keeps it
+    assert bank.question("clipping-sequence-weight-100-tokens").compute() == pytest.approx(math.exp(1.1))
+    assert bank.question("clipping-sequence-mask-first-length").compute() == 110.0
+    assert bank.question("clipping-sequence-mask-or-truncate").compute() == "truncate"
+    # sums (1, 1, 1, 0): mean 0.75, unbiased std 0.5: A_0 = 0.25 / 0.5 = 0.5
+    assert bank.question("advantages-gdpo-grpo-same-sum").compute() == pytest.approx(0.5, abs=1e-5)
+    assert bank.question("advantages-gdpo-rare-reward").compute() == "first"
+    assert bank.question("advantages-gdpo-groups-spread").compute() == "second"
+    for name, args, param in (
+        ("cf_window_scale", {"lengths": [10, 10], "steps": 1, "window": 1, "step": 2}, "step"),
+        ("cf_sequence_weight", {"drift": 0.01, "length": 10, "rule": "clip"}, "rule"),
+        ("cf_first_masked", {"drift": -0.01}, "drift"),
+        (
+            "cf_gdpo_advantage",
+            {"components": [[[1, 0], [0, 1]]], "group": 0, "response": 0, "estimator": "x"},
+            "estimator",
+        ),
+        ("cf_wider_group", {"components": [[[1, 0], [0, 1]]]}, "components"),
+    ):
+        with pytest.raises(ValueError, match=f"^{param}"):
+            answers.compute(name, args)

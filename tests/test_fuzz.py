@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rlviz.core
-from rlviz.core import advice, frameworks, parity, sampling
+from rlviz.core import advice, frameworks, parity, passk, sampling
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, masked_mean, token_weights
 from rlviz.core.corrections import CORRECTIONS, correction_band, correction_weights, get_correction
@@ -467,6 +467,10 @@ VALID_CALLS = (
     (parity.checked_against, dict(kind="policy")),
     (parity.check_all, dict(directory=parity.PARITY_DIR)),
     (frameworks.framework_name, dict(setting=ALGORITHMS["grpo"].setting("beta"), framework="verl")),
+    (passk.pass_at_k, dict(n=8, c=3, k=2)),
+    (passk.mean_pass_at_k, dict(counts=[(8, 3), (8, 0)], k=2)),
+    (passk.pass_at_k_curve, dict(right=[3, 0], n=8)),
+    (passk.distinct_right, dict(texts=["12", "21", "12"], rewards=[1.0, 1.0, 0.0])),
     (
         advice.unusual_settings,
         dict(algorithm="grpo", settings={"kl_estimator": "k1", "beta": 0.04}, kl_in_reward=False),

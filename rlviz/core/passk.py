@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 
+from .validate import check_whole
+
 __all__ = ["pass_at_k", "mean_pass_at_k", "pass_at_k_curve", "distinct_right"]
 
 
@@ -68,7 +70,12 @@ def mean_pass_at_k(counts: Iterable[tuple[int, int]], k: int) -> float:
     Raises:
         ValueError: no prompt, or a pair out of range for ``k`` (as :func:`pass_at_k`).
     """
-    values = [pass_at_k(n, c, k) for n, c in counts]
+    if isinstance(counts, (str, bytes, dict)) or not isinstance(counts, Iterable):
+        raise ValueError(f"counts: must be (n, c) pairs, one per prompt, got {type(counts).__name__}")
+    pairs = list(counts)
+    if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in pairs):
+        raise ValueError("counts: each entry must be an (n, c) pair")
+    values = [pass_at_k(n, c, k) for n, c in pairs]
     if not values:
         raise ValueError("counts: needs at least one prompt")
     return math.fsum(values) / len(values)
@@ -88,8 +95,16 @@ def pass_at_k_curve(right: Sequence[int], n: int, ks: Iterable[int] | None = Non
     Raises:
         ValueError: as :func:`pass_at_k`, or ``right`` is empty.
     """
+    if isinstance(right, (str, bytes, dict)) or not isinstance(right, Sequence):
+        raise ValueError(f"right: must be a sequence of counts, one per prompt, got {type(right).__name__}")
+    check_whole(n, "n", low=1)
+    for c in right:
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= n:
+            raise ValueError(f"right: each entry must be a whole number in [0, n={n}], got {c!r}")
     if ks is None:
         ks = sorted({2**j for j in range(max(n, 1).bit_length()) if 2**j <= n} | {n})
+    elif isinstance(ks, (str, bytes, dict)) or not isinstance(ks, Iterable):
+        raise ValueError(f"ks: must be whole numbers in [1, n], got {type(ks).__name__}")
     return {k: mean_pass_at_k(((n, c) for c in right), k) for k in sorted(set(ks))}
 
 
@@ -106,8 +121,17 @@ def distinct_right(texts: Sequence[str], rewards: Sequence[float], key: Callable
         The number of distinct keys among the right responses (0 when none is right).
 
     Raises:
-        ValueError: the lengths differ.
+        ValueError: ``texts`` is not a sequence of strings, ``rewards`` not one of numbers, or the
+            lengths differ (the message names the parameter).
     """
+    if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence) or not all(isinstance(t, str) for t in texts):
+        raise ValueError("texts: must be a sequence of strings")
+    if isinstance(rewards, (str, bytes)) or not isinstance(rewards, Sequence):
+        raise ValueError(f"rewards: must be a sequence of numbers, got {type(rewards).__name__}")
+    if not all(isinstance(r, (int, float)) and not isinstance(r, bool) and math.isfinite(r) for r in rewards):
+        raise ValueError("rewards: must be finite numbers")
+    if key is not None and not callable(key):
+        raise ValueError(f"key: must be a function of an answer's text, got {type(key).__name__}")
     if len(texts) != len(rewards):
         raise ValueError(f"rewards: {len(rewards)} values for {len(texts)} texts")
     key = (lambda t: t) if key is None else key

@@ -1,4 +1,4 @@
-"""TRL & verl: eight common confusions, each answered by a computation of rlviz's own code.
+"""TRL & verl: eleven common confusions, each answered by a computation of rlviz's own code.
 
 One function (or two) per confusion, each returning plain data (a DataFrame or a small dataclass)
 for ``pages/confusions.py``; no Streamlit here. Every number the page shows comes from these
@@ -16,15 +16,16 @@ functions, and they call the code that trains (``rlviz.core``: ``token_weights``
 7. :func:`difficulty_curve`: expected advantage mass per prompt with and without the std division.
 8. :func:`clip_cases`, :func:`acting_bound`: which of ε_low, ε_high and the dual clip c acts.
 
-From public reports (issue 43; computations only, the page has no section for them yet):
+From public reports (issue 43):
 
-- :func:`token_count_window`: a token-mean whose token count comes from another window than the
-  optimizer step's (huggingface/trl#6024): the step's gradient is N_step / N_window of the intended.
-- :func:`sequence_weight_drift`, :func:`first_masked_length`: a sequence importance weight is the
-  product of its token ratios, so a small per-token drift compounds with length until the cap masks
-  the response (huggingface/trl#5814, #5815).
-- :func:`gdpo_vs_grpo`: GDPO normalises each reward within its group before summing, GRPO the sum,
-  over several groups.
+9. :func:`token_count_window`: a token-mean whose token count comes from another window than the
+   optimizer step's (huggingface/trl#6024): the step's gradient is N_step / N_window of the intended.
+10. :func:`sequence_weight_drift`, :func:`first_masked_length`, :func:`drift_curve`: a sequence
+    importance weight is the product of its token ratios, so a small per-token drift compounds with
+    length until the cap masks the response (huggingface/trl#5814, #5815).
+11. :func:`gdpo_vs_grpo`, :func:`parse_components`, :func:`group_spread`: GDPO normalises each reward
+    within its group before summing and whitens over the batch, GRPO normalises the sum per group,
+    over several groups.
 
 Legend: B responses, T padded width, G group size, V vocabulary. Sources:
 ``shared/reference/algorithms.md`` (§2 aggregation, §4 clip, §5 KL, §6 Dr.GRPO, §8 GSPO) and the
@@ -34,6 +35,7 @@ papers cited in each function.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,6 +54,11 @@ from rlviz.experiments.weighting import MAX_LENGTH, no_negative_zero, parse_grou
 __all__ = [
     "BOUNDS",
     "CLIP_ALGORITHM",
+    "GDPO_CHOICES",
+    "GDPO_PAIR",
+    "MAX_GROUPS",
+    "MAX_GROUP_SIZE",
+    "REPORT_LENGTH",
     "KL_CHOICES",
     "KL_ROUTES",
     "MAX_TOKENS",
@@ -68,6 +75,10 @@ __all__ = [
     "averages_over",
     "clip_cases",
     "difficulty_curve",
+    "drift_curve",
+    "group_spread",
+    "parse_components",
+    "sequence_cap",
     "first_masked_length",
     "gdpo_vs_grpo",
     "sequence_weight_drift",
@@ -1124,3 +1135,174 @@ def gdpo_vs_grpo(components) -> pd.DataFrame:
             row.update(reward=float(rewards[i, j]), grpo=float(grpo[i, j]), gdpo=float(gdpo[i, j]))
             rows.append(row)
     return no_negative_zero(pd.DataFrame(rows))
+
+
+MAX_GROUPS = 8  # groups typed in section 11
+MAX_GROUP_SIZE = 16  # responses per typed group
+REPORT_LENGTH = 100  # the response length huggingface/trl#5814 quotes ("about 3x over 100 tokens")
+
+
+def sequence_cap() -> float:
+    """The default cap of TRL's ``sequence_mask`` (rlviz ``sequence_mis``'s upper bound: 3)."""
+    return float(get_correction("sequence_mis").high)
+
+
+def drift_curve(drift: float, cap: float | None = None, points: int = 100) -> pd.DataFrame:
+    """:func:`sequence_weight_drift` over response lengths from 1 to twice the first masked one (at
+    least 2 × ``REPORT_LENGTH``, at most ``MAX_LENGTH``), about ``points`` lengths, always including the
+    first masked length and the one before it (where the mask's step is).
+
+    Raises:
+        ValueError: as :func:`sequence_weight_drift`; ``points`` below 2.
+    """
+    if isinstance(points, bool) or not isinstance(points, int) or points < 2:
+        raise ValueError(f"points: must be a whole number >= 2, got {points!r}")
+    first = first_masked_length(drift, cap)
+    top = min(MAX_LENGTH, max(2 * REPORT_LENGTH, 2 * first if first else 0))
+    lengths = {int(x) for x in np.linspace(1, top, points).round()}
+    if first is not None and first <= top:
+        lengths |= {first, max(1, first - 1)}
+    return sequence_weight_drift(drift, sorted(lengths), cap)
+
+
+def parse_components(first: str, second: str) -> list[list[list[float]]]:
+    """Two rewards of n groups from text: groups separated by ``;`` or ``|``, the responses of a group by
+    commas (``"1, 0, 0, 0; 1, 1, 0, 0"``). Returns ``[n, G, 2]`` nested lists for :func:`gdpo_vs_grpo`.
+
+    Raises:
+        ValueError: naming ``reward_1`` or ``reward_2`` (not numbers, more than ``MAX_GROUPS`` groups, a
+            group of other than 2..``MAX_GROUP_SIZE`` responses, groups of different sizes), or
+            ``components`` (the two rewards differ in shape).
+    """
+    parsed = []
+    for field, text in (("reward_1", first), ("reward_2", second)):
+        groups = [g for g in re.split(r"[;|；]", str(text)) if g.strip()]
+        if not groups:
+            raise ValueError(f"{field}: empty; give each group's rewards, groups separated by ';'")
+        if len(groups) > MAX_GROUPS:
+            raise ValueError(f"{field}: at most {MAX_GROUPS} groups, got {len(groups)}")
+        values = [parse_numbers(g, field) for g in groups]
+        sizes = {len(v) for v in values}
+        if len(sizes) > 1:
+            raise ValueError(f"{field}: every group needs the same number of responses, got {sorted(sizes)}")
+        G = sizes.pop()
+        if not 2 <= G <= MAX_GROUP_SIZE:
+            raise ValueError(f"{field}: a group needs 2 to {MAX_GROUP_SIZE} responses, got {G}")
+        parsed.append(values)
+    one, two = parsed
+    if (len(one), len(one[0])) != (len(two), len(two[0])):
+        raise ValueError(
+            f"components: reward 1 is {len(one)} × {len(one[0])} (groups × responses), reward 2 "
+            f"{len(two)} × {len(two[0])}; give both rewards for every response"
+        )
+    return [[[a, b] for a, b in zip(g1, g2, strict=True)] for g1, g2 in zip(one, two, strict=True)]
+
+
+def group_spread(frame: pd.DataFrame) -> pd.DataFrame:
+    """The std (unbiased) of each group's GRPO and GDPO advantages in :func:`gdpo_vs_grpo`'s frame:
+    GRPO normalises every group by itself (std ≈ 1 unless all its rewards are equal); GDPO whitens once
+    over the batch, so the groups' spreads differ. Columns ``group``, ``grpo``, ``gdpo``."""
+    return frame.groupby("group", sort=True)[["grpo", "gdpo"]].std(ddof=1).reset_index()
+
+
+# -- the questions of sections 9 to 11 (``PREDICTIONS["confusions"]``) --------------------------------------
+def _window(state) -> pd.DataFrame:
+    return token_count_window(list(state["lengths"]), int(state["steps"]), int(state["window"]))
+
+
+def answer_window(state) -> float:
+    """state ``{"lengths", "steps", "window"}``: the first optimizer step's gradient over the intended
+    one, N_1 / N_w (:func:`token_count_window`)."""
+    return float(_window(state).scale.iloc[0])
+
+
+def fields_window(state) -> dict[str, str]:
+    lengths = [int(n) for n in state["lengths"]]
+    k = int(state["steps"])
+    return {
+        "lengths": ", ".join(map(str, lengths)),
+        "B": str(len(lengths)),
+        "k": str(k),
+        "size": str(len(lengths) // k),
+        "w": str(int(state["window"])),
+    }
+
+
+def explain_window(state) -> dict[str, str]:
+    row = _window(state).iloc[0]
+    return fields_window(state) | {
+        "N1": str(int(row.tokens)),
+        "Nw": str(int(row.counted)),
+        "intended": _g(float(row.weight_intended)),
+        "used": _g(float(row.weight_used)),
+    }
+
+
+def answer_drift(state) -> float:
+    """state ``{"drift", "cap"}`` (drift > 0): the shortest response TRL's ``sequence_mask`` drops
+    (:func:`first_masked_length`)."""
+    first = first_masked_length(float(state["drift"]), float(state["cap"]))
+    if first is None:
+        raise ValueError(f"drift: must be > 0 for a response to reach the cap, got {state['drift']!r}")
+    return float(first)
+
+
+def fields_drift(state) -> dict[str, str]:
+    d = float(state["drift"])
+    return {"drift": f"{d:g}", "ratio": f"{math.exp(d):.4f}", "cap": f"{float(state['cap']):g}"}
+
+
+def explain_drift(state) -> dict[str, str]:
+    d, cap = float(state["drift"]), float(state["cap"])
+    first = int(answer_drift(state))
+    at = sequence_weight_drift(d, [first - 1, first] if first > 1 else [first], cap).set_index("length")
+    return fields_drift(state) | {
+        "bound": f"{math.log(cap) / d:.2f}",
+        "before": str(first - 1),
+        "w_before": f"{float(at['product'].iloc[0]):.4f}" if first > 1 else "1",
+        "w_first": f"{float(at.loc[first, 'product']):.4f}",
+    }
+
+
+GDPO_PAIR = (0, 1)  # the two responses of the first group the GDPO question compares
+GDPO_CHOICES = ("first", "same", "second")
+
+
+def _gdpo_pair(state) -> pd.DataFrame:
+    frame = gdpo_vs_grpo([[list(r) for r in g] for g in state["components"]])
+    first = frame[frame.group == 0].set_index("response")
+    return first.loc[list(GDPO_PAIR)]
+
+
+def answer_gdpo(state) -> str:
+    """state ``{"components": [n, G, 2]}``: which of responses #0 and #1 of the first group gets the
+    larger GDPO advantage (:func:`gdpo_vs_grpo`): ``"first"``, ``"second"`` or ``"same"`` (within 1e-6)."""
+    a, b = _gdpo_pair(state).gdpo.tolist()
+    return "same" if abs(a - b) <= 1e-6 else "first" if a > b else "second"
+
+
+def fields_gdpo(state) -> dict[str, str]:
+    pair = _gdpo_pair(state)
+    (i, j), (p, q) = GDPO_PAIR, pair.itertuples()
+    return {
+        "i": str(i),
+        "j": str(j),
+        "a_i": f"{p.reward_0:g}",
+        "b_i": f"{p.reward_1:g}",
+        "a_j": f"{q.reward_0:g}",
+        "b_j": f"{q.reward_1:g}",
+        "sum_i": f"{p.reward:g}",
+        "sum_j": f"{q.reward:g}",
+        "n": str(len(state["components"])),
+    }
+
+
+def explain_gdpo(state) -> dict[str, str]:
+    pair = _gdpo_pair(state)
+    grpo, gdpo = pair.grpo.tolist(), pair.gdpo.tolist()
+    return fields_gdpo(state) | {
+        "grpo_i": f"{grpo[0]:.3f}",
+        "grpo_j": f"{grpo[1]:.3f}",
+        "gdpo_i": f"{gdpo[0]:.3f}",
+        "gdpo_j": f"{gdpo[1]:.3f}",
+    }

@@ -100,9 +100,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The page's batch is this one group, so the estimators with batch statistics (batch std, "
         "REINFORCE++, REINFORCE++-baseline, GDPO) normalise over the group itself here; in training they "
         "normalise over every group of the step. Estimators whose formula does not accept these rewards are left "
-        "out (MaxRL needs rewards ≥ 0).",
+        "out (MaxRL needs rewards ≥ 0). GDPO against GRPO over several groups: section 11 of "
+        "[TRL & verl: eleven confusions](/confusions).",
         "zh": "本页的批次就是这一个组，所以用批次统计量的估计器（批次标准差、REINFORCE++、REINFORCE++-baseline、GDPO）"
-        "在这里是对本组归一化；训练时则是对一步里的所有组归一化。公式不接受这些奖励的估计器不显示（MaxRL 要求奖励 ≥ 0）。",
+        "在这里是对本组归一化；训练时则是对一步里的所有组归一化。公式不接受这些奖励的估计器不显示（MaxRL 要求奖励 ≥ 0）。"
+        "多个组之上 GDPO 与 GRPO 的对比，见 [TRL 与 verl：十一个常见误解](/confusions) 第 11 节。",
     },
     "advantages.zero_note": {
         "en": "Every reward in this group is equal: the group baselines give 0 to every response; {nonzero} do not.",

@@ -1,4 +1,4 @@
-"""Strings of the "TRL & verl: eight confusions" page (keys ``confusions.*``), English and 简体中文.
+"""Strings of the "TRL & verl: eleven confusions" page (keys ``confusions.*``), English and 简体中文.
 
 Merged into :data:`rlviz.i18n.STRINGS`. Every number in these texts is a ``{placeholder}`` filled
 from :mod:`rlviz.experiments.confusions`; the numbers written out are issue and pull-request numbers
@@ -16,33 +16,35 @@ def _src(repo: str, number: int) -> str:
 
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.confusions": {"en": "TRL & verl: eight confusions", "zh": "TRL 与 verl：八个常见误解"},
+    "nav.confusions": {"en": "TRL & verl: eleven confusions", "zh": "TRL 与 verl：十一个常见误解"},
     "home.confusions_claims": {
-        "en": "- Eight questions that come up again and again in TRL and verl issue threads, each asked before "
+        "en": "- Eleven questions that come up again and again in TRL and verl issue threads, each asked before "
         "the answer is computed: what token-mean averages over, micro-batches, the ratio that is 1, token vs "
-        "sequence ratios, the sampler-trainer correction, where the KL goes, the std division, and ε_low / "
-        "ε_high / c\n"
+        "sequence ratios, the sampler-trainer correction, where the KL goes, the std division, ε_low / "
+        "ε_high / c, a token count from the wrong window, sequence weights that compound with length, and "
+        "GDPO against GRPO over several groups\n"
         "- Each answer comes from rlviz's own code (the trainer on the tiny LM where it needs one) and cites the "
         "public threads where the question was asked",
-        "zh": "- TRL 和 verl 的 issue 里反复出现的八个问题，每个都先让你作答再计算：token-mean 在什么上取平均、"
+        "zh": "- TRL 和 verl 的 issue 里反复出现的十一个问题，每个都先让你作答再计算：token-mean 在什么上取平均、"
         "micro-batch、恒为 1 的比率、token 与序列比率、采样端与训练端的校正、KL 放在哪里、除以标准差、"
-        "以及 ε_low / ε_high / c\n"
+        "ε_low / ε_high / c、从错误窗口数出的 token 数、随长度累乘的序列级权重，以及多组之上 GDPO 与 GRPO 的区别\n"
         "- 每个答案都由 rlviz 自己的代码算出（需要时用微型语言模型上的训练器），并注明提出这个问题的公开讨论",
     },
-    "confusions.title": {"en": "TRL & verl: eight confusions", "zh": "TRL 与 verl：八个常见误解"},
+    "confusions.title": {"en": "TRL & verl: eleven confusions", "zh": "TRL 与 verl：十一个常见误解"},
     "confusions.intro": {
-        "en": "The same eight questions keep coming back in the issue trackers of TRL (huggingface/trl) and verl "
-        "(verl-project/verl, formerly volcengine/verl). Each section states the confusion the way people put "
+        "en": "The same eleven questions keep coming back in the issue trackers of TRL (huggingface/trl) and verl "
+        "(verl-project/verl, formerly volcengine/verl); the last three come from recent bug reports and pull "
+        "requests. Each section states the confusion the way people put "
         "it, asks you to commit to an answer, then computes the answer with the code rlviz trains with, at the "
         "settings you chose, and cites the public threads where it was discussed.",
-        "zh": "TRL（huggingface/trl）和 verl（verl-project/verl，原 volcengine/verl）的 issue 里，同样的八个问题"
-        "一再出现。每一节先按大家常说的样子写出这个误解，请你先给出答案，再用 rlviz 训练时用的同一套代码、"
+        "zh": "TRL（huggingface/trl）和 verl（verl-project/verl，原 volcengine/verl）的 issue 里，同样的十一个问题"
+        "一再出现，其中最后三个来自最近的 bug 报告和 PR。每一节先按大家常说的样子写出这个误解，请你先给出答案，再用 rlviz 训练时用的同一套代码、"
         "按你选的设置把答案算出来，并注明讨论过它的公开帖子。",
     },
     "confusions.lede": {
-        "en": "Eight questions that keep coming back in TRL and verl issue threads. Answer each one first; rlviz "
+        "en": "Eleven questions that keep coming back in TRL and verl issue threads. Answer each one first; rlviz "
         "then computes the answer with the code it trains with and cites the threads.",
-        "zh": "TRL 和 verl 的 issue 里反复出现的八个问题：先作答，再用 rlviz 的代码算出答案。",
+        "zh": "TRL 和 verl 的 issue 里反复出现的十一个问题：先作答，再用 rlviz 的代码算出答案。",
     },
     "confusions.left_out": {
         "en": "Left out of the figure until you answer the question below (or press Skip): {what}.",
@@ -672,5 +674,228 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": f"{_src('huggingface/trl', 3118)}：clip-higher，TRL 的 `epsilon_high`（DAPO）· "
         f"{_src('verl-project/verl', 784)}：verl 中的 Dual-Clip PPO，`clip_ratio_c` 作用于 A < 0 · "
         f"{_src('huggingface/trl', 3434)}：TRL 的 `delta`，给负优势的比率加上限",
+    },
+    # ------------------------------------------------------------------------------------ 9. token-count window
+    "confusions.window.ask": {
+        "en": "9 · Whose tokens does a token-mean divide by?",
+        "zh": "9 · token-mean 除以的是哪些 token 的个数？",
+    },
+    "confusions.window.header": {
+        "en": "9. A token-mean whose token count comes from another window than the optimizer step's",
+        "zh": "9. token-mean 的 token 数取自优化步之外的另一个窗口",
+    },
+    "confusions.window.said": {
+        "en": '“`loss_type="dapo"` divides by the tokens of the batch, so the gradient is a token-mean whatever '
+        "the batch is.” · “`steps_per_generation` only changes how often we generate.”",
+        "zh": '“`loss_type="dapo"` 除以的是 batch 的 token 数，所以不管 batch 是什么，梯度都是 token 平均。”·'
+        "“`steps_per_generation` 只改变生成的频率。”",
+    },
+    "confusions.window.lengths": {"en": "Response lengths of the generation batch", "zh": "生成 batch 中各回答的长度"},
+    "confusions.window.lengths_help": {
+        "en": "One length (tokens) per response of the generation batch, separated by commas.",
+        "zh": "生成 batch 中每条回答一个长度（token 数），用逗号分隔。",
+    },
+    "confusions.window.steps": {"en": "Optimizer steps per generation", "zh": "每次生成对应的优化步数"},
+    "confusions.window.steps_help": {
+        "en": "TRL `steps_per_generation`: the generation batch is split in order into this many optimizer steps "
+        "of equal size; it must divide the number of responses.",
+        "zh": "TRL 的 `steps_per_generation`：生成 batch 按顺序切成这么多个等大的优化步；它必须整除回答条数。",
+    },
+    "confusions.window.window": {"en": "Responses whose tokens are counted", "zh": "计入 token 数的回答条数"},
+    "confusions.window.window_help": {
+        "en": "The normaliser counts the tokens of this many responses, from the step's first one on (wrapping "
+        "around the batch). Equal to the step's own size, it is the intended token-mean.",
+        "zh": "归一化常数数的是从该步第一条回答起这么多条回答的 token（到 batch 末尾后从头接上）。等于该步自己的"
+        "回答条数时，就是本来想要的 token 平均。",
+    },
+    "confusions.window.q": {
+        "en": "A generation batch of {B} responses (lengths {lengths}) is used for k = {k} optimizer "
+        "{k:plural:step|steps} of {size} {size:plural:response|responses} each, but the token-mean divides by the "
+        "tokens of {w} {w:plural:response|responses} from the step's first. How many times the intended gradient "
+        "does step 1 get?",
+        "zh": "一个含 {B} 条回答（长度 {lengths}）的生成 batch 被用于 k = {k} 个优化步，每步 {size} 条回答；但 "
+        "token-mean 除以的是从该步第一条起 {w} 条回答的 token 数。第 1 步得到的梯度是本来应有的几倍？",
+    },
+    "confusions.window.why": {
+        "en": "Step 1 holds N_1 = {N1} {N1:plural:token|tokens}, so the intended token-mean gives each of them "
+        "1/{N1} = {intended}. The normaliser counted N_w = {Nw} {Nw:plural:token|tokens} and gave each 1/{Nw} = "
+        "{used}: the step's gradient is N_1 / N_w = {answer} times the intended. A count over more responses than "
+        "the step shrinks the step, a count over fewer enlarges it.",
+        "zh": "第 1 步有 N_1 = {N1} 个 token，本来的 token-mean 给其中每个 token 的权重是 1/{N1} = {intended}。"
+        "归一化常数却数了 N_w = {Nw} 个 token，给每个 token 1/{Nw} = {used}：这一步的梯度是本来的 N_1 / N_w = "
+        "{answer} 倍。数的回答比这一步多，这一步就被缩小；数得少，就被放大。",
+    },
+    "confusions.window.tokens": {"en": "tokens of the step N_j", "zh": "该步的 token 数 N_j"},
+    "confusions.window.counted": {"en": "tokens counted N_w", "zh": "被计入的 token 数 N_w"},
+    "confusions.window.scale": {"en": "gradient ÷ intended = N_j / N_w", "zh": "梯度 ÷ 本来的梯度 = N_j / N_w"},
+    "confusions.window.tokens_panel": {"en": "Tokens per optimizer step", "zh": "每个优化步的 token 数"},
+    "confusions.window.scale_panel": {"en": "Gradient relative to the intended", "zh": "梯度相对本来的倍数"},
+    "confusions.window.step": {"en": "step {j}", "zh": "第 {j} 步"},
+    "confusions.window.tokens_axis": {"en": "tokens", "zh": "token 数"},
+    "confusions.window.scale_axis": {"en": "× intended", "zh": "× 本来的梯度"},
+    "confusions.window.reading": {
+        "en": "Over the {k} {k:plural:step|steps} the gradient is {scales} times the intended. This is not a "
+        "learning-rate rescale: with unequal lengths every step is off by its own factor, and the same "
+        "`loss_type` gives another gradient as soon as `steps_per_generation` or `gradient_accumulation_steps` "
+        "changes.",
+        "zh": "这 {k} 步的梯度分别是本来的 {scales} 倍。这不是学习率的整体缩放：长度不等时每一步偏差的倍数各不相同，"
+        "而且只要 `steps_per_generation` 或 `gradient_accumulation_steps` 一变，同一个 `loss_type` 给出的梯度就变了。",
+    },
+    "confusions.window.sources": {
+        "en": f"{_src('huggingface/trl', 6024)}: the token count TRL's `dapo` loss divides by was taken over another "
+        "window than the optimizer step's when `steps_per_generation` differs from `gradient_accumulation_steps`, "
+        "so the gradient came out 0.5× or 4× the intended",
+        "zh": f"{_src('huggingface/trl', 6024)}：当 `steps_per_generation` 与 `gradient_accumulation_steps` 不同时，"
+        "TRL `dapo` loss 所除的 token 数取自优化步之外的另一个窗口，梯度因此变成本来的 0.5 倍或 4 倍",
+    },
+    # ------------------------------------------------------------------------------------ 10. sequence weights
+    "confusions.drift.ask": {
+        "en": "10 · Is a small drift per token harmless to a sequence-level weight?",
+        "zh": "10 · 每个 token 只偏一点点，对序列级权重就无害吗？",
+    },
+    "confusions.drift.header": {
+        "en": "10. Sequence-level importance weights: a product of token ratios that compounds with length",
+        "zh": "10. 序列级重要性权重：token 比率的连乘，随长度累积",
+    },
+    "confusions.drift.said": {
+        "en": "“The sampler and the trainer agree to about 1% per token, so the importance weights are about 1.” · "
+        "“`sequence_mask` only drops broken responses.”",
+        "zh": "“采样端和训练端每个 token 只差 1% 左右，所以重要性权重约等于 1。”·“`sequence_mask` 只会丢掉出问题的回答。”",
+    },
+    "confusions.drift.drift": {
+        "en": "Drift per token d = log π_train − log π_rollout",
+        "zh": "每个 token 的偏差 d = log π_train − log π_rollout",
+    },
+    "confusions.drift.drift_help": {
+        "en": "The same small gap at every token of the response (0.01 is about 1%), as a bf16 sampler against an "
+        "fp32 trainer can give.",
+        "zh": "回答的每个 token 上都有同样的小差距（0.01 约为 1%），bf16 采样端对 fp32 训练端就可能给出这样的差距。",
+    },
+    "confusions.drift.cap": {"en": "Cap C on the sequence weight", "zh": "序列权重的上限 C"},
+    "confusions.drift.cap_help": {
+        "en": "`sequence_mask` drops a response whose weight is above C; `sequence_truncate` clamps it to C. "
+        "TRL's default: {default}.",
+        "zh": "`sequence_mask` 丢弃权重高于 C 的回答；`sequence_truncate` 把权重截到 C。TRL 的默认值：{default}。",
+    },
+    "confusions.drift.q": {
+        "en": "Every token's ratio is e^{drift} = {ratio}; the sequence weight multiplies them. From which response "
+        "length L on does TRL's `sequence_mask` (cap C = {cap}) drop the whole response?",
+        "zh": "每个 token 的比率都是 e^{drift} = {ratio}，序列权重是它们的连乘。回答长度 L 从多少起，TRL 的 "
+        "`sequence_mask`（上限 C = {cap}）会丢掉整条回答？",
+    },
+    "confusions.drift.why": {
+        "en": "The weight of L tokens is e^(L·d): it passes C = {cap} when L > ln C / d = {bound}. At L = {before} it "
+        "is {w_before}, at L = {answer} it is {w_first}: from there on `sequence_mask` gives the response weight 0 "
+        "(no gradient at all) and `sequence_truncate` clamps it to {cap}. Each token's ratio stays {ratio}.",
+        "zh": "L 个 token 的权重是 e^(L·d)：当 L > ln C / d = {bound} 时超过 C = {cap}。L = {before} 时是 {w_before}，"
+        "L = {answer} 时是 {w_first}：从这里起 `sequence_mask` 给这条回答权重 0（完全没有梯度），`sequence_truncate` "
+        "把它截到 {cap}。而每个 token 的比率始终是 {ratio}。",
+    },
+    "confusions.drift.token": {
+        "en": "each token's ratio e^d (= the per-token geometric mean)",
+        "zh": "每个 token 的比率 e^d（= 逐 token 几何平均）",
+    },
+    "confusions.drift.product": {"en": "sequence weight ∏ r_t = e^(L·d)", "zh": "序列权重 ∏ r_t = e^(L·d)"},
+    "confusions.drift.truncate": {"en": "sequence_truncate (clamped at C)", "zh": "sequence_truncate（截到 C）"},
+    "confusions.drift.mask": {"en": "sequence_mask (0 above C)", "zh": "sequence_mask（高于 C 时为 0）"},
+    "confusions.drift.length": {"en": "response length L (tokens)", "zh": "回答长度 L（token）"},
+    "confusions.drift.weight": {"en": "importance weight", "zh": "重要性权重"},
+    "confusions.drift.left_out": {
+        "en": "the sequence weight and what sequence_mask / sequence_truncate make of it",
+        "zh": "序列权重，以及 sequence_mask / sequence_truncate 对它的处理",
+    },
+    "confusions.drift.reading": {
+        "en": "At L = {L} tokens the sequence weight is {w_L} while every token's ratio is {ratio}. `sequence_mask` "
+        "drops every response of {first} tokens or more: long responses lose their gradient first, a length bias "
+        "no token ratio shows. The per-token geometric mean (GSPO's sequence ratio) stays {ratio} at every length.",
+        "zh": "L = {L} 个 token 时序列权重是 {w_L}，而每个 token 的比率都是 {ratio}。`sequence_mask` 会丢掉所有 "
+        "{first} 个 token 及以上的回答：长回答最先失去梯度，这是一种任何 token 比率都看不出来的长度偏差。逐 token 的"
+        "几何平均（GSPO 的序列比率）在任何长度下都是 {ratio}。",
+    },
+    "confusions.drift.sources": {
+        "en": f"{_src('huggingface/trl', 5814)}: with `sequence_mask` a drift of about 1% per token compounds to about "
+        f"3× over 100 tokens, so the default cap masks long responses · {_src('huggingface/trl', 5815)}: the "
+        "proposal to use the per-token geometric mean instead",
+        "zh": f"{_src('huggingface/trl', 5814)}：使用 `sequence_mask` 时，每个 token 约 1% 的偏差在 100 个 token 上"
+        f"累积到约 3 倍，默认上限于是会把长回答屏蔽掉 · {_src('huggingface/trl', 5815)}：改用逐 token 几何平均的提议",
+    },
+    # ------------------------------------------------------------------------------------ 11. GDPO vs GRPO
+    "confusions.gdpo.ask": {
+        "en": "11 · With several rewards, does GDPO only rescale GRPO?",
+        "zh": "11 · 有多个奖励时，GDPO 只是把 GRPO 重新缩放一下吗？",
+    },
+    "confusions.gdpo.header": {
+        "en": "11. GDPO's per-reward normalisation against GRPO's, over several groups",
+        "zh": "11. 多个组之上，GDPO 的逐奖励归一化与 GRPO 的对比",
+    },
+    "confusions.gdpo.said": {
+        "en": "“Sum the rewards then normalise (GRPO), or normalise each then sum (GDPO): the same ranking, the same "
+        "advantages up to a scale.” · “The batch whitening on top changes nothing.”",
+        "zh": "“先把奖励相加再归一化（GRPO），还是先各自归一化再相加（GDPO）：排序一样，优势只差一个缩放。”·"
+        "“最后再在整个 batch 上白化一次，什么也不改变。”",
+    },
+    "confusions.gdpo.reward_1": {"en": "Reward 1 of each response", "zh": "每条回答的奖励 1"},
+    "confusions.gdpo.reward_2": {"en": "Reward 2 of each response", "zh": "每条回答的奖励 2"},
+    "confusions.gdpo.rewards_help": {
+        "en": "One value per response, commas between the responses of a group, ';' between groups (prompts). Both "
+        "rewards need the same groups.",
+        "zh": "每条回答一个值；同一组内的回答用逗号分隔，不同组（提示词）之间用 ';' 分隔。两个奖励的分组必须相同。",
+    },
+    "confusions.gdpo.q": {
+        "en": "Group 1: response #{i} has rewards ({a_i}, {b_i}), sum {sum_i}; response #{j} has ({a_j}, {b_j}), sum "
+        "{sum_j}. Under GDPO (over all {n} {n:plural:group|groups}), which of the two gets the larger advantage?",
+        "zh": "第 1 组：回答 #{i} 的奖励是 ({a_i}, {b_i})，总和 {sum_i}；回答 #{j} 是 ({a_j}, {b_j})，总和 {sum_j}。"
+        "在 GDPO 下（对全部 {n} 个组），两者中哪个的优势更大？",
+    },
+    "confusions.gdpo.choice.first": {"en": "The first (#0)", "zh": "第一条（#0）"},
+    "confusions.gdpo.choice.same": {"en": "Neither: the same advantage", "zh": "一样大"},
+    "confusions.gdpo.choice.second": {"en": "The second (#1)", "zh": "第二条（#1）"},
+    "confusions.gdpo.why.first": {
+        "en": "GRPO sees only the sums: #{i} gets {grpo_i}, #{j} {grpo_j}. GDPO normalises each reward within the "
+        "group before summing, so a reward few responses of the group earn counts for more than one most of "
+        "them earn: #{i} gets {gdpo_i}, #{j} {gdpo_j}.",
+        "zh": "GRPO 只看总和：#{i} 得到 {grpo_i}，#{j} 得到 {grpo_j}。GDPO 先在组内把每个奖励分别归一化再相加，"
+        "所以组里少数回答才拿到的奖励，比多数回答都拿到的奖励分量更重：#{i} 得到 {gdpo_i}，#{j} 得到 {gdpo_j}。",
+    },
+    "confusions.gdpo.why.second": {
+        "en": "GRPO sees only the sums: #{i} gets {grpo_i}, #{j} {grpo_j}. GDPO normalises each reward within the "
+        "group before summing, so a reward few responses of the group earn counts for more than one most of "
+        "them earn: #{j} gets {gdpo_j}, #{i} {gdpo_i}.",
+        "zh": "GRPO 只看总和：#{i} 得到 {grpo_i}，#{j} 得到 {grpo_j}。GDPO 先在组内把每个奖励分别归一化再相加，"
+        "所以组里少数回答才拿到的奖励，比多数回答都拿到的奖励分量更重：#{j} 得到 {gdpo_j}，#{i} 得到 {gdpo_i}。",
+    },
+    "confusions.gdpo.why.same": {
+        "en": "Under GDPO both get {gdpo_i} (GRPO: {grpo_i} and {grpo_j}): normalised within the group, their two "
+        "rewards add up to the same value. Give one of them a reward fewer responses of the group earn to see "
+        "them part.",
+        "zh": "在 GDPO 下两者都是 {gdpo_i}（GRPO：{grpo_i} 和 {grpo_j}）：在组内归一化后，它们的两个奖励加起来相同。"
+        "让其中一条拿到组里更少回答能拿到的奖励，就能看到两者分开。",
+    },
+    "confusions.gdpo.grpo": {
+        "en": "GRPO: sum, then normalise in the group",
+        "zh": "GRPO：先相加，再在组内归一化",
+    },
+    "confusions.gdpo.gdpo": {
+        "en": "GDPO: normalise each reward in the group, sum, whiten over the batch",
+        "zh": "GDPO：每个奖励在组内归一化，相加，再在整个 batch 上白化",
+    },
+    "confusions.gdpo.advantage": {"en": "advantage A", "zh": "优势 A"},
+    "confusions.gdpo.tick": {"en": "g{g} #{i} ({a}, {b})", "zh": "组{g} #{i}（{a}, {b}）"},
+    "confusions.gdpo.reading": {
+        "en": "The std of each group's advantages, GRPO: {grpo_std}; GDPO: {gdpo_std}. GRPO normalises every group "
+        "by itself, so every group whose rewards differ gets the same spread. GDPO whitens once over the batch: a "
+        "group whose rewards agree keeps larger advantages than one whose rewards pull apart. With one group (the "
+        "advantages page) the batch is the group, so this difference cannot show there.",
+        "zh": "各组优势的标准差，GRPO：{grpo_std}；GDPO：{gdpo_std}。GRPO 每组各自归一化，所以只要组内奖励不全相同，"
+        "每组的离散程度都一样。GDPO 只在整个 batch 上白化一次：奖励彼此一致的组，比奖励互相拉扯的组保留更大的优势。"
+        "只有一个组时（优势估计页面），batch 就是这个组，这种差别在那里显示不出来。",
+    },
+    "confusions.gdpo.sources": {
+        "en": "[arXiv 2601.05242](https://arxiv.org/abs/2601.05242) (GDPO) · TRL "
+        '`multi_objective_aggregation="normalize_then_sum"` against its default `"sum_then_normalize"` · '
+        "verl: GDPO's own fork (NVlabs/GDPO, `adv_estimator=gdpo`)",
+        "zh": "[arXiv 2601.05242](https://arxiv.org/abs/2601.05242)（GDPO）· TRL 的 "
+        '`multi_objective_aggregation="normalize_then_sum"` 与默认的 `"sum_then_normalize"` · '
+        "verl：GDPO 作者的分支（NVlabs/GDPO，`adv_estimator=gdpo`）",
     },
 }

@@ -1,4 +1,4 @@
-"""Figures of the "TRL & verl: eight confusions" page (no Streamlit here).
+"""Figures of the "TRL & verl: eleven confusions" page (no Streamlit here).
 
 Every builder takes the frames of :mod:`rlviz.experiments.confusions` and a ``labels`` mapping of
 already-translated texts (the keys each builder reads are listed in its docstring; a missing key
@@ -24,11 +24,14 @@ __all__ = [
     "aggregation_figure",
     "clip_figure",
     "difficulty_figure",
+    "drift_figure",
     "gap_figure",
+    "gdpo_figure",
     "kl_figure",
     "microbatch_figure",
     "sequence_figure",
     "update_figure",
+    "window_figure",
 ]
 
 ESTIMATOR_COLORS = {"k1": OKABE_ITO["blue"], "k2": OKABE_ITO["orange"], "k3": OKABE_ITO["bluish_green"]}
@@ -431,3 +434,139 @@ def clip_figure(
         fig.add_vline(x=dual_clip_c, line_dash="dash", line_color=BOUND_COLORS["c"], row=1, col=2)
     fig.update_yaxes(title_text=_l(labels, "push"), row=1, col=1)
     return _titled(fig, 380)
+
+
+def window_figure(
+    df: pd.DataFrame, labels: Mapping[str, str], series: tuple[str, ...] = ("tokens", "counted", "scale")
+) -> go.Figure:
+    """Per optimizer step, the tokens of the step N_j and the tokens the normaliser counted N_w (left),
+    and the step's gradient over the intended one, N_j / N_w, with the intended 1 marked (right).
+
+    Args:
+        df: :func:`rlviz.experiments.confusions.token_count_window`.
+        labels: ``tokens``, ``counted``, ``scale``, ``tokens_panel``, ``scale_panel``, ``step``
+            (a format with ``{j}``), ``tokens_axis``, ``scale_axis``.
+        series: which of ``tokens``, ``counted`` and ``scale`` to draw (a page holding back an answer
+            draws the step's own tokens only; without ``scale`` the figure has one panel).
+    """
+    ticks = [_l(labels, "step").format(j=int(j)) for j in df["step"]]
+    two = "scale" in series
+    fig = (
+        make_subplots(
+            rows=1,
+            cols=2,
+            subplot_titles=[_l(labels, "tokens_panel"), _l(labels, "scale_panel")],
+            horizontal_spacing=0.12,
+        )
+        if two
+        else go.Figure()
+    )
+    at = {"row": 1, "col": 1} if two else {}
+    for column, key, color in (("tokens", "tokens", OKABE_ITO["blue"]), ("counted", "counted", OKABE_ITO["orange"])):
+        if key in series:
+            fig.add_trace(
+                go.Bar(
+                    x=ticks,
+                    y=df[column],
+                    name=_l(labels, key),
+                    marker_color=color,
+                    hovertemplate=f"{_l(labels, key)}<br>%{{x}}<br>%{{y:d}}<extra></extra>",
+                ),
+                **at,
+            )
+    if two:
+        fig.add_trace(
+            go.Bar(
+                x=ticks,
+                y=df["scale"],
+                name=_l(labels, "scale"),
+                marker_color=OKABE_ITO["vermillion"],
+                hovertemplate=f"{_l(labels, 'scale')}<br>%{{x}}<br>%{{y:.4g}}×<extra></extra>",
+            ),
+            row=1,
+            col=2,
+        )
+        fig.add_hline(y=1.0, line_dash="dash", line_color=OKABE_ITO["grey"], row=1, col=2)
+        fig.update_yaxes(title_text=_l(labels, "tokens_axis"), row=1, col=1)
+        fig.update_yaxes(title_text=_l(labels, "scale_axis"), rangemode="tozero", row=1, col=2)
+    else:
+        fig.update_yaxes(title_text=_l(labels, "tokens_axis"))
+    fig.update_layout(barmode="group", showlegend=True)  # named even when one series is drawn
+    return _titled(fig, 360)
+
+
+def drift_figure(
+    df: pd.DataFrame,
+    cap: float,
+    labels: Mapping[str, str],
+    series: tuple[str, ...] = ("token", "product", "truncate", "mask"),
+) -> go.Figure:
+    """Against the response length L: each token's ratio e^d, the sequence weight (their product
+    e^(L·d)), its value after TRL's ``sequence_truncate`` (clamped at the cap) and after
+    ``sequence_mask`` (0 once above the cap), with the cap marked.
+
+    Args:
+        df: :func:`rlviz.experiments.confusions.drift_curve`; ``cap``: the cap C.
+        labels: ``token``, ``product``, ``truncate``, ``mask``, ``cap``, ``length``, ``weight``.
+        series: which of ``token``, ``product``, ``truncate`` and ``mask`` to draw (a page holding back
+            an answer draws the token ratio only).
+    """
+    fig = go.Figure()
+    for column, key, color, dash, shape in (
+        ("geo_mean", "token", OKABE_ITO["grey"], "dot", "linear"),
+        ("product", "product", OKABE_ITO["blue"], "solid", "linear"),
+        ("weight_truncate", "truncate", OKABE_ITO["bluish_green"], "dash", "linear"),
+        ("weight_mask", "mask", OKABE_ITO["vermillion"], "solid", "hv"),
+    ):
+        if key not in series:
+            continue
+        fig.add_trace(
+            go.Scatter(
+                x=df["length"],
+                y=df[column],
+                mode="lines",
+                name=_l(labels, key),
+                line={"color": color, "dash": dash, "width": 2.5, "shape": shape},
+                hovertemplate=f"{_l(labels, key)}<br>L = %{{x}}<br>%{{y:.4f}}<extra></extra>",
+            )
+        )
+    fig.add_hline(y=float(cap), line_dash="dash", line_color=OKABE_ITO["black"], line_width=1)
+    fig.update_xaxes(range=[0, float(df["length"].max())])
+    fig.update_yaxes(rangemode="tozero")
+    fig.update_layout(showlegend=True)
+    base_layout(fig, height=360, x_title=_l(labels, "length"), y_title=_l(labels, "weight"))
+    return fig.update_layout(**_BELOW)
+
+
+def gdpo_figure(df: pd.DataFrame, labels: Mapping[str, str], series: tuple[str, ...] = ("grpo", "gdpo")) -> go.Figure:
+    """Each response's advantage under GRPO (the summed reward normalised in its group) and GDPO (each
+    reward normalised in its group, summed, whitened over the batch), groups side by side.
+
+    Args:
+        df: :func:`rlviz.experiments.confusions.gdpo_vs_grpo` with two reward components.
+        labels: ``grpo``, ``gdpo``, ``advantage``, ``tick`` (a format with ``{g}``, ``{i}``, ``{a}``,
+            ``{b}``: group and response, 1-based and 0-based, and the two rewards).
+        series: which of ``grpo`` and ``gdpo`` to draw (a page holding back an answer draws one).
+    """
+    ticks = [
+        _l(labels, "tick").format(g=int(r.group) + 1, i=int(r.response), a=f"{r.reward_0:g}", b=f"{r.reward_1:g}")
+        for r in df.itertuples()
+    ]
+    fig = go.Figure()
+    for column, color in (("grpo", OKABE_ITO["blue"]), ("gdpo", OKABE_ITO["vermillion"])):
+        if column not in series:
+            continue
+        fig.add_trace(
+            go.Bar(
+                x=ticks,
+                y=df[column],
+                name=_l(labels, column),
+                marker_color=color,
+                hovertemplate=f"{_l(labels, column)}<br>%{{x}}<br>A = %{{y:.3f}}<extra></extra>",
+            )
+        )
+    for g in sorted(set(df["group"]))[1:]:  # a thin line between groups
+        fig.add_vline(x=int((df["group"] < g).sum()) - 0.5, line_color=OKABE_ITO["grey"], line_width=1)
+    fig.update_layout(barmode="group", showlegend=True)
+    base_layout(fig, height=360, y_title=_l(labels, "advantage"))
+    return fig.update_layout(**_BELOW)

@@ -710,7 +710,7 @@ PREDICTIONS["moe"] = (
 
 
 # -- the confusions page -----------------------------------------------------------------------
-# state and answers: rlviz.experiments.confusions (answer_* / fields_*), one question per confusion
+# state and answers: rlviz.experiments.confusions (answer_* / fields_* / explain_*), one question per confusion
 def _confusions() -> tuple[Prediction, ...]:
     from rlviz.experiments import confusions as c
 
@@ -737,6 +737,26 @@ def _confusions() -> tuple[Prediction, ...]:
         Prediction("confusions.kl", "choice", c.answer_kl, c.fields_kl, choices=c.KL_CHOICES),
         Prediction("confusions.difficulty", "number", c.answer_difficulty, c.fields_difficulty, tolerance=0.05),
         Prediction("confusions.clip", "choice", c.answer_clip, c.fields_clip, choices=c.BOUNDS),
+        Prediction(
+            "confusions.window",
+            "number",
+            c.answer_window,
+            c.fields_window,
+            tolerance=0.02,
+            relative_tolerance=0.05,
+            explain=c.explain_window,
+        ),
+        Prediction(
+            "confusions.drift",
+            "number",
+            c.answer_drift,
+            c.fields_drift,
+            relative_tolerance=0.1,
+            explain=c.explain_drift,
+        ),
+        Prediction(
+            "confusions.gdpo", "choice", c.answer_gdpo, c.fields_gdpo, choices=c.GDPO_CHOICES, explain=c.explain_gdpo
+        ),
     )
 
 
