@@ -11,6 +11,8 @@ unexport PYTHONDONTWRITEBYTECODE
 # The address the server listens on: this machine only. `make run ADDRESS=0.0.0.0` serves the LAN
 # (a class), on purpose; README "Serving a class".
 ADDRESS ?= 127.0.0.1
+# ... and its port: `make run PORT=8601` when 8501 is taken (run-replicas and run-balanced start there too).
+PORT ?= 8501
 
 .PHONY: run run-replicas run-balanced test audit bench bench-first-screen bench-explorers bench-load bench-load-replicas bench-load-balanced bench-moe bench-mismatch bench-symptoms pretrain pretrain-moe lint format
 
@@ -21,7 +23,7 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m streamlit run app.py --server.address $(ADDRESS)
+	$(PY) -m streamlit run app.py --server.address $(ADDRESS) --server.port $(PORT)
 
 # README "Several replicas": REPLICAS server processes on ports PORT, PORT + 1, ... with one cookie
 # secret drawn at start, each computing RLVIZ_CONCURRENT_STEPS training steps at once (1 unless set);
@@ -29,7 +31,6 @@ run: $(STAMP)
 # the shell's trap stops listening before it signals the group (a trap that signalled its own group
 # while still trapping ran again on its own signal, about 27,000 times in a second, until sh crashed).
 REPLICAS ?= 2
-PORT ?= 8501
 run-replicas: $(STAMP)
 	STREAMLIT_SERVER_COOKIE_SECRET=$$($(PY) -c 'import secrets; print(secrets.token_hex(32))') \
 	RLVIZ_CONCURRENT_STEPS=$${RLVIZ_CONCURRENT_STEPS:-1} sh -c 'trap "trap \"\" INT TERM; kill 0; wait; exit 130" INT TERM; \

@@ -151,6 +151,8 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
             with buttons:
                 committing = st.form_submit_button(tr("teach.commit"))
                 skipping = st.form_submit_button(tr("teach.skip"), type="tertiary")
+            if committing and guess is None:  # a commit with nothing typed or chosen: say so, next to it
+                st.caption(":material/edit: " + tr("teach.enter_first"))
             if (committing and guess is not None) or skipping:
                 guess = None if skipping else guess  # skipped: the answer shown without a verdict
                 state_[store] = {"signature": signature_, "guess": guess}

@@ -23,6 +23,7 @@ import re
 import streamlit as st
 
 from app_common.text import lang, tr
+from rlviz.i18n import t
 
 TOP_SLOT = "_rlviz_top_slot"  # this script run's slot under the lede: a presenter's question is drawn there
 LEDE_MAX_WORDS = 60  # the most words of a lede (English words; Chinese: characters / 2)
@@ -75,8 +76,8 @@ def _terms(language: str) -> list[tuple[str, str, str]]:
 
     out = []
     for term in TERMS:
-        definition = tr(f"glossary.{term}.def")
-        for name in tr(f"glossary.{term}.names").split("|"):
+        definition = t(f"glossary.{term}.def", language)
+        for name in t(f"glossary.{term}.names", language).split("|"):
             if name.strip():
                 out.append((term, name.strip(), definition))
     return sorted(out, key=lambda x: -len(x[1]))
@@ -85,7 +86,7 @@ def _terms(language: str) -> list[tuple[str, str, str]]:
 def glossed(text: str, language: str | None = None) -> str:
     """``text`` (Markdown of the page's own locale) with the first use of each glossary term wrapped
     in ``<abbr title="definition">`` (hover help). Formulas (``$...$``), code, links and HTML are
-    left as they are; Latin names match whole words only, case-insensitively."""
+    left as they are; Latin names match whole words only (not the k1 of Kimi k1.5), case-insensitively."""
     language = language or lang()
     done: set[str] = set()
     markup: list[str] = []
@@ -95,7 +96,7 @@ def glossed(text: str, language: str | None = None) -> str:
             continue
         latin = name.isascii()
         pattern = re.compile(
-            (r"(?<![\w-])" + re.escape(name) + r"(?![\w-])") if latin else re.escape(name),
+            (r"(?<![\w-])" + re.escape(name) + r"(?![\w-]|\.\d)") if latin else re.escape(name),  # not k1 of k1.5
             flags=re.IGNORECASE if latin else 0,
         )
         for i in range(0, len(parts), 2):

@@ -151,7 +151,8 @@ else:
     kinds = ["token_own"] + ["token_replay"] * (not hold_replay) + ["sequence"] * (not hold_sequence)
     fig = log_ratio_figure(result.log_ratios, k, ratio_labels, kinds=kinds, routing=not hold_replay)
     chart(fig, "moe-log-ratios")
-    st.caption(tr("moe.ratio_caption" if result.moe else "moe.ratio_caption_dense", k=k))
+    caption = "moe.ratio_caption" if result.moe else "moe.ratio_caption_dense"
+    st.caption(tr("moe.ratio_caption_held" if hold_replay or hold_sequence else caption, k=k))  # what is drawn
     if (hold_replay and result.moe) or hold_sequence:
         held_note()  # the replayed and the sequence distributions answer two questions below
     for text in X.ratio_readings(result, hold_replay, hold_sequence, L):

@@ -179,7 +179,7 @@ def test_figure_first_then_the_questions_then_the_run_on_the_run_page_skeleton(l
         t("moe.replay_frameworks", lang),
         t("moe.shift_text", lang),
         t("moe.formula_caption", lang),
-        t("moe.ratio_caption", lang, k=2),
+        t("moe.ratio_caption_held", lang, k=2),  # its questions wait: the caption names only what is drawn
         t("moe.live_lede", lang),
     ):
         assert expected in text, expected[:60]

@@ -107,6 +107,17 @@ def test_curves_page_asks_then_reveals_the_computed_answer(lang):
     assert at.success and t("teach.right", lang, answer="0.24") in at.success[0].value
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_commit_with_nothing_typed_says_what_to_do_and_reveals_nothing(lang):
+    # found by a learner: an empty "Commit and reveal" did nothing, silently
+    at = open_page("pages/curves.py", lang=lang)
+    [b for b in at.button if b.label == t("teach.commit", lang)][0].click().run()
+    no_exception(at)
+    assert any(t("teach.enter_first", lang) in c.value for c in at.caption)
+    assert not at.warning and not at.success  # no verdict
+    assert at.number_input(key="pr_teach.curves_ceiling_in").value is None  # still asked
+
+
 @pytest.mark.parametrize("lengths, ratio", [((200, 10), 20.0), ((10, 200, 50), 20.0), ((7,), 1.0), ((8, 4, 4), 2.0)])
 def test_weighting_predictions_by_hand(lengths, ratio):
     # token-mean: every token 1/sum(L), a response totals L/sum(L): long/short = L_long/L_short (200/10 = 20)

@@ -36,7 +36,7 @@ import pandas as pd
 import torch
 
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, AlgorithmSpec, get_algorithm, trust_band
-from rlviz.i18n import LIST_SEPARATOR, t
+from rlviz.i18n import LIST_SEPARATOR, pct, t
 
 __all__ = [
     "change_line",
@@ -800,7 +800,7 @@ def stage_numbers(walk: Walk, stage: str, objective: str, held: Mapping[str, boo
             )
         )
         if walk.band is not None:
-            out.append(t("step.num.band", lang, low=f"{walk.band[0]:.4g}", high=f"{walk.band[1]:.4g}"))
+            out.append(t("step.num.band", lang, low=f"{walk.band[0]:.5g}", high=f"{walk.band[1]:.5g}"))  # 1.0004, not 1
         else:
             out.append(t("step.num.no_band", lang, title=title))
         if spec.ratio_level == "sequence":
@@ -829,7 +829,7 @@ def stage_numbers(walk: Walk, stage: str, objective: str, held: Mapping[str, boo
         long_i, short_i = int(np.argmax(lengths)), int(np.argmin(np.where(lengths > 0, lengths, 10**9)))
         lmax = "" if walk.norm_length is None else f"{walk.norm_length:g}"
         rule = t(f"step.agg.{walk.loss_agg_mode}", lang, N=n_loss, G=walk.group_size, lmax=lmax)
-        long, short = pct_text(float(share[long_i])), pct_text(float(share[short_i]))
+        long, short = pct(float(share[long_i])), pct(float(share[short_i]))  # 12.5%: one decimal, as the rule's 1/G
         out.append(t("step.num.aggregation", lang, loss=f"{walk.loss:.4g}", rule=rule, long=long, short=short))
     elif stage == "update":
         agree, pushed = walk.moved_as_pushed
@@ -840,6 +840,7 @@ def stage_numbers(walk: Walk, stage: str, objective: str, held: Mapping[str, boo
                 before=f"{walk.loss:.4g}",
                 after=f"{walk.loss_after:.4g}",
                 first=f"{walk.first_order:+.3g}",
+                actual=f"{walk.loss_after - walk.loss:+.3g}",
                 agree=agree,
                 pushed=pushed,
             )

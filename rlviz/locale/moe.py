@@ -455,6 +455,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在某一层换了专家的 token（占 {share}）波动更大：平均 |log r| 为 **{own_changed}**，其余 token 为 "
         "{own_unchanged}。在这组设置下重放旧路由并没有让它们平静下来：重放后为 **{rep_changed}**。",
     },
+    "moe.ratio_caption_held": {
+        "en": "How far each token's probability moved after update {k}, log(π/π_old), with the token's own "
+        "routing (red). The other distributions join it once the questions below are answered or skipped. σ in "
+        "the legend: the standard deviation over all values. The axes span the middle 95% of the values; the "
+        "rest are counted in the end bins.",
+        "zh": "第 {k} 次更新后每个 token 的概率变了多少，即 log(π/π_old)，用 token 自身的路由（红色）。回答或跳过下面的"
+        "问题后，其余分布会加进来。图例中的 σ 是全部数值的标准差。坐标轴只覆盖中间 95% 的数值，其余的计入两端的区间。",
+    },
     "moe.ratio_caption_dense": {
         "en": "How far each token's probability moved after update {k}, log(π/π_old) (red), and GSPO's sequence "
         "log-ratio log s (green, dotted; one value per response). The dense model has no router: nothing to "

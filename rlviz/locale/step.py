@@ -238,11 +238,13 @@ STRINGS = {
         "zh": "优化器这一步改变了权重：每个 token 的对数概率移动了 Δ log π（橙色上升，紫色下降）。",
     },
     "step.num.update": {
-        "en": "The loss went from {before} to **{after}**; to first order the moves predict −Σ push·Δ log π = "
-        "{first}. {agree} of {pushed} pushed tokens moved the way they were pushed: the step changes weights "
-        "every token shares.",
-        "zh": "损失从 {before} 变为 **{after}**；按一阶近似，这些移动给出 −Σ 推力·Δ log π = {first}。"
-        "{pushed} 个被推的 token 中有 {agree} 个按推的方向移动：这一步改变的是所有 token 共用的权重。",
+        "en": "The loss went from {before} to **{after}**, a change of {actual}; to first order the tokens' moves "
+        "predict a change of −Σ push·Δ log π = {first}. {agree} of {pushed} pushed tokens moved the way they "
+        "were pushed: the step changes weights that every token shares, so a token also moves with the pushes "
+        "on the others, and a small push can lose to them.",
+        "zh": "损失从 {before} 变为 **{after}**，变化 {actual}；按一阶近似，这些 token 的移动预测的变化是 "
+        "−Σ 推力·Δ log π = {first}。{pushed} 个被推的 token 中有 {agree} 个按推的方向移动：这一步改变的是所有 "
+        "token 共用的权重，所以一个 token 也会随其他 token 受到的推力移动，小的推力可能被它们压过。",
     },
     "step.num.update_none": {
         "en": "The loss went from {before} to **{after}**. No token was pushed (each was clipped or had A = 0): "

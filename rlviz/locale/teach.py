@@ -9,6 +9,10 @@ STRINGS = {
     },
     "teach.your_guess": {"en": "Your answer", "zh": "你的答案"},
     "teach.commit": {"en": "Commit and reveal", "zh": "提交并揭晓"},
+    "teach.enter_first": {
+        "en": "Enter your guess first (or 'Skip: show me' to see the answer without one).",
+        "zh": "请先填写你的猜测（或点“跳过：直接看答案”）。",
+    },
     "teach.again": {"en": "Try again", "zh": "再试一次"},
     "teach.right": {"en": "Right: {answer}.", "zh": "答对了：{answer}。"},
     "teach.wrong": {
