@@ -60,6 +60,27 @@ def _titled(fig: go.Figure, height: int) -> go.Figure:
     return fig
 
 
+def _decade_axis(values) -> dict:
+    """A log axis over the positive ``values`` that names decades only (0.001, 0.01, 0.1, 1: plotly's
+    own ticks name 2 and 5 between them, "2, 5, 0.01, 2, 5, 0.1"), spanning whole decades round them
+    (the smallest bar keeps some height, the largest some headroom); every other decade when there
+    are more than 6. Empty: plotly's own (no positive value to place)."""
+    v = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(dtype=float)
+    v = v[np.isfinite(v) & (v > 0)]
+    if not v.size:
+        return {}
+    lo, hi = math.log10(float(v.min())), math.log10(float(v.max()))
+    lo, hi = min(math.floor(lo), lo - 0.3), max(math.ceil(hi), hi + 0.08)
+    decades = list(range(math.ceil(lo), math.floor(hi) + 1))
+    step = 1 if len(decades) <= 6 else 2
+    decades = decades[::-1][::step][::-1]  # thinned from the top: the decade at 1 stays
+    return {
+        "range": [lo, hi],
+        "tickvals": [10.0**k for k in decades],
+        "ticktext": [f"{10.0**k:g}" for k in decades],
+    }
+
+
 def aggregation_figure(weights: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
     """Per aggregation mode, the weight of one token of each response (log axis) and each response's
     share of the loss (bars, one colour per response).
@@ -88,7 +109,9 @@ def aggregation_figure(weights: pd.DataFrame, labels: Mapping[str, str]) -> go.F
                 row=1,
                 col=col,
             )
-    fig.update_yaxes(type="log", row=1, col=1)
+    fig.update_yaxes(
+        type="log", **_decade_axis(weights["token_weight"] if "token_weight" in weights else ()), row=1, col=1
+    )
     fig.update_yaxes(tickformat=".0%", range=[0, 1], row=1, col=2)
     fig.update_layout(barmode="group")
     return _titled(fig, 380)

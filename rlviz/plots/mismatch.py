@@ -40,6 +40,7 @@ _EXTRA = {
 }
 ARM_STYLES: dict[str, dict[str, str]] = {k: _EXTRA.get(k) or CORRECTION_STYLES[k] for k in LIVE_ARM_KEYS}
 BINS = 41
+ROW_GAP_PX = 44  # between two rows of the log-ratio grid: the upper row's x tick labels and a gap
 
 
 def _l(labels: Mapping[str, str], key: str) -> str:
@@ -79,13 +80,20 @@ def log_ratio_grid(
     """
     samplers = [s for s in SAMPLERS if not tokens.empty and (tokens["sampler"] == s).any()]
     rows = max(len(samplers), 1)
+    title = labels.get("title")
+    # each row has its own x range, so its own x tick labels under it: the rows stand ROW_GAP_PX apart
+    # (an upper row's tick labels clear of the lower row's bars), each panel row_height tall
+    top = 74 if title else 40
+    height = max(260, row_height * rows + ROW_GAP_PX * (rows - 1) + 110) + (34 if title else 0)
     fig = make_subplots(
         rows=rows,
         cols=2,
         column_titles=[_l(labels, "panel.token"), _l(labels, "panel.sequence")],
-        row_titles=[_l(labels, f"sampler.{s}") for s in samplers] or None,
+        # a row's name reads down its right side, in lines about as long as the panel is tall (text_px
+        # measures 13 px text, these are 12 px: "float32 (the policy)" stays one line beside a 120 px panel)
+        row_titles=[wrap_title(_l(labels, f"sampler.{s}"), row_height + 20) for s in samplers] or None,
         horizontal_spacing=0.12,  # room for the left panels' last tick label and the right panels' first
-        vertical_spacing=min(0.06, 0.3 / rows),
+        vertical_spacing=min(ROW_GAP_PX / (height - top - 50), 0.9 / rows),  # 50: base_layout's bottom margin
     )
     share = _l(labels, "share")
     for i, s in enumerate(samplers):
@@ -113,9 +121,8 @@ def log_ratio_grid(
                 col=col,
             )
             fig.add_vline(x=0.0, line={"color": "#555555", "dash": "dot", "width": 1}, row=i + 1, col=col)
-    title = labels.get("title")
-    base_layout(fig, height=max(260, row_height * rows + 110) + (34 if title else 0))
-    fig.update_layout(bargap=0, margin={"t": 74 if title else 40, "r": 110})
+    base_layout(fig, height=height)
+    fig.update_layout(bargap=0, margin={"t": top, "r": 110})
     if title:
         fig.update_layout(
             title={
@@ -134,6 +141,8 @@ def log_ratio_grid(
     for col in (1, 2):
         fig.update_xaxes(title_text=_l(labels, "log_ratio"), row=rows, col=col)
     fig.update_annotations(font={"size": 12})
+    # the row names clear of the right panels' edge (make_subplots puts them 2% of the width inside it)
+    fig.update_annotations(selector={"textangle": 90}, x=1.0, xshift=6)
     return fig
 
 

@@ -40,6 +40,7 @@ STATE_COLORS = {
     "masked": "#d9d9d9",
 }
 ROW_PX = 30  # height of one response's row
+CBAR_TICK_PX = 17  # the least distance between two of a colour bar's tick labels (13 px text and a gap)
 MONO = {"family": "DejaVu Sans Mono, Noto Sans Mono, monospace", "size": 14}
 
 
@@ -65,6 +66,13 @@ def _grid(frame: pd.DataFrame, column: str, fill=np.nan) -> tuple[list[int], np.
 
 def _height(rows: int) -> int:
     return max(200, ROW_PX * rows + 100)
+
+
+def _colorbar_px(rows: int, title: str | None) -> float:
+    """About the drawn length in pixels of a strip's colour bar: ``len`` 0.9 of the plot area, the
+    figure's height less :func:`_finish`'s margins, the bottom one pushed out by about 40 px for the x
+    axis' tick labels and title (8 rows: 190 px drawn in chromium at 1024 and 1400 px)."""
+    return 0.9 * (_height(rows) - (40 if title else 20) - 45 - 40)
 
 
 def _empty(labels: Mapping[str, str], title: str | None) -> go.Figure:
@@ -259,10 +267,15 @@ def ratio_figure(
     edges = [] if band is None else [math.log(x) for x in band if x > 0]
     top = max([abs(low), abs(high), *[abs(e) for e in edges], math.log(1.05)])
     # ticks at r = 1, at the smallest and largest r and at the band's ends; one too close to another would
-    # print over it (GSPO's band is 1 ± 4e-4): only those a tenth of the scale apart
+    # print over it (GSPO's band is 1 ± 4e-4; r up to 1.34 beside a band's 1.2 on a short bar): only those
+    # a tenth of the scale and a tick label's height on the drawn bar apart, the first of each pair kept
+    gap = max(
+        0.1 * top,
+        2 * top * CBAR_TICK_PX / _colorbar_px(int(frame["response"].nunique()) if "response" in frame else 1, title),
+    )
     marks: list[float] = []
     for m in (0.0, low, high, *edges):
-        if all(abs(m - x) >= 0.1 * top for x in marks):
+        if all(abs(m - x) >= gap for x in marks):
             marks.append(m)
     ticks = [(m, f"{math.exp(m):.3g}") for m in sorted(marks)]
     return token_strip_figure(
