@@ -253,4 +253,4 @@ def wait_idle_after_click(pg, timeout_ms: int = 300_000) -> None:
 
 
 # a small live comparison: two objectives, 4 prompts x G 4, one held-out prompt
-LIVE_SMALL = "live?lv_algos=GRPO&lv_algos=SAPO&lv_steps={steps}&lv_prompts=4&lv_G=4&lv_heldout=1"
+LIVE_SMALL = "live?lv_algos=GRPO&lv_algos=SAPO&lv_steps={steps}&lv_prompts=4&lv_G=4&lv_heldout=0"
