@@ -128,8 +128,8 @@ def ctrl_c(make: subprocess.Popen, pids: list[int]) -> None:
     except subprocess.TimeoutExpired:
         left = subprocess.run(["ps", "-o", "pid,stat,etime,args", "-g", str(make.pid)], capture_output=True, text=True)
         raise AssertionError(f"make still running 60 s after Ctrl-C; its group:\n{left.stdout}") from None
-    for pid in pids:
-        assert gone(pid), f"process {pid} still running after Ctrl-C"
+    for pid in pids:  # a replica saving its state on a loaded machine (two test workers) can take a while
+        assert gone(pid, 30.0), f"process {pid} still running 30 s after Ctrl-C"
 
 
 def check_replicas(ports: list[int]) -> list[int]:
