@@ -105,6 +105,8 @@ def test_pretrain_main_builds_a_make_sum_checkpoint(tmp_path, monkeypatch):
     held = card["figures"]["heldout"]
     assert held["n_samples"] == 3 * 8 and set(held["pass_at_k"]) == {1, 2, 4, 8}
     assert 0 <= held["distinct_right"] <= 8
+    # strict JSON: a share with no right answer (NaN) is written as null, never as NaN
+    json.loads((tmp_path / "rlviz_card.json").read_text(), parse_constant=lambda c: pytest.fail(f"card holds {c}"))
     model, tok = load_policy(str(tmp_path), device="cpu")
     assert tok.decode(tok("23:5=")["input_ids"], skip_special_tokens=True) == "23:5="
     with pytest.raises(SystemExit):

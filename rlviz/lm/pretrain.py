@@ -146,8 +146,9 @@ def pretrain(
 
 
 def _rounded(x):
+    """Floats to 4 decimals (NaN as None: the card is strict JSON), recursively through dicts."""
     if isinstance(x, float):
-        return round(x, 4)
+        return round(x, 4) if x == x else None
     if isinstance(x, dict):
         return {k: _rounded(v) for k, v in x.items()}
     return x
