@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from . import OKABE_ITO, PALETTE, base_layout, style_or_default
+from .advantages import estimator_style
 
 __all__ = [
     "BOUND_COLORS",
@@ -576,9 +577,10 @@ def gdpo_figure(df: pd.DataFrame, labels: Mapping[str, str], series: tuple[str, 
         for r in df.itertuples()
     ]
     fig = go.Figure()
-    for column, color in (("grpo", OKABE_ITO["blue"]), ("gdpo", OKABE_ITO["vermillion"])):
+    for column in ("grpo", "gdpo"):  # estimator registry keys: each bar in its estimator's colour
         if column not in series:
             continue
+        color = estimator_style(column)["color"]  # as on the advantages page
         fig.add_trace(
             go.Bar(
                 x=ticks,
