@@ -1,6 +1,7 @@
 """The first screen of every page, in headless chromium (issue 39): is the page's first chart in view
 at 1400x900 and at 1024x768 (sidebar open), how many words stand above it, and how long after a click
-on the page's sidebar link its first chart is drawn, on a warm server.
+on the page's sidebar link its first chart is drawn, on a warm server; and how long after a click on the live page's Run its progress shows in the first
+screen (a small run: 2 objectives, 4 prompts x G 4, 3 steps; the page's stop ends each run).
 
     .venv/bin/python benchmarks/first_screen.py [--langs en,zh] [--widths 1400,1024] [--repeat 3]
 
@@ -20,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from browsertools import launch, serve, settle  # noqa: E402
-from firstscreen import CHART, first_screen  # noqa: E402
+from browsertools import LIVE_SMALL, launch, serve, settle  # noqa: E402
+from firstscreen import CHART, click_run_timed, first_screen  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from rlviz.app_pages import PAGES  # noqa: E402
@@ -61,7 +62,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--langs", default="en,zh")
     ap.add_argument("--widths", default="1400,1024")
-    ap.add_argument("--repeat", type=int, default=3, help="clicks timed per page (English, 1400 px)")
+    ap.add_argument("--repeat", type=int, default=3, help="clicks timed per page (English, 1400 px); 0: no timings")
+    ap.add_argument("--live-runs", type=int, default=3, help="live runs timed from Run to progress in view")
     ap.add_argument("--pages", default="", help="comma-separated page keys (default: all)")
     ap.add_argument("--out", default="/tmp/rlviz-first-screen.json")
     args = ap.parse_args()
@@ -96,6 +98,14 @@ def main() -> None:
                 times = click_to_chart(pg, server, entry, "en", args.repeat)
                 rows.append({"page": entry.key, "click_to_chart_s": times})
                 print(f"{entry.key:11s} click -> first chart: {', '.join(f'{x:.2f}' for x in times)} s", flush=True)
+            if args.live_runs:
+                run_ms = []
+                for _ in range(args.live_runs):
+                    shown, _bars = click_run_timed(pg, f"{server}/{LIVE_SMALL.format(steps=3)}")
+                    run_ms.append(shown / 1000)
+                    pg.locator("[data-testid=stAlertContentSuccess]").wait_for(timeout=300_000)
+                rows.append({"page": "live", "run_to_progress_s": run_ms})
+                print(f"live Run -> progress in view: {', '.join(f'{x:.2f}' for x in run_ms)} s", flush=True)
             context.close()
         browser.close()
     print()
@@ -115,6 +125,9 @@ def main() -> None:
             f"click -> first chart, median over pages of each page's median: {statistics.median(clicks):.2f} s; "
             f"worst page {max(clicks):.2f} s"
         )
+    runs = [x for r in rows for x in r.get("run_to_progress_s", [])]
+    if runs:
+        print(f"live Run -> progress in view, median of {len(runs)}: {statistics.median(runs):.2f} s")
     Path(args.out).write_text(json.dumps(rows, indent=1, ensure_ascii=False))
 
 

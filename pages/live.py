@@ -40,7 +40,7 @@ from rlviz.experiments import live as X
 from rlviz.experiments.live import ALL_METRICS, DEFAULT_ALGORITHMS, PANELS, LiveConfig, LiveRun, run_reading
 from rlviz.experiments.runner import SUMMARY_TAIL
 from rlviz.i18n import SENTENCE_SEPARATOR
-from rlviz.lm.task import HELDOUT_SIZE
+from rlviz.lm.tasks import TASKS
 from rlviz.plots.live import SMOOTH_SPAN, ratio_histogram_figure
 from rlviz.teach.predict import PREDICTIONS, live_result
 
@@ -82,6 +82,19 @@ with rp.settings:  # one row: the algorithms, the steps
     steps = run_size_input(
         st, "steps", tr("live.steps"), 1, D.steps, key="lv_steps", bind="query-params", disabled=running, width=120
     )
+    task = st.selectbox(
+        tr("live.task"),
+        list(TASKS),
+        index=list(TASKS).index(D.task),
+        format_func=lambda name: TASKS[name].label[L],
+        key="lv_task",
+        help=tr("live.task_help", tasks=" ".join(f"**{s.label[L]}**: {s.description[L]}" for s in TASKS.values())),
+        bind="query-params",
+        disabled=running,
+        on_change=parts.follow_task,  # the length limit and overlong buffer follow the task's own
+        width=200,
+    )
+spec = TASKS[task]
 
 with rp.details:
     metric_labels = labels("metric", *ALL_METRICS, step=tr("word.step"), smoothed=tr("live.smoothed"))
@@ -90,7 +103,7 @@ with rp.details:
     panels = st.multiselect(
         tr("live.panels"),
         list(ALL_METRICS),
-        default=state.get("live_panels", list(PANELS)),
+        default=state.get("live_panels", list(PANELS) + [m for m in spec.panels if m not in PANELS]),
         format_func=metric_labels.get,
         key=f"lv_panels_{L}",
         placeholder=tr("common.choose"),
@@ -158,13 +171,13 @@ with rp.details:
             disabled=running,
         )
         max_new_tokens = c2.number_input(
-            tr("live.max_new_tokens"), 2, 256, D.max_new_tokens, key="lv_Lmax", bind="query-params", disabled=running
+            tr("live.max_new_tokens"), 2, 256, spec.max_new_tokens, key="lv_Lmax", bind="query-params", disabled=running
         )
         overlong_buffer = c3.number_input(
             tr("live.overlong_buffer"),
             0,
             256,
-            D.overlong_buffer_length,
+            spec.overlong_buffer_length,
             key="lv_Lcache",
             help=tr("live.overlong_buffer_help"),
             bind="query-params",
@@ -176,7 +189,7 @@ with rp.details:
             64,
             D.heldout_samples,
             key="lv_heldout",
-            help=tr("live.heldout_help", n=HELDOUT_SIZE),
+            help=tr("live.heldout_help", n=len(spec.heldout_problems())),
             bind="query-params",
             disabled=running,
         )
@@ -215,7 +228,18 @@ with rp.details:
 
 
 # the settings widgets (drawn disabled while a run advances); each algorithm's are added below
-SETTINGS_KEYS = ["lv_algos", "lv_steps", "lv_prompts", "lv_G", "lv_mu", "lv_lr", "lv_temp", "lv_mb", "lv_Lmax"]
+SETTINGS_KEYS = [
+    "lv_algos",
+    "lv_steps",
+    "lv_task",
+    "lv_prompts",
+    "lv_G",
+    "lv_mu",
+    "lv_lr",
+    "lv_temp",
+    "lv_mb",
+    "lv_Lmax",
+]
 SETTINGS_KEYS += ["lv_Lcache", "lv_heldout", "lv_Lpen", "lv_ent", "lv_kl_rew"]
 with rp.details:  # one expander per algorithm: its formula and its settings, from the registry
     raw_settings = parts.algorithm_settings(algorithms, running, SETTINGS_KEYS)
@@ -245,6 +269,7 @@ def _config() -> LiveConfig:
         heldout_samples=int(heldout),
         entropy_coef=float(entropy_coef),
         kl_in_reward=bool(kl_in_reward),
+        task=task,
     )
 
 
@@ -386,10 +411,11 @@ def _run_views() -> None:
 
     # ---------------------------------------------------------------------------------------- table
     st.subheader(tr("live.summary_header"))
-    parts.summary_table(run.summary_frame(), arm_titles)
+    run_task = TASKS[run.live_config.task]
+    parts.summary_table(run.summary_frame(), arm_titles, len(run_task.heldout_problems()))
     measured = run.config.heldout_samples > 0  # 0 skips the held-out evaluation: its columns stay —
     caption = "live.summary_caption" if measured else "live.summary_caption_no_heldout"
-    st.caption(tr(caption, n=HELDOUT_SIZE, tail=SUMMARY_TAIL))
+    st.caption(tr(caption, n=len(run_task.heldout_problems()), tail=SUMMARY_TAIL))
 
 
 with rp.sections:

@@ -254,3 +254,19 @@ def wait_idle_after_click(pg, timeout_ms: int = 300_000) -> None:
 
 # a small live comparison: two objectives, 4 prompts x G 4, one held-out prompt
 LIVE_SMALL = "live?lv_algos=GRPO&lv_algos=SAPO&lv_steps={steps}&lv_prompts=4&lv_G=4&lv_heldout=0"
+
+
+# a formula wider than its column (KaTeX display math): its text
+OVERFLOWING_FORMULAS = """() => [...document.querySelectorAll('.katex-display')]
+    .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.textContent.slice(0, 50))"""
+
+
+def formulas_fit(page) -> None:
+    """Every formula fits its column at the tab's width with the sidebar open (none scrolls sideways)."""
+    assert page.locator("[data-testid=stSidebar]").is_visible()
+    page.evaluate("document.fonts.ready")  # KaTeX lays out again once its fonts are in
+    with contextlib.suppress(Exception):  # give the layout a few seconds, then read the result
+        page.wait_for_function(f"({OVERFLOWING_FORMULAS})().length === 0", timeout=8000)
+    width = page.viewport_size["width"]
+    assert page.evaluate(OVERFLOWING_FORMULAS) == [], f"formulas wider than their column at {width} px"

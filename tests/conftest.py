@@ -9,25 +9,32 @@ import pytest
 
 # The longest test files first, in this order: `make test` runs pytest-xdist with --dist loadfile
 # --no-loadscope-reorder, which hands out whole files in collection order, so each worker starts on
-# one of the two browser files (each minutes long, with its own server and browser) and the rest fill in
+# one of the three browser files (each minutes long, with its own server and browser) and the rest fill in
 # behind them. (xdist's own reordering puts files with many tests first, which left the browser
 # files to the end, both on one worker.)
-FIRST = ("test_browser.py", "test_browser_flows.py", "test_learning.py")
+FIRST = (
+    "test_browser.py",
+    "test_browser_flows.py",
+    "test_browser_lessons.py",
+    "test_browser_shell.py",
+    "test_learning.py",
+)
 
 
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` (``make test``): one worker more than the machine's cores. The browser tests spend
-    most of their time waiting on their server and chromium (about half of their wall time is CPU
-    here), and the third worker computes meanwhile: on this 2-core machine the suite took 7 min 55 s
-    with three workers against 9 min 16 s with two, in the same hour. PYTEST_XDIST_AUTO_NUM_WORKERS
-    still sets the count."""
+    """``-n auto`` (``make test``): two workers per core. The browser tests spend most of their time
+    waiting on their server and chromium (about half of their wall time is CPU here), and the other
+    workers compute meanwhile: on this 2-core machine the suite took 7 min 55 s with three workers
+    against 9 min 16 s with two, in the same hour (2026-12-03); on 2026-12-06, quiet, 13 min 17 s with
+    three (two timing-sensitive browser tests failed) and 9 min 8 s with four, all passing.
+    PYTEST_XDIST_AUTO_NUM_WORKERS still sets the count."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist's own hook reads it
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
-    return cores + 1
+    return 2 * cores
 
 
 def pytest_collection_modifyitems(config, items):

@@ -109,3 +109,50 @@ def first_screen(pg, wait_ms: int = 30000) -> dict:
 def overlaps(pg) -> list[dict]:
     """Pairs of overlapping figure texts and cut texts on the page ``pg`` (:data:`OVERLAPS_JS`)."""
     return pg.evaluate(OVERLAPS_JS)
+
+
+# The live page's run (issue 39, "a run you can watch"): its figure area's progress bars and curves.
+RUN_BARS = ".st-key-live_run_figure [data-testid=stProgress]"
+RUN_CURVES = ".st-key-live_run_figure [data-testid=stPlotlyChart]"
+
+# each visible element matching a selector, where it stands and whether it is inside the viewport (and,
+# for a figure, how many points it draws)
+RUN_IN_VIEW_JS = """(sel) => [...document.querySelectorAll(sel)].filter(e => e.checkVisibility()).map(e => {
+    const r = e.getBoundingClientRect();
+    return {text: e.innerText, top: r.top, bottom: r.bottom, inView: r.top >= 0 && r.bottom <= innerHeight,
+            points: e.querySelectorAll('.scatterlayer .point').length};
+})"""
+
+
+def click_run_timed(page, url: str) -> tuple[float, list]:
+    """Open the live page at ``url`` (a small run's settings), check its empty figure is in view, click
+    Run: the milliseconds from the click's own event to the first progress bar of the run inside the
+    viewport (a MutationObserver in the page: what the reader sees, without Playwright's round trips),
+    and the bars then (:data:`RUN_IN_VIEW_JS`). Raises AssertionError if the empty figure is not in the
+    first screen before the click, or a bar is already there; Playwright's TimeoutError if no bar comes
+    into view within 60 s."""
+    from browsertools import settle, wait_count
+
+    page.goto(url)
+    settle(page)
+    wait_count(page, f"{RUN_CURVES} .main-svg", 1)  # plotly draws lazily
+    before = page.evaluate(RUN_IN_VIEW_JS, RUN_CURVES)
+    height = page.viewport_size["height"]
+    assert len(before) == 1 and before[0]["top"] < height - MIN_VISIBLE_PX and before[0]["points"] == 0, before
+    assert page.evaluate(RUN_IN_VIEW_JS, RUN_BARS) == []
+    page.evaluate(
+        """([sel]) => {
+          window.__run = {};
+          document.querySelector('.st-key-lv_run button').addEventListener('click', () => {
+            window.__run.clicked = performance.now(); }, true);
+          const seen = () => [...document.querySelectorAll(sel)].some(e => { const r = e.getBoundingClientRect();
+            return e.checkVisibility() && r.top >= 0 && r.bottom <= innerHeight; });
+          new MutationObserver(() => { if (window.__run.clicked !== undefined && window.__run.shown === undefined
+            && seen()) window.__run.shown = performance.now() - window.__run.clicked; })
+            .observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+        }""",
+        [RUN_BARS],
+    )
+    page.locator(".st-key-lv_run button").click()
+    page.wait_for_function("() => window.__run.shown !== undefined", timeout=60_000, polling=50)
+    return page.evaluate("window.__run.shown"), page.evaluate(RUN_IN_VIEW_JS, RUN_BARS)

@@ -13,7 +13,7 @@ from rlviz.core.objectives import ALGORITHMS
 from rlviz.i18n import DEFAULT_LANG, LANGS, STRINGS, latex_text, t
 
 METRICS = (
-    "reward_mean pass_at_1 response_length_mean response_length_max overlong_fraction group_reward_std "
+    "reward_mean pass_at_1 pass_at_group distinct_right response_length_mean response_length_max overlong_fraction group_reward_std "
     "zero_adv_group_fraction entropy kl_ref ratio_mean ratio_min ratio_max clip_fraction clip_fraction_low "
     "clip_fraction_high gate_weight_mean grad_token_fraction grad_norm seconds rollouts kept_groups"
 ).split()

@@ -77,10 +77,10 @@ def test_the_page_is_title_lede_settings_run_then_the_figure(lang):
     assert above == [("title", ""), ("flex_container", "path_marker"), ("markdown", "")], above
     marker, lede = shown[1][2], shown[2][2].value
     assert shown_text(lede) == shown_text(t("live.lede", lang)) and lede.count(".") + lede.count("。") <= 2
-    # one row of main settings: the algorithms and the steps; Run / Stop / Continue / Reset just under it
+    # one row of main settings: the algorithms, the steps, the task; Run / Stop / Continue / Reset just under it
     settings = order[first][2]
     widgets = [n.key for n in descendants(settings) if getattr(n, "key", None)]
-    assert widgets == ["live_run_settings", "lv_algos", "lv_steps"]
+    assert widgets == ["live_run_settings", "lv_algos", "lv_steps", "lv_task"]
     buttons = [n for n in descendants(order[first + 1][2]) if getattr(n, "type", "") == "button"]
     assert [b.key for b in buttons] == ["lv_run", "lv_stop", "lv_continue", "lv_reset"]
     assert [b.label for b in buttons] == [t(f"live.{b}", lang) for b in ("run", "stop", "continue", "reset")]
@@ -167,3 +167,29 @@ def test_a_finished_run_reads_itself_under_its_figure(lang):
     # the smoothing is said, with its span, next to the figure
     captions = [n.value for n in descendants(reading) if getattr(n, "type", "") == "caption"]
     assert captions == [t("live.smooth_caption", lang, span=5, curves=t("live.curves", lang))]
+
+
+def test_the_task_choice_sets_its_length_limit_and_panels_and_trains_on_that_task():
+    """Issue 41: the live page's task picker (the task registry): choosing make_sum sets the response
+    length limit and the overlong buffer to make_sum's own and adds its panels (distinct right answers
+    per group, pass@G); a run then samples make_sum's prompts and draws those panels with numbers."""
+    from rlviz.lm.tasks import TASKS
+
+    spec = TASKS["make_sum"]
+    at = open_page(PAGE, lv_algos=["GRPO"], lv_steps="1", lv_prompts="2", lv_G="4", lv_heldout="0")
+    assert at.number_input(key="lv_Lmax").value == TASKS["reversed_addition"].max_new_tokens
+    at.selectbox(key="lv_task").set_value("make_sum").run()
+    no_exception(at)
+    assert at.number_input(key="lv_Lmax").value == spec.max_new_tokens == 40
+    assert at.number_input(key="lv_Lcache").value == spec.overlong_buffer_length
+    assert set(spec.panels) <= set(at.multiselect(key="lv_panels_en").value)
+    at.button(key="lv_run").click().run()
+    no_exception(at)
+    run = at.session_state["live_run"]
+    assert run.done and run.live_config.task == "make_sum" and run.live_config.max_new_tokens == 40
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    titles = [a["text"] for a in figure["layout"]["annotations"]]
+    for metric in spec.panels:
+        assert any(t(f"metric.{metric}", "en") in title for title in titles), (metric, titles)
+    frame = run.metrics_frame()
+    assert frame["distinct_right"].notna().all() and frame["pass_at_group"].between(0, 1).all()

@@ -17,7 +17,7 @@ from rlviz.lm.model import DEFAULT_MODEL_DIR, load_policy
 from rlviz.lm.rollout import evaluate_pass_at_1, sample_rollouts
 from rlviz.lm.tasks import DEFAULT_TASK, TASKS, get_task, task_of
 from rlviz.lm.tokenizer import build_tokenizer
-from rlviz.lm.trainer import TrainConfig, Trainer
+from rlviz.lm.trainer import METRICS, TrainConfig, Trainer
 
 SUM_DIR = Path(TASKS["make_sum"].model_dir)
 
@@ -50,6 +50,7 @@ def test_registry_entries_are_complete_and_reversed_addition_is_the_default():
             assert spec.reward(p, p.answer, True) == 1.0 == spec.format_reward(p, p.answer, True)
             assert spec.reward(p, p.answer, False) == 0.0
         assert set("".join(p.prompt + p.answer for p in train + held)) <= set(spec.chars)
+        assert set(spec.panels) <= set(METRICS)  # what a live page adds to its panels: the trainer's metrics
     assert TASKS["reversed_addition"].model_dir == DEFAULT_MODEL_DIR
     assert TASKS["reversed_addition"].reward is addition.reward
 
@@ -164,6 +165,30 @@ def test_trainer_samples_its_task():
     batch = trainer._rollout()
     assert {p.task for p in batch.problems} == {"make_sum"}
     assert all(not make_sum.is_heldout(p.prompt) for p in batch.problems)
+
+
+def test_a_training_step_reports_pass_at_group_and_distinct_right_answers():
+    """The live metrics of issue 41 from a step's own groups: ``pass_at_group`` is the share of groups
+    with at least one right answer (pass@k at k = n = G, Chen et al.'s estimator is exactly that), and
+    ``distinct_right`` the mean number of different right answers per group (make_sum: "1+3" and "3+1"
+    are two answers of "T:4=")."""
+    model, tok = load_policy(str(SUM_DIR), device="cpu")
+    config = TrainConfig(task="make_sum", prompts_per_step=3, group_size=4, mu=1, mini_batches=1, max_new_tokens=40)
+    trainer = Trainer(config, model, tok)
+    seen = []
+    rollout = trainer._rollout
+    trainer._rollout = lambda *a, **k: seen.append(rollout(*a, **k)) or seen[-1]
+    m = trainer.step()
+    (batch,) = seen
+    groups = batch.rewards.view(-1, 4).tolist()
+    right = [sum(r >= 1.0 for r in g) for g in groups]
+    keys = [
+        {make_sum.answer_key(text) for text, r in zip(batch.texts[4 * i : 4 * i + 4], g) if r >= 1.0}
+        for i, g in enumerate(groups)
+    ]
+    assert m["pass_at_group"] == pytest.approx(sum(c > 0 for c in right) / 3)
+    assert m["distinct_right"] == pytest.approx(sum(len(k) for k in keys) / 3)
+    assert m["pass_at_1"] <= m["pass_at_group"] and m["distinct_right"] <= 4
 
 
 def test_cli_takes_the_task():

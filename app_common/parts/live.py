@@ -12,7 +12,8 @@ from app_common.charts import chart
 from app_common.text import formula, labels, lang, tr
 from rlviz.core.objectives import ALGORITHMS, MOE_ONLY_SETTINGS, TOKEN_STATES, TRAINER_SETTINGS
 from rlviz.experiments import live as X
-from rlviz.lm.task import HELDOUT_SIZE
+from rlviz.i18n import LANGS
+from rlviz.lm.tasks import TASKS
 from rlviz.plots import token_weight_figure
 from rlviz.plots.live import SMOOTH_SPAN, live_metrics_figure, token_view_frame
 
@@ -63,6 +64,21 @@ def curves_figure(run: X.LiveRun | None, panels: list[str], steps: int, metric_l
     return live_metrics_figure(frame, shown, words, cols=3, panel_height=190, by="arm", smooth=SMOOTH_SPAN, steps=total)
 
 
+def follow_task() -> None:
+    """The task picker's callback (``lv_task``): the response length limit and the overlong buffer take the
+    new task's own (``TaskSpec.max_new_tokens``, ``overlong_buffer_length``), and the curves' panels add
+    the metrics the task asks for (``TaskSpec.panels``); every other setting stays as the reader left it."""
+    state = st.session_state
+    spec = TASKS[state["lv_task"]]
+    state["lv_Lmax"], state["lv_Lcache"] = spec.max_new_tokens, spec.overlong_buffer_length
+    panels = list(state.get("live_panels", X.PANELS))
+    added = [m for m in spec.panels if m not in panels]
+    if added:
+        state["live_panels"] = panels + added
+        for lang_ in LANGS:  # the picker is one widget per language: it takes its default again
+            state.pop(f"lv_panels_{lang_}", None)
+
+
 def step_picker(key: str, default: int, max_step: int) -> int:
     """The step a view of the run shows: a slider over the steps run (none for a one-step run)."""
     if max_step == 1:
@@ -70,16 +86,16 @@ def step_picker(key: str, default: int, max_step: int) -> int:
     return st.slider(tr("live.step_select"), 1, max_step, min(default, max_step), key=key)
 
 
-def summary_table(summary: pd.DataFrame, arm_titles: dict[str, str]) -> None:
-    """The run's final table (``X.summary_table``), its columns named and explained in the session's language,
-    sized to fit a 1400 px window without scrolling."""
+def summary_table(summary: pd.DataFrame, arm_titles: dict[str, str], heldout_size: int) -> None:
+    """The run's final table (``X.summary_table``), its columns named and explained in the session's language
+    (``heldout_size``: the run's task's held-out prompts), sized to fit a 1400 px window without scrolling."""
     columns = X.summary_table(summary, arm_titles)
     st.dataframe(
         pd.DataFrame({tr(f"sum.{k}"): v for k, v in columns.items()}),
         hide_index=True,
         column_config={
             tr(f"sum.{k}"): st.column_config.TextColumn(
-                tr(f"sum.{k}"), help=tr(f"sum.{k}_help", n=HELDOUT_SIZE), width=X.SUMMARY_WIDTHS[k]
+                tr(f"sum.{k}"), help=tr(f"sum.{k}_help", n=heldout_size), width=X.SUMMARY_WIDTHS[k]
             )
             for k in columns
         },

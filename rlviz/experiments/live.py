@@ -195,6 +195,8 @@ PANELS = (
     "grad_norm",
 )
 ALL_METRICS = PANELS + (
+    "pass_at_group",
+    "distinct_right",
     "response_length_max",
     "overlong_fraction",
     "group_reward_std",

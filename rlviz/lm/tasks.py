@@ -59,6 +59,9 @@ class TaskSpec:
             target response for one of them ``(problem, generator) -> text`` (EOS added by the caller).
         pretrain_steps: the warm start's optimizer steps (batch and learning rate: ``rlviz.lm.pretrain``).
         recipe: what the checkpoint's card records about the warm start's data.
+        panels: the trainer's per-step metrics (``rlviz.lm.trainer.METRICS``) a live page adds to its
+            default panels for this task (a task with many right answers per prompt: how many different
+            ones a group finds, and pass@G).
     """
 
     name: str
@@ -78,6 +81,7 @@ class TaskSpec:
     sft_target: Callable[[Problem, torch.Generator], str]
     pretrain_steps: int
     recipe: dict[str, Any] = field(default_factory=dict)
+    panels: tuple[str, ...] = ()
 
 
 def _strip_filler(text: str) -> str:
@@ -139,6 +143,7 @@ _SPECS = (
             "largest_digit": [make_sum.M_MIN, make_sum.M_MAX],
             "slip": make_sum.SLIP,
         },
+        panels=("distinct_right", "pass_at_group"),
     ),
 )
 

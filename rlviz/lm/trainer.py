@@ -41,6 +41,7 @@ from rlviz.core.objectives import (
     resolve_settings,
     token_states,
 )
+from rlviz.core.passk import distinct_right
 from rlviz.core.sampling import informative_groups
 from rlviz.core.shaping import overlong_filter_mask, overlong_penalty
 
@@ -48,7 +49,7 @@ from .batching import concat_batches, select_rows
 from .moe import capture_routing, is_moe, replay_routing, route_changed
 from .rollout import RolloutBatch, response_log_probs, sample_rollouts
 from .task import DEFAULT_MAX_NEW_TOKENS
-from .tasks import DEFAULT_TASK, get_task
+from .tasks import DEFAULT_TASK, get_task, task_of
 
 __all__ = [
     "RATIO_BIN_EDGES",
@@ -71,6 +72,8 @@ RATIO_BIN_EDGES = torch.linspace(-0.5, 0.5, 41).exp().tolist()
 METRICS = (
     "reward_mean",
     "pass_at_1",
+    "pass_at_group",
+    "distinct_right",
     "response_length_mean",
     "response_length_max",
     "overlong_fraction",
@@ -447,6 +450,9 @@ class Trainer:
         self.step_count = 0
         self.history: list[dict[str, Any]] = []
         self.token_views: list[dict[str, Any]] = []
+        self.value_views: list[dict[str, Any] | None] = []  # PPO's critic per step (_value_view); None without
+        self._critic_cpu = 0.0  # this step's CPU seconds in the critic (its forward and its updates)
+        self._token_rewards: torch.Tensor | None = None  # this step's per-token rewards for GAE (B, T)
         self.ratio_hists: list[list[int]] = []
         self.last_updates: list[dict[str, float]] = []
         self.phase_seconds: list[dict[str, float]] = []
@@ -549,6 +555,8 @@ class Trainer:
             "shaped": [],
             "lengths": [],
             "truncated": [],
+            "right": [],  # per group sampled: how many of its G responses are right
+            "distinct": [],  # per group sampled: how many different right answers (the task's answer_key)
         }
         kept: list[RolloutBatch] = []
         n_kept = 0
@@ -564,6 +572,12 @@ class Trainer:
             stats["shaped"].append(self._shaped_rewards(batch).cpu())
             stats["lengths"].append(batch.response_lengths.cpu())
             stats["truncated"].append(batch.truncated.cpu())
+            for g, problem in enumerate(batch.problems[::G]):
+                rewards_g = groups[g].tolist()
+                stats["right"].append(sum(r >= 1.0 for r in rewards_g))
+                stats["distinct"].append(
+                    distinct_right(batch.texts[g * G : (g + 1) * G], rewards_g, task_of(problem).answer_key)
+                )
             stats["last_batch"] = batch
             if not self.train_params["dynamic_sampling"]:
                 return batch, stats
@@ -609,6 +623,7 @@ class Trainer:
             raise ValueError("trainer: released (its model and optimizer were freed); start a new run")
         t0, cpu0 = time.perf_counter(), time.thread_time()
         self._phases = {}
+        self._critic_cpu = 0.0
         G = self.config.group_size
         with self._timed("sample"):
             batch, stats = self._collect()
@@ -619,6 +634,8 @@ class Trainer:
             step=self.step_count + 1,
             reward_mean=float(torch.cat(stats["shaped"]).mean()),
             pass_at_1=float(rewards.mean()),
+            pass_at_group=sum(r > 0 for r in stats["right"]) / max(len(stats["right"]), 1),
+            distinct_right=sum(stats["distinct"]) / max(len(stats["distinct"]), 1),
             response_length_mean=float(lengths.mean()),
             response_length_max=float(lengths.max()),
             overlong_fraction=float(torch.cat(stats["truncated"]).float().mean()),
@@ -628,10 +645,11 @@ class Trainer:
             kept_groups=0 if batch is None else len(batch.problems) // G,
         )
         hist = [0] * (len(RATIO_BIN_EDGES) - 1)
-        view = None
+        view = value_view = None
         if batch is not None:
             update_metrics, hist, data = self._update(batch)
             m.update(update_metrics)
+            value_view = self._value_view(data)
             with self._timed("token_view"):
                 view = self._token_view(data)
             m["route_change_fraction"] = self._last_route_change
@@ -645,6 +663,7 @@ class Trainer:
         self.history.append(m)
         self.ratio_hists.append(hist)
         self.token_views.append(view)
+        self.value_views.append(value_view)
         return m
 
     def _loss_mask(self, batch: RolloutBatch) -> torch.Tensor:
@@ -755,8 +774,11 @@ class Trainer:
         token_r[torch.arange(len(last), device=last.device), last] = shaped.to(old)
         if kl_pen is not None:
             token_r = token_r - kl_pen
+        self._token_rewards = token_r
+        t0 = time.thread_time()
         with torch.no_grad():
             values = self.critic(batch)  # (B, T)
+        self._critic_cpu += time.thread_time() - t0
         adv, returns = gae(token_r, values, mask, self.train_params["gamma"], self.train_params["lam"])
         return adv, returns, values
 
@@ -1047,6 +1069,7 @@ class Trainer:
 
     def _critic_update(self, batch, idx, returns, old_values, mb_mask, clip_value=0.5) -> float:
         """Clipped value loss 0.5 max((V - G)^2, (clip(V, V_old +- c) - G)^2), token mean (verl)."""
+        t0 = time.thread_time()
         sub = select_rows(batch, idx.cpu())
         v = self.critic(sub)  # (b, T)
         v_old, g = old_values[idx], returns[idx]
@@ -1056,7 +1079,29 @@ class Trainer:
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.critic.parameters(), self.config.grad_clip)
         self.critic_optimizer.step()
+        self._critic_cpu += time.thread_time() - t0
         return loss.item()
+
+    def _value_view(self, data: UpdateData) -> dict[str, Any] | None:
+        """PPO's critic on this step's batch (``None`` without a critic), for the critic page
+        (``rlviz.experiments.critic``): ``values`` (B, T) V(s_t) before the step's critic updates,
+        ``returns`` (B, T) the GAE targets it was trained towards (advantage + V), ``token_rewards``
+        (B, T) the per-token rewards GAE read (the score on the last real token, minus the KL penalty
+        with ``kl_in_reward``), ``mask`` (B, T) the loss tokens, ``lengths`` (B,) response lengths in
+        tokens, all float32 on the CPU and 0 at padding; ``critic_seconds``: CPU seconds of the
+        stepping thread in the critic this step (its forward for GAE and its mu x mini_batches
+        updates; also counted in the step's phases)."""
+        if data.old_values is None or self._token_rewards is None:
+            return None
+        mask = data.mask.detach().float().cpu()
+        return {
+            "values": data.old_values.detach().float().cpu() * mask,
+            "returns": data.returns.detach().float().cpu() * mask,
+            "token_rewards": self._token_rewards.detach().float().cpu() * mask,
+            "mask": mask,
+            "lengths": data.batch.response_lengths.detach().float().cpu(),
+            "critic_seconds": self._critic_cpu,
+        }
 
     @torch.no_grad()
     def _current_log_prob(

@@ -84,6 +84,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个算法训练自己的一份模型副本；多选一个算法就多一份耗时。",
     },
     "live.steps": {"en": "Steps", "zh": "步数"},
+    "live.task": {"en": "Task", "zh": "任务"},
+    "live.task_help": {
+        "en": "What the model is asked and how a response is scored (the task registry, rlviz.lm.tasks; each task "
+        "has its own shipped checkpoint). {tasks} Changing the task sets the response length limit and the "
+        "overlong buffer to the task's own.",
+        "zh": "模型要回答什么、回答如何评分（任务注册表 rlviz.lm.tasks；每个任务有自己随附的模型检查点）。{tasks} "
+        "切换任务时，回答长度上限和超长缓冲区会随之设为该任务自己的值。",
+    },
     "live.prompts": {"en": "Prompts per step", "zh": "每步提示词数"},
     "live.prompts_help": {
         "en": "Groups per step, n (TRL: batch size / G; verl: data.train_batch_size).",
@@ -419,6 +427,8 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- metric names (plots)
     "metric.reward_mean": {"en": "mean reward", "zh": "平均奖励"},
     "metric.pass_at_1": {"en": "pass@1 (training samples)", "zh": "pass@1（训练样本）"},
+    "metric.pass_at_group": {"en": "pass@G (groups with a right answer)", "zh": "pass@G（至少一个答对的组）"},
+    "metric.distinct_right": {"en": "distinct right answers per group", "zh": "每组不同的正确答案数"},
     "metric.response_length_mean": {"en": "mean response length", "zh": "平均回答长度"},
     "metric.response_length_max": {"en": "longest response", "zh": "最长回答长度"},
     "metric.overlong_fraction": {"en": "share of overlong responses", "zh": "超长回答占比"},
