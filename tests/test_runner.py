@@ -53,6 +53,26 @@ def test_an_arm_matches_a_bare_trainer(policy):
                 assert row[key] == value or (math.isnan(row[key]) and math.isnan(value)), key
 
 
+def test_an_arm_with_its_own_start_trains_from_it_and_measures_it(policy):
+    # Arm.start: the shipped checkpoint named as an arm's own start gives that arm the same numbers as the
+    # run's start (same weights, same seed), its held-out start is measured under its own key, and a
+    # start whose tokenizer is not the run's is refused, naming ``start``
+    from rlviz.lm.model import DEFAULT_MODEL_DIR
+    from rlviz.lm.tasks import TASKS
+
+    run = _run(policy, [Arm("a", "grpo"), Arm("b", "grpo", start=DEFAULT_MODEL_DIR)], steps=1, heldout=1)
+    run.step()
+    frame = run.metrics_frame().drop(columns=["arm", "seconds"])
+    assert frame.iloc[0].equals(frame.iloc[1])
+    key = SideBySideRun.start_key(DEFAULT_MODEL_DIR)
+    assert set(run.heldout) == {"start", key, "a", "b"} and run.heldout["start"] == run.heldout[key]
+    summary = run.summary_frame().set_index("arm")
+    assert summary.loc["b", "heldout_pass_at_1_start"] == run.heldout[key]
+    assert run.trainers["b"].ref_model is not run.trainers["a"].ref_model
+    with pytest.raises(ValueError, match="^start: .* another tokenizer"):
+        _run(policy, [Arm("c", "grpo", start=TASKS["make_sum"].model_dir)], steps=1)
+
+
 def test_arms_of_one_objective_with_different_settings(policy):
     # DAPO twice: clip-higher on and off (epsilon_high 0.28 vs 0.2), with their own learning rates
     arms = [

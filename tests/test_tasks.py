@@ -51,6 +51,13 @@ def test_registry_entries_are_complete_and_reversed_addition_is_the_default():
             assert spec.reward(p, p.answer, False) == 0.0
         assert set("".join(p.prompt + p.answer for p in train + held)) <= set(spec.chars)
         assert set(spec.panels) <= set(METRICS)  # what a live page adds to its panels: the trainer's metrics
+        if spec.weak_model_dir is not None:  # the weak warm start: the same model and tokenizer, fewer steps
+            card = json.loads(Path(spec.weak_model_dir, "rlviz_card.json").read_text())
+            assert card["steps"] == spec.weak_pretrain_steps < spec.pretrain_steps and card["task"] == name
+            weak_tok = AutoTokenizer.from_pretrained(spec.weak_model_dir)
+            assert weak_tok.get_vocab() == AutoTokenizer.from_pretrained(spec.model_dir).get_vocab()
+            # it is weak: most held-out groups are all wrong, so most give GRPO no signal
+            assert card["figures"]["heldout"]["all_wrong"] > 0.8 > card["figures"]["heldout"]["pass_at_1"] * 10
     assert TASKS["reversed_addition"].model_dir == DEFAULT_MODEL_DIR
     assert TASKS["reversed_addition"].reward is addition.reward
 

@@ -129,12 +129,17 @@ class Arm:
             objective's spec; the others keep the registry's (paper) defaults.
         train: ``TrainConfig`` fields for this arm only (``lr``, ``mu``, ``max_resample_rounds``,
             ...), over :attr:`RunConfig.train`.
+        start: a local checkpoint directory this arm starts from, and keeps as its frozen reference
+            (``None``: the run's, :attr:`RunConfig.model_dir` or its task's shipped one). Its tokenizer
+            must be the run's (the same task's alphabet): the /warmstart page starts one arm from the
+            task's warm-started checkpoint and one from a weak warm start.
     """
 
     name: str
     objective: str
     settings: dict[str, Any] = field(default_factory=dict)
     train: dict[str, Any] = field(default_factory=dict)
+    start: str | None = None
 
 
 @dataclass
@@ -266,8 +271,18 @@ class SideBySideRun:
         check_run(config.steps, train, len(arms), parameters=sum(p.numel() for p in model.parameters()))
         self.tokenizer = tokenizer
         self.ref_model = copy.deepcopy(model).eval().requires_grad_(False)  # the frozen start = reference
+        # an arm with its own start (Arm.start): that checkpoint, frozen, is its reference and its "start"
+        self._refs: dict[str | None, Any] = {None: self.ref_model}
+        starts = {None: model}
+        for a in arms:
+            if a.start is not None and a.start not in starts:
+                starts[a.start], own_tokenizer = load_policy(a.start, config.device)
+                if own_tokenizer.get_vocab() != tokenizer.get_vocab():
+                    raise ValueError(f"start: {a.start!r} has another tokenizer than the run's (arm {a.name!r})")
+                self._refs[a.start] = copy.deepcopy(starts[a.start]).eval().requires_grad_(False)
         self.trainers: dict[str, Trainer] = {
-            a.name: Trainer(train_config(a, config), copy.deepcopy(model), tokenizer, self.ref_model) for a in arms
+            a.name: Trainer(train_config(a, config), copy.deepcopy(starts[a.start]), tokenizer, self._refs[a.start])
+            for a in arms
         }
         self._eval = TrainConfig(**config.train)  # the held-out evaluation's temperature, length, seed
         self._heldout: dict[str, float] = {}  # "start" and each arm's held-out pass@1 after its last step
@@ -294,7 +309,8 @@ class SideBySideRun:
 
     @property
     def heldout(self) -> dict[str, float]:
-        """Held-out pass@1 measured so far: ``"start"`` (the checkpoint) and each finished arm."""
+        """Held-out pass@1 measured so far: ``"start"`` (the checkpoint), ``"start:<dir>"`` for an arm's own start
+        (:meth:`start_key`), and each finished arm."""
         with self.lock:
             return dict(self._heldout)
 
@@ -357,8 +373,17 @@ class SideBySideRun:
         The caller holds the lock."""
         if self.ref_model is None:
             raise ValueError("run: released (its models were freed when it finished); start a new run")
-        if self.config.heldout_samples and "start" not in self._heldout:
-            self._heldout["start"] = run_niced(lambda: self._evaluate(self.ref_model, "start"))
+        if self.config.heldout_samples:
+            for start, ref in self._refs.items():
+                key = self.start_key(start)
+                if key not in self._heldout:
+                    self._heldout[key] = run_niced(lambda ref=ref, key=key: self._evaluate(ref, key))
+
+    @staticmethod
+    def start_key(start: str | None) -> str:
+        """The key of :attr:`heldout` under which a start's checkpoint is measured: ``"start"`` for the
+        run's, ``"start:<dir>"`` for an arm's own (:attr:`Arm.start`)."""
+        return "start" if start is None else f"start:{start}"
 
     def _step_unlocked(self, name: str, on_wait=None) -> dict[str, Any] | None:
         """One step of arm ``name`` and, after its last, its held-out pass@1; ``None`` if it has
@@ -473,6 +498,7 @@ class SideBySideRun:
             for trainer in self.trainers.values():
                 trainer.release()
             self.ref_model = None
+            self._refs.clear()
         request_trim()
 
     # -- results ---------------------------------------------------------------------------------
@@ -548,7 +574,7 @@ class SideBySideRun:
         for name, arm in self.arms.items():
             d = df[df["arm"] == name]
             tail = d.tail(SUMMARY_TAIL)
-            start, end = heldout.get("start", math.nan), heldout.get(name, math.nan)
+            start, end = heldout.get(self.start_key(arm.start), math.nan), heldout.get(name, math.nan)
             rollouts, signal = float(d["rollouts"].sum()), float(d["signal_groups"].sum())
             rows.append(
                 {
@@ -573,9 +599,9 @@ class SideBySideRun:
                     "collapse_step": float(d.loc[d["collapse"], "step"].min())
                     if bool(d["collapse"].any())
                     else math.nan,
-                    "heldout_pass_at_k_start": measured("start", "pass_at_k"),
+                    "heldout_pass_at_k_start": measured(self.start_key(arm.start), "pass_at_k"),
                     "heldout_pass_at_k_end": measured(name, "pass_at_k"),
-                    "heldout_distinct_right_start": measured("start", "distinct_right"),
+                    "heldout_distinct_right_start": measured(self.start_key(arm.start), "distinct_right"),
                     "heldout_distinct_right_end": measured(name, "distinct_right"),
                 }
             )
@@ -615,7 +641,8 @@ class SideBySideRun:
                     "clip_low_mean": float(d["clip_fraction_low"].mean()),
                     "signal_groups_mean": float(d["signal_groups"].mean()),
                     "rollouts_total": int(d["rollouts"].sum()),
-                    "heldout_gain": heldout.get(name, math.nan) - heldout.get("start", math.nan),
+                    "heldout_gain": heldout.get(name, math.nan)
+                    - heldout.get(self.start_key(self.arms[name].start), math.nan),
                 }
             )
         columns = ["arm", "algorithm", "steps", "entropy_first", "entropy_last", "entropy_last5", "entropy_change"]

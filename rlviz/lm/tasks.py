@@ -59,6 +59,11 @@ class TaskSpec:
             target response for one of them ``(problem, generator) -> text`` (EOS added by the caller).
         pretrain_steps: the warm start's optimizer steps (batch and learning rate: ``rlviz.lm.pretrain``).
         recipe: what the checkpoint's card records about the warm start's data.
+        weak_model_dir, weak_pretrain_steps: a weak warm start of the same model (the same data and
+            seed, ``weak_pretrain_steps`` optimizer steps with their own schedule instead of
+            ``pretrain_steps``; ``python -m rlviz.lm.pretrain --steps N --out DIR``), shipped beside the
+            checkpoint to show why RL starts from a supervised warm start (the /warmstart page); ``None``
+            where a task ships none.
         panels: the trainer's per-step metrics (``rlviz.lm.trainer.METRICS``) a live page adds to its
             default panels for this task (a task with many right answers per prompt: how many different
             ones a group finds, and pass@G).
@@ -81,6 +86,8 @@ class TaskSpec:
     sft_target: Callable[[Problem, torch.Generator], str]
     pretrain_steps: int
     recipe: dict[str, Any] = field(default_factory=dict)
+    weak_model_dir: str | None = None
+    weak_pretrain_steps: int | None = None
     panels: tuple[str, ...] = ()
 
 
@@ -106,6 +113,8 @@ _SPECS = (
         max_new_tokens=task.DEFAULT_MAX_NEW_TOKENS,
         overlong_buffer_length=4,
         model_dir=DEFAULT_MODEL_DIR,
+        weak_model_dir=str(_ASSETS / "tinylm_weak"),
+        weak_pretrain_steps=60,
         chars=tuple(CHARS),
         sft_problems=task.sft_problems,
         sft_target=task.sft_target,
