@@ -243,3 +243,18 @@ def test_hand_values_objectives_after_gspo():
     assert value("clipping-m2po-lone-token") == 0.0
     assert float(fact("clipping-m2po-lone-token", "kept")) == pytest.approx(1.1)
     assert value("clipping-m2po-against-the-push") == pytest.approx(-1.5)
+
+
+def test_hand_values_of_the_verl_objectives():
+    # GPG: w = A = 1 at r = 3, where PPO's clip gives 0
+    assert value("objectives-gpg-no-clip") == pytest.approx(1.0)
+    assert fact("objectives-gpg-no-clip", "ppo") == "0"
+    # DRO (beta = 1): w = A - beta log r = 1 - log 2 = 0.3069; A = 0.5 at r = 3: 0.5 - log 3 = -0.5986 (pulled back)
+    assert value("objectives-dro-gradient") == pytest.approx(1 - math.log(2))
+    assert value("objectives-dro-pulls-back") == pytest.approx(0.5 - math.log(3))
+    # DRO's J = A - (beta / 2)(log r)^2 = 1 - (log 2)^2 / 2 = 0.7598
+    assert value("objectives-dro-objective") == pytest.approx(1 - math.log(2) ** 2 / 2)
+    # bypass REINFORCE (C = 2): w = min(3, 2) * 1 = 2; below the band min(0.5, 2) * (-1) = -0.5, PPO 0
+    assert value("objectives-bypass-capped-weight") == pytest.approx(2.0)
+    assert value("objectives-bypass-below-band") == pytest.approx(-0.5)
+    assert fact("objectives-bypass-below-band", "ppo") == "0"

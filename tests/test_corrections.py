@@ -11,7 +11,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rlviz.core.corrections import CORRECTIONS, correction_weights, get_correction
+from rlviz.core.corrections import CORRECTIONS, cap_shares, correction_weights, get_correction
 
 # one response of three tokens: pi_train / pi_rollout = 3, 0.5, 1 (l = ln 3, ln 0.5, 0)
 ROLL = torch.tensor([[-1.0, -2.0, -0.5]], dtype=torch.float64)
@@ -47,6 +47,25 @@ def test_hand_values(name, low, high, weight):
     w, kept = correction_weights(name, OLD, ROLL, MASK, low=low, high=high)
     assert torch.allclose(w, torch.tensor([weight], dtype=torch.float64), atol=1e-12, rtol=0)
     assert kept.tolist() == [[x != 0 for x in weight]] or get_correction(name).kind == "truncate"
+
+
+def test_cap_shares_say_how_often_the_truncation_binds():
+    # two responses: the one above (ratios 3, 0.5, 1) and one of two tokens at ratio 1.1 (a padded third)
+    roll = torch.cat([ROLL, torch.tensor([[-1.0, -1.0, 0.0]], dtype=torch.float64)])
+    old = torch.cat([OLD, roll[1:] + torch.tensor([[math.log(1.1), math.log(1.1), 9.0]], dtype=torch.float64)])
+    mask = torch.tensor([[1.0, 1.0, 1.0], [1.0, 1.0, 0.0]])
+    # token TIS, C = 2: only the token at 3 is above -> 1 of 5 tokens, 1 of 2 responses
+    assert cap_shares("token_tis", old, roll, mask) == pytest.approx((1 / 5, 1 / 2))
+    # C = 1.05: the tokens at 3, 1.1, 1.1 -> 3 of 5 tokens, both responses
+    assert cap_shares("token_tis", old, roll, mask, high=1.05) == pytest.approx((3 / 5, 1.0))
+    # with TRL's lower bound 0.6 the token at 0.5 is clamped up too: 2 of 5 tokens, 1 of 2 responses
+    assert cap_shares("token_tis", old, roll, mask, low=0.6, high=2.0) == pytest.approx((2 / 5, 1 / 2))
+    # sequence TIS, C = 1.2: ratios 1.5 and 1.21 -> both capped, every token: (5 / 5, 2 / 2); at C = 1.3 the first only
+    assert cap_shares("sequence_tis", old, roll, mask, high=1.2) == pytest.approx((1.0, 1.0))
+    assert cap_shares("sequence_tis", old, roll, mask, high=1.3) == pytest.approx((3 / 5, 1 / 2))
+    with pytest.raises(ValueError, match="^correction"):
+        cap_shares("token_mis", old, roll, mask)
+    assert cap_shares("token_tis", old, roll, torch.zeros(2, 3)) == (0.0, 0.0)
 
 
 def test_geo_mean_is_the_mean_k1():

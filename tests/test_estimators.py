@@ -51,6 +51,31 @@ def test_group_estimators_by_hand():
     assert torch.equal(adv("remax"), torch.tensor([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0]], dtype=F64))
 
 
+def test_gpg_opo_and_pass_at_k_by_hand():
+    # GPG: alpha = B / #(R != 0) = 8 / 4 = 2 over the batch R; A = 2 (R - mean): group 1 mean 0.25 -> 1.5, -0.5
+    assert torch.allclose(
+        adv("gpg"), 2 * torch.tensor([[0.75, -0.25, -0.25, -0.25], [0.25, 0.25, -0.75, 0.25]], dtype=F64)
+    )
+    # one right answer in the whole batch of 8: alpha = 8, A = 8 (1 - 1/4) = 6 for it
+    lone = torch.tensor([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]], dtype=F64)
+    assert float(estimate_advantages("gpg", lone)[0, 0]) == pytest.approx(6.0)
+    # OPO: baseline sum(L R) / sum(L); lengths 3, 5, 8, 2 and R = 1, 0, 0, 1: b = (3 + 2) / 18 -> A = 13/18, -5/18
+    lengths = torch.tensor([[3.0, 5.0, 8.0, 2.0], [1.0, 1.0, 1.0, 1.0]], dtype=F64)
+    opo = estimate_advantages("opo", torch.tensor([[1.0, 0.0, 0.0, 1.0], R[1].tolist()], dtype=F64), lengths=lengths)
+    assert torch.allclose(opo[0], torch.tensor([13 / 18, -5 / 18, -5 / 18, 13 / 18], dtype=F64))
+    assert torch.allclose(opo[1], adv("dr_grpo")[1])  # equal lengths: the plain mean, Dr.GRPO
+    assert torch.equal(adv("opo"), adv("dr_grpo"))  # no lengths: every response counts once
+    # pass@k: only the best response gets (R_max - R_second) / (std + 1e-6); group 1: (1 - 0) / 0.5 = 2 for the
+    # first, 0 for the rest; group 2 has three 1s: R_max - R_second = 0, nobody gets anything
+    passk = adv("grpo_passk")
+    assert torch.allclose(passk[0], torch.tensor([2.0, 0.0, 0.0, 0.0], dtype=F64), atol=1e-5)
+    assert torch.equal(passk[1], torch.zeros(4, dtype=F64))
+    # rewards 0.5, 0.25, 0, 0.75: the last leads by 0.25, std (Bessel) sqrt(0.3125 / 3) -> 0.25 / 0.3227 = 0.7746
+    graded = estimate_advantages("grpo_passk", torch.tensor([[0.5, 0.25, 0.0, 0.75]], dtype=F64))
+    assert float(graded[0, 3]) == pytest.approx(0.25 / math.sqrt(0.3125 / 3), rel=1e-5)
+    assert float(graded[0, :3].abs().max()) == 0.0
+
+
 def test_batch_whitening_by_hand():
     # REINFORCE++: mean 0.5 over 8 rewards, var (Bessel) 2/7 -> (1 - 0.5) / sqrt(2/7 + 1e-8) = 0.9354
     a = adv("reinforce_pp")
@@ -126,7 +151,11 @@ def test_every_estimator_is_finite_and_shaped(name, rewards, with_lengths):
     if not spec.batch_statistics:
         # a group-local estimator: each group's advantages ignore the other groups
         alone = estimate_advantages(
-            name, rewards[:1], components=comps[:1], **({"greedy_rewards": rewards[:1, 0]} if kw else {})
+            name,
+            rewards[:1],
+            components=comps[:1],
+            lengths=None if lengths is None else lengths[:1],  # OPO reads the lengths of its own group
+            **({"greedy_rewards": rewards[:1, 0]} if kw else {}),
         )
         assert torch.allclose(alone, a[:1])
 

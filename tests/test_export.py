@@ -47,7 +47,7 @@ VERL_KEYS = {
             "policy_loss.loss_mode clip_ratio_low clip_ratio_high clip_ratio_c tau_pos tau_neg loss_agg_mode "
             "loss_scale_factor use_kl_loss kl_loss_coef kl_loss_type entropy_coeff ppo_epochs ppo_mini_batch_size "
             "grad_clip optim.lr router_replay.mode policy_loss.clip_cov_ratio policy_loss.clip_cov_lb "
-            "policy_loss.clip_cov_ub policy_loss.kl_cov_ratio policy_loss.ppo_kl_coef"
+            "policy_loss.clip_cov_ub policy_loss.kl_cov_ratio policy_loss.ppo_kl_coef policy_loss.dro_beta"
         ).split()
     ),
     "actor_rollout_ref.rollout.n",
@@ -60,7 +60,10 @@ VERL_KEYS = {
         f"algorithm.{k}"
         for k in (
             "adv_estimator norm_adv_by_std_in_grpo gamma lam use_kl_in_reward kl_penalty kl_ctrl.kl_coef "
-            "filter_groups.enable filter_groups.metric filter_groups.max_num_gen_batches"
+            "filter_groups.enable filter_groups.metric filter_groups.max_num_gen_batches "
+            # verl 0.9.1 _generated_ppo_trainer.yaml: the rollout correction's bypass mode (bypass_pg)
+            "rollout_correction.bypass_mode rollout_correction.loss_type rollout_correction.rollout_is "
+            "rollout_correction.rollout_is_threshold"
         ).split()
     ),
     # verl-recipe dapo/config/dapo_trainer.yaml (48ea0a7): the DAPO reward manager's settings

@@ -52,10 +52,11 @@ def one_token(ratio, adv):
     return lp, old, torch.tensor([float(adv)]), torch.ones(1, 1)
 
 
-def test_registry_has_the_nineteen_algorithms_with_sourced_defaults():
+def test_registry_has_the_twenty_two_algorithms_with_sourced_defaults():
     first = ["ppo", "grpo", "dr_grpo", "dapo", "gspo", "gspo_token", "gmpo", "sapo", "cispo"]
     after_gspo = ["gppo", "ce_gppo", "dppo_tv", "dppo_kl", "clip_cov", "kl_cov", "vespo", "luspo", "m2po", "aspo"]
-    assert list(ALGORITHMS) == first + after_gspo
+    issue_43 = ["gpg", "dro", "bypass_pg"]
+    assert list(ALGORITHMS) == first + after_gspo + issue_43
     for spec in ALGORITHMS.values():
         assert spec.summary["zh"] and spec.summary["en"] and spec.arxiv
         for s in spec.loss_settings + spec.train_settings:
@@ -311,6 +312,36 @@ def test_m2po_masks_the_largest_pushed_log_ratios_until_the_second_moment_fits()
     assert out.clipped.tolist() == [[False, False, True, False]]
     expected = [-math.exp(0.1) / 4, -math.exp(0.2) / 4, 0.0, -math.exp(-0.5) / 4]
     assert g[0].tolist() == pytest.approx(expected)
+
+
+def test_gpg_dro_and_bypass_reinforce_by_hand():
+    # one response of two tokens, A = 1, l = (0.5, -0.2), token-mean over 2 tokens (weight 1/2 each)
+    old = torch.tensor([[-1.0, -1.0]])
+    lp = old + torch.tensor([[0.5, -0.2]])
+    adv, mask = torch.tensor([1.0]), torch.ones(1, 2)
+    # GPG: -A log pi, gradient -A / 2 per token whatever the ratio; value -A (rlviz's -A pi/sg[pi])
+    g, out = gradient_weights("gpg", lp, old, adv, mask)
+    assert g[0].tolist() == pytest.approx([-0.5, -0.5]) and out.loss.item() == pytest.approx(-1.0)
+    # DRO (beta = 1): gradient (-A + beta l) / 2 = (-1 + 0.5) / 2 = -0.25 and (-1 - 0.2) / 2 = -0.6;
+    # value (-A + l^2 / 2) / 2 summed: (-1 + 0.125 - 1 + 0.02) / 2 = -0.9275
+    g, out = gradient_weights("dro", lp, old, adv, mask)
+    assert g[0].tolist() == pytest.approx([-0.25, -0.6]) and out.loss.item() == pytest.approx(-0.9275)
+    # past l = A / beta the penalty wins: l = 2 with beta = 0.5 and A = 0.5 -> (-0.5 + 1) = +0.5, pulled back
+    g, _ = gradient_weights("dro", old[:, :1] + 2.0, old[:, :1], torch.tensor([0.5]), torch.ones(1, 1), dro_beta=0.5)
+    assert float(g[0, 0]) == pytest.approx(0.5)
+    # bypass REINFORCE, sequence level (default): rho = exp(0.5 - 0.2) = 1.3499 < C = 2 -> -rho / 2 per token
+    g, out = gradient_weights("bypass_pg", lp, old, adv, mask)
+    assert g[0].tolist() == pytest.approx([-math.exp(0.3) / 2] * 2) and not out.clipped.any()
+    # token level, C = 1.5: min(e^0.5 = 1.6487, 1.5) = 1.5 (capped, gradient kept) and e^-0.2 = 0.8187
+    g, out = gradient_weights("bypass_pg", lp, old, adv, mask, bypass_is_level="token", bypass_is_cap=1.5)
+    assert g[0].tolist() == pytest.approx([-0.75, -math.exp(-0.2) / 2])
+    assert token_states("bypass_pg", out, mask)[0].tolist() == ["capped", "active"]
+    # a whole response past C: rho = exp(0.9 + 0.3) = 3.32 > 2, every token capped at weight 2
+    g, out = gradient_weights("bypass_pg", old + torch.tensor([[0.9, 0.3]]), old, adv, mask)
+    assert g[0].tolist() == pytest.approx([-1.0, -1.0]) and bool(out.clipped.all())
+    for setting, value in (("dro_beta", 0.0), ("bypass_is_cap", 0.5), ("bypass_is_level", "batch")):
+        with pytest.raises(ValueError, match=f"^{setting}"):
+            policy_loss("dro" if setting == "dro_beta" else "bypass_pg", lp, old, adv, mask, **{setting: value})
 
 
 def test_kl_estimators_and_kl_in_loss():

@@ -19,7 +19,20 @@ from rlviz.teach.predict import PREDICTIONS
 
 PAGE = "pages/advantages.py"
 # the method names a Chinese estimator name keeps as written (GRPO, RLOO, REINFORCE++, z-score: terms)
-TERMS = ("REINFORCE++-baseline", "REINFORCE++", "Dr.GRPO", "GRPO", "RLOO", "ReMax", "MaxRL", "GDPO", "z-score")
+TERMS = (
+    "REINFORCE++-baseline",
+    "REINFORCE++",
+    "Dr.GRPO",
+    "GRPO",
+    "RLOO",
+    "ReMax",
+    "MaxRL",
+    "GDPO",
+    "GPG",
+    "OPO",
+    "Pass@k",
+    "z-score",
+)
 
 
 def _note(at) -> str:

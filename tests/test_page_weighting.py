@@ -472,7 +472,7 @@ def test_an_algorithm_added_to_the_registry_shows_on_the_page(monkeypatch):
         assert at.multiselect(key=key).options[-1] == "DAPO copy"
     # the aggregation section counts and lists it
     text = _text(at)
-    assert f"The {len(ALGORITHMS)} objectives" in text and len(ALGORITHMS) == 20  # 19 and the copy
+    assert f"The {len(ALGORITHMS)} objectives" in text and len(ALGORITHMS) == 23  # 22 and the copy
     token_mean = [spec.title for spec in ALGORITHMS.values() if spec.defaults["loss_agg_mode"] == "token-mean"]
     assert token_mean[-1] == "DAPO copy" and "token-mean: " + ", ".join(token_mean) in text
     algos_fig = figures(at)[1]

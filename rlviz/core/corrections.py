@@ -35,7 +35,15 @@ import torch
 
 from .validate import check_tensor, compute_dtype
 
-__all__ = ["CORRECTIONS", "SAFETY_BOUND", "CorrectionSpec", "correction_band", "correction_weights", "get_correction"]
+__all__ = [
+    "CORRECTIONS",
+    "SAFETY_BOUND",
+    "CorrectionSpec",
+    "cap_shares",
+    "correction_band",
+    "correction_weights",
+    "get_correction",
+]
 
 SAFETY_BOUND = 20.0  # log-ratios (and their sums) are clamped to ±20 before exp (verl SAFETY_BOUND)
 
@@ -282,20 +290,9 @@ def correction_weights(
     for label, x in (("old_log_prob", old_log_prob), ("rollout_log_prob", rollout_log_prob)):
         if not bool(torch.isfinite(x.detach()[real]).all()):
             raise ValueError(f"{label}: contains NaN or inf at response tokens")
-    zero = torch.zeros((), dtype=torch.float64, device=old_log_prob.device)
-    log_ratio = torch.where(real, old_log_prob.detach().double() - rollout_log_prob.detach().double(), zero)
     if spec.kind == "none":
-        weight = real.double()
-        return weight.to(dtype), real.clone()
-    if spec.statistic == "geo_mean":
-        n = real.sum(-1, keepdim=True).clamp(min=1)
-        # verl seq_mean_k1: the mean of k1 = -l over the response, bounded in log space
-        stat = torch.exp((-log_ratio.sum(-1, keepdim=True) / n).clamp(-SAFETY_BOUND, SAFETY_BOUND))  # (B, 1)
-    elif spec.level == "sequence":
-        stat = torch.exp(log_ratio.sum(-1, keepdim=True).clamp(-SAFETY_BOUND, SAFETY_BOUND))  # (B, 1)
-    else:
-        stat = torch.exp(log_ratio.clamp(-SAFETY_BOUND, SAFETY_BOUND))  # (B, T)
-    stat = stat.expand_as(log_ratio)
+        return real.double().to(dtype), real.clone()
+    stat = _statistic(spec, old_log_prob, rollout_log_prob, real)  # (B, T) float64
     inside = torch.ones_like(real)
     if lo is not None:
         inside = inside & (stat >= lo)
@@ -312,3 +309,69 @@ def correction_weights(
         kept = inside & real
     weight = torch.where(real, weight, torch.zeros_like(weight))
     return weight.to(dtype), kept
+
+
+def _statistic(spec: CorrectionSpec, old_log_prob, rollout_log_prob, real) -> torch.Tensor:
+    """What ``spec``'s band bounds, per token [B, T] float64 (a response's value broadcast along it):
+    the token ratio, the response's ratio (product of its token ratios) or verl's seq_mean_k1 geometric
+    mean, each from log-ratios clamped to ±``SAFETY_BOUND`` before exp (verl)."""
+    zero = torch.zeros((), dtype=torch.float64, device=old_log_prob.device)
+    log_ratio = torch.where(real, old_log_prob.detach().double() - rollout_log_prob.detach().double(), zero)
+    if spec.statistic == "geo_mean":
+        n = real.sum(-1, keepdim=True).clamp(min=1)
+        # verl seq_mean_k1: the mean of k1 = -l over the response, bounded in log space
+        stat = torch.exp((-log_ratio.sum(-1, keepdim=True) / n).clamp(-SAFETY_BOUND, SAFETY_BOUND))  # (B, 1)
+    elif spec.level == "sequence":
+        stat = torch.exp(log_ratio.sum(-1, keepdim=True).clamp(-SAFETY_BOUND, SAFETY_BOUND))  # (B, 1)
+    else:
+        stat = torch.exp(log_ratio.clamp(-SAFETY_BOUND, SAFETY_BOUND))  # (B, T)
+    return stat.expand_as(log_ratio)
+
+
+def cap_shares(
+    name: str,
+    old_log_prob: torch.Tensor,
+    rollout_log_prob: torch.Tensor,
+    response_mask: torch.Tensor,
+    low: float | None = None,
+    high: float | None = None,
+) -> tuple[float, float]:
+    """How often a truncated-IS correction's cap binds: ``(token_share, response_share)``, the share of
+    response tokens whose raw weight (before truncation) lies above C_max (or below C_min where the band
+    has one), and the share of responses (with at least one real token) holding such a token. For a
+    sequence-level rule every token of a capped response counts. A share near 0 means C never binds
+    and TIS is plain IS; near 1, most of the batch trains on the constant C.
+
+    Args and shapes as :func:`correction_weights` (``old_log_prob``, ``rollout_log_prob``,
+    ``response_mask`` [B, T]; ``low`` / ``high`` the band, ``None``: the entry's default).
+
+    Returns:
+        two floats in [0, 1]; ``(0.0, 0.0)`` for a batch with no real token.
+
+    Raises:
+        ValueError: naming ``correction`` for an entry that does not truncate (``kind != "truncate"``),
+            and as :func:`correction_weights` for the band and the tensors.
+
+    Source: verl ``rollout_corr_helper.compute_is_metrics`` (``rollout_is_ratio_fraction_high`` /
+    ``_low``: per token from the raw weights at token level, per sequence at sequence level).
+    """
+    spec = get_correction(name)
+    if spec.kind != "truncate":
+        raise ValueError(f"correction: {name!r} does not truncate a weight (kind {spec.kind!r}); cap_shares needs TIS")
+    lo, hi = correction_band(name, low, high)
+    correction_weights(name, old_log_prob, rollout_log_prob, response_mask, low, high)  # the same checks
+    real = check_tensor(response_mask, "response_mask", floating=False) > 0
+    stat = _statistic(
+        spec, check_tensor(old_log_prob, "old_log_prob"), check_tensor(rollout_log_prob, "rollout_log_prob"), real
+    )
+    hit = torch.zeros_like(real)
+    if hi is not None:
+        hit = hit | (stat > hi)
+    if lo is not None:
+        hit = hit | (stat < lo)
+    hit = hit & real
+    rows = real.any(-1)  # (B,) responses with a real token
+    n_tok, n_resp = int(real.sum()), int(rows.sum())
+    if n_tok == 0:
+        return 0.0, 0.0
+    return float(hit.sum()) / n_tok, float(hit.any(-1)[rows].sum()) / n_resp

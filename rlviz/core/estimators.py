@@ -1,6 +1,6 @@
 """Advantage estimators for outcome rewards: one registry, ``ESTIMATORS``, of how a step turns each
 response's reward into its advantage (GRPO, Dr.GRPO, batch std, RLOO, REINFORCE++, REINFORCE++-baseline,
-ReMax, MaxRL, GDPO).
+ReMax, MaxRL, GDPO, GPG, OPO, Pass@k).
 
 Legend: n groups (prompts), G responses per group, K reward components (GDPO), B = n * G responses.
 Every estimator maps ``rewards [n, G]`` (plus, where it needs them, ``components [n, G, K]``, one
@@ -222,6 +222,43 @@ def _gdpo(rewards, components, greedy, lengths):
     return whiten(summed, lengths)
 
 
+def _gpg(rewards, components, greedy, lengths):
+    # A_i = alpha (R_i - mean_G R), alpha = B / max(1, #{j : R_j != 0}) over the whole batch: GPG arXiv
+    # 2504.02546 (α = B / M), as verl 0.9.1 computes it (compute_gpg_outcome_advantage, f_norm = 1; its alpha counts
+    # the batch's non-zero rewards, the paper's M its valid samples). A group of one gets 0, as every group
+    # baseline here (verl takes its mean as 0: A = alpha R).
+    alpha = rewards.numel() / max(int(torch.count_nonzero(rewards)), 1)
+    return alpha * group_advantages(rewards, "none")
+
+
+def _opo(rewards, components, greedy, lengths):
+    # A_i = R_i - sum_j |o_j| R_j / sum_j |o_j|: OPO arXiv 2505.23585 (the optimal baseline for an exactly
+    # on-policy step, weighted by length; verl compute_opo_outcome_advantage); a singleton group's baseline is 0
+    # in verl (A = R); a group of one gets 0 here, as under every group baseline of this registry. Without
+    # lengths every response weighs 1 (the group mean). The baseline is formed as R_0 + the weighted mean of
+    # R - R_0, so a group of equal rewards gets exactly 0.
+    w = torch.ones_like(rewards) if lengths is None else lengths
+    if rewards.shape[1] == 1:
+        return torch.zeros_like(rewards)
+    first = rewards[:, :1]  # (n, 1)
+    baseline = first + (w * (rewards - first)).sum(1, keepdim=True) / w.sum(1, keepdim=True)
+    return rewards - baseline
+
+
+def _grpo_passk(rewards, components, greedy, lengths):
+    # Pass@k (Tang et al., arXiv 2503.19595) as verl 0.9.1's grpo_passk computes it (compute_grpo_passk_outcome_advantage,
+    # norm_adv_by_std_in_grpo = True): only each group's best response gets an advantage, (R_max - R_second) /
+    # (std_G R + eps); every other response 0. verl refuses a group of one; here it gets 0.
+    n, G = rewards.shape
+    out = torch.zeros_like(rewards)
+    if G < 2:
+        return out
+    top, idx = torch.topk(rewards, 2, dim=1)  # (n, 2): ties give R_max - R_second = 0 whichever index wins
+    gap = (top[:, 0] - top[:, 1]) / (rewards.std(dim=1) + GROUP_EPS)  # (n,)
+    out[torch.arange(n), idx[:, 0]] = gap
+    return out
+
+
 _WHITEN_LENGTH_NOTE = {
     "en": "verl whitens per token (masked_whiten over the response mask): a response counts once per token, "
     "so long responses pull the batch mean and variance.",
@@ -434,6 +471,76 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         batch_statistics=True,
         needs=frozenset({"components"}),
         length_note=_WHITEN_LENGTH_NOTE,
+    ),
+    EstimatorSpec(
+        name="gpg",
+        title="GPG",
+        paper="Chu et al. 2025, GPG: A Simple and Strong Reinforcement Learning Baseline for Model Reasoning",
+        arxiv="2504.02546",
+        equation="the corrected gradient estimate (α = B / M)",
+        summary={
+            "en": "Subtract the group's mean reward (no std), then scale every advantage by B / M, the batch size over "
+            "its count of non-zero rewards.",
+            "zh": "减去组内平均奖励（不除标准差），再把所有优势乘以 B / M：批次大小除以其中非零奖励的个数。",
+        },
+        changes={
+            "en": "mean-only like Dr.GRPO, scaled up when few rewards in the batch are non-zero (a hard batch)",
+            "zh": "和 Dr.GRPO 一样只减均值；批次里非零奖励越少（题越难），整体放大得越多",
+        },
+        latex=r"A_i = \alpha\big(R_i - \operatorname{mean}(R_{1..G})\big),\quad \alpha = \frac{B}{\max(1,\ \#\{j: R_j \ne 0\})}",
+        trl=None,
+        verl="algorithm.adv_estimator=gpg",
+        function=_gpg,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "gpg"},
+        batch_statistics=True,
+    ),
+    EstimatorSpec(
+        name="opo",
+        title="OPO",
+        paper="Hao et al. 2025, On-Policy RL with Optimal Reward Baseline",
+        arxiv="2505.23585",
+        equation="the optimal baseline, weighted by response length",
+        summary={
+            "en": "Baseline: the group's mean reward weighted by response length; no std.",
+            "zh": "基线是按回答长度加权的组内平均奖励；不除标准差。",
+        },
+        changes={
+            "en": "the length-weighted mean replaces the plain mean: long responses move the baseline more",
+            "zh": "用按长度加权的均值代替普通均值：长回答对基线的影响更大",
+        },
+        latex=r"A_i = R_i - \frac{\sum_j |o_j|\,R_j}{\sum_j |o_j|}",
+        trl=None,
+        verl="algorithm.adv_estimator=opo",
+        function=_opo,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "opo"},
+        length_note={
+            "en": "The baseline weighs each response by its length |o_j| (the response mask's sum in verl); with no "
+            "lengths every response counts once and OPO is Dr.GRPO.",
+            "zh": "基线按每条回答的长度 |o_j| 加权（verl 中为 response mask 之和）；不给长度时每条回答各算一次，OPO 即 Dr.GRPO。",
+        },
+    ),
+    EstimatorSpec(
+        name="grpo_passk",
+        title="Pass@k",
+        paper="Tang, Zheng, Synnaeve, Munos 2025, Optimizing Language Models for Inference Time Objectives using RL",
+        arxiv="2503.19595",
+        equation="pass@k objective, as verl grpo_passk computes it (the best response against the second best)",
+        summary={
+            "en": "Only the group's best response gets an advantage: its lead over the second best, over the group's std.",
+            "zh": "只有组内最好的回答得到优势：它领先第二名的差值，除以组内标准差。",
+        },
+        changes={
+            "en": "rewards the one response that makes the group's best of k better; every other response gets 0",
+            "zh": "只奖励让“k 个里最好的那个”变得更好的那一条回答；其余回答优势都是 0",
+        },
+        latex=r"A_{i^*} = \frac{R_{(1)} - R_{(2)}}{\operatorname{std}(R_{1..G}) + \epsilon},\quad i^* = \arg\max_i R_i,\quad A_i = 0\ (i \ne i^*)",
+        trl=None,
+        verl="algorithm.adv_estimator=grpo_passk (norm_adv_by_std_in_grpo=True)",
+        function=_grpo_passk,
+        trl_args=None,
+        verl_args={"algorithm.adv_estimator": "grpo_passk", "algorithm.norm_adv_by_std_in_grpo": True},
     ),
 )
 

@@ -734,6 +734,43 @@ def _aspo(log_ratio, adv, mask, p, **ctx):
     return loss, ratio, low, high, dual, None
 
 
+def _dro(log_ratio, adv, mask, p, **ctx):
+    # DRO as verl 0.9.1 implements it (loss_mode="dro", core_algos.py compute_policy_loss_dro): per token
+    # -(A log pi - beta/2 (log pi - log pi_old)^2), no clip and no clamp on l. In rlviz's value convention
+    # (-A log pi read as -A pi/sg[pi], as CISPO's): -A + beta/2 l^2, gradient -A + beta l per unit of
+    # grad log pi, verl's. The penalty pulls a token back once l passes A / beta.
+    raw = _raw(log_ratio, ctx)
+    loss = -adv * _grad_path(log_ratio, ctx) + 0.5 * p["dro_beta"] * raw * raw
+    none = torch.zeros_like(log_ratio, dtype=torch.bool)
+    return loss, torch.exp(log_ratio), none, none, none, None
+
+
+def _gpg(log_ratio, adv, mask, p, **ctx):
+    # GPG (arXiv 2504.02546; verl loss_mode="gpg", core_algos.py compute_policy_loss_gpg): the plain
+    # policy gradient -A log pi, no ratio, clip or KL. Value -A (the readable -A pi/sg[pi]), gradient -A.
+    none = torch.zeros_like(log_ratio, dtype=torch.bool)
+    return -adv * _grad_path(log_ratio, ctx), torch.exp(log_ratio), none, none, none, None
+
+
+def _bypass_pg(log_ratio, adv, mask, p, **ctx):
+    # verl 0.9.1 bypass mode, loss_type="reinforce" (core_algos.py compute_policy_loss_bypass_mode ->
+    # compute_policy_loss_reinforce; rollout_corr_helper.compute_rollout_correction_weights): a REINFORCE
+    # loss -sg[w] A log pi with the truncated importance weight w = min(rho, C) of pi over the sampling
+    # policy (verl: its rollout log-probs stand for pi_old), rho per token (exp of l clamped to +-20) or per
+    # response (exp of the sum of l, clamped to +-20). Value -A w, gradient -A w (CISPO's convention).
+    raw = _raw(log_ratio, ctx).detach()
+    if p["bypass_is_level"] == "token":
+        rho = torch.exp(raw.clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP))  # (B, T)
+    else:
+        total = (raw * mask).sum(-1, keepdim=True)  # (B, 1)
+        rho = torch.exp(total.clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)).expand_as(raw)
+    weight = rho.clamp(max=p["bypass_is_cap"])
+    loss = -adv * weight * _grad_path(log_ratio, ctx)
+    capped = rho > p["bypass_is_cap"]
+    none = torch.zeros_like(capped)
+    return loss, rho, none, capped, none, None
+
+
 # ----------------------------------------------------------------------------------------------
 # Registry
 # ----------------------------------------------------------------------------------------------
@@ -934,6 +971,10 @@ _VESPO = "VESPO, arXiv 2602.10693 (TRL loss_type='vespo')"
 _LUSPO = "LUSPO, arXiv 2602.05261 (TRL loss_type='luspo')"
 _M2PO = "M2PO, arXiv 2510.01161, §5 and Algorithm 1"
 _ASPO = "ASPO, arXiv 2510.06062 (Archer2.0 code)"
+_DRO = "verl 0.9.1 loss_mode='dro' (core_algos.py compute_policy_loss_dro; docs/algo/dro.md)"
+_GPG = "GPG, arXiv 2504.02546, the GPG objective (verl loss_mode='gpg')"
+_BYPASS = "verl 0.9.1 bypass mode, loss_type='reinforce' (core_algos.py compute_policy_loss_bypass_mode)"
+_RC = "algorithm.rollout_correction"
 
 # GSPO's ε is of order 1e-4: a slider over a few such values rather than a linear range.
 _GSPO_EPS = (0.0, 5e-5, 1e-4, 2e-4, 3e-4, 4e-4, 5e-4, 7e-4, 1e-3, 2e-3, 5e-3, 1e-2)
@@ -1880,6 +1921,155 @@ _SPECS = [
             ),
         ),
     ),
+    AlgorithmSpec(
+        name="gpg",
+        title="GPG",
+        paper="Chu et al. 2025, GPG: A Simple and Strong Reinforcement Learning Baseline for Model Reasoning",
+        arxiv="2504.02546",
+        equation="the GPG objective (−A log π, no ratio)",
+        parent="grpo",
+        summary={
+            "zh": "最朴素的策略梯度：直接最小化 −A·log π，没有重要性比率、没有裁剪、没有 KL。",
+            "en": "The plain policy gradient: minimise −A·log π, with no importance ratio, no clip and no KL.",
+        },
+        changes={
+            "zh": "去掉 GRPO 的比率与裁剪（每批样本只更新一次时二者本就不起作用），优势只减组内均值，再按批次里非零奖励的比例放大（GPG 优势估计器）。",
+            "en": "Drops GRPO's ratio and clip (idle anyway with one update per batch); advantages subtract the group mean "
+            "and are scaled up by the batch's share of non-zero rewards (the GPG advantage estimator).",
+        },
+        latex=r"\lambda_{i,t}=-A_{i,t}\log\pi_\theta(y_{i,t}),\quad \mathcal L=\frac{1}{\sum_i|o_i|}\sum_{i,t}\lambda_{i,t}",
+        ratio_level="token",
+        loss_settings=(
+            _agg("token-mean", _GPG + " (token-level mean; verl's default loss_agg_mode)"),
+            *_kl(0.0, _GPG + " (no KL term)"),
+        ),
+        train_settings=(
+            *_adv("group", "none", _GPG + " (group mean only, no std; the α scale: adv_estimator = gpg)"),
+            *_shaping(False, False, False, "not in GPG"),
+        ),
+        surrogate=_gpg,
+        trust_region=frozenset(),
+        clip_space=None,
+        detached_weight=True,
+        trl=None,
+        verl={_LOSS_MODE: "gpg"},  # core_algos.py @register_policy_loss("gpg")
+    ),
+    AlgorithmSpec(
+        name="dro",
+        title="DRO (verl)",
+        paper="verl 0.9.1, loss_mode dro (after Richemond et al. 2024, Direct Reward Optimisation)",
+        arxiv="2405.19107",
+        equation="verl compute_policy_loss_dro (quadratic log-ratio penalty)",
+        parent="gpg",
+        summary={
+            "zh": "朴素策略梯度 −A·log π 加上二次惩罚 (β/2)(log π − log π_old)²：不裁剪，用平滑的拉力代替信任域。",
+            "en": "The plain policy gradient −A·log π plus a quadratic penalty (β/2)(log π − log π_old)²: no clip, a smooth pull instead of a trust region.",
+        },
+        changes={
+            "zh": "梯度为 −A + β·log r：token 的对数比率超过 A/β 后惩罚占上风，把它往回拉。论文的 DRO 还有价值函数和参考策略；这里按 verl 的实现。",
+            "en": "The gradient is −A + β·log r: once a token's log-ratio passes A/β the penalty wins and pulls it back. "
+            "The paper's DRO also has a value function and a reference policy; this is verl's implementation.",
+        },
+        latex=r"\lambda_{i,t}=-A_{i,t}\log\pi_\theta(y_{i,t})+\frac{\beta}{2}\big(\log\pi_\theta(y_{i,t})-\log\pi_{\theta_\text{old}}(y_{i,t})\big)^2",
+        ratio_level="token",
+        loss_settings=(
+            Setting(
+                "dro_beta",
+                1.0,
+                _DRO + " (dro_beta: null, must be > 0: verl ships no value; 1.0 is rlviz's choice)",
+                verl="actor.policy_loss.dro_beta",
+                help={
+                    "zh": "β：对数比率二次惩罚的系数（必须 > 0）",
+                    "en": "β: coefficient of the quadratic log-ratio penalty (must be > 0)",
+                },
+                surrogate=True,
+                range=(0.05, 5.0, 0.05),
+            ),
+            _agg("token-mean", _DRO + " (verl's default loss_agg_mode)"),
+            *_kl(0.0, _DRO + " (use_kl_loss = False)"),
+        ),
+        train_settings=(
+            *_adv("group", "group", _DRO + " (GRPO advantages)"),
+            *_shaping(False, False, False, "not in DRO"),
+        ),
+        surrogate=_dro,
+        trust_region=frozenset(),
+        clip_space=None,
+        monotone=False,
+        detached_weight=True,
+        trl=None,
+        verl={_LOSS_MODE: "dro"},  # core_algos.py @register_policy_loss("dro")
+    ),
+    AlgorithmSpec(
+        name="bypass_pg",
+        title="Bypass REINFORCE (verl)",
+        paper="REINFORCE for LLMs (Ahmadian et al. 2024, Back to Basics) with the truncated sequence IS weight of "
+        "Liu, Li et al. 2025, When Speed Kills Stability (blog, richardli.xyz/rl-collapse), as verl 0.9.1's bypass mode",
+        arxiv="2402.14740",
+        equation="verl compute_policy_loss_bypass_mode (loss_type = reinforce)",
+        parent="gpg",
+        summary={
+            "zh": "verl 的 bypass 模式：采样端的 log-prob 直接充当 π_old，损失是带截断重要性权重的 REINFORCE：−sg[min(ρ, C)]·A·log π。",
+            "en": "verl's bypass mode: the sampler's log-probs stand in for π_old, and the loss is REINFORCE with a truncated "
+            "importance weight: −sg[min(ρ, C)]·A·log π.",
+        },
+        changes={
+            "zh": "省掉训练端重算 π_old；ρ 可按整条回答（默认，比率之积）或按 token 计算，超过 C 的权重被截顶但梯度保留。",
+            "en": "Skips the trainer's recompute of π_old; ρ is per response (the default: the product of the ratios) or per "
+            "token, and a weight above C is capped with its gradient kept.",
+        },
+        latex=r"\lambda_{i,t}=-\operatorname{sg}\big[\min(\rho_i,C)\big]A_{i,t}\log\pi_\theta(y_{i,t}),\quad "
+        r"\rho_i=\prod_t r_{i,t},\quad " + _R,
+        ratio_level="sequence",
+        loss_settings=(
+            Setting(
+                "bypass_is_level",
+                "sequence",
+                _BYPASS + " (RolloutCorrectionConfig.bypass_pg_is: rollout_is = 'sequence')",
+                verl=f"{_RC}.rollout_is",
+                help={
+                    "zh": "重要性权重 ρ 的层级：sequence（整条回答比率之积）或 token（每个 token 自己的比率）",
+                    "en": "level of the importance weight ρ: sequence (the product of a response's ratios) or token "
+                    "(each token's own ratio)",
+                },
+                choices=("sequence", "token"),
+            ),
+            Setting(
+                "bypass_is_cap",
+                2.0,
+                _BYPASS + " (rollout_is_threshold = 2.0, bypass_pg_is)",
+                verl=f"{_RC}.rollout_is_threshold",
+                help={"zh": "截断上限 C（min(ρ, C)）", "en": "truncation cap C (min(ρ, C))"},
+                surrogate=True,
+                range=(1.0, 10.0, 0.1),
+            ),
+            _agg("token-mean", _BYPASS + " (the actor's loss_agg_mode, token-mean by default)"),
+            *_kl(0.0, _BYPASS + " (use_kl_loss = False)"),
+        ),
+        train_settings=(
+            *_adv("group", "group", _BYPASS + " (GRPO advantages)"),
+            *_shaping(False, False, False, "not in verl's bypass mode"),
+        ),
+        surrogate=_bypass_pg,
+        trust_region=frozenset({"capped"}),
+        clip_space=None,
+        detached_weight=True,
+        trl=None,
+        # verl: rollout_corr_helper.apply_bypass_mode sets old_log_probs = rollout_log_probs and loss_mode = bypass_mode
+        verl={_LOSS_MODE: "bypass_mode", f"{_RC}.bypass_mode": True, f"{_RC}.loss_type": "reinforce"},
+        framework_notes=(
+            FrameworkNote(
+                "verl",
+                {
+                    "en": "verl's bypass mode passes the sampler's (vLLM's) log-probs as π_old, so ρ is π over the "
+                    "sampler; rlviz's trainer passes its own π_old, the same when the sampler matches the trainer. "
+                    "verl's loss value is −sg[w]·A·log π, rlviz's −A·w: the same gradient.",
+                    "zh": "verl 的 bypass 模式把采样端（vLLM）的 log-prob 当作 π_old，所以 ρ 是 π 对采样端的比率；rlviz 的训练器"
+                    "传入它自己的 π_old，采样端与训练端一致时二者相同。verl 的损失值是 −sg[w]·A·log π，rlviz 是 −A·w：梯度相同。",
+                },
+            ),
+        ),
+    ),
 ]
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {spec.name: spec for spec in _SPECS}
@@ -1953,6 +2143,8 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
         "tis_cap",
         "gppo_beta1",
         "gppo_beta2",
+        "dro_beta",
+        "bypass_is_cap",
     ):
         if key in params and params[key] <= 0:
             raise ValueError(f"{key}: must be > 0, got {params[key]}")
@@ -1975,6 +2167,10 @@ def resolve_settings(name: str, **overrides) -> dict[str, Any]:
     for key in ("tau_pos", "tau_neg"):
         if key in params and params[key] < MIN_TEMPERATURE:  # SAPO's gate scales by 4 / tau
             raise ValueError(f"{key}: must be at least {MIN_TEMPERATURE:g}, got {params[key]:g}")
+    if "bypass_is_level" in params and params["bypass_is_level"] not in ("sequence", "token"):
+        raise ValueError(f"bypass_is_level: must be 'sequence' or 'token', got {params['bypass_is_level']!r:.60}")
+    if "bypass_is_cap" in params and params["bypass_is_cap"] < 1:
+        raise ValueError(f"bypass_is_cap: must be >= 1, got {params['bypass_is_cap']}")
     if params["loss_agg_mode"] not in LOSS_AGG_MODES:
         raise ValueError(f"loss_agg_mode: {params['loss_agg_mode']!r} is not one of {', '.join(LOSS_AGG_MODES)}")
     if params.get("norm_length") is not None and params["norm_length"] <= 0:

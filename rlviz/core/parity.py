@@ -175,8 +175,16 @@ def _check_policy(case: dict, sets: dict, doc: dict) -> ParityResult:
     (grad,) = torch.autograd.grad(out.loss, lp, allow_unused=True)
     grad = torch.zeros_like(lp) if grad is None else grad
     framework_grad = _t(case["grad"])
-    # a loss -sg[w] A log pi is linear in log pi: in rlviz's value convention (-A w) it reads sum(g)
-    expected = case["loss"] if case["value_form"] == "surrogate" else float((framework_grad * mask).sum())
+    # a loss -sg[w] A log pi is linear in log pi: in rlviz's value convention (-A w) it reads sum(g); one that
+    # adds a log-ratio term (verl's DRO) reads loss - sum(k (log pi - 1)), k its slope along a common shift of
+    # log pi and log pi_old (the generator's docstring)
+    if case["value_form"] == "surrogate":
+        expected = case["loss"]
+    elif case["value_form"] == "log_prob_term":
+        shift = _t(case["shift_grad"]) * mask
+        expected = case["loss"] - float((shift * (_t(inp["log_prob"]) - 1.0)).sum())
+    else:
+        expected = float((framework_grad * mask).sum())
     loss_error = abs(float(out.loss.detach()) - expected)
     grad_error = float((grad - framework_grad).abs().max())
     what = "the loss" if loss_error >= grad_error else "the gradient"

@@ -35,6 +35,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "advantages.name.remax": {"en": "ReMax", "zh": "ReMax"},
     "advantages.name.maxrl": {"en": "MaxRL", "zh": "MaxRL"},
     "advantages.name.gdpo": {"en": "GDPO", "zh": "GDPO"},
+    "advantages.name.gpg": {"en": "GPG", "zh": "GPG"},
+    "advantages.name.opo": {"en": "OPO", "zh": "OPO"},
+    "advantages.name.grpo_passk": {"en": "Pass@k", "zh": "Pass@k（只奖励组内最优）"},
     "advantages.lede": {
         "en": "An advantage estimator turns a group's rewards into the weight each response's gradient gets: "
         "positive pushes it up, negative down. Type the rewards and compare the estimators' bars.",

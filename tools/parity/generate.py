@@ -57,7 +57,12 @@ Value conventions. Where a framework's loss is ``-sg[w] A log pi`` (CISPO, VESPO
 depends on the absolute log-probs; rlviz reports the same gradient with the readable value ``-A w``
 (``-sg[w] A pi/sg[pi]``). Such a loss is linear in log pi with slope g (the stored gradient), so the
 generator asserts ``loss == sum(g * log_prob)`` and stores ``value_form = "log_prob"``: the test then
-compares rlviz's loss with ``sum(g)``, the framework's loss in rlviz's convention.
+compares rlviz's loss with ``sum(g)``, the framework's loss in rlviz's convention. A loss with such a term
+and a part that reads only the log-ratio (verl's DRO: ``-A log pi + beta/2 l^2``) stores ``value_form =
+"log_prob_term"`` and ``shift_grad`` k, the slope of the loss along a common shift of log pi and log pi_old
+(d loss / d log pi + d loss / d log pi_old per token; the generator checks the loss moves by c sum(k) when
+both shift by c): rlviz's value is then ``loss - sum(k (log pi - 1))`` (for CISPO's form k = g, the same as
+``sum(g)``).
 """
 
 from __future__ import annotations
@@ -276,16 +281,22 @@ class _Metrics(dict):
         return self[key]
 
 
-def run_verl(settings: dict, inp: dict) -> tuple[torch.Tensor, torch.Tensor, str]:
-    """verl's ``get_policy_loss_fn(loss_mode)`` on the fixed inputs."""
+def run_verl(settings: dict, inp: dict, shift: bool = False):
+    """verl's ``get_policy_loss_fn(loss_mode)`` on the fixed inputs: (loss, d loss / d log_prob [B, T],
+    function), and with ``shift`` also d loss / d old_log_prob [B, T] (the value form ``log_prob_term``).
+    ``rollout_correction`` (bypass mode): a ``RolloutCorrectionConfig`` in ``policy_loss``, as verl's
+    ``rollout_corr_helper.apply_bypass_mode`` puts it there."""
+    from verl.trainer.config import RolloutCorrectionConfig
     from verl.trainer.ppo.core_algos import get_policy_loss_fn
     from verl.workers.config import ActorConfig, PolicyLossConfig
 
     s = dict(settings)
     mode = s.pop("loss_mode")
     agg = s.pop("loss_agg_mode")
-    policy_keys = {"clip_cov_ratio", "clip_cov_lb", "clip_cov_ub", "kl_cov_ratio", "ppo_kl_coef"}
+    policy_keys = {"clip_cov_ratio", "clip_cov_lb", "clip_cov_ub", "kl_cov_ratio", "ppo_kl_coef", "dro_beta"}
     policy = {k: s.pop(k) for k in list(s) if k in policy_keys}
+    if "rollout_correction" in s:
+        policy["rollout_correction"] = RolloutCorrectionConfig(**s.pop("rollout_correction"))
     scale = s.pop("loss_scale_factor", None)
     cfg = ActorConfig(
         strategy="fsdp",
@@ -300,17 +311,23 @@ def run_verl(settings: dict, inp: dict) -> tuple[torch.Tensor, torch.Tensor, str
     if scale is not None:  # as verl/workers/utils/losses.py does
         cfg.global_batch_info["loss_scale_factor"] = scale
     lp = _leaf(inp)
+    old = inp["old_log_prob"].clone().requires_grad_(shift)
     fn = get_policy_loss_fn(mode)
     loss, _ = fn(
-        old_log_prob=inp["old_log_prob"].clone(),
+        old_log_prob=old,
         log_prob=lp,
         advantages=adv_bt(inp).clone(),
         response_mask=inp["response_mask"].clone(),
         loss_agg_mode=agg,
         config=cfg,
     )
+    function = f"verl.trainer.ppo.core_algos.{fn.__name__} (get_policy_loss_fn({mode!r}))"
+    if shift:
+        grad, grad_old = torch.autograd.grad(loss, (lp, old), allow_unused=True)
+        grad_old = torch.zeros_like(grad) if grad_old is None else grad_old
+        return loss.detach(), grad, function, grad_old
     (grad,) = torch.autograd.grad(loss, lp)
-    return loss.detach(), grad, f"verl.trainer.ppo.core_algos.{fn.__name__} (get_policy_loss_fn({mode!r}))"
+    return loss.detach(), grad, function
 
 
 # ----------------------------------------------------------------------------------------------
@@ -718,6 +735,87 @@ POLICY_CASES = [
         framework="verl",
         settings=verl("vanilla", "token-sum", 0.2, 0.28, 10.0),
     ),
+    # issue 43: GPG's loss (-A log pi), verl's DRO (-A log pi + dro_beta/2 l^2, no clip and no clamp: the far
+    # set too) and verl's bypass mode (old_log_prob = the rollout's; loss_type reinforce: -sg[min(rho, C)] A log pi
+    # with rho per response or per token; loss_type ppo_clip: verl's vanilla loss, no IS weight = rlviz's PPO)
+    dict(
+        objective="gpg", rlviz={}, framework="verl", value_form="log_prob", settings=verl("gpg", "token-mean", 0.2, 0.2)
+    ),
+    dict(
+        objective="gpg",
+        rlviz={"loss_agg_mode": "seq-mean-token-mean"},
+        framework="verl",
+        value_form="log_prob",
+        settings=verl("gpg", "seq-mean-token-mean", 0.2, 0.2),
+    ),
+    dict(
+        objective="dro",
+        rlviz={},
+        framework="verl",
+        inputs=(*ALL, "far"),
+        value_form="log_prob_term",
+        settings=verl("dro", "token-mean", 0.2, 0.2, dro_beta=1.0),
+    ),
+    dict(
+        objective="dro",
+        rlviz={"dro_beta": 0.5, "loss_agg_mode": "seq-mean-token-mean"},
+        framework="verl",
+        value_form="log_prob_term",
+        settings=verl("dro", "seq-mean-token-mean", 0.2, 0.2, dro_beta=0.5),
+    ),
+    dict(
+        objective="bypass_pg",
+        rlviz={},
+        framework="verl",
+        inputs=(*ALL, "far"),
+        value_form="log_prob",
+        settings=verl(
+            "bypass_mode",
+            "token-mean",
+            0.2,
+            0.2,
+            rollout_correction={
+                "bypass_mode": True,
+                "loss_type": "reinforce",
+                "rollout_is": "sequence",
+                "rollout_is_threshold": 2.0,
+            },
+        ),
+        note="RolloutCorrectionConfig.bypass_pg_is(): sequence-level truncated IS, C = 2",
+    ),
+    dict(
+        objective="bypass_pg",
+        rlviz={"bypass_is_level": "token", "bypass_is_cap": 1.5},
+        framework="verl",
+        inputs=(*ALL, "far"),
+        value_form="log_prob",
+        settings=verl(
+            "bypass_mode",
+            "token-mean",
+            0.2,
+            0.2,
+            rollout_correction={
+                "bypass_mode": True,
+                "loss_type": "reinforce",
+                "rollout_is": "token",
+                "rollout_is_threshold": 1.5,
+            },
+        ),
+    ),
+    dict(
+        objective="ppo",
+        rlviz={"dual_clip_c": 3.0},
+        framework="verl",
+        settings=verl(
+            "bypass_mode",
+            "token-mean",
+            0.2,
+            0.2,
+            3.0,
+            rollout_correction={"bypass_mode": True, "loss_type": "ppo_clip", "rollout_is": None},
+        ),
+        note="RolloutCorrectionConfig.bypass_ppo_clip(): verl's vanilla loss with old_log_prob = the rollout's",
+    ),
 ]
 # rlviz objectives with no implementation in TRL or verl at these versions: gppo, ce_gppo, m2po, aspo
 # (GPPO lives in the authors' verl fork, CE-GPPO in theirs; neither is in volcengine/verl or TRL).
@@ -745,6 +843,9 @@ ADV_CASES = [
     ("reinforce_pp_baseline", "reinforce_plus_plus_baseline", {}),
     ("remax", "remax", {}),
     ("gdpo", "gdpo", {}),
+    ("gpg", "gpg", {}),
+    ("opo", "opo", {}),
+    ("grpo_passk", "grpo_passk", {"norm_adv_by_std_in_grpo": True}),
 ]
 # two prompts, G = 4 each; lengths per response; the greedy response's reward per prompt (ReMax);
 # a second reward component for GDPO (exact in float32: verl reads components as float32)
@@ -1057,6 +1158,13 @@ def policy_vectors(inputs) -> dict[str, list]:
             inp = inputs[set_name]
             if row["framework"] == "trl":
                 loss, grad, function = run_trl(row["settings"], inp, row.get("trainer", "GRPOTrainer"))
+            elif row.get("value_form") == "log_prob_term":
+                loss, grad, function, grad_old = run_verl(row["settings"], inp, shift=True)
+                shift_grad = grad + grad_old
+                moved = {**inp, "log_prob": inp["log_prob"] + 0.25, "old_log_prob": inp["old_log_prob"] + 0.25}
+                again = run_verl(row["settings"], moved)[0]  # linear along a common shift, with slope sum(k)
+                slope = float((shift_grad * inp["response_mask"]).sum())
+                assert abs(float(again) - float(loss) - 0.25 * slope) < 1e-9, (row, set_name)
             else:
                 loss, grad, function = run_verl(row["settings"], inp)
                 if row["settings"]["loss_mode"] == "clip_cov":  # a random draw must not be one
@@ -1077,6 +1185,8 @@ def policy_vectors(inputs) -> dict[str, list]:
                 "loss": float(loss),
                 "grad": _tensor_list(grad),
             }
+            if case["value_form"] == "log_prob_term":
+                case["shift_grad"] = _tensor_list(shift_grad)
             if case["value_form"] == "log_prob":  # linear in log pi with slope grad: loss = sum(g * lp)
                 lin = float((grad * inp["log_prob"] * inp["response_mask"]).sum())
                 assert abs(lin - float(loss)) < 1e-10, (row, set_name, lin, float(loss))
@@ -1140,6 +1250,8 @@ def adv_vectors() -> tuple[list[dict], dict]:
             call["index"] = index
         if verl_name == "reinforce_plus_plus":
             call["config"] = AlgoConfig(gamma=1.0)
+        if verl_name == "grpo_passk":  # it reads norm_adv_by_std_in_grpo from the config
+            call["config"] = AlgoConfig(norm_adv_by_std_in_grpo=kwargs["norm_adv_by_std_in_grpo"])
         settings = dict(kwargs)
         if verl_name == "gdpo":
             # two components through verl's own path: non_tensor_batch keys + batch prompts / attention_mask
