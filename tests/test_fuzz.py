@@ -28,7 +28,7 @@ import rlviz.core
 from rlviz.core import advice, frameworks, parity, passk, sampling
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, masked_mean, token_weights
-from rlviz.core.corrections import CORRECTIONS, correction_band, correction_weights, get_correction
+from rlviz.core.corrections import CORRECTIONS, cap_shares, correction_band, correction_weights, get_correction
 from rlviz.core.estimators import (
     ESTIMATORS,
     estimate_advantages,
@@ -64,6 +64,7 @@ ALIASES = {
     get_estimator: {"adv_estimator"},
     kl_estimate: {"kl_estimator"},
     correction_weights: {"correction"},
+    cap_shares: {"correction"},
     correction_band: {"correction"},
     get_correction: {"correction"},
     sampling.fill_cost: {"pass_rate"},
@@ -415,6 +416,7 @@ VALID_CALLS = (
         correction_weights,
         dict(name="token_mis", old_log_prob=_LP, rollout_log_prob=_OLD, response_mask=_MASK, low=0.5, high=2.0),
     ),
+    (cap_shares, dict(name="token_tis", old_log_prob=_LP, rollout_log_prob=_OLD, response_mask=_MASK, high=2.0)),
     (estimate_advantages, dict(name="remax", rewards=[[1.0, 0.0]], greedy_rewards=[0.5], lengths=[[3, 4]])),
     (estimate_advantages, dict(name="gdpo", rewards=[[1.0, 0.0]], components=[[[1.0], [0.0]]])),
     (expected_group_weight, dict(name="grpo", pass_rate=[0.5], group_size=4)),
