@@ -38,6 +38,7 @@ from app_common.template import notes, page_top, practitioners
 from rlviz.core.estimators import ESTIMATORS
 from rlviz.experiments import advantages as A
 from rlviz.i18n import LIST_SEPARATOR
+from rlviz.numbering import response_number
 from rlviz.plots.advantages import advantage_bars_figure, difficulty_bias_figure
 from rlviz.teach.predict import PREDICTIONS
 
@@ -180,8 +181,9 @@ def group_section() -> None:
     except ValueError as exc:  # what the estimators themselves refuse (e.g. rewards too large)
         show_bad_input(exc, FIELDS, where=figure_box)
         return
-    responses = {
-        f"response.{i + 1}": tr("advantages.response_label", i=i + 1, r=f"{r:g}") for i, r in enumerate(inputs.rewards)
+    responses = {  # the estimators' frames number responses from 1, as every page shows them
+        f"response.{response_number(i)}": tr("advantages.response_label", i=response_number(i), r=f"{r:g}")
+        for i, r in enumerate(inputs.rewards)
     }
     bar_labels = labels(
         "advantages", "response_axis", "advantage_axis", "reward", "second_reward", **responses, **names

@@ -27,6 +27,7 @@ from app_common.template import notes, page_top, practitioners
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import formula as F
 from rlviz.i18n import LIST_SEPARATOR, latex_text
+from rlviz.numbering import response_number, response_tag
 from rlviz.plots.formula import HIGHLIGHT_FILL, term_latex, token_strip_figure
 
 ensure_shell()
@@ -125,7 +126,8 @@ def _picked(key: str) -> None:
 
 # labels made now, in this run's language (a widget may format its value again outside the run)
 response_labels = {
-    k: tr("formula.response_option", i=k, n=n, r=f"{float(batch.rewards[k]):g}") for k, n in enumerate(batch.lengths)
+    k: tr("formula.response_option", i=response_number(k), n=n, r=f"{float(batch.rewards[k]):g}")
+    for k, n in enumerate(batch.lengths)
 }
 response = picks.selectbox(
     tr("formula.response"),
@@ -167,7 +169,7 @@ strip_labels = {
     "push": tr("formula.hover_push"),
     "advantage": tr("formula.hover_advantage"),
     **{f"state.{s}": tr(f"formula.state.{s}") for s in TOKEN_STATES},
-    **{f"row.{k}": f"#{k} · R={float(batch.rewards[k]):g}" for k in range(len(batch.lengths))},
+    **{f"row.{k}": f"{response_tag(k)} · R={float(batch.rewards[k]):g}" for k in range(len(batch.lengths))},
 }
 strip_key = f"fd_strip_{i}_{t}"  # a fresh chart per pick: the last click's selection does not linger
 with figure_box:
@@ -242,7 +244,7 @@ if diff.others:
 # ---------------------------------------------------------------------------------------- the formulas
 # One row per term: A's formula and numbers beside B's, boxed where the terms differ (the rows
 # stack, A above B, on a narrow window).
-st.subheader(tr("formula.formulas_header", i=i, t=t))
+st.subheader(tr("formula.formulas_header", i=response_number(i), t=t))
 st.caption(tr("formula.boxed_caption"))
 heads = [f"A · {titles[a]}", f"B · {titles[b]}"]
 grad_differs = bool(diff.table.set_index("quantity").loc["grad_weight", "differs"])

@@ -156,6 +156,8 @@ figure, figure_held = parts.stage_figure(walk, frame, stage, rows, hold_adv, hol
 numbers = S.stage_numbers(walk, stage, objective, {"advantages": hold_adv, "clip": hold_clip}, L)
 with figure_box:
     chart(figure, f"step-{stage}")
+    if stage in S.TOKEN_STAGES:  # what the token cells' marks are: the task's filler dots, EOS, no padding
+        st.caption(S.token_note(walk, L))
 
 # ------------------------------------------------------------------------------- the stage's card
 with card:

@@ -352,3 +352,28 @@ def test_the_reports_bank_questions_by_hand():
     ):
         with pytest.raises(ValueError, match=f"^{param}"):
             answers.compute(name, args)
+
+
+# ------------------------------------------------------------------------------- what the page reads out
+def test_the_sections_readings_by_hand():
+    # section 1, lengths (200, 10): token-mean gives the long response 200/210 = 95.2% of the step, seq-mean-
+    # token-mean 1/2 = 50.0%; before the commit the mode asked about (token-mean) is left out of the figure
+    weights = X.aggregation_weights([200, 10])
+    assert X.aggregation_reading(weights, [200, 10]) == {"long": 200, "tm_share": "95.2%", "sm_share": "50.0%", "B": 2}
+    assert "token-mean" not in set(X.aggregation_held(weights, "token-mean")["mode"])
+    # section 2, lengths (200, 10), A = (1, -1), one micro-batch: λ = -A, token-mean over 210 tokens:
+    # (-200 + 10) / 210 = -0.9048
+    one = X.microbatch_reading(X.microbatch_weights([200, 10], [1, -1], 1))
+    assert one == {"loss_global": "-0.9048", "loss_micro": "-0.9048", "micro_tokens": "210"}
+    # section 8 at the page's defaults (ε 0.2 / 0.28, c 3): band [0.8, 1.28]; the cases are counted by bound
+    state = X.clip_state(0.2, 0.28, 3.0, 2.0, -1.0)
+    cases = X.clip_cases(0.2, 0.28, 3.0)
+    reading = X.clip_reading(cases, state)
+    assert (reading["low"], reading["high"], reading["c"], reading["n"]) == ("0.8", "1.28", "3", len(cases))
+    assert reading["n_low"] + reading["n_high"] + reading["n_c"] == int((cases.bound != "none").sum())
+    # section 9, 8 x 10 tokens in 4 steps of 2 responses, 4 counted: each step 20 / 40 = 0.5 of the intended
+    window = X.token_count_window([10] * 8, 4, 4)
+    assert X.window_reading(window) == {"k": 4, "scales": "0.5× · 0.5× · 0.5× · 0.5×"}
+    # section 10: e^0.01 = 1.0101 per token; 100 tokens e^1 = 2.718 < 3; first masked ln 3 / 0.01 = 109.9 -> 110
+    at = X.sequence_weight_drift(0.01, [X.REPORT_LENGTH], 3.0)
+    assert X.drift_reading(0.01, 3.0, at) == {"L": 100, "w_L": "2.718", "ratio": "1.0101", "first": 110}

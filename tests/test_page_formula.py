@@ -32,6 +32,10 @@ def test_english_defaults():
     latex = [el.proto.body for el in at.get("latex")]
     assert len(latex) == 12 and sum(r"\fcolorbox" in body for body in latex) == 6
     assert len(at.table) == 2 and len(_values(at)) == len(F.QUANTITIES)
+    # the responses numbered from #1 as on every page: the pick, the strips' rows, the formulas' heading
+    assert at.selectbox(key="fd_resp").options[0].startswith("#1 · ")
+    i = at.selectbox(key="fd_resp").value  # 0-based in the URL and the library
+    assert any(f"of response #{i + 1} bound in" in s.value for s in at.subheader)
 
 
 def test_chinese_and_another_pair_and_token():

@@ -83,6 +83,8 @@ def test_the_first_figure_is_the_groups_tokens_coloured_by_pi_old():
     walk = _walk(at)
     heat = figures(at)[0]["data"][0]
     assert heat["type"] == "heatmap"
+    assert heat["y"][0].startswith("#1 ")  # responses numbered from #1, as on every page
+    assert S.token_note(walk, "en") in texts(at)  # under the figure: what its dots and ⏎ are
     z = np.array(trace_values(heat, "z"), dtype=float)
     assert z.shape[0] == walk.group_size == S.DEFAULT_GROUP_SIZE
     for i, tokens in enumerate(walk.tokens):

@@ -65,7 +65,7 @@ def assert_figure_words(at, lang: str) -> None:
         assert titles == [t("weighting.per_token", lang), t("weighting.per_response", lang)]
         assert f"<br>{t('word.grad_weight', lang)}: " in fig["data"][0]["hovertemplate"]
         assert f"<br>{t('word.advantage', lang)} = " in fig["data"][0]["hovertemplate"]
-        assert fig["data"][0]["x"][0] == t("weighting.response_label", lang, i=0, n=200, adv="-1")
+        assert fig["data"][0]["x"][0] == t("weighting.response_label", lang, i=1, n=200, adv="-1")  # from #1
     assert {tr["name"] for tr in algos["data"]} == {a.title for a in ALGORITHMS.values()}
     axes = {k: v["title"]["text"] for k, v in off["layout"].items() if k[1:5] == "axis" and "title" in v}
     assert set(axes.values()) == {t("weighting.relative", lang), t("word.position", lang)}
@@ -281,7 +281,7 @@ def test_every_setting_is_bound_to_the_url_and_a_link_restores_it():
     assert shared.slider(key="wt_L").value == 80
     assert shared.select_slider(key="wt_sigma").value == 0.05
     assert shared.toggle(key="wt_clip").value is False
-    assert "#2 · 5 tokens · A=+0.5" in figures(shared)[0]["data"][0]["x"]
+    assert "#3 · 5 tokens · A=+0.5" in figures(shared)[0]["data"][0]["x"]  # the third response, from #1
 
 
 def test_bad_input_in_chinese_names_the_widget():

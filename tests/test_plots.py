@@ -270,8 +270,8 @@ def test_words_reach_the_builders_only_through_labels():
     tokens = pd.DataFrame(
         {"response": [0, 1], "position": [0, 0], "token": ["1", "2"], "weight": [0.5, -0.5], "advantage": [1.0, -1.0]}
     )
-    heat = token_weight_figure(tokens, {"row.1": "#1 ✗"})
-    assert list(heat.data[0].y) == ["#0", "#1 ✗"] and heat.layout.xaxis.title.text == "position"
+    heat = token_weight_figure(tokens, {"row.1": "#2 ✗"})  # a missing row label: its number from #1
+    assert list(heat.data[0].y) == ["#1", "#2 ✗"] and heat.layout.xaxis.title.text == "position"
     assert heat.data[0].colorbar.title.text == "push"
     assert heat.data[0].hovertemplate.startswith("token: %{customdata[0]}<br>grad_weight: %{z:.3g}<br>advantage: ")
     assert token_weight_figure(pd.DataFrame(), {}).layout.xaxis.title.text == "position"

@@ -176,6 +176,35 @@ def test_the_frame_has_one_row_per_token(walks):
     assert frame[["old_prob", "prob", "new_prob"]].apply(lambda c: c.between(0, 1)).all().all()
 
 
+def test_the_token_note_says_what_the_dots_and_eos_are(walks):
+    from rlviz.i18n import t
+    from rlviz.lm.rollout import EOS_DISPLAY
+    from rlviz.lm.task import make_problem, reward
+    from rlviz.lm.tokenizer import FILLER
+
+    w = walks("grpo")
+    frame = w.frame()
+    assert (frame["token"] == FILLER).any()  # this group holds filler dots (".231⏎", ".....231⏎")
+    # what the note says, checked: a filler is a sampled token in the loss like its response's digits and EOS
+    assert all(rows["in_loss"].nunique() == 1 for _, rows in frame.groupby("response"))
+    assert frame.loc[frame["token"] == FILLER, "in_loss"].all()
+    # the verifier skips leading fillers (and only those): 37+5= -> "24"
+    problem = make_problem(37, 5, 1)
+    assert (
+        reward(problem, FILLER * 3 + problem.answer, True) == 1.0 and reward(problem, "2" + FILLER + "4", True) == 0.0
+    )
+    # no padding drawn: a response's rows are its real tokens, the last one EOS
+    for n, (_, rows) in zip(w.lengths, frame.groupby("response"), strict=True):
+        assert len(rows) == n and rows["token"].iloc[-1] == EOS_DISPLAY
+    for lang in ("en", "zh"):
+        eos = t("step.tokens_eos", lang, eos=EOS_DISPLAY)
+        note = S.token_note(w, lang)
+        assert note.startswith(t("step.tokens_filler", lang, filler=FILLER)) and note.endswith(eos)
+        # a group without a filler: the note names EOS only
+        plain = dataclasses.replace(w, tokens=[[x for x in tokens if x != FILLER] for tokens in w.tokens])
+        assert S.token_note(plain, lang) == eos
+
+
 # ------------------------------------------------------------------------ what an entry changes
 def test_grpo_changes_nothing_and_no_entry_changes_the_optimizer_step():
     assert S.changes(S.BASELINE) == {}

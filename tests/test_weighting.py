@@ -601,12 +601,12 @@ def test_words_reach_the_builders_only_through_labels():
         assert "lang" not in params and "labels" in params, builder.__name__
         assert not [p for p in params if p.endswith(("_title", "_label", "_labels"))], builder.__name__
         assert "``labels``" in builder.__doc__, builder.__name__  # its keys are documented
-    # a missing key shows the key itself (a missing name: the registry title; a missing response: #i)
+    # a missing key shows the key itself (a missing name: the registry title; a missing response: #n, from 1)
     table = W.aggregation_table([200, 10], [-1.0, 1.0], norm_length=256)
     fig = aggregation_figure(table, "algorithm", {})
     assert [a.text for a in fig.layout.annotations] == ["per_token", "per_response"]
     assert "<br>push: " in fig.data[0].hovertemplate and "<br>advantage = " in fig.data[0].hovertemplate
-    assert list(fig.data[0].x) == ["#0", "#1"] and fig.data[0].name in {a.title for a in ALGORITHMS.values()}
+    assert list(fig.data[0].x) == ["#1", "#2"] and fig.data[0].name in {a.title for a in ALGORITHMS.values()}
     assert {tr.name for tr in aggregation_figure(table, "mode", {}).data} == set(LOSS_AGG_MODES)
     off = offpolicy_figure(W.offpolicy_response(30, 3, 0.5, -1.0, algorithms=("grpo", "cispo")), {})
     assert _axis_titles(off) == {"position", "relative"}

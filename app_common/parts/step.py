@@ -8,6 +8,7 @@ import streamlit as st
 from app_common.text import tr
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import step as S
+from rlviz.numbering import response_number
 from rlviz.plots.step import ratio_figure, response_bars_figure, states_figure, token_strip_figure
 
 SAMPLES_KEPT, WALKS_KEPT = 3, 24  # this session's cache: the last few batches, the last few replays
@@ -43,7 +44,7 @@ def stage_figure(walk: S.Walk, frame, stage: str, rows: dict[int, str], hold_adv
     adv_hover = [] if hold_adv else [(h["advantage"], "advantage", "+.3g")]
 
     def bars(values, signed: bool, text, colors=None, x_title: str = "", fig_title: str | None = None):
-        row_labels = [rows[i + 1] for i in range(walk.group_size)]
+        row_labels = [rows[response_number(i)] for i in range(walk.group_size)]
         return response_bars_figure(
             values, {}, row_labels=row_labels, title=fig_title, signed=signed, colors=colors, text=text, x_title=x_title
         )

@@ -21,6 +21,7 @@ import torch
 
 from rlviz.core.estimators import ESTIMATORS, estimate_advantages, expected_group_weight
 from rlviz.i18n import STRINGS, t
+from rlviz.numbering import response_number
 
 from .weighting import parse_numbers
 
@@ -371,7 +372,7 @@ def prediction_fields(state: Mapping[str, Any]) -> dict[str, str]:
     mean = sum(inputs.rewards) / inputs.group_size
     return {
         "rewards": ", ".join(f"{r:g}" for r in inputs.rewards),
-        "i": str(i + 1),
+        "i": str(response_number(i)),
         "reward": f"{inputs.rewards[i]:g}",
         "G": str(inputs.group_size),
         "G1": str(inputs.group_size - 1),

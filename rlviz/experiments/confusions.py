@@ -27,6 +27,9 @@ From public reports (issue 43):
     within its group before summing and whitens over the batch, GRPO normalises the sum per group,
     over several groups.
 
+What each section of the page reads out of these (its question's state, the numbers of its reading, as
+text) is built at the end of the module (``*_state``, ``*_reading``); the page formats no number itself.
+
 Legend: B responses, T padded width, G group size, V vocabulary. Sources:
 ``shared/reference/algorithms.md`` (§2 aggregation, §4 clip, §5 KL, §6 Dr.GRPO, §8 GSPO) and the
 papers cited in each function.
@@ -50,6 +53,7 @@ from rlviz.core.kl import SCHULMAN_ESTIMATORS, kl_estimate
 from rlviz.core.objectives import ALGORITHMS, get_algorithm, gradient_weights, policy_loss, token_states, trust_band
 from rlviz.core.sampling import expected_advantage_mass
 from rlviz.experiments.weighting import MAX_LENGTH, no_negative_zero, parse_group, parse_numbers
+from rlviz.numbering import response_number
 
 __all__ = [
     "BOUNDS",
@@ -95,6 +99,26 @@ __all__ = [
     "sampler_trainer_gap",
     "token_vs_sequence",
     "which_ratio_moves",
+    # what the page's sections read out (below)
+    "KL_MARK",
+    "aggregation_held",
+    "aggregation_reading",
+    "clip_reading",
+    "clip_state",
+    "difficulty_reading",
+    "drift_reading",
+    "gdpo_reading",
+    "gdpo_state",
+    "kl_reading",
+    "microbatch_reading",
+    "pct_text",
+    "ratio_one_reading",
+    "ratio_one_state",
+    "sampler_metrics",
+    "sampler_reading",
+    "sampler_state",
+    "sequence_reading",
+    "window_reading",
 ]
 
 _F64 = torch.float64
@@ -842,7 +866,7 @@ def fields_microbatch(state) -> dict[str, str]:
     k = int(state["micro_batches"])
     return {
         "k": str(k),
-        "last": str(int(row.response)),
+        "last": str(response_number(int(row.response))),
         "N": str(result.tokens),
         "Nj": str(result.micro_tokens[int(row.micro_batch)]),
         "bj": str(len(result.frame) // k),
@@ -1275,8 +1299,9 @@ def _gdpo_pair(state) -> pd.DataFrame:
 
 
 def answer_gdpo(state) -> str:
-    """state ``{"components": [n, G, 2]}``: which of responses #0 and #1 of the first group gets the
-    larger GDPO advantage (:func:`gdpo_vs_grpo`): ``"first"``, ``"second"`` or ``"same"`` (within 1e-6)."""
+    """state ``{"components": [n, G, 2]}``: which of the first group's first two responses (``GDPO_PAIR``,
+    from 0; #1 and #2 on the page) gets the larger GDPO advantage (:func:`gdpo_vs_grpo`): ``"first"``,
+    ``"second"`` or ``"same"`` (within 1e-6)."""
     a, b = _gdpo_pair(state).gdpo.tolist()
     return "same" if abs(a - b) <= 1e-6 else "first" if a > b else "second"
 
@@ -1285,8 +1310,8 @@ def fields_gdpo(state) -> dict[str, str]:
     pair = _gdpo_pair(state)
     (i, j), (p, q) = GDPO_PAIR, pair.itertuples()
     return {
-        "i": str(i),
-        "j": str(j),
+        "i": str(response_number(i)),
+        "j": str(response_number(j)),
         "a_i": f"{p.reward_0:g}",
         "b_i": f"{p.reward_1:g}",
         "a_j": f"{q.reward_0:g}",
@@ -1305,4 +1330,222 @@ def explain_gdpo(state) -> dict[str, str]:
         "grpo_j": f"{grpo[1]:.3f}",
         "gdpo_i": f"{gdpo[0]:.3f}",
         "gdpo_j": f"{gdpo[1]:.3f}",
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+# What each section of the page reads out of its computation: the question's state (what its answer is
+# computed from) and the numbers of its reading (the locale's ``confusions.<section>.reading``), as text.
+# The page formats nothing itself; the same functions give the numbers to any other view.
+# ------------------------------------------------------------------------------------------------
+KL_MARK = 0.5  # section 6: the x = log π − log π_ref the reading quotes the curves at
+
+
+def pct_text(x: float) -> str:
+    """A share as the page writes it: one decimal of a percent (0.125 -> ``"12.5%"``)."""
+    return f"{x:.1%}"
+
+
+def aggregation_held(weights: pd.DataFrame, mode: str) -> pd.DataFrame:
+    """:func:`aggregation_weights`'s frame without ``mode``'s rows: what section 1 draws while its question
+    (what ``mode`` averages over) waits."""
+    return weights[weights["mode"] != mode]
+
+
+def aggregation_reading(weights: pd.DataFrame, lengths) -> dict[str, str | int]:
+    """Section 1's reading of :func:`aggregation_weights` (``weights``) for ``lengths`` (B of them): the
+    longest response's length ``long`` and its share of the step's weight under token-mean
+    (``tm_share``) and seq-mean-token-mean (``sm_share``), and ``B``."""
+    lengths = [int(n) for n in lengths]
+    long_i = max(range(len(lengths)), key=lambda i: lengths[i])
+    share = weights.set_index(["mode", "response"])["share"]
+    return {
+        "long": lengths[long_i],
+        "tm_share": pct_text(share[("token-mean", long_i)]),
+        "sm_share": pct_text(share[("seq-mean-token-mean", long_i)]),
+        "B": len(lengths),
+    }
+
+
+def microbatch_reading(result: MicroBatchResult) -> dict[str, str]:
+    """Section 2's reading of :func:`microbatch_weights`: the loss under a global token-mean and per
+    micro-batch (4 significant digits), and each micro-batch's tokens N_j."""
+    return {
+        "loss_global": f"{result.loss_global:.4g}",
+        "loss_micro": f"{result.loss_micro:.4g}",
+        "micro_tokens": " / ".join(map(str, result.micro_tokens)),
+    }
+
+
+def ratio_one_state(mu: int, mini_batches: int, lr: float, frame: pd.DataFrame) -> dict:
+    """Section 3's question state from its settings and :func:`ratio_by_update`'s ``frame``: each
+    update's clip fraction and max |r − 1|, rounded to 6 decimals (what :func:`answer_ratio_one` reads)."""
+    return {
+        "mu": int(mu),
+        "mini_batches": int(mini_batches),
+        "lr": float(lr),
+        "clip": tuple(round(float(c), 6) for c in frame["clip_fraction"]),
+        "dev": tuple(round(float(d), 6) for d in frame["max_dev"]),
+    }
+
+
+def ratio_one_reading(frame: pd.DataFrame) -> tuple[str, dict[str, str]]:
+    """Section 3's reading of :func:`ratio_by_update`'s ``frame``: ``(key, values)``, ``key`` the
+    locale's ``reading`` (the first update's ratio range and clip fraction, then the later updates')
+    or ``reading_single`` (one update only: the first's)."""
+    first, later = frame.iloc[0], frame.iloc[1:]
+    values = {
+        "first_min": f"{first.ratio_min:.4f}",
+        "first_max": f"{first.ratio_max:.4f}",
+        "first_clip": pct_text(first.clip_fraction),
+    }
+    if not len(later):
+        return "reading_single", values
+    return "reading", values | {
+        "later_min": f"{later.ratio_min.min():.3f}",
+        "later_max": f"{later.ratio_max.max():.3f}",
+        "later_clip": pct_text(later.clip_fraction.max()),
+    }
+
+
+def sequence_reading(frame: pd.DataFrame, state) -> dict[str, str | int]:
+    """Section 4's reading: the question's numbers (:func:`fields_sequence` at ``state``) and ``n_seq``,
+    the tokens the sequence-level objective clips in :func:`token_vs_sequence`'s ``frame``."""
+    n_seq = int((frame[frame.algorithm == RATIO_PAIR[1]].state == "clipped").sum())
+    return {"n_seq": n_seq, **fields_sequence(state)}
+
+
+def sampler_state(dtype: str, summary: dict[str, float]) -> dict:
+    """Section 5's question state: the sampler's precision and :meth:`GapResult.summary`'s gaps, rounded
+    to 9 decimals (what :func:`answer_sampler` reads)."""
+    return {
+        "dtype": str(dtype),
+        "gap_max": round(summary["gap_max"], 9),
+        "gap_std": round(summary["gap_std"], 9),
+        "ppo_max": round(summary["ppo_max"], 9),
+    }
+
+
+def sampler_metrics(summary: dict[str, float]) -> dict[str, str]:
+    """Section 5's four numbers under its figure, from :meth:`GapResult.summary`: the largest
+    |log π_train − log π_rollout| (``gap``), the share of tokens above the cap (``above``), the mean
+    truncated weight (``tis``), the sequence ratios' range (``seq``)."""
+    return {
+        "gap": f"{summary['gap_max']:.3g}",
+        "above": pct_text(summary["above_cap"]),
+        "tis": f"{summary['tis_mean']:.4f}",
+        "seq": f"{summary['seq_min']:.3f}…{summary['seq_max']:.3f}",
+    }
+
+
+def sampler_reading(result: GapResult) -> dict[str, str | int]:
+    """Section 5's reading of :func:`sampler_trainer_gap`: the tokens compared, the range of their IS
+    ratios (1 without tokens), the share above the cap C, C, the mean truncated weight and the range of
+    the sequence ratios."""
+    s, tokens = result.summary(), result.tokens
+    return {
+        "tokens": int(s["tokens"]),
+        "r_min": f"{tokens.is_ratio.min():.4f}" if len(tokens) else "1",
+        "r_max": f"{tokens.is_ratio.max():.4f}" if len(tokens) else "1",
+        "above": pct_text(s["above_cap"]),
+        "cap": f"{result.cap:g}",
+        "tis": f"{s['tis_mean']:.4f}",
+        "seq_min": f"{s['seq_min']:.4f}",
+        "seq_max": f"{s['seq_max']:.4f}",
+    }
+
+
+def kl_reading(curves: pd.DataFrame, x: float = KL_MARK) -> dict[str, str]:
+    """Section 6's reading of :func:`kl_curves` (``curves``) at ``x`` (one of its points): the gradient
+    in the loss of k1, k2, k3 (``l1``..``l3``) and k1's push in the reward (``r1``).
+
+    Raises:
+        KeyError: ``x`` is not a point of ``curves``.
+    """
+    at = curves[(curves.x - x).abs() < 1e-9].set_index("estimator")
+    return {
+        "x": f"{x:g}",
+        "l1": f"{at.loc['k1', 'grad_loss']:.3f}",
+        "l2": f"{at.loc['k2', 'grad_loss']:.3f}",
+        "l3": f"{at.loc['k3', 'grad_loss']:.3f}",
+        "r1": f"{at.loc['k1', 'grad_reward']:.3f}",
+    }
+
+
+def difficulty_reading(curve: pd.DataFrame, state) -> dict[str, str]:
+    """Section 7's reading: the relative mass with and without the std division at the question's
+    ``state`` (``{"group_size", "p"}``) and at the last pass rate of :func:`difficulty_curve`'s ``curve``."""
+    edge = float(curve.p.iloc[-1])
+    f = fields_difficulty(state)
+    edge_f = fields_difficulty({"group_size": int(state["group_size"]), "p": edge})
+    return {
+        "p": f["p"],
+        "group": f["group"],
+        "none": f["none"],
+        "p_edge": f"{edge:.2f}",
+        "group_edge": edge_f["group"],
+        "none_edge": edge_f["none"],
+    }
+
+
+def clip_state(
+    epsilon_low: float, epsilon_high: float, dual_clip_c: float | None, ratio: float, advantage: float
+) -> dict:
+    """Section 8's question state (what :func:`answer_clip` reads): the clip's settings (``dual_clip_c``
+    ``None``: no dual clip), one token's importance ratio and its advantage's sign (±1)."""
+    return {
+        "epsilon_low": float(epsilon_low),
+        "epsilon_high": float(epsilon_high),
+        "dual_clip_c": dual_clip_c,
+        "ratio": float(ratio),
+        "advantage": float(advantage),
+    }
+
+
+def clip_reading(cases: pd.DataFrame, state) -> dict[str, str | int]:
+    """Section 8's reading: the trust band and c at ``state`` (:func:`fields_clip`) and how many of
+    :func:`clip_cases`'s ``cases`` each bound stops (``n_low``, ``n_high``, ``n_c``, of ``n``)."""
+    counts = cases["bound"].value_counts()
+    f = fields_clip(state)
+    return {
+        "low": f["low"],
+        "high": f["high"],
+        "c": f["c"],
+        "n": len(cases),
+        "n_low": int(counts.get("eps_low", 0)),
+        "n_high": int(counts.get("eps_high", 0)),
+        "n_c": int(counts.get("c", 0)),
+    }
+
+
+def window_reading(frame: pd.DataFrame) -> dict[str, str | int]:
+    """Section 9's reading of :func:`token_count_window`: the steps ``k`` and each step's gradient over
+    the intended one (``"0.5× · 2×"``)."""
+    return {"k": len(frame), "scales": " · ".join(f"{v:.3g}×" for v in frame.scale)}
+
+
+def drift_reading(drift: float, cap: float, at_report: pd.DataFrame) -> dict[str, str | int | None]:
+    """Section 10's reading for a per-token drift ``drift`` (nats) and the cap: the sequence weight at
+    ``REPORT_LENGTH`` (``at_report``: :func:`sequence_weight_drift` there), each token's ratio e^drift and
+    the first length the cap masks (:func:`first_masked_length`; ``None``: none)."""
+    return {
+        "L": REPORT_LENGTH,
+        "w_L": f"{float(at_report['product'].iloc[0]):.3f}",
+        "ratio": fields_drift({"drift": drift, "cap": cap})["ratio"],
+        "first": first_masked_length(float(drift), float(cap)),
+    }
+
+
+def gdpo_state(components) -> dict:
+    """Section 11's question state: the components ``[n, G, 2]`` as nested tuples (a hashable state)."""
+    return {"components": tuple(tuple(tuple(r) for r in g) for g in components)}
+
+
+def gdpo_reading(frame: pd.DataFrame) -> dict[str, str]:
+    """Section 11's reading of :func:`gdpo_vs_grpo`: each group's std of GRPO's and of GDPO's advantages
+    (:func:`group_spread`), 3 decimals."""
+    spread = group_spread(frame)
+    return {
+        "grpo_std": " · ".join(f"{v:.3f}" for v in spread.grpo),
+        "gdpo_std": " · ".join(f"{v:.3f}" for v in spread.gdpo),
     }

@@ -35,6 +35,7 @@ from rlviz.core.shaping import (
 )
 from rlviz.i18n import t
 from rlviz.lm.task import Problem, reward
+from rlviz.numbering import response_number
 
 __all__ = [
     "GROUP_COLUMNS",
@@ -601,6 +602,7 @@ def group_table(rows: pd.DataFrame, shown, lang: str) -> tuple[pd.DataFrame, pd.
     )
     keep = [c for c in GROUP_COLUMNS if not (c.startswith("adv_") and c[4:] not in shown)]
     values = {c: (outcome if c == "outcome" else rows[c].to_numpy())[order] for c in keep}
+    values["sample"] = np.array([response_number(int(s)) for s in values["sample"]])  # from #1, as every page
     names = {c: t(f"length.{GROUP_COLUMNS[c]}", lang) for c in keep}
     view = pd.DataFrame({names[c]: v for c, v in values.items()})
     rounded = pd.DataFrame({names[c]: np.round(v, 4) + 0.0 if v.dtype.kind == "f" else v for c, v in values.items()})

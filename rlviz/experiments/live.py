@@ -21,6 +21,7 @@ from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
 from rlviz.i18n import cell, t
 from rlviz.lm.trainer import TrainConfig
+from rlviz.numbering import response_number
 
 from .runner import Arm, RunConfig, SideBySideRun, validate
 
@@ -343,11 +344,16 @@ def entropy_table(entropy: pd.DataFrame, arm_titles: dict[str, str], lang: str) 
 
 
 def token_row_labels(view: dict[str, Any], lang: str) -> dict[str, str]:
-    """The rows of a token view's figure (``row.<i>``) in ``lang``: each response's mark (right or wrong),
-    advantage, and whether it was masked out of the loss (``SideBySideRun.token_view``'s ``rows``)."""
+    """The rows of a token view's figure (``row.<i>``, ``i`` from 0) in ``lang``: each response's number (from
+    1, ``rlviz.numbering.response_number``), mark (right or wrong), advantage, and whether it was masked out of the
+    loss (``SideBySideRun.token_view``'s ``rows``)."""
     return {
         f"row.{i}": t(
-            "live.row_label", lang, i=i, mark="✓" if row["reward"] > 0 else "✗", adv=f"{row['advantage']:+.2f}"
+            "live.row_label",
+            lang,
+            i=response_number(i),
+            mark="✓" if row["reward"] > 0 else "✗",
+            adv=f"{row['advantage']:+.2f}",
         )
         + ("" if row["in_loss"] else f" ({t('live.masked', lang)})")
         for i, row in enumerate(view["rows"])

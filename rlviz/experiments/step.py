@@ -36,7 +36,8 @@ import pandas as pd
 import torch
 
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES, AlgorithmSpec, get_algorithm, trust_band
-from rlviz.i18n import LIST_SEPARATOR, pct, t
+from rlviz.i18n import LIST_SEPARATOR, SENTENCE_SEPARATOR, pct, t
+from rlviz.numbering import response_number
 
 __all__ = [
     "change_line",
@@ -45,6 +46,7 @@ __all__ = [
     "row_labels",
     "selectors_text",
     "stage_numbers",
+    "token_note",
     "value_text",
     "AUTO_LEVELS",
     "AUTO_PROMPTS",
@@ -57,6 +59,7 @@ __all__ = [
     "QUESTION_STAGE",
     "STAGES",
     "STAGE_PAGES",
+    "TOKEN_STAGES",
     "Change",
     "Feature",
     "Sample",
@@ -418,7 +421,7 @@ class Walk:
             for j, token in enumerate(tokens):
                 rows.append(
                     {
-                        "response": i + 1,
+                        "response": response_number(i),
                         "position": j,
                         "token": token,
                         "reward": float(self.rewards[i]),
@@ -740,15 +743,36 @@ def change_line(change: Change, lang: str) -> str:
     return t("step.change_line", lang, feature=feature, old=value_text(change.baseline, change.feature, lang), new=new)
 
 
+# the stages whose figure shows the responses' tokens, one cell each (the others draw one bar per response)
+TOKEN_STAGES: tuple[str, ...] = ("responses", "ratio", "clip", "weights", "aggregation", "update")
+
+
+def token_note(walk: Walk, lang: str) -> str:
+    """The line under a figure of ``walk``'s tokens (a stage of :data:`TOKEN_STAGES`) in ``lang``: what its
+    marks are. The task's filler character (``rlviz.lm.tokenizer.FILLER``, named only when a response holds
+    one) is a character the model may write before its digits, not padding: the verifier skips leading ones
+    (``rlviz.lm.task.reward``), yet each is a sampled token in the loss (``Walk.mask``) like the digits.
+    EOS, shown as ``rlviz.lm.rollout.EOS_DISPLAY``, is in the loss too; the padding after it is in neither
+    the figure (``Walk.frame`` holds the real tokens only) nor the loss."""
+    from rlviz.lm.rollout import EOS_DISPLAY
+    from rlviz.lm.tokenizer import FILLER
+
+    eos = t("step.tokens_eos", lang, eos=EOS_DISPLAY)
+    if not any(FILLER in tokens for tokens in walk.tokens):
+        return eos
+    return t("step.tokens_filler", lang, filler=FILLER) + SENTENCE_SEPARATOR[lang] + eos
+
+
 def row_labels(walk: Walk, with_advantage: bool, lang: str) -> dict[int, str]:
-    """Response number (from 1) -> its row label in ``lang``: its mark (right or wrong) and, with
+    """Response number (from 1, ``rlviz.numbering.response_number``, as every page numbers them; the frame's
+    ``response`` column) -> its row label in ``lang``: its mark (right or wrong) and, with
     ``with_advantage``, its advantage."""
     marks = ["✓" if r > 0 else "✗" for r in walk.rewards]
     return {
-        i + 1: (
-            t("step.row_adv", lang, i=i + 1, mark=marks[i], adv=f"{walk.adv_rows[i]:+.2f}")
+        response_number(i): (
+            t("step.row_adv", lang, i=response_number(i), mark=marks[i], adv=f"{walk.adv_rows[i]:+.2f}")
             if with_advantage
-            else t("step.row", lang, i=i + 1, mark=marks[i])
+            else t("step.row", lang, i=response_number(i), mark=marks[i])
         )
         for i in range(walk.group_size)
     }

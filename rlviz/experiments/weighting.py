@@ -46,6 +46,7 @@ from rlviz.core.objectives import (
     token_states,
 )
 from rlviz.i18n import t
+from rlviz.numbering import response_number, response_tag
 
 __all__ = [
     "MAX_LENGTH",
@@ -823,9 +824,10 @@ def real_fields(lang: str, model_dir: str | None) -> dict[str, str]:
 
 
 def response_labels(lengths, advantages, lang: str) -> dict[int, str]:
-    """Response index -> its label in ``lang`` (its length and advantage) for the aggregation figure."""
+    """Response index (from 0) -> its label in ``lang`` for the aggregation figure: its number (from 1,
+    ``rlviz.numbering.response_number``), length and advantage."""
     return {
-        i: t("weighting.response_label", lang, i=i, n=n, adv=format_number(a, "+g"))
+        i: t("weighting.response_label", lang, i=response_number(i), n=n, adv=format_number(a, "+g"))
         for i, (n, a) in enumerate(zip(lengths, advantages))
     }
 
@@ -833,13 +835,14 @@ def response_labels(lengths, advantages, lang: str) -> dict[int, str]:
 def aggregation_view(table: pd.DataFrame, lengths, rows: list[str]) -> tuple[pd.DataFrame, str, float]:
     """What the aggregation section writes out from :func:`aggregation_table`'s ``table``: the per-token
     weights as text, responses (labelled by ``rows``) x ``LOSS_AGG_MODES``; the claim's per-response weights
-    under seq-mean-token-mean (``"#0: (1/L)·(1/B) = w; ..."``); token-mean's weight (a float)."""
+    under seq-mean-token-mean (``"#1: (1/L)·(1/B) = w; ..."``, numbered from 1); token-mean's weight (a float)."""
     modes = table[table["kind"] == "mode"]
     pivot = modes.pivot(index="response", columns="name", values="token_weight")[list(LOSS_AGG_MODES)]
     pivot.index = [rows[i] for i in pivot.index]
     smtm = modes[modes["name"] == "seq-mean-token-mean"]
     per_response = "; ".join(
-        f"#{int(r.response)}: (1/{int(r.length)})·(1/{len(lengths)}) = {r.token_weight:.3g}" for r in smtm.itertuples()
+        f"{response_tag(int(r.response))}: (1/{int(r.length)})·(1/{len(lengths)}) = {r.token_weight:.3g}"
+        for r in smtm.itertuples()
     )
     tm = float(modes.loc[modes["name"] == "token-mean", "token_weight"].iloc[0])
     return pivot.map(lambda v: format_number(v, ".4g")), per_response, tm
@@ -1021,12 +1024,16 @@ def real_prompt_text(group: RealGroup, lang: str) -> str:
 
 
 def real_row_labels(group: RealGroup, algo: str, ratios: dict, lang: str) -> dict[str, str]:
-    """The rows of ``algo``'s token figure (``row.<i>``) in ``lang``: each response's mark (right or
-    wrong) and advantage, and for a sequence-level algorithm its ratio s (``ratios``:
-    :func:`real_weights_view`'s)."""
+    """The rows of ``algo``'s token figure (``row.<i>``, ``i`` from 0) in ``lang``: each response's number
+    (from 1, ``rlviz.numbering.response_number``), mark (right or wrong) and advantage, and for a sequence-level
+    algorithm its ratio s (``ratios``: :func:`real_weights_view`'s)."""
     rows = {
         f"row.{i}": t(
-            "weighting.row_label", lang, i=i, mark="✓" if group.rewards[i] > 0 else "✗", adv=format_number(a, "+.2f")
+            "weighting.row_label",
+            lang,
+            i=response_number(i),
+            mark="✓" if group.rewards[i] > 0 else "✗",
+            adv=format_number(a, "+.2f"),
         )
         for i, a in enumerate(group.advantages)
     }

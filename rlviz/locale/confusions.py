@@ -847,9 +847,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 1 组：回答 #{i} 的奖励是 ({a_i}, {b_i})，总和 {sum_i}；回答 #{j} 是 ({a_j}, {b_j})，总和 {sum_j}。"
         "在 GDPO 下（对全部 {n} 个组），两者中哪个的优势更大？",
     },
-    "confusions.gdpo.choice.first": {"en": "The first (#0)", "zh": "第一条（#0）"},
+    "confusions.gdpo.choice.first": {"en": "The first (#1)", "zh": "第一条（#1）"},
     "confusions.gdpo.choice.same": {"en": "Neither: the same advantage", "zh": "一样大"},
-    "confusions.gdpo.choice.second": {"en": "The second (#1)", "zh": "第二条（#1）"},
+    "confusions.gdpo.choice.second": {"en": "The second (#2)", "zh": "第二条（#2）"},
     "confusions.gdpo.why.first": {
         "en": "GRPO sees only the sums: #{i} gets {grpo_i}, #{j} {grpo_j}. GDPO normalises each reward within the "
         "group before summing, so a reward few responses of the group earn counts for more than one most of "

@@ -281,6 +281,19 @@ STRINGS = {
     "step.h.state": {"en": "state", "zh": "状态"},
     "step.row": {"en": "#{i} {mark}", "zh": "#{i} {mark}"},
     "step.row_adv": {"en": "#{i} {mark} A={adv}", "zh": "#{i} {mark} A={adv}"},
+    # the line under a figure of the responses' tokens: what its marks are (rlviz.experiments.step.token_note)
+    "step.tokens_filler": {
+        "en": "“{filler}” is not padding: it is a character of the task, a filler the model may write before "
+        "its digits. The verifier ignores fillers before the digits, but each is a sampled token, in the loss "
+        "like the digits.",
+        "zh": "“{filler}” 不是填充（padding）：它是任务里的一个字符，是模型可以在数字前写下的占位符。判分时会忽略数字前的"
+        "占位符，但每一个都是采样出来的 token，和数字一样计入损失。",
+    },
+    "step.tokens_eos": {
+        "en": "“{eos}” is the end-of-sequence token (EOS), in the loss too; the padding after it is neither "
+        "drawn nor in the loss.",
+        "zh": "“{eos}” 是序列结束符（EOS），同样计入损失；它后面的填充既不画出，也不计入损失。",
+    },
     "step.state.active": {"en": "active", "zh": "有梯度"},
     "step.state.clipped": {"en": "clipped", "zh": "被裁剪"},
     "step.state.capped": {"en": "capped", "zh": "被截顶"},

@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from rlviz.core.objectives import ALGORITHMS
+from rlviz.numbering import response_tag
 
 __all__ = [
     "DASHES",
@@ -205,7 +206,8 @@ def token_weight_figure(df: pd.DataFrame, labels: Mapping[str, str], *, zmax: fl
             words for the token, its weight and its advantage), ``position`` (the x axis title,
             also in the hover), ``push`` (the colour bar's title), ``state.<state>`` for each state
             in ``df`` (the hover's last line); optionally ``row.<i>``, response ``i``'s y-axis
-            label (e.g. "#0 ✓ A=+0.9"; a missing one: "#i"). A missing key shows the key itself.
+            label (e.g. "#1 ✓ A=+0.9"; a missing one: "#n", counted from 1: ``rlviz.numbering.response_tag``).
+            A missing key shows the key itself.
         zmax: the colour scale spans [-zmax, zmax] (share it between figures to compare them);
             default: the largest |weight| in ``df``.
 
@@ -240,7 +242,7 @@ def token_weight_figure(df: pd.DataFrame, labels: Mapping[str, str], *, zmax: fl
         finite = z[np.isfinite(z)]
         zmax = float(np.max(np.abs(finite))) if finite.size else 1.0
         zmax = zmax if zmax > 0 else 1.0
-    y = [labels.get(f"row.{r}", f"#{r}") for r in responses]
+    y = [labels.get(f"row.{r}", response_tag(r)) for r in responses]  # responses from 0, shown from #1
     # Plotly writes NaN as null, which a heatmap leaves blank; hover data uses "" for padding.
     z_list = [[None if not np.isfinite(v) else float(v) for v in row] for row in z]
     custom = [

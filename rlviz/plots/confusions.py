@@ -16,6 +16,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from rlviz.numbering import response_number
+
 from . import OKABE_ITO, PALETTE, base_layout, style_or_default
 from .advantages import estimator_style
 
@@ -569,11 +571,14 @@ def gdpo_figure(df: pd.DataFrame, labels: Mapping[str, str], series: tuple[str, 
     Args:
         df: :func:`rlviz.experiments.confusions.gdpo_vs_grpo` with two reward components.
         labels: ``grpo``, ``gdpo``, ``advantage``, ``tick`` (a format with ``{g}``, ``{i}``, ``{a}``,
-            ``{b}``: group and response, 1-based and 0-based, and the two rewards).
+            ``{b}``: group and response, both counted from 1 (``rlviz.numbering.response_number``), and the
+            two rewards).
         series: which of ``grpo`` and ``gdpo`` to draw (a page holding back an answer draws one).
     """
     ticks = [
-        _l(labels, "tick").format(g=int(r.group) + 1, i=int(r.response), a=f"{r.reward_0:g}", b=f"{r.reward_1:g}")
+        _l(labels, "tick").format(
+            g=int(r.group) + 1, i=response_number(int(r.response)), a=f"{r.reward_0:g}", b=f"{r.reward_1:g}"
+        )
         for r in df.itertuples()
     ]
     fig = go.Figure()

@@ -21,6 +21,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from rlviz.numbering import response_tag
 from rlviz.plots import DIVERGING_SCALE, OKABE_ITO, base_layout
 
 __all__ = ["BOUND_COLOR", "HIGHLIGHT_FILL", "HIGHLIGHT_FRAME", "STATE_MARKS", "term_latex", "token_strip_figure"]
@@ -187,7 +188,7 @@ def token_strip_figure(
     strip = ROW_PX * len(responses) + 40
     base_layout(fig, height=3 * strip + 90)
     fig.update_layout(margin={"l": 90, "r": 20, "t": 40, "b": 50}, clickmode="event+select", dragmode=False)
-    ticktext = [labels.get(f"row.{r}", f"#{r}") for r in responses]
+    ticktext = [labels.get(f"row.{r}", response_tag(r)) for r in responses]
     width = int(data["position"].max()) + 1
     fig.update_yaxes(
         tickvals=responses, ticktext=ticktext, autorange="reversed", showgrid=False, zeroline=False, fixedrange=True

@@ -22,6 +22,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from rlviz.numbering import response_tag
+
 from . import OKABE_ITO, algorithm_style
 from . import _assemble as A
 
@@ -298,7 +300,8 @@ def group_figure(
     g = group.sort_values(["length", "sample"]).reset_index(drop=True)
     outcome = _outcome(g)
     mark = {"right": "✓", "wrong": "✗", "truncated": "✂"}
-    xs = [f"#{int(s)} · {int(n)} {mark[o]}" for s, n, o in zip(g["sample"], g["length"], outcome)]
+    # each sample by its number from 1 (rlviz.numbering.response_tag), as every page numbers responses
+    xs = [f"{response_tag(int(s))} · {int(n)} {mark[o]}" for s, n, o in zip(g["sample"], g["length"], outcome)]
     response = g["response"].to_numpy()
     said = [_l(labels, o) for o in outcome]
     traces = []

@@ -27,6 +27,7 @@ from plotly.subplots import make_subplots
 from rlviz.core.aggregation import AGGREGATIONS
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.weighting import format_number
+from rlviz.numbering import response_tag
 from rlviz.plots import OKABE_ITO, TEMPLATE, algorithm_style, base_layout, ordered, style_or_default
 
 __all__ = [
@@ -150,7 +151,7 @@ def aggregation_figure(
             continue
         style = _style(kind, name)
         label = _name(labels, name)
-        x = [labels.get(f"response.{int(r)}", f"#{int(r)}") for r in d["response"]]
+        x = [labels.get(f"response.{int(r)}", response_tag(int(r))) for r in d["response"]]
         custom = np.stack([d["push_token"], d["push_total"], d["advantage"]], axis=1).tolist()
         for (xaxis, yaxis), column, push_index in zip(axes, ("token_weight", "weight_total"), (0, 1)):
             trace = {
