@@ -123,6 +123,7 @@ PAGES: tuple[PageEntry, ...] = (
     ),
     PageEntry("kl", "pages/kl.py", ":material/compare_arrows:", "kl", prefix="kl_", section="objectives"),
     PageEntry("symptoms", "pages/symptoms.py", ":material/stethoscope:", "symptoms", prefix="sy_", section="training"),
+    PageEntry("gradscale", "pages/gradscale.py", ":material/speed:", "gradscale", prefix="gs_", section="training"),
     PageEntry("interview", "pages/interview.py", ":material/quiz:", "interview", prefix="iv_", section="practice"),
     PageEntry("lessons", "pages/lessons.py", ":material/school:", "lessons", prefix="ls_", section="practice"),
 )

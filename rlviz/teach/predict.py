@@ -842,6 +842,37 @@ def _step() -> tuple[Prediction, ...]:
 PREDICTIONS["step"] = _step()
 
 
+# -- the gradient-scale page: state (prediction_state of its settings) and answers in
+# rlviz.experiments.gradscale (the same trainer update the page's second figure draws)
+def _gradscale() -> tuple[Prediction, ...]:
+    from rlviz.experiments import gradscale as g
+
+    return (
+        Prediction(
+            "gradscale.q_adam",
+            "number",
+            g.answer_adam,
+            g.fields_adam,
+            tolerance=0.1,
+            figure="gradscale.q_adam.where",
+            explain=g.explain_adam,
+        ),
+        Prediction(
+            "gradscale.q_sgd",
+            "number",
+            g.answer_sgd,
+            g.fields_sgd,
+            tolerance=0.02,
+            relative_tolerance=0.1,
+            figure="gradscale.q_sgd.where",
+            explain=g.explain_sgd,
+        ),
+    )
+
+
+PREDICTIONS["gradscale"] = _gradscale()
+
+
 def mismatch_state(result) -> dict[str, Any]:
     """The mismatch predictions' state from a :class:`rlviz.experiments.mismatch.MismatchResult`
     (:func:`rlviz.experiments.mismatch.mismatch_state`)."""
@@ -1074,6 +1105,17 @@ def _step_state(settings: Mapping[str, Any]) -> dict[str, Any]:
 
 
 STATE_BUILDERS["step"] = _step_state
+
+
+def _gradscale_state(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The gradient-scale page's batch, objective and learning rate (``gs_obj``, ``gs_G``, ``gs_prompt``,
+    ``gs_lr``, the sidebar's ``seed``): :func:`rlviz.experiments.gradscale.prediction_state`."""
+    from rlviz.experiments.gradscale import prediction_state
+
+    return prediction_state(settings)
+
+
+STATE_BUILDERS["gradscale"] = _gradscale_state
 
 
 def state_from_settings(page: str, settings: Mapping[str, Any]) -> dict[str, Any]:
