@@ -7,12 +7,14 @@ Widgets -> ``rlviz.experiments.mismatch`` (``measure_mismatch``, ``correction_cu
 with its title, lede, the measurement's few controls in one row and its figure (the log-ratio per token
 and per response, one row per sampler); the measurement is cached by its inputs and shows its progress.
 Its two questions hold back what would answer them (``answers_held``): the bf16 and fp16 rows while the
-precision question waits, the top-p and top-k rows while the truncation question waits (in the figure,
-the table, the readings and the corrections' effect). The live run is a later section on the run-page
+precision question waits, the top-p and top-k rows (with their mask-replay rows) while the truncation
+question waits (in the figure, the table, the readings and the corrections' effect). The live run is a
+later section on the run-page
 skeleton (``app_common.runpage.RunPage``), like the live and sampling pages. Every number in the text is
 read from a result. Widget keys start with ``mm_``. The tables and readings are built by
-``rlviz.experiments.mismatch`` in the page's language; the cached measurement, the live figure and the
-stored runs' reading are in ``app_common.parts.mismatch``.
+``rlviz.experiments.mismatch`` in the page's language; the cached measurement, the corrections' effect
+(with whether each TIS cap binds), the live figure and the stored runs' reading are in
+``app_common.parts.mismatch``.
 """
 
 from __future__ import annotations
@@ -197,16 +199,8 @@ st.markdown(X.corrections_list(L))
 with practitioners():  # each correction's TRL and verl names, and the frameworks it was checked against
     st.table(X.registry_table(L), hide_index=True, border="horizontal")
 
-if result is not None:
-    st.markdown(f"#### {tr('mismatch.effect_header')}")
-    st.table(X.effect_table(result, shown, sampler_names, L), hide_index=True, border="horizontal")
-    st.caption(tr("mismatch.effect_caption"))
-    if hidden:  # the held samplers' rows, and the reading that quotes them, come with the answers
-        held_note()
-    else:
-        for text in X.rejection_readings(result, L):  # the rejection filters' reading, from the registry
-            st.markdown(text)
-        csv_download(result.corrections, "mismatch-corrections", key="mm_dl_corr")
+if result is not None:  # what each correction does to the measured batch, and whether each TIS cap binds
+    parts.effect_section(result, shown, sampler_names, hidden)
 
 # ---------------------------------------------------------------------------------------- 3. live
 st.subheader(tr("mismatch.live_header"))
@@ -309,9 +303,9 @@ with rp.details, st.expander(tr("mismatch.live_more"), expanded=rp.presenting):
         bind="query-params",
         disabled=running,
     )
-if live_model == "dense" and "r3" in live_arms:  # said before Run, next to it
+for warning in X.live_warnings(live_arms, live_model, live_top_p, L):  # said before Run, next to it
     with rp.buttons:
-        st.warning(tr("mismatch.dense_no_r3"), icon=":material/warning:")
+        st.warning(warning, icon=":material/warning:")
 SETTINGS_KEYS = ("mm_arms", "mm_lmodel", "mm_dtype", "mm_stale", "mm_ltop_p", "mm_steps", "mm_llr", "mm_lp")
 SETTINGS_KEYS += ("mm_lG", "mm_mu", "mm_mb", "mm_heldout")
 LIVE_FIELDS = X.live_fields(L)

@@ -14,6 +14,7 @@ from apptools import torch_threads
 
 from rlviz.core.corrections import CORRECTIONS
 from rlviz.experiments import mismatch as X
+from rlviz.i18n import t
 from rlviz.lm.model import load_policy
 from rlviz.lm.rollout import response_log_probs, sample_rollouts, truncate_logits
 from rlviz.lm.task import sample_problems
@@ -74,6 +75,54 @@ def test_top_p_sampler_log_prob_is_the_full_one_minus_the_kept_mass(policy):
     assert bool((gap <= 1e-6).all()) and bool((gap < -1e-4).any())
     # and the kept mass at each position is at least p (the nucleus reaches p), so l >= log p
     assert bool((gap >= math.log(0.8) - 1e-5).all())
+
+
+class _FixedLogits(torch.nn.Module):
+    """A causal LM stub whose next-token logits are log([0.5, 0.3, 0.2]) at every position."""
+
+    def forward(self, input_ids, **_):
+        logits = torch.tensor([0.5, 0.3, 0.2]).log().expand(*input_ids.shape, 3)
+        return type("Out", (), {"logits": logits})()
+
+
+def test_a_replayed_sampling_mask_renormalises_the_log_probs_by_hand():
+    # one prompt token, responses "1" and "2"; the sampler kept tokens {0, 1} (mass 0.8) at the position
+    ids, ones = torch.tensor([[0, 1], [0, 2]]), torch.ones(2, 2, dtype=torch.long)
+    kept = torch.tensor([True, True, False]).expand(2, 1, 3)
+    lp, ent = response_log_probs(_FixedLogits(), ids, ones, ones.cumsum(-1) - 1, 1, 1.0, True, kept)
+    # token 1: log(0.3 / 0.8) = log 0.375; token 2 is outside the kept set: -inf (a sampler never draws it)
+    assert lp[0, 0].item() == pytest.approx(math.log(0.375)) and lp[1, 0].item() == float("-inf")
+    # entropy over the kept set: -(0.625 ln 0.625 + 0.375 ln 0.375) = 0.6616, finite (p ln p = 0 off the set)
+    assert ent[0, 0].item() == pytest.approx(-(0.625 * math.log(0.625) + 0.375 * math.log(0.375)))
+    full, _ = response_log_probs(_FixedLogits(), ids, ones, ones.cumsum(-1) - 1, 1, 1.0)
+    assert full[0, 0].item() == pytest.approx(math.log(0.3))  # without it, the whole vocabulary
+    for bad in (kept[:, :, :2], kept.long(), torch.zeros(2, 1, 3, dtype=torch.bool)):
+        with pytest.raises(ValueError, match="^sampling_mask:"):
+            response_log_probs(_FixedLogits(), ids, ones, ones.cumsum(-1) - 1, 1, 1.0, sampling_mask=bad)
+
+
+def test_a_truncating_sampler_records_what_it_kept(policy):
+    from rlviz.lm.batching import concat_batches, select_rows
+
+    model, tok = policy
+    problems = sample_problems(2, torch.Generator().manual_seed(0))
+    batch = sample_rollouts(model, tok, problems, 2, 8, 1.0, torch.Generator().manual_seed(1), top_k=3)
+    real = batch.response_mask > 0
+    B, T = batch.response_ids.shape
+    assert batch.sampling_mask.shape == (B, T, len(tok)) and batch.sampling_mask.dtype == torch.bool
+    assert (batch.sampling_mask[real].sum(-1) == 3).all()  # top-k 3: exactly three kept (no ties here)
+    assert batch.sampling_mask[~real].all()  # padding keeps every token: a replayed softmax stays finite
+    drawn = batch.sampling_mask.gather(-1, batch.response_ids.unsqueeze(-1)).squeeze(-1)
+    assert drawn[real].all()  # the drawn token is always in the kept set
+    plain = sample_rollouts(model, tok, problems, 2, 8, 1.0, torch.Generator().manual_seed(1))
+    assert plain.sampling_mask is None  # only a truncating sampler records one
+    # rows selected and batches joined keep each row's sets, padding with "keep all"
+    joined = concat_batches([select_rows(batch, [1]), plain], tok.pad_token_id)
+    assert joined.sampling_mask is None  # not every batch has one
+    joined = concat_batches([select_rows(batch, [1]), batch], tok.pad_token_id)
+    assert torch.equal(joined.sampling_mask[1:], batch.sampling_mask)
+    n = int(real[1].sum())
+    assert torch.equal(joined.sampling_mask[0, :n], batch.sampling_mask[1, :n]) and joined.sampling_mask[0, n:].all()
 
 
 # -- the trainer --------------------------------------------------------------------------------------
@@ -156,6 +205,7 @@ def test_the_off_policy_mask_reads_the_samplers_log_probs(policy, monkeypatch, r
         ({"rollout_stale_steps": -1}, "rollout_stale_steps"),
         ({"top_p": 0.0}, "top_p"),
         ({"top_k": 1.5}, "top_k"),
+        ({"top_p": 0.9, "replay_sampling_mask": 1}, "replay_sampling_mask"),
         ({"rollout_correction": "magic"}, "rollout_correction"),
         ({"rollout_correction": "token_mis", "rollout_correction_low": -1.0}, "rollout_correction_low"),
         ({"rollout_correction_low": 3.0, "rollout_correction_high": 2.0}, "rollout_correction_low"),
@@ -231,6 +281,38 @@ def test_measure_mismatch(measured):
     assert (tp["log_ratio"] <= 1e-6).all() and (tp["kept_mass"] >= 0.8 - 1e-5).all()
     assert (measured.corrections.query("correction == 'none'")["weight_mean"] == 1.0).all()
     assert measured.correction("float32", "token_mis")["tokens_dropped"] == 0.0
+    for replay, truncation in X.MASK_REPLAYS.items():
+        # the same responses, the trainer renormalising over the sampler's kept set: l = 0 on every token
+        # (both sides are log p_y - log(kept mass)); the kept mass is still measured, the truncation's
+        assert measured.row(replay)["abs_max"] <= 1e-6 and measured.row(truncation)["abs_max"] > 1e-3
+        mass = [measured.tokens.query("sampler == @x")["kept_mass"].to_numpy() for x in (replay, truncation)]
+        assert mass[0] == pytest.approx(mass[1])
+        assert measured.correction(replay, "token_tis")["weight_mean"] == pytest.approx(1.0, abs=1e-6)
+    # how often a TIS cap binds: top-p's ratio is the kept mass <= 1, never above C = 2; NaN for other kinds
+    assert measured.correction("top_p", "token_tis")["tokens_capped"] == 0.0
+    assert math.isnan(measured.correction("top_p", "token_mis")["tokens_capped"])
+
+
+def test_cap_readings_say_where_c_binds(measured):
+    import dataclasses
+
+    names = X.sampler_names(measured.settings, "en")
+    shown = ["float32", "stale", "top_p"]
+    frame = measured.corrections.copy()
+    frame.loc[frame["correction"].isin(["token_tis", "sequence_tis"]), ["tokens_capped", "sequences_capped"]] = 0.0
+    at = (frame["sampler"] == "stale") & (frame["correction"] == "token_tis")
+    frame.loc[at, ["tokens_capped", "sequences_capped"]] = [0.25, 0.5]  # 1 of 4 tokens, 1 of 2 responses
+    token_line, sequence_line = X.cap_readings(dataclasses.replace(measured, corrections=frame), shown, names, "en")
+    assert (
+        "Token TIS (C = 2)" in token_line
+        and f"{names['stale']} (25.0% of the tokens, 50.0% of the responses)" in token_line
+    )
+    assert "other 2 samplers never" in token_line and names["top_p"] not in token_line
+    assert sequence_line == t("mismatch.read_cap_none", "en", correction="Sequence TIS", band="C = 2")
+    zh = X.cap_readings(
+        dataclasses.replace(measured, corrections=frame), shown, X.sampler_names(measured.settings, "zh"), "zh"
+    )
+    assert "25.0%" in zh[0] and "其余 2 种采样端" in zh[0]
 
 
 def test_predictions_read_the_measurement(measured):
@@ -280,6 +362,23 @@ def test_live_config_refuses_r3_on_the_dense_model():
     arms = X.MismatchLiveConfig(arms=tuple(X.LIVE_ARM_KEYS), model="moe").arm_list()
     assert [a.name for a in arms] == list(X.LIVE_ARM_KEYS)  # one arm per correction, and the others
     assert {a.train.get("rollout_correction") for a in arms} >= set(CORRECTIONS)
+
+
+def test_the_mask_replay_arm_trains_over_the_samplers_kept_set():
+    # a float32 sampler, fresh weights, top-p 0.8: the only mismatch is the truncation, which the replay
+    # arm removes (KL 0) and the uncorrected arm keeps (KL > 0)
+    config = X.MismatchLiveConfig(
+        arms=("none", "mask_replay"), rollout_dtype="float32", rollout_stale_steps=0, top_p=0.8, steps=1,
+        prompts_per_step=2, group_size=2, mu=1, mini_batches=1, heldout_samples=0, device="cpu",
+    )  # fmt: skip
+    run = X.MismatchLiveRun(config)
+    out = run.step()
+    assert run.trainers["mask_replay"].config.replay_sampling_mask
+    assert out["mask_replay"]["rollout_kl"] <= 1e-6 < out["none"]["rollout_kl"]
+    # said before Run: the arm is No correction with an untruncated sampler; R3 needs the MoE model
+    assert X.live_warnings(("mask_replay",), "dense", 1.0, "en") == [t("mismatch.replay_no_truncation", "en")]
+    assert X.live_warnings(("mask_replay", "r3"), "dense", 0.9, "zh") == [t("mismatch.dense_no_r3", "zh")]
+    assert X.live_warnings(("none",), "moe", 1.0, "en") == []
 
 
 def test_r3_joins_the_live_run_on_the_moe():

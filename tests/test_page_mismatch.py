@@ -14,7 +14,15 @@ from apptools import assert_finite_figures, figures, no_exception, open_page, te
 
 from app_common.predictions import HELD_KEY
 from rlviz.core.corrections import CORRECTIONS
-from rlviz.experiments.mismatch import SAMPLERS, MismatchSettings, load_measured, measure_mismatch, measured_consistency
+from rlviz.experiments.mismatch import (
+    SAMPLERS,
+    MismatchSettings,
+    cap_readings,
+    load_measured,
+    measure_mismatch,
+    measured_consistency,
+    sampler_names,
+)
 from rlviz.i18n import t
 from rlviz.plots.live import SMOOTH_SPAN, ema
 from rlviz.plots.mismatch import ARM_STYLES
@@ -133,7 +141,7 @@ def test_each_question_holds_back_the_rows_that_answer_it(lang):
     result = measure_mismatch(MismatchSettings(prompts=2, group_size=2, stale_steps=1))
     bf16, fp16 = result.row("bfloat16")["kl"], result.row("float16")["kl"]
     sampler = {x: t(f"mismatch.sampler.{x}", lang, k=1, p="0.9") for x in SAMPLERS}
-    sampler["top_k"] = t("mismatch.sampler.top_k", lang, k=8)
+    sampler |= {x: t(f"mismatch.sampler.{x}", lang, k=8) for x in ("top_k", "top_k_replay")}
 
     def rows() -> list[str]:  # the samplers of the figure, of the measurement's table and of the effect table
         grid = figures(at)[0]
@@ -190,6 +198,16 @@ def test_both_languages_read_the_measurement(lang):
     titles = [spec.label(lang) for spec in CORRECTIONS.values()]
     (effect,) = [tb.value for tb in at.table if list(tb.value.columns[1:]) == titles]
     assert len(effect) == len(SAMPLERS)
+    # under it, whether each TIS cap binds, and the mask-replay rows' reading (l = 0 with the kept set replayed)
+    names = sampler_names(result.settings, lang)
+    assert [x for x in cap_readings(result, list(SAMPLERS), names, lang) if x in text] == cap_readings(
+        result, list(SAMPLERS), names, lang
+    )
+    assert len(cap_readings(result, list(SAMPLERS), names, lang)) == 2  # token and sequence TIS
+    assert (
+        t("mismatch.read_replay", lang, p="", k="", p_max="", p_kl="", k_max="", replay_max="", replay_kl="")[:12]
+        in text
+    )
     # before any run: the stored run of benchmarks/mismatch_effect.py, with its verdict from the numbers
     stored = load_measured()
     together = measured_consistency(stored)
@@ -204,8 +222,9 @@ def test_both_languages_read_the_measurement(lang):
 def test_bad_input_is_a_message_naming_the_widget():
     at = open_page(PAGE, **SMALL)
     at.number_input(key="mm_lG").set_value(2).run()
-    at.multiselect(key="mm_arms").set_value(["none", "r3"]).run()
-    assert t("mismatch.dense_no_r3", "en") in "\n".join(w.value for w in at.warning)  # said before Run
+    at.multiselect(key="mm_arms").set_value(["none", "r3", "mask_replay"]).run()
+    warnings = "\n".join(w.value for w in at.warning)  # said before Run: R3 needs the MoE, replay a top-p < 1
+    assert t("mismatch.dense_no_r3", "en") in warnings and t("mismatch.replay_no_truncation", "en") in warnings
     at.button(key="mm_run").click().run()
     assert not at.exception
     (error,) = [e.value for e in at.error]  # the run refused, in the page's words, naming the widget

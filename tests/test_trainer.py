@@ -390,3 +390,27 @@ def test_the_sampler_scores_its_responses_only_where_it_is_not_the_policy(policy
         assert t._sampler_scores(), kw
         batch = t._rollout(t._sync_sampler())
         assert batch.rollout_log_prob is not None
+
+
+@pytest.mark.parametrize("truncation", [{"top_p": 0.8}, {"top_k": 4}])
+def test_replay_sampling_mask_renormalises_the_trainer_over_the_samplers_kept_set(policy, truncation):
+    # the same float32 weights sample and train; the sampler draws from the truncated distribution, so its
+    # log-prob is log p_y - log(kept mass) (kept mass = sum of p over the kept set S). Without replay the
+    # trainer's is log p_y: old - rollout = log(kept mass) < 0 wherever the truncation dropped something.
+    # With replay the trainer's is log softmax over S, log p_y - log(sum_S p): the same number, l = 0.
+    model, tok = policy
+    tiny = {"prompts_per_step": 2, "group_size": 2, "mu": 1, "mini_batches": 1, "seed": 0}
+    gaps = {}
+    for replay in (False, True):
+        cfg = TrainConfig(replay_sampling_mask=replay, settings={"beta": 0.0}, **tiny, **truncation)
+        trainer = Trainer(cfg, copy.deepcopy(model), tok)
+        batch = trainer._rollout(trainer._sync_sampler())
+        old, _, _ = trainer._recompute_log_probs(batch)
+        real = batch.response_mask > 0
+        gaps[replay] = (old - batch.rollout_log_prob)[real]
+        m = trainer.step()  # a whole step trains with it: the sampler-trainer KL it reports
+        assert (m["rollout_kl"] <= 1e-6) == replay, (replay, m["rollout_kl"])
+    assert float(gaps[True].abs().max()) <= 1e-6  # every token
+    assert float(gaps[False].min()) < -1e-3 and float(gaps[False].max()) <= 1e-6  # kept mass < 1, never above
+    with pytest.raises(ValueError, match="^replay_sampling_mask:"):
+        TrainConfig(replay_sampling_mask="yes", **truncation).validate()

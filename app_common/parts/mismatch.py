@@ -1,11 +1,15 @@
 """The mismatch page's Streamlit-bound support: the cached measurement (with its progress bar), the cached
-correction curves and the live run's figure."""
+correction curves, the corrections' effect on the measured batch and the live run's figure."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import pandas as pd
 import streamlit as st
 
+from app_common.charts import csv_download
+from app_common.predictions import held_note
 from app_common.text import lang, tr
 from rlviz.experiments import mismatch as X
 from rlviz.plots import mismatch as P
@@ -30,6 +34,24 @@ def measure(settings: X.MismatchSettings):
 def curves() -> tuple[pd.DataFrame, pd.DataFrame]:
     """The corrections' weight curves and the trust region beside them."""
     return X.correction_curves(), X.trust_region_curves()
+
+
+def effect_section(result: X.MismatchResult, shown: list[str], names: Mapping[str, str], hidden: set[str]) -> None:
+    """What each correction does to the measured batch (the samplers of ``shown``, named by ``names``): its
+    table, whether each truncated-IS cap binds, and, unless samplers are ``hidden`` (held back by a
+    question), the rejection filters' reading and the download."""
+    L = lang()
+    st.markdown(f"#### {tr('mismatch.effect_header')}")
+    st.table(X.effect_table(result, shown, names, L), hide_index=True, border="horizontal")
+    st.caption(tr("mismatch.effect_caption"))
+    for text in X.cap_readings(result, shown, names, L):  # over the samplers shown: it quotes no held one
+        st.markdown(text)
+    if hidden:  # the held samplers' rows, and the reading that quotes them, come with the answers
+        held_note()
+    else:
+        for text in X.rejection_readings(result, L):  # the rejection filters' reading, from the registry
+            st.markdown(text)
+        csv_download(result.corrections, "mismatch-corrections", key="mm_dl_corr")
 
 
 def live_figure(run: X.MismatchLiveRun | None, steps: int, names: dict[str, str]):

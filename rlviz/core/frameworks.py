@@ -57,6 +57,9 @@ TRAIN_NAMES: dict[str, tuple[str | None, str | None]] = {
     "rollout_dtype": (None, "actor_rollout_ref.rollout.dtype"),
     "top_p": ("top_p", "actor_rollout_ref.rollout.top_p"),
     "top_k": ("top_k", "actor_rollout_ref.rollout.top_k"),
+    # neither has a setting (vLLM's engine returns the mask with return_sampling_mask; TRL 1.16 and verl
+    # 0.9 do not pass it to the trainer)
+    "replay_sampling_mask": (None, None),
     "rollout_stale_steps": (None, None),
     # written by _correction_args (one setting becomes several arguments)
     "rollout_correction": (None, None),

@@ -7,18 +7,22 @@ the responses come from a policy the loss does not know about. Two experiments o
 
 - :func:`measure_mismatch`: one batch of prompts sampled by each sampler choice of
   :data:`SAMPLERS` (the policy itself in float32, its copies in bfloat16 and float16, a copy k steps
-  behind, top-p and top-k truncation of the policy) and scored by the trainer, giving the per-token
-  log-ratio ``l = log pi_train - log pi_rollout`` and its sum over each response, the KL between
-  sampler and trainer, and what each rollout correction of ``rlviz.core.corrections.CORRECTIONS``
-  does to that batch (weights, tokens and responses dropped).
+  behind, top-p and top-k truncation of the policy, each with and without the trainer replaying the
+  sampler's kept set) and scored by the trainer, giving the per-token log-ratio
+  ``l = log pi_train - log pi_rollout`` and its sum over each response, the KL between sampler and
+  trainer, and what each rollout correction of ``rlviz.core.corrections.CORRECTIONS`` does to that
+  batch (weights, tokens and responses dropped, how often a truncation's cap binds).
 - :class:`MismatchLiveRun`: a live side-by-side run from one checkpoint and seed with a mismatched
-  sampler: no correction against each correction, against a float16 sampler and against a matched
-  sampler (the control), and on the MoE model GRPO replaying the sampler's routing (R3).
+  sampler: no correction against each correction, against a float16 sampler, against the trainer
+  replaying the sampler's top-p support and against a matched sampler (the control), and on the MoE
+  model GRPO replaying the sampler's routing (R3).
 
 Every number comes from the code that trains: ``rlviz.lm.rollout`` samples and scores,
 ``rlviz.core.corrections.correction_weights`` weighs, ``rlviz.lm.trainer.Trainer`` trains.
 Sources: Yao et al. 2025 (TIS); Ring-1T arXiv 2510.18855 (IcePop); Qi et al. arXiv 2510.26788
-(fp16 instead of bf16); TRL ``vllm_importance_sampling_*``; verl ``algorithm.rollout_correction``.
+(fp16 instead of bf16); DeepSeek-V3.2 arXiv 2512.02556 (Keep Sampling Mask; vLLM's
+``return_sampling_mask``, vllm#49577); TRL ``vllm_importance_sampling_*``; verl
+``algorithm.rollout_correction``.
 
 Legend: n prompts, G group size, B = n * G responses, T response width.
 """
@@ -37,7 +41,7 @@ from typing import Any
 import pandas as pd
 import torch
 
-from rlviz.core.corrections import CORRECTIONS, correction_weights
+from rlviz.core.corrections import CORRECTIONS, cap_shares, correction_weights
 from rlviz.core.kl import kl_estimate
 from rlviz.i18n import LIST_SEPARATOR, cell, num, pct, t
 from rlviz.lm.rollout import response_log_probs, sample_rollouts
@@ -51,6 +55,7 @@ __all__ = [
     "EVIDENCE",
     "LIVE_ARM_KEYS",
     "LIVE_PANELS",
+    "MASK_REPLAYS",
     "MODELS",
     "SAMPLERS",
     "MismatchLiveConfig",
@@ -61,6 +66,7 @@ __all__ = [
     "TRUNCATION",
     "answer_precision",
     "answer_truncation",
+    "cap_readings",
     "correction_curves",
     "trust_region_curves",
     "fields_precision",
@@ -82,6 +88,7 @@ __all__ = [
     "live_fields",
     "live_notes_text",
     "live_summary_table",
+    "live_warnings",
     "live_words",
     "make_live_run",
     "measure_fields",
@@ -95,8 +102,11 @@ __all__ = [
     "times_text",
 ]
 
-# The sampler choices measured: each one ``TrainConfig`` sampler setting away from the trainer.
-SAMPLERS = ("float32", "bfloat16", "float16", "stale", "top_p", "top_k")
+# The sampler choices measured: each one ``TrainConfig`` sampler setting away from the trainer (a
+# ``_replay`` one: the truncation before it, with the trainer replaying the sampler's kept set).
+SAMPLERS = ("float32", "bfloat16", "float16", "stale", "top_p", "top_p_replay", "top_k", "top_k_replay")
+# each sampler whose kept set the trainer replays -> the truncated sampler it replays
+MASK_REPLAYS = {"top_p_replay": "top_p", "top_k_replay": "top_k"}
 
 
 @dataclass(frozen=True)
@@ -107,7 +117,8 @@ class MismatchSettings:
         prompts, group_size: n prompts, G responses each (the same prompts for every sampler).
         stale_steps: k, how many GRPO steps (β = 0) the trainer is ahead of the stale sampler.
         stale_lr: the learning rate of those k steps (the larger, the further apart).
-        top_p, top_k: the truncated samplers' settings (TRL / vLLM ``top_p`` / ``top_k``).
+        top_p, top_k: the truncated samplers' settings (TRL / vLLM ``top_p`` / ``top_k``), with and
+            without the trainer replaying their kept sets (``TrainConfig.replay_sampling_mask``).
         temperature: sampling temperature (TRL / verl ``temperature``).
         model: ``"dense"`` (the shipped tiny Llama) or ``"moe"``.
         seed: seeds prompts and samples. device: ``None`` for automatic, or a device name.
@@ -157,7 +168,9 @@ class MismatchSettings:
             "float16": {"rollout_dtype": "float16"},
             "stale": {"rollout_stale_steps": self.stale_steps},
             "top_p": {"top_p": self.top_p},
+            "top_p_replay": {"top_p": self.top_p, "replay_sampling_mask": True},
             "top_k": {"top_k": self.top_k},
+            "top_k_replay": {"top_k": self.top_k, "replay_sampling_mask": True},
         }
         if sampler not in table:
             raise ValueError(f"sampler: {sampler!r} is not one of {', '.join(SAMPLERS)}")
@@ -171,8 +184,9 @@ class MismatchResult:
     Attributes:
         settings: the :class:`MismatchSettings`.
         tokens: one row per response token and sampler: ``sampler``, ``log_ratio`` (l, nats),
-            ``position`` (0-based), ``kept_mass`` (for the truncated samplers: exp l, the share of
-            probability the truncation kept at that position; NaN otherwise).
+            ``position`` (0-based), ``kept_mass`` (for the truncated samplers: the share of the
+            trainer's full distribution the truncation kept at that position, which is exp l unless
+            the trainer replays the kept set; NaN otherwise).
         sequences: one row per response and sampler: ``sampler``, ``length`` (tokens),
             ``log_ratio_sum`` (sum of l: the log of the response's ratio), ``log_ratio_mean``.
         summary: one row per sampler: ``kl`` (k3 estimate of KL(pi_rollout || pi_train) per token,
@@ -181,7 +195,10 @@ class MismatchResult:
             of tokens with l < 0).
         corrections: one row per sampler and correction: ``weight_mean`` (over tokens),
             ``tokens_dropped`` (share with weight 0 by the band), ``sequences_dropped`` (share of
-            responses with every token dropped), ``sequences_touched`` (share with any token dropped).
+            responses with every token dropped), ``sequences_touched`` (share with any token dropped),
+            ``tokens_capped`` / ``sequences_capped`` (a truncated-IS correction: the shares of tokens
+            and of responses whose raw weight hit its cap, ``rlviz.core.corrections.cap_shares``; NaN
+            for the other kinds).
         reward_mean: the mean task reward of the float32 sampler's responses.
         stale_kl: the stale sampler's KL (as ``summary``'s ``kl``) after each of the k steps, in order:
             the last is the ``stale`` row's.
@@ -369,9 +386,11 @@ def measure_mismatch(
     For ``float32`` / ``bfloat16`` / ``float16``, ``top_p`` and ``top_k`` the trainer is the
     checkpoint in float32; the sampler is the same weights in that precision, or the same model
     sampling from its truncated distribution (``rollout_log_prob`` renormalised over the kept tokens,
-    as an inference engine reports it). For ``stale`` the trainer is the policy after ``stale_steps``
-    GRPO steps and the sampler the checkpoint it started from. Each sampler draws from a generator
-    seeded with ``seed``.
+    as an inference engine reports it). ``top_p_replay`` / ``top_k_replay`` (:data:`MASK_REPLAYS`)
+    sample the same responses, and the trainer renormalises its log-probs over the sampler's kept set
+    (``RolloutBatch.sampling_mask``, as ``TrainConfig.replay_sampling_mask`` trains). For ``stale`` the
+    trainer is the policy after ``stale_steps`` GRPO steps and the sampler the checkpoint it started
+    from. Each sampler draws from a generator seeded with ``seed``.
 
     Args:
         settings: a :class:`MismatchSettings` (validated here).
@@ -410,49 +429,51 @@ def measure_mismatch(
     ahead, stale_kl = _stale_trainer(s, model, tokenizer, on_progress, score)
     tokens, sequences, summary, corrections = [], [], [], []
     reward_mean = math.nan
+    batches = {}  # one batch per way of sampling (the same seed draws the same batch): a replay row reuses its truncation's
     for i, name in enumerate(SAMPLERS):
         cfg = s.sampler_settings(name)
-        sampler, trainer_model = model, model
-        if "rollout_dtype" in cfg:
-            sampler = copy.deepcopy(model).to(ROLLOUT_DTYPES[cfg["rollout_dtype"]])
-        if name == "stale":
-            trainer_model = ahead
-        gen = torch.Generator().manual_seed(s.seed + 1)
-        batch = sample_rollouts(
-            sampler,
-            tokenizer,
-            problems,
-            s.group_size,
-            DEFAULT_MAX_NEW_TOKENS,
-            s.temperature,
-            gen,
-            top_p=cfg.get("top_p", 1.0),
-            top_k=cfg.get("top_k", 0),
-        )
-        with torch.no_grad():
-            old, _ = response_log_probs(
-                trainer_model,
-                batch.input_ids,
-                batch.attention_mask,
-                batch.position_ids,
-                batch.prompt_width,
+        trainer_model = ahead if name == "stale" else model
+        how = (cfg.get("rollout_dtype"), cfg.get("top_p", 1.0), cfg.get("top_k", 0))
+        if how not in batches:
+            sampler = model
+            if "rollout_dtype" in cfg:
+                sampler = copy.deepcopy(model).to(ROLLOUT_DTYPES[cfg["rollout_dtype"]])
+            gen = torch.Generator().manual_seed(s.seed + 1)
+            batches[how] = sample_rollouts(
+                sampler,
+                tokenizer,
+                problems,
+                s.group_size,
+                DEFAULT_MAX_NEW_TOKENS,
                 s.temperature,
+                gen,
+                top_p=cfg.get("top_p", 1.0),
+                top_k=cfg.get("top_k", 0),
             )
+        batch = batches[how]
+        args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, s.temperature)
+        with torch.no_grad():
+            full, _ = response_log_probs(trainer_model, *args)  # (B, T) over the whole vocabulary
+            old = full
+            if cfg.get("replay_sampling_mask"):  # the trainer renormalises over the sampler's kept set
+                old, _ = response_log_probs(trainer_model, *args, sampling_mask=batch.sampling_mask)
         if name == "float32":
             reward_mean = float(batch.rewards.float().mean())
         mask = batch.response_mask
         real = mask > 0
         log_ratio = torch.where(real, old - batch.rollout_log_prob, torch.zeros_like(old)).double()  # (B, T)
-        truncated = name in ("top_p", "top_k")
         flat = log_ratio[real]
         pos = torch.arange(log_ratio.shape[1]).expand_as(log_ratio)[real.cpu()]
+        kept_mass = math.nan
+        if batch.sampling_mask is not None:  # truncated: the full distribution's mass the sampler kept
+            kept_mass = (full - batch.rollout_log_prob)[real].double().exp().cpu().numpy()
         tokens.append(
             pd.DataFrame(
                 {
                     "sampler": name,
                     "log_ratio": flat.cpu().numpy(),
                     "position": pos.numpy(),
-                    "kept_mass": flat.exp().cpu().numpy() if truncated else math.nan,
+                    "kept_mass": kept_mass,
                 }
             )
         )
@@ -483,9 +504,12 @@ def measure_mismatch(
                 "sequences": int(len(lengths)),
             }
         )
-        for cname in CORRECTIONS:
+        for cname, spec in CORRECTIONS.items():
             weight, kept = correction_weights(cname, old, batch.rollout_log_prob, mask)
             dropped = (~kept) & real
+            capped = (math.nan, math.nan)
+            if spec.kind == "truncate":  # how often its cap binds (verl rollout_is_ratio_fraction_high)
+                capped = cap_shares(cname, old, batch.rollout_log_prob, mask)
             corrections.append(
                 {
                     "sampler": name,
@@ -494,6 +518,8 @@ def measure_mismatch(
                     "tokens_dropped": float(dropped[real].double().mean()),
                     "sequences_dropped": float((dropped.sum(-1) == real.sum(-1)).double().mean()),
                     "sequences_touched": float(dropped.any(-1).double().mean()),
+                    "tokens_capped": capped[0],
+                    "sequences_capped": capped[1],
                 }
             )
         if on_progress is not None:
@@ -574,8 +600,10 @@ def trust_region_curves(r_min: float = 0.2, r_max: float = 5.0, points: int = 24
 
 # -- live side by side ------------------------------------------------------------------------
 
-# The live run's arms besides one per correction: the matched control, an fp16 sampler, R3 (MoE).
-LIVE_ARM_KEYS = ("matched", *CORRECTIONS, "float16", "r3")
+# The live run's arms besides one per correction: the matched control, an fp16 sampler, the trainer
+# replaying the sampler's kept set (top-p < 1), R3 (MoE).
+EXTRA_ARMS = ("matched", "float16", "mask_replay", "r3")
+LIVE_ARM_KEYS = ("matched", *CORRECTIONS, *EXTRA_ARMS[1:])
 
 
 def live_arms(sampler: dict[str, Any], model: str) -> list[Arm]:
@@ -584,12 +612,16 @@ def live_arms(sampler: dict[str, Any], model: str) -> list[Arm]:
     ``matched``: the sampler is the policy (float32, no staleness, no truncation), the control;
     one arm per entry of ``CORRECTIONS`` (``none`` is the mismatched sampler uncorrected): the
     mismatched sampler with that correction (default band); ``float16``: the same sampler in
-    float16 (Qi et al. arXiv 2510.26788), uncorrected; ``r3`` (MoE only): the mismatched sampler
-    uncorrected, the trainer replaying the sampler's routing (verl R3). All train GRPO.
+    float16 (Qi et al. arXiv 2510.26788), uncorrected; ``mask_replay``: the mismatched sampler
+    uncorrected, the trainer renormalising over the sampler's top-p kept set
+    (``TrainConfig.replay_sampling_mask``; the same as ``none`` when the sampler does not truncate);
+    ``r3`` (MoE only): the mismatched sampler uncorrected, the trainer replaying the sampler's routing
+    (verl R3). All train GRPO.
     """
     arms = [Arm("matched", "grpo", {}, {"rollout_dtype": "float32", "rollout_stale_steps": 0, "top_p": 1.0})]
     arms += [Arm(name, "grpo", {}, {**sampler, "rollout_correction": name}) for name in CORRECTIONS]
     arms.append(Arm("float16", "grpo", {}, {**sampler, "rollout_dtype": "float16"}))
+    arms.append(Arm("mask_replay", "grpo", {}, {**sampler, "replay_sampling_mask": True}))
     if model == "moe":
         arms.append(Arm("r3", "grpo", {"routing_replay": "R3"}, dict(sampler)))
     return arms
@@ -653,7 +685,10 @@ class MismatchLiveRun(SideBySideRun):
 # -- the page's tables and readings, in a language (the page draws them; no Streamlit here) -------------
 
 # the samplers whose rows answer each of the page's questions, held back while it waits
-EVIDENCE = {"mismatch.q_precision": ("bfloat16", "float16"), "mismatch.q_truncation": ("top_p", "top_k")}
+EVIDENCE = {
+    "mismatch.q_precision": ("bfloat16", "float16"),
+    "mismatch.q_truncation": ("top_p", "top_k", *MASK_REPLAYS),  # the replay rows are the fix: they hint
+}
 # the live run's figure panels (metrics of ``MismatchLiveRun.metrics_frame``)
 LIVE_PANELS = ("reward_mean", "pass_at_1", "rollout_kl", "correction_masked_fraction", "kl_ref", "token_ratio_var")
 
@@ -677,7 +712,7 @@ def arm_names(lang: str) -> dict[str, str]:
     """Live arm key of :data:`LIVE_ARM_KEYS` -> its name in ``lang`` (a correction arm: the correction's)."""
     corrections = correction_names(lang)
     return {
-        key: t(f"mismatch.arm.{key}", lang) if key in ("matched", "none", "float16", "r3") else corrections[key]
+        key: t(f"mismatch.arm.{key}", lang) if key in (*EXTRA_ARMS, "none") else corrections[key]
         for key in LIVE_ARM_KEYS
     }
 
@@ -686,7 +721,7 @@ def sampler_names(settings: MismatchSettings, lang: str) -> dict[str, str]:
     """Sampler key of :data:`SAMPLERS` -> its name in ``lang``, with the ``settings``' k, p and top-k."""
     s = settings
     names = {name: t(f"mismatch.sampler.{name}", lang, k=s.stale_steps, p=f"{s.top_p:g}") for name in SAMPLERS}
-    return names | {"top_k": t("mismatch.sampler.top_k", lang, k=s.top_k)}
+    return names | {name: t(f"mismatch.sampler.{name}", lang, k=s.top_k) for name in ("top_k", "top_k_replay")}
 
 
 def measure_fields(lang: str) -> dict[str, str]:
@@ -783,7 +818,59 @@ def measurement_readings(result: MismatchResult, hidden: set[str], lang: str) ->
         tk = tok[tok["sampler"] == "top_k"]
         below = pct(result.row("top_k")["ratio_below_one"])
         readings.append(t("mismatch.read_top_k", lang, k=s.top_k, below=below, mass=num(float(tk["kept_mass"].mean()))))
+    if not hidden & {*MASK_REPLAYS, *MASK_REPLAYS.values()}:
+        readings.append(_replay_reading(result, lang))
     return readings
+
+
+def _replay_reading(result: MismatchResult, lang: str) -> str:
+    """The mask-replay rows against the truncations they replay: the largest |l| and the KL, with and
+    without the trainer renormalising over the sampler's kept set."""
+    s = result.settings
+    rows = {x: result.row(x) for x in (*MASK_REPLAYS, *MASK_REPLAYS.values())}
+    return t(
+        "mismatch.read_replay",
+        lang,
+        p=f"{s.top_p:g}",
+        k=s.top_k,
+        p_max=num(rows["top_p"]["abs_max"]),
+        p_kl=num(rows["top_p"]["kl"]),
+        k_max=num(rows["top_k"]["abs_max"]),
+        replay_max=num(max(rows[x]["abs_max"] for x in MASK_REPLAYS)),
+        replay_kl=num(max(rows[x]["kl"] for x in MASK_REPLAYS)),
+    )
+
+
+def cap_readings(result: MismatchResult, shown: list[str], names: Mapping[str, str], lang: str) -> list[str]:
+    """Whether each truncated-IS correction's cap C binds on the measured batch, in ``lang``: one line per
+    correction of kind ``"truncate"``, naming the samplers of ``shown`` (by ``names``) where some raw
+    weight hit the cap, with the shares of tokens and of responses (``MismatchResult.corrections``'
+    ``tokens_capped`` / ``sequences_capped``, from ``rlviz.core.corrections.cap_shares``)."""
+    sep = LIST_SEPARATOR[lang]
+    lines = []
+    for name, spec in CORRECTIONS.items():
+        if spec.kind != "truncate":
+            continue
+        band = f"C = {spec.high:g}" if spec.low is None and spec.high is not None else _band(spec)
+        rows = [(x, result.correction(x, name)) for x in shown]
+        binds = [(x, r) for x, r in rows if r["tokens_capped"] > 0]
+        if not binds:
+            lines.append(t("mismatch.read_cap_none", lang, correction=spec.label(lang), band=band))
+            continue
+        where = sep.join(
+            t(
+                "mismatch.read_cap_one",
+                lang,
+                sampler=names[x],
+                tokens=pct(r["tokens_capped"]),
+                responses=pct(r["sequences_capped"]),
+            )
+            for x, r in binds
+        )
+        others = len(rows) - len(binds)
+        key = "mismatch.read_cap" if others else "mismatch.read_cap_all"
+        lines.append(t(key, lang, correction=spec.label(lang), band=band, where=where, n=others))
+    return lines
 
 
 def _band(spec) -> str:
@@ -866,6 +953,18 @@ def live_notes_text(lang: str) -> str:
         se=f"{COLLAPSE['noise_se']:g}",
         jump=f"{COLLAPSE['jump']:g}",
     )
+
+
+def live_warnings(arms, model: str, top_p: float, lang: str) -> list[str]:
+    """What the chosen live ``arms`` cannot show with this ``model`` and sampler ``top_p``, in ``lang``, to
+    say before Run: R3 on the dense model (refused), the mask-replay arm with a sampler that does not
+    truncate (top-p 1: it trains exactly as no correction)."""
+    out = []
+    if model == "dense" and "r3" in arms:
+        out.append(t("mismatch.dense_no_r3", lang))
+    if "mask_replay" in arms and top_p >= 1:
+        out.append(t("mismatch.replay_no_truncation", lang))
+    return out
 
 
 def make_live_run(config: MismatchLiveConfig, lang: str) -> MismatchLiveRun:

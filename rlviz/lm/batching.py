@@ -36,6 +36,7 @@ def select_rows(batch: RolloutBatch, rows: torch.Tensor | list[int]) -> RolloutB
         rewards=batch.rewards[dev_idx],
         format_rewards=None if batch.format_rewards is None else batch.format_rewards[dev_idx],
         rollout_routing=None if batch.rollout_routing is None else batch.rollout_routing[idx],
+        sampling_mask=None if batch.sampling_mask is None else batch.sampling_mask[dev_idx],
     )
 
 
@@ -88,6 +89,10 @@ def concat_batches(batches: list[RolloutBatch], pad_token_id: int) -> RolloutBat
         if any(b.format_rewards is None for b in batches)
         else torch.cat([b.format_rewards for b in batches]),
         rollout_routing=_join_routes(batches, P, T),
+        # the sampler's kept sets (B, T, V), padding keeping every token; None unless every batch has them
+        sampling_mask=None
+        if any(b.sampling_mask is None for b in batches)
+        else torch.cat([_pad(b.sampling_mask, T, True, False) for b in batches]),
     )
 
 

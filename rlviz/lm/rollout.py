@@ -65,6 +65,10 @@ class RolloutBatch:
     # (B, L, layers, k) CPU int64: the experts the sampler's routers chose for every position (MoE
     # models, when asked for); R3 routing replay trains with them
     rollout_routing: torch.Tensor | None = None
+    # (B, T, V) bool: the vocabulary entries the sampler's top-p / top-k truncation kept at each response
+    # token (vLLM's ``sampling_mask``), True everywhere at padding; None when it did not truncate. A trainer
+    # with ``replay_sampling_mask`` renormalises its log-probs over it (DeepSeek-V3.2's Keep Sampling Mask)
+    sampling_mask: torch.Tensor | None = None
 
 
 def eos_token_ids(model, tokenizer) -> list[int]:
@@ -200,6 +204,7 @@ def response_log_probs(
     prompt_width: int,
     temperature: float,
     with_entropy: bool = False,
+    sampling_mask: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor | None]:
     """Log-probs of the response tokens given everything before them (differentiable).
 
@@ -210,10 +215,20 @@ def response_log_probs(
         temperature: logits are divided by it before the log-softmax (use the sampling temperature,
             or the ratio to the sampling policy is not 1 before the first update).
         with_entropy: also return the entropy (nats) of each position's distribution.
+        sampling_mask: optional (B, T, V) bool, the sampler's kept set at each response token
+            (``RolloutBatch.sampling_mask``): the logits outside it are set to -inf before the
+            log-softmax, so the log-probs (and the entropy) are renormalised over the tokens the
+            sampler could draw, as the sampler's own are (vLLM's sampling-mask replay, the
+            ``sampling_mask`` its ``--return-sampling-mask`` returns; DeepSeek-V3.2, arXiv
+            2512.02556, "Keep Sampling Mask"). ``None``: the full vocabulary.
 
     Returns:
         ``(log_prob, entropy)``: float32 (B, T) each (entropy ``None`` unless asked). Values at padding
         positions are finite but meaningless; the caller masks them with ``response_mask``.
+
+    Raises:
+        ValueError: naming ``sampling_mask`` when it is not a bool tensor of shape (B, T, V), or keeps no
+            token at some position.
 
     A dense Llama, Qwen2/3 or Mistral (:func:`packable`) runs its real tokens only, packed several
     rows to a row (``_packed_response_logits``; verl's ``use_remove_padding`` does the same with
@@ -227,11 +242,28 @@ def response_log_probs(
         logits = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids, use_cache=False)
         logits = logits.logits[:, prompt_width - 1 : -1]  # (B, T, V) position t predicts t+1
     logits = logits.float() / temperature  # (B, T, V)
-    logp_all = F.log_softmax(logits, dim=-1)  # (B, T, V)
+    if sampling_mask is not None:
+        _check_sampling_mask(sampling_mask, logits.shape)
+        logits = logits.masked_fill(~sampling_mask.to(logits.device), float("-inf"))  # outside the kept set
+    logp_all = F.log_softmax(logits, dim=-1)  # (B, T, V), -inf outside the kept set
     targets = input_ids[:, prompt_width:]  # (B, T)
     log_prob = logp_all.gather(-1, targets.unsqueeze(-1)).squeeze(-1)  # (B, T)
-    entropy = -(logp_all.exp() * logp_all).sum(-1) if with_entropy else None  # (B, T)
+    entropy = None
+    if with_entropy and sampling_mask is None:
+        entropy = -(logp_all.exp() * logp_all).sum(-1)  # (B, T)
+    elif with_entropy:  # p log p is 0 for a dropped token (p = 0), not 0 x -inf; the gradient stays finite too
+        entropy = -(logp_all.exp() * logp_all.masked_fill(~logp_all.isfinite(), 0.0)).sum(-1)  # (B, T)
     return log_prob, entropy
+
+
+def _check_sampling_mask(mask: torch.Tensor, shape: torch.Size) -> None:
+    """Raise ``ValueError`` naming ``sampling_mask`` unless it is (B, T, V) bool with a kept token everywhere."""
+    if not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool:
+        raise ValueError(f"sampling_mask: must be a bool tensor, got {getattr(mask, 'dtype', type(mask).__name__)}")
+    if tuple(mask.shape) != tuple(shape):
+        raise ValueError(f"sampling_mask: expected shape {tuple(shape)} (B, T, V), got {tuple(mask.shape)}")
+    if not bool(mask.any(-1).all()):
+        raise ValueError("sampling_mask: keeps no token at some position (every position needs one)")
 
 
 @torch.no_grad()
@@ -282,7 +314,10 @@ def sample_rollouts(
             under it, as an inference engine reports it (the full distribution's log-prob minus the
             log of the kept mass at that position). The trainer's log-probs are the full
             distribution's, so their ratio to the sampler's is the kept mass (<= 1), not a change of
-            policy. Defaults: no truncation.
+            policy. Defaults: no truncation. A truncating sampler also records what it kept at each
+            token in ``sampling_mask`` ((B, T, V) bool, True at padding; vLLM's ``sampling_mask``, the
+            tokens whose processed logit is finite), which a trainer can replay (``replay_sampling_mask``);
+            it costs B x T x V bytes, little for the tiny models' 16-token vocabulary.
         score: compute ``rollout_log_prob`` (one more no-grad forward over the whole batch, most of
             a short batch's cost). ``False``: it is ``None``, for a caller that reads only the
             responses and their rewards (the sampling page's pass-rate measurement); the responses
@@ -330,15 +365,14 @@ def sample_rollouts(
     drop = _DROP_FINISHED and hasattr(cache, "batch_select_indices")  # another cache type decodes every row
     next_pos = pos[:, -1:] + 1  # (B, 1)
     finished = torch.zeros(B, dtype=torch.bool, device=device)
-    new_tokens, new_mask, kept_mass = [], [], []
+    new_tokens, new_mask, kept_sets = [], [], []
     for step in range(max_new_tokens):
         if greedy:
             tok = logits.float().argmax(dim=-1, keepdim=True)  # (B, 1)
         elif truncating:
             scaled = logits.float() / temperature  # (B, V)
             kept = truncate_logits(scaled, top_p, top_k)
-            # log of the kept mass under the full distribution: the sampler's log-prob is the full one minus it
-            kept_mass.append(torch.logsumexp(kept, -1) - torch.logsumexp(scaled, -1))  # (B,)
+            kept_sets.append(kept > float("-inf"))  # (B, V) the support drawn from (vLLM: isfinite)
             probs = F.softmax(kept, dim=-1)
             gen_dev = generator.device
             tok = torch.multinomial(probs.to(gen_dev), 1, generator=generator).to(device)  # (B, 1)
@@ -372,15 +406,19 @@ def sample_rollouts(
     truncated = ~finished  # (B,) finished means EOS was sampled
     lengths = response_mask_long.sum(-1)  # (B,)
 
-    routing, rollout_log_prob = None, None
+    routing, rollout_log_prob, sampling_mask = None, None, None
     response_mask = response_mask_long.float()
+    if kept_sets:  # (B, T, V); padding keeps every token, so a replayed log-softmax stays finite there
+        sampling_mask = torch.stack(kept_sets, dim=1) | ~response_mask_long.bool().unsqueeze(-1)
     if score:
+        # a truncating sampler's probability is renormalised over the kept tokens (vLLM's processed
+        # logprobs): the full log-prob minus the log of the kept mass, with the kept sets it drew from
         with capture_routing(model) if record_routing else contextlib.nullcontext() as cap:
-            rollout_log_prob, _ = response_log_probs(model, input_ids, attention_mask, position_ids, P, temperature)
+            rollout_log_prob, _ = response_log_probs(
+                model, input_ids, attention_mask, position_ids, P, temperature, sampling_mask=sampling_mask
+            )
         if record_routing and is_moe(model):
             routing = cap.indices(*input_ids.shape)  # (B, L, layers, k)
-        if kept_mass:  # the truncated sampler's probability: renormalised over the kept tokens
-            rollout_log_prob = rollout_log_prob - torch.stack(kept_mass, dim=1)
         rollout_log_prob = rollout_log_prob * response_mask  # 0 on padding
     model.train(was_training)
     model = policy
@@ -416,6 +454,7 @@ def sample_rollouts(
         rewards=rewards.to(device),
         format_rewards=formats.to(device),
         rollout_routing=routing,
+        sampling_mask=sampling_mask,
     )
 
 

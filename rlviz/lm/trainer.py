@@ -154,7 +154,18 @@ class TrainConfig:
             k + 1 it holds the starting weights.
         top_p, top_k: the sampler's truncation (TRL ``top_p`` / ``top_k``; verl ``rollout.top_p`` /
             ``rollout.top_k``; ``rlviz.lm.rollout.truncate_logits``): 1 and 0 are off. The sampler's
-            ``rollout_log_prob`` is then renormalised over the kept tokens; the trainer's is not.
+            ``rollout_log_prob`` is then renormalised over the kept tokens; the trainer's is not,
+            unless ``replay_sampling_mask``.
+        replay_sampling_mask: with top-p / top-k, compute the policy's log-probs (``old_log_prob`` and
+            each update's) over the tokens the sampler kept at each position (``RolloutBatch.sampling_mask``:
+            the logits outside it set to -inf before the log-softmax), so the trainer renormalises over
+            the same support as the sampler and the truncation no longer shows as a mismatch. vLLM returns
+            that support with ``return_sampling_mask`` (``--return-sampling-mask``, the output's
+            ``sampling_mask``, vllm#49577); DeepSeek-V3.2 (arXiv 2512.02556) calls it "Keep Sampling
+            Mask" and applies it to pi_old and pi_theta; TRL and verl have no setting for it (their
+            configs as of TRL 1.16 / verl 0.9). The entropies reported are the renormalised
+            distribution's too; the reference's log-probs stay over the whole vocabulary. Without
+            truncation there is no mask and this changes nothing.
         rollout_correction: a key of ``rlviz.core.corrections.CORRECTIONS`` (``"none"``, ``"token_tis"``,
             ``"sequence_mis"``, ...): per-token weights from log(pi_train / pi_rollout) = old_log_prob -
             rollout_log_prob, multiplied into the per-token policy loss before aggregation, the KL
@@ -193,6 +204,7 @@ class TrainConfig:
     rollout_stale_steps: int = 0
     top_p: float = 1.0
     top_k: int = 0
+    replay_sampling_mask: bool = False
     rollout_correction: str = "none"
     rollout_correction_low: float | None = None
     rollout_correction_high: float | None = None
@@ -246,6 +258,8 @@ class TrainConfig:
             raise ValueError(f"top_p: must be in (0, 1], got {top_p!r}")
         if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 0:
             raise ValueError(f"top_k: must be a whole number >= 0 (0 = off), got {self.top_k!r}")
+        if not isinstance(self.replay_sampling_mask, bool):
+            raise ValueError(f"replay_sampling_mask: must be true or false, got {self.replay_sampling_mask!r}")
         if not isinstance(self.measure_kl_ref, bool):
             raise ValueError(f"measure_kl_ref: must be true or false, got {self.measure_kl_ref!r}")
         if self.rollout_correction not in CORRECTIONS:
@@ -498,6 +512,14 @@ class Trainer:
         untruncated = c.top_p == 1 and c.top_k == 0
         return not (self._sampler_is_policy() and untruncated and not self.moe)
 
+    def _kept(self, batch: RolloutBatch, rows: torch.Tensor | None = None) -> torch.Tensor | None:
+        """The sampler's kept sets to renormalise the policy's log-probs over ((b, T, V) bool, the
+        ``rows`` of ``batch``), or ``None``: the full vocabulary (no ``replay_sampling_mask``, or the
+        sampler did not truncate)."""
+        if not self.config.replay_sampling_mask or batch.sampling_mask is None:
+            return None
+        return batch.sampling_mask if rows is None else batch.sampling_mask[rows]
+
     def _rollout(self, sampler=None) -> RolloutBatch:
         c = self.config
         problems = get_task(c.task).sample_problems(c.prompts_per_step, self.generator)
@@ -687,18 +709,19 @@ class Trainer:
         c = self.config
         self.model.eval()
         args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, c.temperature)
+        kept = self._kept(batch)  # the sampler's kept sets under replay_sampling_mask, else None
         routes = None
         with self._timed("old_log_prob"):
             if self.routing_replay == "R3":  # verl R3: old log-probs with the rollout engine's routing too
                 routes = batch.rollout_routing
                 with replay_routing(self.model, routes):
-                    old, _ = response_log_probs(self.model, *args)
+                    old, _ = response_log_probs(self.model, *args, sampling_mask=kept)
             elif self.moe:  # record the old policy's routing (R2 replays it; the route-change metric reads it)
                 with capture_routing(self.model) as cap:
-                    old, _ = response_log_probs(self.model, *args)
+                    old, _ = response_log_probs(self.model, *args, sampling_mask=kept)
                 routes = cap.indices(*batch.input_ids.shape)
             elif deferred is None:
-                old, _ = response_log_probs(self.model, *args)
+                old, _ = response_log_probs(self.model, *args, sampling_mask=kept)
             else:
                 old = torch.zeros_like(batch.response_mask)  # (B, T) float32
                 rest = torch.ones(len(batch.problems), dtype=torch.bool)
@@ -712,6 +735,7 @@ class Trainer:
                         batch.position_ids[rows],
                         batch.prompt_width,
                         c.temperature,
+                        sampling_mask=self._kept(batch, rows),
                     )
             if deferred is None and batch.rollout_log_prob is None:
                 batch.rollout_log_prob = old * batch.response_mask  # the sampler is this policy: 0 on padding
@@ -920,6 +944,7 @@ class Trainer:
                 or c.entropy_coef > 0
                 or self.train_params["top_entropy_quantile"] < 1
                 or self.spec.reads_entropy,
+                sampling_mask=self._kept(batch, idx),
             )
         log_prob.retain_grad()
         if data.old_pending is not None:  # deferred (_defer_old): the first update's rows are still the old policy's
@@ -1053,6 +1078,7 @@ class Trainer:
             batch.prompt_width,
             c.temperature,
             with_entropy=True,
+            sampling_mask=self._kept(batch),
         )
         out = {"entropy": float(masked_mean(ent, batch.response_mask))}
         if self._needs_ref():
@@ -1129,6 +1155,7 @@ class Trainer:
                 batch.prompt_width,
                 self.config.temperature,
                 with_entropy=reads_entropy,
+                sampling_mask=self._kept(batch, idx),
             )
             lp = data.old_log_prob.clone()
             lp[idx] = part
@@ -1138,15 +1165,16 @@ class Trainer:
                 ent[idx] = ent_part
             return lp, None, ent
         args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, self.config.temperature)
+        kw = {"with_entropy": reads_entropy, "sampling_mask": self._kept(batch)}
         if not self.moe:
-            lp, ent = response_log_probs(self.model, *args, with_entropy=reads_entropy)
+            lp, ent = response_log_probs(self.model, *args, **kw)
             return lp, None, ent
         with capture_routing(self.model) as cap:
             if self.routing_replay != "none":
                 with replay_routing(self.model, data.routes):  # the capture hook still sees the own top-k
-                    lp, ent = response_log_probs(self.model, *args, with_entropy=reads_entropy)
+                    lp, ent = response_log_probs(self.model, *args, **kw)
             else:
-                lp, ent = response_log_probs(self.model, *args, with_entropy=reads_entropy)
+                lp, ent = response_log_probs(self.model, *args, **kw)
         return lp, cap.indices(*batch.input_ids.shape), ent
 
     @staticmethod

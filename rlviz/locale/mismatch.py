@@ -6,17 +6,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.mismatch": {"en": "Sampler ≠ trainer", "zh": "采样端 ≠ 训练端"},
     "home.mismatch_claims": {
         "en": "- The log-ratio log π_train − log π_rollout per token and per response, measured on the shipped model "
-        "for six samplers: the policy itself, its bf16 and fp16 copies, a copy k steps behind, top-p and top-k.\n"
+        "for six samplers: the policy itself, its bf16 and fp16 copies, a copy k steps behind, top-p and top-k; "
+        "and top-p and top-k again with the trainer replaying the sampler's kept tokens (vLLM's sampling mask).\n"
         "- Every rollout correction of TRL and verl (token / sequence TIS, MIS with IcePop's band, geometric-mean "
         "rejection) as a weight curve, and what each does to the measured batch.\n"
         "- Live: no correction vs each correction vs an fp16 sampler vs a matched sampler, from one seed, with the "
-        "sampler–trainer KL, held-out pass@1 and the collapse flag (R3 joins on the MoE model).",
+        "sampler–trainer KL, held-out pass@1 and the collapse flag (sampling-mask replay joins with a top-p sampler, "
+        "R3 on the MoE model).",
         "zh": "- 在自带模型上实测六种采样端的逐 token 与逐回答对数比率 log π_train − log π_rollout：策略本身、它的 bf16 和 "
-        "fp16 副本、落后 k 步的副本、top-p 和 top-k。\n"
+        "fp16 副本、落后 k 步的副本、top-p 和 top-k；再加上训练端重放采样端保留 token 集合（vLLM 的采样掩码）的 top-p 和 "
+        "top-k。\n"
         "- TRL 和 verl 的每种 rollout 修正（token / 序列级 TIS、带 IcePop 区间的 MIS、几何平均拒绝）的权重曲线，以及它们"
         "对实测批次做了什么。\n"
         "- 实时：同一种子下，不修正、各种修正、fp16 采样端和匹配的采样端对比，带采样端–训练端 KL、留出集 pass@1 和崩溃"
-        "标记（在 MoE 模型上加入 R3）。",
+        "标记（采样端用 top-p 时加入采样掩码重放，在 MoE 模型上加入 R3）。",
     },
     "mismatch.title": {
         "en": "Sampler ≠ trainer: the rollout-training mismatch and its corrections",
@@ -58,10 +61,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The same prompts, sampled by each sampler and scored by the trainer (float32). Precision: the "
         "policy's own weights cast to bf16 or fp16, as an inference engine serving a float32 trainer holds "
         "them. Stale: the trainer is k = {k} GRPO {k:plural:step|steps} (learning rate {lr}) ahead of the sampler, as in an "
-        "asynchronous system. Top-p / top-k: the policy itself, sampling from its truncated distribution.",
+        "asynchronous system. Top-p / top-k: the policy itself, sampling from its truncated distribution. "
+        "+ mask replay: the same responses, the trainer renormalising over the tokens the sampler kept at each "
+        "position (vLLM returns them with return_sampling_mask; DeepSeek-V3.2's Keep Sampling Mask).",
         "zh": "同一批提示词，分别由每种采样端采样、由训练端（float32）打分。精度：把策略自己的权重转成 bf16 或 fp16，就像推理引擎"
         "为 float32 训练端提供服务时那样。过时：训练端比采样端多走了 {k} 步 GRPO（学习率 {lr}），就像异步系统里那样。"
-        "Top-p / top-k：策略本身，从截断后的分布中采样。",
+        "Top-p / top-k：策略本身，从截断后的分布中采样。+ 采样掩码重放：同样的回答，训练端在采样端每个位置保留下来的 token 上"
+        "重新归一化（vLLM 用 return_sampling_mask 返回这些 token；即 DeepSeek-V3.2 的 Keep Sampling Mask）。",
     },
     "mismatch.model": {"en": "Model", "zh": "模型"},
     "mismatch.model_help": {
@@ -102,6 +108,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.sampler.stale": {"en": "{k} {k:plural:step|steps} stale", "zh": "落后 {k} 步"},
     "mismatch.sampler.top_p": {"en": "top-p {p}", "zh": "top-p {p}"},
     "mismatch.sampler.top_k": {"en": "top-k {k}", "zh": "top-k {k}"},
+    "mismatch.sampler.top_p_replay": {"en": "top-p {p} + mask replay", "zh": "top-p {p} + 掩码重放"},
+    "mismatch.sampler.top_k_replay": {"en": "top-k {k} + mask replay", "zh": "top-k {k} + 掩码重放"},
     "mismatch.col.sampler": {"en": "Sampler", "zh": "采样端"},
     "mismatch.col.kl": {"en": "KL(rollout ‖ train) per token", "zh": "每 token KL(rollout ‖ train)"},
     "mismatch.col.abs_mean": {"en": "mean |l|", "zh": "|l| 均值"},
@@ -158,8 +166,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.read_top_p": {
         "en": "**Top-p {p} measures kept mass, not a policy change.** The sampler's probability of a kept token is the "
         "trainer's divided by the mass the truncation kept, so π_train / π_rollout is that kept mass: "
-        "{below} of the tokens have a ratio below 1 and **none above 1** (largest l {max_l}); the others sit "
-        "at positions where the truncation dropped nothing (kept mass 1 to float precision). The mean kept mass "
+        "{below} of the tokens have a ratio below 1 and **none above 1** (largest l {max_l}, where the truncation "
+        "dropped almost nothing; a token where it dropped nothing has l = 0 exactly). The mean kept mass "
         "is {mass} per token. A response's ratio multiplies them: on average over responses exp(Σ l) = "
         "{seq_weight}, so TRL's default sequence_mask weighs every "
         "response by the share of probability its sampler cut off, longer ones less, though nothing about the "
@@ -167,8 +175,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "engine return each token's kept support (vLLM's sampling mask, vllm#49577) so the trainer renormalises "
         "over it too.",
         "zh": "**top-p {p} 量的是保留下来的概率质量，不是策略变化。** 被保留的 token 在采样端的概率，等于训练端的概率除以截断保留的"
-        "质量，所以 π_train / π_rollout 就是这份保留质量：{below} 的 token 比率小于 1，**没有一个大于 1**（l 最大为 {max_l}）；"
-        "其余 token 所在的位置上，截断什么也没丢掉（在浮点精度内保留质量为 1）。每个 token 的平均保留质量是 {mass}。"
+        "质量，所以 π_train / π_rollout 就是这份保留质量：{below} 的 token 比率小于 1，**没有一个大于 1**（l 最大为 {max_l}，"
+        "出现在截断几乎什么也没丢掉的位置；截断什么也没丢掉的位置上 l 恰好为 0）。每个 token 的平均保留质量是 {mass}。"
         "一条回答的比率把它们乘起来：按回答平均，exp(Σ l) 为 {seq_weight}，所以 TRL 默认的 sequence_mask 按采样端截掉的概率给每条回答降权，越长降得越多，"
         "尽管策略本身没有任何不同。TRL issue #6789（2026）在真实模型上报告了同样的现象；其中讨论的修复办法是让推理引擎返回每个 token "
         "保留下来的候选集合（vLLM 的 sampling mask，vllm#49577），训练端也在这个集合上重新归一化。",
@@ -176,6 +184,18 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.read_top_k": {
         "en": "Top-k {k} does the same with a fixed number of tokens: {below} of the tokens below 1, mean kept mass {mass}.",
         "zh": "top-k {k} 做的是同一件事，只是保留固定个数的 token：{below} 的 token 比率小于 1，平均保留质量 {mass}。",
+    },
+    "mismatch.read_replay": {
+        "en": "**Mask replay removes the truncation's mismatch.** With the sampler's kept tokens replayed, the trainer "
+        "sets every other logit to −∞ before its softmax and renormalises over the same tokens as the sampler: "
+        "the largest |l| falls from {p_max} (top-p {p}) and {k_max} (top-k {k}) to {replay_max}, the KL from "
+        "{p_kl} to {replay_kl}. No correction then weighs or drops a response for the truncation, and no token "
+        "outside the kept set gets a gradient. It fixes only this part: precision and staleness (the rows above) "
+        "stay.",
+        "zh": "**掩码重放消除了截断带来的不一致。** 重放采样端保留的 token 后，训练端在 softmax 之前把其余 logit 设为 −∞，"
+        "和采样端在同一组 token 上重新归一化：|l| 的最大值从 {p_max}（top-p {p}）和 {k_max}（top-k {k}）降到 {replay_max}，"
+        "KL 从 {p_kl} 降到 {replay_kl}。于是没有哪种修正再因为截断给回答降权或丢弃回答，保留集合之外的 token 也得不到梯度。"
+        "它只修好这一部分：精度和过时（上面几行）依旧存在。",
     },
     # ------------------------------------------------------------------ predictions
     "mismatch.q_precision.q": {
@@ -277,6 +297,27 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "按采样端（行）和修正（列）：被丢弃的 token 占比（区间外权重为 0）· 至少有一个 token 被丢弃的回答占比，"
         "括号里是平均权重。区间取默认值。",
     },
+    "mismatch.read_cap": {
+        "en": "**Does the cap bind?** {correction} ({band}): the raw weight reached the cap under {where}; under the "
+        "other {n} {n:plural:sampler|samplers} never, so there it is plain importance sampling.",
+        "zh": "**上限起作用了吗？** {correction}（{band}）：原始权重在这些采样端下达到上限：{where}；其余 {n} 种采样端从未达到，"
+        "在那里它就是普通的重要性采样。",
+    },
+    "mismatch.read_cap_all": {
+        "en": "**Does the cap bind?** {correction} ({band}): the raw weight reached the cap under every sampler "
+        "shown: {where}.",
+        "zh": "**上限起作用了吗？** {correction}（{band}）：在所列的每种采样端下，原始权重都达到过上限：{where}。",
+    },
+    "mismatch.read_cap_one": {
+        "en": "{sampler} ({tokens} of the tokens, {responses} of the responses)",
+        "zh": "{sampler}（{tokens} 的 token、{responses} 的回答）",
+    },
+    "mismatch.read_cap_none": {
+        "en": "**Does the cap bind?** {correction} ({band}): no raw weight reached the cap for any sampler shown: "
+        "the cap never acts on this batch, and the correction is plain importance sampling here.",
+        "zh": "**上限起作用了吗？** {correction}（{band}）：所列采样端中没有一个原始权重达到上限：上限在这个批次上从未生效，"
+        "这里的修正就是普通的重要性采样。",
+    },
     "mismatch.read_geo": {
         "en": "The geometric-mean filter's default band is narrow ([{low}, {high}]): it already drops {bf16} of the "
         "bf16 copy's tokens and {top_p} under top-p {p}, where nothing but the truncation differs.",
@@ -288,13 +329,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.live_text": {
         "en": "Every arm trains GRPO from the same checkpoint and seed. **Matched**: the sampler is the trainer "
         "(the control). The other arms sample with the mismatched sampler set above and differ only in the "
-        "correction; **fp16** samples with the same sampler in fp16, uncorrected; on the MoE model, **R3** "
+        "correction; **fp16** samples with the same sampler in fp16, uncorrected; **sampling-mask replay** trains "
+        "uncorrected over the tokens a top-p sampler kept (it removes only the truncation part of the mismatch, "
+        "and only when top-p < 1); on the MoE model, **R3** "
         "replays the sampler's routing (it removes only the routing part of the mismatch, not staleness or "
         "precision). The collapse flag (✕) fires when the reward's trailing mean over "
         "{window} {window:plural:step|steps} falls {drop} below its best (and {se} standard errors) while the KL to the reference or "
         "the ratio variance jumps {jump}×.",
         "zh": "每个分支都从同一检查点、同一种子开始训练 GRPO。**匹配**：采样端就是训练端（对照组）。其余分支用上面设定的不一致"
-        "采样端采样，只在修正方式上不同；**fp16** 用同一采样端的 fp16 版本采样，不做修正；在 MoE 模型上，**R3** 重放采样端的路由（它只消除不一致中路由的那一部分，不管过时或精度）。"
+        "采样端采样，只在修正方式上不同；**fp16** 用同一采样端的 fp16 版本采样，不做修正；**采样掩码重放**不做修正，"
+        "但在 top-p 采样端保留的 token 上训练（它只消除截断那一部分不一致，且只在 top-p < 1 时起作用）；"
+        "在 MoE 模型上，**R3** 重放采样端的路由（它只消除不一致中路由的那一部分，不管过时或精度）。"
         "当奖励在 {window} 步内的滑动平均比历史最好值低 {drop}（且超过 {se} 个标准误），同时与参考策略的 KL 或比率方差跳升 "
         "{jump} 倍时，崩溃标记（✕）触发。",
     },
@@ -320,13 +365,16 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "mismatch.arms": {"en": "Arms", "zh": "分支"},
     "mismatch.arms_help": {
-        "en": "One arm per correction of the registry, plus the matched control, an fp16 sampler and (MoE) R3.",
-        "zh": "注册表里每种修正一个分支，另加匹配的对照组、fp16 采样端和（MoE 上的）R3。",
+        "en": "One arm per correction of the registry, plus the matched control, an fp16 sampler, sampling-mask "
+        "replay (with top-p < 1, under More settings) and (MoE) R3.",
+        "zh": "注册表里每种修正一个分支，另加匹配的对照组、fp16 采样端、采样掩码重放（需在“更多设置”里把 top-p 设为小于 1）"
+        "和（MoE 上的）R3。",
     },
     "mismatch.arm.matched": {"en": "Matched sampler", "zh": "匹配的采样端"},
     "mismatch.arm.none": {"en": "No correction", "zh": "不修正"},
     "mismatch.arm.float16": {"en": "fp16 sampler", "zh": "fp16 采样端"},
     "mismatch.arm.r3": {"en": "R3 routing replay", "zh": "R3 路由重放"},
+    "mismatch.arm.mask_replay": {"en": "Sampling-mask replay", "zh": "采样掩码重放"},
     "mismatch.live_dtype": {"en": "Sampler precision", "zh": "采样端精度"},
     "mismatch.live_dtype_help": {
         "en": "The mismatched sampler's precision (verl rollout.dtype).",
@@ -351,6 +399,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.dense_no_r3": {
         "en": "R3 replays the sampler's routing: it needs the MoE model. Choose MoE, or drop the R3 arm.",
         "zh": "R3 重放采样端的路由，需要 MoE 模型。请选 MoE，或去掉 R3 分支。",
+    },
+    "mismatch.replay_no_truncation": {
+        "en": "Sampling-mask replay acts only on a truncating sampler: with the sampler's top-p at 1 it trains "
+        "exactly as No correction. Set top-p below 1 under More settings.",
+        "zh": "采样掩码重放只对截断采样的采样端起作用：采样端 top-p 为 1 时，它和“不修正”训练得完全一样。"
+        "请在“更多设置”里把 top-p 设为小于 1。",
     },
     "mismatch.run": {"en": "Run", "zh": "开始训练"},
     "mismatch.stop": {"en": "Stop", "zh": "停止"},

@@ -5,8 +5,9 @@ already-translated texts whose keys its docstring lists (a missing key shows the
 inf values are dropped, never drawn; an empty frame gives an empty but valid figure.
 
 Colours derive from the registries' order: each correction of ``CORRECTIONS`` takes the next
-colour of ``PALETTE`` (and a dash), the samplers of ``SAMPLERS`` likewise; the live run's arms are
-the corrections' colours, with the matched control in black and the fp16 and R3 arms after them.
+colour of ``PALETTE`` (and a dash), the samplers of ``SAMPLERS`` likewise (a sampler whose kept set
+the trainer replays in its truncation's colour); the live run's arms are the corrections' colours, with
+the matched control in black and the fp16, mask-replay and R3 arms after them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from rlviz.core.corrections import CORRECTIONS
-from rlviz.experiments.mismatch import LIVE_ARM_KEYS, SAMPLERS
+from rlviz.experiments.mismatch import LIVE_ARM_KEYS, MASK_REPLAYS, SAMPLERS
 
 from . import DASHES, OKABE_ITO, PALETTE, base_layout
 from .moe import LEGEND_ROW_PX, TITLE_LINE_PX, legend_rows, wrap_title
@@ -30,12 +31,16 @@ _COLOURS = [c for c in PALETTE if c != "#000000"]
 CORRECTION_STYLES: dict[str, dict[str, str]] = {
     name: {"color": _COLOURS[i % len(_COLOURS)], "dash": DASHES[i % len(DASHES)]} for i, name in enumerate(CORRECTIONS)
 }
+# a sampler replaying a truncation's kept set (MASK_REPLAYS) takes that truncation's colour
+_OWN = [name for name in SAMPLERS if name not in MASK_REPLAYS]
 SAMPLER_STYLES: dict[str, dict[str, str]] = {
-    name: {"color": _COLOURS[i % len(_COLOURS)], "dash": "solid"} for i, name in enumerate(SAMPLERS)
+    name: {"color": _COLOURS[_OWN.index(MASK_REPLAYS.get(name, name)) % len(_COLOURS)], "dash": "solid"}
+    for name in SAMPLERS
 }
 _EXTRA = {
     "matched": {"color": OKABE_ITO["black"], "dash": "solid"},
     "float16": {"color": _COLOURS[len(CORRECTIONS) % len(_COLOURS)], "dash": "longdash"},
+    "mask_replay": {"color": _COLOURS[(len(CORRECTIONS) + 2) % len(_COLOURS)], "dash": "dashdot"},
     "r3": {"color": _COLOURS[(len(CORRECTIONS) + 1) % len(_COLOURS)], "dash": "longdashdot"},
 }
 ARM_STYLES: dict[str, dict[str, str]] = {k: _EXTRA.get(k) or CORRECTION_STYLES[k] for k in LIVE_ARM_KEYS}

@@ -79,6 +79,8 @@ IMPLICIT: dict[tuple[str, str], Any] = {
     ("trl", "rollout_stale_steps"): 0,  # samples with the current weights
     ("verl", "rollout_stale_steps"): 0,  # the synchronous trainer; the async one bounds staleness instead
     ("verl", "overlong_filtering"): False,
+    ("trl", "replay_sampling_mask"): False,  # the trainer scores the full vocabulary
+    ("verl", "replay_sampling_mask"): False,
 }
 # Framework names that are not config arguments (TRL's overlong punishment is a reward function).
 _NOT_ARGUMENTS = {("trl", "overlong_shaping")}
@@ -104,6 +106,7 @@ _TRAIN_RELEVANT: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "value_lr": lambda f: f["advantage"] == "gae",
     "top_p": lambda f: f["top_p"] < 1,
     "top_k": lambda f: f["top_k"] > 0,
+    "replay_sampling_mask": lambda f: f["top_p"] < 1 or f["top_k"] > 0,  # no mask to replay without truncation
 }
 
 
