@@ -90,7 +90,7 @@ STRINGS = {
         "没有柱子）。",
     },
     "gradscale.read.equal": {"en": "Exactly the same norm: {groups}", "zh": "范数完全相同：{groups}"},
-    "gradscale.read.group": {"en": "{titles}: {norm}.", "zh": "{titles}：{norm}。"},
+    "gradscale.read.group": {"en": "{titles}: {norm}.", "zh": "{titles}：范数 {norm}。"},
     "gradscale.read.sequence": {
         "en": "Sequence-level {seq} equal token-level {tok} ({norm}): at the first update every ratio is 1, and a "
         "sequence ratio spreads its gradient evenly over its tokens (∂s/∂log π = s/|y|), which is what each "
