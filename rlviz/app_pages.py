@@ -98,6 +98,7 @@ PAGES: tuple[PageEntry, ...] = (
         prefix="ad_",
         section="objectives",
     ),
+    PageEntry("critic", "pages/critic.py", ":material/psychology:", "critic", prefix="cr_", section="training"),
     PageEntry("moe", "pages/moe.py", ":material/hub:", "moe", (12,), prefix="mo_", section="training"),
     PageEntry("mismatch", "pages/mismatch.py", ":material/call_split:", "mismatch", prefix="mm_", section="training"),
     PageEntry(
@@ -123,9 +124,9 @@ PAGES: tuple[PageEntry, ...] = (
     ),
     PageEntry("kl", "pages/kl.py", ":material/compare_arrows:", "kl", prefix="kl_", section="objectives"),
     PageEntry("symptoms", "pages/symptoms.py", ":material/stethoscope:", "symptoms", prefix="sy_", section="training"),
-    PageEntry("gradscale", "pages/gradscale.py", ":material/speed:", "gradscale", prefix="gs_", section="training"),
     PageEntry("interview", "pages/interview.py", ":material/quiz:", "interview", prefix="iv_", section="practice"),
     PageEntry("lessons", "pages/lessons.py", ":material/school:", "lessons", prefix="ls_", section="practice"),
+    PageEntry("gradscale", "pages/gradscale.py", ":material/speed:", "gradscale", prefix="gs_", section="training"),
 )
 
 
@@ -143,7 +144,7 @@ SECTIONS: tuple[str, ...] = ("start", "objectives", "training", "practice")
 # The newcomer's path: a handful of pages in the order a first visit should take them (the home page's
 # "Start here", and each stop's "step k of n" with Previous / Next). Locale ``path.<key>``: one
 # sentence each, what the stop shows.
-PATH: tuple[str, ...] = ("step", "curves", "advantages", "weighting", "sampling", "live", "symptoms")
+PATH: tuple[str, ...] = ("step", "curves", "advantages", "critic", "weighting", "sampling", "live", "symptoms")
 
 
 def path_position(key: str) -> tuple[int, int] | None:

@@ -55,7 +55,7 @@ def test_home_english_by_default():
         if spec.follows_paper:  # the registry's note where rlviz follows the paper, not the authors' code
             assert t("home.follows_paper", "en", text=spec.follows_paper["en"]) in text
     assert t("home.parity_checked", "en", frameworks=framework_check("grpo")[1]) in text
-    assert len(at.get("latex")) == len(ALGORITHMS) == 19
+    assert len(at.get("latex")) == len(ALGORITHMS) == 22
     assert at.get("plotly_chart"), "the family tree is missing"
 
 

@@ -873,6 +873,46 @@ def _gradscale() -> tuple[Prediction, ...]:
 PREDICTIONS["gradscale"] = _gradscale()
 
 
+# -- the critic page: state and answers in rlviz.experiments.critic (the group's numbers and gamma; the live
+# questions read a finished CriticRun's live_result)
+def _critic() -> tuple[Prediction, ...]:
+    from rlviz.experiments import critic as c
+
+    return (
+        Prediction(
+            "critic.q_td",
+            "choice",
+            c.answer_td,
+            c.fields_td,
+            choices=("last", "more"),
+            figure="critic.q_td.where",
+            applies=c.td_applies,
+        ),
+        Prediction("critic.q_mc", "number", c.answer_mc, c.fields_mc, tolerance=0.02, figure="critic.q_mc.where"),
+        Prediction(
+            "critic.q_cost",
+            "number",
+            c.answer_cost,
+            c.fields_live,
+            tolerance=0.1,
+            relative_tolerance=0.15,
+            needs_result=True,
+        ),  # fmt: skip
+        Prediction(
+            "critic.q_where",
+            "choice",
+            c.answer_where,
+            c.fields_live,
+            choices=("early", "late"),
+            needs_result=True,
+            explain=c.explain_where,
+        ),
+    )
+
+
+PREDICTIONS["critic"] = _critic()
+
+
 def mismatch_state(result) -> dict[str, Any]:
     """The mismatch predictions' state from a :class:`rlviz.experiments.mismatch.MismatchResult`
     (:func:`rlviz.experiments.mismatch.mismatch_state`)."""
