@@ -90,6 +90,15 @@ PAGES: tuple[PageEntry, ...] = (
         section="training",
     ),
     PageEntry(
+        "warmstart",
+        "pages/warmstart.py",
+        ":material/rocket_launch:",
+        "warmstart",
+        (3, 22),
+        prefix="ws_",
+        section="training",
+    ),
+    PageEntry(
         "advantages",
         "pages/advantages.py",
         ":material/balance:",
@@ -144,7 +153,17 @@ SECTIONS: tuple[str, ...] = ("start", "objectives", "training", "practice")
 # The newcomer's path: a handful of pages in the order a first visit should take them (the home page's
 # "Start here", and each stop's "step k of n" with Previous / Next). Locale ``path.<key>``: one
 # sentence each, what the stop shows.
-PATH: tuple[str, ...] = ("step", "curves", "advantages", "critic", "weighting", "sampling", "live", "symptoms")
+PATH: tuple[str, ...] = (
+    "step",
+    "curves",
+    "advantages",
+    "critic",
+    "weighting",
+    "sampling",
+    "warmstart",
+    "live",
+    "symptoms",
+)
 
 
 def path_position(key: str) -> tuple[int, int] | None:

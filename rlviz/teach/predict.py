@@ -913,6 +913,48 @@ def _critic() -> tuple[Prediction, ...]:
 PREDICTIONS["critic"] = _critic()
 
 
+# -- the "why SFT before RL?" page: state and answers in rlviz.experiments.warmstart (the first question is
+# asked at the measured groups of both starts, question_state; the live ones read a finished run's live_result)
+def _warmstart() -> tuple[Prediction, ...]:
+    from rlviz.experiments import warmstart as w
+
+    return (
+        Prediction(
+            "warmstart.q_zero",
+            "number",
+            w.answer_zero,
+            w.fields_zero,
+            tolerance=0.05,
+            figure="warmstart.q_zero.where",
+            explain=w.explain_zero,
+        ),
+        Prediction(
+            "warmstart.q_live_zero",
+            "number",
+            w.answer_live_zero,
+            w.fields_live_zero,
+            tolerance=0.1,
+            figure="warmstart.q_live_zero.where",
+            needs_result=True,
+            explain=w.explain_live_zero,
+        ),
+        Prediction(
+            "warmstart.q_gain",
+            "line",
+            lambda state: rank_lines(*w.heldout_gains(state)),  # ties within two standard errors of the gap
+            w.fields_gain,
+            figure="warmstart.q_gain.where",
+            lines=lambda state: w.ARMS,
+            needs_result=True,
+            applies=w.gain_applies,
+            explain=w.explain_gain,
+        ),
+    )
+
+
+PREDICTIONS["warmstart"] = _warmstart()
+
+
 def mismatch_state(result) -> dict[str, Any]:
     """The mismatch predictions' state from a :class:`rlviz.experiments.mismatch.MismatchResult`
     (:func:`rlviz.experiments.mismatch.mismatch_state`)."""
