@@ -1,5 +1,5 @@
 """Interview prep: practice the bank by topic, take a timed mock interview, go through a deck of
-common wrong claims, and see the session's score per topic.
+claims to judge (wrong and true ones mixed), and see the session's score per topic.
 
 The page template (``app_common.template``): title and lede, then the working area of the mode
 (practice: the question card and its answer field), the notes on how the bank works under it.
@@ -92,6 +92,10 @@ def practice() -> None:
         st.caption(tr(f"interview.kind_{q.kind}"))
         st.markdown(q.question(L))
         committed = state.get("iv_practice", {})
+        if q.id not in committed and q.kind == "explain":
+            parts.explain_card(q, f"iv_ex_{q.id}_{L}", "practice")
+            parts.error_slot("iv_practice_problem")
+            return
         if q.id not in committed:
             key = f"iv_in_{q.id}_{L}"
             with st.form(key=f"iv_form_{q.id}", border=False):
@@ -110,6 +114,7 @@ def practice() -> None:
         parts.reveal(q, guess, verdict.answer, verdict.correct)
         if st.button(tr("interview.again"), key="iv_again", icon=":material/replay:"):
             committed.pop(q.id, None)
+            state.get("iv_revealed", {}).pop(q.id, None)
             st.rerun()
 
 
@@ -156,15 +161,18 @@ def mock_interview() -> None:
             st.caption(f"{TOPICS[q.topic][L]} · {tr(f'interview.kind_{q.kind}')}")
             st.markdown(q.question(L))
             key = f"iv_mock_in_{mock['attempt']}_{q.id}_{L}"
-            with st.form(key=f"iv_mock_form_{q.id}", border=False):
-                parts.answer_input(q, key)
-                st.form_submit_button(
-                    tr("interview.commit_mock"),
-                    key="iv_mock_commit",
-                    type="primary",
-                    on_click=parts.commit_mock,
-                    args=(q.id, key),
-                )
+            if q.kind == "explain":
+                parts.explain_card(q, key, "mock")
+            else:
+                with st.form(key=f"iv_mock_form_{q.id}", border=False):
+                    parts.answer_input(q, key)
+                    st.form_submit_button(
+                        tr("interview.commit_mock"),
+                        key="iv_mock_commit",
+                        type="primary",
+                        on_click=parts.commit_mock,
+                        args=(q.id, key),
+                    )
             parts.error_slot("iv_mock_problem")
         row = st.container(horizontal=True)
         row.button(
@@ -182,7 +190,8 @@ def mock_interview() -> None:
     if summary.timed_out:
         st.warning(tr("interview.timed_out"), icon=":material/timer_off:")
     m1, m2, m3 = st.columns(3)
-    m1.metric(tr("interview.score"), tr("interview.score_value", right=summary.right, total=summary.total))
+    points = f"{summary.points:.3g}"  # an explain question adds the share of its checklist ticked
+    m1.metric(tr("interview.score"), tr("interview.score_value", right=points, total=summary.total))
     m2.metric(tr("interview.time_taken"), format_duration(summary.elapsed_s))
     m3.metric(tr("interview.answered"), f"{summary.answered} / {summary.total}")
     for row in summary.verdicts.itertuples(index=False):
@@ -213,9 +222,9 @@ def claims_deck() -> None:
     n = len(order)
     i = state.get("iv_claim_pos", {}).get("deck", 0) % n
     claim = next(c for c in bank.claims if c.id == order[i])
-    caught, seen = deck_score(verdicts)
+    right, seen = deck_score(verdicts, bank.claims)
     parts.nav("iv_claim", tr("interview.card_position", i=i + 1, n=n), n, "iv_claim_pos", "deck")
-    st.caption(tr("interview.caught", caught=caught, seen=seen, n=n))
+    st.caption(tr("interview.deck_right", right=right, seen=seen, n=n))
     with st.container(border=True, key=f"iv_claim_card_{claim.id}"):
         st.caption(TOPICS[claim.topic][L])
         st.markdown("> " + claim.claim[L])
@@ -239,10 +248,11 @@ def claims_deck() -> None:
         )
         if verdict is None:
             return
-        if verdict == "push_back":
-            st.success(tr("interview.claim_caught"), icon=":material/check_circle:")
+        truth = "true" if claim.true else "wrong"
+        if verdict == claim.right_verdict:
+            st.success(tr(f"interview.claim_right_{truth}"), icon=":material/check_circle:")
         else:
-            st.warning(tr("interview.claim_missed"), icon=":material/lightbulb:")
+            st.warning(tr(f"interview.claim_missed_{truth}"), icon=":material/lightbulb:")
         st.markdown(claim.corrected(L))
         st.caption(tr("interview.source", source=claim.source))
         parts.prove_link(claim.page, claim.query)
@@ -253,10 +263,10 @@ def claims_deck() -> None:
 def scores() -> None:
     results = state.get("iv_results", [])
     frame = score_table([(qid, correct) for qid, correct, _ in results], bank.questions)
-    answered, right = int(frame["answered"].sum()), int(frame["right"].sum())
+    answered, right = int(frame["answered"].sum()), float(frame["right"].sum())  # right: points (ticks count)
     m1, m2, m3 = st.columns(3)
     m1.metric(tr("interview.answered"), answered)
-    m2.metric(tr("interview.right_count"), right)
+    m2.metric(tr("interview.right_count"), f"{right:.3g}")
     m3.metric(tr("interview.score"), f"{right / answered:.0%}" if answered else "–")
     if not answered:
         st.info(tr("interview.no_scores"), icon=":material/info:")

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rlviz.i18n import t
 from rlviz.plots.interview import score_figure
 from rlviz.teach.bank import TOPICS, Claim, Question, load_bank
 from rlviz.teach.interview import (
@@ -27,6 +28,7 @@ from rlviz.teach.interview import (
     draw_mock,
     format_duration,
     score_table,
+    shown_answer,
     summarise_mock,
 )
 
@@ -139,6 +141,31 @@ def test_bad_results_name_the_parameter():
         score_table([("nope", True)], questions)
     with pytest.raises(ValueError, match="^results:"):
         score_table([("kl-0", 1)], questions)
+    with pytest.raises(ValueError, match="^results:"):
+        score_table([("kl-0", 1.5)], questions)  # a ticked share lies in [0, 1]
+
+
+def test_an_explain_question_scores_its_ticks_in_a_mock_and_the_table():
+    explain = next(q for q in BANK.questions if q.kind == "explain")
+    number = next(q for q in BANK.questions if q.kind == "number" and q.topic == explain.topic)
+    n = len(explain.checklist["en"])
+    # the explain question with 2 of its n points ticked, the number question right
+    summary = summarise_mock(
+        [explain.id, number.id], {explain.id: [1, 0], number.id: number.compute()}, 0, 60, BANK.questions
+    )
+    rows = summary.verdicts.set_index("id")
+    assert rows.loc[explain.id, "credit"] == 2 / n and not rows.loc[explain.id, "correct"]
+    assert rows.loc[explain.id, "guess"] == (0, 1) and rows.loc[explain.id, "answer"] == n
+    # points = 2/n + 1; score = points / 2 questions
+    assert summary.points == pytest.approx(2 / n + 1) and summary.score == pytest.approx((2 / n + 1) / 2)
+    assert summary.right == 1  # only the number question is fully right
+    assert summary.results() == [(explain.id, 2 / n), (number.id, True)]
+    table = score_table(summary.results(), BANK.questions).set_index("topic")
+    # that topic: 2 answers, right = 2/n + 1 points, wrong = 2 - right
+    assert table.loc[explain.topic, "answered"] == 2
+    assert table.loc[explain.topic, "right"] == pytest.approx(2 / n + 1)
+    assert table.loc[explain.topic, "wrong"] == pytest.approx(1 - 2 / n)
+    assert shown_answer(explain, (0, 1), "en") == t("interview.points", "en", k=2, n=n)
 
 
 def test_score_figure_shows_answered_topics_only():
@@ -221,13 +248,20 @@ def test_clock_and_duration():
 # ------------------------------------------------------------------------------------ the claims deck
 def test_deck_order_and_score():
     text = {"en": "x", "zh": "x"}
-    claims = [Claim(f"c{i}", "kl", "curves", text, text, "src") for i in range(6)]
+    # c0, c2, c4 are true claims, c1, c3, c5 wrong ones
+    claims = [Claim(f"c{i}", "kl", "curves", text, text, "src", true=i % 2 == 0) for i in range(6)]
     order = deck_order(claims, seed=1)
     assert sorted(order) == sorted(c.id for c in claims) and order == deck_order(claims, seed=1)
-    assert deck_score({"c0": "push_back", "c1": "agree", "c2": "push_back"}) == (2, 3)
-    assert deck_score({}) == (0, 0)
+    # right: agreeing with true c0, pushing back on wrong c1; wrong: pushing back on true c2, agreeing with wrong c3
+    verdicts = {"c0": "agree", "c1": "push_back", "c2": "push_back", "c3": "agree"}
+    assert deck_score(verdicts, claims) == (2, 4)
+    # "push back" on everything no longer scores everything: 3 of 6 (only the wrong claims)
+    assert deck_score(dict.fromkeys((c.id for c in claims), "push_back"), claims) == (3, 6)
+    assert deck_score({}, claims) == (0, 0)
     with pytest.raises(ValueError, match="^verdicts:"):
-        deck_score({"c0": "maybe"})
+        deck_score({"c0": "maybe"}, claims)
+    with pytest.raises(ValueError, match="^verdicts:"):
+        deck_score({"zz": "agree"}, claims)
     with pytest.raises(ValueError, match="^seed:"):
         deck_order(claims, seed=-1)
 

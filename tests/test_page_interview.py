@@ -1,5 +1,5 @@
 """The Interview prep page through AppTest: every mode in both languages, a practice answer judged,
-a whole mock interview taken and scored, the claims deck's correction, bad input as a message.
+a whole mock interview taken and scored, the claims deck judging wrong and true claims, bad input as a message.
 
 Nothing here knows how many questions or claims the bank holds: the tests read the bank (the first
 question of a topic, the mock's own draw from the session state) and compute the answers with
@@ -170,19 +170,43 @@ def test_finishing_a_mock_early_counts_the_rest_as_missed():
     assert metrics[t("interview.answered", "en")] == f"0 / {n}"
 
 
-@pytest.mark.skipif(not BANK.claims, reason="the deck holds no claims")
-def test_the_claims_deck_reveals_a_correction():
-    at = _mode(open_page(PAGE, lang="zh"), "claims")
+def _shown_claim(at):
     shown = [c for c in BANK.claims if c.claim["zh"] in texts(at)]
     assert len(shown) == 1
-    claim = shown[0]
-    assert claim.corrected("zh") not in texts(at)  # not before the learner commits
+    return shown[0]
+
+
+@pytest.mark.skipif(not BANK.claims, reason="the deck holds no claims")
+def test_the_claims_deck_judges_wrong_and_true_claims():
+    at = _mode(open_page(PAGE, lang="zh"), "claims")
+    first = _shown_claim(at)
+    assert first.corrected("zh") not in texts(at)  # not before the learner commits
     at.button(key="iv_push_back").click().run()
     no_exception(at)
-    assert claim.corrected("zh") in texts(at)
-    assert [s.value for s in at.success] == [t("interview.claim_caught", "zh")]
-    assert t("interview.caught", "zh", caught=1, seen=1, n=len(BANK.claims)) in texts(at)
+    assert first.corrected("zh") in texts(at)
+    if first.true:  # pushing back on a true claim is judged wrong: "this one was true, because ..."
+        assert [w.value for w in at.warning] == [t("interview.claim_missed_true", "zh")]
+    else:
+        assert [s.value for s in at.success] == [t("interview.claim_right_wrong", "zh")]
+    assert t("interview.deck_right", "zh", right=int(not first.true), seen=1, n=len(BANK.claims)) in texts(at)
     assert at.button(key="iv_agree").proto.disabled
+    # the next card of the other kind (true after a wrong one, or wrong after a true one): agree with it
+    for _ in range(len(BANK.claims)):
+        at.button(key="iv_claim_next").click().run()
+        other = _shown_claim(at)
+        if other.true != first.true:
+            break
+    assert other.true != first.true, "the deck holds only one kind of claim"
+    at.button(key="iv_agree").click().run()
+    no_exception(at)
+    assert other.corrected("zh") in texts(at)
+    if other.true:
+        assert [s.value for s in at.success] == [t("interview.claim_right_true", "zh")]
+    else:
+        assert [w.value for w in at.warning] == [t("interview.claim_missed_wrong", "zh")]
+    # both verdicts right (push back on a wrong claim, then agree with a true one) or both wrong
+    right = 2 * int(not first.true)
+    assert t("interview.deck_right", "zh", right=right, seen=2, n=len(BANK.claims)) in texts(at)
 
 
 def test_a_mock_whose_time_ran_out_is_reviewed():
@@ -210,3 +234,60 @@ def test_a_link_names_the_topic_and_the_mode_by_their_keys_in_both_languages():
     at.button_group(key="iv_mode").set_value("mock").run()
     assert at.query_params["iv_mode"] == "mock"
     assert open_page(PAGE, iv_mode="mock").button_group(key="iv_mode").value == "mock"
+
+
+# ------------------------------------------------------------------------------------ "explain why" questions
+EXPLAIN = next((q for q in BANK.questions if q.kind == "explain"), None)
+
+
+def _explain_steps(at, q, key: str, where: str, ticks) -> None:
+    """Write an answer to explain question ``q``, reveal the model answer, tick ``ticks`` and score it;
+    the model answer must stay out of view until the reveal (the no-leak rule)."""
+    model = q.explanation("zh", None)
+    assert q.question("zh") in texts(at) and model not in texts(at)
+    at.button(key=f"iv_{where}_reveal").click().run()  # nothing written yet: a message, still no answer
+    no_exception(at)
+    assert t("interview.enter_first", "zh") in [w.value for w in at.warning] and model not in texts(at)
+    at.text_area(key=f"{key}_text").set_value("裁剪让同一批数据可以多步更新。")
+    at.button(key=f"iv_{where}_reveal").click().run()
+    no_exception(at)
+    assert model in texts(at) and "裁剪让同一批数据可以多步更新。" in texts(at)
+    assert [c.label for c in at.checkbox] == list(q.checklist["zh"])
+    for i in ticks:
+        at.checkbox(key=f"{key}_tick_{i}").check()
+    at.button(key=f"iv_{where}_score").click().run()
+    no_exception(at)
+
+
+@pytest.mark.skipif(EXPLAIN is None, reason="the bank holds no explain questions")
+def test_an_explain_question_is_revealed_ticked_and_scored_in_practice():
+    q = EXPLAIN
+    at = open_page(PAGE, lang="zh")
+    at.selectbox(key="iv_topic").set_value(q.topic).run()
+    at.session_state["iv_pos"] = {q.topic: BANK.by_topic(q.topic).index(q)}
+    at.run()
+    _explain_steps(at, q, f"iv_ex_{q.id}_zh", "practice", ticks=(0, 2))
+    n = len(q.checklist["zh"])
+    assert t("interview.ticked", "zh", k=2, n=n) in [i.value for i in at.info]
+    # the score counts the ticks: 2 of n points, 2/n of an answer
+    assert at.session_state["iv_results"][-1] == (q.id, 2 / n, "practice")
+
+
+@pytest.mark.skipif(EXPLAIN is None, reason="the bank holds no explain questions")
+def test_a_mock_with_an_explain_question_counts_its_ticks():
+    q = EXPLAIN
+    number = next(x for x in BANK.questions if x.kind == "number")
+    at = _mode(open_page(PAGE, lang="zh"), "mock")
+    at.button(key="iv_start").click().run()
+    at.session_state["iv_mock"] = dict(at.session_state["iv_mock"], ids=[q.id, number.id], pos=0)
+    at.run()
+    key = f"iv_mock_in_{at.session_state['iv_mock']['attempt']}_{q.id}_zh"
+    _explain_steps(at, q, key, "mock", ticks=range(len(q.checklist["zh"])))  # every point made
+    assert at.session_state["iv_mock"]["pos"] == 1  # on to the number question
+    at.button(key="iv_finish").click().run()
+    no_exception(at)
+    metrics = {m.label: m.value for m in at.metric}
+    # 1 point for the fully ticked explain question + 0 for the unanswered number question
+    assert metrics[t("interview.score", "zh")] == t("interview.score_value", "zh", right="1", total=2)
+    n = len(q.checklist["zh"])
+    assert t("interview.ticked", "zh", k=n, n=n) in [s.value for s in at.success]

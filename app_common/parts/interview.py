@@ -26,9 +26,11 @@ def seed() -> int:
     return int(st.session_state.get("seed", 0) or 0)
 
 
-def record(qid: str, correct: bool, mode: str) -> None:
-    """Add one answer to the session's per-topic score."""
-    st.session_state.setdefault("iv_results", []).append((qid, bool(correct), mode))
+def record(qid: str, credit: bool | float, mode: str) -> None:
+    """Add one answer to the session's per-topic score: right or wrong (a bool), or the ticked share of
+    an explain question's checklist (a float)."""
+    credit = float(credit) if isinstance(credit, float) else bool(credit)
+    st.session_state.setdefault("iv_results", []).append((qid, credit, mode))
 
 
 def answer_input(q: Question, key: str):
@@ -60,9 +62,86 @@ def prove_link(entry_key: str, query: dict) -> None:
     )
 
 
-def reveal(q: Question, guess, answer, correct: bool) -> None:
-    """The verdict, the computed answer, the explanation and the link to the proving page."""
+def model_answer(q: Question, ticks=None) -> None:
+    """An explain question's model answer (its numbers computed now) and its checklist, each point
+    marked ticked or not when ``ticks`` (the ticked points) is given."""
     L = lang()
+    st.markdown(f"**{tr('interview.model_answer')}**")
+    st.markdown(q.explanation(L, None))
+    if ticks is not None:
+        st.markdown("\n".join(f"- {'✓' if i in ticks else '✗'} {p}" for i, p in enumerate(q.checklist[L])))
+
+
+def explain_card(q: Question, key: str, where: str) -> None:
+    """An explain question not yet scored: a text box and the Reveal button; once revealed, the
+    learner's text, the model answer and the checklist to tick, and the Score button. ``where``:
+    ``"practice"`` or ``"mock"`` (which store the revealed texts and the ticks go to)."""
+    L = lang()
+    revealed = _revealed(where)
+    if q.id not in revealed:  # the model answer stays out of view until the learner has written
+        with st.form(key=f"{key}_form", border=False):
+            st.text_area(tr("interview.your_explanation"), key=f"{key}_text")
+            st.form_submit_button(
+                tr("interview.reveal_model"),
+                key=f"iv_{where}_reveal",
+                type="primary",
+                on_click=reveal_explain,
+                args=(where, q.id, f"{key}_text"),
+            )
+        return
+    st.caption(tr("interview.you_wrote"))
+    st.markdown("> " + revealed[q.id].replace("\n", "\n> "))
+    model_answer(q)
+    st.markdown(tr("interview.checklist"))
+    for i, point in enumerate(q.checklist[L]):
+        st.checkbox(point, key=f"{key}_tick_{i}")
+    st.button(
+        tr("interview.score_ticks"),
+        key=f"iv_{where}_score",
+        type="primary",
+        on_click=score_explain,
+        args=(where, q.id, key),
+    )
+
+
+def _revealed(where: str) -> dict:
+    state = st.session_state
+    return state.setdefault("iv_revealed", {}) if where == "practice" else state["iv_mock"].setdefault("revealed", {})
+
+
+def reveal_explain(where: str, qid: str, text_key: str) -> None:
+    """The Reveal button of an explain question: keep the learner's text (or ask for one first)."""
+    text = (st.session_state.get(text_key) or "").strip()
+    if not text:
+        st.session_state[f"iv_{where}_problem"] = "empty"
+        return
+    _revealed(where)[qid] = text
+
+
+def score_explain(where: str, qid: str, key: str) -> None:
+    """The Score button of an explain question: the ticked checklist points are its answer."""
+    q = load_bank().question(qid)
+    ticks = tuple(i for i in range(len(q.checklist["en"])) if st.session_state.get(f"{key}_tick_{i}"))
+    if where == "practice":
+        st.session_state.setdefault("iv_practice", {})[qid] = ticks
+        record(qid, q.credit(ticks), "practice")
+    else:
+        _keep_mock_guess(qid, ticks)
+
+
+def reveal(q: Question, guess, answer, correct: bool) -> None:
+    """The verdict, the computed answer, the explanation and the link to the proving page (for an
+    explain question: the points made, the model answer and the ticked checklist)."""
+    L = lang()
+    if q.kind == "explain":
+        if guess is None:
+            st.info(tr("interview.unanswered_explain"), icon=":material/help:")
+        else:
+            k, n = len(guess), len(q.checklist[L])
+            (st.success if k == n else st.info)(tr("interview.ticked", k=k, n=n), icon=":material/checklist:")
+        model_answer(q, () if guess is None else guess)
+        prove_link(q.page, q.query)
+        return
     if guess is None:
         st.info(tr("interview.unanswered", answer=shown_answer(q, answer, L)), icon=":material/help:")
     elif correct:
@@ -175,6 +254,18 @@ def commit_mock(qid: str, key: str) -> None:
     except ValueError as exc:
         state["iv_mock_problem"] = exc
         return
+    _keep_mock_guess(qid, guess)
+
+
+def _keep_mock_guess(qid: str, guess) -> None:
+    """Keep a mock answer and move to the next open question, or end the mock when none is left or
+    the time ran out."""
+    mock = st.session_state["iv_mock"]
+    if mock["finished"] is not None:
+        return
+    if time.time() >= mock["started"] + MOCK_TIME_LIMIT_S:
+        finish_mock()
+        return
     mock["guesses"][qid] = guess
     nxt = next_open(mock["ids"], mock["guesses"], mock["pos"])
     if nxt is None:
@@ -204,3 +295,4 @@ def reset_deck() -> None:
 def reset_scores() -> None:
     st.session_state.pop("iv_results", None)
     st.session_state.pop("iv_practice", None)
+    st.session_state.pop("iv_revealed", None)

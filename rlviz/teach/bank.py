@@ -1,4 +1,4 @@
-"""The interview bank: questions and a deck of common wrong claims, in English and 简体中文.
+"""The interview bank: questions and a deck of claims to judge (wrong and true), in English and 简体中文.
 
 The questions live in data files (``rlviz/teach/bank/*.toml``; the format is described at the top of
 ``basics.toml``). A number question's answer is never typed: it names an answer function of
@@ -39,7 +39,8 @@ TOPICS: dict[str, dict[str, str]] = {
     "sampling": {"en": "Group sampling", "zh": "组采样"},
     "moe": {"en": "Mixture of experts", "zh": "混合专家"},
 }
-KINDS = ("number", "choice")
+KINDS = ("number", "choice", "explain")
+CHECKLIST_SIZE = (3, 5)  # an "explain why" question's checklist: at least 3 points, at most 5
 
 
 def _texts(entry: Mapping[str, Any], stem: str, where: str) -> dict[str, str]:
@@ -83,16 +84,20 @@ class Question:
 
     Attributes:
         id: unique key (``"<topic>-<name>"``); ``topic``: a key of :data:`TOPICS`.
-        kind: ``"number"`` or ``"choice"``.
+        kind: ``"number"``, ``"choice"`` or ``"explain"`` (an "explain why" question: free text, not
+            auto-scored; the learner reveals the model answer and ticks the checklist points they made).
         page, query: the page that proves it and its URL settings.
         algorithms: registry entries it is about.
-        text, why: ``{lang: text}`` of the question and of the explanation (``{answer}`` inside).
+        text, why: ``{lang: text}`` of the question and of the explanation (``{answer}`` inside); for
+            an explain question ``why`` is the model answer, a template whose numbers are ``facts``.
         answer_fn, args: the answer function (``rlviz.teach.answers``) and its arguments, or ``None``.
         tolerance: for number questions, the absolute distance a guess may be off.
         choices, choice_text, correct: for choice questions, the keys, ``{key: {lang: text}}`` and
             the stored correct key.
         facts: further computed numbers the texts quote, ``{name: (function, args)}`` (data file:
             ``facts = { eps = { answer = "band_high", args = {...} } }``): never a typed number.
+        checklist: for explain questions, ``{lang: (point, ...)}``, 3 to 5 points the model answer
+            makes, the same number in each language (data file: ``checklist_en = [...]``).
     """
 
     id: str
@@ -110,9 +115,13 @@ class Question:
     choice_text: dict[str, dict[str, str]] = field(default_factory=dict)
     correct: str | None = None
     facts: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    checklist: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def compute(self) -> Any:
-        """The answer now: the answer function's value, else the stored correct choice."""
+        """The answer now: the answer function's value, else the stored correct choice; for an
+        explain question the full score, the number of checklist points (an int)."""
+        if self.kind == "explain":
+            return len(self.checklist["en"])
         if self.answer_fn is not None:
             return answers.compute(self.answer_fn, self.args)
         return self.correct
@@ -124,8 +133,34 @@ class Question:
         )
 
     def check(self, guess: Any) -> Reveal:
-        """Judge ``guess`` against the answer computed now. Raises ``ValueError`` naming ``guess``."""
+        """Judge ``guess`` against the answer computed now. For an explain question ``guess`` is the
+        checklist points the learner ticked (0-based indices); it is right when every point is ticked.
+        Raises ``ValueError`` naming ``guess``."""
+        if self.kind == "explain":
+            ticks = self.ticks(guess)
+            return Reveal(len(ticks) == len(self.checklist["en"]), len(self.checklist["en"]), ticks)
         return reveal(self.prediction(), {}, guess)
+
+    def ticks(self, guess: Any) -> tuple[int, ...]:
+        """An explain question's ticked points, sorted. Raises ``ValueError`` naming ``guess`` (not a
+        list of distinct whole numbers in ``range(len(checklist))``)."""
+        n = len(self.checklist.get("en", ()))
+        if self.kind != "explain":
+            raise ValueError(f"guess: {self.id!r} is not an explain question")
+        if not isinstance(guess, (list, tuple)) or any(
+            isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n for i in guess
+        ):
+            raise ValueError(f"guess: must be checklist points among 0..{n - 1}, got {guess!r}")
+        if len(set(guess)) != len(guess):
+            raise ValueError(f"guess: a checklist point is ticked twice in {guess!r}")
+        return tuple(sorted(guess))
+
+    def credit(self, guess: Any) -> float:
+        """The score of ``guess`` in [0, 1]: the share of checklist points ticked (explain questions),
+        else 1 for a right answer and 0 for a wrong one. Raises ``ValueError`` naming ``guess``."""
+        if self.kind == "explain":
+            return len(self.ticks(guess)) / len(self.checklist["en"])
+        return float(self.check(guess).correct)
 
     def fields(self) -> dict[str, str]:
         """The texts' placeholders: the arguments, and each computed fact (``facts``) as shown."""
@@ -139,18 +174,23 @@ class Question:
 
     def explanation(self, lang: str, answer: Any) -> str:
         """The explanation in ``lang`` with the computed ``answer`` (a choice shown by its label)."""
+        if self.kind == "explain":
+            return self.why[lang].format(**self.fields())
         shown = self.choice_text[answer][lang] if self.kind == "choice" else format_answer(answer)
         return self.why[lang].format(**(self.fields() | {"answer": shown}))
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One statement of the "common wrong claims" deck and its correction.
+    """One statement of the "claims to judge" deck: a wrong claim with its correction, or a true one
+    with the evidence that it holds (about a third of the deck is true, so the learner must decide).
 
     Attributes:
         id, topic, page, query: as for :class:`Question`.
-        claim, correction: ``{lang: text}``; the correction may quote the computed ``{answer}``.
-        source: where the claim circulates or what refutes it.
+        claim, correction: ``{lang: text}``; the correction (for a true claim: the evidence) may quote
+            the computed ``{answer}``.
+        source: where the claim circulates or what refutes it (for a true claim: what states it).
+        true: whether the claim holds (data file: ``true = true``; absent means a wrong claim).
         answer_fn, args: an answer function whose value the correction quotes, or ``None``.
         facts: further computed numbers the texts quote, ``{name: (function, args)}``.
     """
@@ -165,6 +205,12 @@ class Claim:
     answer_fn: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
     facts: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    true: bool = False
+
+    @property
+    def right_verdict(self) -> str:
+        """The verdict that judges this claim right: ``"agree"`` for a true claim, else ``"push_back"``."""
+        return "agree" if self.true else "push_back"
 
     def corrected(self, lang: str) -> str:
         """The correction in ``lang``, with the computed answer and facts filled in."""
@@ -246,6 +292,23 @@ def _question(entry: Mapping[str, Any], where: str) -> Question:
         if not isinstance(tolerance, (int, float)) or not math.isfinite(tolerance) or tolerance < 0:
             raise ValueError(f"{where}: tolerance must be a finite number >= 0")
         extra["tolerance"] = float(tolerance)
+    elif kind == "explain":
+        if not common["facts"]:
+            raise ValueError(f"{where}: an explain question's model answer needs computed facts")
+        checklist = {}
+        for lang in LANGS:
+            points = entry.get(f"checklist_{lang}")
+            low, high = CHECKLIST_SIZE
+            if (
+                not isinstance(points, list)
+                or not low <= len(points) <= high
+                or not all(isinstance(p, str) and p.strip() for p in points)
+            ):
+                raise ValueError(f"{where}: checklist_{lang} must hold {low} to {high} non-empty points")
+            checklist[lang] = tuple(points)
+        if len({len(v) for v in checklist.values()}) != 1:
+            raise ValueError(f"{where}: checklist_en and checklist_zh must hold as many points")
+        extra["checklist"] = checklist
     else:
         choices = tuple(entry.get("choices", ()))
         if len(choices) < 2:
@@ -275,7 +338,10 @@ def _claim(entry: Mapping[str, Any], where: str) -> Claim:
     common = _common(entry, where)
     if not isinstance(entry.get("source"), str) or not entry["source"].strip():
         raise ValueError(f"{where}: source missing")
+    if not isinstance(entry.get("true", False), bool):
+        raise ValueError(f"{where}: true must be true or false")
     return Claim(
+        true=entry.get("true", False),
         claim=_texts(entry, "claim", where),
         correction=_texts(entry, "correction", where),
         source=entry["source"],

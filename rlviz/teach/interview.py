@@ -1,5 +1,5 @@
 """The interview page: drawing a mock interview from the bank, scoring answers per topic, summing a
-mock up, and the order of the "common wrong claims" deck.
+mock up, and the order and score of the "claims to judge" deck.
 
 Nothing here types an answer: every verdict comes from :meth:`rlviz.teach.bank.Question.check`,
 which computes the answer with ``rlviz`` at that moment. Draws are deterministic given the seed (a
@@ -47,7 +47,7 @@ MOCK_SIZE = 10  # questions in a mock interview (fewer when the bank holds fewer
 MOCK_TIME_LIMIT_S = 15 * 60.0  # a mock interview's time limit, seconds
 CLAIM_VERDICTS = ("agree", "push_back")  # what a learner answers to a claim of the deck
 SCORE_COLUMNS = ("topic", "in_bank", "answered", "right", "wrong", "score")
-VERDICT_COLUMNS = ("position", "id", "topic", "kind", "answered", "guess", "answer", "correct")
+VERDICT_COLUMNS = ("position", "id", "topic", "kind", "answered", "guess", "answer", "correct", "credit")
 
 
 def _whole(value: Any, name: str, low: int) -> int:
@@ -147,7 +147,9 @@ class MockSummary:
         verdicts: one row per question in the mock's order, columns ``VERDICT_COLUMNS``:
             ``position`` (1, 2, ...), ``id``, ``topic``, ``kind``, ``answered`` (bool), ``guess``
             (the committed answer, ``None`` if none), ``answer`` (computed now by ``rlviz``: a float
-            or a choice key), ``correct`` (bool).
+            or a choice key; for an explain question the number of checklist points), ``correct``
+            (bool), ``credit`` (the score in [0, 1]: 1 or 0, or for an explain question the share of
+            checklist points the learner ticked).
     """
 
     right: int
@@ -159,15 +161,25 @@ class MockSummary:
     verdicts: pd.DataFrame
 
     @property
-    def score(self) -> float:
-        """The share of the mock's questions answered right, in [0, 1]."""
-        return self.right / self.total
+    def points(self) -> float:
+        """The mock's points: one per right answer, the share of ticked checklist points per explain
+        question (``credit`` summed)."""
+        return float(self.verdicts["credit"].sum())
 
-    def results(self) -> list[tuple[str, bool]]:
-        """``(question id, correct)`` of each answered question: what the per-topic score counts
-        (a question left unanswered is the mock's loss, not a measured answer)."""
+    @property
+    def score(self) -> float:
+        """The share of the mock's points earned, in [0, 1] (``points / total``)."""
+        return self.points / self.total
+
+    def results(self) -> list[tuple[str, bool | float]]:
+        """``(question id, credit)`` of each answered question: what the per-topic score counts
+        (a bool for a number or choice question, the ticked share for an explain question; a
+        question left unanswered is the mock's loss, not a measured answer)."""
         rows = self.verdicts[self.verdicts["answered"]]
-        return [(str(i), bool(c)) for i, c in zip(rows["id"], rows["correct"])]
+        return [
+            (str(i), float(c) if k == "explain" else bool(ok))
+            for i, k, ok, c in zip(rows["id"], rows["kind"], rows["correct"], rows["credit"])
+        ]
 
 
 def summarise_mock(
@@ -182,8 +194,8 @@ def summarise_mock(
 
     Args:
         ids: the mock's question ids (:func:`draw_mock`), in the order asked.
-        guesses: question id -> the committed answer (a number, or a choice key); questions without
-            one were not answered.
+        guesses: question id -> the committed answer (a number, a choice key, or for an explain
+            question the ticked checklist points); questions without one were not answered.
         started, finished: when the mock started and ended (seconds, e.g. ``time.time()``).
         questions: the bank's questions.
         time_limit_s: the mock's time limit (``MOCK_TIME_LIMIT_S``); the time taken is held at it.
@@ -213,10 +225,13 @@ def summarise_mock(
         q = known[qid]
         guess = guesses.get(qid)
         if guess is None:
-            rows.append((position, qid, q.topic, q.kind, False, None, q.compute(), False))
+            rows.append((position, qid, q.topic, q.kind, False, None, q.compute(), False, 0.0))
         else:
             verdict = q.check(guess)
-            rows.append((position, qid, q.topic, q.kind, True, verdict.guess, verdict.answer, bool(verdict.correct)))
+            credit = q.credit(guess)
+            rows.append(
+                (position, qid, q.topic, q.kind, True, verdict.guess, verdict.answer, bool(verdict.correct), credit)
+            )
     verdicts = pd.DataFrame(rows, columns=list(VERDICT_COLUMNS))
     verdicts[["answered", "correct"]] = verdicts[["answered", "correct"]].astype(bool)
     return MockSummary(
@@ -235,28 +250,32 @@ def score_table(results: Iterable[tuple[str, bool]], questions: Sequence[Questio
     """The per-topic score of a session: one row per topic of ``TOPICS``, in its order.
 
     Args:
-        results: ``(question id, correct)`` of every answer given (practice and mocks); a question
-            answered twice counts twice.
+        results: ``(question id, credit)`` of every answer given (practice and mocks): ``credit`` a
+            bool (right or wrong), or for an explain question a float in [0, 1] (the share of checklist
+            points ticked); a question answered twice counts twice.
         questions: the bank's questions.
 
     Returns:
         columns ``SCORE_COLUMNS``: ``topic`` (a key of ``TOPICS``), ``in_bank`` (the bank's questions
-        on it), ``answered``, ``right``, ``wrong`` (counts of answers), ``score`` (right / answered,
-        NaN where nothing was answered).
+        on it), ``answered`` (count of answers), ``right``, ``wrong`` (points: an explain answer adds
+        its ticked share to ``right`` and the rest to ``wrong``), ``score`` (right / answered, NaN where
+        nothing was answered).
 
     Raises:
-        ValueError: naming ``results`` (an id not in the bank, or a ``correct`` that is not a bool).
+        ValueError: naming ``results`` (an id not in the bank, or a credit that is neither a bool nor a
+            float in [0, 1]).
     """
     topic_of = {q.id: q.topic for q in questions}
     answered = dict.fromkeys(TOPICS, 0)
-    right = dict.fromkeys(TOPICS, 0)
-    for qid, correct in results:
+    right = dict.fromkeys(TOPICS, 0.0)
+    for qid, credit in results:
         if qid not in topic_of:
             raise ValueError(f"results: no question {qid!r} in the bank")
-        if not isinstance(correct, (bool, np.bool_)):
-            raise ValueError(f"results: correct must be True or False, got {correct!r} for {qid!r}")
+        is_share = isinstance(credit, float) and 0.0 <= credit <= 1.0
+        if not isinstance(credit, (bool, np.bool_)) and not is_share:
+            raise ValueError(f"results: credit must be True, False or a share in [0, 1], got {credit!r} for {qid!r}")
         answered[topic_of[qid]] += 1
-        right[topic_of[qid]] += int(correct)
+        right[topic_of[qid]] += float(credit)
     in_bank = dict.fromkeys(TOPICS, 0)
     for topic in topic_of.values():
         in_bank[topic] += 1
@@ -275,24 +294,31 @@ def score_table(results: Iterable[tuple[str, bool]], questions: Sequence[Questio
 
 # ------------------------------------------------------------------------------------ the claims deck
 def deck_order(claims: Sequence[Claim], seed: int) -> tuple[str, ...]:
-    """The claim ids of the "common wrong claims" deck in the order shown: shuffled by ``seed`` (a
+    """The claim ids of the "claims to judge" deck in the order shown: shuffled by ``seed`` (a
     whole number >= 0), the same for the same seed. Raises ``ValueError`` naming ``seed``."""
     seed = _whole(seed, "seed", 0)
     rng = np.random.default_rng([seed])
     return tuple(claims[i].id for i in rng.permutation(len(claims)))
 
 
-def deck_score(verdicts: Mapping[str, str]) -> tuple[int, int]:
-    """``(caught, seen)`` of the deck: every claim in it is wrong, so a claim is caught when the
-    learner would push back. ``verdicts``: claim id -> one of ``CLAIM_VERDICTS``.
+def deck_score(verdicts: Mapping[str, str], claims: Sequence[Claim]) -> tuple[int, int]:
+    """``(right, seen)`` of the deck: a claim is judged right when the learner pushes back on a wrong
+    claim or agrees with a true one (:attr:`~rlviz.teach.bank.Claim.right_verdict`).
+
+    Args:
+        verdicts: claim id -> one of ``CLAIM_VERDICTS``, for the claims judged so far.
+        claims: the deck (``load_bank().claims``).
 
     Raises:
-        ValueError: naming ``verdicts`` (a value not in ``CLAIM_VERDICTS``).
+        ValueError: naming ``verdicts`` (a value not in ``CLAIM_VERDICTS``, or an id not in the deck).
     """
+    by_id = {c.id: c for c in claims}
     for cid, verdict in verdicts.items():
         if verdict not in CLAIM_VERDICTS:
             raise ValueError(f"verdicts: {verdict!r} for {cid!r} is not one of {', '.join(CLAIM_VERDICTS)}")
-    return sum(v == "push_back" for v in verdicts.values()), len(verdicts)
+        if cid not in by_id:
+            raise ValueError(f"verdicts: no claim {cid!r} in the deck")
+    return sum(v == by_id[cid].right_verdict for cid, v in verdicts.items()), len(verdicts)
 
 
 # -- the page's words and tables, in a language (the page draws them; no Streamlit here) ----------------
@@ -300,9 +326,13 @@ def deck_score(verdicts: Mapping[str, str]) -> tuple[int, int]:
 
 def shown_answer(q: Question, value: Any, lang: str) -> str:
     """An answer or a guess as the learner reads it, in ``lang``: a number with 4 significant digits
-    (``rlviz.teach.bank.format_answer``), a choice by its label, "no answer" for ``None``."""
+    (``rlviz.teach.bank.format_answer``), a choice by its label, "no answer" for ``None``; for an
+    explain question "k of n points" (``value``: the ticked points, or the full score n)."""
     if value is None:
         return t("interview.no_answer", lang)
+    if q.kind == "explain":
+        n = len(q.checklist[lang])
+        return t("interview.points", lang, k=len(value) if isinstance(value, (list, tuple)) else int(value), n=n)
     return q.choice_text[value][lang] if q.kind == "choice" else format_answer(float(value))
 
 
