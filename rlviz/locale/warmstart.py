@@ -27,8 +27,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "RL learns only from groups whose answers differ. Sample G answers per prompt from a model after "
         "{weak} supervised steps and from the shipped warm start after {warm}: how many groups could teach "
         "anything? Then run the same GRPO from both.",
-        "zh": "RL 只从有对有错的组里学习。从 {weak} 步 SFT 的弱模型和 {warm} 步的预热模型各采 G 条回答：有几组能教会"
-        "模型？再用同一个 GRPO 训练两者。",
+        "zh": "RL 只从有对有错的组里学。{weak} 步 SFT 的弱模型和 {warm} 步的预热模型各答 G 次：几组能教模型？"
+        "再用 GRPO 训练两者。",
     },
     # ------------------------------------------------------------------ 1. before any run
     "warmstart.start.warm": {

@@ -47,7 +47,8 @@ BAR_TEXT_MIN = 11  # px; a label that would need to shrink below this is left to
 # figure of a 1024 px window with the sidebar open, 564 px, less its margins), so it never covers the
 # subplot titles under it; a wider window only leaves some space
 LEGEND_FIT_PX = 480
-LEGEND_ROW_PX = 24  # one row of the legend (a bar's swatch, 13 px text)
+LEGEND_ROW_PX = 29  # one row of the legend (a bar's swatch, 13 px text), as chromium draws it (24 left the
+# 22-entry legend of the registry's objectives a row short: its first row went under the figure's top)
 
 # bar pattern of each aggregation mode (the second cue after its colour), from the aggregation registry
 MODE_PATTERNS: dict[str, str] = {name: spec.pattern for name, spec in AGGREGATIONS.items()}
