@@ -44,6 +44,7 @@ from .runner import Arm, RunConfig, SideBySideRun, train_config
 
 __all__ = [
     "CRITIC_STEPS",
+    "critic_arms",
     "DEFAULT_GAMMA",
     "DEFAULT_LAM",
     "CriticGroup",
@@ -462,12 +463,22 @@ class CriticRun(SideBySideRun):
     def _step_unlocked(self, name: str, on_wait=None):
         metrics = super()._step_unlocked(name, on_wait)
         trainer = self.trainers[name]
-        if name == "ppo" and not self.memory and trainer.critic is not None:
+        if not self.memory and trainer.critic is not None:  # the arm with a critic (GAE), whatever its name
             self.memory = {
                 "policy": _module_bytes(trainer.model, trainer.optimizer),
                 "critic": _module_bytes(trainer.critic, trainer.critic_optimizer),
             }
         return metrics
+
+
+def critic_arms(run: SideBySideRun) -> list[str]:
+    """The arms of ``run`` whose advantages come from GAE with a critic: read from each arm's objective in the
+    registry and its settings (``advantage == "gae"``), never from its name."""
+    return [
+        name
+        for name, arm in run.arms.items()
+        if arm.settings.get("advantage", ALGORITHMS[arm.objective].train_defaults.get("advantage")) == "gae"
+    ]
 
 
 def value_frame(run: SideBySideRun, arm: str = "ppo") -> pd.DataFrame:
@@ -588,11 +599,14 @@ def live_frame(run: CriticRun) -> pd.DataFrame:
         }
     frame["cpu_seconds"] = [cpu.get((a, int(s)), math.nan) for a, s in zip(frame["arm"], frame["step"])]
     frame["critic_seconds"] = [critic.get((a, int(s)), math.nan) for a, s in zip(frame["arm"], frame["step"])]
-    values = value_frame(run) if "ppo" in run.trainers else pd.DataFrame(columns=["step", "error"])
-    rmse = values.groupby("step")["error"].apply(_rmse).to_dict() if not values.empty else {}
-    frame["critic_rmse"] = [
-        rmse.get(int(s), math.nan) if a == "ppo" else math.nan for a, s in zip(frame["arm"], frame["step"])
-    ]
+    with_critic = critic_arms(run)
+    values = (
+        pd.concat([value_frame(run, a).assign(arm=a) for a in with_critic])
+        if with_critic
+        else pd.DataFrame(columns=["arm", "step", "error"])
+    )
+    rmse = values.groupby(["arm", "step"])["error"].apply(_rmse).to_dict() if not values.empty else {}
+    frame["critic_rmse"] = [rmse.get((a, int(s)), math.nan) for a, s in zip(frame["arm"], frame["step"])]
     return frame
 
 
