@@ -28,8 +28,10 @@ from app_common import (
     lang,
     predict,
     run_size_input,
+    seed_choice_from_url,
     stop,
     tr,
+    write_choice_to_url,
 )
 from app_common.parts import live as parts
 from app_common.predictions import questions_header
@@ -82,18 +84,21 @@ with rp.settings:  # one row: the algorithms, the steps
     steps = run_size_input(
         st, "steps", tr("live.steps"), 1, D.steps, key="lv_steps", bind="query-params", disabled=running, width=120
     )
+    # the URL carries the task's registry key, the same in every language (bind would write the label)
+    seed_choice_from_url(
+        "lv_task", list(TASKS), D.task, aliases={s.label[x]: n for n, s in TASKS.items() for x in s.label}
+    )
     task = st.selectbox(
         tr("live.task"),
         list(TASKS),
-        index=list(TASKS).index(D.task),
         format_func=lambda name: TASKS[name].label[L],
         key="lv_task",
         help=tr("live.task_help", tasks=" ".join(f"**{s.label[L]}**: {s.description[L]}" for s in TASKS.values())),
-        bind="query-params",
         disabled=running,
         on_change=parts.follow_task,  # the length limit and overlong buffer follow the task's own
         width=200,
     )
+    write_choice_to_url("lv_task", D.task)
 spec = TASKS[task]
 
 with rp.details:

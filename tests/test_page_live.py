@@ -193,3 +193,18 @@ def test_the_task_choice_sets_its_length_limit_and_panels_and_trains_on_that_tas
         assert any(t(f"metric.{metric}", "en") in title for title in titles), (metric, titles)
     frame = run.metrics_frame()
     assert frame["distinct_right"].notna().all() and frame["pass_at_group"].between(0, 1).all()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_link_names_the_task_by_its_registry_key_in_every_language(lang):
+    """``?lv_task=make_sum`` opens the live page on make_sum in either language, with its length limit, and
+    no note about the link (the URL carries the registry key; a bound selectbox would carry the label,
+    which differs between the languages); the label a link may carry is taken too."""
+    from rlviz.lm.tasks import TASKS
+
+    for value in ("make_sum", TASKS["make_sum"].label[lang]):
+        at = open_page(PAGE, lang=lang, lv_task=value)
+        no_exception(at)
+        assert at.selectbox(key="lv_task").value == "make_sum"
+        assert at.number_input(key="lv_Lmax").value == TASKS["make_sum"].max_new_tokens
+        assert "lv_task" not in " ".join(w.value for w in at.warning)
