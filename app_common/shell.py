@@ -103,6 +103,24 @@ def ensure_shell(app: bool = False) -> None:
         start_url_check()
     else:
         _url_notes_slot()
+        _note_arrival()
+
+
+ARRIVED = "_rlviz_arrived"  # session key: this full run is the first of its page since another page was shown
+_LAST_PAGE = "_rlviz_last_page"  # session key: the page of the last full run (its script hash)
+
+
+def _note_arrival() -> None:
+    """Mark in the session whether this full run of a page follows one of another page (a click on the
+    sidebar, a page link): :func:`app_common.template.first_screen_only` reads it. A new session's first
+    run is no arrival (nothing was shown before it)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    page = getattr(ctx, "page_script_hash", None)
+    last = st.session_state.get(_LAST_PAGE)
+    st.session_state[_LAST_PAGE] = page
+    st.session_state[ARRIVED] = last is not None and last != page
 
 
 def input_hints_css(language: str) -> str:

@@ -12,6 +12,8 @@ A page fills it in this order::
         st.markdown(...)
 
 Terms of the glossary (``rlviz.locale.glossary``) in a lede or a note get hover help (:func:`glossed`).
+A page with much below its first screen draws only that screen when a reader arrives on it, and the
+rest in the run that follows (:func:`first_screen_only`, :func:`draw_rest_later`).
 """
 
 from __future__ import annotations
@@ -50,6 +52,63 @@ def lede(text: str) -> None:
     """A paragraph of the page's own words (a locale string, never user input) with hover help on
     the glossary's terms."""
     st.markdown(glossed(text), unsafe_allow_html=True)
+
+
+# ---------------------------------------------------------------------------------------- the first screen first
+FOLD_DELAY_S = 0.05  # the browser's wait before it asks for the rest of the page (a fragment's run_every)
+_FOLD_WAIT = "_rlviz_fold_wait"  # session key: the loader below was drawn in this run (its first call)
+
+
+def first_screen_only() -> bool:
+    """Whether this run of a page draws only its first screen (title, lede, the main figure with its
+    controls, the questions) and leaves the rest to :func:`draw_rest_later`.
+
+    True in the full run in which a reader arrives from another page (the sidebar, a page link) with
+    nothing but the sidebar's own parameters in the URL (``lang``, ``app_common.urlstate.SHELL_URL_KEYS``;
+    a link with a page's settings, a lesson's step, is drawn whole: its widgets must take their values
+    in this run). A browser draws all the elements that reach it together in one go: a page whose
+    script sends its figure and 80 more elements within a tenth of a second drew its first chart only
+    with the last of them (issue 39: 1.7-2.6 s from the click on the weighting, sampling and length
+    pages, against 0.7 s for two charts). Drawn first alone, the figure is in view while the rest is
+    still on its way. Within a run the answer does not change; later runs of the page (its widgets,
+    the rest's own run) are whole, and so is a fragment's rerun (a widget moved before the rest came, a
+    field corrected after a bad value stopped the first run)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from app_common.shell import ARRIVED
+    from app_common.urlstate import SHELL_URL_KEYS
+
+    state = st.session_state
+    ctx = get_script_run_ctx()
+    if not state.get(ARRIVED) or (ctx is not None and ctx.fragment_ids_this_run):
+        return False
+    return set(st.query_params) <= {"lang", *SHELL_URL_KEYS}
+
+
+def draw_rest_later() -> None:
+    """At the end of a run that :func:`first_screen_only` cut short: a fragment that the browser reruns
+    :data:`FOLD_DELAY_S` after it has taken in this run's elements (``st.fragment``'s ``run_every``; its
+    timer waits while the browser is busy drawing them), and that then asks for a full run of the page,
+    which draws it whole. That run cancels the timer (a full run clears every fragment's auto-rerun).
+    Nothing is drawn twice but the first screen, whose figures Streamlit replays from its caches. A
+    block with nothing visible in it marks the page meanwhile (CSS class ``st-key-`` + :data:`REST_PENDING_KEY`), so that a
+    browser test waits for the whole page (``tests/browsertools.settle``)."""
+    st.session_state[_FOLD_WAIT] = True
+    st.container(key=REST_PENDING_KEY).html("<span hidden></span>")  # an empty block is not drawn at all
+    _rest_loader()
+
+
+REST_PENDING_KEY = "rlviz_rest_pending"  # the key of the empty block that stands for the rest of the page
+
+
+@st.fragment(run_every=FOLD_DELAY_S)
+def _rest_loader() -> None:
+    from app_common.shell import ARRIVED
+
+    if st.session_state.pop(_FOLD_WAIT, False):
+        return  # its first call, in the run that drew the first screen: the browser's timer starts now
+    st.session_state[ARRIVED] = False  # the page is shown: the next run draws all of it
+    st.rerun()
 
 
 @contextlib.contextmanager

@@ -14,6 +14,8 @@ papers, frameworks' keys and export ("For practitioners"); then the rollouts' se
 question waits for the learner (``answers_held``) nothing states its answer: the curves' reading, the
 group's table and the filtering text's penalty are held back. The caches and cached figures are in
 ``app_common.parts.length``; the sentences and tables are built by ``rlviz.experiments.length``.
+A reader who arrives from another page gets the page down to its questions in one run and the rest
+(the rollouts, sampled on a first visit) in the run that follows (``app_common.template.first_screen_only``).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from app_common import (
 )
 from app_common.parts import length as parts
 from app_common.predictions import answers_held, held_note
-from app_common.template import notes, page_top, practitioners
+from app_common.template import draw_rest_later, first_screen_only, notes, page_top, practitioners
 from rlviz.experiments import length as X
 from rlviz.experiments.length import SAMPLE_LIMIT, SCHEMES, CosineParams, ShapingSettings
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
@@ -209,6 +211,8 @@ def page() -> None:
         for col, prediction in zip(st.columns(len(PREDICTIONS["length"]), border=True), PREDICTIONS["length"]):
             with col:
                 predict(prediction, shaping)
+    if first_screen_only():  # arrived from another page: the rest of the page comes in a second run
+        return
 
     with notes():  # the page's explanation: each penalty's formula above its reading, at full width
         st.markdown(tr("length.intro"))
@@ -363,3 +367,5 @@ def page() -> None:
 
 
 page()
+if first_screen_only():
+    draw_rest_later()

@@ -9,6 +9,9 @@ skeleton (``app_common.runpage.RunPage``) like the live page. The page opens wit
 signal figure (its control beside it); the live run's section has its settings and Run just above its
 figure. Widget keys start with ``s_``. The cached results and figure specs are in
 ``app_common.parts.sampling``; the tables and sentences are built by ``rlviz.experiments.sampling``.
+A reader who arrives from another page (with no run of this session to show) gets the signal section in
+one run and the rest (the measured pass rates among it) in the run that follows
+(``app_common.template.first_screen_only``).
 """
 
 from __future__ import annotations
@@ -29,12 +32,13 @@ from app_common import (
     predict,
     run_size_input,
     show_bad_input,
+    stop,
     tr,
 )
 from app_common.parts import sampling as parts
 from app_common.runpage import RunPage
 from app_common.runs import apart_reading
-from app_common.template import notes, page_top
+from app_common.template import draw_rest_later, first_screen_only, notes, page_top
 from rlviz.core.sampling import signal_probability
 from rlviz.experiments import sampling as X
 from rlviz.experiments.sampling import (
@@ -108,6 +112,9 @@ def signal_section() -> None:
 
 
 signal_section()
+if first_screen_only() and "sampling_run" not in state:  # arrived, no run of this session to show
+    draw_rest_later()  # the rest of the page comes in a second run
+    stop()
 
 st.markdown(f"#### {tr('sampling.bias_header')}")
 st.markdown(tr("sampling.bias_text"))

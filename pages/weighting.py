@@ -12,7 +12,9 @@ The page template (CONTRIBUTING.md): the first section opens with the title and 
 of the group, then its figure; the questions come after it, and while one waits for the learner
 (``answers_held``) nothing states its answer (the figure has no value labels, the table of weights and
 the sentence of the token-mean weight are a note). Each later section: a lead line, its controls and
-figure, its explanation in a "How to read this" block.
+figure, its explanation in a "How to read this" block. A reader who arrives from another page gets the
+first section down to its questions in one run and the rest in the run that follows
+(``app_common.template.first_screen_only``): the browser draws the figure before the 22-objective ones.
 
 Nothing here branches on an algorithm's name: the choices offered, counts, lists and the sentences
 that read the figures come from ``ALGORITHMS`` (read on every run) and from each spec's
@@ -39,7 +41,7 @@ from app_common import (
 from app_common.parts import weighting as parts
 from app_common.parts.weighting import registry_key, words_key
 from app_common.predictions import answers_held, held_note
-from app_common.template import notes, page_top, practitioners
+from app_common.template import draw_rest_later, first_screen_only, notes, page_top, practitioners
 from rlviz.core.aggregation import AGGREGATIONS, LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments import weighting as W
@@ -123,6 +125,8 @@ def aggregation_section() -> None:
         for col, prediction in zip(cols, PREDICTIONS["weighting"]):
             with col:
                 predict(prediction, asked)
+    if first_screen_only():  # arrived from another page: the rest of the page comes in a second run
+        return
     with notes():
         st.markdown(f"**{tr('weighting.agg_header')}**")
         st.markdown(tr("weighting.intro"))
@@ -373,6 +377,9 @@ def real_section() -> None:
 
 
 aggregation_section()
-offpolicy_section()
-noise_section()
-real_section()
+if first_screen_only():
+    draw_rest_later()
+else:
+    offpolicy_section()
+    noise_section()
+    real_section()

@@ -22,6 +22,7 @@ CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("RLVIZ_ARTIFACTS", "/tmp/rlviz-screens"))
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+REST_PENDING = ".st-key-rlviz_rest_pending"  # app_common.template.REST_PENDING_KEY: the rest of a page is coming
 
 FULL_SCREENS = os.environ.get("RLVIZ_FULL_SCREENS") == "1"
 
@@ -213,6 +214,8 @@ def settle(pg, timeout_ms: int = 90_000) -> None:
     pg.wait_for_selector("h1", timeout=timeout_ms)
     pg.wait_for_selector(IDLE, timeout=timeout_ms)
     pg.wait_for_timeout(800)  # let plotly and katex draw
+    # a page drawn first screen first (app_common.template.draw_rest_later): its rest's run has replaced it
+    pg.wait_for_selector(REST_PENDING, state="detached", timeout=timeout_ms)
     pg.wait_for_selector(IDLE, timeout=timeout_ms)
 
 
