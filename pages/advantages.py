@@ -148,7 +148,7 @@ def group_section() -> None:
         lengths_box = st.container()
     # the URL carries registry keys (a bound widget writes the label it shows: a link copied in Chinese
     # chose nothing in English); the registry titles older links carried still open their estimators
-    seed_choices_from_url("ad_est", list(ESTIMATORS), list(ESTIMATORS), aliases=A.estimator_url_aliases())
+    seed_choices_from_url("ad_est", list(ESTIMATORS), A.default_choice(), aliases=A.estimator_url_aliases())
     chosen = st.multiselect(
         tr("advantages.estimators"),
         list(ESTIMATORS),
@@ -157,7 +157,7 @@ def group_section() -> None:
         placeholder=tr("common.choose"),
     )
     chosen_box = st.container()
-    write_choices_to_url("ad_est", list(ESTIMATORS))
+    write_choices_to_url("ad_est", A.default_choice())
     texts = (rewards_text, second_text, greedy_text, lengths_text)
     inputs, errors = A.parse_fields(*texts)
     boxes = {"rewards": rewards_box, "second_reward": second_box, "greedy_reward": greedy_box, "lengths": lengths_box}
@@ -170,7 +170,9 @@ def group_section() -> None:
         show_bad_input(ValueError(f"adv_estimator: {tr('advantages.need_estimator')}"), FIELDS, where=chosen_box)
     if inputs is None or not chosen:
         return
-    shown = [n for n in chosen if n not in left_out]
+    # the registry says which estimators need token statistics the typed group lacks: named, not drawn
+    tokenwise = A.per_token(chosen)
+    shown = [n for n in chosen if n not in left_out and n not in tokenwise]
     prediction_state = A.state_from_inputs(inputs)  # what state_from_settings("advantages", ...) gives
     asked = [p for p in PREDICTIONS["advantages"] if p.applies(prediction_state)]
     # while a question waits, the bars of the estimator it asks about are held back: they are its answer
@@ -191,6 +193,12 @@ def group_section() -> None:
     with figure_box:
         if table is not None:
             chart(_bars_figure(texts, tuple(drawn), tuple(bar_labels.items())), "advantages-group")
+        if tokenwise:  # in the figure's place when nothing else is drawn, so the page keeps its shape
+            note = tr("advantages.per_token", names=_names(tokenwise), where=tr("page.practitioners"))
+            if table is not None:
+                st.caption(":material/info: " + note)
+            else:
+                st.info(note, icon=":material/info:")
         held_shown = [n for n in held if n in shown]
         if held_shown:
             st.caption(":material/visibility_off: " + tr("advantages.held", names=_names(held_shown)))
@@ -248,6 +256,14 @@ def bias_section() -> None:
     values = A.bias_at(df, BIAS_AT)
     reading = LIST_SEPARATOR[L].join(f"{titles.get(n, n)} {v:.0%}" for n, v in values.items())
     st.caption(tr("advantages.bias_reading", G=int(G), p=f"{BIAS_AT:g}", values=reading))
+    tokenwise = A.per_token(df["estimator"].unique())
+    if tokenwise:  # drawn here, not in section 1: what its curve is
+        st.caption(tr("advantages.bias_per_token", names=_names(tokenwise)))
+    for column, panel in (("weight", "weight_axis"), ("relative", "relative_axis")):  # lines on one another
+        same = A.coinciding(df, column)  # hide each other: named, per panel
+        if same:
+            groups = LIST_SEPARATOR[L].join(" = ".join(titles.get(n, n) for n in g) for g in same)
+            st.caption(tr("advantages.bias_coincide", panel=bias_labels[panel], groups=groups))
     with notes(key="ad_notes_bias"):
         st.markdown(tr("advantages.bias_text"))
         formula(  # full width: the sum does not fit a side column

@@ -8,9 +8,13 @@ advantage per response (``app_common.parts.critic.group``: sampled once per sett
 trained for a few PPO steps shows its progress while it trains). Its two questions hold back the GAE panel
 and the λ figure until the learner commits (``answers_held``). The live run (a ``CriticRun``: PPO with its
 critic beside GRPO) is a later section on the run-page skeleton (``app_common.runpage.RunPage``), as on the
-MoE page; its two questions are asked before Run and judged on the finished run. Widget keys start with
-``cr_``; the task radios carry the task registry's keys in the URL (``seed_choice_from_url``). Every number
-in the text is read from a result; the words are ``rlviz.locale.critic``'s.
+MoE page; its two questions are asked before Run, drawn above the run's reading, and judged on the finished
+run; the reading, the sections and the downloads stay hidden until both are committed or skipped
+(``parts.live_answers_held``). Its sections: the critic's
+error by token position, by response length beside GRPO's group baseline (``parts.length_chart_figure``), and
+its cost. Widget keys start with ``cr_``; the task radios carry the task registry's keys in the URL
+(``seed_choice_from_url``). Every number in the text is read from a result; the words are
+``rlviz.locale.critic``'s.
 """
 
 from __future__ import annotations
@@ -237,7 +241,8 @@ run = rp.watch(
 # finished run with those settings
 live_asked = X.live_state(run.critic_config if run is not None else _config())
 measured = X.live_result(run) if run is not None and run.done else None
-with rp.predictions:
+live_held = parts.live_answers_held(LIVE_QUESTIONS, live_asked)  # the reading and sections state the answers
+with rp.reading:  # the questions first, above every result that answers them (issue 39)
     st.markdown(f"#### {tr('teach.header')}")
     for col, prediction in zip(st.columns(len(LIVE_QUESTIONS), border=True), LIVE_QUESTIONS):
         with col:
@@ -246,16 +251,27 @@ if run is None:
     stop()
 
 with rp.reading:
-    if run.progress.get("ppo", 0) > 0:
+    if live_held:
+        held_note()
+    elif run.progress.get("ppo", 0) > 0:
         st.markdown(parts.live_reading(run))
     st.caption(tr("critic.live_caption", span=SMOOTH_SPAN, threads=torch.get_num_threads()), unsafe_allow_html=True)
+if live_held:
+    stop()
 with rp.sections:
     st.markdown(f"#### {tr('critic.position_header')}")
     chart(parts.position_chart_figure(run), "critic-position")
     st.caption(tr("critic.position_caption"), unsafe_allow_html=True)
+    st.markdown(f"#### {tr('critic.length_header')}")
+    chart(parts.length_chart_figure(run), "critic-length")
+    st.caption(parts.length_caption(run), unsafe_allow_html=True)
+    if reading := parts.length_reading(run):
+        st.markdown(reading)
     st.markdown(f"#### {tr('critic.cost_header')}")
     st.table(parts.cost_table(run), hide_index=True, border="horizontal")
     st.caption(tr("critic.cost_caption"))
 with rp.downloads:
     csv_download(X.live_frame(run), "critic-live", key="cr_dl_live", label=tr("critic.dl_live"))
     csv_download(X.value_frame(run), "critic-values", key="cr_dl_values", label=tr("critic.dl_values"))
+    csv_download(X.response_errors(X.value_frame(run)), "critic-responses", key="cr_dl_responses",
+                 label=tr("critic.dl_responses"))  # fmt: skip

@@ -81,11 +81,18 @@ c1.slider(
     help=tr("gradscale.group_size_help"),
     bind="query-params",
 )
+# the box shows the prompt in use: empty, or still the one drawn before G or the seed changed, it is filled
+# with the one drawn now (read back as the drawn batch by the predictions' state: one path)
+typed = state.get("gs_prompt") or ""
+if not typed or typed == state.get("gs_prompt_drawn"):
+    try:
+        drawn = X.prediction_state({"gs_G": state.get("gs_G"), "seed": state.get("seed"), "gs_prompt": ""})
+        state["gs_prompt"] = state["gs_prompt_drawn"] = X.drawn_prompt(drawn["seed"], drawn["group_size"])
+    except ValueError:  # a bad seed or G: said where the batch is sampled below
+        pass
 prompt_text = c2.text_input(
     tr("gradscale.prompt"),
-    "",
     key="gs_prompt",
-    placeholder="37+5=",
     help=tr("gradscale.prompt_help", n=AUTO_PROMPTS),
     bind="query-params",
 )

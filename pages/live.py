@@ -28,15 +28,12 @@ from app_common import (
     lang,
     predict,
     run_size_input,
-    seed_choice_from_url,
     stop,
     tr,
-    write_choice_to_url,
 )
 from app_common.parts import live as parts
 from app_common.predictions import questions_header
 from app_common.runpage import RunPage
-from app_common.runs import apart_reading
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments import live as X
 from rlviz.experiments.live import ALL_METRICS, DEFAULT_ALGORITHMS, PANELS, LiveConfig, LiveRun, run_reading
@@ -84,21 +81,7 @@ with rp.settings:  # one row: the algorithms, the steps
     steps = run_size_input(
         st, "steps", tr("live.steps"), 1, D.steps, key="lv_steps", bind="query-params", disabled=running, width=120
     )
-    # the URL carries the task's registry key, the same in every language (bind would write the label)
-    seed_choice_from_url(
-        "lv_task", list(TASKS), D.task, aliases={s.label[x]: n for n, s in TASKS.items() for x in s.label}
-    )
-    task = st.selectbox(
-        tr("live.task"),
-        list(TASKS),
-        format_func=lambda name: TASKS[name].label[L],
-        key="lv_task",
-        help=tr("live.task_help", tasks=" ".join(f"**{s.label[L]}**: {s.description[L]}" for s in TASKS.values())),
-        disabled=running,
-        on_change=parts.follow_task,  # the length limit and overlong buffer follow the task's own
-        width=200,
-    )
-    write_choice_to_url("lv_task", D.task)
+    task = parts.task_picker(D.task, running)  # the task registry's choices, its one-line summary under it
 spec = TASKS[task]
 
 with rp.details:
@@ -198,7 +181,7 @@ with rp.details:
             bind="query-params",
             disabled=running,
         )
-        c1, c2, c3, _ = st.columns(4)
+        c1, c2, c3, c4 = st.columns(4)
         penalty_factor = c3.number_input(
             tr("live.overlong_penalty"),
             0.0,
@@ -219,6 +202,23 @@ with rp.details:
             format="%.3f",
             key="lv_ent",
             help=tr("live.entropy_coef_help"),
+            bind="query-params",
+            disabled=running,
+        )
+        entropy_target = c4.number_input(  # 0 = off (a constant entropy bonus)
+            tr("live.entropy_target"),
+            0.0,
+            10.0,
+            0.0 if D.entropy_target is None else float(D.entropy_target),
+            0.05,
+            format="%.2f",
+            key="lv_ent_tgt",
+            help=tr(
+                "live.entropy_target_help",
+                delta=f"{D.entropy_coef_delta:g}",
+                low=f"{D.entropy_coef_min:g}",
+                high=f"{D.entropy_coef_max:g}",
+            ),
             bind="query-params",
             disabled=running,
         )
@@ -245,7 +245,7 @@ SETTINGS_KEYS = [
     "lv_mb",
     "lv_Lmax",
 ]
-SETTINGS_KEYS += ["lv_Lcache", "lv_heldout", "lv_Lpen", "lv_ent", "lv_kl_rew"]
+SETTINGS_KEYS += ["lv_Lcache", "lv_heldout", "lv_Lpen", "lv_ent", "lv_ent_tgt", "lv_kl_rew"]
 with rp.details:  # one expander per algorithm: its formula and its settings, from the registry
     raw_settings = parts.algorithm_settings(algorithms, running, SETTINGS_KEYS)
 with rp.details:  # a note for each legal but unusual combination in an objective's settings
@@ -273,6 +273,7 @@ def _config() -> LiveConfig:
         settings=X.typed_settings(raw_settings, titles, L),
         heldout_samples=int(heldout),
         entropy_coef=float(entropy_coef),
+        entropy_target=float(entropy_target) if entropy_target else None,
         kl_in_reward=bool(kl_in_reward),
         task=task,
     )
@@ -350,7 +351,8 @@ progress = run.progress
 # ---------------------------------------------------------------------------------------- reading
 reading = run_reading(run.entropy_frame(), run.summary_frame())
 read = X.reading_parts(reading, arm_titles, L)
-apart = apart_reading(run.summary_frame(), "live", run.config.heldout_samples)
+heldout_prompts = len(TASKS[run.live_config.task].heldout_problems())  # the run's task's, not the picker's
+apart = X.apart_text(run.summary_frame(), heldout_prompts, run.config.heldout_samples, L)
 if apart:
     read.append(apart)
 if read:
@@ -412,7 +414,7 @@ def _run_views() -> None:
         key=f"lv_token_when_{L}",
     )
     state["live_token_when"] = when
-    parts.token_figures(views, when, arm_titles)
+    parts.token_figures(views, when, arm_titles, run.live_config.task)
 
     # ---------------------------------------------------------------------------------------- table
     st.subheader(tr("live.summary_header"))

@@ -198,6 +198,7 @@ st.caption(tr("mismatch.corr_caption"))
 st.markdown(X.corrections_list(L))
 with practitioners():  # each correction's TRL and verl names, and the frameworks it was checked against
     st.table(X.registry_table(L), hide_index=True, border="horizontal")
+    parts.preset_section()  # verl's presets, composed from the corrections (rlviz.core.corrections.PRESETS)
 
 if result is not None:  # what each correction does to the measured batch, and whether each TIS cap binds
     parts.effect_section(result, shown, sampler_names, hidden)

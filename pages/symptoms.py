@@ -142,8 +142,8 @@ with right:
         found = "symptoms.measured_yes" if entry["present"] else "symptoms.measured_no"
         text = tr(
             found,
-            date=meta.get("date", "?"),
-            seed=meta.get("seed", "?"),
+            date=entry.get("date", meta.get("date", "?")),  # an entry remeasured alone keeps its own
+            seed=entry.get("seed", meta.get("seed", "?")),
             steps=entry.get("steps", "?"),
             evidence=_evidence(chosen, entry["evidence"], entry["present"]),
         )

@@ -94,6 +94,28 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--kl-in-reward", action="store_true", help="beta x KL in the reward instead of the loss")
     c.add_argument("--entropy-coef", type=float, default=d.entropy_coef, help="entropy bonus (verl entropy_coeff)")
     c.add_argument(
+        "--entropy-target",
+        type=float,
+        default=d.entropy_target,
+        help="adaptive entropy control (Skywork-OR1, arXiv 2505.22312): target entropy in nats/token; "
+        "the coefficient starts at --entropy-coef and moves by --entropy-coef-delta each step (default: off)",
+    )
+    c.add_argument(
+        "--entropy-coef-delta",
+        type=float,
+        default=d.entropy_coef_delta,
+        help="adaptive entropy control: the coefficient's step (Skywork-OR1 delta_ent_coef)",
+    )
+    c.add_argument(
+        "--entropy-coef-min", type=float, default=d.entropy_coef_min, help="adaptive entropy control: lower bound"
+    )
+    c.add_argument(
+        "--entropy-coef-max",
+        type=float,
+        default=d.entropy_coef_max,
+        help="adaptive entropy control: upper bound (Skywork-OR1 max_ent_coef)",
+    )
+    c.add_argument(
         "--heldout-samples", type=int, default=d.heldout_samples, help="samples per held-out prompt (0: skip)"
     )
     c.add_argument(
@@ -175,6 +197,10 @@ def main(argv: list[str] | None = None) -> int:
             heldout_samples=args.heldout_samples,
             kl_in_reward=args.kl_in_reward,
             entropy_coef=args.entropy_coef,
+            entropy_target=args.entropy_target,
+            entropy_coef_delta=args.entropy_coef_delta,
+            entropy_coef_min=args.entropy_coef_min,
+            entropy_coef_max=args.entropy_coef_max,
         )
         cores = os.cpu_count() or 1
         workers = min(len(config.algorithms), cores) if args.workers is None else args.workers

@@ -167,3 +167,25 @@ def test_huge_and_tiny_spreads_neither_overflow_nor_vanish():
         group_advantages(torch.tensor([[1.7e308, -1.7e308, -1.7e308]], dtype=torch.float64), "none")
     with pytest.raises(ValueError, match="^rewards:"):  # centred 87339 does not fit float16
         group_advantages(torch.tensor([[65504.0, -65504.0, -65504.0]], dtype=torch.float16), "none")
+
+
+def test_coinciding_curves_and_the_default_choice():
+    # a hand frame: a and c are the same curve (|0.5 - 0.5000000001| = 1e-10 <= atol 1e-6), b is not
+    import pandas as pd
+
+    from rlviz.experiments import advantages as A
+
+    df = pd.DataFrame(
+        {
+            "estimator": ["a", "a", "b", "b", "c", "c"],
+            "pass_rate": [0.0, 1.0] * 3,
+            "relative": [0.0, 0.5, 0.0, 1.0, 0.0, 0.5000000001],
+        }
+    )
+    assert A.coinciding(df) == [["a", "c"]]
+    assert A.coinciding(df, atol=0.0) == []
+    with pytest.raises(ValueError, match="^column"):
+        A.coinciding(df, "weight")
+    # the page's choice starts with what it can draw: no per-token estimator (registry field, not a name)
+    assert A.default_choice() and not set(A.default_choice()) & set(A.per_token())
+    assert set(A.default_choice()) | set(A.per_token()) == set(A.ESTIMATORS)

@@ -57,7 +57,8 @@ CONVENTIONS = {
     # the group's std: sample (ddof = 1, torch.std) vs population (ddof = 0, numpy.std)
     **dict.fromkeys(
         ("tr_group_advantage", "tr_group_mass_ratio", "tr_mass_ratio", "tr_advantage_mass", "tr_group_abs_sum")
-        + ("tr_dapo_group_advantage", "tr_kl_reward_advantage", "cf_gdpo_advantage", "cf_group_std", "cr_whitened"),
+        + ("tr_dapo_group_advantage", "tr_kl_reward_advantage", "cf_gdpo_advantage", "cf_group_std", "cr_whitened")
+        + ("est_passk_advantage",),
         (_STD,),
     ),
     # KL estimators: the log's base and the direction of the KL

@@ -54,6 +54,16 @@ def test_advantages_by_hand():
     grpo = (1.75 / math.sqrt(1 / 8)) / (4 / math.sqrt(2 / 7))
     assert value("advantages-difficulty-groups") == pytest.approx(grpo, rel=1e-4)
     assert fact("advantages-difficulty-groups", "none") == "0.4375"
+    # Optimal Token Baseline, w = 1 - 2 pi + Σπ²: first tokens w = 0.5, 1 - 1.6 + 0.68 = 0.08, 1 - 0.5 + 0.25 = 0.75
+    # B_1 = (0 * 0.5 + 1 * 0.08 + 1 * 0.75) / (0.5 + 0.08 + 0.75) = 0.83 / 1.33; second token W = 1.0, 0.98:
+    # B_2 = 0.98 / 1.98; third token: only the longest response, handle_zero_tail -> 0
+    assert value("advantages-otb-baseline") == pytest.approx(0.83 / 1.33, abs=1e-7)
+    assert float(fact("advantages-otb-baseline", "second")) == pytest.approx(0.98 / 1.98, abs=1e-5)
+    assert fact("advantages-otb-baseline", "tail") == "0"
+    # two right responses share B_2: w = 1 - 1.8 + 0.82 = 0.02 twice (first), 1 - 0.4 + 0.3 = 0.9 then 1 - 0.6 + 0.3
+    # = 0.7 (second), 0.5 twice (third) -> W_2 = 0.04, 1.6, 1.0; B_2 = (0.04 + 1.6) / 2.64; both get 1 - B_2
+    assert value("advantages-otb-shared-baseline") == "same"
+    assert float(fact("advantages-otb-shared-baseline", "baseline")) == pytest.approx(1.64 / 2.64, abs=1e-5)
 
 
 def test_gae_by_hand():
@@ -157,6 +167,29 @@ def test_moe_by_hand():
         ("tr_route_change_share", {"before": [[0, 1]], "after": [[0, 1], [2, 3]]}, "after"),
         ("tr_gae_advantage", {"rewards": [0, 1], "values": [0.5]}, "values"),
         ("tr_mass_ratio", {"pass_rate": 0.5, "reference_rate": 0.0, "group_size": 4}, "reference_rate"),
+        ("tr_otb_baseline", {"rewards": [1, 0], "probs": [[0.5]], "sum_pi_squared": [[0.5]], "token": 0}, "probs"),
+        (
+            "tr_otb_baseline",
+            {"rewards": [1, 0], "probs": [[0.5], [1.5]], "sum_pi_squared": [[0.5], [0.5]], "token": 0},
+            "probs",
+        ),
+        (
+            "tr_otb_baseline",
+            {"rewards": [1, 0], "probs": [[0.5], [0.5]], "sum_pi_squared": [[0.5], [0.5]], "token": 3},
+            "token",
+        ),
+        (
+            "tr_otb_larger",
+            {
+                "rewards": [1, 0],
+                "probs": [[0.5], [0.5, 0.5]],
+                "sum_pi_squared": [[0.5], [0.5, 0.5]],
+                "first": 0,
+                "second": 1,
+                "token": 1,
+            },
+            "first",  # the first response ends before the token asked about
+        ),
     ],
 )
 def test_bad_arguments_name_the_parameter(name, args, named):

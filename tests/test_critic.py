@@ -134,6 +134,89 @@ def test_a_fresh_critic_on_the_shipped_model_values_every_token_at_zero():
     assert f["advantage"].tolist() == pytest.approx(expected, abs=1e-12)
 
 
+def _tokens(step, row, group, reward, errors) -> list[dict]:
+    """value_frame rows of one response: its per-token errors V - return, positions 1..L."""
+    L = len(errors)
+    return [
+        {"step": step, "row": row, "group": group, "position": p + 1, "length": L, "reward": reward, "error": e}
+        for p, e in enumerate(errors)
+    ]
+
+
+def test_errors_by_response_length_by_hand():
+    import pandas as pd
+
+    values = pd.DataFrame(
+        _tokens(1, 0, 0, 1.0, [-0.4, -0.2])  # L 2: first 0.4, token mean 0.3
+        + _tokens(1, 1, 0, 0.0, [0.1, 0.1, 0.1, 0.1, 0.6])  # L 5: first 0.1, token mean 1.0 / 5 = 0.2
+        + _tokens(2, 0, 0, 1.0, [-0.2, -0.2, -0.2])  # L 3: first 0.2, mean 0.2
+        + _tokens(2, 1, 0, 1.0, [0.0, -0.3, -0.6])  # L 3: first 0, mean 0.3
+        + _tokens(2, 2, 1, 0.0, [0.5] * 7)  # L 7: first 0.5, mean 0.5
+        + _tokens(2, 3, 1, 1.0, [-0.5] * 4)  # L 4: first 0.5, mean 0.5
+    )
+    r = C.response_errors(values)
+    assert r["length"].tolist() == [2, 5, 3, 3, 7, 4]
+    assert r["critic_first"].tolist() == pytest.approx([0.4, 0.1, 0.2, 0.0, 0.5, 0.5])
+    assert r["critic_tokens"].tolist() == pytest.approx([0.3, 0.2, 0.2, 0.3, 0.5, 0.5])
+    # |group mean R - R|: step 1 group 0 mean 0.5; step 2 group 0 mean 1 (both right), group 1 mean 0.5
+    assert r["baseline"].tolist() == pytest.approx([0.5, 0.5, 0.0, 0.0, 0.5, 0.5])
+    assert r["excess"].tolist() == pytest.approx([-0.2, -0.3, 0.2, 0.3, 0.0, 0.0])  # token mean - baseline
+    # bins of 4 tokens, bin (L - 1) // 4: lengths 2, 3, 3, 4 in 1-4; 5, 7 in 5-8
+    b = C.error_by_length(r, width=4)
+    assert b[["lo", "hi", "responses"]].values.tolist() == [[1, 4, 4], [5, 8, 2]]
+    assert b["critic_first"].tolist() == pytest.approx([(0.4 + 0.2 + 0 + 0.5) / 4, (0.1 + 0.5) / 2])
+    assert b["critic_tokens"].tolist() == pytest.approx([(0.3 + 0.2 + 0.3 + 0.5) / 4, (0.2 + 0.5) / 2])
+    assert b["baseline"].tolist() == pytest.approx([(0.5 + 0 + 0 + 0.5) / 4, (0.5 + 0.5) / 2])
+    # step 2 only: 1-4 holds L 3, 3, 4 -> baseline (0 + 0 + 0.5) / 3; 5-8 holds L 7
+    late = C.error_by_length(r, (2, 2), width=4)
+    assert late["responses"].tolist() == [3, 1] and late["baseline"].tolist() == pytest.approx([0.5 / 3, 0.5])
+    # width 3: bins 1-3 (L 2, 3, 3), 4-6 (L 5, 4), 7-9 (L 7)
+    assert C.error_by_length(r, width=3)[["lo", "responses"]].values.tolist() == [[1, 3], [4, 2], [7, 1]]
+    # the shortest and the longest quarter: lengths 2 3 3 4 5 7, lower quartile (index 1.25, rounded down) 3,
+    # upper (index 3.75, rounded up) 5; L <= 3: token means 0.3, 0.2, 0.3, baselines 0.5, 0, 0; L >= 5: 0.2, 0.5
+    ends = C.length_ends(r)
+    assert (ends["q1"], ends["q3"], ends["short"], ends["long"]) == (3, 5, 3, 2)
+    assert ends["critic_tokens_short"] == pytest.approx(0.8 / 3) and ends["critic_tokens_long"] == pytest.approx(0.35)
+    assert ends["baseline_short"] == pytest.approx(0.5 / 3) and ends["baseline_long"] == pytest.approx(0.5)
+    # the mean reward per bin: 1-4 holds R 1, 1, 1, 1 (L 2, 3, 3, 4) -> 1; 5-8 holds R 0, 0 (L 5, 7) -> 0
+    assert b["reward"].tolist() == pytest.approx([1.0, 0.0])
+    # bins drawn and quoted: at least 3 responses keeps 1-4 (4 of them) and drops 5-8 (2); the reading's ends
+    # are the drawn frame's first and last rows, the very points the figure plots
+    drawn, dropped = C.split_bins(b, 3)
+    assert drawn["lo"].tolist() == [1] and dropped[["lo", "hi", "responses"]].values.tolist() == [[5, 8, 2]]
+    ends2 = C.bin_ends(C.split_bins(b, 2)[0])
+    assert (ends2["lo_short"], ends2["hi_long"], ends2["responses_long"]) == (1, 8, 2)
+    assert ends2["critic_tokens_short"] == pytest.approx(1.3 / 4) and ends2["baseline_long"] == pytest.approx(0.5)
+    assert C.bin_ends(drawn.iloc[0:0]) == {}
+    with pytest.raises(ValueError, match="^min_responses"):
+        C.split_bins(b, 0)
+    with pytest.raises(ValueError, match="^width"):
+        C.error_by_length(r, width=0)
+    with pytest.raises(ValueError, match="^values"):
+        C.response_errors(values.drop(columns="group"))
+
+
+def test_length_trend_by_hand():
+    import pandas as pd
+
+    def frame(y):
+        return pd.DataFrame({"step": 1, "length": [1, 2, 3, 4], "e": y})
+
+    # y = 0.1 L exactly: slope 0.1, no residual, so se 0 -> grows; reversed -> shrinks
+    up = C.length_trend(frame([0.1, 0.2, 0.3, 0.4]), "e")
+    assert up["slope"] == pytest.approx(0.1) and up["se"] == pytest.approx(0.0, abs=1e-12) and up["verdict"] == "grows"
+    assert C.length_trend(frame([0.4, 0.3, 0.2, 0.1]), "e")["verdict"] == "shrinks"
+    # y = 0.1, 0.3, 0.1, 0.3: x - 2.5 = (-1.5, -0.5, 0.5, 1.5), Sxx = 5, Sxy = 0.2, slope 0.04;
+    # residuals (-0.04, 0.12, -0.12, 0.04), SSR 0.032, se = sqrt(0.032 / 2 / 5) = 0.0566 > slope / 2 -> flat
+    zig = C.length_trend(frame([0.1, 0.3, 0.1, 0.3]), "e")
+    assert zig["slope"] == pytest.approx(0.04) and zig["se"] == pytest.approx(math.sqrt(0.0032))
+    assert zig["verdict"] == "flat" and zig["responses"] == 4
+    few = C.length_trend(frame([0.1, 0.2, 0.3, 0.4]).iloc[:2], "e")  # two responses: no slope measured
+    assert math.isnan(few["slope"]) and few["verdict"] == "few"
+    with pytest.raises(ValueError, match="^column"):
+        C.length_trend(frame([0.1] * 4), "nope")
+
+
 @pytest.fixture(scope="module")
 def tiny_run():
     config = C.CriticLiveConfig(steps=2, prompts_per_step=2, group_size=4, seed=1)
@@ -157,6 +240,16 @@ def test_a_tiny_live_run_records_the_critic_and_its_cost(tiny_run):
     first = values[values["step"] == 1]
     assert first["return_mc"].tolist() == pytest.approx(rewards[first["row"].tolist()].tolist())
     assert (values["error"] - (values["value"] - values["return_mc"])).abs().max() < 1e-12
+    # per response: step 1's critic is fresh (V = 0), so its error is the reward itself at every token; the
+    # group baseline is |mean of the G = 4 rewards of its prompt - R|, read from the view's own rewards
+    resp = C.response_errors(values)
+    assert len(resp) == 2 * 2 * 4 and resp["length"].tolist() == [int(n) for v in ppo.value_views for n in v["lengths"]]
+    one = resp[resp["step"] == 1]
+    assert one["critic_first"].tolist() == pytest.approx(rewards.tolist())
+    assert one["critic_tokens"].tolist() == pytest.approx(rewards.tolist())
+    expected = (rewards.view(2, 4).mean(dim=1, keepdim=True) - rewards.view(2, 4)).abs().flatten()
+    assert one["baseline"].tolist() == pytest.approx(expected.tolist())
+    assert int(C.error_by_length(resp)["responses"].sum()) == len(resp)
     by_pos = C.error_by_position(values)
     assert int(by_pos["tokens"].sum()) == len(values) and by_pos["position"].tolist()[0] == 1
     ends = C.ends_error(values)

@@ -14,7 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rlviz.core.advantages import group_advantages
-from rlviz.core.estimators import ESTIMATORS, estimate_advantages, expected_group_weight, whiten
+from rlviz.core.estimators import (
+    ESTIMATORS,
+    estimate_advantages,
+    estimate_token_advantages,
+    expected_group_weight,
+    whiten,
+)
 from rlviz.core.objectives import OWN_ESTIMATOR, TRAINER_SETTINGS
 from rlviz.experiments import advantages as A
 from rlviz.lm.task import format_reward, make_problem
@@ -26,8 +32,23 @@ GREEDY = torch.tensor([0.0, 1.0], dtype=F64)
 
 
 def adv(name, rewards=R, **kw):
+    """[n, G]: an outcome estimator's advantages; a per-token one's (the registry's ``per_token``) at the token
+    of one-token responses with equal statistics (pi = 1/2 of two tokens, Σπ² = 1/2)."""
+    if ESTIMATORS[name].per_token:
+        return token_adv(name, rewards, lengths=kw.get("lengths"))[..., 0]
     kw.setdefault("greedy_rewards", GREEDY if "greedy" in ESTIMATORS[name].needs else None)
     return estimate_advantages(name, rewards, **kw)
+
+
+def token_adv(name, rewards, lengths=None, **kw):
+    """[n, G, T] from :func:`estimate_token_advantages` with equal token statistics (pi = Σπ² = 1/2) over the
+    responses' lengths (default: one token each)."""
+    n, G = rewards.shape
+    lengths = torch.ones(n, G) if lengths is None else lengths
+    T = int(lengths.max())
+    mask = (torch.arange(T) < lengths[..., None]).to(F64)  # (n, G, T)
+    half = torch.full((n, G, T), 0.5, dtype=F64)
+    return estimate_token_advantages(name, rewards, mask, old_log_probs=half.log(), sum_pi_squared=half, **kw)
 
 
 # -- hand values ---------------------------------------------------------------------------------
@@ -74,6 +95,44 @@ def test_gpg_opo_and_pass_at_k_by_hand():
     graded = estimate_advantages("grpo_passk", torch.tensor([[0.5, 0.25, 0.0, 0.75]], dtype=F64))
     assert float(graded[0, 3]) == pytest.approx(0.25 / math.sqrt(0.3125 / 3), rel=1e-5)
     assert float(graded[0, :3].abs().max()) == 0.0
+
+
+def test_optimal_token_baseline_by_hand():
+    # one group of three responses; w_t = 1 - 2 pi_t + Σπ², W_t its running sum over the response's tokens
+    #   response 1, R = 0, 2 tokens: (pi, Σπ²) = (0.5, 0.5), (0.5, 0.5) -> w = 0.5, 0.5 -> W = 0.5, 1.0
+    #   response 2, R = 1, 3 tokens: (0.8, 0.68), (0.2, 0.3), (0.5, 0.5) -> w = 0.08, 0.9, 0.5 -> W = 0.08, 0.98, 1.48
+    #   response 3, R = 1, 1 token:  (0.25, 0.25) -> w = 0.75 -> W = 0.75
+    # B_t = Σ_i R_i W_i,t / Σ_i W_i,t over the responses that reach t:
+    #   B_1 = (0 * 0.5 + 1 * 0.08 + 1 * 0.75) / (0.5 + 0.08 + 0.75) = 0.83 / 1.33 = 0.624060
+    #   B_2 = (0 * 1.0 + 1 * 0.98) / (1.0 + 0.98) = 0.98 / 1.98 = 0.494949
+    #   B_3 = 1 * 1.48 / 1.48 = 1, but response 2 is the one longest, past the second longest (2 tokens): verl's
+    #         handle_zero_tail sets its baseline there to 0 -> A = R = 1
+    # A_i,t = R_i - B_t: response 1 (-0.624060, -0.494949), response 2 (0.375940, 0.505051, 1), response 3 (0.375940)
+    nan = math.nan  # padding: junk that must reach no statistic
+    pi = torch.tensor([[[0.5, 0.5, nan], [0.8, 0.2, 0.5], [0.25, nan, nan]]], dtype=F64)
+    s2 = torch.tensor([[[0.5, 0.5, nan], [0.68, 0.3, 0.5], [0.25, nan, nan]]], dtype=F64)
+    mask = torch.tensor([[[1, 1, 0], [1, 1, 1], [1, 0, 0]]], dtype=F64)
+    r = torch.tensor([[0.0, 1.0, 1.0]], dtype=F64)
+    a = estimate_token_advantages("optimal_token_baseline", r, mask, old_log_probs=pi.log(), sum_pi_squared=s2)
+    b1, b2 = 0.83 / 1.33, 0.98 / 1.98
+    expected = torch.tensor([[[-b1, -b2, 0.0], [1 - b1, 1 - b2, 1.0], [1 - b1, 0.0, 0.0]]], dtype=F64)
+    assert torch.allclose(a, expected, atol=1e-7), a  # verl's eps = 1e-8 in the denominator
+    # Dr.GRPO gives every token of a response one value, R - mean = -2/3, 1/3, 1/3: the per-token baseline differs
+    assert float(adv("dr_grpo", r)[0, 0]) == pytest.approx(-2 / 3)
+    # rollout IS weights scale each w_t by rho^2: rho = 2 on response 1's first token -> w = 2, W = 2, 2.5;
+    # B_1 = 0.83 / (2 + 0.08 + 0.75) = 0.293286, so response 2's first token gets 1 - 0.293286
+    rho = torch.ones_like(mask)
+    rho[0, 0, 0] = 2.0
+    weighted = estimate_token_advantages(
+        "optimal_token_baseline", r, mask, old_log_probs=pi.log(), sum_pi_squared=s2, rollout_is_weights=rho
+    )
+    assert float(weighted[0, 1, 0]) == pytest.approx(1 - 0.83 / 2.83, abs=1e-7)
+    # equal statistics and lengths: the baseline is the group mean at every token (Dr.GRPO per token)
+    same = token_adv("optimal_token_baseline", R, lengths=torch.full((2, 4), 3.0))
+    assert torch.allclose(same, adv("dr_grpo")[..., None].expand(2, 4, 3), atol=1e-7)
+    # an outcome estimator through the same entry point: broadcast over its tokens, 0 on padding
+    grpo = estimate_token_advantages("grpo", r, mask)
+    assert torch.equal(grpo, adv("grpo", r)[..., None] * mask)
 
 
 def test_batch_whitening_by_hand():
@@ -140,23 +199,34 @@ def test_every_estimator_is_finite_and_shaped(name, rewards, with_lengths):
     lengths = torch.arange(1, n * G + 1, dtype=F64).view(n, G) if with_lengths else None
     kw = {"greedy_rewards": rewards[:, 0]} if "greedy" in ESTIMATORS[name].needs else {}
     comps = torch.stack([rewards, rewards.flip(1)], dim=-1)
-    a = estimate_advantages(name, rewards, components=comps, lengths=lengths, **kw)
-    assert a.shape == (n, G) and a.dtype == F64 and bool(torch.isfinite(a).all())
     spec = ESTIMATORS[name]
+
+    def call(name, rewards, lengths=None, **kw):  # a per-token estimator: equal token statistics, [n, G, T]
+        return (
+            token_adv(name, rewards, lengths)
+            if spec.per_token
+            else estimate_advantages(name, rewards, lengths=lengths, **kw)
+        )
+
+    a = call(name, rewards, components=comps, lengths=lengths, **kw)
+    assert a.shape[:2] == (n, G) and a.dtype == F64 and bool(torch.isfinite(a).all())
     if spec.baseline == "group" and not with_lengths:
         # a group whose rewards (all of them) are equal carries no signal under a group baseline
         same = torch.full((n, G), 1.0, dtype=F64)
-        zero = estimate_advantages(name, same, components=torch.stack([same, same], dim=-1), **kw)
+        zero = call(name, same, components=torch.stack([same, same], dim=-1), **kw)
         assert float(zero.abs().max()) < 1e-9
     if not spec.batch_statistics:
         # a group-local estimator: each group's advantages ignore the other groups
-        alone = estimate_advantages(
+        alone = call(
             name,
             rewards[:1],
             components=comps[:1],
             lengths=None if lengths is None else lengths[:1],  # OPO reads the lengths of its own group
             **({"greedy_rewards": rewards[:1, 0]} if kw else {}),
         )
+        if a.dim() == 3:  # per token: the group alone is padded to its own longest response only
+            assert not a[:1, :, alone.shape[-1] :].any()
+            a = a[..., : alone.shape[-1]]
         assert torch.allclose(alone, a[:1])
 
 
@@ -173,6 +243,37 @@ def test_every_estimator_is_finite_and_shaped(name, rewards, with_lengths):
         (lambda: estimate_advantages("remax", R, greedy_rewards=torch.zeros(3)), "greedy_rewards"),
         (lambda: estimate_advantages("reinforce_pp", R, lengths=torch.zeros(2, 4)), "lengths"),
         (lambda: estimate_advantages("maxrl", -R), "rewards"),
+        (lambda: estimate_advantages("optimal_token_baseline", R), "adv_estimator"),  # per token: not from R alone
+        (lambda: estimate_token_advantages("optimal_token_baseline", R, torch.ones(2, 4)), "response_mask"),
+        (lambda: estimate_token_advantages("optimal_token_baseline", R, torch.full((2, 4, 3), 0.5)), "response_mask"),
+        (lambda: estimate_token_advantages("optimal_token_baseline", R, torch.ones(2, 4, 3)), "old_log_probs"),
+        (
+            lambda: estimate_token_advantages(
+                "optimal_token_baseline", R, torch.ones(2, 4, 3), old_log_probs=torch.zeros(2, 4, 2), sum_pi_squared=1
+            ),
+            "old_log_probs",  # of another shape than the mask
+        ),
+        (
+            lambda: estimate_token_advantages(
+                "optimal_token_baseline",
+                R,
+                torch.ones(2, 4, 1),
+                old_log_probs=torch.full((2, 4, 1), 0.5),
+                sum_pi_squared=torch.ones(2, 4, 1),
+            ),
+            "old_log_probs",  # a log-prob above 0
+        ),
+        (
+            lambda: estimate_token_advantages(
+                "optimal_token_baseline",
+                R,
+                torch.ones(2, 4, 1),
+                old_log_probs=torch.zeros(2, 4, 1),
+                sum_pi_squared=torch.full((2, 4, 1), 1.5),
+            ),
+            "sum_pi_squared",  # Σπ² above 1
+        ),
+        (lambda: token_adv("optimal_token_baseline", R, rollout_is_weights=-torch.ones(2, 4, 1)), "rollout_is_weights"),
     ],
 )
 def test_bad_input_names_the_parameter(call, parameter):
@@ -191,7 +292,9 @@ def test_trainer_setting_offers_the_registry():
 def test_page_table_and_predictions():
     inputs = A.parse_inputs("1, 0, 0, 0", "1, 1, 0, 1", "0")
     table = A.advantage_table(inputs)
-    assert list(dict.fromkeys(table["estimator"])) == list(ESTIMATORS)
+    # the page's group holds rewards only: a per-token estimator (the registry says which) is left out
+    assert list(dict.fromkeys(table["estimator"])) == [n for n, s in ESTIMATORS.items() if not s.per_token]
+    assert A.per_token() == [n for n, s in ESTIMATORS.items() if s.per_token] == ["optimal_token_baseline"]
     rloo = table[table["estimator"] == "rloo"]["advantage"].tolist()
     assert rloo == pytest.approx([1.0, -1 / 3, -1 / 3, -1 / 3])
     state = state_from_settings("advantages", {"ad_r": "1, 0, 0, 0"})
@@ -223,8 +326,8 @@ def test_each_field_of_the_page_is_read_on_its_own():
     assert set(errors) == {"greedy_reward", "lengths"} and group.greedy is None and group.lengths is None
     assert "remax" not in set(A.advantage_table(group)["estimator"])
     assert A.readers("greedy_reward") == ["remax"]
-    assert A.readers("lengths") == [n for n, s in ESTIMATORS.items() if s.length_note]
-    assert A.readers("rewards") == list(ESTIMATORS)
+    assert A.readers("lengths") == [n for n, s in ESTIMATORS.items() if s.length_note and not s.per_token]
+    assert A.readers("rewards") == [n for n, s in ESTIMATORS.items() if not s.per_token]
     with pytest.raises(ValueError, match="^field:"):
         A.readers("temperature")
     group, errors = A.parse_fields("1, y", "1", "0")  # no rewards: no group, and every bad field named
@@ -275,6 +378,7 @@ TINY = dict(prompts_per_step=2, group_size=4, mu=1, mini_batches=1, max_new_toke
 
 
 def test_every_estimator_trains_a_step(policy):
+    from rlviz.lm.rollout import response_log_probs
     from rlviz.lm.trainer import TrainConfig, Trainer
 
     model, tok = policy
@@ -293,13 +397,27 @@ def test_every_estimator_trains_a_step(policy):
             if name == "gdpo":
                 kw["components"] = torch.stack([batch.rewards, batch.format_rewards], -1).view(-1, 4, 2)
             rewards = batch.rewards.view(-1, 4)
-            expected = (
-                group_advantages(rewards, "group")
-                if name == OWN_ESTIMATOR
-                else estimate_advantages(name, rewards, **kw)
-            )
+            per_token = name != OWN_ESTIMATOR and ESTIMATORS[name].per_token
+            assert t._needs_token_stats() == per_token  # Σπ² only where the estimator reads it
+            if per_token:  # the old policy's statistics of the sampled tokens, from the policy before the update
+                with torch.no_grad():
+                    args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, 1.0)
+                    old, _, s2 = response_log_probs(t.model, *args, with_sum_pi_squared=True)
+                cells = (-1, 4, old.shape[-1])
+                expected = estimate_token_advantages(
+                    name,
+                    rewards,
+                    batch.response_mask.view(cells),
+                    old_log_probs=old.view(cells),
+                    sum_pi_squared=s2.view(cells),
+                )
+            elif name == OWN_ESTIMATOR:
+                expected = group_advantages(rewards, "group")
+            else:
+                expected = estimate_advantages(name, rewards, **kw)
             metrics, _, data = t._update(batch)  # one real optimizer step
-            assert torch.allclose(data.advantages.float(), expected.reshape(-1).float(), atol=1e-5), name
+            assert data.advantages.shape == (tuple(batch.response_mask.shape) if per_token else (8,)), name
+            assert torch.allclose(data.advantages.float(), expected.reshape(data.advantages.shape).float(), atol=1e-5)
             assert math.isfinite(metrics["loss"]) and math.isfinite(metrics["grad_norm"]), name
     # the same rollouts whatever the estimator: ReMax's greedy decoding never draws from the run's generator
     assert all(r == rollouts[OWN_ESTIMATOR] for r in rollouts.values())

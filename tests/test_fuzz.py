@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rlviz.core
-from rlviz.core import advice, frameworks, parity, passk, sampling
+from rlviz.core import advice, corrections, entropy_control, estimators, frameworks, parity, passk, sampling
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import LOSS_AGG_MODES, aggregate, masked_mean, token_weights
 from rlviz.core.corrections import CORRECTIONS, cap_shares, correction_band, correction_weights, get_correction
@@ -67,6 +67,18 @@ ALIASES = {
     cap_shares: {"correction"},
     correction_band: {"correction"},
     get_correction: {"correction"},
+    corrections.get_preset: {"preset"},
+    corrections.preset_weights: {"preset", "correction"},
+    estimators.estimate_token_advantages: {"adv_estimator"},
+    # the controller's settings named as TrainConfig names them (entropy_target, entropy_coef_delta, ...)
+    **{
+        fn: {"entropy_target", "entropy_coef_delta", "entropy_coef_min", "entropy_coef_max", "entropy_coef"}
+        for fn in (
+            entropy_control.validate_entropy_control,
+            entropy_control.adaptive_entropy_update,
+            entropy_control.adaptive_entropy_trajectory,
+        )
+    },
     sampling.fill_cost: {"pass_rate"},
     sampling.mixture_signal_probability: {"pass_rate"},
 }
@@ -473,6 +485,24 @@ VALID_CALLS = (
     (passk.mean_pass_at_k, dict(counts=[(8, 3), (8, 0)], k=2)),
     (passk.pass_at_k_curve, dict(right=[3, 0], n=8)),
     (passk.distinct_right, dict(texts=["12", "21", "12"], rewards=[1.0, 1.0, 0.0])),
+    (corrections.get_preset, dict(name="decoupled_geo_rs")),
+    (
+        corrections.preset_weights,
+        dict(name="decoupled_seq_is_rs", old_log_prob=_LP, rollout_log_prob=_OLD, response_mask=_MASK),
+    ),
+    (entropy_control.validate_entropy_control, dict(target=0.5, delta=0.001, coef_min=0.0, coef_max=0.5)),
+    (entropy_control.adaptive_entropy_update, dict(coef=0.0, entropy=0.4, target=0.5, delta=0.001)),
+    (entropy_control.adaptive_entropy_trajectory, dict(entropies=[0.6, 0.4], target=0.5, delta=0.001)),
+    (
+        estimators.estimate_token_advantages,
+        dict(
+            name="optimal_token_baseline",
+            rewards=[[1.0, 0.0]],
+            response_mask=[[[1.0, 1.0], [1.0, 0.0]]],
+            old_log_probs=[[[-0.1, -0.2], [-0.5, -3.0]]],
+            sum_pi_squared=[[[0.8, 0.7], [0.5, 0.9]]],
+        ),
+    ),
     (
         advice.unusual_settings,
         dict(algorithm="grpo", settings={"kl_estimator": "k1", "beta": 0.04}, kl_in_reward=False),

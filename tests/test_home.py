@@ -54,3 +54,29 @@ def test_where_rlviz_follows_the_paper_not_the_code_the_registry_says_so():
         paper_note("m2po", "fr")
     with pytest.raises(ValueError, match="follows_paper"):  # a note in one language only is refused
         dataclasses.replace(ALGORITHMS["dapo"], follows_paper={"en": "only English"})
+
+
+def test_the_family_tree_boxes_do_not_overlap():
+    """The registry's tree as drawn: no two boxes intersect (rectangles read from the figure's spec), each box
+    holds its label (its longest line in character widths, the x axis's unit), and the tree fits the Home
+    page's tree column at 1024 px (about 370 px: at 7 px per character width, at most 52 of them)."""
+    import json
+    import re
+
+    from rlviz.plots.home import lineage_figure
+
+    tree = family_tree("en")
+    spec = json.loads(lineage_figure(tree["parents"], {f"name.{n}": t for n, t in tree["titles"].items()}).to_json())
+    boxes = [(s["x0"], s["x1"], s["y0"], s["y1"]) for s in spec["layout"]["shapes"]]
+    assert len(boxes) == len(ALGORITHMS)
+    for i, (ax0, ax1, ay0, ay1) in enumerate(boxes):
+        for bx0, bx1, by0, by1 in boxes[i + 1 :]:
+            assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0  # apart on x or on y
+    labels = [a for a in spec["layout"]["annotations"] if not a.get("showarrow")]
+    for (x0, x1, _, _), label in zip(boxes, labels):
+        lines = re.sub(r"</?b>", "", label["text"]).split("<br>")
+        assert x1 - x0 >= max(len(line) for line in lines) + 1
+    bypass = next(a["text"] for a in labels if "Bypass" in a["text"])  # 23 characters: wrapped, not widened
+    assert bypass.count("<br>") >= 1
+    low, high = spec["layout"]["xaxis"]["range"]
+    assert high - low <= 52

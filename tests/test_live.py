@@ -196,3 +196,63 @@ def test_the_sampling_figure_smooths_the_per_step_series_not_the_running_total()
     empty = live_sampling_figure(df.iloc[:0], 8, {"empty": "Press Run"}, smooth=SMOOTH_SPAN, steps=15)
     assert empty.layout.title.text == "Press Run" and all(len(t.x) == 0 for t in empty.data)
     assert {t.yaxis for t in empty.data} == {"y", "y2", "y3", "y4"}  # every panel drawn, none with a point
+
+
+# ---------------------------------------------------------------------------------------- fixes of the make_sum run
+def test_the_arms_lie_apart_only_beyond_the_noise_of_their_widest_pair_by_hand():
+    """The run's reading says the best algorithm separates from the worst only beyond evaluation noise of
+    the run's own task's held-out set, widened for the pairs k arms make (a tester's 2-step make_sum run of
+    4 algorithms was read as "separates")."""
+    from rlviz.experiments.live import apart_text, heldout_apart
+    from rlviz.i18n import t
+
+    # that run: make_sum's 57 held-out prompts x 8 samples = 456; ends 108, 131, 116 and 100 right of 456.
+    # low = 100/456 = 0.21930, high = 131/456 = 0.28728, gap = 31/456 = 0.06798; middle p = 115.5/456 = 0.25329;
+    # SE of a difference = sqrt(2 p (1 - p) / 456) = sqrt(2 * 0.25329 * 0.74671 / 456) = 0.028802;
+    # 4 arms: m = 6 pairs, alpha = 2 (1 - Phi(2)) = 0.045500, z = Phi^-1(1 - 0.045500 / 12) = Phi^-1(0.996208)
+    # = 2.6701 (normal table), margin = 2.6701 * 0.028802 = 0.076903 > 0.06798: within the noise
+    ends = [108 / 456, 131 / 456, 116 / 456, 100 / 456]
+    got = heldout_apart(ends, 57, 8)
+    assert got["samples"] == 456 and got["arms"] == 4 and got["pairs"] == 6
+    assert got["z"] == pytest.approx(2.6701, abs=1e-4)
+    assert got["margin"] == pytest.approx(0.076903, abs=1e-5) and not got["apart"]
+    # the old rule read it as apart: 2 SE with reversed addition's 96 prompts (768 samples) =
+    # 2 sqrt(2 * 0.25329 * 0.74671 / 768) = 0.044386 < 0.06798
+    assert 2 * math.sqrt(2 * (115.5 / 456) * (1 - 115.5 / 456) / 768) == pytest.approx(0.044386, abs=1e-5)
+    # two arms keep plain two standard errors: ends 0.5 and 0.6, 456 samples: p = 0.55,
+    # margin = 2 sqrt(2 * 0.55 * 0.45 / 456) = 2 * 0.032947 = 0.065895 < 0.1: apart
+    two = heldout_apart([0.5, float("nan"), 0.6], 57, 8)
+    assert two["pairs"] == 1 and two["z"] == pytest.approx(2.0) and two["margin"] == pytest.approx(0.065895, abs=1e-5)
+    assert two["apart"]
+    assert heldout_apart([0.5, float("nan")], 57, 8) is None and heldout_apart([0.4, 0.6], 57, 0) is None
+    with pytest.raises(ValueError, match="^prompts"):
+        heldout_apart([0.4, 0.6], -1, 8)
+    summary = pd.DataFrame({"heldout_pass_at_1_end": ends})
+    for lang in ("en", "zh"):
+        text = apart_text(summary, 57, 8, lang)
+        assert text.endswith(t("live.live_verdict.noise", lang)) and "0.077" in text and "456" in text
+    assert apart_text(summary.iloc[:1], 57, 8, "en") == ""
+    # the live page's held-out prediction counts the run's task's prompts too: 57 x 8 = 456, 96 x 8 = 768
+    from rlviz.teach.predict import _live_heldout_fields
+
+    assert _live_heldout_fields({"task": "make_sum", "heldout_samples": 8, "steps": 2})["n"] == "456"
+    assert _live_heldout_fields({"task": "reversed_addition", "heldout_samples": 8, "steps": 2})["n"] == "768"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_heatmap_title_names_the_reference_answer_as_its_task_does(lang):
+    """The token heatmaps' title says what the task's registry says of its reference answer
+    (``TaskSpec.reference_answer``): "digits reversed" is reversed addition's, make_sum has many answers."""
+    from rlviz.experiments.live import prompt_line
+    from rlviz.lm.tasks import TASKS
+
+    reversed_note = TASKS["reversed_addition"].reference_answer[lang].split("{answer}")[1].strip()  # (digits reversed)
+    assert reversed_note
+    for name, prompt, answer in (("make_sum", "12:5=", "5+5+2"), ("reversed_addition", "37+5=", "24")):
+        line = prompt_line({"prompt": prompt, "answer": answer}, name, "GRPO", lang)
+        assert line.startswith("GRPO") and f"`{prompt}`" in line
+        assert TASKS[name].reference_answer[lang].format(answer=answer) in line
+        assert (reversed_note in line) == (name == "reversed_addition"), line
+    assert "many" in prompt_line({"prompt": "12:5=", "answer": "5+5+2"}, "make_sum", "GRPO", "en")
+    with pytest.raises(ValueError, match="^task"):
+        prompt_line({"prompt": "1+1=", "answer": "2"}, "nope", "GRPO", lang)

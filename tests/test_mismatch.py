@@ -12,9 +12,9 @@ import pytest
 import torch
 from apptools import torch_threads
 
-from rlviz.core.corrections import CORRECTIONS
+from rlviz.core.corrections import CORRECTIONS, PRESETS
 from rlviz.experiments import mismatch as X
-from rlviz.i18n import t
+from rlviz.i18n import pct, t
 from rlviz.lm.model import load_policy
 from rlviz.lm.rollout import response_log_probs, sample_rollouts, truncate_logits
 from rlviz.lm.task import sample_problems
@@ -229,6 +229,8 @@ def test_bad_sampler_settings_name_the_parameter(kwargs, param):
         # each bound keeps its point or exponent: Hydra reads "0.5_2" as 0.52 and "1e-09_3" as 1e-93
         ("sequence_mis", "sequence_mask", {"rollout_is": "sequence", "rollout_is_threshold": "1e-09_3.0"}),
         ("geo_mean_rs", None, {"rollout_rs": "seq_mean_k1", "rollout_rs_threshold": "0.999_1.001"}),
+        ("seq_ratio_rs", None, {"rollout_rs": "seq_sum_k1", "rollout_rs_threshold": "0.5_2.0"}),
+        ("k3_rs", None, {"rollout_rs": "seq_mean_k3", "rollout_rs_threshold": 0.01}),  # an upper bound alone
     ],
 )
 def test_each_correction_exports_under_the_frameworks_names(name, trl_mode, verl):
@@ -291,6 +293,53 @@ def test_measure_mismatch(measured):
     # how often a TIS cap binds: top-p's ratio is the kept mass <= 1, never above C = 2; NaN for other kinds
     assert measured.correction("top_p", "token_tis")["tokens_capped"] == 0.0
     assert math.isnan(measured.correction("top_p", "token_mis")["tokens_capped"])
+
+
+def test_verls_presets_on_the_measured_batch(measured):
+    # each preset's correction part is measured beside the corrections it composes: Token-TIS at its default
+    # C = 2 is token_tis; Geo-RS + Token-TIS drops what Geo-RS drops; bypass PPO-clip weighs nothing
+    for x in X.SAMPLERS:
+        tis, preset = measured.correction(x, "token_tis"), measured.correction(x, "decoupled_token_is")
+        assert preset["weight_mean"] == pytest.approx(tis["weight_mean"], abs=1e-12)
+        geo, both = measured.correction(x, "geo_mean_rs"), measured.correction(x, "decoupled_geo_rs_token_tis")
+        assert both["tokens_dropped"] == geo["tokens_dropped"]
+        assert measured.correction(x, "bypass_ppo_clip")["weight_mean"] == 1.0
+    names = X.sampler_names(measured.settings, "zh")
+    for lang in ("en", "zh"):
+        registry = X.preset_table(lang)
+        assert len(registry) == len(PRESETS) and registry.notna().all().all()
+        effect = X.preset_effect_table(measured, ["float32", "top_p"], names, lang)
+        assert effect.shape == (len(PRESETS), 3)
+    f32 = X.preset_effect_table(measured, ["float32"], names, "en").iloc[:, 1]
+    assert all(cell.startswith(f"{pct(0.0)} · {pct(0.0)}") for cell in f32)  # scored by itself: nothing dropped
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_preset_rows_read_consistently(lang):
+    # plain cells (a table cell shows markdown as typed); every IS weight in its column, the bypass one the
+    # objective holds marked as such; every REINFORCE bypass row names verl's loss_type the same way; a
+    # preset with nothing outside its loss shows its loss's parity check, not a bare dash; a short header
+    table = X.preset_table(lang)
+    cells = table.astype(str).to_numpy().ravel().tolist()
+    assert not [c for c in cells if "**" in c or "`" in c]
+    rows = dict(zip(PRESETS, table.to_dict("records")))
+    name, mode, weight, reject, checked = table.columns
+    pg_is = rows["bypass_pg_is"]
+    assert pg_is[weight] == t(
+        "mismatch.preset.in_loss", lang, weight=f"{CORRECTIONS['sequence_tis'].label(lang)} [0, 2]"
+    )
+    assert rows["decoupled_seq_is_rs"][reject] == f"{CORRECTIONS['seq_ratio_rs'].label(lang)} [0.5, 2]"
+    for key, spec in PRESETS.items():
+        assert rows[key][name] == f"{spec.label(lang)} ({key})"
+        if spec.mode == "bypass":
+            assert f"loss_type = {spec.loss_type}" in rows[key][mode], key
+    assert "—" not in table[checked].tolist()
+    from rlviz.core.parity import checked_against
+    from rlviz.i18n import LIST_SEPARATOR
+
+    ppo = LIST_SEPARATOR[lang].join(f"{fw} {v}" for fw, v in checked_against("policy")["ppo"])
+    assert rows["bypass_ppo_clip"][checked] == t("mismatch.preset.checked_loss", lang, checked=ppo)
+    assert len(checked) <= 16
 
 
 def test_cap_readings_say_where_c_binds(measured):

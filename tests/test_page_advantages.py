@@ -32,6 +32,8 @@ TERMS = (
     "OPO",
     "Pass@k",
     "z-score",
+    "OTB",
+    "token",
 )
 
 
@@ -84,7 +86,24 @@ def test_page_in_each_language(lang):
     # they are the answers; the others show, one trace each, in registry order, named in the page's language
     held = [A.QUESTION_ESTIMATOR[p.key] for p in PREDICTIONS["advantages"]]
     assert set(held) == {"rloo", "maxrl"}
-    assert [tr["name"] for tr in bars["data"]] == [names[n] for n in ESTIMATORS if n not in held]
+    # a per-token estimator (the registry's per_token) cannot be drawn from typed rewards: not chosen by
+    # default (nor its note), the choice starts with the ones the page draws; a reader may add it
+    tokenwise = A.per_token()
+    drawable = [n for n in ESTIMATORS if n not in tokenwise]
+    assert tokenwise and at.multiselect(key="ad_est").value == drawable == A.default_choice()
+    joined = LIST_SEPARATOR[lang].join(names[n] for n in tokenwise)
+    assert t("advantages.per_token", lang, names=joined, where=t("page.practitioners", lang)) not in texts(at)
+    # section 2 draws it, and says what its curve is; lines on top of one another are named per panel
+    assert t("advantages.bias_per_token", lang, names=joined) in texts(at)
+    curves = A.difficulty_bias(A.BIAS_GROUP_SIZE)
+    same = A.coinciding(curves)
+    # equal token statistics: OTB's baseline is the group mean, A_i = R_i - mean(R), Dr.GRPO's advantage;
+    # GDPO with one reward is GRPO (its component is the reward itself)
+    assert any({"optimal_token_baseline", "dr_grpo"} <= set(g) for g in same) and ["grpo", "gdpo"] in same
+    groups = LIST_SEPARATOR[lang].join(" = ".join(names[n] for n in g) for g in same)
+    panel = t("advantages.relative_axis", lang)
+    assert t("advantages.bias_coincide", lang, panel=panel, groups=groups) in texts(at)
+    assert [tr["name"] for tr in bars["data"]] == [names[n] for n in drawable if n not in held]
     assert t("advantages.held", lang, names=LIST_SEPARATOR[lang].join(names[n] for n in held)) in texts(at)
     inputs = A.parse_inputs(A.DEFAULT_REWARDS, A.DEFAULT_SECOND, A.DEFAULT_GREEDY)
     tensors = inputs.tensors()
@@ -95,7 +114,7 @@ def test_page_in_each_language(lang):
         )[0]
         assert trace_values(trace, "y") == pytest.approx(expected.tolist(), abs=1e-9), name
 
-    for name, trace in zip([n for n in ESTIMATORS if n not in held], bars["data"]):
+    for name, trace in zip([n for n in drawable if n not in held], bars["data"]):
         check(trace, name)
     assert {tr["name"] for tr in bias["data"]} == set(names.values())
     assert t("advantages.bias_header", lang) in texts(at)
@@ -106,8 +125,8 @@ def test_page_in_each_language(lang):
     _skip(at, "advantages.predict_maxrl")
     no_exception(at)
     bars = _bars(at)
-    assert [tr["name"] for tr in bars["data"]] == list(names.values())
-    for name, trace in zip(ESTIMATORS, bars["data"]):
+    assert [tr["name"] for tr in bars["data"]] == [names[n] for n in drawable]
+    for name, trace in zip(drawable, bars["data"]):
         check(trace, name)
     assert t("advantages.held", lang, names=LIST_SEPARATOR[lang].join(names[n] for n in held)) not in texts(at)
     if lang == "zh":
@@ -128,6 +147,21 @@ def test_page_in_each_language(lang):
     assert names["grpo"] not in note and names["rloo"] not in note
     zero = _bars(at)
     assert all(v == 0 for v in trace_values(zero["data"][0], "y"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_per_token_estimator_alone_keeps_the_figures_place(lang):
+    # only the Optimal Token Baseline chosen: no bars, its note in the figure's place (an info box, which
+    # says where its formula is: the collapsed practitioners' block); the rest of the page stays
+    at = open_page(PAGE, lang=lang, ad_est=A.per_token())
+    no_exception(at)
+    names = A.estimator_titles(lang)
+    where = t("page.practitioners", lang)
+    note = t(
+        "advantages.per_token", lang, names=LIST_SEPARATOR[lang].join(names[n] for n in A.per_token()), where=where
+    )
+    assert [i.value for i in at.info] == [note] and f"“{where}”" in note
+    assert len(figures(at)) == 1 and t("advantages.bias_header", lang) in texts(at)  # the bias figure only
 
 
 def test_a_committed_answer_shows_the_held_bars():
@@ -160,7 +194,9 @@ def test_a_bad_field_stays_local(lang):
     assert t("advantages.left_out", lang, names=names["gdpo"]) in texts(at)
     bars = _bars(at)
     held = {A.QUESTION_ESTIMATOR[p.key] for p in PREDICTIONS["advantages"]}
-    assert [tr["name"] for tr in bars["data"]] == [names[n] for n in ESTIMATORS if n not in held | {"gdpo"}]
+    assert [tr["name"] for tr in bars["data"]] == [
+        names[n] for n in ESTIMATORS if n not in held | {"gdpo"} | set(A.per_token())
+    ]
     assert all(len(tr["x"]) == 8 for tr in bars["data"])  # the eight responses
     assert t("advantages.bias_header", lang) in texts(at) and len(figures(at)) == 2  # the rest of the page
     # each optional field the same way: the estimators that read it are left out, the others drawn
@@ -189,7 +225,7 @@ def test_the_estimator_choice_url_holds_registry_keys(lang):
     # a change goes back into the URL as keys; every estimator chosen (the default) leaves no parameter
     at.multiselect(key="ad_est").select("rloo").run()
     assert at.query_params["ad_est"] == ["grpo", "batch_std", "rloo"]
-    at.multiselect(key="ad_est").set_value(list(ESTIMATORS)).run()
+    at.multiselect(key="ad_est").set_value(A.default_choice()).run()
     assert "ad_est" not in at.query_params
 
 
@@ -214,7 +250,7 @@ def test_older_estimator_links_still_open_their_choice():
 def test_a_bad_estimator_in_the_url_falls_back_with_a_note():
     at = open_page(PAGE, lang="zh", ad_est=["grpo", "nope"])
     assert not at.exception
-    assert at.multiselect(key="ad_est").value == list(ESTIMATORS)
+    assert at.multiselect(key="ad_est").value == A.default_choice()
     assert "`ad_est`" in _note(at) and "ad_est" not in at.query_params
     at = open_page(PAGE, ad_est="")  # an empty parameter: none chosen, which the page says
     assert at.multiselect(key="ad_est").value == [] and _note(at) == ""

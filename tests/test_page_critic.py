@@ -107,7 +107,8 @@ def test_a_library_error_is_a_message_next_to_the_row(monkeypatch):
     assert [f for f in figures(at) if f["layout"]["annotations"][:1] == [{"text": t("critic.values", "en")}]] == []
 
 
-def test_a_tiny_live_run():
+def test_a_tiny_live_run(monkeypatch):
+    monkeypatch.setattr(C, "MIN_BIN_RESPONSES", 1)  # 2 responses a step here: draw every length bin
     at = open_page(PAGE, **LIVE_SMALL)
     before = len(figures(at))
     at.button(key="cr_run").click().run()
@@ -115,22 +116,46 @@ def test_a_tiny_live_run():
     run = at.session_state["critic_run"]
     assert run.done and run.progress == {"ppo": 2, "grpo": 2}
     assert at.success[0].value == t("critic.finished", "en", total=2)
-    figs = assert_finite_figures(at, at_least=before + 1, gaps=True)  # the heatmap's padding cells
+    figs = assert_finite_figures(at, at_least=before, gaps=True)  # the heatmap's padding cells; sections held
     live = next(
         f for f in figs if t("critic.metric.critic_rmse", "en") in [a["text"] for a in f["layout"]["annotations"]]
     )
     names = {tr["name"] for tr in live["data"]}
     assert names == {t("critic.arm.ppo", "en"), t("critic.arm.grpo", "en")}
-    # the reading quotes the run's own numbers; the cost table's ratio of steps is the live question's answer
+    # issue 39: the live questions stand above the reading, and until they are committed or skipped the
+    # reading and the cost table (which state the CPU ratio asked about) are held back
     result = C.live_result(run)
     text = "\n".join(m.value for m in at.markdown)
-    assert f"{result['cpu_ratio']:.3f}" in text
-    table = at.table[-1].value
-    assert len(table) == 5 and table.iloc[3, 3] == f"{result['cpu_ratio']:.3f}"
-    # the live questions (asked before Run) are judged now: skipped, each shows its computed answer
+    assert f"{result['cpu_ratio']:.3f}" not in text and not at.table
+    assert {"critic.q_cost", "critic.q_where"} <= at.session_state[HELD_KEY]
+    # the live questions are judged now: skipped, each shows its computed answer, and the results appear
     _skip_all(at)
     no_exception(at)
     shown = "\n".join(i.value for i in at.info)
     assert f"{result['cpu_ratio']:.4g}" in shown
     assert t(f"critic.q_where.choice.{C.answer_where(result)}", "en") in shown
     assert math.isfinite(result["rmse_first"])
+    marks = [m.value for m in at.markdown]
+    header = max(i for i, m in enumerate(marks) if m == f"#### {t('teach.header', 'en')}")
+    assert header < next(i for i, m in enumerate(marks) if f"{result['cpu_ratio']:.3f}" in m)  # questions first
+    table = at.table[-1].value
+    assert len(table) == 5 and table.iloc[3, 3] == f"{result['cpu_ratio']:.3f}"
+    # the by-length figure: the group baseline's line is error_by_length of the run's own responses over the
+    # late steps (step 2 alone here: its legend says "step 2", not "steps 2–2")
+    responses = C.response_errors(C.value_frame(run))
+    late = C.error_by_length(responses, C.late_steps(run))
+    name = t("critic.length_baseline", "en", steps=t("critic.step_one", "en", a=2))
+    assert name.endswith("step 2")
+    figs = figures(at)
+    base = next(tr for f in figs for tr in f["data"] if tr.get("name") == name)
+    assert trace_values(base, "y") == pytest.approx(late["baseline"].tolist())
+    tokens = next(tr for f in figs for tr in f["data"] if tr.get("name", "").startswith("critic, step 2, token"))
+    # the reading quotes the first and the last bin drawn: numbers found on the figure's own points
+    ends = C.bin_ends(late)
+    shortest, longest = trace_values(tokens, "y")[0], trace_values(tokens, "y")[-1]
+    assert ends["critic_tokens_short"] == pytest.approx(shortest) and ends["critic_tokens_long"] == pytest.approx(
+        longest
+    )
+    reading = next(m.value for m in at.markdown if m.value.startswith("Over step 2 ("))
+    assert f"{shortest:.3f}" in reading and f"{ends['baseline_short']:.3f}" in reading
+    assert "–2 " not in reading and ": it" not in reading  # one step named as one; one sentence per line

@@ -55,6 +55,16 @@ def test_english_held_until_both_questions_then_the_scale_figure(few_entries):
     assert trace_values(bars, "y") == [s.title for s in ALGORITHMS.values()]  # every registry entry, in order
     assert all(v > 0 for v in trace_values(bars, "x"))
     assert t("gradscale.fig.norms", "en", k=1, G=8, prompt="")[:30] in _title(figs[0])
+    # the Prompt box shows the prompt in use as its value, the one the title names; the drawn batch is kept
+    shown = at.text_input(key="gs_prompt").value
+    assert shown == X.drawn_prompt(0, 8) and f"({shown})" in _title(figs[0])
+    assert X.prediction_state({"gs_prompt": shown, "gs_G": 8})["prompt"] == ""  # read back as the drawn batch
+    # each bar's value sits right of the plot (paper x >= 1), clear of the first-update marks and the
+    # max_grad_norm line inside it; one per bar, the bar's own value
+    values = [a for a in figs[0]["layout"]["annotations"] if a.get("xref") == "paper" and a.get("yref") == "y"]
+    assert [a["y"] for a in values] == trace_values(bars, "y") and all(a["x"] >= 1.0 for a in values)
+    assert [float(a["text"]) for a in values] == pytest.approx(trace_values(bars, "x"), rel=5e-3)
+    assert "text" not in bars or not bars["text"]
     assert texts(at).count(t("teach.held", "en")) == 1
     assert len([b for b in at.button if b.label == t("teach.commit", "en")]) == len(PREDICTIONS["gradscale"]) == 2
     _skip(at, "gradscale.q_adam")

@@ -103,6 +103,11 @@ def test_the_page_is_title_lede_settings_run_then_the_figure(lang):
     above_words += [ALGORITHMS[a].title for a in DEFAULT_ALGORITHMS]  # the chosen algorithms' chips
     above_words += [b.label for b in buttons]
     assert sum(words(w) for w in above_words) <= 60, above_words
+    # Skywork-OR1's entropy target, next to the entropy bonus: off (0) by default, its help naming the
+    # source and the controller's step as TrainConfig has it
+    target = at.number_input(key="lv_ent_tgt")
+    assert target.label == t("live.entropy_target", lang) and target.value == 0.0
+    assert "2505.22312" in target.help and f"{LiveConfig().entropy_coef_delta:g}" in target.help
     # the predictions are below the figure: they never push it down
     predictions = order[keys.index("live_run_predictions")][2]
     assert any(getattr(n, "key", "") and str(n.key).startswith("pred_") for n in descendants(predictions))
@@ -208,3 +213,36 @@ def test_a_link_names_the_task_by_its_registry_key_in_every_language(lang):
         assert at.selectbox(key="lv_task").value == "make_sum"
         assert at.number_input(key="lv_Lmax").value == TASKS["make_sum"].max_new_tokens
         assert "lv_task" not in " ".join(w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_make_sum_link_says_the_task_keeps_its_panels_and_names_its_answers_as_the_registry_does(lang):
+    """A tester's make_sum run (``?lv_task=make_sum``): the task's one-line summary (``TaskSpec.summary``)
+    as a caption right after the task picker, in the settings row; the task's panels (``TaskSpec.panels``)
+    in the empty preview and still there after Run; the token heatmaps' title names the reference answer
+    as the registry does (``TaskSpec.reference_answer``: one right answer of many, no "digits reversed")."""
+    from rlviz.lm.tasks import TASKS
+
+    spec = TASKS["make_sum"]
+    query = dict(lv_task="make_sum", lv_algos=["GRPO"], lv_steps="1", lv_prompts="2", lv_G="4", lv_heldout="0")
+    at = open_page(PAGE, lang=lang, **query)
+    no_exception(at)
+    order = blocks(at)
+    settings = order[[k for _, k, _ in order].index("live_run_settings")][2]
+    row = [n for n in descendants(settings) if getattr(n, "type", "") in ("selectbox", "caption")]
+    assert [n.type for n in row] == ["selectbox", "caption"] and row[0].key == "lv_task"
+    assert row[1].value == spec.summary[lang] and words(spec.summary[lang]) <= 15  # the first screen's word cap
+
+    def panel_titles() -> list[str]:
+        return [a["text"] for a in json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["annotations"]]
+
+    wanted = [t(f"metric.{m}", lang) for m in spec.panels]
+    assert set(wanted) <= set(panel_titles())  # before Run: the empty preview
+    at.button(key="lv_run").click().run()
+    no_exception(at)
+    assert at.session_state["live_run"].done
+    assert set(wanted) <= set(panel_titles())  # after Run: the same panels, drawn
+    note = spec.reference_answer[lang].split("{answer}")[0]  # "one right answer of many: "
+    reversed_note = TASKS["reversed_addition"].reference_answer[lang].split("{answer}")[1].strip()
+    lines = [m.value for m in at.markdown if note in m.value]
+    assert lines and not any(reversed_note in line for line in lines), lines

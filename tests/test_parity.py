@@ -16,7 +16,7 @@ import shutil
 
 import pytest
 
-from rlviz.core.corrections import CORRECTIONS
+from rlviz.core.corrections import CORRECTIONS, PRESETS
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.core.parity import PARITY_DIR, TOLERANCE, check_all, checked_against, load_parity
 from rlviz.experiments.home import framework_check
@@ -58,6 +58,15 @@ def test_every_correction_a_framework_implements_has_a_case():
         (n, fw) for n, spec in CORRECTIONS.items() if spec.kind != "none" for fw in ("trl", "verl") if getattr(spec, fw)
     }
     assert named <= stored, f"no parity case for {sorted(named - stored)}"
+
+
+def test_every_verl_preset_with_a_correction_part_has_a_case():
+    # a preset that weighs or rejects (not bypass_ppo_clip / bypass_pg_is, which are the ppo and bypass_pg
+    # objectives and checked by their cases) is run by verl's own compute_rollout_correction_and_rejection_mask
+    stored = {r.subject for r in RESULTS if r.case_id.startswith("preset/verl/")}
+    acting = {n for n, p in PRESETS.items() if p.is_correction is not None or p.rs_correction is not None}
+    assert acting <= stored, f"no parity case for {sorted(acting - stored)}"
+    assert stored <= set(PRESETS)
 
 
 def test_a_wrong_correction_fails(tmp_path):

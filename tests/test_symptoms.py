@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from urllib.parse import parse_qs
 
 import pandas as pd
 import pytest
@@ -163,7 +164,11 @@ def test_page_renders_each_symptom_and_checks_a_run(lang):
     assert all(f"`{k}`" in texts(at) for k in first.knobs)
     label = t("symptoms.reproduce", lang, page=t(f"nav.{first.page}", lang))
     link = next(e.proto for e in at.get("page_link") if e.proto.label == label)
-    assert link.page == "live" and link.query_string.startswith("lv_algos=GRPO&lv_lr=")
+    # the link carries the reproduction's settings (reproduce_query), the task by its registry key
+    sent = parse_qs(link.query_string)
+    sent.pop("lang", None)  # the page's language rides along
+    wanted = {k: v if isinstance(v, list) else [v] for k, v in reproduce_query(first.key).items()}
+    assert link.page == "live" and sent == wanted, (sent, wanted)
     for key in ("clip_zero", "moe_ratio_spikes"):
         at.segmented_control(key="sy_symptom").set_value(key).run()
         no_exception(at)
@@ -196,10 +201,13 @@ def test_the_reproduction_link_sets_the_live_page():
         widgets = {"lv_lr": at.select_slider(key="lv_lr").value, "lv_algos": at.multiselect(key="lv_algos").value}
         for name in ("lv_steps", "lv_G", "lv_mu", "lv_mb"):
             widgets[name] = at.number_input(key=name).value
+        widgets["lv_task"] = at.session_state["lv_task"]  # the task picker holds the registry key
         for name, value in reproduce_query(s.key).items():
             got = widgets[name]
             if name == "lv_algos":  # the URL names the titles, the widget's value is the registry keys
                 assert list(got) == list(s.settings["algorithms"]), (s.key, got)
+            elif name == "lv_task":
+                assert got == value == s.settings["task"], (s.key, got)
             else:
                 assert float(got) == float(value), (s.key, name)
 

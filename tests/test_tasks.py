@@ -240,6 +240,9 @@ def test_cli_compare_on_make_sum_reports_pass_at_k(tmp_path, capsys):
 
     out = tmp_path / "run.json"
     small = ["--algorithms", "grpo", "--steps", "1", "--group-size", "2", "--prompts-per-step", "2", "--mu", "1"]
+    # --workers 2: one torch thread (cores // workers), as the suite's workers have; two on two cores
+    # competed with the other workers' tests (174 s against 16 s in one loaded run)
+    small += ["--workers", "2"]
     assert (
         main(
             [

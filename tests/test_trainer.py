@@ -405,7 +405,7 @@ def test_replay_sampling_mask_renormalises_the_trainer_over_the_samplers_kept_se
         cfg = TrainConfig(replay_sampling_mask=replay, settings={"beta": 0.0}, **tiny, **truncation)
         trainer = Trainer(cfg, copy.deepcopy(model), tok)
         batch = trainer._rollout(trainer._sync_sampler())
-        old, _, _ = trainer._recompute_log_probs(batch)
+        old, *_ = trainer._recompute_log_probs(batch)  # (old, ref, routes[, sum_pi_squared])
         real = batch.response_mask > 0
         gaps[replay] = (old - batch.rollout_log_prob)[real]
         m = trainer.step()  # a whole step trains with it: the sampler-trainer KL it reports
@@ -414,3 +414,28 @@ def test_replay_sampling_mask_renormalises_the_trainer_over_the_samplers_kept_se
     assert float(gaps[False].min()) < -1e-3 and float(gaps[False].max()) <= 1e-6  # kept mass < 1, never above
     with pytest.raises(ValueError, match="^replay_sampling_mask:"):
         TrainConfig(replay_sampling_mask="yes", **truncation).validate()
+
+
+def test_a_step_measures_length_by_outcome_and_log_ratio_noise_by_response(policy):
+    from rlviz.lm.length_stats import length_noise
+
+    t = make(policy, "grpo", seed=3)  # 4 prompts x G 4, mu 2 x 2 mini-batches
+    m = t.step()
+    p = m["pass_at_1"]  # the step's share of right responses, of 16
+    assert 0 < p < 1, "seed 3 gives a mixed step on the shipped tiny LM"
+    # the step's mean length is the mix, by pass@1, of the right and the wrong responses' means
+    assert p * m["response_length_right"] + (1 - p) * m["response_length_wrong"] == pytest.approx(
+        m["response_length_mean"]
+    )
+    # three off-policy updates (the first is on-policy), each over a mini-batch of 8 rows
+    rec = t.last_log_ratios
+    assert rec.shape[1] == 3 and 0 < rec.shape[0] <= 3 * 8
+    assert int(rec[:, 0].max()) <= m["response_length_max"]
+    noise = length_noise(rec)
+    assert noise == pytest.approx({k: m[k] for k in noise})
+    assert m["seq_log_ratio_var"] > 0  # the policy moved between updates
+
+    one = make(policy, "grpo", seed=3, mu=1, mini_batches=1)
+    m1 = one.step()
+    assert one.last_log_ratios.shape == (0, 3)  # its one update is on-policy: nothing to measure
+    assert math.isnan(m1["seq_log_ratio_var"]) and math.isnan(m1["log_ratio_length_corr"])

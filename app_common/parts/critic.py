@@ -9,9 +9,11 @@ import pandas as pd
 import streamlit as st
 
 from app_common.charts import figure_cache, settings_hash
-from app_common.text import cell, tr
+from app_common.predictions import ANSWERED_KEY, HELD_KEY, asking, presenting, signature
+from app_common.text import cell, lang, tr
 from rlviz.experiments import critic as X
-from rlviz.plots.critic import group_figure, lambda_figure, live_figure, position_figure
+from rlviz.lm.tasks import get_task
+from rlviz.plots.critic import group_figure, lambda_figure, length_figure, live_figure, position_figure
 from rlviz.plots.live import SMOOTH_SPAN
 
 LIVE_PANELS = ("reward_mean", "critic_rmse", "value_loss", "cpu_seconds")
@@ -122,6 +124,25 @@ def live_curves(run: X.CriticRun | None, steps: int):
     )
 
 
+def steps_words(steps: tuple[int, int]) -> str:
+    """A window of steps (first, last) in words: "step 3" for one step, "steps 2–5" for more."""
+    a, b = steps
+    return tr("critic.step_one", a=a) if a == b else tr("critic.steps_range", a=a, b=b)
+
+
+def live_answers_held(questions, state: dict) -> bool:
+    """True while one of the live ``questions`` (answered from a finished run) has been neither committed nor
+    skipped at ``state``: the page then holds back the reading and the sections that state its answer
+    (issue 39), as :func:`app_common.predictions.answers_held` does for the questions answered before a run
+    (which never waits on a question ``needs_result``). Records the waiting keys under ``HELD_KEY``."""
+    answered = st.session_state.get(ANSWERED_KEY, {})
+    keys = [p.key for p in questions if p.applies(state) and (p.key, signature(state)) not in answered]
+    if presenting():  # a lesson's presenter view: only the step's own question holds anything
+        keys = [k for k in keys if k == asking()]
+    st.session_state.setdefault(HELD_KEY, set()).update(keys)
+    return bool(keys)
+
+
 def live_reading(run: X.CriticRun) -> str:
     """The run's reading, every number computed from it."""
     steps = X.late_steps(run)
@@ -131,8 +152,7 @@ def live_reading(run: X.CriticRun) -> str:
     cost = X.cost_frame(run).set_index("quantity")
     return tr(
         "critic.live_reading",
-        a=steps[0],
-        b=steps[1],
+        steps=steps_words(steps),
         first=cell(ends["first"]),
         last=cell(ends["last"]),
         value=cell(float(late["value"].mean()) if len(late) else math.nan),
@@ -154,17 +174,107 @@ def position_chart_figure(run: X.CriticRun):
     late = X.late_steps(run)
     early = (1, max(1, late[0] - 1))
     words = {
-        "left": tr("critic.position_left", a=late[0], b=late[1]),
+        "left": tr("critic.position_left", steps=steps_words(late)),
         "right": tr("critic.position_right"),
         "value": tr("critic.mean_value"),
         "return": tr("critic.mean_return"),
-        "early": tr("critic.steps_range", a=early[0], b=early[1]),
-        "late": tr("critic.steps_range", a=late[0], b=late[1]),
+        "early": steps_words(early),
+        "late": steps_words(late),
         "position": tr("critic.position"),
         "tokens": tr("critic.tokens"),
     }
     early_frame = X.error_by_position(values, early) if late[0] > 1 else X.error_by_position(values.iloc[0:0])
     return position_figure(X.error_by_position(values, late), early_frame, words)
+
+
+def _length_frames(run: X.CriticRun) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame, tuple[int, int]]:
+    """``(responses, fresh, trained, dropped, late)``: the run's per-response errors (:func:`X.response_errors`),
+    the by-length bins drawn (:func:`X.split_bins`) of step 1 (the fresh critic) and of the late steps ``late``
+    (empty before the second step: step 1 is the fresh critic's), and the late steps' bins left out."""
+    responses = X.response_errors(X.value_frame(run))
+    late = X.late_steps(run)
+    fresh, _ = X.split_bins(X.error_by_length(responses, (1, 1)))
+    trained_all = X.error_by_length(responses, late) if late[0] > 1 else X.error_by_length(responses.iloc[0:0])
+    trained, dropped = X.split_bins(trained_all)
+    return responses, fresh, trained, dropped, late
+
+
+def length_chart_figure(run: X.CriticRun):
+    """The critic's error and the group baseline's by response length: step 1 and the late steps, each over
+    the bins with enough responses to read (:data:`X.MIN_BIN_RESPONSES`)."""
+    _, fresh, trained, _, late = _length_frames(run)
+    window = steps_words(late)
+    words = {
+        "fresh": tr("critic.length_fresh"),
+        "tokens": tr("critic.length_tokens", steps=window),
+        "first": tr("critic.length_first", steps=window),
+        "baseline": tr("critic.length_baseline", steps=window),
+        "length": tr("critic.length_axis"),
+        "y": tr("critic.length_y"),
+        "responses": tr("critic.responses"),
+        "reward": tr("critic.mean_reward"),
+    }
+    return length_figure(fresh, trained, words)
+
+
+def length_caption(run: X.CriticRun) -> str:
+    """The line under the by-length figure: what each line measures, the bins, the run's task and its limit,
+    and the late steps' bins not drawn (too few responses), with their counts."""
+    task = get_task(run.critic_config.task)
+    _, _, _, dropped, _ = _length_frames(run)
+    listed = "; ".join(
+        tr("critic.length_bin", lo=int(r.lo), hi=int(r.hi), n=int(r.responses)) for r in dropped.itertuples()
+    )
+    gone = tr("critic.length_dropped", min=X.MIN_BIN_RESPONSES, bins=listed) if listed else ""
+    return tr(
+        "critic.length_caption", width=X.LENGTH_BIN, task=task.label[lang()], limit=task.max_new_tokens, dropped=gone
+    )
+
+
+def _trend(responses: pd.DataFrame, column: str, late: tuple[int, int]) -> str:
+    trend = X.length_trend(responses, column, late)
+    return tr(
+        f"critic.trend.{trend['verdict']}",
+        who=tr(f"critic.who.{column}"),
+        slope=f"{trend['slope']:+.4f}",
+        se=f"{trend['se']:.4f}",
+    )
+
+
+def length_reading(run: X.CriticRun) -> str:
+    """What the by-length figure shows in this run, every number computed from it: the first and the last bin
+    it draws (:func:`X.bin_ends`, the points at the ends of its lines), one sentence per line's trend; ""
+    before step 2 or without a bin to draw."""
+    responses, _, trained, _, late = _length_frames(run)
+    if trained.empty:
+        return ""
+    ends = X.bin_ends(trained)
+    counted = responses[(responses["step"] >= late[0]) & (responses["step"] <= late[1])]
+    ends_and_trends = tr(
+        "critic.length_reading" if len(trained) > 1 else "critic.length_reading_one",
+        steps=steps_words(late),
+        n=len(counted),
+        lmin=int(counted["length"].min()),
+        lmax=int(counted["length"].max()),
+        s_lo=int(ends["lo_short"]),
+        s_hi=int(ends["hi_short"]),
+        l_lo=int(ends["lo_long"]),
+        l_hi=int(ends["hi_long"]),
+        ns=int(ends["responses_short"]),
+        nl=int(ends["responses_long"]),
+        short=cell(ends["critic_tokens_short"]),
+        long=cell(ends["critic_tokens_long"]),
+        b_short=cell(ends["baseline_short"]),
+        b_long=cell(ends["baseline_long"]),
+        critic=_trend(responses, "critic_tokens", late),
+        base=_trend(responses, "baseline", late),
+        below=int((trained["baseline"] < trained["critic_tokens"]).sum()),
+        bins=len(trained),
+    )
+    fresh = tr(
+        "critic.length_fresh_note", fresh=cell(float(responses.loc[responses["step"] == 1, "critic_tokens"].mean()))
+    )
+    return "\n\n".join((ends_and_trends, _trend(responses, "excess", late), fresh))
 
 
 def cost_table(run: X.CriticRun) -> pd.DataFrame:

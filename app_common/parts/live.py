@@ -10,6 +10,7 @@ import streamlit as st
 
 from app_common.charts import chart
 from app_common.text import formula, labels, lang, tr
+from app_common.urlstate import seed_choice_from_url, write_choice_to_url
 from rlviz.core.objectives import ALGORITHMS, MOE_ONLY_SETTINGS, TOKEN_STATES, TRAINER_SETTINGS
 from rlviz.experiments import live as X
 from rlviz.i18n import LANGS
@@ -62,6 +63,30 @@ def curves_figure(run: X.LiveRun | None, panels: list[str], steps: int, metric_l
         total, names = run.config.steps, {f"name.{n}": t for n, t in arm_titles.items()}
     words = {**metric_labels, **names, "empty": tr("live.empty_figure" if run is None else "live.first_step")}
     return live_metrics_figure(frame, shown, words, cols=3, panel_height=190, by="arm", smooth=SMOOTH_SPAN, steps=total)
+
+
+def task_picker(default: str, running: bool) -> str:
+    """The task picker of the settings row (``lv_task``, the registry ``rlviz.lm.tasks.TASKS``; its help
+    describes every task) and, after it, the chosen task's one-line ``TaskSpec.summary`` as a caption;
+    returns the chosen task's key. The URL carries the registry key, the same in every language (a bound
+    selectbox would write the label); a link carrying a label is taken too."""
+    L = lang()
+    seed_choice_from_url(
+        "lv_task", list(TASKS), default, aliases={s.label[x]: n for n, s in TASKS.items() for x in s.label}
+    )
+    task = st.selectbox(
+        tr("live.task"),
+        list(TASKS),
+        format_func=lambda name: TASKS[name].label[L],
+        key="lv_task",
+        help=tr("live.task_help", tasks=" ".join(f"**{s.label[L]}**: {s.description[L]}" for s in TASKS.values())),
+        disabled=running,
+        on_change=follow_task,  # the length limit and overlong buffer follow the task's own
+        width=200,
+    )
+    write_choice_to_url("lv_task", default)
+    st.caption(TASKS[task].summary[L], width="stretch")
+    return task
 
 
 def follow_task() -> None:
@@ -121,9 +146,10 @@ def algorithm_settings(algorithms: list[str], running: bool, settings_keys: list
     return raw
 
 
-def token_figures(views: dict[str, dict | None], when: str, arm_titles: dict[str, str]) -> None:
+def token_figures(views: dict[str, dict | None], when: str, arm_titles: dict[str, str], task: str) -> None:
     """Each arm's token view (``SideBySideRun.token_view``, ``None`` for an arm that made no update): its
-    prompt line and the per-token weights (``when``: before or after the first update), on one colour scale."""
+    prompt line (the reference answer as the run's ``task`` names it, ``X.prompt_line``) and the per-token
+    weights (``when``: before or after the first update), on one colour scale."""
     frames = {name: token_view_frame(view, when) for name, view in views.items()}
     weights = [abs(w) for f in frames.values() for w in f["weight"] if math.isfinite(w)]
     zmax = max(weights) if weights else None
@@ -131,7 +157,7 @@ def token_figures(views: dict[str, dict | None], when: str, arm_titles: dict[str
         if view is None:
             st.info(tr("live.no_update", title=arm_titles[name]))
             continue
-        st.markdown(tr("live.prompt_line", title=arm_titles[name], prompt=view["prompt"], answer=view["answer"]))
+        st.markdown(X.prompt_line(view, task, arm_titles[name], lang()))
         token_labels = labels(
             "word", "token", "grad_weight", "advantage", "position", "push", **X.token_row_labels(view, lang())
         )

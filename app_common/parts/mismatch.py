@@ -51,7 +51,17 @@ def effect_section(result: X.MismatchResult, shown: list[str], names: Mapping[st
     else:
         for text in X.rejection_readings(result, L):  # the rejection filters' reading, from the registry
             st.markdown(text)
+        st.table(X.preset_effect_table(result, shown, names, L), hide_index=True, border="horizontal")
+        st.caption(tr("mismatch.preset_effect_caption"))
         csv_download(result.corrections, "mismatch-corrections", key="mm_dl_corr")
+
+
+def preset_section() -> None:
+    """verl's rollout-correction presets: what a preset is, and the registry's table of them."""
+    st.markdown(f"#### {tr('mismatch.preset_header')}")
+    st.markdown(tr("mismatch.preset_text"))
+    st.table(X.preset_table(lang()), hide_index=True, border="horizontal")
+    st.caption(tr("mismatch.preset_caption"))
 
 
 def live_figure(run: X.MismatchLiveRun | None, steps: int, names: dict[str, str]):

@@ -1,6 +1,6 @@
 """Advantage estimators for outcome rewards: one registry, ``ESTIMATORS``, of how a step turns each
 response's reward into its advantage (GRPO, Dr.GRPO, batch std, RLOO, REINFORCE++, REINFORCE++-baseline,
-ReMax, MaxRL, GDPO, GPG, OPO, Pass@k).
+ReMax, MaxRL, GDPO, GPG, OPO, Pass@k, and the per-token Optimal Token Baseline).
 
 Legend: n groups (prompts), G responses per group, K reward components (GDPO), B = n * G responses.
 Every estimator maps ``rewards [n, G]`` (plus, where it needs them, ``components [n, G, K]``, one
@@ -8,6 +8,13 @@ Every estimator maps ``rewards [n, G]`` (plus, where it needs them, ``components
 which the trainer broadcasts over the response's tokens. The one entry point is
 :func:`estimate_advantages`; the trainer (``rlviz.lm.trainer``), the advantages page and its
 predictions all call it.
+
+A per-token estimator (``needs`` holds ``"token_stats"``: :attr:`EstimatorSpec.per_token`) gives one
+advantage per token, ``[n, G, T]``, from the rewards and the sampled tokens' statistics under the old
+policy: ``old_log_probs [n, G, T]``, ``sum_pi_squared [n, G, T]`` (Σ_v π(v)² over the vocabulary at each
+position) and the ``response_mask [n, G, T]``. Its entry point is :func:`estimate_token_advantages`, which
+also broadcasts every outcome estimator over the tokens; :func:`estimate_advantages` refuses it (rewards
+alone do not determine it), and the pages read that from the registry.
 
 Framework sources (read for this module; facts, not code, carried over):
 - verl ``verl/trainer/ppo/core_algos.py`` (``algorithm.adv_estimator``): ``compute_grpo_outcome_advantage``
@@ -21,6 +28,10 @@ Framework sources (read for this module; facts, not code, carried over):
   ``"group"`` / ``"batch"`` / ``"none"`` and ``multi_objective_aggregation="normalize_then_sum"`` (GDPO).
 - GDPO's own verl fork: NVlabs/GDPO ``verl-GDPO/verl/trainer/ppo/ray_trainer.py``, ``adv_estimator == 'gdpo'``
   (volcengine/verl's ``core_algos.py`` of 2026-01-29 has no ``gdpo``).
+- Optimal Token Baseline: verl 0.9.1 ``core_algos.py`` ``compute_optimal_token_baseline_advantage``
+  (``optimal_token_baseline``), Σπ² from ``verl/utils/torch_functional.py``
+  ``calculate_sum_pi_squared_from_logits`` (``actor.calculate_sum_pi_squared=True``), passed in by
+  ``verl/trainer/ppo/ray_trainer.py`` ``compute_advantage`` with ``old_log_probs`` and ``rollout_is_weights``.
 - MaxRL: the authors' project page (Zanette-Labs/MaxRL ``site/code.html``, the one-line diff to verl's
   GRPO advantage: divide by the group's mean reward instead of its std).
 """
@@ -42,6 +53,7 @@ __all__ = [
     "EstimatorSpec",
     "WHITEN_EPS",
     "estimate_advantages",
+    "estimate_token_advantages",
     "expected_group_weight",
     "get_estimator",
     "reference_batch",
@@ -50,6 +62,8 @@ __all__ = [
 
 GROUP_EPS = 1e-6  # added to the group std or mean (verl ``epsilon``; TRL uses 1e-4)
 WHITEN_EPS = 1e-8  # inside rsqrt(var + eps) of batch whitening (verl ``masked_whiten``)
+OTB_EPS = 1e-8  # added to the Optimal Token Baseline's denominator (verl ``epsilon``)
+NEEDS = frozenset({"greedy", "components", "token_stats"})  # the values ``EstimatorSpec.needs`` may hold
 
 
 @dataclass(frozen=True)
@@ -67,12 +81,17 @@ class EstimatorSpec:
         verl: the verl setting that selects it (``algorithm.adv_estimator=...``), or ``None``.
         function: ``(rewards [n, G], components [n, G, K] | None, greedy [n] | None,
             lengths [n, G] | None) -> [n, G]``; inputs already checked by :func:`estimate_advantages`.
+            A per-token estimator's: ``(rewards [n, G], old_log_probs [n, G, T], sum_pi_squared
+            [n, G, T], mask [n, G, T], is_weights [n, G, T] | None) -> [n, G, T]``, float64, inputs
+            checked by :func:`estimate_token_advantages`.
         baseline: what is subtracted: ``"group"`` (the group's mean or leave-one-out mean),
             ``"batch"`` (the batch mean only) or ``"greedy"`` (the reward of a greedy response).
         batch_statistics: True where a statistic of the whole batch enters (a batch std or batch
             whitening): then one group's advantages depend on the other groups.
         needs: extra inputs it requires: ``"greedy"`` (ReMax), ``"components"`` (GDPO; without
-            them it uses the one reward as its only component).
+            them it uses the one reward as its only component), ``"token_stats"`` (a per-token
+            estimator: the old policy's log-prob of each sampled token and Σπ² at each position, so
+            rewards alone cannot show it; :attr:`per_token`).
         nonnegative: its formula needs rewards >= 0 (MaxRL divides by the group's mean reward).
         length_note: ``{"en", "zh"}``: how response length enters it, or ``None`` where it does not.
         style: ``{"color", "dash"}`` for its charts, or ``None`` (the plots assign one).
@@ -104,11 +123,18 @@ class EstimatorSpec:
     def __post_init__(self):
         if self.baseline not in ("group", "batch", "greedy"):
             raise ValueError(f"baseline: must be 'group', 'batch' or 'greedy', got {self.baseline!r}")
-        unknown = set(self.needs) - {"greedy", "components"}
+        unknown = set(self.needs) - NEEDS
         if unknown:
-            raise ValueError(f"needs: {sorted(unknown)} not among greedy, components")
+            raise ValueError(f"needs: {sorted(unknown)} not among {', '.join(sorted(NEEDS))}")
         if not callable(self.function):
             raise ValueError(f"function: {self.name} needs an advantage function")
+
+    @property
+    def per_token(self) -> bool:
+        """True for an estimator that gives one advantage per token from the tokens' statistics
+        (``"token_stats"`` in ``needs``): :func:`estimate_token_advantages` computes it, and a page
+        that holds rewards only cannot show it."""
+        return "token_stats" in self.needs
 
 
 # ----------------------------------------------------------------------------------------------
@@ -257,6 +283,36 @@ def _grpo_passk(rewards, components, greedy, lengths):
     gap = (top[:, 0] - top[:, 1]) / (rewards.std(dim=1) + GROUP_EPS)  # (n,)
     out[torch.arange(n), idx[:, 0]] = gap
     return out
+
+
+def _optimal_token_baseline(rewards, old_log_probs, sum_pi_squared, mask, is_weights):
+    # Optimal Token Baseline (arXiv 2602.07078), as verl 0.9.1 computes it (compute_optimal_token_baseline_advantage,
+    # handle_zero_tail = True, epsilon = 1e-8), for an outcome reward (the return G_t is R at every response token):
+    #   w_t = 1 - 2 pi_t + sum_v pi(v)^2  (= ||e_t - pi||^2, the squared score norm of the token's logits), times
+    #   rho_t^2 with rollout IS weights; W_t = sum_{j <= t} w_j over the response's tokens;
+    #   B_t = sum_i R_i W_{i,t} / (sum_i W_{i,t} + eps) over the group's responses that reach t; A_{i,t} = R_i - B_t.
+    # The baseline is formed around the group's first reward (R_0 + the weighted mean of R - R_0), so a group of
+    # equal rewards gets exactly 0 (verl's num / (den + eps) leaves about eps R / sum W). handle_zero_tail: past
+    # the second-longest response, the one longest response's baseline is 0 (A = R) instead of its own reward.
+    # A group of one gets 0 here, as under every group baseline of this registry (verl: no baseline, A = R).
+    n, G, T = old_log_probs.shape
+    if G < 2:
+        return torch.zeros_like(old_log_probs)
+    w = 1.0 - 2.0 * old_log_probs.exp() + sum_pi_squared  # (n, G, T)
+    if is_weights is not None:
+        w = w * is_weights.square()
+    W = (w * mask).cumsum(dim=-1) * mask  # (n, G, T): the path's accumulated variance, 0 past the end
+    first = rewards[:, :1, None]  # (n, 1, 1)
+    centred = (rewards[..., None] - first) * W  # (n, G, T)
+    baseline = first + centred.sum(1, keepdim=True) / (W.sum(1, keepdim=True) + OTB_EPS)  # (n, 1, T)
+    baseline = baseline.expand(n, G, T).clone()
+    lengths = mask.sum(-1)  # (n, G)
+    top, _ = torch.topk(lengths, 2, dim=1)  # (n, 2): the longest and second-longest lengths
+    longest = lengths == top[:, :1]  # (n, G)
+    lone = (longest.sum(1) == 1) & (top[:, 0] > top[:, 1])  # (n,): one response longer than every other
+    tail = torch.arange(T, dtype=lengths.dtype)[None, None, :] >= top[:, 1, None, None]  # (n, 1, T)
+    baseline = baseline.masked_fill(tail & (longest & lone[:, None])[..., None], 0.0)
+    return (rewards[..., None] - baseline) * mask
 
 
 _WHITEN_LENGTH_NOTE = {
@@ -542,6 +598,40 @@ _SPECS: tuple[EstimatorSpec, ...] = (
         trl_args=None,
         verl_args={"algorithm.adv_estimator": "grpo_passk", "algorithm.norm_adv_by_std_in_grpo": True},
     ),
+    EstimatorSpec(
+        name="optimal_token_baseline",
+        title="Optimal Token Baseline",
+        paper="Li, Xu, Li et al. 2026, The Optimal Token Baseline: Variance Reduction for Long-Horizon LLM-RL",
+        arxiv="2602.07078",
+        equation="the optimal token baseline with the logit-gradient proxy, as verl optimal_token_baseline computes it",
+        summary={
+            "en": "A baseline per token: the group's rewards weighted by each response's accumulated path variance "
+            "up to that token, W_t = Σ_j (1 − 2π_j + Σπ²).",
+            "zh": "每个 token 一个基线：组内奖励按各回答到该 token 为止累积的路径方差 W_t = Σ_j (1 − 2π_j + Σπ²) 加权平均。",
+        },
+        changes={
+            "en": "the baseline varies along the response: responses whose sampled tokens were uncertain weigh more",
+            "zh": "基线沿回答逐 token 变化：采样时越不确定的回答，在基线里的权重越大",
+        },
+        latex=r"A_{i,t} = R_i - B_t,\quad B_t = \frac{\sum_j R_j W_{j,t}}{\sum_j W_{j,t} + \epsilon},\quad "
+        r"W_{j,t} = \sum_{s \le t} \big(1 - 2\pi_{j,s} + \textstyle\sum_v \pi_{j,s}(v)^2\big)",
+        trl=None,
+        verl="algorithm.adv_estimator=optimal_token_baseline (actor.calculate_sum_pi_squared=True)",
+        function=_optimal_token_baseline,
+        trl_args=None,
+        verl_args={
+            "algorithm.adv_estimator": "optimal_token_baseline",
+            "actor_rollout_ref.actor.calculate_sum_pi_squared": True,
+        },
+        needs=frozenset({"token_stats"}),
+        length_note={
+            "en": "Per token: a response weighs in the baseline at token t only if it reaches t, and its weight W_t "
+            "grows with every token before t; past the second-longest response, verl sets the longest one's "
+            "baseline to 0 (handle_zero_tail), so its tail gets its whole reward as advantage.",
+            "zh": "逐 token：一条回答只有长度达到 t 才参与第 t 个 token 的基线，其权重 W_t 随之前每个 token 增长；"
+            "超过第二长回答的部分，verl 把最长回答的基线设为 0（handle_zero_tail），这段尾部的优势就是它的全部奖励。",
+        },
+    ),
 )
 
 ESTIMATORS: dict[str, EstimatorSpec] = {spec.name: spec for spec in _SPECS}
@@ -559,6 +649,15 @@ def _as_float(x, label: str) -> torch.Tensor:
     if not bool(torch.isfinite(x).all()):
         raise ValueError(f"{label}: contains NaN or inf")
     return x
+
+
+def _check_rewards(rewards) -> tuple[torch.Tensor, torch.dtype]:
+    """``(rewards in float64 [n, G], the dtype the advantages come back in)``; raises naming ``rewards``."""
+    r = check_tensor(rewards, "rewards")
+    if r.dim() != 2 or r.shape[0] == 0 or r.shape[1] == 0:
+        raise ValueError(f"rewards: expected shape [n_groups, G] with n_groups, G >= 1, got {tuple(r.shape)}")
+    r = _as_float(r, "rewards")
+    return r.to(STAT_DTYPE), r.dtype  # every statistic is float64; the advantages come back in r's dtype
 
 
 def estimate_advantages(
@@ -588,7 +687,9 @@ def estimate_advantages(
         whose rewards are all equal gets exactly 0 from every estimator that centres on the group.
 
     Raises:
-        ValueError: unknown ``name`` (naming ``adv_estimator``); ``rewards`` not a tensor of numbers
+        ValueError: unknown ``name`` (naming ``adv_estimator``) or a per-token one
+            (:attr:`EstimatorSpec.per_token`: :func:`estimate_token_advantages` computes it);
+            ``rewards`` not a tensor of numbers
             [n, G] with n, G >= 1 or with NaN / inf; ``components`` not [n, G, K] with K >= 1 or not
             finite; ``greedy_rewards`` missing for ReMax, not [n] or not finite; ``lengths`` not
             [n, G] or not > 0; a reward below 0 for an estimator that needs ``rewards >= 0`` (MaxRL);
@@ -596,12 +697,12 @@ def estimate_advantages(
             ``rewards``.
     """
     spec = get_estimator(name)
-    r = check_tensor(rewards, "rewards")
-    if r.dim() != 2 or r.shape[0] == 0 or r.shape[1] == 0:
-        raise ValueError(f"rewards: expected shape [n_groups, G] with n_groups, G >= 1, got {tuple(r.shape)}")
-    r = _as_float(r, "rewards")
-    dtype = r.dtype  # the advantages come back in it; every statistic below is float64
-    r = r.to(STAT_DTYPE)
+    if spec.per_token:
+        raise ValueError(
+            f"adv_estimator: {spec.title} gives one advantage per token from the old policy's token statistics "
+            "(old log-probs and Σπ²), which rewards alone do not give; call estimate_token_advantages"
+        )
+    r, dtype = _check_rewards(rewards)
     n, G = r.shape
     comps = None
     if components is not None:
@@ -639,6 +740,95 @@ def estimate_advantages(
     return _in_dtype(out, dtype, "rewards" if comps is None else "components")
 
 
+def _token_input(x, label: str, shape: tuple[int, ...], mask: torch.Tensor | None) -> torch.Tensor:
+    """``x`` checked to be ``shape`` and finite on the response tokens (``mask`` > 0), in float64, its
+    padding set to 0 (padding may hold anything: the caller's junk never reaches a statistic)."""
+    x = check_tensor(x, label)
+    if tuple(x.shape) != shape:
+        raise ValueError(f"{label}: expected shape {list(shape)}, got {tuple(x.shape)}")
+    x = x.to(STAT_DTYPE)
+    if mask is not None:
+        x = torch.where(mask > 0, x, torch.zeros_like(x))
+    if not bool(torch.isfinite(x).all()):
+        raise ValueError(f"{label}: contains NaN or inf at a response token")
+    return x
+
+
+def estimate_token_advantages(
+    name: str,
+    rewards: torch.Tensor,
+    response_mask: torch.Tensor,
+    *,
+    old_log_probs: torch.Tensor | None = None,
+    sum_pi_squared: torch.Tensor | None = None,
+    rollout_is_weights: torch.Tensor | None = None,
+    components: torch.Tensor | None = None,
+    greedy_rewards: torch.Tensor | None = None,
+    lengths: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """The advantage of every response token under estimator ``name``: a per-token estimator
+    (:attr:`EstimatorSpec.per_token`, the Optimal Token Baseline) from the tokens' statistics, any other
+    one broadcast over its response's tokens (``estimate_advantages(...)[..., None] * response_mask``).
+
+    Args:
+        name: a key of ``ESTIMATORS``.
+        rewards: [n, G] outcome rewards (the return at every token of the response).
+        response_mask: [n, G, T] 1 on a response token, 0 on padding.
+        old_log_probs: [n, G, T] log π_old of each sampled token (nats, <= 0), the policy the rollout
+            was scored under (verl ``old_log_probs``); needed by a per-token estimator.
+        sum_pi_squared: [n, G, T] Σ_v π_old(v)² over the vocabulary at each position, in (0, 1] (verl
+            ``calculate_sum_pi_squared_from_logits``); needed by a per-token estimator.
+        rollout_is_weights: [n, G, T] truncated rollout importance weights ρ̄ (>= 0), or ``None``; the
+            Optimal Token Baseline scales each token's variance by ρ̄² (verl ``rollout_is_weights``).
+        components, greedy_rewards, lengths: as :func:`estimate_advantages`, for the outcome estimators
+            (``lengths`` default: the mask's token count of each response, at least 1).
+
+    Returns:
+        [n, G, T] advantages, 0 on padding, finite, in the dtype of ``rewards``; every statistic in float64.
+
+    Raises:
+        ValueError: unknown ``name`` (``adv_estimator``); ``rewards`` as :func:`estimate_advantages`;
+            ``response_mask`` not [n, G, T] with T >= 1 or not 0 / 1; for a per-token estimator
+            ``old_log_probs`` or ``sum_pi_squared`` missing, of another shape or not finite at a
+            response token, a log-prob above 0 or a Σπ² outside (0, 1]; ``rollout_is_weights`` of
+            another shape, not finite or below 0 at a response token; as :func:`estimate_advantages`
+            for an outcome estimator.
+    """
+    spec = get_estimator(name)
+    r, dtype = _check_rewards(rewards)
+    n, G = r.shape
+    mask = check_tensor(response_mask, "response_mask")
+    if mask.dim() != 3 or tuple(mask.shape[:2]) != (n, G) or mask.shape[2] == 0:
+        raise ValueError(f"response_mask: expected shape [{n}, {G}, T] with T >= 1, got {tuple(mask.shape)}")
+    mask = mask.to(STAT_DTYPE)
+    if not bool(((mask == 0) | (mask == 1)).all()):
+        raise ValueError("response_mask: every entry must be 0 or 1")
+    shape = tuple(mask.shape)
+    if not spec.per_token:
+        if lengths is None:
+            lengths = mask.sum(-1).clamp(min=1)
+        adv = estimate_advantages(name, rewards, components=components, greedy_rewards=greedy_rewards, lengths=lengths)
+        return adv[..., None] * mask.to(adv.dtype)
+    for value, label in ((old_log_probs, "old_log_probs"), (sum_pi_squared, "sum_pi_squared")):
+        if value is None:
+            raise ValueError(f"{label}: {spec.title} needs the old policy's {label}, shape {list(shape)}")
+    logp = _token_input(old_log_probs, "old_log_probs", shape, mask)
+    if bool((logp > 0).any()):
+        raise ValueError(f"old_log_probs: a log-probability must be <= 0, got {float(logp.max()):g}")
+    s2 = _token_input(sum_pi_squared, "sum_pi_squared", shape, mask)
+    real = mask > 0
+    if bool(real.any()) and not bool(((s2[real] > 0) & (s2[real] <= 1 + 1e-6)).all()):
+        raise ValueError("sum_pi_squared: Σπ² of a distribution lies in (0, 1] at every response token")
+    s2 = s2.clamp(max=1.0)  # float32 rounding of a certain token's 1.0
+    rho = None
+    if rollout_is_weights is not None:
+        rho = _token_input(rollout_is_weights, "rollout_is_weights", shape, mask)
+        if bool((rho < 0).any()):
+            raise ValueError(f"rollout_is_weights: an importance weight must be >= 0, got {float(rho.min()):g}")
+    out = spec.function(r, logp, s2, mask, rho)  # (n, G, T) float64
+    return _in_dtype(out, dtype, "rewards")
+
+
 # ----------------------------------------------------------------------------------------------
 # Difficulty bias: how much a prompt of pass rate p weighs, per estimator (0/1 rewards)
 # ----------------------------------------------------------------------------------------------
@@ -664,7 +854,9 @@ def expected_group_weight(name: str, pass_rate, group_size: int) -> torch.Tensor
     groups as one batch: a group-local estimator sees only its own row; one with batch statistics sees
     a batch that spans every difficulty evenly). ReMax's greedy answer is right with probability p,
     independently of the samples: the mass is averaged over both. GDPO has one reward here (its
-    component is the reward itself). Generalises ``rlviz.core.sampling.expected_advantage_mass``
+    component is the reward itself). A per-token estimator sees one-token responses with equal token
+    statistics (π = 1/2 of two tokens), where its per-token baseline is the group's mean reward: the
+    weight its outcome rewards alone imply. Generalises ``rlviz.core.sampling.expected_advantage_mass``
     (GRPO / Dr.GRPO) to every estimator. By hand, G = 2, Dr.GRPO: 2 p (1 - p); MaxRL: 2G(1 - p - (1 - p)^G).
 
     Args:
@@ -692,5 +884,11 @@ def expected_group_weight(name: str, pass_rate, group_size: int) -> torch.Tensor
         right = estimate_advantages(name, batch, greedy_rewards=torch.ones(G + 1, dtype=torch.float64))
         wrong = estimate_advantages(name, batch, greedy_rewards=torch.zeros(G + 1, dtype=torch.float64))
         return p * (pmf @ right.abs().sum(1)) + (1 - p) * (pmf @ wrong.abs().sum(1))
+    if spec.per_token:  # one token per response, the same statistics for each: the baseline is the group mean
+        stats = torch.full((G + 1, G, 1), 0.5, dtype=torch.float64)  # pi_t = 1/2 of two tokens: Σπ² = 1/2
+        token = estimate_token_advantages(
+            name, batch, torch.ones_like(stats), old_log_probs=stats.log(), sum_pi_squared=stats
+        )
+        return pmf @ token[..., 0].abs().sum(dim=1)
     mass = estimate_advantages(name, batch).abs().sum(dim=1)  # (G+1,)
     return pmf @ mass

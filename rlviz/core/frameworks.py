@@ -49,6 +49,12 @@ TRAIN_NAMES: dict[str, tuple[str | None, str | None]] = {
     "max_new_tokens": ("max_completion_length", "data.max_response_length"),
     "grad_clip": ("max_grad_norm", "actor_rollout_ref.actor.grad_clip"),
     "entropy_coef": ("entropy_coef", "actor_rollout_ref.actor.entropy_coeff"),
+    # Skywork-OR1's adaptive entropy control: TRL 1.16 GRPOConfig (with use_adaptive_entropy=True, which the
+    # export adds); verl mainline has none (the authors' fork: actor.adaptive_entropy.*)
+    "entropy_target": ("entropy_target", None),
+    "entropy_coef_delta": ("entropy_coef_delta", None),
+    "entropy_coef_min": ("entropy_coef_min", None),
+    "entropy_coef_max": ("entropy_coef_max", None),
     "kl_in_reward": (None, "algorithm.use_kl_in_reward"),
     "overlong_buffer_length": (None, f"{_OVERLONG}.len"),
     "overlong_penalty_factor": (None, f"{_OVERLONG}.penalty_factor"),

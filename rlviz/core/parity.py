@@ -220,6 +220,22 @@ def _check_advantages(case: dict, inputs: dict, doc: dict) -> ParityResult:
     if name not in estimators.ESTIMATORS:
         return _result(case, "advantages", name, doc, "skip", f"rlviz has no advantage estimator {name!r} yet")
     adv_in = inputs["advantage_inputs"]
+    if estimators.ESTIMATORS[name].per_token:  # one advantage per token, from the old policy's token statistics
+        if "token_stats" not in adv_in:
+            return _result(case, "advantages", name, doc, "skip", "the stored inputs hold no token statistics")
+        stats = {k: _t(v) for k, v in adv_in["token_stats"].items()}
+        lengths = _t(adv_in["lengths"])  # (n, G)
+        mask = (torch.arange(stats["old_log_probs"].shape[-1]) < lengths[..., None]).to(lengths.dtype)
+        adv = estimators.estimate_token_advantages(
+            name,
+            _t(adv_in["rewards"]),
+            mask,
+            old_log_probs=stats["old_log_probs"],
+            sum_pi_squared=stats["sum_pi_squared"],
+            rollout_is_weights=stats["rollout_is_weights"] if case["settings"].get("rollout_is") else None,
+        )
+        error = float((adv - _t(case["advantages"])).abs().max())
+        return _verdict(case, "advantages", name, doc, error, "the advantages")
     extra = {"components": _t(adv_in["components"])} if name == "gdpo" else {}
     adv = estimators.estimate_advantages(
         name,
@@ -233,16 +249,19 @@ def _check_advantages(case: dict, inputs: dict, doc: dict) -> ParityResult:
 
 
 def _check_correction(case: dict, inputs: dict, doc: dict) -> ParityResult:
-    from rlviz.core.corrections import CORRECTIONS, correction_weights
+    from rlviz.core.corrections import CORRECTIONS, PRESETS, correction_weights, preset_weights
 
     name = case["correction"]
-    if name not in CORRECTIONS:
+    registry = PRESETS if "preset" in case else CORRECTIONS  # a verl preset case: rlviz's PRESETS entry
+    if name not in registry:
         return _result(case, "correction", name, doc, "skip", f"rlviz has no rollout correction {name!r} yet")
     inp = inputs["correction"]
+    tensors = (_t(inp["old_log_prob"]), _t(inp["rollout_log_prob"]), _t(inp["response_mask"]))
     try:
-        weight, kept = correction_weights(
-            name, _t(inp["old_log_prob"]), _t(inp["rollout_log_prob"]), _t(inp["response_mask"]), **case["rlviz"]
-        )
+        if "preset" in case:  # the case's bands replace the preset's defaults where it gives them
+            weight, kept = preset_weights(name, *tensors, **{k: tuple(v) for k, v in case["rlviz"].items()})
+        else:
+            weight, kept = correction_weights(name, *tensors, **case["rlviz"])
     except ValueError as exc:  # a band rlviz does not take: the case's mapping is out of date
         return _result(case, "correction", name, doc, "fail", f"correction_weights refused the case's band: {exc}")
     expected = _t(case["weight"])

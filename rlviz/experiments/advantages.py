@@ -37,6 +37,8 @@ __all__ = [
     "answer_maxrl",
     "answer_rloo",
     "bias_at",
+    "coinciding",
+    "default_choice",
     "difficulty_bias",
     "estimator_titles",
     "estimator_url_aliases",
@@ -135,7 +137,8 @@ FIELDS = ("rewards", "second_reward", "greedy_reward", "lengths")  # the page's 
 
 def readers(field: str, names=None) -> list[str]:
     """The estimators of ``names`` (default: all, in registry order) whose advantages read the page's
-    field ``field`` (one of :data:`FIELDS`), as the registry says: ``rewards`` every one;
+    field ``field`` (one of :data:`FIELDS`), as the registry says: ``rewards`` every one the page
+    computes (not a per-token estimator, :func:`per_token`: the page has no token statistics);
     ``second_reward`` those that need the reward's components (``needs``), ``greedy_reward`` those that
     need a greedy response's reward; ``lengths`` those through which response length enters
     (``length_note``).
@@ -146,6 +149,7 @@ def readers(field: str, names=None) -> list[str]:
     if field not in FIELDS:
         raise ValueError(f"field: {field!r} is not one of {', '.join(FIELDS)}")
     names = list(ESTIMATORS) if names is None else [n for n in ESTIMATORS if n in names]
+    names = [n for n in names if not ESTIMATORS[n].per_token]
     if field == "rewards":
         return names
     if field == "lengths":
@@ -213,13 +217,30 @@ def parse_fields(
     return group, errors
 
 
+def per_token(names=None) -> list[str]:
+    """The estimators of ``names`` (default: all, in registry order) that give one advantage per token
+    from the old policy's token statistics (``EstimatorSpec.per_token``): a group typed as rewards
+    cannot show them, so the page names them instead of drawing them."""
+    names = list(ESTIMATORS) if names is None else [n for n in ESTIMATORS if n in names]
+    return [n for n in names if ESTIMATORS[n].per_token]
+
+
+def default_choice() -> list[str]:
+    """The estimators the page's choice starts with: every one it can draw from typed rewards
+    (:func:`readers` of ``rewards``: not a per-token estimator, ``EstimatorSpec.per_token``), in registry
+    order; a reader may still add the others."""
+    return readers("rewards")
+
+
 def applicable(inputs: GroupInputs, names=None) -> list[str]:
     """The estimators of ``names`` (default: all, in registry order) that accept this group: MaxRL
     needs rewards >= 0; an estimator that needs the second reward or the greedy reward is left out
-    when the group has none (:func:`parse_fields` with that field bad)."""
+    when the group has none (:func:`parse_fields` with that field bad), and one that needs token
+    statistics always (the group holds rewards only: :func:`per_token`)."""
     names = list(ESTIMATORS) if names is None else [n for n in ESTIMATORS if n in names]
     low = min(min(inputs.rewards), min(inputs.second or inputs.rewards))
     missing = {need for need, value in (("components", inputs.second), ("greedy", inputs.greedy)) if value is None}
+    missing.add("token_stats")  # the page's group has no old log-probs or Σπ²
     return [n for n in names if not (ESTIMATORS[n].nonnegative and low < 0) and not (ESTIMATORS[n].needs & missing)]
 
 
@@ -229,7 +250,8 @@ def advantage_table(inputs: GroupInputs, names=None) -> pd.DataFrame:
     Args:
         inputs: the group.
         names: estimators to include (default: all of ``ESTIMATORS``, registry order); those whose
-            formula does not accept these rewards (MaxRL with a negative reward) are left out.
+            formula does not accept these rewards (MaxRL with a negative reward) or that need inputs
+            the group lacks (:func:`applicable`, a per-token estimator's token statistics) are left out.
 
     Returns:
         Columns ``estimator, response`` (1-based), ``reward, second_reward, advantage``; one row per
@@ -306,6 +328,30 @@ def bias_at(df: pd.DataFrame, pass_rate: float) -> dict[str, float]:
     nearest = p[abs(p - pass_rate).argmin()]
     part = df[df["pass_rate"] == nearest]
     return dict(zip(part["estimator"], part["relative"].astype(float)))
+
+
+def coinciding(df: pd.DataFrame, column: str = "relative", atol: float = 1e-6) -> list[list[str]]:
+    """The estimators of a :func:`difficulty_bias` frame whose ``column`` curves lie on one another
+    (every point within ``atol``, far below what a figure can show; the Optimal Token Baseline's
+    curve differs from Dr.GRPO's by about 1e-9, its epsilon): groups of two or more, each in the frame's order, groups ordered by
+    their first member; what the page names under the figure, as coinciding lines hide each other.
+
+    Raises:
+        ValueError: naming ``column`` when the frame has no such column.
+    """
+    if column not in df.columns:
+        raise ValueError(f"column: {column!r} is not a column of the frame ({', '.join(map(str, df.columns))})")
+    curves = {n: part[column].to_numpy(dtype=float) for n, part in df.groupby("estimator", sort=False)}
+    groups: list[list[str]] = []
+    for name, curve in curves.items():
+        for group in groups:
+            first = curves[group[0]]
+            if first.shape == curve.shape and bool((abs(first - curve) <= atol).all()):
+                group.append(name)
+                break
+        else:
+            groups.append([name])
+    return [g for g in groups if len(g) > 1]
 
 
 # -- the page's predictions (rlviz.teach.predict.PREDICTIONS["advantages"]) -------------------------

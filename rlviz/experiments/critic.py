@@ -14,8 +14,10 @@ Two parts, as the page has them:
    (``rlviz.experiments.runner.SideBySideRun``), both without a KL term, so the difference in cost is the
    critic's (and GRPO's old log-probs coming from its first update's own forward); per step the critic's
    values against the returns (``Trainer.value_views``), its error by token position
-   (:func:`error_by_position`), its size and training memory beside the policy's (counted from the
-   modules and the optimizer's state), and the CPU time of each arm's steps (``Trainer.phase_seconds``).
+   (:func:`error_by_position`), its error per response by response length beside GRPO's group baseline
+   on the same responses (:func:`response_errors`, :func:`error_by_length`, :func:`length_ends`,
+   :func:`length_trend`), its size and training memory beside the policy's (counted from the modules and
+   the optimizer's state), and the CPU time of each arm's steps (``Trainer.phase_seconds``).
 
 No Streamlit here. Frames are plain pandas; words come from ``rlviz.locale.critic``.
 
@@ -52,12 +54,16 @@ __all__ = [
     "CriticRun",
     "GroupSettings",
     "cost_frame",
+    "error_by_length",
     "error_by_position",
+    "length_ends",
+    "length_trend",
     "gae_frame",
     "group_state",
     "grpo_frame",
     "live_frame",
     "live_result",
+    "response_errors",
     "sample_group",
     "value_frame",
 ]
@@ -485,8 +491,9 @@ def value_frame(run: SideBySideRun, arm: str = "ppo") -> pd.DataFrame:
     """Every loss token of every step of ``arm`` (a PPO arm): the critic's value against the returns.
 
     Returns:
-        One row per token: ``step``, ``row`` (the response in its step's batch), ``position`` (1..L),
-        ``length`` (L), ``value`` (V(s_t) before the step's critic updates), ``target`` (the GAE return
+        One row per token: ``step``, ``row`` (the response in its step's batch), ``group`` (its prompt's
+        group in the batch, ``row // G``), ``position`` (1..L), ``length`` (L), ``reward`` (the response's
+        reward R: the sum of its token rewards), ``value`` (V(s_t) before the step's critic updates), ``target`` (the GAE return
         it was trained towards), ``return_mc`` (the discounted return sum_k gamma^k r_{t+k}: what the
         response actually earned from token t on, ``gae`` at lam = 1 with V = 0), ``error``
         (``value - return_mc``). Empty (with these columns) before the first step.
@@ -494,11 +501,12 @@ def value_frame(run: SideBySideRun, arm: str = "ppo") -> pd.DataFrame:
     Raises:
         KeyError: no arm ``arm``.
     """
-    columns = ["step", "row", "position", "length", "value", "target", "return_mc", "error"]
+    columns = ["step", "row", "group", "position", "length", "reward", "value", "target", "return_mc", "error"]
     with run.lock:
         trainer = run.trainers[arm]
         views = list(getattr(trainer, "value_views", []))
         gamma = float(trainer.train_params.get("gamma", 1.0))
+        group_size = int(trainer.config.group_size)
     parts = []
     for step, view in enumerate(views, start=1):
         if view is None:
@@ -509,13 +517,16 @@ def value_frame(run: SideBySideRun, arm: str = "ppo") -> pd.DataFrame:
         rows, pos = torch.nonzero(real, as_tuple=True)
         value = view["values"].double()[real]
         ret_mc = ret[real]
+        reward = view["token_rewards"].double().sum(dim=1)  # (B,) the outcome reward, on the last token
         parts.append(
             pd.DataFrame(
                 {
                     "step": step,
                     "row": rows.numpy(),
+                    "group": rows.numpy() // group_size,  # the batch holds each prompt's G responses in a row
                     "position": pos.numpy() + 1,
                     "length": view["lengths"][rows].numpy().astype(int),
+                    "reward": reward[rows].numpy(),
                     "value": value.numpy(),
                     "target": view["returns"].double()[real].numpy(),
                     "return_mc": ret_mc.numpy(),
@@ -571,6 +582,181 @@ def ends_error(values: pd.DataFrame, steps: tuple[int, int] | None = None) -> di
     first = d[d["position"] == 1]
     last = d[d["position"] == d["length"]]
     return {"first": _rmse(first["error"]), "last": _rmse(last["error"]), "tokens": int(len(first))}
+
+
+LENGTH_BIN = 4  # tokens per bin of the by-length view (reversed addition: 4 bins; make sum: up to 10)
+MIN_BIN_RESPONSES = 5  # a length bin with fewer responses is not drawn nor quoted: its mean is one or two answers
+RESPONSE_COLUMNS = ["step", "row", "group", "length", "reward", "critic_first", "critic_tokens", "baseline", "excess"]
+
+
+def _in_steps(d: pd.DataFrame, steps: tuple[int, int] | None) -> pd.DataFrame:
+    if steps is None or d.empty:
+        return d
+    return d[(d["step"] >= steps[0]) & (d["step"] <= steps[1])]
+
+
+def response_errors(values: pd.DataFrame) -> pd.DataFrame:
+    """Per response of :func:`value_frame`: how far the critic and GRPO's group baseline are from what it earned.
+
+    The critic's error is ``|V(s_t) - return_t|`` (the return ``sum_k gamma^k r_{t+k}``, as in
+    :func:`value_frame`), at the response's first token and averaged over its tokens; the group baseline's
+    is ``|mean of the group's rewards - R|``, GRPO's baseline (DeepSeekMath arXiv 2402.03300 §4.1.2, the
+    numerator of its advantage) for the same response among its G siblings. With gamma = 1 and an outcome
+    reward both predict the same thing from the first token: R.
+
+    Args:
+        values: :func:`value_frame` (one row per token; columns ``step``, ``row``, ``group``, ``position``,
+            ``length``, ``reward``, ``error``).
+
+    Returns:
+        One row per (step, response): ``step``, ``row``, ``group``, ``length`` (L, tokens), ``reward`` (R),
+        ``critic_first`` (|V(s_0) - return_0|), ``critic_tokens`` (mean over its L tokens of
+        |V(s_t) - return_t|), ``baseline`` (|group mean R - R|), ``excess`` (``critic_tokens - baseline``:
+        how much more the critic errs than the group baseline on this response). Empty (with these
+        columns) for an empty frame.
+
+    Raises:
+        ValueError: naming ``values`` when a column is missing.
+    """
+    need = {"step", "row", "group", "position", "length", "reward", "error"}
+    if not need <= set(values.columns):
+        raise ValueError(f"values: need the columns {sorted(need)}, got {sorted(values.columns)}")
+    if values.empty:
+        return pd.DataFrame(columns=RESPONSE_COLUMNS)
+    d = values.assign(abs_error=values["error"].astype(float).abs())
+    g = d.groupby(["step", "row"], sort=True)
+    out = g.agg(group=("group", "first"), length=("length", "first"), reward=("reward", "first"))
+    out["critic_tokens"] = g["abs_error"].mean()
+    first = d[d["position"] == 1].set_index(["step", "row"])["abs_error"]
+    out["critic_first"] = first.reindex(out.index)
+    out = out.reset_index()
+    group_mean = out.groupby(["step", "group"])["reward"].transform("mean")
+    out["baseline"] = (group_mean - out["reward"]).abs()
+    out["excess"] = out["critic_tokens"] - out["baseline"]
+    return out[RESPONSE_COLUMNS]
+
+
+def error_by_length(
+    responses: pd.DataFrame, steps: tuple[int, int] | None = None, width: int = LENGTH_BIN
+) -> pd.DataFrame:
+    """The critic's and the group baseline's errors binned by response length, over the steps ``steps``
+    (first, last; ``None``: all).
+
+    Args:
+        responses: :func:`response_errors`.
+        steps: the steps counted.
+        width: tokens per bin; bin k holds lengths k*width + 1 .. (k+1)*width.
+
+    Returns:
+        One row per bin that holds a response, shortest first: ``lo``, ``hi`` (the bin's lengths, tokens),
+        ``responses`` (how many), ``critic_first``, ``critic_tokens``, ``baseline``, ``reward`` (each the mean
+        over the bin's responses of :func:`response_errors`' column; ``reward`` tells a bin of only wrong
+        answers, where a critic with V = 0 is exactly right).
+
+    Raises:
+        ValueError: ``width`` not a whole number in [1, 1000] (naming it).
+    """
+    width = _whole("width", width, 1, 1000)
+    columns = ["lo", "hi", "responses", "critic_first", "critic_tokens", "baseline", "reward"]
+    d = _in_steps(responses, steps)
+    if d.empty:
+        return pd.DataFrame(columns=columns)
+    k = (d["length"].astype(int) - 1) // width  # (N,) the bin of each response
+    g = d.groupby(k)
+    out = pd.DataFrame(
+        {
+            "responses": g.size(),
+            "critic_first": g["critic_first"].mean(),
+            "critic_tokens": g["critic_tokens"].mean(),
+            "baseline": g["baseline"].mean(),
+            "reward": g["reward"].mean().astype(float),
+        }
+    )
+    out["lo"] = out.index.to_numpy() * width + 1
+    out["hi"] = (out.index.to_numpy() + 1) * width
+    return out.reset_index(drop=True)[columns]
+
+
+def split_bins(bins: pd.DataFrame, min_responses: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(drawn, dropped)``: the rows of :func:`error_by_length` with at least ``min_responses`` responses
+    (``None``: :data:`MIN_BIN_RESPONSES`; what the by-length figure draws and its reading quotes) and the
+    others (named under the figure).
+
+    Raises:
+        ValueError: ``min_responses`` not a whole number in [1, 1000] (naming it).
+    """
+    min_responses = _whole("min_responses", MIN_BIN_RESPONSES if min_responses is None else min_responses, 1, 1000)
+    if bins.empty:
+        return bins, bins
+    enough = bins["responses"].astype(int) >= min_responses
+    return bins[enough].reset_index(drop=True), bins[~enough].reset_index(drop=True)
+
+
+def bin_ends(drawn: pd.DataFrame) -> dict[str, float]:
+    """The first and the last bin of ``drawn`` (:func:`split_bins`' first frame): ``<column>_short`` and
+    ``<column>_long`` for ``lo``, ``hi``, ``responses``, ``critic_first``, ``critic_tokens``, ``baseline``,
+    the very values the by-length figure plots at its two ends; ``{}`` for no bin."""
+    if drawn.empty:
+        return {}
+    first, last = drawn.iloc[0], drawn.iloc[-1]
+    columns = ("lo", "hi", "responses", "critic_first", "critic_tokens", "baseline")
+    return {f"{c}_short": float(first[c]) for c in columns} | {f"{c}_long": float(last[c]) for c in columns}
+
+
+def length_ends(responses: pd.DataFrame, steps: tuple[int, int] | None = None) -> dict[str, float]:
+    """The errors of the shortest and the longest quarter of the responses of ``steps`` (``None``: all):
+    lengths up to the lower quartile ``q1`` and from the upper quartile ``q3`` on (``np.quantile`` with
+    ``method="lower"`` and ``"higher"``: lengths that occur).
+
+    Returns:
+        ``q1``, ``q3`` (tokens), ``short``, ``long`` (how many responses), and ``<column>_short`` /
+        ``<column>_long`` for ``critic_first``, ``critic_tokens`` and ``baseline`` (means); NaN and 0
+        without a response.
+    """
+    columns = ("critic_first", "critic_tokens", "baseline")
+    d = _in_steps(responses, steps)
+    if d.empty:
+        return {"q1": math.nan, "q3": math.nan, "short": 0, "long": 0} | {
+            f"{c}_{end}": math.nan for c in columns for end in ("short", "long")
+        }
+    length = d["length"].to_numpy(dtype=float)
+    q1 = float(np.quantile(length, 0.25, method="lower"))
+    q3 = float(np.quantile(length, 0.75, method="higher"))
+    short, long = d[length <= q1], d[length >= q3]
+    out: dict[str, float] = {"q1": q1, "q3": q3, "short": len(short), "long": len(long)}
+    for c in columns:
+        out[f"{c}_short"] = float(short[c].mean())
+        out[f"{c}_long"] = float(long[c].mean())
+    return out
+
+
+def length_trend(responses: pd.DataFrame, column: str, steps: tuple[int, int] | None = None) -> dict[str, float]:
+    """Whether an error grows with response length: the least-squares slope of ``column`` on ``length`` over
+    the responses of ``steps`` (``None``: all), per token, and its standard error.
+
+    Returns:
+        ``{"slope": ..., "se": ..., "responses": n, "verdict": "grows" | "shrinks" | "flat" | "few"}``:
+        ``grows`` when the slope is more than two standard errors above 0, ``shrinks`` more than two below,
+        else ``flat``; NaN slope and ``few`` with fewer than 3 responses or a single length.
+
+    Raises:
+        ValueError: naming ``column`` when ``responses`` lacks it.
+    """
+    if column not in responses.columns:
+        raise ValueError(f"column: not a column of the responses: {column!r}")
+    d = _in_steps(responses, steps)
+    d = d[np.isfinite(pd.to_numeric(d[column], errors="coerce").astype(float))] if not d.empty else d
+    n = len(d)
+    x = d["length"].to_numpy(dtype=float) if n else np.zeros(0)
+    y = d[column].to_numpy(dtype=float) if n else np.zeros(0)
+    if n < 3 or float(np.ptp(x)) == 0.0:
+        return {"slope": math.nan, "se": math.nan, "responses": n, "verdict": "few"}
+    xc = x - x.mean()
+    slope = float((xc * (y - y.mean())).sum() / (xc * xc).sum())
+    resid = y - y.mean() - slope * xc
+    se = float(math.sqrt((resid * resid).sum() / (n - 2) / (xc * xc).sum()))
+    verdict = "grows" if slope - 2 * se > 0 else "shrinks" if slope + 2 * se < 0 else "flat"
+    return {"slope": slope, "se": se, "responses": n, "verdict": verdict}
 
 
 def late_steps(run: SideBySideRun) -> tuple[int, int]:

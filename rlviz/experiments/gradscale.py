@@ -133,6 +133,16 @@ def batch_at(seed: int, group_size: int, prompt: str) -> Sample:
     return sample_group(seed, group_size, prompt)
 
 
+def drawn_prompt(seed: int, group_size: int) -> str:
+    """The prompt of the batch drawn at (seed, G) when none is typed (:func:`batch_at` with ``""``): what the
+    page's Prompt box shows as its value, and a typed prompt equal to it means that same drawn batch
+    (:func:`prediction_state`).
+
+    Raises:
+        ValueError: naming ``seed`` or ``group_size``."""
+    return str(batch_at(seed, group_size, "").batch.problems[0].prompt)
+
+
 def advantage_rule(name: str) -> str:
     """How entry ``name`` scales its advantages, as a key (``gradscale.adv.<key>``): ``gae`` (a critic),
     ``estimator`` (a named estimator of ``rlviz.core.estimators``) or its ``scale_rewards`` (``group``: divided
@@ -678,7 +688,9 @@ def _last(value: Any) -> Any:
 def prediction_state(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The predictions' state from the page's settings, typed (``st.session_state``) or as URL text:
     ``gs_obj`` (a registry key; else GRPO), ``gs_G``, ``gs_prompt``, ``gs_lr`` and the sidebar's ``seed``,
-    read as the step page reads its own (``rlviz.experiments.step.prediction_state``)."""
+    read as the step page reads its own (``rlviz.experiments.step.prediction_state``). A prompt equal to the one
+    drawn at the same seed and G (:func:`drawn_prompt`, which the page's box shows) is read as ``""``: the
+    drawn batch itself, so the box showing the prompt in use changes nothing it computes."""
     from .step import prediction_state as step_state
 
     state = step_state(
@@ -690,6 +702,8 @@ def prediction_state(settings: Mapping[str, Any]) -> dict[str, Any]:
             "seed": settings.get("seed"),
         }
     )
+    if state["prompt"] and state["prompt"] == drawn_prompt(state["seed"], state["group_size"]):
+        state["prompt"] = ""
     return state
 
 

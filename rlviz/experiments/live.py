@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
+from statistics import NormalDist
 from typing import Any
 
 import pandas as pd
@@ -20,6 +21,7 @@ from rlviz.core.advice import unusual_settings
 from rlviz.core.aggregation import LOSS_AGG_MODES
 from rlviz.core.kl import KL_ESTIMATORS
 from rlviz.i18n import cell, t
+from rlviz.lm.tasks import get_task
 from rlviz.lm.trainer import TrainConfig
 from rlviz.numbering import response_number
 
@@ -33,9 +35,12 @@ __all__ = [
     "PANELS",
     "SUMMARY_WIDTHS",
     "advice_texts",
+    "apart_text",
     "entropy_table",
+    "heldout_apart",
     "live_fields",
     "parse_setting",
+    "prompt_line",
     "reading_parts",
     "run_reading",
     "setting_choices",
@@ -56,7 +61,10 @@ class LiveConfig:
         steps: RL steps per algorithm.
         settings: per algorithm, the settings to override (``{"dapo": {"epsilon_high": 0.3}}``).
         kl_in_reward: beta x KL goes into the reward instead of the loss (verl ``use_kl_in_reward``).
-        entropy_coef: entropy bonus coefficient (verl ``actor.entropy_coeff``).
+        entropy_coef: entropy bonus coefficient (verl ``actor.entropy_coeff``); with ``entropy_target``
+            the adaptive controller's starting coefficient.
+        entropy_target, entropy_coef_delta, entropy_coef_min, entropy_coef_max: Skywork-OR1's adaptive
+            entropy control (arXiv 2505.22312), as :class:`rlviz.lm.trainer.TrainConfig`; ``None`` target: off.
         heldout_samples: samples per held-out prompt for pass@1 before and after training
             (96 prompts x 8 = 768 samples by default); 0 to skip the evaluation.
         device: ``None``/``"auto"`` or a device name; ``model_dir``: ``None`` for the task's shipped
@@ -81,6 +89,10 @@ class LiveConfig:
     seed: int = TrainConfig.seed
     kl_in_reward: bool = TrainConfig.kl_in_reward
     entropy_coef: float = TrainConfig.entropy_coef
+    entropy_target: float | None = TrainConfig.entropy_target
+    entropy_coef_delta: float = TrainConfig.entropy_coef_delta
+    entropy_coef_min: float = TrainConfig.entropy_coef_min
+    entropy_coef_max: float = TrainConfig.entropy_coef_max
     task: str = TrainConfig.task
     device: str | None = None
     model_dir: str | None = None
@@ -199,14 +211,22 @@ ALL_METRICS = PANELS + (
     "pass_at_group",
     "distinct_right",
     "response_length_max",
+    "response_length_right",
+    "response_length_wrong",
     "overlong_fraction",
     "group_reward_std",
     "ratio_mean",
     "ratio_min",
     "ratio_max",
+    "seq_log_ratio_var",
+    "seq_log_ratio_mean_var",
+    "log_ratio_length_corr",
     "clip_fraction_low",
     "clip_fraction_high",
     "grad_token_fraction",
+    "entropy_sampled",
+    "entropy_coef",
+    "entropy_bonus_active",
     "seconds",
     "rollouts",
     "kept_groups",
@@ -302,6 +322,10 @@ def live_fields(lang: str) -> dict[str, str]:
         "overlong_penalty_factor": "overlong_penalty",
         "heldout_samples": "heldout",
         "entropy_coef": "entropy_coef",
+        "entropy_target": "entropy_target",
+        "entropy_coef_delta": "entropy_target",
+        "entropy_coef_min": "entropy_target",
+        "entropy_coef_max": "entropy_target",
     }
     return {k: t(f"live.{v}", lang) for k, v in keys.items()} | {"device": t("side.device", lang)}
 
@@ -358,6 +382,92 @@ def token_row_labels(view: dict[str, Any], lang: str) -> dict[str, str]:
         + ("" if row["in_loss"] else f" ({t('live.masked', lang)})")
         for i, row in enumerate(view["rows"])
     }
+
+
+# two standard errors: the margin of one difference of two arms (a two-sided test at about 4.55%)
+_TWO_SE = 2.0
+_ALPHA = 2 * (1 - NormalDist().cdf(_TWO_SE))
+
+
+def heldout_apart(ends: list[float], prompts: int, samples_per_prompt: int) -> dict[str, Any] | None:
+    """Whether the arms' final held-out pass@1 lie apart beyond evaluation noise.
+
+    Each arm's held-out pass@1 is a mean of ``n = prompts x samples_per_prompt`` right-or-wrong samples;
+    the difference of two such rates at the middle rate ``p`` of the lowest and highest has standard error
+    ``sqrt(2 p (1 - p) / n)``. With k arms the best and the worst are the widest of ``m = k (k - 1) / 2``
+    pairs, so the margin is widened for m comparisons (Bonferroni): ``z_m = Phi^-1(1 - alpha / (2 m))``
+    with ``alpha = 2 (1 - Phi(2))``, so that two arms keep the plain two standard errors (``z_1 = 2``);
+    four arms give ``z_6 ~ 2.67``. The arms are apart when ``high - low > z_m x SE``.
+
+    Args:
+        ends: each arm's held-out pass@1 at its end (NaN where not measured).
+        prompts: the run's task's held-out prompts (``len(TaskSpec.heldout_problems())``: 96 for reversed
+            addition, 57 for make_sum).
+        samples_per_prompt: the run's ``heldout_samples``.
+
+    Returns:
+        ``None`` with fewer than two finite ends or no samples; else ``low``, ``high``, ``samples`` (n),
+        ``arms`` (k), ``pairs`` (m), ``z`` (z_m), ``margin`` (z_m x SE) and ``apart`` (bool).
+
+    Raises:
+        ValueError: ``prompts`` or ``samples_per_prompt`` below 0.
+    """
+    for name, value in (("prompts", prompts), ("samples_per_prompt", samples_per_prompt)):
+        if int(value) < 0:
+            raise ValueError(f"{name}: must be >= 0, got {value!r}")
+    finite = [float(v) for v in ends if math.isfinite(float(v))]
+    samples = int(prompts) * int(samples_per_prompt)
+    if len(finite) < 2 or samples < 1:
+        return None
+    low, high, k = min(finite), max(finite), len(finite)
+    pairs = k * (k - 1) // 2
+    z = NormalDist().inv_cdf(1 - _ALPHA / (2 * pairs))
+    mid = (low + high) / 2
+    margin = z * math.sqrt(2 * mid * (1 - mid) / samples)
+    return {
+        "low": low,
+        "high": high,
+        "samples": samples,
+        "arms": k,
+        "pairs": pairs,
+        "z": z,
+        "margin": margin,
+        "apart": high - low > margin,
+    }
+
+
+def apart_text(summary: pd.DataFrame, prompts: int, samples_per_prompt: int, lang: str) -> str:
+    """:func:`heldout_apart` on the arms' ``heldout_pass_at_1_end`` of ``summary``
+    (:meth:`SideBySideRun.summary_frame`) as a sentence in ``lang``; "" with fewer than two arms measured."""
+    apart = heldout_apart(list(summary["heldout_pass_at_1_end"]), prompts, samples_per_prompt)
+    if apart is None:
+        return ""
+    verdict = t("live.live_verdict.separates" if apart["apart"] else "live.live_verdict.noise", lang)
+    return t(
+        "live.read_live_apart",
+        lang,
+        low=cell(apart["low"]),
+        high=cell(apart["high"]),
+        n=apart["samples"],
+        k=apart["arms"],
+        pairs=apart["pairs"],
+        z=f"{apart['z']:.2f}",
+        margin=cell(apart["margin"]),
+        verdict=verdict,
+    )
+
+
+def prompt_line(view: dict[str, Any], task: str, title: str, lang: str) -> str:
+    """The title over one arm's token heatmap in ``lang``: the arm's ``title``, the group's prompt and its
+    reference answer as the task's registry names it (``TaskSpec.reference_answer``: reversed addition's
+    one answer, digits reversed; one right answer among many for make_sum). ``view``:
+    ``SideBySideRun.token_view`` (its ``prompt`` and ``answer``); ``task``: a key of ``rlviz.lm.tasks.TASKS``.
+
+    Raises:
+        ValueError: ``task`` is not in the registry (``rlviz.lm.tasks.get_task``).
+    """
+    answer = get_task(task).reference_answer[lang].format(answer=view["answer"])
+    return t("live.prompt_line", lang, title=title, prompt=view["prompt"], answer=answer)
 
 
 def summary_table(summary: pd.DataFrame, arm_titles: dict[str, str]) -> dict[str, list[str]]:

@@ -41,7 +41,7 @@ from typing import Any
 import pandas as pd
 import torch
 
-from rlviz.core.corrections import CORRECTIONS, cap_shares, correction_weights
+from rlviz.core.corrections import CORRECTIONS, PRESETS, cap_shares, correction_weights, preset_weights
 from rlviz.core.kl import kl_estimate
 from rlviz.i18n import LIST_SEPARATOR, cell, num, pct, t
 from rlviz.lm.rollout import response_log_probs, sample_rollouts
@@ -94,6 +94,8 @@ __all__ = [
     "measure_fields",
     "measurement_readings",
     "model_names",
+    "preset_effect_table",
+    "preset_table",
     "registry_table",
     "rejection_readings",
     "sampler_names",
@@ -193,7 +195,9 @@ class MismatchResult:
             nats), ``abs_mean`` / ``abs_p99`` / ``abs_max`` (of |l|), ``mean`` (of l),
             ``seq_abs_max`` (of |sum l|), ``tokens``, ``sequences``, ``ratio_below_one`` (share
             of tokens with l < 0).
-        corrections: one row per sampler and correction: ``weight_mean`` (over tokens),
+        corrections: one row per sampler and correction (and per verl preset of
+            ``rlviz.core.corrections.PRESETS``, its correction part, ``preset_weights``; the preset's
+            name in ``correction``): ``weight_mean`` (over tokens),
             ``tokens_dropped`` (share with weight 0 by the band), ``sequences_dropped`` (share of
             responses with every token dropped), ``sequences_touched`` (share with any token dropped),
             ``tokens_capped`` / ``sequences_capped`` (a truncated-IS correction: the shares of tokens
@@ -520,6 +524,23 @@ def measure_mismatch(
                     "sequences_touched": float(dropped.any(-1).double().mean()),
                     "tokens_capped": capped[0],
                     "sequences_capped": capped[1],
+                }
+            )
+        # verl's presets (their correction part): before the step's first update pi = pi_old, so a bypass
+        # preset's weights (verl forms them from pi / pi_rollout) are these too
+        for pname in PRESETS:
+            weight, kept = preset_weights(pname, old, batch.rollout_log_prob, mask)
+            dropped = (~kept) & real
+            corrections.append(
+                {
+                    "sampler": name,
+                    "correction": pname,
+                    "weight_mean": float(weight[real].double().mean()),
+                    "tokens_dropped": float(dropped[real].double().mean()),
+                    "sequences_dropped": float((dropped.sum(-1) == real.sum(-1)).double().mean()),
+                    "sequences_touched": float(dropped.any(-1).double().mean()),
+                    "tokens_capped": math.nan,
+                    "sequences_capped": math.nan,
                 }
             )
         if on_progress is not None:
@@ -926,14 +947,14 @@ def effect_table(result: MismatchResult, shown: list[str], names: Mapping[str, s
 
 
 def rejection_readings(result: MismatchResult, lang: str) -> list[str]:
-    """The rejection filters' reading in ``lang``, one per correction of kind ``"reject"``: its band and the
-    share of bf16 and top-p tokens it drops."""
+    """The rejection filters' reading in ``lang``, one per correction of kind ``"reject"``: its label, its
+    default band and the share of bf16 and top-p tokens it drops."""
     return [
         t(
-            "mismatch.read_geo",
+            "mismatch.read_rs",
             lang,
-            low=f"{spec.low:g}",
-            high=f"{spec.high:g}",
+            correction=spec.label(lang),
+            band=_band(spec),
             bf16=pct(result.correction("bfloat16", name)["tokens_dropped"]),
             top_p=pct(result.correction("top_p", name)["tokens_dropped"]),
             p=f"{result.settings.top_p:g}",
@@ -941,6 +962,82 @@ def rejection_readings(result: MismatchResult, lang: str) -> list[str]:
         for name, spec in CORRECTIONS.items()
         if spec.kind == "reject"
     ]
+
+
+def _piece(name: str | None, band: tuple, lang: str) -> str:
+    """A preset's IS weight or rejection filter as text: the correction's label and band, "—" for none."""
+    if name is None:
+        return "—"
+    low, high = band
+    return f"{CORRECTIONS[name].label(lang)} [{'0' if low is None else f'{low:g}'}, {'∞' if high is None else f'{high:g}'}]"
+
+
+def preset_table(lang: str) -> pd.DataFrame:
+    """verl's rollout-correction presets (``rlviz.core.corrections.PRESETS``): one row per
+    ``RolloutCorrectionConfig`` classmethod, its mode (decoupled, or bypass with verl's ``loss_type`` and
+    the rlviz objective that is its loss), the IS weight (:attr:`PresetSpec.importance_weight`, marked
+    where the bypass objective holds it) and the rejection filter it composes (corrections of
+    ``CORRECTIONS`` with their default bands), and the frameworks its weights were checked against: a
+    preset with no weight and no filter of its own is the loss alone, so the loss's check
+    (``checked_against("policy")``) stands there, marked as such. Plain text cells (a table cell does
+    not render markdown).
+
+    Raises:
+        ValueError: ``lang`` is not one of ``rlviz.i18n.LANGS``.
+    """
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.core.parity import checked_against
+
+    checked, by_loss = checked_against("correction"), checked_against("policy")
+    sep = LIST_SEPARATOR[lang]
+
+    def loss(spec) -> str:
+        if spec.objective is None:
+            return t("mismatch.preset.any_objective", lang)
+        return t("mismatch.preset.bypass", lang, loss=spec.loss_type, objective=ALGORITHMS[spec.objective].title)
+
+    def weight(spec) -> str:
+        name, band, in_objective = spec.importance_weight
+        text = _piece(name, band, lang)
+        return t("mismatch.preset.in_loss", lang, weight=text) if in_objective else text
+
+    def check(spec) -> str:
+        frameworks = checked.get(spec.name, ())
+        if frameworks:
+            return sep.join(f"{fw} {version}" for fw, version in frameworks)
+        if spec.objective is not None and spec.rs_correction is None and spec.is_correction is None:
+            loss_checked = sep.join(f"{fw} {version}" for fw, version in by_loss.get(spec.objective, ()))
+            if loss_checked:
+                return t("mismatch.preset.checked_loss", lang, checked=loss_checked)
+        return "—"
+
+    specs = list(PRESETS.values())
+    return pd.DataFrame(
+        {
+            t("mismatch.preset.col.name", lang): [f"{s.label(lang)} ({s.name})" for s in specs],
+            t("mismatch.preset.col.loss", lang): [loss(s) for s in specs],
+            t("mismatch.preset.col.is", lang): [weight(s) for s in specs],
+            t("mismatch.preset.col.rs", lang): [_piece(s.rs_correction, s.rs_band, lang) for s in specs],
+            t("mismatch.preset.col.checked", lang): [check(s) for s in specs],
+        }
+    )
+
+
+def preset_effect_table(result: MismatchResult, shown: list[str], names: Mapping[str, str], lang: str) -> pd.DataFrame:
+    """What each verl preset's correction part does to each sampler of ``shown`` (columns, by ``names``):
+    tokens dropped · responses touched (mean weight), one row per preset (its label in ``lang``)."""
+    return pd.DataFrame(
+        {
+            t("mismatch.preset.col.name", lang): [spec.label(lang) for spec in PRESETS.values()],
+            **{
+                names[x]: [
+                    f"{pct(row['tokens_dropped'])} · {pct(row['sequences_touched'])} ({num(row['weight_mean'])})"
+                    for row in (result.correction(x, p) for p in PRESETS)
+                ]
+                for x in shown
+            },
+        }
+    )
 
 
 def live_notes_text(lang: str) -> str:

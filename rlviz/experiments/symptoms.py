@@ -149,7 +149,9 @@ class Symptom:
             ``TrainConfig`` fields (``lr``, ``group_size``); the page shows their TRL/verl names.
         page: the page that reproduces it (``"live"`` or ``"moe"``).
         settings: :class:`~rlviz.experiments.live.LiveConfig` fields that reproduce it (``settings``
-            holds per-algorithm overrides); empty for the MoE page, whose defaults show it.
+            holds per-algorithm overrides; ``task`` and ``steps`` choose the run, so
+            ``benchmarks/symptoms.py`` measures symptoms of another task or length in a run of their
+            own); empty for the MoE page, whose defaults show it.
         detector: ``metrics of one arm -> (present, evidence)``; evidence is the number compared
             with :data:`THRESHOLDS`.
         threshold: the key of :data:`THRESHOLDS` the evidence is compared with (``None`` for an
@@ -173,9 +175,11 @@ SYMPTOMS: tuple[Symptom, ...] = (
     Symptom(
         "entropy_collapse",
         "entropy",
-        ("temperature", "epsilon_high", "entropy_coef", "lr"),
+        ("beta", "kl_cov_ratio", "entropy_coef", "epsilon_high", "temperature", "lr"),
         "live",
-        {"algorithms": ("grpo",), "lr": 1e-3, "steps": 30},
+        # the second task, where many answers are right: DAPO (no KL term) loses entropy past about 60
+        # steps there (docs/second-task.md); on reversed addition no setting tried showed it
+        {"task": "make_sum", "algorithms": ("dapo",), "steps": 100},
         _entropy_collapse,
         "entropy_drop",
     ),
@@ -274,7 +278,8 @@ def reproduce_config(key: str, **overrides: Any) -> LiveConfig:
 def reproduce_query(key: str) -> dict[str, Any]:
     """The URL parameters that open the symptom's page with its reproducing settings (the live
     page's widget keys: ``lv_algos``, ``lv_lr``, ``lv_G`` ...). A URL carries what a widget shows:
-    the algorithms by their registry titles (``lv_algos=GRPO``), numbers with ``:g``. Raises
+    the algorithms by their registry titles (``lv_algos=GRPO``), numbers with ``:g``, the task by its
+    registry key (``lv_task=make_sum``). Raises
     ``ValueError`` naming ``key``."""
     from rlviz.core.objectives import ALGORITHMS
 
@@ -288,6 +293,7 @@ def reproduce_query(key: str) -> dict[str, Any]:
         "lr": "lv_lr",
         "temperature": "lv_temp",
         "mini_batches": "lv_mb",
+        "task": "lv_task",  # the task's registry key (the page's task choice reads keys)
     }
     query: dict[str, Any] = {}
     for name, value in s.settings.items():

@@ -205,7 +205,8 @@ def response_log_probs(
     temperature: float,
     with_entropy: bool = False,
     sampling_mask: torch.Tensor | None = None,
-) -> tuple[torch.Tensor, torch.Tensor | None]:
+    with_sum_pi_squared: bool = False,
+) -> tuple[torch.Tensor, ...]:
     """Log-probs of the response tokens given everything before them (differentiable).
 
     Args:
@@ -221,10 +222,15 @@ def response_log_probs(
             sampler could draw, as the sampler's own are (vLLM's sampling-mask replay, the
             ``sampling_mask`` its ``--return-sampling-mask`` returns; DeepSeek-V3.2, arXiv
             2512.02556, "Keep Sampling Mask"). ``None``: the full vocabulary.
+        with_sum_pi_squared: also return Σ_v π(v)² of each position's distribution (in (0, 1], the
+            same distribution as the log-probs), which the Optimal Token Baseline reads: computed
+            from the log-softmax already formed, as verl's ``calculate_sum_pi_squared_from_logits``
+            (``exp(logsumexp(2 log π))``, ``verl/utils/torch_functional.py``).
 
     Returns:
-        ``(log_prob, entropy)``: float32 (B, T) each (entropy ``None`` unless asked). Values at padding
-        positions are finite but meaningless; the caller masks them with ``response_mask``.
+        ``(log_prob, entropy)``: float32 (B, T) each (entropy ``None`` unless asked), and with
+        ``with_sum_pi_squared`` a third, ``sum_pi_squared`` (B, T). Values at padding positions are
+        finite but meaningless; the caller masks them with ``response_mask``.
 
     Raises:
         ValueError: naming ``sampling_mask`` when it is not a bool tensor of shape (B, T, V), or keeps no
@@ -253,6 +259,8 @@ def response_log_probs(
         entropy = -(logp_all.exp() * logp_all).sum(-1)  # (B, T)
     elif with_entropy:  # p log p is 0 for a dropped token (p = 0), not 0 x -inf; the gradient stays finite too
         entropy = -(logp_all.exp() * logp_all.masked_fill(~logp_all.isfinite(), 0.0)).sum(-1)  # (B, T)
+    if with_sum_pi_squared:  # Σπ² = exp(logsumexp(2 log π)): -inf outside a kept set adds exp(-inf) = 0
+        return log_prob, entropy, torch.logsumexp(2.0 * logp_all, dim=-1).exp()  # (B, T)
     return log_prob, entropy
 
 

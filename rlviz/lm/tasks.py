@@ -41,6 +41,8 @@ class TaskSpec:
     Attributes:
         name: registry key (snake_case), ``Problem.task`` of its problems.
         label, description: ``{"en": ..., "zh": ...}``: a short name and one or two sentences.
+        summary: ``{"en": ..., "zh": ...}``: the description in one short line (about 12 words), the
+            caption under a task picker on a first screen.
         sample_problems: ``(n, generator) -> n`` train-split problems, deterministic given the
             CPU ``torch.Generator`` (the only randomness); raises ``ValueError`` for ``n`` < 0.
         heldout_problems: ``() -> `` the fixed held-out problems (never in the train split).
@@ -67,11 +69,15 @@ class TaskSpec:
         panels: the trainer's per-step metrics (``rlviz.lm.trainer.METRICS``) a live page adds to its
             default panels for this task (a task with many right answers per prompt: how many different
             ones a group finds, and pass@G).
+        reference_answer: ``{"en": ..., "zh": ...}``: how a page names a problem's ``Problem.answer``, a
+            template with ``{answer}`` (Markdown); the default says it is the right answer, a task with
+            its own notation or with many right answers says so.
     """
 
     name: str
     label: dict[str, str]
     description: dict[str, str]
+    summary: dict[str, str]
     sample_problems: Callable[[int, torch.Generator], list[Problem]]
     heldout_problems: Callable[[], list[Problem]]
     is_heldout: Callable[[str], bool]
@@ -89,6 +95,9 @@ class TaskSpec:
     weak_model_dir: str | None = None
     weak_pretrain_steps: int | None = None
     panels: tuple[str, ...] = ()
+    reference_answer: dict[str, str] = field(
+        default_factory=lambda: {"en": "right answer `{answer}`", "zh": "正确答案 `{answer}`"}
+    )
 
 
 def _strip_filler(text: str) -> str:
@@ -103,6 +112,10 @@ _SPECS = (
             "en": "Add two numbers and write the sum least-significant digit first (37+5= → 24). "
             "One right answer per prompt; answers of 2-16 tokens.",
             "zh": "两数相加，和从个位写起（37+5= → 24）。每道题只有一个正确答案；回答长 2-16 个 token。",
+        },
+        summary={
+            "en": "Add two numbers; write the sum units digit first (37+5= → 24).",
+            "zh": "两数相加，和从个位写起（37+5= → 24）。",
         },
         sample_problems=lambda n, g: task.sample_problems(n, g),
         heldout_problems=task.heldout_problems,
@@ -124,6 +137,10 @@ _SPECS = (
             "noise": task.NOISE,
             "long_filler_share": task.LONG_SHARE,
         },
+        reference_answer={
+            "en": "expected answer `{answer}` (digits reversed)",
+            "zh": "正确答案 `{answer}`（数字倒序书写）",
+        },
     ),
     TaskSpec(
         name=make_sum.NAME,
@@ -133,6 +150,10 @@ _SPECS = (
             "Many right answers per prompt; answers of 3-40 tokens.",
             "zh": "写出若干个 1 到 m 之间的数字，使其和为 T（23:5= → 5+5+5+5+3，或 3+4+5+2+5+4……）。"
             "每道题有许多正确答案；回答长 3-40 个 token。",
+        },
+        summary={
+            "en": "Write digits from 1 to m that add up to T; many right answers.",
+            "zh": "用 1 到 m 的数字凑出 T，答案很多。",
         },
         sample_problems=make_sum.sample_problems,
         heldout_problems=make_sum.heldout_problems,
@@ -153,6 +174,10 @@ _SPECS = (
             "slip": make_sum.SLIP,
         },
         panels=("distinct_right", "pass_at_group"),
+        reference_answer={
+            "en": "one right answer of many: `{answer}`",
+            "zh": "多个正确答案之一：`{answer}`",
+        },
     ),
 )
 

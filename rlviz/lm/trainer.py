@@ -28,7 +28,8 @@ import torch
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
 from rlviz.core.aggregation import aggregate, masked_mean
 from rlviz.core.corrections import CORRECTIONS, correction_band, correction_weights
-from rlviz.core.estimators import ESTIMATORS, estimate_advantages
+from rlviz.core.entropy_control import adaptive_entropy_update, validate_entropy_control
+from rlviz.core.estimators import ESTIMATORS, estimate_advantages, estimate_token_advantages
 from rlviz.core.kl import kl_estimate
 from rlviz.core.masks import high_entropy_mask, off_policy_sequence_mask
 from rlviz.core.objectives import (
@@ -46,6 +47,7 @@ from rlviz.core.sampling import informative_groups
 from rlviz.core.shaping import overlong_filter_mask, overlong_penalty
 
 from .batching import concat_batches, select_rows
+from .length_stats import length_noise, outcome_lengths, response_log_ratios
 from .moe import capture_routing, is_moe, replay_routing, route_changed
 from .rollout import RolloutBatch, response_log_probs, sample_rollouts
 from .task import DEFAULT_MAX_NEW_TOKENS
@@ -76,16 +78,24 @@ METRICS = (
     "distinct_right",
     "response_length_mean",
     "response_length_max",
+    "response_length_right",
+    "response_length_wrong",
     "overlong_fraction",
     "group_reward_std",
     "zero_adv_group_fraction",
     "entropy",
+    "entropy_sampled",
+    "entropy_coef",
+    "entropy_bonus_active",
     "kl_ref",
     "ratio_mean",
     "ratio_min",
     "ratio_max",
     "ratio_var",
     "token_ratio_var",
+    "seq_log_ratio_var",
+    "seq_log_ratio_mean_var",
+    "log_ratio_length_corr",
     "route_change_fraction",
     "rollout_kl",
     "correction_weight_mean",
@@ -142,7 +152,23 @@ class TrainConfig:
             ``algorithm.use_kl_in_reward``).
         value_lr: learning rate of PPO's critic.
         entropy_coef: entropy bonus, ``loss -= entropy_coef * agg(H)`` with the algorithm's
-            ``loss_agg_mode`` (verl ``actor.entropy_coeff``, default 0; TRL ``entropy_coef``).
+            ``loss_agg_mode`` (verl ``actor.entropy_coeff``, default 0; TRL ``entropy_coef``). With
+            ``entropy_target`` set it is the adaptive controller's starting coefficient alpha_0.
+        entropy_target: Skywork-OR1's adaptive entropy control (arXiv 2505.22312; the authors'
+            ``actor.adaptive_entropy.target_entropy`` with ``enabled``, TRL ``entropy_target`` with
+            ``use_adaptive_entropy``): the target entropy H_tgt in nats per token, ``None`` = off (a
+            constant ``entropy_coef``). After each step the coefficient moves by ``entropy_coef_delta``
+            (up while the step's entropy is below the target, down otherwise), clipped to
+            [``entropy_coef_min``, ``entropy_coef_max``], and the next step subtracts
+            ``alpha * agg(H)`` only if that entropy was below the target
+            (:func:`rlviz.core.entropy_control.adaptive_entropy_update`, the authors' ``EntController``).
+            The entropy it reads is theirs: ``-mean log pi_old`` over the step's response tokens
+            (metric ``entropy_sampled``); the step logs ``entropy_coef`` (alpha) and
+            ``entropy_bonus_active`` (1 if the bonus was in the loss).
+        entropy_coef_delta: the coefficient's step (authors ``delta_ent_coef``, yaml default 0.001;
+            TRL ``entropy_coef_delta``).
+        entropy_coef_min: lower bound of the coefficient (authors ``min_ent_coef``, default 0).
+        entropy_coef_max: upper bound (authors ``max_ent_coef``, yaml default 0.5; TRL default 1.0).
         rollout_dtype: the sampler's precision, one of ``ROLLOUT_DTYPES`` (verl ``rollout.dtype``):
             ``"float32"`` samples with the trained weights themselves; ``"bfloat16"`` /
             ``"float16"`` with a copy in that precision, as an inference engine serving a float32
@@ -200,6 +226,10 @@ class TrainConfig:
     kl_in_reward: bool = False
     value_lr: float = 1e-3
     entropy_coef: float = 0.0
+    entropy_target: float | None = None
+    entropy_coef_delta: float = 0.001
+    entropy_coef_min: float = 0.0
+    entropy_coef_max: float = 0.5
     rollout_dtype: str = "float32"
     rollout_stale_steps: int = 0
     top_p: float = 1.0
@@ -246,6 +276,13 @@ class TrainConfig:
             )
         if not (math.isfinite(self.entropy_coef) and self.entropy_coef >= 0):
             raise ValueError(f"entropy_coef: must be >= 0, got {self.entropy_coef}")
+        validate_entropy_control(
+            self.entropy_target,
+            self.entropy_coef_delta,
+            self.entropy_coef_min,
+            self.entropy_coef_max,
+            self.entropy_coef,
+        )
         if not (math.isfinite(self.overlong_penalty_factor) and self.overlong_penalty_factor >= 0):
             raise ValueError(f"overlong_penalty_factor: must be >= 0, got {self.overlong_penalty_factor}")
         if self.rollout_dtype not in ROLLOUT_DTYPES:
@@ -353,7 +390,8 @@ class UpdateData:
         old_pending: (b,) the rows whose ``old_log_prob`` the first update fills in; ``None`` once
             filled (or never deferred).
         ref_log_prob: (B, T) log pi_ref under the frozen reference, or ``None`` without one.
-        advantages: (B,) group-relative or (B, T) GAE advantages.
+        advantages: (B,) group-relative, (B, T) per-token (an estimator whose registry entry is
+            ``per_token``: the Optimal Token Baseline) or (B, T) GAE advantages.
         mask: (B, T) float, 1 on response tokens in the loss (after overlong filtering).
         returns, old_values: (B, T) PPO's GAE returns and the critic's values before the
             updates; ``None`` for group advantages.
@@ -398,6 +436,8 @@ class _UpdateStats:
     r_max: float = -math.inf
     ent_sum: float = 0.0  # policy entropy over real tokens, first pass only
     ent_n: float = 0.0
+    # per (response, off-policy update): |y|, sum_t log r_t, sum_t (log r_t)^2 (length_stats.response_log_ratios)
+    seq: list[torch.Tensor] = field(default_factory=list)
     updates: list[dict[str, float]] = field(default_factory=list)  # one record per optimizer step
 
 
@@ -423,6 +463,11 @@ class Trainer:
             (``_low``, ``_high``) and ``kept_fraction`` (the share of tokens the token masks kept,
             ``top_entropy_quantile`` / ``off_policy_mask_threshold``; 1 without them). With mu = 1
             and one mini-batch the one update sees ratio 1.
+        last_log_ratios: the last step's token log-ratios ``log pi_theta - log pi_old``, one row per
+            (response, update) over every update but the step's first (whose ratio is 1 by
+            construction): ``(|y|, sum_t log r_t, sum_t (log r_t)^2)``, float64, shape (K, 3)
+            (:func:`rlviz.lm.length_stats.response_log_ratios`; ``noise_by_length`` bins it); (0, 3)
+            before the first update and after a step without one.
         phase_seconds: one dict per step: CPU seconds of the stepping thread (``time.thread_time``,
             the work, not waits) in each of ``PHASES``; with torch intra-op threads > 1 the work of
             the other threads is not counted. ``old_log_prob`` covers only the rows the first update's
@@ -461,6 +506,9 @@ class Trainer:
             self.critic_optimizer = torch.optim.AdamW(self.critic.parameters(), lr=config.value_lr)
         self._sampler = None  # the inference engine's weights when they are not the policy's own
         self._snapshots: collections.deque = collections.deque(maxlen=config.rollout_stale_steps + 1)
+        # the entropy bonus of the next step: Skywork-OR1's controller state (alpha_k and its switch,
+        # which EntController starts on), or the constant entropy_coef without a target
+        self.entropy_coef_now, self.entropy_bonus_on = float(config.entropy_coef), True
         self.step_count = 0
         self.history: list[dict[str, Any]] = []
         self.token_views: list[dict[str, Any]] = []
@@ -469,6 +517,7 @@ class Trainer:
         self._token_rewards: torch.Tensor | None = None  # this step's per-token rewards for GAE (B, T)
         self.ratio_hists: list[list[int]] = []
         self.last_updates: list[dict[str, float]] = []
+        self.last_log_ratios = torch.zeros(0, 3, dtype=torch.float64)
         self.phase_seconds: list[dict[str, float]] = []
         self._phases: dict[str, float] = {}
 
@@ -660,6 +709,7 @@ class Trainer:
             distinct_right=sum(stats["distinct"]) / max(len(stats["distinct"]), 1),
             response_length_mean=float(lengths.mean()),
             response_length_max=float(lengths.max()),
+            **dict(zip(("response_length_right", "response_length_wrong"), outcome_lengths(lengths, rewards))),
             overlong_fraction=float(torch.cat(stats["truncated"]).float().mean()),
             group_reward_std=float(rewards.view(-1, G).std(dim=1, unbiased=False).mean()),
             zero_adv_group_fraction=stats["zero_groups"] / max(stats["groups_seen"], 1),
@@ -668,9 +718,13 @@ class Trainer:
         )
         hist = [0] * (len(RATIO_BIN_EDGES) - 1)
         view = value_view = None
+        m.update(entropy_coef=self.entropy_coef_now, entropy_bonus_active=float(self.entropy_weight() > 0))
+        if self.config.entropy_target is not None:
+            m["entropy_bonus_active"] = float(self.entropy_bonus_on)
         if batch is not None:
             update_metrics, hist, data = self._update(batch)
             m.update(update_metrics)
+            m["entropy_sampled"] = self._entropy_control(data)
             value_view = self._value_view(data)
             with self._timed("token_view"):
                 view = self._token_view(data)
@@ -687,6 +741,32 @@ class Trainer:
         self.token_views.append(view)
         self.value_views.append(value_view)
         return m
+
+    def entropy_weight(self) -> float:
+        """The coefficient of the entropy bonus in this step's loss (``loss -= weight * agg(H)``):
+        ``entropy_coef``, or with ``entropy_target`` the controller's alpha_k if its switch is on, else 0."""
+        if self.config.entropy_target is None:
+            return float(self.config.entropy_coef)
+        return self.entropy_coef_now if self.entropy_bonus_on else 0.0
+
+    def _entropy_control(self, data: UpdateData) -> float:
+        """The step's entropy as Skywork-OR1's controller reads it, ``-mean log pi_old`` over the batch's
+        response tokens in nats (``get_entropy_metric`` in the authors' ``verl/workers/actor/dp_actor.py``),
+        and, with ``entropy_target``, the controller's update for the next step
+        (:func:`rlviz.core.entropy_control.adaptive_entropy_update`)."""
+        mask = data.batch.response_mask > 0
+        nll = float(-data.old_log_prob[mask].double().mean()) if bool(mask.any()) else float("nan")
+        c = self.config
+        if c.entropy_target is not None and math.isfinite(nll):
+            self.entropy_coef_now, self.entropy_bonus_on = adaptive_entropy_update(
+                self.entropy_coef_now,
+                nll,
+                c.entropy_target,
+                c.entropy_coef_delta,
+                c.entropy_coef_min,
+                c.entropy_coef_max,
+            )
+        return nll
 
     def _loss_mask(self, batch: RolloutBatch) -> torch.Tensor:
         """(B, T) float: the response tokens that enter the loss (truncated rows dropped under
@@ -705,8 +785,20 @@ class Trainer:
         used (recorded, or with R3 the sampler's, replayed), else ``None``. ``deferred``: rows left
         out of this forward (zeros in ``old_log_prob``), which the first update's own forward fills
         in (:meth:`_defer_old`). A batch sampled without scoring (the sampler is the policy) gets
-        ``rollout_log_prob`` = ``old_log_prob`` once every row of it is known."""
+        ``rollout_log_prob`` = ``old_log_prob`` once every row of it is known. Fourth: (B, T) Σπ² of
+        the old policy at each response position where the estimator needs token statistics
+        (:meth:`_needs_token_stats`; from the same forward's logits), else ``None``."""
         c = self.config
+        stats = self._needs_token_stats()
+        sum_pi_squared = None
+
+        def forward(*a, **k):  # the old log-probs, and Σπ² from the same logits where the estimator reads it
+            nonlocal sum_pi_squared
+            out = response_log_probs(*a, **k, with_sum_pi_squared=stats)
+            if stats:
+                sum_pi_squared = out[2]
+            return out[0], out[1]
+
         self.model.eval()
         args = (batch.input_ids, batch.attention_mask, batch.position_ids, batch.prompt_width, c.temperature)
         kept = self._kept(batch)  # the sampler's kept sets under replay_sampling_mask, else None
@@ -715,13 +807,13 @@ class Trainer:
             if self.routing_replay == "R3":  # verl R3: old log-probs with the rollout engine's routing too
                 routes = batch.rollout_routing
                 with replay_routing(self.model, routes):
-                    old, _ = response_log_probs(self.model, *args, sampling_mask=kept)
+                    old, _ = forward(self.model, *args, sampling_mask=kept)
             elif self.moe:  # record the old policy's routing (R2 replays it; the route-change metric reads it)
                 with capture_routing(self.model) as cap:
-                    old, _ = response_log_probs(self.model, *args, sampling_mask=kept)
+                    old, _ = forward(self.model, *args, sampling_mask=kept)
                 routes = cap.indices(*batch.input_ids.shape)
             elif deferred is None:
-                old, _ = response_log_probs(self.model, *args, sampling_mask=kept)
+                old, _ = forward(self.model, *args, sampling_mask=kept)
             else:
                 old = torch.zeros_like(batch.response_mask)  # (B, T) float32
                 rest = torch.ones(len(batch.problems), dtype=torch.bool)
@@ -743,7 +835,13 @@ class Trainer:
         if self._needs_ref():
             with self._timed("ref_log_prob"):
                 ref, _ = response_log_probs(self.ref_model, *args)
-        return old, ref, routes
+        return old, ref, routes, sum_pi_squared
+
+    def _needs_token_stats(self) -> bool:
+        """Whether the step's advantage estimator is per-token (its registry entry's ``per_token``:
+        it reads the old policy's Σπ² and log-probs at every response token)."""
+        spec = ESTIMATORS.get(self.train_params["adv_estimator"])
+        return self.train_params["advantage"] == "group" and spec is not None and spec.per_token
 
     def _needs_ref(self) -> bool:
         """Whether the step runs the reference: there is one, and the KL is in the loss or the
@@ -757,20 +855,33 @@ class Trainer:
         (TRL does the same at ``num_iterations`` = 1; with one mini-batch no forward of its own is
         left). It needs a dense model sampled without scoring, a loss token among those rows (or
         the update is skipped), and nothing that reads ``old_log_prob`` before the update: group
-        advantages without the KL in the reward, no rollout correction."""
+        advantages from rewards alone (not a per-token estimator) without the KL in the reward, no
+        rollout correction."""
         c = self.config
         kl_reward = c.kl_in_reward and self.loss_params["beta"] > 0 and self._needs_ref()
         return (
             not self.moe
             and not self._sampler_scores()
             and self.train_params["advantage"] == "group"
+            and not self._needs_token_stats()
             and c.rollout_correction == "none"
             and not kl_reward
             and float(mask[first].sum()) > 0
         )
 
-    def _advantages(self, batch: RolloutBatch, old: torch.Tensor, ref: torch.Tensor | None, mask: torch.Tensor):
-        """Advantages [B] (group) or [B, T] (GAE), and PPO's returns / old values (or None)."""
+    def _advantages(
+        self,
+        batch: RolloutBatch,
+        old: torch.Tensor,
+        ref: torch.Tensor | None,
+        mask: torch.Tensor,
+        sum_pi_squared: torch.Tensor | None = None,
+        rollout_is_weights: torch.Tensor | None = None,
+    ):
+        """Advantages [B] (group), [B, T] (a per-token estimator, from ``old`` and ``sum_pi_squared``
+        over the response mask, its token variances scaled by ``rollout_is_weights`` squared where a
+        weighting rollout correction gives them, as verl) or [B, T] (GAE), and PPO's returns / old
+        values (or None)."""
         shaped = self._shaped_rewards(batch)  # (B,)
         kl_pen = None
         if self.config.kl_in_reward and ref is not None and self.loss_params["beta"] > 0:
@@ -789,6 +900,21 @@ class Trainer:
             if "components" in spec.needs:  # the (shaped) task reward, then the format reward
                 fmt = batch.format_rewards if batch.format_rewards is not None else torch.zeros_like(r)
                 extra["components"] = torch.stack([r, fmt.to(r)], dim=-1).view(-1, G, 2).cpu()
+            if spec.per_token:  # one advantage per token: the old policy's token statistics over the response mask
+                B, T = old.shape
+
+                def cells(x):
+                    return None if x is None else x.detach().view(-1, G, T).cpu()
+
+                adv = estimate_token_advantages(
+                    name,
+                    r.view(-1, G).cpu(),
+                    cells(batch.response_mask),
+                    old_log_probs=cells(old),
+                    sum_pi_squared=cells(sum_pi_squared),
+                    rollout_is_weights=cells(rollout_is_weights),
+                )
+                return adv.reshape(B, T).to(self.device), None, None
             lengths = batch.response_lengths.clamp(min=1).view(-1, G).cpu()  # whitening weighs tokens, as verl
             adv = estimate_advantages(name, r.view(-1, G).cpu(), lengths=lengths, **extra)
             return adv.reshape(-1).to(self.device), None, None
@@ -812,10 +938,9 @@ class Trainer:
         (``None``: every row gets its old log-prob here)."""
         mask = self._loss_mask(batch)
         deferred = first if first is not None and self._defer_old(mask, first) else None
-        old, ref, routes = self._recompute_log_probs(batch, deferred)
-        adv, returns, old_values = self._advantages(batch, old, ref, mask)
+        old, ref, routes, sum_pi_squared = self._recompute_log_probs(batch, deferred)
         c = self.config
-        correction = None
+        correction = kept = None
         if c.rollout_correction != "none":
             correction, kept = correction_weights(
                 c.rollout_correction,
@@ -825,6 +950,9 @@ class Trainer:
                 c.rollout_correction_low,
                 c.rollout_correction_high,
             )
+        weights = None if correction is None or CORRECTIONS[c.rollout_correction].kind == "reject" else correction
+        adv, returns, old_values = self._advantages(batch, old, ref, mask, sum_pi_squared, weights)
+        if correction is not None:
             if CORRECTIONS[c.rollout_correction].kind == "reject":
                 # verl applies a rejection filter to the response mask: the rejected responses leave
                 # the loss and its normaliser (rollout_corr_helper.compute_rollout_rejection_mask)
@@ -918,6 +1046,7 @@ class Trainer:
                     self._minibatch_update(data, rows.to(self.device), epoch, params, acc)
         self.model.eval()
         self.last_updates = list(acc.updates)
+        self.last_log_ratios = torch.cat(acc.seq) if acc.seq else torch.zeros(0, 3, dtype=torch.float64)
         return {**self._summarise(data, acc), **self._mismatch_metrics(data)}, acc.hist, data
 
     def _minibatch_update(
@@ -926,6 +1055,7 @@ class Trainer:
         """One optimizer step on rows ``idx`` of the step batch (skipped if they hold no loss
         token); its diagnostics go into ``acc``."""
         c, model, batch = self.config, self.model, data.batch
+        bonus = self.entropy_weight()
         mb_mask = data.mask[idx]
         if float(mb_mask.sum()) == 0:
             return
@@ -941,7 +1071,7 @@ class Trainer:
                 batch.prompt_width,
                 c.temperature,
                 with_entropy=epoch == 0
-                or c.entropy_coef > 0
+                or bonus > 0
                 or self.train_params["top_entropy_quantile"] < 1
                 or self.spec.reads_entropy,
                 sampling_mask=self._kept(batch, idx),
@@ -969,15 +1099,18 @@ class Trainer:
             **params,
         )
         loss = out.loss
-        if c.entropy_coef > 0:  # entropy bonus, aggregated like the policy loss (verl)
-            loss = loss - c.entropy_coef * aggregate(ent, mb_mask, params["loss_agg_mode"], params.get("norm_length"))
+        if bonus > 0:  # entropy bonus, aggregated like the policy loss (verl)
+            loss = loss - bonus * aggregate(ent, mb_mask, params["loss_agg_mode"], params.get("norm_length"))
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         norm = torch.nn.utils.clip_grad_norm_(model.parameters(), c.grad_clip)
         self.optimizer.step()
         real = mb_mask > 0
         ratios = out.ratio[real]
-        token_ratios = (log_prob.detach() - data.old_log_prob[idx])[real].exp()
+        log_ratio = log_prob.detach() - data.old_log_prob[idx]
+        token_ratios = log_ratio[real].exp()
+        if acc.updates:  # off-policy: every update but the step's first (ratio 1 there by construction)
+            acc.seq.append(response_log_ratios(log_ratio, mb_mask).cpu())
         acc.r_sum, acc.r_n = acc.r_sum + float(ratios.sum()), acc.r_n + ratios.numel()
         acc.r_sq += float((ratios.double() ** 2).sum())
         acc.t_sum += float(token_ratios.double().sum())
@@ -1064,6 +1197,7 @@ class Trainer:
             "ratio_max": acc.r_max if acc.r_n else float("nan"),
             "ratio_var": _variance(acc.r_sum, acc.r_sq, acc.r_n),
             "token_ratio_var": _variance(acc.t_sum, acc.t_sq, acc.r_n),
+            **length_noise(torch.cat(acc.seq) if acc.seq else torch.zeros(0, 3, dtype=torch.float64)),
         }
 
     @torch.no_grad()

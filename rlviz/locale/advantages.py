@@ -38,6 +38,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "advantages.name.gpg": {"en": "GPG", "zh": "GPG"},
     "advantages.name.opo": {"en": "OPO", "zh": "OPO"},
     "advantages.name.grpo_passk": {"en": "Pass@k", "zh": "Pass@k（只奖励组内最优）"},
+    "advantages.name.optimal_token_baseline": {"en": "Optimal Token Baseline", "zh": "最优 token 基线（OTB）"},
     "advantages.lede": {
         "en": "An advantage estimator turns a group's rewards into the weight each response's gradient gets: "
         "positive pushes it up, negative down. Type the rewards and compare the estimators' bars.",
@@ -47,6 +48,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Hidden until you answer the questions below (or press Skip), as their bars would give the answer "
         "away: {names}.",
         "zh": "在你回答下面的问题（或点“跳过”）之前先隐藏，因为这些柱子会泄露答案：{names}。",
+    },
+    "advantages.per_token": {
+        "en": "Not drawn from rewards alone: {names} gives every token its own advantage, from the old policy's "
+        "probability of each sampled token and Σπ² over the vocabulary, which a typed group does not have. It "
+        "trains on the live page (setting `adv_estimator`); its formula is in the collapsed block “{where}” below "
+        "this section (click it to open). Section 2 draws its difficulty bias in the one case rewards settle "
+        "(see the note there).",
+        "zh": "仅凭奖励画不出：{names} 给每个 token 各自的优势，要用旧策略对每个采样 token 的概率和整个词表上的 Σπ²，"
+        "而这里输入的组没有这些。它可以在实时训练页面上训练（设置 `adv_estimator`）；公式在本节下方折叠的“{where}”"
+        "里（点击展开）。第 2 节画出了它在仅由奖励就能确定的那种情形下的难度偏差（见那里的说明）。",
+    },
+    "advantages.bias_per_token": {
+        "en": "{names} gives one advantage per token; here every response is one token with the same token "
+        "statistics, where its per-token baseline is the group's mean reward: its curve is the weight its outcome "
+        "rewards alone give it (section 1 cannot draw it from typed rewards).",
+        "zh": "{names} 给每个 token 各自的优势；这里每条回答只有一个 token、统计量都相同，此时它的逐 token 基线就是"
+        "组内平均奖励：它的曲线是仅由结果奖励决定的权重（第 1 节无法仅凭输入的奖励画出它）。",
     },
     "advantages.left_out": {
         "en": "Left out of the figure until this field is fixed: {names}.",
@@ -142,6 +160,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "advantages.bias_reading": {
         "en": "At G = {G}, a prompt with pass rate p = {p} weighs, relative to each estimator's own peak: {values}.",
         "zh": "G = {G} 时，通过率 p = {p} 的提示词相对各估计器自身峰值的分量：{values}。",
+    },
+    "advantages.bias_coincide": {
+        "en": "In the panel “{panel}” these lines lie on top of one another (the same curve: only the last one "
+        "drawn shows): {groups}.",
+        "zh": "在“{panel}”图中，以下曲线完全重合（同一条曲线，只看得到最后画的那条）：{groups}。",
     },
     "advantages.bias_caption": {
         "en": "Dividing by the group's std (GRPO) up-weights nearly-solved and nearly-failed prompts against the "

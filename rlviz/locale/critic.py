@@ -17,19 +17,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "- λ = 0 is one TD error, λ = 1 the Monte-Carlo return minus the value: with a fresh critic only the "
         "last token gets credit at λ = 0.\n"
         "- A live run of PPO with its critic beside GRPO: the critic's values against the returns, its error by "
-        "token position, and its cost (parameters, training memory, CPU time per step), measured.",
+        "token position and as responses grow (beside GRPO's group baseline), and its cost (parameters, training "
+        "memory, CPU time per step), measured.",
         "zh": "- 在出厂模型的一组真实回答上演示 GAE：价值模型对每个 token 的估值、任意 γ 和 λ 下逐 token 的优势"
         "（与 verl 的 `compute_gae_advantage_return` 一致），旁边是 GRPO 给每条回答的一个优势。\n"
         "- λ = 0 就是一步 TD 误差，λ = 1 是蒙特卡洛回报减去估值：价值模型刚初始化时，λ = 0 下只有最后一个 token 得到功劳。\n"
-        "- PPO（带价值模型）与 GRPO 并排实时训练：价值模型的估值对照实际回报、误差随 token 位置的变化，"
+        "- PPO（带价值模型）与 GRPO 并排实时训练：价值模型的估值对照实际回报、误差随 token 位置和回答长度的变化"
+        "（对照 GRPO 的组内基线），"
         "以及它的实测代价（参数量、训练显存、每步 CPU 时间）。",
     },
     "critic.title": {"en": "The critic and GAE", "zh": "价值模型（critic）与 GAE"},
     "critic.lede": {
         "en": "Why does PPO need a critic, and what is GAE? The critic guesses, before each token, the reward to "
         "come; GAE turns its guesses into an advantage per token, where GRPO's group mean gives one per response. "
-        "Move γ and λ.",
-        "zh": "PPO 为什么需要价值模型？GAE 把它的估值变成逐 token 的优势，GRPO 只给每条回答一个。拖动 γ 和 λ 试试。",
+        "Answer the questions under the figure (or skip them) to open the GAE panel, then move γ and λ.",
+        "zh": "PPO 为什么需要价值模型？它在每个 token 之前估计接下来能得到的奖励；GAE 把这些估值变成逐 token 的优势，"
+        "GRPO 的组内均值只给每条回答一个。先回答图下方的问题（或跳过），GAE 面板随即打开，再拖动 γ 和 λ 试试。",
     },
     # ------------------------------------------------------------------ the group's controls
     "critic.task": {"en": "Task", "zh": "任务"},
@@ -327,11 +330,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "token t 起实际得到的回报。",
     },
     "critic.live_reading": {
-        "en": "Over steps {a}–{b} the critic's RMS error was {first} at a response's first token and {last} at its "
+        "en": "Over {steps} the critic's RMS error was {first} at a response's first token and {last} at its "
         "last; its values averaged {value} against an average return of {ret}. PPO's step took {ratio}× GRPO's CPU "
         "time ({ppo} s against {grpo} s), {critic} s of it in the critic, a network of {params} parameters, "
         "{pratio}× the policy's.",
-        "zh": "在第 {a}–{b} 步，价值模型在回答第一个 token 上的均方根误差为 {first}，在最后一个 token 上为 {last}；"
+        "zh": "在{steps}，价值模型在回答第一个 token 上的均方根误差为 {first}，在最后一个 token 上为 {last}；"
         "它的平均估值为 {value}，而平均回报为 {ret}。PPO 每步的 CPU 时间是 GRPO 的 {ratio} 倍（{ppo} 秒对 {grpo} 秒），"
         "其中 {critic} 秒花在价值模型上；价值模型有 {params} 个参数，是策略的 {pratio} 倍。",
     },
@@ -340,19 +343,100 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "按 token 位置对照价值模型与回报",
     },
     "critic.position_left": {
-        "en": "Mean V(s<sub>t</sub>) and return, steps {a}–{b}",
-        "zh": "平均 V(s<sub>t</sub>) 与回报，第 {a}–{b} 步",
+        "en": "Mean V(s<sub>t</sub>) and return, {steps}",
+        "zh": "平均 V(s<sub>t</sub>) 与回报，{steps}",
     },
     "critic.position_right": {"en": "RMS of V − return", "zh": "V − 回报的均方根"},
     "critic.mean_value": {"en": "mean V(s<sub>t</sub>)", "zh": "平均 V(s<sub>t</sub>)"},
     "critic.mean_return": {"en": "mean return", "zh": "平均回报"},
     "critic.steps_range": {"en": "steps {a}–{b}", "zh": "第 {a}–{b} 步"},
+    "critic.step_one": {"en": "step {a}", "zh": "第 {a} 步"},
     "critic.tokens": {"en": "tokens", "zh": "token 数"},
     "critic.position_caption": {
         "en": "Return: what the response earned from token t on, Σ γ^k r<sub>t+k</sub> (with an outcome reward, "
         "γ^(L−1−t)·R). Positions past the shorter responses average fewer tokens (hover for the count).",
         "zh": "回报：回答从 token t 起实际得到的 Σ γ^k r<sub>t+k</sub>（结果奖励下为 γ^(L−1−t)·R）。超过较短回答长度的位置，"
         "平均的 token 更少（鼠标悬停可看数量）。",
+    },
+    "critic.length_header": {
+        "en": "The critic's error as responses grow, beside GRPO's group baseline",
+        "zh": "回答变长时价值模型的误差，对照 GRPO 的组内基线",
+    },
+    "critic.length_fresh": {"en": "fresh critic (step 1), token mean", "zh": "初始价值模型（第 1 步），逐 token 平均"},
+    "critic.length_tokens": {"en": "critic, {steps}, token mean", "zh": "价值模型，{steps}，逐 token 平均"},
+    "critic.length_first": {"en": "critic, {steps}, first token", "zh": "价值模型，{steps}，第一个 token"},
+    "critic.length_baseline": {
+        "en": "GRPO's group baseline, {steps}",
+        "zh": "GRPO 的组内基线，{steps}",
+    },
+    "critic.length_axis": {"en": "response length (tokens)", "zh": "回答长度（token 数）"},
+    "critic.length_y": {"en": "mean |error| per response", "zh": "每条回答的平均 |误差|"},
+    "critic.responses": {"en": "responses", "zh": "回答数"},
+    "critic.mean_reward": {"en": "mean reward", "zh": "平均奖励"},
+    "critic.length_caption": {
+        "en": "A response's critic error: |V(s<sub>t</sub>) − return| before the step's critic updates, averaged "
+        "over its tokens (solid) or at its first token (dashed). The group baseline's: |mean reward of its group "
+        "(itself included, as GRPO computes it) − R|, what GRPO subtracts, on the same PPO responses; with γ = 1 "
+        "both predict R from the first token. Bins of {width} tokens (hover for the number of responses). This "
+        "run's task, {task}, allows answers of up to {limit} tokens; the task is chosen in the run's settings.{dropped}",
+        "zh": "一条回答上价值模型的误差：该步更新价值模型之前的 |V(s<sub>t</sub>) − 回报|，按它的各 token 平均（实线），"
+        "或只取第一个 token（虚线）。组内基线的误差：|所在组的平均奖励（含它自己，与 GRPO 的算法相同）− R|，"
+        "即 GRPO 减去的基线，算在同一批 PPO 回答上；γ = 1 时两者从第一个 token 起预测的都是 R。每 {width} 个 token "
+        "为一档（鼠标悬停可看回答数）。本次训练的任务“{task}”允许回答最长 {limit} 个 token；任务在训练设置里选择。{dropped}",
+    },
+    "critic.length_dropped": {
+        "en": " Not drawn: bins with fewer than {min} responses ({bins}); a mean over so few answers mostly says "
+        "whether they happened to be right.",
+        "zh": "未画出：回答少于 {min} 条的长度档（{bins}）；这么少的回答，平均值主要取决于它们碰巧对不对。",
+    },
+    "critic.length_bin": {"en": "{lo}–{hi} tokens: {n}", "zh": "{lo}–{hi} 个 token：{n} 条"},
+    "critic.length_reading": {
+        "en": "Over {steps} ({n} responses of {lmin}–{lmax} tokens), the critic's error averaged over a response's "
+        "tokens was {short} in the shortest bin drawn ({s_lo}–{s_hi} tokens, {ns} responses) and {long} in the "
+        "longest ({l_lo}–{l_hi} tokens, {nl}). {critic}\n\n"
+        "GRPO's group baseline on the same responses was off by {b_short} and {b_long} in those two bins, less "
+        "than the critic in {below} of the {bins} bins drawn. {base}",
+        "zh": "在{steps}（{n} 条回答，长 {lmin}–{lmax} 个 token），价值模型按回答内各 token 平均的误差：画出的最短一档"
+        "（{s_lo}–{s_hi} 个 token，{ns} 条）为 {short}，最长一档（{l_lo}–{l_hi} 个 token，{nl} 条）为 {long}。{critic}\n\n"
+        "在同一批回答上，GRPO 组内基线在这两档的误差分别为 {b_short} 和 {b_long}；画出的 {bins} 个长度档中有 {below} "
+        "个低于价值模型。{base}",
+    },
+    "critic.length_reading_one": {
+        "en": "Over {steps} ({n} responses of {lmin}–{lmax} tokens), only one bin has enough responses to draw "
+        "({s_lo}–{s_hi} tokens, {ns} responses): there the critic's error averaged over a response's tokens was "
+        "{short}, and GRPO's group baseline's {b_short}. {critic} {base}",
+        "zh": "在{steps}（{n} 条回答，长 {lmin}–{lmax} 个 token），只有一个长度档的回答够多、可以画出（{s_lo}–{s_hi} 个 "
+        "token，{ns} 条）：其中价值模型按回答内各 token 平均的误差为 {short}，GRPO 组内基线的为 {b_short}。{critic}{base}",
+    },
+    "critic.length_fresh_note": {
+        "en": "The fresh critic of step 1 (V = 0 everywhere) is off by the return itself: {fresh} on average, and 0 "
+        "on every wrong answer (reward 0), so its line sits low in a bin of mostly wrong answers (hover a point for "
+        "its mean reward).",
+        "zh": "第 1 步刚初始化的价值模型（处处 V = 0）误差就是回报本身：平均为 {fresh}，答错的回答（奖励 0）上恰为 0，"
+        "所以在错答居多的长度档里它的线很低（鼠标悬停可看该点的平均奖励）。",
+    },
+    "critic.who.critic_tokens": {"en": "The critic's error", "zh": "价值模型的误差"},
+    "critic.who.baseline": {"en": "The group baseline's error", "zh": "组内基线的误差"},
+    "critic.who.excess": {
+        "en": "How much more the critic errs than the baseline on the same response",
+        "zh": "同一条回答上价值模型比组内基线多出的误差",
+    },
+    "critic.trend.grows": {
+        "en": "{who} grows with length ({slope} per token, ± {se}).",
+        "zh": "{who}随长度增大（每个 token {slope}，± {se}）。",
+    },
+    "critic.trend.shrinks": {
+        "en": "{who} falls as responses grow ({slope} per token, ± {se}).",
+        "zh": "{who}随长度减小（每个 token {slope}，± {se}）。",
+    },
+    "critic.trend.few": {
+        "en": "{who}: too few responses of different lengths to measure a trend.",
+        "zh": "{who}：不同长度的回答太少，测不出趋势。",
+    },
+    "critic.trend.flat": {
+        "en": "{who} does not measurably change with length (slope {slope} per token, ± {se}: within two standard "
+        "errors of 0).",
+        "zh": "{who}看不出随长度变化（斜率每个 token {slope}，± {se}，在 0 的两个标准误之内）。",
     },
     "critic.cost_header": {"en": "What the critic costs, measured in this run", "zh": "价值模型的代价（本次训练实测）"},
     "critic.col.quantity": {"en": "Quantity", "zh": "指标"},
@@ -398,4 +482,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "critic.dl_group": {"en": "Download the group (CSV)", "zh": "下载这一组（CSV）"},
     "critic.dl_live": {"en": "Download the curves (CSV)", "zh": "下载曲线（CSV）"},
     "critic.dl_values": {"en": "Download the critic's values (CSV)", "zh": "下载价值模型的估值（CSV）"},
+    "critic.dl_responses": {
+        "en": "Download each response's errors: critic and group baseline (CSV)",
+        "zh": "下载每条回答的误差：价值模型与组内基线（CSV）",
+    },
 }

@@ -146,6 +146,24 @@ STRINGS = {
         "loss_agg_mode = {loss_agg_mode}.",
         "zh": "TRL 的熵奖励总是按 token 平均的熵；rlviz 与 verl 用 loss_agg_mode = {loss_agg_mode} 聚合。",
     },
+    "export.note.adaptive_entropy_trl": {
+        "en": "TRL's adaptive entropy control (use_adaptive_entropy, after Skywork-OR1) differs from the authors' "
+        "code that rlviz follows in three ways: it raises the coefficient when the entropy is at or below the "
+        "target (the authors: strictly below), keeps the bonus off until it has measured a first entropy (the "
+        "authors start with it on), and measures the exact entropy of the tokens it trains on, where the authors "
+        "and rlviz take −mean log π_old over the batch's response tokens.",
+        "zh": "TRL 的自适应熵控制（use_adaptive_entropy，源自 Skywork-OR1）与 rlviz 所依照的作者代码有三处不同："
+        "熵小于或等于目标时它就调高系数（作者代码要求严格小于）；在测到第一个熵值之前它不加熵奖励（作者代码一开始就加）；"
+        "它量的是参与训练的 token 的精确熵，而作者代码和 rlviz 取整批回答 token 上 −log π_old 的平均。",
+    },
+    "export.note.adaptive_entropy_verl": {
+        "en": "verl has no adaptive entropy coefficient: entropy_target {entropy_target} and its step, bounds "
+        "have no verl key. The Skywork-OR1 authors' fork of verl names them actor.adaptive_entropy.enabled, "
+        "target_entropy, delta_ent_coef, min_ent_coef and max_ent_coef.",
+        "zh": "verl 没有自适应熵系数：entropy_target {entropy_target} 及其步长、上下界在 verl 里没有对应的键。"
+        "Skywork-OR1 作者的 verl 分支把它们叫作 actor.adaptive_entropy.enabled、target_entropy、"
+        "delta_ent_coef、min_ent_coef 和 max_ent_coef。",
+    },
     "export.note.batch_trl": {
         "en": "TRL splits a generation batch into equal steps: {responses_per_step} {responses_per_step:plural:response|responses} {responses_per_step:plural:does|do} not divide into "
         "{mini_batches} {mini_batches:plural:mini-batch|mini-batches}.",

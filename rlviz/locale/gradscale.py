@@ -48,10 +48,11 @@ STRINGS = {
     },
     "gradscale.prompt": {"en": "Prompt (a+b=)", "zh": "提示词（a+b=）"},
     "gradscale.prompt_help": {
-        "en": "An addition such as 37+5= (numbers of up to 3 digits). Empty: the first of {n} drawn prompts whose "
-        "answers are not all alike (the step page's batch).",
-        "zh": "形如 37+5= 的加法（每个数最多 3 位）。留空：在抽到的 {n} 个提示词中取第一个回答有对有错的（与“慢放一次更新”页"
-        "同一批数据）。",
+        "en": "The prompt in use: an addition such as 37+5= (numbers of up to 3 digits). At first, the first of {n} "
+        "drawn prompts whose answers are not all alike (the step page's batch); type another to use it, or empty "
+        "the box to draw again.",
+        "zh": "正在使用的提示词：形如 37+5= 的加法（每个数最多 3 位）。一开始是抽到的 {n} 个提示词中第一个回答有对有错的"
+        "（与“慢放一次更新”页同一批数据）；输入别的即改用它，清空则重新抽取。",
     },
     "gradscale.computing": {
         "en": "Running every objective's update on the same group…",

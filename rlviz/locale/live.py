@@ -36,10 +36,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这次训练没有哪个算法提升了留出集 pass@1；下降最少的是 **{title}**：{start} → {end}（{gain}）。",
     },
     "live.read_live_apart": {
-        "en": "Held-out pass@1 at the end spans {low} to {high} across the algorithms; two standard errors of a "
-        "difference between two of them ({n} {n:plural:sample|samples} each) are about {two_se}, so this run {verdict}",
-        "zh": "训练结束时各算法的留出集 pass@1 在 {low} 到 {high} 之间；两个算法之差（每个 {n} 个样本）的两个标准误约为 "
-        "{two_se}，所以这次运行{verdict}",
+        "en": "Held-out pass@1 at the end spans {low} to {high} across the algorithms ({n} {n:plural:sample|samples} "
+        "each). Evaluation noise alone opens gaps up to about {margin} between the best and the worst of {k} "
+        "({z} standard errors of a difference, widened for {pairs} {pairs:plural:pair|pairs}), so this run {verdict}",
+        "zh": "训练结束时各算法的留出集 pass@1 在 {low} 到 {high} 之间（每个 {n} 个样本）。仅评估噪声就可能让 {k} 个算法中"
+        "最好与最差之间相差约 {margin}（差值的 {z} 个标准误，已按 {pairs} 对比较放宽），所以这次运行{verdict}",
     },
     "live.live_verdict.separates": {
         "en": "separates the best algorithm from the worst beyond evaluation noise (one seed: try another before "
@@ -168,6 +169,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "给每个算法的损失加上 −系数 × 熵，聚合方式与损失相同（verl 的 actor.entropy_coeff，"
         "TRL 的 entropy_coef；默认 0）。调大它能让策略保持探索。",
     },
+    "live.entropy_target": {"en": "Entropy target (adaptive)", "zh": "目标熵（自适应）"},
+    "live.entropy_target_help": {
+        "en": "Skywork-OR1's adaptive entropy control (arXiv 2505.22312; the authors' verl fork, "
+        "EntController): a target entropy in nats per token, 0 = off. After every step the entropy "
+        "coefficient α moves by {delta}, up while the step's entropy (−mean log π_old of the sampled tokens) "
+        "is below the target and down otherwise, within [{low}, {high}] (the authors' defaults); the next step "
+        "subtracts α × entropy only if the entropy was below the target. The entropy bonus field above is "
+        "the starting α. The panels 'entropy coefficient α' and 'entropy bonus on' show it step by step. "
+        "TRL: use_adaptive_entropy with entropy_target; verl has no equivalent.",
+        "zh": "Skywork-OR1 的自适应熵控制（arXiv 2505.22312；作者的 verl 分支中的 EntController）："
+        "目标熵，单位 nats / token，0 表示关闭。每步之后，熵系数 α 变动 {delta}：这一步的熵"
+        "（采样 token 的 −log π_old 的平均）低于目标就调高，否则调低，并限制在 [{low}, {high}] 之内（作者的默认值）；"
+        "只有熵低于目标时，下一步的损失才减去 α × 熵。上面的熵奖励系数就是 α 的初值。"
+        "面板“熵系数 α”和“熵奖励是否生效”逐步显示它。TRL 对应 use_adaptive_entropy 加 entropy_target；"
+        "verl 没有对应设置。",
+    },
     "live.kl_in_reward": {"en": "KL in the reward", "zh": "KL 放进奖励"},
     "live.kl_in_reward_help": {
         "en": "Subtract β × KL(old ‖ reference) from each response's reward instead of adding β × KL "
@@ -278,12 +295,14 @@ STRINGS: dict[str, dict[str, str]] = {
         r"Entropy: $-\sum_v \pi_\theta(v)\log\pi_\theta(v)$ per generated token. Clip fraction: the "
         r"share of tokens the clip acted on: their gradient is zero under a hard clip, while CISPO only "
         r"caps their weight and GSPO clips whole responses. A group has zero advantage when all "
-        r"its G rewards are equal.",
+        r"its G rewards are equal. pass@G: the share of groups with at least one right answer; distinct right "
+        r"per group: how many different right answers a group of G found (a task with many right answers).",
         "zh": r"**这些数字怎么算：** 奖励是验证器给出的 1 或 0（开启时再加上 DAPO 的超长惩罚）；"
         r"pass@1 是训练样本中答对的比例。与冻结初始模型之间的 KL 用 k3 估计器 "
         r"$\frac{\pi_{ref}}{\pi_\theta} - \log\frac{\pi_{ref}}{\pi_\theta} - 1$，按 token 取平均。"
         r"熵是每个生成 token 的 $-\sum_v \pi_\theta(v)\log\pi_\theta(v)$。裁剪比例是被裁剪作用到的 token 所占的比例：硬裁剪下它们的梯度为零，CISPO 只是把权重截顶，GSPO 则整条回答一起裁剪。"
-        r"一个组的 G 个奖励全部相同时，它的优势为零。",
+        r"一个组的 G 个奖励全部相同时，它的优势为零。pass@G 是至少有一条回答答对的组所占的比例；"
+        r"每组不同正确答案数是一组 G 条回答里找到的不同正确答案的个数（用于有许多正确答案的任务）。",
     },
     "live.ratio_header": {"en": "Importance ratios at one step", "zh": "某一步的重要性比率分布"},
     "live.ratio_caption": {
@@ -325,8 +344,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "live.tokens_algos": {"en": "Show", "zh": "显示"},
     "live.prompt_line": {
-        "en": "{title} — prompt `{prompt}`, expected answer `{answer}` (digits reversed)",
-        "zh": "{title} —— 提示词 `{prompt}`，正确答案 `{answer}`（数字倒序书写）",
+        "en": "{title} — prompt `{prompt}`, {answer}",
+        "zh": "{title} —— 提示词 `{prompt}`，{answer}",
     },
     "live.no_update": {
         "en": "{title} made no update at this step (every group had equal rewards).",
@@ -427,14 +446,35 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- metric names (plots)
     "metric.reward_mean": {"en": "mean reward", "zh": "平均奖励"},
     "metric.pass_at_1": {"en": "pass@1 (training samples)", "zh": "pass@1（训练样本）"},
-    "metric.pass_at_group": {"en": "pass@G (groups with a right answer)", "zh": "pass@G（至少一个答对的组）"},
-    "metric.distinct_right": {"en": "distinct right answers per group", "zh": "每组不同的正确答案数"},
+    # short: a panel title shares a row with two others (about 27 characters fit each at 1024 px)
+    "metric.pass_at_group": {"en": "pass@G (solved groups)", "zh": "pass@G（有答对的组）"},
+    "metric.distinct_right": {"en": "distinct right per group", "zh": "每组不同正确答案数"},
     "metric.response_length_mean": {"en": "mean response length", "zh": "平均回答长度"},
     "metric.response_length_max": {"en": "longest response", "zh": "最长回答长度"},
+    "metric.response_length_right": {"en": "mean length of right responses", "zh": "答对回答的平均长度"},
+    "metric.response_length_wrong": {"en": "mean length of wrong responses", "zh": "答错回答的平均长度"},
+    "metric.seq_log_ratio_var": {
+        "en": "variance of Σ log r per response (unnormalised)",
+        "zh": "每条回答 Σ log r 的方差（未按长度归一）",
+    },
+    "metric.seq_log_ratio_mean_var": {
+        "en": "variance of log s = (1/|y|) Σ log r (GSPO's ratio)",
+        "zh": "log s = (1/|y|) Σ log r 的方差（GSPO 的比率）",
+    },
+    "metric.log_ratio_length_corr": {
+        "en": "correlation of length with |Σ log r|",
+        "zh": "回答长度与 |Σ log r| 的相关系数",
+    },
     "metric.overlong_fraction": {"en": "share of overlong responses", "zh": "超长回答占比"},
     "metric.group_reward_std": {"en": "group reward std", "zh": "组内奖励标准差"},
     "metric.zero_adv_group_fraction": {"en": "share of zero-advantage groups", "zh": "零优势组占比"},
     "metric.entropy": {"en": "entropy (nats / token)", "zh": "熵（nats / token）"},
+    "metric.entropy_sampled": {
+        "en": "−log π_old of the sampled tokens (nats / token)",
+        "zh": "采样 token 的 −log π_old（nats / token）",
+    },
+    "metric.entropy_coef": {"en": "entropy coefficient α", "zh": "熵系数 α"},
+    "metric.entropy_bonus_active": {"en": "entropy bonus on (1 = yes)", "zh": "熵奖励是否生效（1 = 是）"},
     "metric.kl_ref": {"en": "KL to reference", "zh": "与参考策略的 KL"},
     "metric.rollout_kl": {"en": "KL sampler ‖ trainer", "zh": "采样端 ‖ 训练端 KL"},
     "metric.correction_weight_mean": {"en": "mean correction weight", "zh": "修正权重均值"},

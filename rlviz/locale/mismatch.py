@@ -271,11 +271,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "mismatch.adv.pos": {"en": "trust region, A > 0", "zh": "信任域，A > 0"},
     "mismatch.adv.neg": {"en": "trust region, A < 0", "zh": "信任域，A < 0"},
     "mismatch.corr_caption": {
-        "en": "Default bands as TRL and verl ship them (geometric mean: verl's seq_mean_k1 band, drawn against 1 / r, "
-        "the statistic it bounds). Weights are detached: they change how much a sample counts, not the "
-        "objective's gradient direction.",
-        "zh": "区间取 TRL 和 verl 的默认值（几何平均：verl 的 seq_mean_k1 区间，它约束的统计量是 1 / r）。权重不参与求导："
-        "它们改变一个样本算多少，而不改变目标梯度的方向。",
+        "en": "Default bands as TRL and verl ship them (the rejection filters on a one-token response of ratio r: the "
+        "geometric-mean and sequence-ratio filters bound 1 / r, the K3 filter r − 1 − ln r). Weights are "
+        "detached: they change how much a sample counts, not the objective's gradient direction.",
+        "zh": "区间取 TRL 和 verl 的默认值（拒绝过滤画的是比率为 r 的单 token 回答：几何平均过滤和序列比率过滤约束 1 / r，"
+        "K3 过滤约束 r − 1 − ln r）。权重不参与求导：它们改变一个样本算多少，而不改变目标梯度的方向。",
     },
     "mismatch.reg.col.name": {"en": "Correction", "zh": "修正"},
     "mismatch.reg.col.level": {"en": "Level", "zh": "层级"},
@@ -318,12 +318,60 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "**上限起作用了吗？** {correction}（{band}）：所列采样端中没有一个原始权重达到上限：上限在这个批次上从未生效，"
         "这里的修正就是普通的重要性采样。",
     },
-    "mismatch.read_geo": {
-        "en": "The geometric-mean filter's default band is narrow ([{low}, {high}]): it already drops {bf16} of the "
-        "bf16 copy's tokens and {top_p} under top-p {p}, where nothing but the truncation differs.",
-        "zh": "几何平均过滤的默认区间很窄（[{low}, {high}]）：它已经丢掉了 bf16 副本 {bf16} 的 token，在 top-p {p} 下丢掉 "
-        "{top_p}，而那里除了截断之外没有任何不同。",
+    "mismatch.read_rs": {
+        "en": "{correction} (default band {band}) drops {bf16} of the bf16 copy's tokens and {top_p} under top-p {p}, "
+        "where nothing but the truncation differs.",
+        "zh": "{correction}（默认区间 {band}）丢掉了 bf16 副本 {bf16} 的 token，在 top-p {p} 下丢掉 {top_p}，"
+        "而那里除了截断之外没有任何不同。",
     },
+    "mismatch.preset_header": {"en": "verl's presets", "zh": "verl 的预设"},
+    "mismatch.preset_text": {
+        "en": "verl ships its corrections as presets (`RolloutCorrectionConfig.<name>()`): an importance weight, "
+        "a rejection filter, and a mode. **Decoupled** mode keeps three policies: the trainer recomputes π_old "
+        "and the weights come from π_old / π_rollout. **Bypass** mode keeps two: the sampler's log-probs serve "
+        "as π_old, so PPO's clip acts on π / π_rollout itself (no extra weight), and REINFORCE multiplies the "
+        "weight in. A rejection filter removes a response from the loss and from the token count it is "
+        "averaged over.",
+        "zh": "verl 把这些修正做成了预设（`RolloutCorrectionConfig.<名称>()`）：一个重要性权重、一个拒绝过滤器和一种模式。"
+        "**解耦**（decoupled）模式保留三个策略：训练端重新计算 π_old，权重来自 π_old / π_rollout。"
+        "**旁路**（bypass）模式只保留两个：采样端的 log-prob 直接充当 π_old，于是 PPO 的截断直接作用于 "
+        "π / π_rollout（不再乘额外的权重），REINFORCE 则把权重乘进损失。被拒绝的回答既离开损失，也离开求平均用的 token 数。",
+    },
+    "mismatch.preset_caption": {
+        "en": "Each preset at verl 0.9.1's defaults, composed from the corrections above; its weights on fixed inputs "
+        "were checked against verl's own compute_rollout_correction_and_rejection_mask (parity suite; last "
+        "column). In bypass mode verl's REINFORCE loss is rlviz's Bypass REINFORCE where the loss itself carries "
+        'the truncated IS weight ("inside the loss"), and GPG\'s −A·log π where the weight, if any, comes from the '
+        'correction part. Where a preset adds no weight and no filter outside its loss, "(its loss)" names the '
+        "frameworks that loss (with any weight inside it) was checked against.",
+        "zh": "每个预设取 verl 0.9.1 的默认值，由上面的修正组合而成；它在固定输入上的权重已与 verl 自己的 "
+        "compute_rollout_correction_and_rejection_mask 核对（一致性测试，见最后一列）。旁路模式下，若截断的重要性权重"
+        "由损失函数本身携带（“在损失函数内”），verl 的 REINFORCE 损失就是 rlviz 的 Bypass REINFORCE；若权重（如果有）"
+        "来自修正部分，则是 GPG 的 −A·log π。若预设在损失函数之外不加权重也不加过滤器，"
+        "“（其损失函数）”列出该损失（连同其中的权重）核对过的框架。",
+    },
+    "mismatch.preset_effect_caption": {
+        "en": "Per verl preset (rows) and sampler (columns), its correction part on the measured batch: the share of "
+        "tokens dropped · the share of responses touched, and in brackets the mean weight. A bypass preset's "
+        "weights are these before the step's first update, where π is still π_old.",
+        "zh": "按 verl 预设（行）和采样端（列），预设的修正部分在实测批次上的作用：被丢弃的 token 占比 · 受影响的回答占比，"
+        "括号里是平均权重。旁路预设的权重在本步第一次更新之前就是这些，那时 π 仍等于 π_old。",
+    },
+    "mismatch.preset.col.name": {"en": "Preset (verl classmethod)", "zh": "预设（verl 类方法）"},
+    "mismatch.preset.col.loss": {"en": "Mode and loss", "zh": "模式与损失"},
+    "mismatch.preset.col.is": {"en": "Importance weight", "zh": "重要性权重"},
+    "mismatch.preset.col.rs": {"en": "Rejection", "zh": "拒绝"},
+    "mismatch.preset.any_objective": {
+        "en": "decoupled: weighs the run's objective",
+        "zh": "解耦：给所训练目标的逐 token 损失加权",
+    },
+    "mismatch.preset.bypass": {
+        "en": "bypass, loss_type = {loss}: rlviz's {objective}",
+        "zh": "旁路，loss_type = {loss}：即 rlviz 的 {objective}",
+    },
+    "mismatch.preset.col.checked": {"en": "Checked against", "zh": "核对对象"},
+    "mismatch.preset.in_loss": {"en": "{weight}, inside the loss", "zh": "{weight}，在损失函数内"},
+    "mismatch.preset.checked_loss": {"en": "{checked} (its loss)", "zh": "{checked}（其损失函数）"},
     # ------------------------------------------------------------------ 3. live
     "mismatch.live_header": {"en": "3. Live: corrections side by side", "zh": "3. 实时：各种修正并排对比"},
     "mismatch.live_text": {

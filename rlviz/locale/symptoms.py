@@ -98,13 +98,20 @@ STRINGS = {
         "zh": "策略的 token 熵一路降向零；同一组的采样变成同一个答案，探索停止。",
     },
     "symptoms.entropy_collapse.causes": {
-        "en": "- a symmetric clip: with ε_high = ε_low, a rare token the update favours can only grow by a factor "
-        "1 + ε_high, while likely tokens keep sharpening (DAPO, arXiv 2503.14476 §3.1, clip-higher)\n- a step "
-        "too large for the batch (learning rate, μ): each update sharpens the distribution\n- sampling at a low "
-        "temperature",
-        "zh": "- 对称裁剪：ε_high = ε_low 时，更新偏向的低概率 token 最多只能涨到 1 + ε_high 倍，而高概率 token 持续变尖"
-        "（DAPO，arXiv 2503.14476 §3.1，clip-higher）\n- 步子相对批量太大（学习率、μ）：每次更新都让分布更尖\n"
-        "- 采样温度太低",
+        "en": "- no pull back to the reference: DAPO drops GRPO's KL term; in the reproduction here (the make-a-sum "
+        "task, many right answers) DAPO collapses and GRPO with its KL term does not\n- a symmetric clip: with "
+        "ε_high = ε_low, a rare token the update favours can only grow by a factor 1 + ε_high, while likely tokens "
+        "keep sharpening (DAPO, arXiv 2503.14476 §3.1, clip-higher); on this tiny model the upper clip almost "
+        "never binds, and undoing clip-higher did not lower the entropy (docs/second-task.md)\n- a step too large "
+        "for the batch (learning rate, μ): each update sharpens the distribution\n- sampling at a low temperature"
+        "\n\nMeasured cures on the same task, three seeds each: Clip-Cov and KL-Cov (arXiv 2505.22617) kept the "
+        "entropy as high as GRPO's; an entropy bonus kept a little more; a higher ε_high did not.",
+        "zh": "- 没有拉回参考策略的力：DAPO 去掉了 GRPO 的 KL 项；这里的复现（“凑数”任务，正确答案很多）中 DAPO 熵坍缩，"
+        "带 KL 项的 GRPO 没有\n- 对称裁剪：ε_high = ε_low 时，更新偏向的低概率 token 最多只能涨到 1 + ε_high 倍，而高概率"
+        " token 持续变尖（DAPO，arXiv 2503.14476 §3.1，clip-higher）；在这个小模型上上界几乎从不生效，撤掉 clip-higher 也没有"
+        "让熵更低（docs/second-task.md）\n- 步子相对批量太大（学习率、μ）：每次更新都让分布更尖\n- 采样温度太低"
+        "\n\n同一任务上实测的解法（各三个种子）：Clip-Cov 和 KL-Cov（arXiv 2505.22617）让熵保持得和 GRPO 一样高；熵奖励多保住"
+        "一点；更高的 ε_high 没有用。",
     },
     "symptoms.entropy_collapse.evidence": {
         "en": "Entropy over the last third is {value} of the first step's (collapse below {threshold}).",

@@ -18,7 +18,7 @@ from plotly.subplots import make_subplots
 
 from . import DIVERGING_SCALE, OKABE_ITO, _visible, algorithm_style, base_layout
 
-__all__ = ["group_figure", "lambda_figure", "live_figure", "position_figure"]
+__all__ = ["group_figure", "lambda_figure", "length_figure", "live_figure", "position_figure"]
 
 VALUE_SCALE = [[0.0, "#f7fbff"], [0.5, "#6baed6"], [1.0, "#08306b"]]  # V(s_t): light (0) to dark blue (1)
 MONO = {"family": "DejaVu Sans Mono, Noto Sans Mono, monospace", "size": 13}
@@ -247,6 +247,60 @@ def position_figure(late: pd.DataFrame, early: pd.DataFrame, labels: Mapping[str
     base_layout(fig, height=300)
     fig.update_layout(legend={"y": -0.3, "yanchor": "top"}, margin={"b": 80})
     fig.update_xaxes(title_text=_l(labels, "position"))
+    return fig
+
+
+def length_figure(fresh: pd.DataFrame, late: pd.DataFrame, labels: Mapping[str, str]) -> go.Figure:
+    """The critic's error and GRPO's group baseline's, by response length: the mean over each length bin's
+    responses of |V(s_t) - return| (averaged over the response's tokens, for a fresh critic and a trained
+    one, and at its first token for the trained one) and of |group mean R - R| on the same responses.
+
+    Args:
+        fresh, late: :func:`rlviz.experiments.critic.error_by_length` over the fresh critic's step and over
+            the late steps (``fresh`` may be empty: no line).
+        labels: ``fresh``, ``tokens``, ``first``, ``baseline`` (legend names), ``length``, ``y`` (axis
+            titles), ``responses``, ``reward`` (hover words: each point's number of responses and their mean
+            reward).
+
+    Every row given is drawn: leave out the bins too small to read first
+    (:func:`rlviz.experiments.critic.split_bins`).
+    """
+    fig = go.Figure()
+    ppo, grpo = algorithm_style("ppo"), algorithm_style("grpo")
+    ticks: dict[float, str] = {}
+
+    def add(d: pd.DataFrame, column: str, word: str, color: str, dash: str) -> None:
+        if d.empty or column not in d.columns:
+            return
+        y = pd.to_numeric(d[column], errors="coerce").to_numpy(dtype=float)
+        ok = np.isfinite(y)
+        lo, hi = d["lo"].to_numpy(dtype=float)[ok], d["hi"].to_numpy(dtype=float)[ok]
+        x = (lo + hi) / 2
+        ticks.update({float(m): f"{int(a)}–{int(b)}" for m, a, b in zip(x, lo, hi)})
+        n = d["responses"].to_numpy()[ok]
+        reward = d["reward"].to_numpy(dtype=float)[ok] if "reward" in d.columns else np.full(len(n), np.nan)
+        fig.add_trace(
+            go.Scatter(
+                x=x.tolist(),
+                y=y[ok].tolist(),
+                customdata=[[f"{int(a)}–{int(b)}", int(k), float(r)] for a, b, k, r in zip(lo, hi, n, reward)],
+                mode="lines+markers",
+                name=_l(labels, word),
+                line={"color": color, "dash": dash},
+                hovertemplate=f"{_l(labels, word)}: %{{y:.3f}}<br>{_l(labels, 'responses')}: %{{customdata[1]}}"
+                f"<br>{_l(labels, 'reward')}: %{{customdata[2]:.2f}}"
+                f"<extra>{_l(labels, 'length')} %{{customdata[0]}}</extra>",
+            )
+        )
+
+    add(fresh, "critic_tokens", "fresh", OKABE_ITO["grey"], "dot")
+    add(late, "critic_tokens", "tokens", ppo["color"], "solid")
+    add(late, "critic_first", "first", ppo["color"], "dash")
+    add(late, "baseline", "baseline", grpo["color"], "solid")
+    base_layout(fig, height=300, x_title=_l(labels, "length"), y_title=_l(labels, "y"))
+    if ticks:
+        fig.update_xaxes(tickvals=sorted(ticks), ticktext=[ticks[k] for k in sorted(ticks)])
+    fig.update_layout(legend={"y": -0.3, "yanchor": "top"}, margin={"b": 80})
     return fig
 
 

@@ -21,6 +21,7 @@ from . import OKABE_ITO, base_layout, style_or_default
 __all__ = ["BAR_PX", "OPTIMIZER_STYLES", "norms_figure", "scale_figure"]
 
 BAR_PX = 17  # height of one objective's bar
+VALUE_PX = 52  # the right margin that holds the bars' values ("0.000123" at 11 px)
 # the optimizers' colours (not objectives': Okabe-Ito blue and vermillion) and clipping's dash
 OPTIMIZER_STYLES = {"adamw": OKABE_ITO["blue"], "sgd": OKABE_ITO["vermillion"]}
 CLIP_DASH = {True: "solid", False: "dash"}
@@ -48,7 +49,8 @@ def norms_figure(
     title: str | None = None,
 ) -> go.Figure:
     """One horizontal bar per objective (registry order, top to bottom): ``frame[column]`` on a log axis,
-    in the objective's colour, its value written beside it.
+    in the objective's colour, its value written on its row in a column right of the plot (annotations in
+    the right margin, so no mark or line inside the plot covers it).
 
     Args:
         frame: ``rlviz.experiments.gradscale.gradient_norms``: ``objective``, ``title``, ``loss_agg_mode``,
@@ -84,12 +86,6 @@ def norms_figure(
             y=titles,
             orientation="h",
             marker={"color": colors, "line": {"width": 0}},
-            text=[f"{v:.3g}" for v in values],
-            textposition="outside",
-            textangle=0,
-            textfont={"size": 11},
-            constraintext="none",
-            cliponaxis=False,
             customdata=custom,
             hovertemplate=hover + "<extra></extra>",
             showlegend=False,
@@ -128,8 +124,22 @@ def norms_figure(
             font={"size": 11, "color": "#555555"},
         )
         shown.append(clip)
+    # each bar's value in a column of its own right of the plot: never under the first update's mark, the
+    # max_grad_norm line or another bar, wherever the bar ends
+    for row, v in zip(titles, values):
+        fig.add_annotation(
+            x=1.0,
+            xref="paper",
+            xanchor="left",
+            xshift=4,
+            y=row,
+            yref="y",
+            text=f"{v:.3g}",
+            showarrow=False,
+            font={"size": 11},
+        )
     base_layout(fig, title=title, height=max(240, BAR_PX * len(every) + 95), x_title=_l(labels, "axis"))
-    fig.update_layout(margin={"l": 10, "r": 20, "t": 62 if title else 36, "b": 45}, bargap=0.25)
+    fig.update_layout(margin={"l": 10, "r": VALUE_PX, "t": 62 if title else 36, "b": 45}, bargap=0.25)
     fig.update_yaxes(  # every row named (plotly would skip labels on a crowded category axis)
         autorange="reversed",
         type="category",

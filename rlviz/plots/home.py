@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 
 import plotly.graph_objects as go
@@ -9,22 +10,33 @@ import plotly.graph_objects as go
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.plots import base_layout, ordered, style_or_default, text_color_on
 
-__all__ = ["lineage_figure"]
+__all__ = ["lineage_figure", "lineage_layout"]
 
 
-def lineage_figure(parents: Mapping[str, str | None], labels: Mapping[str, str], *, height: int = 380) -> go.Figure:
-    """The family tree of the algorithms: one box per algorithm, an arrow from parent to child.
+WRAP = 10  # characters per line of a box's label: a long title ("Bypass REINFORCE (verl)") takes lines, not width
+GAP = 2.5  # character widths between two columns' boxes: room for the arrows
+ROW_PX = 46  # pixels per row of the tallest column: a three-line label fits its box with room between boxes
+FONT_PX = 12  # the labels' font size
 
-    Args:
-        parents: algorithm -> the algorithm it refines (``None`` for a root).
-        labels: optionally, for each algorithm, ``name.<algorithm>`` (its box label; a missing one:
-            the registry title, else the name) and ``hover.<algorithm>`` (its hover text, e.g. the
-            one-line summary; a missing one: the box label).
 
-    Columns are generations (distance from a root); boxes use the algorithm's colour.
+def _lines(title: str) -> list[str]:
+    """A box's label as lines of at most :data:`WRAP` characters (a single longer word: its own line)."""
+    return textwrap.wrap(title, WRAP, break_long_words=False) or [title]
+
+
+def lineage_layout(parents: Mapping[str, str | None], titles: Mapping[str, str]) -> dict[str, dict[str, float]]:
+    """Where each algorithm's box goes, computed from the tree alone (no position typed per name).
+
+    Columns are generations (distance from a root); a column is as wide as its widest label (in character
+    widths, at least 4) plus one, and columns are :data:`GAP` apart; rows are one unit apart, each column centred
+    on the tallest. A box is as tall as its label's lines (:func:`_lines`), at most 0.92 of a row, so no two
+    boxes touch whatever the labels.
+
+    Returns:
+        ``{name: {"x", "y", "w", "h", "lines"}}``: centre, width and height in axis units (x: character
+        widths, y: rows), and the number of label lines.
     """
     names = ordered(parents)
-    titles = {n: labels.get(f"name.{n}", ALGORITHMS[n].title if n in ALGORITHMS else n) for n in names}
 
     def depth(name: str, seen: tuple[str, ...] = ()) -> int:
         parent = parents.get(name)
@@ -36,53 +48,82 @@ def lineage_figure(parents: Mapping[str, str | None], labels: Mapping[str, str],
     for name in names:
         levels.setdefault(depth(name), []).append(name)
     tallest = max((len(v) for v in levels.values()), default=1)
-    pos: dict[str, tuple[float, float]] = {}
-    for level, members in levels.items():
+    widths = {
+        level: max(4, *(len(line) for n in members for line in _lines(titles[n]))) + 1
+        for level, members in levels.items()
+    }
+    out: dict[str, dict[str, float]] = {}
+    left = 0.0
+    for level in sorted(levels):
+        members, width = levels[level], widths[level]
         offset = (tallest - len(members)) / 2
         for k, name in enumerate(members):
-            pos[name] = (float(level), -(k + offset))
-    box_w, box_h = 0.62, 0.62
+            lines = len(_lines(titles[name]))
+            height = min(0.92, (lines * (FONT_PX + 3) + 10) / ROW_PX)
+            out[name] = {"x": left + width / 2, "y": -(k + offset), "w": float(width), "h": height, "lines": lines}
+        left += width + GAP
+    return out
+
+
+def lineage_figure(
+    parents: Mapping[str, str | None], labels: Mapping[str, str], *, height: int | None = None
+) -> go.Figure:
+    """The family tree of the algorithms: one box per algorithm, an arrow from parent to child.
+
+    Args:
+        parents: algorithm -> the algorithm it refines (``None`` for a root).
+        labels: optionally, for each algorithm, ``name.<algorithm>`` (its box label; a missing one:
+            the registry title, else the name) and ``hover.<algorithm>`` (its hover text, e.g. the
+            one-line summary; a missing one: the box label).
+        height: pixels; ``None``: :data:`ROW_PX` per row of the tallest column (at least 380).
+
+    Columns are generations (distance from a root), laid out by :func:`lineage_layout`; boxes use the
+    algorithm's colour.
+    """
+    names = ordered(parents)
+    titles = {n: labels.get(f"name.{n}", ALGORITHMS[n].title if n in ALGORITHMS else n) for n in names}
+    pos = lineage_layout(parents, titles)
+    rows = 1 + max((-p["y"] for p in pos.values()), default=0)
+    span = max((p["x"] + p["w"] / 2 for p in pos.values()), default=1.0)
     # every box, label and arrow in one list each, set on the layout at once (plotly validates a
     # list in one pass; add_shape / add_annotation per item cost most of the Home page's run)
     shapes: list[dict] = []
     annotations: list[dict] = []
-    labels_on_top: list[dict] = []  # after the arrows, so that a widened label covers an arrow's end
+    labels_on_top: list[dict] = []  # after the arrows, so that a label covers an arrow's end
     for name in names:
-        x, y = pos[name]
+        x, y, w, h = pos[name]["x"], pos[name]["y"], pos[name]["w"], pos[name]["h"]
         style = style_or_default(name)
         shapes.append(
             {
                 "type": "rect",
-                "x0": x - box_w / 2,
-                "x1": x + box_w / 2,
-                "y0": y - box_h / 2,
-                "y1": y + box_h / 2,
+                "x0": x - w / 2,
+                "x1": x + w / 2,
+                "y0": y - h / 2,
+                "y1": y + h / 2,
                 "fillcolor": style["color"],
                 "line": {"color": "#333333", "width": 1},
                 "layer": "below",
             }
         )
-        # the label carries the box's colour as its own background: a name wider than the box (GSPO-token
-        # in a narrow column) widens its label instead of running out of the box in a colour that hides it
         labels_on_top.append(
             {
                 "x": x,
                 "y": y,
-                "text": f"<b>{titles[name]}</b>",
+                "text": "<br>".join(f"<b>{line}</b>" for line in _lines(titles[name])),
                 "showarrow": False,
                 "bgcolor": style["color"],
                 "borderpad": 1,
-                "font": {"color": text_color_on(style["color"]), "size": 14},
+                "font": {"color": text_color_on(style["color"]), "size": FONT_PX},
             }
         )
         parent = parents.get(name)
         if parent in pos:
-            px, py = pos[parent]
+            px, py, pw = pos[parent]["x"], pos[parent]["y"], pos[parent]["w"]
             annotations.append(
                 {
-                    "x": x - box_w / 2,
+                    "x": x - w / 2,
                     "y": y,
-                    "ax": px + box_w / 2,
+                    "ax": px + pw / 2,
                     "ay": py,
                     "xref": "x",
                     "yref": "y",
@@ -99,8 +140,8 @@ def lineage_figure(parents: Mapping[str, str | None], labels: Mapping[str, str],
     fig = go.Figure(layout={"shapes": shapes, "annotations": annotations + labels_on_top})
     fig.add_trace(
         go.Scatter(
-            x=[pos[n][0] for n in names],
-            y=[pos[n][1] for n in names],
+            x=[pos[n]["x"] for n in names],
+            y=[pos[n]["y"] for n in names],
             mode="markers",
             marker={"size": 40, "opacity": 0},
             hovertext=[labels.get(f"hover.{n}", titles[n]) for n in names],
@@ -108,8 +149,8 @@ def lineage_figure(parents: Mapping[str, str | None], labels: Mapping[str, str],
             showlegend=False,
         )
     )
-    base_layout(fig, height=height)
-    fig.update_xaxes(visible=False, range=[-0.5, max(levels, default=0) + 0.5])
-    fig.update_yaxes(visible=False, range=[-(tallest - 1) - 0.5, 0.5])
+    base_layout(fig, height=height or max(380, int(rows * ROW_PX) + 20))
+    fig.update_xaxes(visible=False, range=[-0.5, span + 0.5])
+    fig.update_yaxes(visible=False, range=[-(rows - 1) - 0.5, 0.5])
     fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, dragmode=False)
     return fig

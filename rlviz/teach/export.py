@@ -107,6 +107,11 @@ _TRAIN_RELEVANT: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "top_p": lambda f: f["top_p"] < 1,
     "top_k": lambda f: f["top_k"] > 0,
     "replay_sampling_mask": lambda f: f["top_p"] < 1 or f["top_k"] > 0,  # no mask to replay without truncation
+    # Skywork-OR1's adaptive entropy control acts only with a target
+    **{
+        name: (lambda f: f["entropy_target"] is not None)
+        for name in ("entropy_target", "entropy_coef_delta", "entropy_coef_min", "entropy_coef_max")
+    },
 }
 
 
@@ -164,6 +169,8 @@ SETTING_NOTES: tuple[FrameworkNote, ...] = (
         "entropy_trl",
         lambda f: _given("entropy_coef")(f) and f["entropy_coef"] > 0 and f["loss_agg_mode"] != "token-mean",
     ),
+    _note("trl", "adaptive_entropy_trl", lambda f: _given("entropy_target")(f) and f["entropy_target"] is not None),
+    _note("verl", "adaptive_entropy_verl", lambda f: _given("entropy_target")(f) and f["entropy_target"] is not None),
     _note(
         "trl",
         "batch_trl",
@@ -411,9 +418,10 @@ def _correction_args(fw: str, fields: Mapping[str, Any], out: dict[str, Any], mi
     ``vllm_importance_sampling_clip_min`` / ``_max``; it has no rejection filter. verl
     (``algorithm.rollout_correction``): ``rollout_is`` = token / sequence with ``rollout_is_threshold``
     (a number: the truncation C; ``"lower_upper"``: IcePop's mask band, which needs a lower bound)
-    and ``rollout_rs`` = ``seq_mean_k1`` with ``rollout_rs_threshold`` for the geometric-mean filter.
+    and ``rollout_rs`` (``seq_mean_k1``, ``seq_sum_k1``: a ``"lower_upper"`` band; ``seq_mean_k3``: an
+    upper bound) with ``rollout_rs_threshold`` for a rejection filter (``VERL_RS_OPTION``).
     Settings a framework cannot express go to ``missing``."""
-    from rlviz.core.corrections import correction_band, get_correction
+    from rlviz.core.corrections import VERL_RS_OPTION, correction_band, get_correction
 
     name = fields["rollout_correction"]
     spec = get_correction(name)
@@ -443,10 +451,17 @@ def _correction_args(fw: str, fields: Mapping[str, Any], out: dict[str, Any], mi
         return
     root = "algorithm.rollout_correction"
     if spec.kind == "reject":
+        option = VERL_RS_OPTION[spec.statistic]
+        if not option.endswith("k1"):  # an upper bound alone (seq_mean_k3)
+            if low is not None:
+                missing.add("rollout_correction_low")
+            out[f"{root}.rollout_rs"] = option
+            out[f"{root}.rollout_rs_threshold"] = high
+            return
         if low is None or high is None:
             missing.add("rollout_correction_low" if low is None else "rollout_correction_high")
             return
-        out[f"{root}.rollout_rs"] = "seq_mean_k1"
+        out[f"{root}.rollout_rs"] = option
         out[f"{root}.rollout_rs_threshold"] = _band_text(low, high)
         return
     if spec.kind == "truncate":
@@ -559,6 +574,10 @@ def export_config(
                     {"setting": other, "value": out[key], "key": key, "other": f, "other_value": fields[f]}
                 )
             out[key] = fields[f]
+        if fw == "trl" and "entropy_target" in out:
+            out["use_adaptive_entropy"] = True  # TRL's switch for the target (GRPOConfig, 1.16)
+            for name in ("entropy_coef_delta", "entropy_coef_min", "entropy_coef_max"):  # TRL's defaults differ
+                out.setdefault(name, fields[name])
         if fw == "verl" and fields["overlong_shaping"] and "max_new_tokens" in given:
             out["reward.reward_kwargs.max_resp_len"] = fields["max_new_tokens"]  # the DAPO manager's L_max
         if set(given) & set(_BATCH) and "mini_batches" not in skip:

@@ -371,15 +371,13 @@ def live_result(run) -> dict[str, Any]:
     (:class:`rlviz.experiments.runner.SideBySideRun`, arms named after their objectives):
     ``step1`` (``{arm: {metric: value}}``, the :data:`STEP1_METRICS` of each arm's step 1),
     ``heldout`` (held-out pass@1: ``"start"`` and each finished arm's end) and ``heldout_total``
-    (held-out samples behind each arm's pass@1: the held-out prompts x samples per prompt)."""
-    from rlviz.lm.task import HELDOUT_SIZE
-
+    (held-out samples behind each arm's pass@1: the run's task's held-out prompts x samples per prompt)."""
     frame = run.metrics_frame()
     first = frame[frame["step"] == 1]
     return {
         "step1": {row["arm"]: {m: float(row[m]) for m in STEP1_METRICS} for _, row in first.iterrows()},
         "heldout": run.heldout,
-        "heldout_total": HELDOUT_SIZE * int(run.config.heldout_samples),
+        "heldout_total": _heldout_prompts(run.config.train.get("task")) * int(run.config.heldout_samples),
     }
 
 
@@ -500,10 +498,18 @@ def _live_heldout(state: Mapping[str, Any]) -> Lines:
     return rank_lines(values, _live_heldout_margin(state))
 
 
-def _live_heldout_fields(state: Mapping[str, Any]) -> dict[str, str]:
-    from rlviz.lm.task import HELDOUT_SIZE
+def _heldout_prompts(task: str | None) -> int:
+    """The held-out prompts of ``task`` (a key of ``rlviz.lm.tasks.TASKS``; ``None``: the default task):
+    96 for reversed addition, 57 for make_sum."""
+    from rlviz.lm.tasks import get_task
+    from rlviz.lm.trainer import TrainConfig
 
-    return {"n": str(HELDOUT_SIZE * int(state["heldout_samples"])), "steps": str(int(state["steps"]))}
+    return len(get_task(task or TrainConfig.task).heldout_problems())
+
+
+def _live_heldout_fields(state: Mapping[str, Any]) -> dict[str, str]:
+    n = _heldout_prompts(state.get("task")) * int(state["heldout_samples"])
+    return {"n": str(n), "steps": str(int(state["steps"]))}
 
 
 def _live_heldout_explain(state: Mapping[str, Any]) -> dict[str, str]:

@@ -10,7 +10,7 @@ framework's name and version, the function that computed it and the exact settin
 ``tests/test_parity.py`` checks ``rlviz`` against them to 1e-6 (corrections: 1e-9 relative, the kept
 tokens exactly) and ``rlviz.core.parity`` tells the Home page which framework version each objective
 (and correction) was checked against. A new objective is one row of ``POLICY_CASES``, a new
-correction one row of ``CORRECTION_CASES`` (and, if the framework needs new plumbing, one argument of
+correction one row of ``CORRECTION_CASES``, a verl preset one row of ``PRESET_CASES`` (and, if the framework needs new plumbing, one argument of
 ``run_trl`` / ``run_verl``).
 
 How each framework's own code is run (nothing of it is copied or re-implemented here):
@@ -853,6 +853,13 @@ ADV_REWARDS = ((1.0, 0.0, 0.0, 1.0), (0.5, 0.25, 0.0, 0.75))
 ADV_LENGTHS = ((3, 5, 8, 2), (6, 1, 4, 7))
 ADV_GREEDY = (1.0, 0.25)
 ADV_FORMAT = ((1.0, 1.0, 0.0, 0.5), (0.0, 1.0, 1.0, 1.0))
+# the Optimal Token Baseline (verl optimal_token_baseline, a per-token estimator): the old policy's statistics of
+# each sampled token on the same responses, from fixed logits over a vocabulary of 5 (seed 43); Σπ² by verl's own
+# calculate_sum_pi_squared_from_logits; finite junk in the padding (verl multiplies it by the mask). Both groups'
+# longest response is the only one past the second longest, so handle_zero_tail acts in each; the second case
+# scales the token variances by rollout IS weights squared (rho in [0.5, 2]).
+OTB_VOCAB, OTB_SEED, OTB_JUNK = 5, 43, (3.0, 7.0, 9.0)
+OTB_CASES = [("optimal_token_baseline", {"handle_zero_tail": True}), ("optimal_token_baseline", {"rollout_is": True})]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1118,8 +1125,114 @@ CORRECTION_CASES = [
         settings=_trl_mode("sequence_mask", 0.5, 2.0),
     ),
 ]
-# Not stored (no rlviz entry to map to): verl's token_k1 / seq_sum_k1 rejection (weight 1 inside a band on
-# the token's or the response's pi_rollout / pi_train), the k2 / k3 / seq_max rejection filters,
+# verl rejection on the response's ratio (seq_sum_k1: sum of k1 = -l within [log lower, log upper]) and on
+# the mean k3 = e^l - 1 - l (seq_mean_k3, an upper bound only; per response 0.242, 0.177, 0.536, 0.110, 0.187,
+# 0.0745 on these inputs, so 0.15 keeps the fourth and sixth, 0.2 the second and fifth too)
+CORRECTION_CASES += [
+    dict(
+        correction="seq_ratio_rs",
+        rlviz={"low": 0.5, "high": 2.0},
+        framework="verl",
+        settings={"rollout_rs": "seq_sum_k1", "rollout_rs_threshold": "0.5_2.0"},
+    ),
+    dict(
+        correction="k3_rs",
+        rlviz={"low": None, "high": 0.15},
+        framework="verl",
+        settings={"rollout_rs": "seq_mean_k3", "rollout_rs_threshold": 0.15},
+    ),
+    dict(
+        correction="k3_rs",
+        rlviz={"low": None, "high": 0.2},
+        framework="verl",
+        settings={"rollout_rs": "seq_mean_k3", "rollout_rs_threshold": 0.2},
+    ),
+]
+
+# verl's presets (rlviz.core.corrections.PRESETS): each RolloutCorrectionConfig classmethod builds the config,
+# and verl's compute_rollout_correction_and_rejection_mask runs it; the weight stored is the IS weights
+# times the returned response mask (what the loss multiplies). ``is_in_weight`` False: the IS weight is
+# the rlviz bypass objective's (bypass_pg, checked by its own cases), so only the mask is stored. The
+# K3-RS default 0.01 rejects every response of these inputs (mean k3 >= 0.0745): those presets run with
+# rs_threshold=0.15. Not stored: bypass_ppo_clip and bypass_pg_is, whose correction part is empty (they
+# are rlviz's ppo and bypass_pg objectives, checked by their cases).
+PRESET_CASES = [
+    dict(preset="decoupled_token_is", kwargs={}),
+    dict(preset="decoupled_seq_is", kwargs={}),
+    dict(preset="decoupled_token_icepop", kwargs={}),
+    dict(preset="decoupled_seq_is_rs", kwargs={}),
+    dict(preset="decoupled_geo_rs", kwargs={}),
+    dict(preset="decoupled_geo_rs_seq_tis", kwargs={}),
+    dict(preset="decoupled_geo_rs_token_tis", kwargs={}),
+    dict(preset="decoupled_k3_rs", kwargs={"rs_threshold": 0.15}, rlviz={"rs_band": [None, 0.15]}),
+    dict(preset="decoupled_k3_rs_seq_tis", kwargs={"rs_threshold": 0.15}, rlviz={"rs_band": [None, 0.15]}),
+    dict(preset="decoupled_k3_rs_token_tis", kwargs={"rs_threshold": 0.15}, rlviz={"rs_band": [None, 0.15]}),
+    dict(preset="bypass_ppo_clip_geo_rs", kwargs={}),
+    dict(preset="bypass_ppo_clip_k3_rs", kwargs={"rs_threshold": 0.15}, rlviz={"rs_band": [None, 0.15]}),
+    dict(preset="bypass_pg_token_icepop", kwargs={}),
+    dict(preset="bypass_pg_geo_rs", kwargs={}),
+    dict(preset="bypass_pg_geo_rs_seq_tis", kwargs={}, is_in_weight=False),
+    dict(preset="bypass_pg_geo_rs_token_tis", kwargs={}, is_in_weight=False),
+]
+
+
+def run_verl_preset(row: dict, inp: dict) -> tuple[torch.Tensor, dict]:
+    """verl's ``RolloutCorrectionConfig.<preset>(**kwargs)`` run through
+    ``compute_rollout_correction_and_rejection_mask`` on the fixed inputs (in bypass mode verl calls it
+    with the current policy's log-probs as ``old_log_prob``: the fixed trainer log-probs here). Returns
+    (weight [B, T]: the IS weights, where the row keeps them, times the modified response mask; the
+    settings the classmethod wrote)."""
+    from verl.trainer.config.algorithm import RolloutCorrectionConfig
+    from verl.trainer.ppo import rollout_corr_helper as h
+
+    config = getattr(RolloutCorrectionConfig, row["preset"])(**row["kwargs"])
+    settings = {
+        k: getattr(config, k)
+        for k in (
+            "rollout_is",
+            "rollout_is_threshold",
+            "rollout_is_batch_normalize",
+            "rollout_rs",
+            "rollout_rs_threshold",
+        )
+    }
+    weights, mask, _ = h.compute_rollout_correction_and_rejection_mask(
+        inp["old_log_prob"], inp["rollout_log_prob"], inp["response_mask"].clone(), **settings
+    )
+    weight = mask.to(torch.float64)
+    if weights is not None and row.get("is_in_weight", True):
+        weight = weight * weights.batch["rollout_is_weights"]
+    settings |= {"bypass_mode": config.bypass_mode, "loss_type": config.loss_type}
+    return weight, settings
+
+
+def preset_vectors(inp: dict) -> list:
+    """Every row of ``PRESET_CASES`` run by verl; stored after the verl corrections (same inputs)."""
+    cases = []
+    real = inp["response_mask"] > 0
+    for k, row in enumerate(PRESET_CASES):
+        weight, settings = run_verl_preset(row, inp)
+        assert bool(torch.isfinite(weight).all()) and float(weight[~real].abs().max()) == 0.0, row
+        assert bool(((weight - 1).abs() > 1e-12)[real].any()), f"the preset does nothing here: {row}"
+        case = {
+            "id": f"preset/verl/{k}",
+            "correction": row["preset"],
+            "preset": row["preset"],
+            "rlviz": row.get("rlviz", {}),
+            "function": "verl.trainer.ppo.rollout_corr_helper.compute_rollout_correction_and_rejection_mask",
+            "settings": settings | {"classmethod": f"RolloutCorrectionConfig.{row['preset']}", **row["kwargs"]},
+            "weight": _tensor_list(weight),
+            "kept": ((weight != 0) & real).tolist(),
+            "applied_as": "pg_losses * rollout_is_weights over the modified response_mask"
+            if row.get("is_in_weight", True)
+            else "the modified response_mask (the IS weight is the bypass_pg objective's)",
+        }
+        cases.append(case)
+    return cases
+
+
+# Not stored (no rlviz entry to map to): verl's token_k1 rejection (weight 1 inside a band on the token's
+# pi_rollout / pi_train), the k2, token / sum k3 and seq_max rejection filters,
 # rollout_is_batch_normalize; TRL's token_mask with clip_min None (rlviz's token_mis takes low = None as
 # its default 0.5, so it cannot say "no lower bound").
 
@@ -1276,13 +1389,58 @@ def adv_vectors() -> tuple[list[dict], dict]:
                 "advantages": [per_response[:4], per_response[4:]],
             }
         )
+    stats = otb_token_stats(mask)
+    for rlviz_name, settings in OTB_CASES:  # per-token estimators: [n, G, T] advantages
+        fn = get_adv_estimator_fn(rlviz_name)
+        weights = stats["rollout_is_weights"] if settings.get("rollout_is") else None
+        adv, _ = fn(
+            token_level_rewards=token_rewards.clone(),
+            response_mask=mask.clone(),
+            index=index,
+            old_log_probs=stats["old_log_probs"].clone(),
+            sum_pi_squared=stats["sum_pi_squared"].clone(),
+            rollout_is_weights=None if weights is None else weights.clone(),
+        )
+        out.append(
+            {
+                "id": f"adv/{rlviz_name}/{len(out)}",
+                "estimator": rlviz_name,
+                "function": f"verl.trainer.ppo.core_algos.{fn.__name__} (get_adv_estimator_fn({rlviz_name!r}))",
+                "settings": settings,
+                "per_token": True,
+                "advantages": _tensor_list(adv.reshape(len(ADV_REWARDS), 4, width)),
+            }
+        )
     inputs = {
         "rewards": [list(r) for r in ADV_REWARDS],
         "lengths": [list(n) for n in ADV_LENGTHS],
         "greedy_rewards": list(ADV_GREEDY),
         "components": [[[a, f] for a, f in zip(ra, rf)] for ra, rf in zip(ADV_REWARDS, ADV_FORMAT)],
+        "token_stats": {k: _tensor_list(v.reshape(len(ADV_REWARDS), 4, width)) for k, v in stats.items()},
     }
     return out, inputs
+
+
+def otb_token_stats(mask: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The Optimal Token Baseline's inputs on the advantage cases' responses ([B, T] float64 each, junk in
+    the padding): ``old_log_probs`` of a sampled token under fixed logits, ``sum_pi_squared`` by verl's
+    ``calculate_sum_pi_squared_from_logits``, and ``rollout_is_weights`` in [0.5, 2]."""
+    from verl.utils.torch_functional import calculate_sum_pi_squared_from_logits
+
+    gen = torch.Generator().manual_seed(OTB_SEED)
+    bsz, width = mask.shape
+    logits = 2.0 * torch.randn(bsz, width, OTB_VOCAB, generator=gen, dtype=torch.float64)
+    tokens = torch.randint(0, OTB_VOCAB, (bsz, width), generator=gen)
+    old = logits.log_softmax(-1).gather(-1, tokens[..., None])[..., 0]
+    s2 = calculate_sum_pi_squared_from_logits(logits)
+    rho = 0.5 + 1.5 * torch.rand(bsz, width, generator=gen, dtype=torch.float64)
+    real = mask > 0
+    return {
+        name: torch.where(real, x, torch.full_like(x, junk))
+        for (name, x), junk in zip(
+            (("old_log_probs", old), ("sum_pi_squared", s2), ("rollout_is_weights", rho)), OTB_JUNK
+        )
+    }
 
 
 def correction_vectors(inp: dict) -> dict[str, list]:
@@ -1356,6 +1514,7 @@ def main(argv=None) -> int:
     adv, adv_inputs = adv_vectors()
     corr_inputs = build_correction_inputs()
     corrections = correction_vectors(corr_inputs)
+    corrections["verl"] += preset_vectors(corr_inputs)  # after the verl corrections: the file only gains lines
     args.out.mkdir(parents=True, exist_ok=True)
     common = {
         "generated": datetime.date.today().isoformat(),

@@ -20,6 +20,7 @@ from typing import Any
 import torch
 
 from rlviz.core.advantages import gae, group_advantages
+from rlviz.core.estimators import estimate_token_advantages
 from rlviz.core.kl import KL_ESTIMATORS, SCHULMAN_ESTIMATORS, kl_estimate
 from rlviz.core.objectives import get_algorithm, policy_loss
 from rlviz.core.sampling import (
@@ -106,6 +107,64 @@ def tr_group_advantage(rewards, index: int, scale: str = "group", eps: float = 1
     row = _index("row", row, r.shape[0])
     index = _index("index", index, r.shape[1])
     return _clean(float(group_advantages(r, scale, _number("eps", eps))[row, index]))
+
+
+def _otb(rewards, probs, sum_pi_squared) -> torch.Tensor:
+    """verl's Optimal Token Baseline (``estimate_token_advantages("optimal_token_baseline", ...)``) of one
+    group: ``rewards`` [G], ``probs`` G lists (one per response, its length the response's) of the old
+    policy's probability of each sampled token, ``sum_pi_squared`` the same shape, Σπ² at each position.
+    Returns the advantages [G, T] (0 past each response's end)."""
+    r = _vector("rewards", rewards)
+    rows = []
+    for name, values in (("probs", probs), ("sum_pi_squared", sum_pi_squared)):
+        if not isinstance(values, (list, tuple)) or len(values) != len(r):
+            raise ValueError(f"{name}: give one list per response ({len(r)}), got {values!r}")
+        rows.append([_vector(name, v) for v in values])
+    lengths = [len(v) for v in rows[0]]
+    if [len(v) for v in rows[1]] != lengths:
+        raise ValueError("sum_pi_squared: one value per token, as many as probs gives each response")
+    if any(bool(((v <= 0) | (v > 1)).any()) for v in rows[0]):
+        raise ValueError("probs: each token's probability must lie in (0, 1]")
+    T = max(lengths)
+    mask = (torch.arange(T)[None, :] < torch.tensor(lengths)[:, None]).to(_F64)  # (G, T)
+
+    def padded(vs):
+        return torch.stack([torch.cat([v, torch.full((T - len(v),), 0.5, dtype=_F64)]) for v in vs])
+
+    adv = estimate_token_advantages(
+        "optimal_token_baseline",
+        r[None, :],
+        mask[None],
+        old_log_probs=padded(rows[0]).log()[None],
+        sum_pi_squared=padded(rows[1])[None],
+    )
+    return adv[0]
+
+
+@answer("tr_otb_baseline")
+def tr_otb_baseline(rewards, probs, sum_pi_squared, token: int) -> float:
+    """The Optimal Token Baseline's B_t at position ``token`` (0-based) of a group: R_i − A_i,t of the
+    first response that reaches ``token`` (every response there shares it, but for the one longest
+    response past the second longest, where verl's ``handle_zero_tail`` sets it to 0). Inputs as
+    :func:`_otb`. Source: arXiv 2602.07078; verl ``compute_optimal_token_baseline_advantage``."""
+    adv = _otb(rewards, probs, sum_pi_squared)
+    token = _index("token", token, adv.shape[1])
+    i = next(i for i, p in enumerate(probs) if len(p) > token)
+    return _clean(float(rewards[i]) - float(adv[i, token]))
+
+
+@answer("tr_otb_larger")
+def tr_otb_larger(rewards, probs, sum_pi_squared, first: int, second: int, token: int) -> str:
+    """``"first"``, ``"second"`` or ``"same"``: which of two responses gets the larger Optimal Token Baseline
+    advantage at position ``token`` (0-based; both must reach it). Inputs as :func:`_otb`."""
+    adv = _otb(rewards, probs, sum_pi_squared)
+    token = _index("token", token, adv.shape[1])
+    first, second = _index("first", first, adv.shape[0]), _index("second", second, adv.shape[0])
+    for name, i in (("first", first), ("second", second)):
+        if len(probs[i]) <= token:
+            raise ValueError(f"{name}: response {i} ends before token {token}")
+    diff = _clean(float(adv[first, token] - adv[second, token]))
+    return "first" if diff > 0 else "second" if diff < 0 else "same"
 
 
 @answer("tr_advantage_sign")

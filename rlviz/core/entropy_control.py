@@ -1,0 +1,139 @@
+"""Adaptive entropy control (Skywork-OR1): the entropy coefficient follows a target entropy.
+
+Skywork Open Reasoner 1 (He et al. 2025, arXiv 2505.22312, the section "adaptive entropy control")
+keeps the policy's entropy near a target ``H_tgt`` instead of fixing the entropy bonus's weight: after
+every step k the coefficient moves by ``delta``, up while the batch's entropy ``e_k`` is below the
+target and down otherwise, is clipped to ``[coef_min, coef_max]``, and the bonus
+``-alpha * H`` enters the next step's loss only while ``e_k`` is below the target.
+
+The rule here is the one of the authors' released code (SkyworkAI/Skywork-OR1, a verl fork):
+``EntController.update`` in ``verl/trainer/ppo/core_algos.py`` (called once per step by
+``RayPPOTrainer.fit`` in ``verl/trainer/ppo/ray_trainer.py`` with ``metrics["actor/entropy_loss"]``, which
+``DataParallelPPOActor.get_entropy_metric`` in ``verl/workers/actor/dp_actor.py`` computes as
+``-masked_mean(old_log_probs, response_mask)`` over the step's batch before the update):
+
+* strict comparison: ``e_k < H_tgt`` raises the coefficient and switches the bonus on; ``e_k == H_tgt``
+  lowers it and switches it off;
+* the clip comes after the move (``np.clip(value, min_ent_coef, max_ent_coef)``);
+* the controller starts at ``alpha_0 = actor.entropy_coeff`` with the bonus switched on (its
+  ``entropy_loss_enabled = 1``), so step 1 uses ``alpha_0`` whatever its entropy;
+* the update after step k sets the coefficient and the switch that step k + 1 uses.
+
+Config keys (authors' ``actor.adaptive_entropy.*`` in ``verl/trainer/config/ppo_trainer.yaml``): ``enabled``,
+``target_entropy`` (yaml default 0), ``delta_ent_coef`` (0.001), ``max_ent_coef`` (0.5), ``min_ent_coef``
+(0); their released training scripts (``or1_scripts/train/*.sh``) use target 0.2, delta 1e-4, max 0.005,
+min 0, ``entropy_coeff`` 0. TRL's ``GRPOConfig`` (1.16) has the same controller under
+``use_adaptive_entropy`` / ``entropy_target`` (default 0.2) / ``entropy_coef_delta`` (0.005) /
+``entropy_coef_min`` (0) / ``entropy_coef_max`` (1.0), with two differences: it compares with ``<=`` and
+switches the bonus off until the first entropy is measured (``GRPOTrainer._compute_loss``). verl mainline
+has no adaptive entropy coefficient.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+__all__ = ["adaptive_entropy_trajectory", "adaptive_entropy_update", "validate_entropy_control"]
+
+
+def validate_entropy_control(
+    target: float | None, delta: float, coef_min: float, coef_max: float, coef0: float = 0.0
+) -> None:
+    """Check the controller's settings.
+
+    Args:
+        target: the target entropy H_tgt in nats per token (``None``: no controller).
+        delta: the step of the coefficient (> 0).
+        coef_min, coef_max: the coefficient's bounds, 0 <= coef_min <= coef_max.
+        coef0: the starting coefficient alpha_0 (>= 0).
+
+    Raises:
+        ValueError: naming ``entropy_target``, ``entropy_coef_delta``, ``entropy_coef_min``,
+            ``entropy_coef_max`` or ``entropy_coef`` when it is not a finite number in range.
+    """
+    for name, value in (
+        ("entropy_coef_delta", delta),
+        ("entropy_coef_min", coef_min),
+        ("entropy_coef_max", coef_max),
+        ("entropy_coef", coef0),
+    ):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+            raise ValueError(f"{name}: must be a finite number >= 0, got {value!r}")
+    if delta == 0:
+        raise ValueError("entropy_coef_delta: must be > 0 (0 keeps the coefficient constant)")
+    if coef_max < coef_min:
+        raise ValueError(f"entropy_coef_max: must be >= entropy_coef_min = {coef_min:g}, got {coef_max:g}")
+    if target is not None and (
+        isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target) or target < 0
+    ):
+        raise ValueError(f"entropy_target: must be a finite number of nats >= 0, got {target!r}")
+
+
+def adaptive_entropy_update(
+    coef: float, entropy: float, target: float, delta: float, coef_min: float = 0.0, coef_max: float = 0.5
+) -> tuple[float, bool]:
+    """One step of the controller: the coefficient and the switch the next step uses.
+
+    ``alpha_{k+1} = clip(alpha_k + delta, coef_min, coef_max)`` if ``e_k < H_tgt`` else
+    ``clip(alpha_k - delta, coef_min, coef_max)``; ``active_{k+1} = e_k < H_tgt`` (Skywork-OR1
+    ``EntController.update``, ``verl/trainer/ppo/core_algos.py`` of SkyworkAI/Skywork-OR1).
+
+    Args:
+        coef: alpha_k, the coefficient step k used (before its gate).
+        entropy: e_k, step k's entropy in nats per token (the authors: the mean of ``-log pi_old`` over
+            the batch's response tokens).
+        target: H_tgt in nats per token.
+        delta: the coefficient's step.
+        coef_min, coef_max: its bounds (defaults: the authors' yaml, 0 and 0.5).
+
+    Returns:
+        ``(alpha_{k+1}, active_{k+1})``: floats and a bool. The loss of step k + 1 subtracts
+        ``alpha_{k+1} * active_{k+1} * H``.
+
+    Raises:
+        ValueError: ``entropy`` is not a finite number (a NaN would move the coefficient down silently);
+            a setting out of range or of a wrong type, named as :func:`validate_entropy_control` names it
+            (``coef`` as ``entropy_coef``; a missing ``target`` as ``entropy_target``).
+    """
+    if isinstance(entropy, bool) or not isinstance(entropy, (int, float)) or not math.isfinite(entropy):
+        raise ValueError(f"entropy: must be a finite number of nats, got {entropy!r:.60}")
+    if target is None:
+        raise ValueError("entropy_target: the controller needs a target (nats per token), got None")
+    validate_entropy_control(target, delta, coef_min, coef_max, coef)
+    below = entropy < target
+    coef = coef + delta if below else coef - delta
+    return min(max(coef, coef_min), coef_max), below
+
+
+def adaptive_entropy_trajectory(
+    entropies: Iterable[float],
+    target: float,
+    delta: float,
+    coef0: float = 0.0,
+    coef_min: float = 0.0,
+    coef_max: float = 0.5,
+) -> list[tuple[float, bool]]:
+    """The controller's state after each step of an entropy sequence.
+
+    Args:
+        entropies: e_1..e_n in nats per token.
+        target, delta, coef_min, coef_max: as :func:`adaptive_entropy_update`.
+        coef0: alpha_0 (the authors: ``actor.entropy_coeff``); step 1 uses it with the bonus on.
+
+    Returns:
+        n pairs ``(alpha_k, active_k)``, the state after step k's update (what step k + 1 uses).
+
+    Raises:
+        ValueError: from :func:`validate_entropy_control` and :func:`adaptive_entropy_update`.
+    """
+    validate_entropy_control(target, delta, coef_min, coef_max, coef0)
+    out, coef = [], float(coef0)
+    try:
+        values = [float(e) for e in entropies]
+    except (TypeError, ValueError, RuntimeError):  # RuntimeError: torch's complex or overflowing values
+        raise ValueError(f"entropies: must be numbers (nats per token), got {entropies!r:.60}") from None
+    for e in values:
+        coef, active = adaptive_entropy_update(coef, e, target, delta, coef_min, coef_max)
+        out.append((coef, active))
+    return out
