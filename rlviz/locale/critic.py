@@ -31,8 +31,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Why does PPO need a critic, and what is GAE? The critic guesses, before each token, the reward to "
         "come; GAE turns its guesses into an advantage per token, where GRPO's group mean gives one per response. "
         "Answer the questions under the figure (or skip them) to open the GAE panel, then move γ and λ.",
-        "zh": "PPO 为什么需要价值模型？它在每个 token 之前估计接下来能得到的奖励；GAE 把这些估值变成逐 token 的优势，"
-        "GRPO 的组内均值只给每条回答一个。先回答图下方的问题（或跳过），GAE 面板随即打开，再拖动 γ 和 λ 试试。",
+        "zh": "PPO 为何需要价值模型？GAE 把估值变成逐 token 的优势，GRPO 只给每条回答一个。答题后拖动 γ、λ。",
     },
     # ------------------------------------------------------------------ the group's controls
     "critic.task": {"en": "Task", "zh": "任务"},
