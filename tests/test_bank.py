@@ -53,6 +53,7 @@ _STD = (("sample std", "unbiased std", "ddof = 1"), ("样本标准差", "无偏"
 _LOG = (("natural log", "nats"), ("自然对数", "nats"))
 _KL = (("KL(π ‖ π_ref)",), ("KL(π ‖ π_ref)",))
 _AGG = (LOSS_AGG_MODES, LOSS_AGG_MODES)
+_DIR = (("π_rollout / π_", "π_train / π_rollout", "π_old / π_rollout", "log π_train − log π_rollout"),) * 2
 CONVENTIONS = {
     # the group's std: sample (ddof = 1, torch.std) vs population (ddof = 0, numpy.std)
     **dict.fromkeys(
@@ -67,6 +68,10 @@ CONVENTIONS = {
     ),
     # a change of log-probability read as a ratio: e^d needs the natural log
     **dict.fromkeys(("tr_token_ratio", "tr_sequence_ratio", "cf_sequence_weight", "cf_first_masked"), (_LOG,)),
+    # rollout corrections: which way the ratio points (a rejection band on pi_rollout / pi_train, a TIS cap
+    # on pi_train / pi_rollout) and, for k3 and e^(sum of l), the natural log
+    "rs_statistic": (_LOG, _DIR),
+    "preset_weight": (_LOG, _DIR),
     # token weights and losses: the aggregation (token-mean, seq-mean-token-mean, ...)
     **dict.fromkeys(
         ("token_weight", "obj_row_weight", "obj_weight_ratio", "obj_batch_loss", "obj_batch_push", "gs_norm_ratio"),
@@ -80,6 +85,8 @@ def test_every_numeric_question_names_the_convention_its_answer_depends_on(quest
     needs = CONVENTIONS.get(question.answer_fn, ())
     if question.args.get("scale") == "none":  # Dr.GRPO divides by no std: no std convention to name
         needs = tuple(n for n in needs if n is not _STD)
+    if "ratios" in question.args and question.args.get("correction") != "k3_rs":  # a product of ratios: no log
+        needs = tuple(n for n in needs if n is not _LOG)
     for words_en, words_zh in needs:
         for lang, words in (("en", words_en), ("zh", words_zh)):
             text = question.question(lang)
