@@ -68,6 +68,7 @@ ALIASES = {
     correction_band: {"correction"},
     get_correction: {"correction"},
     corrections.get_preset: {"preset"},
+    corrections.correction_statistic: {"correction"},
     corrections.preset_weights: {"preset", "correction"},
     estimators.estimate_token_advantages: {"adv_estimator"},
     # the controller's settings named as TrainConfig names them (entropy_target, entropy_coef_delta, ...)
@@ -486,6 +487,10 @@ VALID_CALLS = (
     (passk.pass_at_k_curve, dict(right=[3, 0], n=8)),
     (passk.distinct_right, dict(texts=["12", "21", "12"], rewards=[1.0, 1.0, 0.0])),
     (corrections.get_preset, dict(name="decoupled_geo_rs")),
+    (
+        corrections.correction_statistic,
+        dict(name="k3_rs", old_log_prob=_LP, rollout_log_prob=_OLD, response_mask=_MASK),
+    ),
     (
         corrections.preset_weights,
         dict(name="decoupled_seq_is_rs", old_log_prob=_LP, rollout_log_prob=_OLD, response_mask=_MASK),

@@ -50,6 +50,7 @@ __all__ = [
     "PresetSpec",
     "cap_shares",
     "correction_band",
+    "correction_statistic",
     "correction_weights",
     "get_correction",
     "get_preset",
@@ -335,17 +336,8 @@ def correction_weights(
     """
     spec = get_correction(name)
     lo, hi = correction_band(name, low, high)
-    old_log_prob = check_tensor(old_log_prob, "old_log_prob")
-    rollout_log_prob = check_tensor(rollout_log_prob, "rollout_log_prob")
-    response_mask = check_tensor(response_mask, "response_mask", floating=False)
+    old_log_prob, rollout_log_prob, real = _checked(old_log_prob, rollout_log_prob, response_mask)
     dtype = compute_dtype(old_log_prob)  # the trainer's dtype, at least float32
-    for label, x in (("old_log_prob", old_log_prob), ("rollout_log_prob", rollout_log_prob)):
-        if x.shape != response_mask.shape:
-            raise ValueError(f"{label}: shape {tuple(x.shape)} differs from response_mask {tuple(response_mask.shape)}")
-    real = response_mask > 0
-    for label, x in (("old_log_prob", old_log_prob), ("rollout_log_prob", rollout_log_prob)):
-        if not bool(torch.isfinite(x.detach()[real]).all()):
-            raise ValueError(f"{label}: contains NaN or inf at response tokens")
     if spec.kind == "none":
         return real.double().to(dtype), real.clone()
     stat = _statistic(spec, old_log_prob, rollout_log_prob, real)  # (B, T) float64
@@ -365,6 +357,42 @@ def correction_weights(
         kept = inside & real
     weight = torch.where(real, weight, torch.zeros_like(weight))
     return weight.to(dtype), kept
+
+
+def _checked(old_log_prob, rollout_log_prob, response_mask) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The inputs of :func:`correction_weights`, checked: ``(old_log_prob, rollout_log_prob, real)``,
+    ``real`` the [B, T] bool of response tokens. Raises ``ValueError`` naming the input."""
+    old_log_prob = check_tensor(old_log_prob, "old_log_prob")
+    rollout_log_prob = check_tensor(rollout_log_prob, "rollout_log_prob")
+    response_mask = check_tensor(response_mask, "response_mask", floating=False)
+    for label, x in (("old_log_prob", old_log_prob), ("rollout_log_prob", rollout_log_prob)):
+        if x.shape != response_mask.shape:
+            raise ValueError(f"{label}: shape {tuple(x.shape)} differs from response_mask {tuple(response_mask.shape)}")
+    real = response_mask > 0
+    for label, x in (("old_log_prob", old_log_prob), ("rollout_log_prob", rollout_log_prob)):
+        if not bool(torch.isfinite(x.detach()[real]).all()):
+            raise ValueError(f"{label}: contains NaN or inf at response tokens")
+    return old_log_prob, rollout_log_prob, real
+
+
+def correction_statistic(
+    name: str, old_log_prob: torch.Tensor, rollout_log_prob: torch.Tensor, response_mask: torch.Tensor
+) -> torch.Tensor:
+    """What correction ``name``'s band bounds, the number :func:`correction_weights` compares with
+    [C_min, C_max]: per token [B, T] float64, a sequence-level rule's value broadcast along its response
+    (the token ratio pi_train / pi_rollout, the response's product of them, verl's seq_mean_k1 geometric
+    mean of pi_rollout / pi_train, seq_sum_k1's pi_rollout / pi_train of the whole response, or
+    seq_mean_k3's mean k3 in nats per token). Inputs as :func:`correction_weights`.
+
+    Raises:
+        ValueError: naming ``correction`` (unknown, or ``none``, which bounds nothing) or the input
+            that is wrong, as :func:`correction_weights`.
+    """
+    spec = get_correction(name)
+    if spec.kind == "none":
+        raise ValueError(f"correction: {name!r} bounds no statistic")
+    old_log_prob, rollout_log_prob, real = _checked(old_log_prob, rollout_log_prob, response_mask)
+    return _statistic(spec, old_log_prob, rollout_log_prob, real)
 
 
 def _statistic(spec: CorrectionSpec, old_log_prob, rollout_log_prob, real) -> torch.Tensor:

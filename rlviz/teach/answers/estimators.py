@@ -21,9 +21,9 @@ import torch
 
 from rlviz.core.advantages import group_advantages
 from rlviz.core.corrections import (
-    _statistic,
     cap_shares,
     correction_band,
+    correction_statistic,
     correction_weights,
     get_correction,
     get_preset,
@@ -206,8 +206,7 @@ def rs_statistic(correction: str, log_ratios=None, ratios=None, row: int = 0, re
     if spec.level != "sequence" or spec.kind == "none":
         raise ValueError(f"correction: {correction!r} has no per-response statistic (level {spec.level!r})")
     old, rollout, mask = _responses(log_ratios, ratios, repeat)
-    correction_weights(correction, old, rollout, mask)  # the same input checks as training
-    stat = _statistic(spec, old, rollout, mask > 0)
+    stat = correction_statistic(correction, old, rollout, mask)  # the one the filters compare
     return float(stat[_index("row", row, stat.shape[0]), 0])
 
 
