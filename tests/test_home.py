@@ -80,3 +80,25 @@ def test_the_family_tree_boxes_do_not_overlap():
     assert bypass.count("<br>") >= 1
     low, high = spec["layout"]["xaxis"]["range"]
     assert high - low <= 52
+
+
+def test_the_family_tree_labels_fit_their_boxes_in_pixels():
+    """A label's coloured background is as tall as its lines (plotly draws about 1.25 x the 12 px font per
+    line, so 15 px, plus 1 px of padding above and below); the box under it must be at least that tall on
+    screen, or the background sticks out of the box (it did for three-line labels: 42 px boxes, 47 px labels).
+    Pixels per axis unit = (figure height - top and bottom margins) / the y range."""
+    import json
+    import re
+
+    from rlviz.plots.home import LINE_PX, lineage_figure
+
+    tree = family_tree("en")
+    spec = json.loads(lineage_figure(tree["parents"], {f"name.{n}": t for n, t in tree["titles"].items()}).to_json())
+    layout = spec["layout"]
+    low, high = layout["yaxis"]["range"]
+    px_per_unit = (layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]) / (high - low)
+    labels = [a for a in layout["annotations"] if not a.get("showarrow")]
+    lines = [re.sub(r"</?b>", "", a["text"]).count("<br>") + 1 for a in labels]
+    assert max(lines) == 3  # "Bypass REINFORCE (verl)" wraps to three lines: the case that stuck out
+    for shape, n in zip(layout["shapes"], lines):
+        assert (shape["y1"] - shape["y0"]) * px_per_unit >= n * LINE_PX + 2

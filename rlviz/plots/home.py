@@ -15,8 +15,23 @@ __all__ = ["lineage_figure", "lineage_layout"]
 
 WRAP = 10  # characters per line of a box's label: a long title ("Bypass REINFORCE (verl)") takes lines, not width
 GAP = 2.5  # character widths between two columns' boxes: room for the arrows
-ROW_PX = 46  # pixels per row of the tallest column: a three-line label fits its box with room between boxes
+ROW_PX = 46  # pixels per row of the tallest column at the least (two-line labels); more when a label has three
 FONT_PX = 12  # the labels' font size
+LINE_PX = 15  # pixels per line of a label at FONT_PX (plotly: about 1.25 x the font size), its padding included
+BOX_PAD_PX = 8  # pixels of the box above and below its label
+BOX_SHARE = 0.92  # a box takes at most this share of its row: room between two boxes of a column
+
+
+def label_px(lines: int) -> int:
+    """Pixels a box needs to hold a label of ``lines`` lines (:data:`LINE_PX` each, :data:`BOX_PAD_PX` around)."""
+    return lines * LINE_PX + BOX_PAD_PX
+
+
+def row_px(max_lines: int) -> int:
+    """Pixels per row of the tree when its longest label has ``max_lines`` lines: at least :data:`ROW_PX`, and
+    enough that a box of :data:`BOX_SHARE` of the row holds that label (its coloured label background would
+    stick out of a shorter box)."""
+    return max(ROW_PX, -(-label_px(max_lines) * 100 // int(BOX_SHARE * 100)))
 
 
 def _lines(title: str) -> list[str]:
@@ -29,8 +44,9 @@ def lineage_layout(parents: Mapping[str, str | None], titles: Mapping[str, str])
 
     Columns are generations (distance from a root); a column is as wide as its widest label (in character
     widths, at least 4) plus one, and columns are :data:`GAP` apart; rows are one unit apart, each column centred
-    on the tallest. A box is as tall as its label's lines (:func:`_lines`), at most 0.92 of a row, so no two
-    boxes touch whatever the labels.
+    on the tallest. A row is :func:`row_px` pixels (the figure's height follows), and a box as tall as its
+    label's lines (:func:`label_px`), at most :data:`BOX_SHARE` of a row, so no two boxes touch and every label
+    fits its box whatever the labels.
 
     Returns:
         ``{name: {"x", "y", "w", "h", "lines"}}``: centre, width and height in axis units (x: character
@@ -52,6 +68,7 @@ def lineage_layout(parents: Mapping[str, str | None], titles: Mapping[str, str])
         level: max(4, *(len(line) for n in members for line in _lines(titles[n]))) + 1
         for level, members in levels.items()
     }
+    row = row_px(max((len(_lines(titles[n])) for n in names), default=1))
     out: dict[str, dict[str, float]] = {}
     left = 0.0
     for level in sorted(levels):
@@ -59,7 +76,7 @@ def lineage_layout(parents: Mapping[str, str | None], titles: Mapping[str, str])
         offset = (tallest - len(members)) / 2
         for k, name in enumerate(members):
             lines = len(_lines(titles[name]))
-            height = min(0.92, (lines * (FONT_PX + 3) + 10) / ROW_PX)
+            height = min(BOX_SHARE, label_px(lines) / row)
             out[name] = {"x": left + width / 2, "y": -(k + offset), "w": float(width), "h": height, "lines": lines}
         left += width + GAP
     return out
@@ -75,7 +92,7 @@ def lineage_figure(
         labels: optionally, for each algorithm, ``name.<algorithm>`` (its box label; a missing one:
             the registry title, else the name) and ``hover.<algorithm>`` (its hover text, e.g. the
             one-line summary; a missing one: the box label).
-        height: pixels; ``None``: :data:`ROW_PX` per row of the tallest column (at least 380).
+        height: pixels; ``None``: :func:`row_px` per row of the tallest column (at least 380).
 
     Columns are generations (distance from a root), laid out by :func:`lineage_layout`; boxes use the
     algorithm's colour.
@@ -149,7 +166,8 @@ def lineage_figure(
             showlegend=False,
         )
     )
-    base_layout(fig, height=height or max(380, int(rows * ROW_PX) + 20))
+    row = row_px(max((pos[n]["lines"] for n in names), default=1))
+    base_layout(fig, height=height or max(380, int(rows * row) + 20))
     fig.update_xaxes(visible=False, range=[-0.5, span + 0.5])
     fig.update_yaxes(visible=False, range=[-(rows - 1) - 0.5, 0.5])
     fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, dragmode=False)
