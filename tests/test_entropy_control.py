@@ -9,9 +9,10 @@ import json
 import math
 
 import pytest
+import torch
 
 from rlviz.cli import main as cli_main
-from rlviz.core.entropy_control import adaptive_entropy_trajectory, adaptive_entropy_update
+from rlviz.core.entropy_control import adaptive_entropy_trajectory, adaptive_entropy_update, entropy_bonus
 from rlviz.core.parity import PARITY_DIR
 from rlviz.lm.model import load_policy
 from rlviz.lm.trainer import TrainConfig, Trainer
@@ -53,6 +54,23 @@ def test_matches_the_authors_controller():
     first = doc["cases"][0]
     assert 0.0 in first["coef"] and first["settings"]["max_ent_coef"] in first["coef"]
     assert set(first["active"]) == {True, False}
+
+
+def test_entropy_bonus_by_hand():
+    # H = [[1, 2, pad], [3, pad, pad]] (the padding holds NaN and 9: never read), coef 0.1:
+    # token-mean: 0.1 * (1 + 2 + 3) / 3 = 0.2; seq-mean-token-mean: 0.1 * ((1 + 2) / 2 + 3) / 2 = 0.225;
+    # seq-mean-token-sum-norm, norm_length 4: 0.1 * (3 + 3) / (2 * 4) = 0.075 (verl's ppo_loss, agg_loss)
+    h = torch.tensor([[1.0, 2.0, math.nan], [3.0, 9.0, 9.0]], dtype=torch.float64, requires_grad=True)
+    mask = torch.tensor([[1.0, 1.0, 0.0], [1.0, 0.0, 0.0]], dtype=torch.float64)
+    assert entropy_bonus(h, mask, 0.1, "token-mean").item() == pytest.approx(0.2, abs=1e-15)
+    assert entropy_bonus(h, mask, 0.1, "seq-mean-token-mean").item() == pytest.approx(0.225, abs=1e-15)
+    bonus = entropy_bonus(h, mask, 0.1, "seq-mean-token-sum-norm", norm_length=4)
+    assert bonus.item() == pytest.approx(0.075, abs=1e-15)
+    (grad,) = torch.autograd.grad(bonus, h)  # 0.1 / 8 per real token, 0 at padding
+    assert grad.flatten().tolist() == pytest.approx([0.0125, 0.0125, 0.0, 0.0125, 0.0, 0.0], abs=1e-15)
+    for coef in (-0.1, math.inf, True):
+        with pytest.raises(ValueError, match="entropy_coef"):
+            entropy_bonus(h, mask, coef, "token-mean")
 
 
 @pytest.mark.parametrize(

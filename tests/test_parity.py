@@ -17,6 +17,7 @@ import shutil
 import pytest
 
 from rlviz.core.corrections import CORRECTIONS, PRESETS
+from rlviz.core.entropy_control import adaptive_entropy_trajectory
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.core.parity import PARITY_DIR, TOLERANCE, check_all, checked_against, load_parity
 from rlviz.experiments.home import framework_check
@@ -38,9 +39,11 @@ def test_every_case_names_its_framework_version_function_and_settings():
     assert set(data["frameworks"]) == {"trl", "verl"}
     for name, doc in data["frameworks"].items():
         assert doc["framework"] == name and doc["version"] and doc["dtype"] == "float64"
-        for case in doc["corrections"] + doc["policy"] + doc.get("kl", []) + doc.get("advantages", []):
-            assert case["function"] and isinstance(case["settings"], dict), case["id"]
-    assert {r.kind for r in RESULTS} == {"correction", "policy", "kl", "advantages"}
+        for kind in ("corrections", "policy", "kl", "advantages", "entropy", "entropy_control"):
+            for case in doc.get(kind, []):
+                assert case["function"] and isinstance(case["settings"], dict), case["id"]
+    kinds = {"correction", "policy", "kl", "advantages", "entropy", "entropy_control"}
+    assert {r.kind for r in RESULTS} == kinds
 
 
 def test_every_objective_a_framework_implements_has_a_case():
@@ -108,3 +111,36 @@ def test_home_card_names_the_checked_versions():
     assert checked_against("correction")["geo_mean_rs"] == (("verl", versions["verl"]),)  # TRL has no such filter
     with pytest.raises(ValueError, match="kind"):
         checked_against("estimator")
+
+
+def test_the_entropy_cases_tell_the_aggregations_and_the_controllers_apart(tmp_path):
+    # Not vacuous. verl's ppo_loss aggregates H like the policy loss and TRL takes its token mean whatever
+    # loss_type does: swapping the two on the stored seq-mean-token-mean cases (verl's grpo at entropy_coeff
+    # 0.05, TRL's grpo at entropy_coef 0.05) makes both fail; so does one applied coefficient moved by 1e-9.
+    for file in PARITY_DIR.glob("*.json"):
+        shutil.copy(file, tmp_path / file.name)
+    docs = {fw: json.loads((tmp_path / f"{fw}.json").read_text()) for fw in ("trl", "verl")}
+    swapped = []
+    for fw, agg in (("verl", "token-mean"), ("trl", "seq-mean-token-mean")):
+        case = next(c for c in docs[fw]["entropy"] if c["objective"] == "grpo" and c["entropy_coef"] == 0.05)
+        case["entropy_loss_agg_mode"] = agg
+        swapped.append(case["id"])
+    control = next(c for c in docs["trl"]["entropy_control"] if c["id"].endswith("/bounds"))
+    control["applied"][3] += 1e-9
+    for fw, doc in docs.items():
+        (tmp_path / f"{fw}.json").write_text(json.dumps(doc))
+    results = {r.case_id: r for r in check_all(tmp_path)}
+    assert all(results[i].status == "fail" and "entropy gradient" in results[i].reason for i in swapped)
+    assert results[control["id"]].status == "fail" and "applied" in results[control["id"]].reason
+    # both stated differences act on the stored sequences: the authors' rule (strict <, bonus on from the
+    # start) gives other numbers. "bounds" (target 0.5, delta 0.01, alpha in [0, 0.03], alpha_0 0.01):
+    # step 4 measures e = 0.5 = target, TRL (<=) keeps alpha at the cap 0.03 where the authors' rule
+    # lowers it to 0.03 - 0.01 = 0.02; step 1 applies alpha_0 = 0.01 there and 0 in TRL.
+    stored = next(c for c in load_parity()["frameworks"]["trl"]["entropy_control"] if c["id"] == control["id"])
+    s = stored["rlviz"]
+    strict = adaptive_entropy_trajectory(
+        stored["entropy"], s["target"], s["delta"], s["coef0"], s["coef_min"], s["coef_max"]
+    )
+    assert stored["entropy"][3] == s["target"] and stored["coef"][3] == pytest.approx(0.03, abs=1e-15)
+    assert strict[3] == (pytest.approx(0.02, abs=1e-15), False)
+    assert stored["applied"][0] == 0.0 and s["coef0"] == 0.01

@@ -27,6 +27,12 @@ min 0, ``entropy_coeff`` 0. TRL's ``GRPOConfig`` (1.16) has the same controller 
 ``entropy_coef_min`` (0) / ``entropy_coef_max`` (1.0), with two differences: it compares with ``<=`` and
 switches the bonus off until the first entropy is measured (``GRPOTrainer._compute_loss``). verl mainline
 has no adaptive entropy coefficient.
+
+The bonus itself, constant or adaptive, is :func:`entropy_bonus`: ``alpha * agg(H)`` with the policy loss's
+``loss_agg_mode``, which the trainer subtracts from the policy loss (verl 0.9.1 ``ppo_loss`` in
+``verl/workers/utils/losses.py``: ``policy_loss -= entropy_coeff * agg_loss(entropy, response_mask,
+loss_agg_mode)``). TRL 1.16 takes the token mean whatever its ``loss_type`` (``GRPOTrainer._compute_loss``):
+``entropy_bonus(..., "token-mean")``.
 """
 
 from __future__ import annotations
@@ -34,7 +40,53 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-__all__ = ["adaptive_entropy_trajectory", "adaptive_entropy_update", "validate_entropy_control"]
+import torch
+
+from .aggregation import aggregate
+
+__all__ = ["adaptive_entropy_trajectory", "adaptive_entropy_update", "entropy_bonus", "validate_entropy_control"]
+
+
+def entropy_bonus(
+    entropy: torch.Tensor,
+    response_mask: torch.Tensor,
+    coef: float,
+    loss_agg_mode: str,
+    norm_length: float | None = None,
+) -> torch.Tensor:
+    """The entropy bonus the trainer subtracts from the policy loss: ``coef * agg(H)``.
+
+    verl 0.9.1 ``ppo_loss`` (``verl/workers/utils/losses.py``) computes ``policy_loss -= entropy_coeff *
+    agg_loss(entropy, response_mask, loss_agg_mode)``, the entropy aggregated like the policy loss;
+    ``rlviz.lm.trainer`` does the same with this function (``coef``: ``entropy_coef``, or the adaptive
+    controller's alpha_k while its switch is on). TRL 1.16 (``GRPOTrainer._compute_loss``) always takes the
+    token mean (``loss_agg_mode="token-mean"``) over the tokens it trains on. Checked against both
+    frameworks' own code by ``tests/test_parity.py`` (``docs/parity.md``).
+
+    Args:
+        entropy: H, the policy's per-token entropy in nats, [B, T]; the gradient flows through it.
+        response_mask: [B, T], 1 at response tokens (padding never contributes, whatever it holds).
+        coef: the coefficient (>= 0, finite).
+        loss_agg_mode: a :data:`rlviz.core.aggregation.LOSS_AGG_MODES` mode.
+        norm_length: the constant of ``seq-mean-token-sum-norm`` (verl ``loss_scale_factor``; ``None``: T).
+
+    Returns:
+        A scalar tensor (nats, times ``coef``), in ``entropy``'s dtype (at least float32).
+
+    Raises:
+        ValueError: ``coef`` not a finite number >= 0 (named ``entropy_coef``); ``entropy`` not a tensor of
+            numbers, of another shape than ``response_mask`` or NaN / inf at a response token; the mask, mode
+            or ``norm_length`` as :func:`rlviz.core.aggregation.aggregate` names them.
+    """
+    if isinstance(coef, bool) or not isinstance(coef, (int, float)) or not math.isfinite(coef) or coef < 0:
+        raise ValueError(f"entropy_coef: must be a finite number >= 0, got {coef!r:.60}")
+    try:
+        return coef * aggregate(entropy, response_mask, loss_agg_mode, norm_length)
+    except ValueError as exc:  # aggregate names its first argument per_token_loss: here it is the entropy
+        message = str(exc)
+        if message.startswith("per_token_loss:"):
+            raise ValueError("entropy:" + message.removeprefix("per_token_loss:")) from None
+        raise
 
 
 def validate_entropy_control(

@@ -7,7 +7,10 @@ The vectors in ``rlviz/data/parity/`` were written by ``tools/parity/generate.py
 each case; the generator's docstring says how). This module reads them and recomputes each case with
 rlviz (:func:`rlviz.core.objectives.policy_loss` and autograd, :func:`rlviz.core.kl.kl_estimate`,
 :func:`rlviz.core.estimators.estimate_advantages`, :func:`rlviz.core.corrections.correction_weights`),
-so ``tests/test_parity.py`` and the Home page's "checked against" line use one check.
+so ``tests/test_parity.py`` and the Home page's "checked against" line use one check. The entropy terms
+(issue 41): verl's ``ppo_loss`` and TRL's ``_compute_loss`` with an entropy bonus against
+:func:`rlviz.core.entropy_control.entropy_bonus`, and TRL's adaptive controller against
+:func:`rlviz.core.entropy_control.adaptive_entropy_trajectory` under the two stated differences.
 
 Legend: B responses, T padded width, [B, T] tensors as nested lists in the JSON files; losses are
 scalars, gradients d loss / d log pi per token (0 at padding); correction weights per token (0 at
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,6 +35,7 @@ __all__ = [
     "PARITY_DIR",
     "TOLERANCE",
     "CORRECTION_RTOL",
+    "CONTROL_TOLERANCE",
     "ParityResult",
     "check_all",
     "checked_against",
@@ -40,6 +45,7 @@ __all__ = [
 PARITY_DIR = Path(__file__).resolve().parents[1] / "data" / "parity"
 TOLERANCE = 1e-6  # absolute, float64, on the loss and on every gradient entry
 CORRECTION_RTOL = 1e-9  # relative, float64, on every correction weight (a 0 must be exactly 0)
+CONTROL_TOLERANCE = 1e-12  # absolute, on every coefficient of an adaptive entropy controller's trajectory
 FRAMEWORK_TITLES = {"trl": "TRL", "verl": "verl"}
 
 
@@ -49,13 +55,15 @@ class ParityResult:
 
     Attributes:
         case_id: the case's id in its file (``"grpo/verl/3"``).
-        kind: ``"policy"`` (a policy loss), ``"kl"`` (a KL estimator), ``"advantages"`` or
-            ``"correction"`` (a rollout correction's weights).
+        kind: ``"policy"`` (a policy loss), ``"kl"`` (a KL estimator), ``"advantages"``,
+            ``"correction"`` (a rollout correction's weights), ``"entropy"`` (a policy loss minus the
+            entropy bonus) or ``"entropy_control"`` (TRL's adaptive entropy controller over a sequence).
         subject: the rlviz objective, KL estimator, advantage estimator or correction it checks.
         framework: ``"trl"`` or ``"verl"``; ``version``: the framework's version that computed it.
         function: the framework function that computed it; ``settings``: what it was given.
         status: ``"pass"`` (every number within :data:`TOLERANCE`; corrections: every weight within
-            :data:`CORRECTION_RTOL` relative and ``kept`` equal), ``"fail"`` or ``"skip"`` (rlviz has no
+            :data:`CORRECTION_RTOL` relative and ``kept`` equal; the entropy controller: every coefficient
+            within :data:`CONTROL_TOLERANCE`), ``"fail"`` or ``"skip"`` (rlviz has no
             such objective or estimator yet).
         reason: why it failed or was skipped (``""`` for a pass).
         error: the largest absolute difference found (loss and gradient entries; corrections: the
@@ -111,10 +119,10 @@ def _result(case, kind, subject, doc, status, reason="", error=None) -> ParityRe
     )
 
 
-def _verdict(case, kind, subject, doc, error: float, what: str) -> ParityResult:
-    if error <= TOLERANCE:
+def _verdict(case, kind, subject, doc, error: float, what: str, tolerance: float = TOLERANCE) -> ParityResult:
+    if error <= tolerance:
         return _result(case, kind, subject, doc, "pass", error=error)
-    return _result(case, kind, subject, doc, "fail", f"{what} differs by {error:.3g} > {TOLERANCE:g}", error)
+    return _result(case, kind, subject, doc, "fail", f"{what} differs by {error:.3g} > {tolerance:g}", error)
 
 
 def _missing_kl_estimator(name: str | None) -> str | None:
@@ -146,18 +154,23 @@ def _keep_mask(masks: dict, inp: dict, lp: torch.Tensor) -> torch.Tensor | None:
     return keep
 
 
-def _check_policy(case: dict, sets: dict, doc: dict) -> ParityResult:
+def _check_policy(case: dict, sets: dict, doc: dict, kind: str = "policy") -> ParityResult:
+    """A policy case; ``kind="entropy"``: the same with the entropy bonus subtracted
+    (:func:`rlviz.core.entropy_control.entropy_bonus` with the case's ``entropy_coef`` and the framework's
+    ``entropy_loss_agg_mode``), the gradient with respect to the per-token entropies checked too."""
+    from rlviz.core.entropy_control import entropy_bonus
     from rlviz.core.objectives import ALGORITHMS, policy_loss
 
     name = case["objective"]
     if name not in ALGORITHMS:
-        return _result(case, "policy", name, doc, "skip", f"rlviz has no objective {name!r} yet")
+        return _result(case, kind, name, doc, "skip", f"rlviz has no objective {name!r} yet")
     missing = _missing_kl_estimator(case["rlviz"].get("kl_estimator"))
     if missing:
-        return _result(case, "policy", name, doc, "skip", missing)
+        return _result(case, kind, name, doc, "skip", missing)
     inp = sets[case["inputs"]]
     mask = _t(inp["response_mask"])
     lp = _t(inp["log_prob"]).requires_grad_(True)
+    ent = _t(inp["entropy"]).requires_grad_(True)
     try:
         keep = _keep_mask(case.get("masks", {}), inp, lp)
         out = policy_loss(
@@ -170,9 +183,13 @@ def _check_policy(case: dict, sets: dict, doc: dict) -> ParityResult:
             keep_mask=keep,
             **case["rlviz"],
         )
+        loss = out.loss
+        if kind == "entropy":  # the trainer's bonus: loss - coef * agg(H)
+            norm_length = case["rlviz"].get("norm_length")
+            loss = loss - entropy_bonus(ent, mask, case["entropy_coef"], case["entropy_loss_agg_mode"], norm_length)
     except ValueError as exc:  # a setting rlviz does not take: the case's mapping is out of date
-        return _result(case, "policy", name, doc, "fail", f"policy_loss refused the case's settings: {exc}")
-    (grad,) = torch.autograd.grad(out.loss, lp, allow_unused=True)
+        return _result(case, kind, name, doc, "fail", f"policy_loss refused the case's settings: {exc}")
+    grad, grad_ent = torch.autograd.grad(loss, (lp, ent), allow_unused=True)
     grad = torch.zeros_like(lp) if grad is None else grad
     framework_grad = _t(case["grad"])
     # a loss -sg[w] A log pi is linear in log pi: in rlviz's value convention (-A w) it reads sum(g); one that
@@ -185,10 +202,43 @@ def _check_policy(case: dict, sets: dict, doc: dict) -> ParityResult:
         expected = case["loss"] - float((shift * (_t(inp["log_prob"]) - 1.0)).sum())
     else:
         expected = float((framework_grad * mask).sum())
-    loss_error = abs(float(out.loss.detach()) - expected)
+    loss_error = abs(float(loss.detach()) - expected)
     grad_error = float((grad - framework_grad).abs().max())
     what = "the loss" if loss_error >= grad_error else "the gradient"
-    return _verdict(case, "policy", name, doc, max(loss_error, grad_error), what)
+    error = max(loss_error, grad_error)
+    if kind == "entropy":
+        grad_ent = torch.zeros_like(ent) if grad_ent is None else grad_ent
+        ent_error = float((grad_ent - _t(case["grad_entropy"])).abs().max())
+        what = "the entropy gradient" if ent_error > error else what
+        error = max(error, ent_error)
+    return _verdict(case, kind, name, doc, error, what)
+
+
+def _check_entropy_control(case: dict, doc: dict) -> ParityResult:
+    """TRL's adaptive entropy controller (``use_adaptive_entropy``) against
+    :func:`rlviz.core.entropy_control.adaptive_entropy_trajectory` (the Skywork-OR1 authors' rule) plus the
+    two differences docs/parity.md states, and nothing else: TRL raises the coefficient at ``e <= target``
+    (the authors: ``e < target``; for floats, ``e <= t`` is ``e < nextafter(t, +inf)``), and applies no
+    bonus until it has measured a first entropy (the authors start with it on), then step k applies
+    alpha_{k-1} while its switch is on. Every stored coefficient and applied coefficient must agree
+    within :data:`CONTROL_TOLERANCE`."""
+    from rlviz.core.entropy_control import adaptive_entropy_trajectory
+
+    s = case["rlviz"]
+    traj = adaptive_entropy_trajectory(
+        case["entropy"],
+        target=math.nextafter(s["target"], math.inf),  # TRL's <=
+        delta=s["delta"],
+        coef0=s["coef0"],
+        coef_min=s["coef_min"],
+        coef_max=s["coef_max"],
+    )
+    applied = [0.0] + [a if on else 0.0 for a, on in traj[:-1]]  # TRL: off until an entropy is measured
+    coef_error = max(abs(a - b) for (a, _), b in zip(traj, case["coef"], strict=True))
+    applied_error = max(abs(a - b) for a, b in zip(applied, case["applied"], strict=True))
+    what = "the coefficient" if coef_error >= applied_error else "the applied coefficient"
+    error = max(coef_error, applied_error)
+    return _verdict(case, "entropy_control", "adaptive_entropy", doc, error, what, CONTROL_TOLERANCE)
 
 
 def _check_kl(case: dict, inputs: dict, doc: dict) -> ParityResult:
@@ -281,7 +331,7 @@ def _check_correction(case: dict, inputs: dict, doc: dict) -> ParityResult:
 
 def check_all(directory: Path | str = PARITY_DIR) -> list[ParityResult]:
     """Every stored case recomputed by rlviz, in file order (TRL, then verl: corrections, policy, KL,
-    advantages). Raises ``ValueError`` as :func:`load_parity`."""
+    advantages, entropy bonus, TRL's entropy controller). Raises ``ValueError`` as :func:`load_parity`."""
     data = load_parity(directory)
     inputs = data["inputs"]
     results = []
@@ -290,6 +340,8 @@ def check_all(directory: Path | str = PARITY_DIR) -> list[ParityResult]:
         results += [_check_policy(c, inputs["sets"], doc) for c in doc.get("policy", [])]
         results += [_check_kl(c, inputs, doc) for c in doc.get("kl", [])]
         results += [_check_advantages(c, inputs, doc) for c in doc.get("advantages", [])]
+        results += [_check_policy(c, inputs["sets"], doc, "entropy") for c in doc.get("entropy", [])]
+        results += [_check_entropy_control(c, doc) for c in doc.get("entropy_control", [])]
     return results
 
 

@@ -26,9 +26,9 @@ from typing import Any
 import torch
 
 from rlviz.core.advantages import ADVANTAGE_SCALES, gae, group_advantages
-from rlviz.core.aggregation import aggregate, masked_mean
+from rlviz.core.aggregation import masked_mean
 from rlviz.core.corrections import CORRECTIONS, correction_band, correction_weights
-from rlviz.core.entropy_control import adaptive_entropy_update, validate_entropy_control
+from rlviz.core.entropy_control import adaptive_entropy_update, entropy_bonus, validate_entropy_control
 from rlviz.core.estimators import ESTIMATORS, estimate_advantages, estimate_token_advantages
 from rlviz.core.kl import kl_estimate
 from rlviz.core.masks import high_entropy_mask, off_policy_sequence_mask
@@ -1099,8 +1099,8 @@ class Trainer:
             **params,
         )
         loss = out.loss
-        if bonus > 0:  # entropy bonus, aggregated like the policy loss (verl)
-            loss = loss - bonus * aggregate(ent, mb_mask, params["loss_agg_mode"], params.get("norm_length"))
+        if bonus > 0:  # entropy bonus, aggregated like the policy loss (verl's ppo_loss)
+            loss = loss - entropy_bonus(ent, mb_mask, bonus, params["loss_agg_mode"], params.get("norm_length"))
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         norm = torch.nn.utils.clip_grad_norm_(model.parameters(), c.grad_clip)

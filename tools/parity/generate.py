@@ -53,6 +53,17 @@ and log pi_rollout with log-ratios in [-1.5, 1.5]). Each case stores the weight 
   1 at padding for the token modes, [B, 1] for the sequence modes) and, as ``weight``, that ratio
   broadcast over the response times ``completion_mask`` (what TRL's loss multiplies and aggregates).
 
+Entropy terms (issue 41; ``entropy_vectors``, on the ``regions`` inputs with their per-token entropies):
+
+* verl: ``ppo_loss`` (``verl/workers/utils/losses.py``, the actor's loss function: the policy loss of
+  ``get_policy_loss_fn``, then ``policy_loss -= entropy_coeff * agg_loss(entropy, ...)``) with a real
+  ``ActorConfig`` (``entropy_coeff`` 0, 0.01, 0.05; three ``loss_agg_mode``s), the model output (log-probs and
+  entropies, both leaves) in verl's flat no-padding layout and a ``TensorDict`` batch (``run_verl_ppo_loss``).
+  Each case stores the loss and its gradient with respect to the log-probs and to the entropies.
+* TRL: ``_compute_loss`` as above with a constant ``entropy_coef`` (the same three numbers per case), and its
+  adaptive controller (``use_adaptive_entropy``): one trainer over a sequence of steps, each step's forward
+  returning fixed entropies, TRL's own state read after every call (``run_trl_entropy_control``).
+
 Value conventions. Where a framework's loss is ``-sg[w] A log pi`` (CISPO, VESPO, DPPO), its value
 depends on the absolute log-probs; rlviz reports the same gradient with the readable value ``-A w``
 (``-sg[w] A pi/sg[pi]``). Such a loss is linear in log pi with slope g (the stored gradient), so the
@@ -220,6 +231,18 @@ _ACCELERATOR = None
 
 def run_trl(settings: dict, inp: dict, trainer: str = "GRPOTrainer") -> tuple[torch.Tensor, torch.Tensor, str]:
     """TRL's ``_compute_loss`` on the fixed inputs; returns (loss, d loss / d log_prob [B, T], function)."""
+    t = _trl_trainer(settings, trainer)
+    lp = _leaf(inp)
+    # the model forward, replaced: the fixed log-probs and entropies, no aux loss
+    t._get_per_token_logps_and_entropies = lambda *a, **k: (lp, inp["entropy"].clone(), None)
+    loss = t._compute_loss(t.model, _trl_inputs(inp))
+    (grad,) = torch.autograd.grad(loss, lp)
+    return loss.detach(), grad, f"trl.{'experimental.gmpo.' if trainer == 'GMPOTrainer' else ''}{trainer}._compute_loss"
+
+
+def _trl_trainer(settings: dict, trainer: str = "GRPOTrainer"):
+    """A ``GRPOTrainer`` (or GMPO) made with ``__new__`` that carries what ``_compute_loss`` reads, copied
+    from a real config as ``GRPOTrainer.__init__`` copies it (the entropy controller's state included)."""
     global _ACCELERATOR
     from accelerate import Accelerator
 
@@ -249,18 +272,21 @@ def run_trl(settings: dict, inp: dict, trainer: str = "GRPOTrainer") -> tuple[to
     t.entropy_coef = args.entropy_coef
     t.use_adaptive_entropy = args.use_adaptive_entropy
     t._entropy_bonus_enabled = t.entropy_coef != 0.0 or t.use_adaptive_entropy
+    t._last_world_entropy = float("inf")  # as __init__: no bonus until a first entropy is measured
+    t._entropy_window_stats = None
     t.aux_loss_enabled = False
     t.current_gradient_accumulation_steps = 1
     t.accelerator = _ACCELERATOR
     t.model = torch.nn.Module().train()
     t._metrics = {"train": _Metrics(), "eval": _Metrics()}
+    return t
 
-    lp = _leaf(inp)
-    # the model forward, replaced: the fixed log-probs and entropies, no aux loss
-    t._get_per_token_logps_and_entropies = lambda *a, **k: (lp, inp["entropy"].clone(), None)
+
+def _trl_inputs(inp: dict) -> dict:
+    """The batch ``_compute_loss`` reads (what ``_generate_and_score_completions`` would hand it)."""
     mask = inp["response_mask"]
     B = mask.shape[0]
-    inputs = {
+    return {
         "prompt_ids": torch.zeros(B, 1, dtype=torch.long),
         "prompt_mask": torch.ones(B, 1, dtype=torch.long),
         "completion_ids": torch.zeros(B, T, dtype=torch.long),
@@ -270,9 +296,6 @@ def run_trl(settings: dict, inp: dict, trainer: str = "GRPOTrainer") -> tuple[to
         "ref_per_token_logps": inp["ref_log_prob"].clone(),
         "num_items_in_batch": mask.sum(),
     }
-    loss = t._compute_loss(t.model, inputs)
-    (grad,) = torch.autograd.grad(loss, lp)
-    return loss.detach(), grad, f"trl.{'experimental.gmpo.' if trainer == 'GMPOTrainer' else ''}{trainer}._compute_loss"
 
 
 class _Metrics(dict):
@@ -1488,6 +1511,219 @@ def correction_vectors(inp: dict) -> dict[str, list]:
     return cases
 
 
+# ----------------------------------------------------------------------------------------------
+# Entropy terms (issue 41): verl's constant bonus in ppo_loss, TRL's constant bonus and its adaptive
+# controller in _compute_loss. rlviz: rlviz.core.entropy_control (entropy_bonus, adaptive_entropy_trajectory).
+# ----------------------------------------------------------------------------------------------
+
+# verl ppo_loss: policy_loss -= entropy_coeff * agg_loss(entropy, response_mask, loss_agg_mode); one row per
+# loss_agg_mode (the rlviz objective whose existing cases map that verl loss), each at entropy_coeff 0, 0.01, 0.05
+ENTROPY_COEFS = (0.0, 0.01, 0.05)
+VERL_ENTROPY_CASES = [
+    dict(objective="ppo", rlviz={"dual_clip_c": 3.0}, settings=verl("vanilla", "token-mean", 0.2, 0.2, 3.0)),
+    dict(objective="grpo", rlviz={"beta": 0.0}, settings=verl("vanilla", "seq-mean-token-mean", 0.2, 0.2)),
+    dict(
+        objective="dr_grpo",
+        rlviz={"norm_length": 10},
+        settings=verl("vanilla", "seq-mean-token-sum-norm", 0.2, 0.2, loss_scale_factor=10),
+    ),
+]
+# TRL _compute_loss with a constant entropy_coef: the bonus is the token mean of H whatever loss_type aggregates
+TRL_ENTROPY_CASES = [
+    dict(objective="dapo", rlviz={}, settings={"loss_type": "dapo", "epsilon": 0.2, "epsilon_high": 0.28}, coef=0.01),
+    dict(objective="grpo", rlviz={"beta": 0.0}, settings={"loss_type": "grpo", "epsilon": 0.2, "beta": 0.0}, coef=0.05),
+]
+# TRL's adaptive controller (use_adaptive_entropy): entropy sequences (nats, one per optimizer step), each crossing
+# the target both ways, with steps exactly at the target (marked by the generator's check) and reaching both bounds.
+# Step k's per-token entropies are e_k + ENTROPY_OFFSETS (multiples of 1/64 summing to 0 over the 18 real tokens,
+# junk in the padding), so TRL's measured mean is e_k to rounding, and exactly the target where e_k is (the
+# targets and those steps' e_k are dyadic: the generator asserts it). The cases store TRL's measured values.
+ENTROPY_OFFSETS = tuple(
+    k / 64 for row in ((3, -1, -2), (4, -3, 1, -2, 0), (2, -4, 1, 3, -1, -2, 0, 1), (-1, 1)) for k in row
+)
+TRL_CONTROL_CASES = [
+    dict(
+        name="bounds",
+        settings={"entropy_coef": 0.01, "entropy_target": 0.5, "entropy_coef_delta": 0.01, "entropy_coef_max": 0.03},
+        entropy=(0.4, 0.3, 0.45, 0.5, 0.7, 0.6, 0.9, 0.55, 0.5, 0.25, 0.5, 0.8),
+    ),
+    dict(
+        name="floor",
+        settings={
+            "entropy_coef": 0.05,
+            "entropy_target": 0.25,
+            "entropy_coef_delta": 0.03,
+            "entropy_coef_min": 0.02,
+            "entropy_coef_max": 0.1,
+        },
+        entropy=(0.3, 0.375, 0.25, 0.125, 0.1875, 0.25, 0.5, 0.5),
+    ),
+    dict(name="trl_defaults", settings={}, entropy=(0.375, 0.1875, 0.2, 0.15, 0.3, 0.2, 0.125, 0.5)),
+]
+
+
+def _entropy_leaf(inp: dict) -> torch.Tensor:
+    return inp["entropy"].detach().clone().requires_grad_(True)
+
+
+def run_verl_ppo_loss(settings: dict, inp: dict) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, str]:
+    """verl's ``ppo_loss`` (``verl/workers/utils/losses.py``, the actor's loss function) on the fixed inputs:
+    returns (loss, d loss / d log_prob [B, T], d loss / d entropy [B, T], function). It reads the model output
+    in verl's no-padding layout: one flat tensor per field over every sequence's prompt (1 token here) and
+    response, left-shifted by one (a response's values start at its prompt's last position; the slot after its
+    last token holds junk), which verl's ``no_padding_2_padding`` slices back to [B, T] with zeros at padding;
+    the batch is a ``TensorDict`` with ``dp_size`` 1, ``batch_num_tokens`` the real tokens and
+    ``global_batch_size`` B (one micro-batch, one process), as verl's engines set them."""
+    from tensordict import TensorDict
+    from verl.utils import tensordict_utils as tu
+    from verl.workers.config import ActorConfig, PolicyLossConfig
+    from verl.workers.utils.losses import ppo_loss
+
+    s = dict(settings)
+    mode = s.pop("loss_mode")
+    cfg = ActorConfig(
+        strategy="fsdp",
+        rollout_n=4,
+        ppo_mini_batch_size=4,
+        ppo_micro_batch_size_per_gpu=4,
+        policy_loss=PolicyLossConfig(loss_mode=mode),
+        **s,
+    )
+    mask = inp["response_mask"]
+    B = mask.shape[0]
+    lengths = [int(n) for n in mask.sum(-1)]
+    lp, ent = _leaf(inp), _entropy_leaf(inp)
+
+    def flat(x, junk):  # [B, T] -> verl's flat model output over prompt + response, shifted left by one
+        return torch.cat([torch.cat([x[i, :n], torch.tensor([junk])]) for i, n in enumerate(lengths)])
+
+    data = TensorDict(
+        {
+            "prompts": torch.zeros(B, 1, dtype=torch.long),
+            "responses": torch.zeros(B, T, dtype=torch.long),
+            "attention_mask": torch.cat([torch.ones(B, 1), mask], 1).long(),
+            "response_mask": mask.long(),
+            "old_log_probs": inp["old_log_prob"].clone(),
+            "advantages": adv_bt(inp).clone(),
+        },
+        batch_size=[B],
+    )
+    tu.assign_non_tensor(data, dp_size=1, batch_num_tokens=int(mask.sum()), global_batch_size=B)
+    loss, _ = ppo_loss(cfg, {"log_probs": flat(lp, JUNK_LP[1]), "entropy": flat(ent, JUNK_ENT[1])}, data)
+    grad, grad_ent = torch.autograd.grad(loss, (lp, ent))
+    return loss.detach(), grad, grad_ent, "verl.workers.utils.losses.ppo_loss"
+
+
+def run_trl_entropy(settings: dict, inp: dict) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, str]:
+    """TRL's ``_compute_loss`` as :func:`run_trl`, with the per-token entropies a leaf too: (loss,
+    d loss / d log_prob [B, T], d loss / d entropy [B, T], function)."""
+    t = _trl_trainer(settings)
+    lp, ent = _leaf(inp), _entropy_leaf(inp)
+    t._get_per_token_logps_and_entropies = lambda *a, **k: (lp, ent, None)
+    loss = t._compute_loss(t.model, _trl_inputs(inp))
+    grad, grad_ent = torch.autograd.grad(loss, (lp, ent))
+    return loss.detach(), grad, grad_ent, "trl.GRPOTrainer._compute_loss"
+
+
+def run_trl_entropy_control(settings: dict, inp: dict, entropy: tuple) -> dict:
+    """TRL's adaptive entropy controller (``use_adaptive_entropy``), inline in ``GRPOTrainer._compute_loss``:
+    one trainer instance (:func:`_trl_trainer`), one ``_compute_loss`` call per optimizer step (one micro-batch,
+    ``sync_gradients`` True), step k's forward returning the fixed log-probs and the per-token entropies
+    e_k + ``ENTROPY_OFFSETS``. Records per step TRL's own state after the call (``_last_world_entropy``, the
+    entropy it measured; ``entropy_coef``, the coefficient the next step uses) and the coefficient this
+    step's loss applied, read from TRL's gradient: d loss / d H_t = -coef m_t / N, so coef = -sum_t d loss / d H_t."""
+    t = _trl_trainer(settings)
+    assert t.accelerator.sync_gradients, "every call must be an optimizer-step boundary"
+    mask = inp["response_mask"]
+    real = mask > 0
+    offsets = torch.zeros_like(mask)
+    offsets[real] = torch.tensor(ENTROPY_OFFSETS)
+    out = {"measured": [], "coef": [], "applied": []}
+    for e in entropy:
+        lp = _leaf(inp)
+        ent = torch.where(real, e + offsets, inp["entropy"]).requires_grad_(True)  # junk in the padding
+        t._get_per_token_logps_and_entropies = lambda *a, _lp=lp, _ent=ent, **k: (_lp, _ent, None)
+        loss = t._compute_loss(t.model, _trl_inputs(inp))
+        (grad_ent,) = torch.autograd.grad(loss, ent)
+        out["applied"].append(0.0 - float(grad_ent.sum()))  # 0.0 - : no -0.0 in the file
+        out["measured"].append(float(t._last_world_entropy))
+        out["coef"].append(float(t.entropy_coef))
+    return out
+
+
+def entropy_vectors(inputs) -> dict[str, dict[str, list]]:
+    """The entropy cases: ``{"trl": {"entropy": [...], "entropy_control": [...]}, "verl": {"entropy": [...]}}``.
+    An ``entropy`` case is a policy case (loss, ``grad``) with ``grad_entropy`` (d loss / d H [B, T]),
+    ``entropy_coef`` and ``entropy_loss_agg_mode`` (how the framework aggregates H); an ``entropy_control``
+    case holds TRL's measured entropy, coefficient and applied coefficient per step."""
+    inp = inputs["regions"]
+    real = inp["response_mask"] > 0
+    out = {"trl": {"entropy": [], "entropy_control": []}, "verl": {"entropy": []}}
+
+    def store(framework, objective, rlviz, settings, coef, agg, result):
+        loss, grad, grad_ent, function = result
+        assert math.isfinite(float(loss)) and float(grad[~real].abs().max()) == 0.0
+        assert float(grad_ent[~real].abs().max()) == 0.0, "an entropy gradient at padding"
+        assert (float(grad_ent[real].abs().max()) > 0) == (coef > 0), "the bonus acts exactly when coef > 0"
+        cases = out[framework]["entropy"]
+        cases.append(
+            {
+                "id": f"entropy/{framework}/{len(cases)}",
+                "objective": objective,
+                "rlviz": rlviz,
+                "entropy_coef": coef,
+                "entropy_loss_agg_mode": agg,
+                "inputs": "regions",
+                "function": function,
+                "settings": settings,
+                "value_form": "surrogate",
+                "loss": float(loss),
+                "grad": _tensor_list(grad),
+                "grad_entropy": _tensor_list(grad_ent),
+            }
+        )
+
+    for row in VERL_ENTROPY_CASES:
+        for coef in ENTROPY_COEFS:
+            settings = row["settings"] | {"entropy_coeff": coef}
+            result = run_verl_ppo_loss(settings, inp)
+            if coef == 0.0:  # with no bonus, ppo_loss is the policy-loss function the policy cases call
+                assert abs(float(result[0]) - float(run_verl(row["settings"], inp)[0])) < 1e-12, row
+            store("verl", row["objective"], row["rlviz"], settings, coef, row["settings"]["loss_agg_mode"], result)
+    for row in TRL_ENTROPY_CASES:
+        settings = row["settings"] | {"entropy_coef": row["coef"]}
+        store(
+            "trl", row["objective"], row["rlviz"], settings, row["coef"], "token-mean", run_trl_entropy(settings, inp)
+        )
+    for row in TRL_CONTROL_CASES:
+        settings = {"use_adaptive_entropy": True} | row["settings"]
+        got = run_trl_entropy_control(settings, inp, row["entropy"])
+        args = _trl_trainer(settings).args  # TRL's defaults for what the row leaves out
+        # TRL measures e_k (to rounding); a step at the target measures it exactly, so its <= acts there
+        assert max(abs(m - e) for m, e in zip(got["measured"], row["entropy"])) < 1e-12, row["name"]
+        at = [e == args.entropy_target for e in row["entropy"]]
+        assert any(at) and all(m == e for m, e, a in zip(got["measured"], row["entropy"], at) if a), row["name"]
+        assert got["applied"][0] == 0.0, "TRL applies no bonus before it has measured an entropy"
+        out["trl"]["entropy_control"].append(
+            {
+                "id": f"entropy_control/trl/{row['name']}",
+                "function": "trl.GRPOTrainer._compute_loss (use_adaptive_entropy)",
+                "settings": settings,
+                "rlviz": {
+                    "target": args.entropy_target,
+                    "delta": args.entropy_coef_delta,
+                    "coef0": args.entropy_coef,
+                    "coef_min": args.entropy_coef_min,
+                    "coef_max": args.entropy_coef_max,
+                },
+                "entropy": got["measured"],
+                "coef": got["coef"],
+                "applied": got["applied"],
+            }
+        )
+    return out
+
+
 def _dump(doc: dict) -> str:
     """JSON with one case per line (small, and a regenerated file diffs case by case)."""
     lines = ["{"]
@@ -1515,6 +1751,7 @@ def main(argv=None) -> int:
     corr_inputs = build_correction_inputs()
     corrections = correction_vectors(corr_inputs)
     corrections["verl"] += preset_vectors(corr_inputs)  # after the verl corrections: the file only gains lines
+    entropy = entropy_vectors(inputs)
     args.out.mkdir(parents=True, exist_ok=True)
     common = {
         "generated": datetime.date.today().isoformat(),
@@ -1542,8 +1779,10 @@ def main(argv=None) -> int:
         doc["policy"] = policy[framework]
         if framework == "verl":
             doc |= {"kl": kl, "advantages": adv}
+        doc |= entropy[framework]  # last: the earlier lines stay as they were
         (args.out / f"{framework}.json").write_text(_dump(doc))
     n = sum(len(v) for v in policy.values()) + len(kl) + len(adv) + sum(len(v) for v in corrections.values())
+    n += sum(len(v) for by_kind in entropy.values() for v in by_kind.values())
     print(f"{n} cases written to {args.out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
 
