@@ -92,6 +92,18 @@ def test_bad_settings_name_the_parameter(field, value):
         adaptive_entropy_update(0.0, math.nan, 0.5, 0.1)
 
 
+def test_a_start_outside_the_bounds_is_refused_with_a_target_only():
+    """TRL clips only on the side it moves toward, the authors on both: from alpha_0 = 0.5 with max 0.1 the two
+    runs differ (0.49, 0.48, ... against 0.1, 0.09), so rlviz refuses that start when a target is set; without a
+    target the coefficient is a constant bonus and no bound applies."""
+    with pytest.raises(ValueError, match=r"entropy_coef: .*\[0, 0.1\]"):
+        TrainConfig(entropy_target=0.5, entropy_coef=0.5, entropy_coef_max=0.1).validate()
+    with pytest.raises(ValueError, match="entropy_coef"):
+        TrainConfig(entropy_target=0.5, entropy_coef=0.01, entropy_coef_min=0.02).validate()
+    TrainConfig(entropy_target=0.5, entropy_coef=0.1, entropy_coef_max=0.1).validate()  # on the bound: accepted
+    TrainConfig(entropy_coef=0.5, entropy_coef_max=0.1).validate()  # no target: a constant bonus, no bounds
+
+
 @pytest.fixture(scope="module")
 def policy():
     return load_policy(device="cpu")

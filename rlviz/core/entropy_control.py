@@ -90,7 +90,7 @@ def entropy_bonus(
 
 
 def validate_entropy_control(
-    target: float | None, delta: float, coef_min: float, coef_max: float, coef0: float = 0.0
+    target: float | None, delta: float, coef_min: float, coef_max: float, coef0: float = 0.0, *, start: bool = True
 ) -> None:
     """Check the controller's settings.
 
@@ -98,7 +98,10 @@ def validate_entropy_control(
         target: the target entropy H_tgt in nats per token (``None``: no controller).
         delta: the step of the coefficient (> 0).
         coef_min, coef_max: the coefficient's bounds, 0 <= coef_min <= coef_max.
-        coef0: the starting coefficient alpha_0 (>= 0).
+        coef0: the starting coefficient alpha_0 (>= 0; with a target and ``start``, inside
+            [coef_min, coef_max]).
+        start: ``coef0`` is a run's starting coefficient (``False``: a coefficient in the middle of a run,
+            which the update clips into the bounds as the authors' controller does).
 
     Raises:
         ValueError: naming ``entropy_target``, ``entropy_coef_delta``, ``entropy_coef_min``,
@@ -120,6 +123,13 @@ def validate_entropy_control(
         isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target) or target < 0
     ):
         raise ValueError(f"entropy_target: must be a finite number of nats >= 0, got {target!r}")
+    if start and target is not None and not coef_min <= coef0 <= coef_max:
+        # the authors clip alpha into [min, max] at the first update, TRL only on the side it moves toward:
+        # a start outside the bounds means two different runs, so it is refused (docs/parity.md)
+        raise ValueError(
+            f"entropy_coef: the starting coefficient must lie in [entropy_coef_min, entropy_coef_max] = "
+            f"[{coef_min:g}, {coef_max:g}] when entropy_target is set, got {coef0:g}"
+        )
 
 
 def adaptive_entropy_update(
@@ -152,7 +162,7 @@ def adaptive_entropy_update(
         raise ValueError(f"entropy: must be a finite number of nats, got {entropy!r:.60}")
     if target is None:
         raise ValueError("entropy_target: the controller needs a target (nats per token), got None")
-    validate_entropy_control(target, delta, coef_min, coef_max, coef)
+    validate_entropy_control(target, delta, coef_min, coef_max, coef, start=False)
     below = entropy < target
     coef = coef + delta if below else coef - delta
     return min(max(coef, coef_min), coef_max), below
