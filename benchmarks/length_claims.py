@@ -21,7 +21,15 @@ its per-response token log-ratios, ``Trainer.last_log_ratios``):
   ``--heldout`` samples, before and after), the gain per 1,000 rollouts and per CPU second of training.
 
 Prints per seed and the mean (± standard deviation over seeds) of each figure, and writes everything as
-JSON with ``--out``. Time: about 1-2 s of CPU per arm-step on this 2-core machine (the CPU time per
+JSON with ``--out`` (with the date, the commit and the command). ``--record`` writes the length page's
+shipped record (``rlviz/data/measured/length_claims.json``, ``rlviz.experiments.length_claims``) from this
+run's seeds, merged into the record there (a seed measured again replaces its entry; other settings
+replace the record whole); ``--from FILE ...`` builds it from earlier ``--out`` files instead of running:
+
+    .venv/bin/python benchmarks/length_claims.py --record --from length_s0.json length_s1.json length_s2.json
+
+An output that does not name its commit (written before the option existed) gets the last commit before
+its run began (the file's time minus its wall time), marked ``commit_inferred`` in the record. Time: about 1-2 s of CPU per arm-step on this 2-core machine (the CPU time per
 arm-step is printed), plus two held-out evaluations per arm.
 """
 
@@ -35,18 +43,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repositor
 import argparse
 import json
 import math
+import shlex
 import statistics
+import subprocess
 import time
+from datetime import UTC, datetime
 
 import torch
 
 from rlviz.core.objectives import get_algorithm
+from rlviz.experiments.length_claims import RECORD, load_record, merge_records, record_from_outputs
 from rlviz.experiments.live import LiveConfig, LiveRun
 from rlviz.lm.length_stats import noise_by_length
 from rlviz.lm.tasks import get_task
 
 ARMS = ("grpo", "dr_grpo", "gspo")
 TASK = "make_sum"
+ROOT = Path(__file__).resolve().parent.parent
 # the per-window figures: means over the window's steps of these trainer metrics (NaN steps left out)
 WINDOW_METRICS = (
     "response_length_wrong",
@@ -172,6 +185,53 @@ def show(seed_runs: list[dict], edges: list[int]) -> dict:
     return means
 
 
+def _git(*args: str) -> str:
+    """A git command's output in the repository ("" where git or the repository is missing)."""
+    try:
+        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    except OSError:
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def _command(settings: dict) -> str:
+    """The command line that measures at ``settings`` (an output's, written before it named its own)."""
+    seeds = " ".join(str(s) for s in settings["seeds"])
+    edges = " ".join(str(e) for e in settings["edges"])
+    return (
+        f"python benchmarks/length_claims.py --seeds {seeds} --steps {settings['steps']} "
+        f"--heldout {settings['heldout']} --window {settings['window']} --edges {edges}"
+    )
+
+
+def provenance(output: dict, path: Path | None = None) -> dict:
+    """Date, commit and command of one output: its own, or for an output without them, the date of its
+    file, the last commit before its run began and the command its settings name."""
+    s = output["settings"]
+    if s.get("commit"):
+        return {"date": s["date"], "commit": s["commit"], "command": s["command"]}
+    if path is None:
+        raise ValueError("path: an output without its commit needs its file's time")
+    mtime = path.stat().st_mtime
+    began = mtime - max(float(r["wall_s"]) for r in output["seeds"])
+    commit = _git("rev-list", "-1", f"--before={int(began)}", "HEAD")
+    return {
+        "date": datetime.fromtimestamp(mtime, UTC).strftime("%Y-%m-%d"),
+        "commit": commit or "unknown",
+        "command": _command(s),
+        "commit_inferred": True,
+    }
+
+
+def write_record(outputs: list[dict], paths: list[Path | None], record: Path) -> dict:
+    """The record of ``outputs`` merged into the one at ``record`` and written there; returns it."""
+    new = record_from_outputs(outputs, [provenance(o, p) for o, p in zip(outputs, paths)])
+    merged = merge_records(load_record(record) if record.exists() else None, new)
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(json.dumps(merged, indent=1) + "\n", encoding="utf-8")
+    return merged
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
@@ -180,7 +240,26 @@ def main() -> None:
     ap.add_argument("--window", type=int, default=10, help="steps per window of the length tables")
     ap.add_argument("--edges", type=int, nargs="+", default=[0, 10, 20, 30, 40], help="length bins, tokens")
     ap.add_argument("--out", type=Path, default=None, help="write every number as JSON here")
+    ap.add_argument(
+        "--record",
+        type=Path,
+        nargs="?",
+        const=RECORD,
+        default=None,
+        help=f"write/merge the length page's record (default {RECORD.relative_to(ROOT)})",
+    )
+    ap.add_argument("--from", dest="sources", type=Path, nargs="+", default=None, help="--out files: no run")
     args = ap.parse_args()
+    if args.sources is not None:
+        if args.record is None:
+            ap.error("--from: needs --record (it only builds the record)")
+        try:
+            outputs = [json.loads(p.read_text(encoding="utf-8")) for p in args.sources]
+            merged = write_record(outputs, list(args.sources), args.record)
+        except (OSError, ValueError, KeyError) as exc:
+            ap.error(f"--from: {exc}")
+        print(f"wrote {args.record}: seeds {', '.join(merged['seeds'])}")
+        return
     if args.steps < 1 or args.window < 1:
         ap.error("--steps and --window: must be >= 1")
     torch.set_num_threads(1)
@@ -188,14 +267,24 @@ def main() -> None:
     for seed in args.seeds:
         seed_runs.append(one_seed(seed, args.steps, args.heldout, args.window, args.edges))
     means = show(seed_runs, args.edges)
+    stamp = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "commit": _git("rev-parse", "HEAD") or "unknown",
+        "command": " ".join(["python", "benchmarks/length_claims.py", *map(shlex.quote, sys.argv[1:])]),
+    }
+    out = {
+        "settings": {**vars(args), "out": str(args.out), "record": str(args.record), "sources": None}
+        | {"arms": ARMS, "task": TASK}
+        | stamp,
+        "seeds": seed_runs,
+        "means": means,
+    }
     if args.out:
-        out = {
-            "settings": {**vars(args), "out": str(args.out), "arms": ARMS, "task": TASK},
-            "seeds": seed_runs,
-            "means": means,
-        }
         args.out.write_text(json.dumps(out, indent=1, default=float))
         print(f"wrote {args.out}")
+    if args.record:
+        write_record([json.loads(json.dumps(out, default=float))], [args.out], args.record)
+        print(f"wrote {args.record}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ and the group picker, a fragment inside it, reruns only its own section.
 
 The page template (CONTRIBUTING.md): title and lede, the three sliders of DAPO's penalty, the curves;
 under them the other penalties' choices, the questions, the explanation ("How to read this") and the
-papers, frameworks' keys and export ("For practitioners"); then the rollouts' sections. While a
+papers, frameworks' keys and export ("For practitioners"); then the rollouts' sections, and last the
+length claims measured on make_sum (``app_common.parts.length.claims_section``: the shipped record of
+``benchmarks/length_claims.py``, its own question, three figures and a reading computed from it). While a
 question waits for the learner (``answers_held``) nothing states its answer: the curves' reading, the
 group's table and the filtering text's penalty are held back. The caches and cached figures are in
 ``app_common.parts.length``; the sentences and tables are built by ``rlviz.experiments.length``.
@@ -40,7 +42,7 @@ from app_common.parts import length as parts
 from app_common.predictions import answers_held, held_note
 from app_common.template import draw_rest_later, first_screen_only, notes, page_top, practitioners
 from rlviz.experiments import length as X
-from rlviz.experiments.length import SAMPLE_LIMIT, SCHEMES, CosineParams, ShapingSettings
+from rlviz.experiments.length import SAMPLE_LIMIT, CosineParams, ShapingSettings
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
@@ -49,48 +51,6 @@ state = st.session_state
 D = ShapingSettings()
 C = CosineParams()
 OTHERS = {"kimi": "Kimi k1.5", "cosine": "Cosine (Yeo et al.)"}  # language-neutral labels
-
-
-@fragment
-def group_section(
-    result, sample: tuple, settings: ShapingSettings, shown: list[str], group_size: int, held: bool = False
-) -> None:
-    """One group's responses and advantages (``result``: the analysis of ``sample`` under ``settings``);
-    its picker reruns only this section. ``held``: a question of the page waits for the learner, and
-    the group's table (its DAPO penalties) would state its answer: a note stands in its place."""
-    summary, factor = result.summary, settings.penalty_factor
-    options, group_names = parts.group_options(sample, settings, result.groups)
-    if state.get("l_group") not in options:
-        state["l_group"] = options[0]  # first load, or fewer prompts than before: the most affected group
-    chosen = st.selectbox(
-        tr("length.group_pick"), options, format_func=group_names.get, key="l_group", bind="query-params"
-    )
-    info = result.groups.set_index("group").loc[chosen]
-    rows = result.responses[result.responses["group"] == chosen]
-    st.markdown(X.group_text(info, group_size, factor, L))
-    group_labels = labels(
-        "length",
-        "advantage",
-        "response",
-        "right",
-        "wrong",
-        "truncated",
-        "length",
-        "reward",
-        *(f"scheme_{k}" for k in SCHEMES),
-    )
-    # the figure at the page's width (its axis titles whole at 1024 px), its formula and reading under it
-    chart(
-        parts.group_chart(sample, settings, chosen, tuple(shown), L, tuple(group_labels.items()), rows), "length-group"
-    )
-    formula(r"A_i=\frac{R_i-\operatorname{mean}(R)}{\operatorname{std}(R)+\epsilon},\quad R=(R_1,\dots,R_G)")
-    note = "factor_note_zero" if factor == 0 else "factor_note" if factor <= 1 else "factor_note_high"
-    st.caption(tr(f"length.{note}", reversed=summary["pairs_reversed"], broken=summary["ties_broken"]))
-    if held:
-        held_note()
-        return
-    view = parts.group_table(sample, settings, chosen, tuple(shown), L, rows)
-    csv_download(view, f"length-group-{chosen}", key="l_csv_group")
 
 
 @fragment
@@ -184,8 +144,10 @@ def page() -> None:
             show_bad_input(exc, FIELDS)
         stop()
     shaping = state_from_settings("length", state)
+    # the sliders' questions (the measured section at the page's foot asks its own at the record's state);
     # before the commit nothing in view states the answers: the curves' reading, the group's table
-    held = answers_held(PREDICTIONS["length"], shaping)
+    asked = [p for p in PREDICTIONS["length"] if p.applies(shaping)]
+    held = answers_held(asked, shaping)
 
     # ---------------------------------------------------------------------------------------- curves
     curve_labels = labels(
@@ -208,7 +170,7 @@ def page() -> None:
     # predict, then check: the reading of the curves is held back until the learner commits
     with st.expander(tr("teach.header"), expanded=True):
         st.caption(tr("teach.intro"))
-        for col, prediction in zip(st.columns(len(PREDICTIONS["length"]), border=True), PREDICTIONS["length"]):
+        for col, prediction in zip(st.columns(len(asked), border=True), asked):
             with col:
                 predict(prediction, shaping)
     if first_screen_only():  # arrived from another page: the rest of the page comes in a second run
@@ -325,45 +287,13 @@ def page() -> None:
     # ---------------------------------------------------------------------------------------- one group
     st.subheader(tr("length.group_header"))
 
-    group_section(result, sample, settings, shown, int(group_size), held)
-
-    # ---------------------------------------------------------------------------------------- filtering
-    st.subheader(tr("length.filter_header"))
-    # a truncated response is exactly L_max long: DAPO takes the full factor off it only with a buffer
-    # (what it takes off is the answer to a question: said only once the learner has committed)
-    extra = tr("length.filter_penalty", factor=f"{factor:g}") if factor > 0 and lcache > 0 and not held else ""
-    st.markdown(tr("length.filter_text", penalty=extra))
-    f1, f2 = st.columns([1, 3], gap="large")
-    f1.metric(tr("length.metric_truncated"), f"{summary['truncated_share']:.1%}")
-    f1.metric(tr("length.metric_masked_tokens"), f"{summary['masked_token_share']:.1%}")
-    f1.metric(
-        tr("length.metric_grad_truncated"),
-        f"{summary['grad_share_truncated']:.1%} → 0%",
-        help=tr("length.metric_grad_truncated_help"),
-    )
-    with f2:
-        filter_labels = labels("length", "right", "wrong", "truncated", "no_filter", "with_filter", "grad_share")
-        chart(parts.filter_chart(sample, settings, L, tuple(filter_labels.items()), resp), "length-filter")
-
-    # ---------------------------------------------------------------------------------------- sweep
-    st.subheader(tr("length.sweep_header"))
-    st.markdown(tr("length.sweep_text_zero" if factor == 0 else "length.sweep_text", lcache=lcache, lmax=lmax))
-    sweep_labels = labels(
-        "length",
-        "panel_lmax",
-        "panel_lcache",
-        "value",
-        lmax=tr("length.lmax_axis"),
-        lcache=tr("length.lcache_axis"),
-        **{
-            k: tr(f"length.s_{k}")
-            for k in ("mean_reward_task", "mean_reward_dapo", "truncated_share", "signal_task", "signal_dapo")
-        },
-    )
-    chart(parts.sweep_chart(sample, lmax, lcache, factor, L, tuple(sweep_labels.items()), sweep_frame), "length-sweep")
-    csv_download(sweep_frame, "length-sweep", key="l_csv_sweep")
+    parts.group_section(result, sample, settings, shown, int(group_size), held)
+    parts.filter_section(sample, settings, summary, resp, held)
+    parts.sweep_section(sample, settings, sweep_frame)
     st.info(tr("length.bias_note"), icon=":material/balance:")
     st.page_link("pages/weighting.py", label=tr("nav.weighting"), icon=":material/bar_chart:")
+    # the length claims measured on make_sum: the shipped record, its question, figures and reading
+    parts.claims_section()
 
 
 page()

@@ -28,6 +28,12 @@ from rlviz.teach.predict import PREDICTIONS
 # experiment takes seconds (as tests/test_browser.py does)
 PAGES = [p for p in PREDICTIONS if p != "live"]
 LIGHTER = {"moe": {"mo_n": "4"}, "mismatch": {"mm_n": "4"}}
+# choice questions whose evidence can be searched for as text: the explanation's fields (``explain``) that
+# state it, which must not be in view before the commit (the length page's measured section: each seed's
+# change of the wrong answers' length, the numbers its figure and its reading show); and the questions a
+# page must ask at its defaults
+EVIDENCE = {"length.q_bias": ("drift_changes", "fixed_changes")}
+MUST_ASK = {"length": {"teach.length_in_buffer", "teach.length_at_limit", "length.q_bias"}}
 
 
 def _forms(value: float) -> list[str]:
@@ -103,6 +109,7 @@ def test_no_answer_in_view_before_the_commit(key):
     asked = at.session_state[ASKED_KEY] if ASKED_KEY in at.session_state else {}
     questions = [p for p in PREDICTIONS[key] if p.key in asked]
     assert questions, f"{key}: no question asked at the page's defaults"
+    assert MUST_ASK.get(key, set()) <= set(asked), f"{key}: asks {sorted(asked)}"
     held = at.session_state[HELD_KEY] if HELD_KEY in at.session_state else set()
     texts = _page_texts(at)
     for prediction in questions:
@@ -110,6 +117,12 @@ def test_no_answer_in_view_before_the_commit(key):
         answer = prediction.compute(state)
         if prediction.kind != "number":
             assert prediction.key in held, f"{prediction.key}: the page does not hold its evidence back"
+            evidence = prediction.why_fields(state)
+            for field in EVIDENCE.get(prediction.key, ()):
+                # each seed's value as the page writes it ("+2.67"), and the whole list
+                forms = [evidence[field], *evidence[field].split(" / ")]
+                leaks = [x[:200] for x in texts for form in forms if _contains(x, form)]
+                assert not leaks, f"{prediction.key}: its evidence {field} is in view before the commit: {leaks[:3]}"
             continue
         value = float(answer)
         assert math.isfinite(value)

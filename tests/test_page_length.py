@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from apptools import assert_finite_figures, figures, no_exception, open_page, trace_values
 
+from rlviz.experiments.length_claims import load_record, provenance_text
+from rlviz.experiments.length_claims import reading as reading_of
 from rlviz.i18n import t
 from rlviz.teach.predict import PREDICTIONS
 
@@ -31,6 +33,11 @@ def _skip_all(at, lang: str = "en"):
             skip[0].click().run()
     assert not [b for b in at.button if b.label == t("teach.skip", lang)]
     return at
+
+
+def _chart_keys(at) -> list[str]:
+    """The keys the page gave its charts (Streamlit's element id: ``$$ID-<hash>-<key>``)."""
+    return [el.proto.id.split("-", 2)[2] for el in at.get("plotly_chart")]
 
 
 def _flat(node):
@@ -80,7 +87,13 @@ def test_the_answers_are_held_until_the_questions_are_answered():
     # before the commit: the curves are drawn, their reading, the group's table (its DAPO penalties) and the
     # filtering text's penalty are not: a note in place of each
     assert figures(at)[0]["layout"]["annotations"] and reading not in _texts(at)
-    assert [c.value for c in at.caption].count(held) == 2 and not at.table
+    # and in the measured section at the page's foot, its own question's evidence: the figure of the wrong
+    # answers' lengths and the reading of the length bias (2 + 2 notes)
+    record = load_record()
+    bias, *others = reading_of(record, "en")
+    assert [c.value for c in at.caption].count(held) == 4 and not at.table
+    assert "length-claims-change" not in _chart_keys(at) and bias not in _texts(at)
+    assert all(p in _texts(at) for p in others)  # the noise, the efficiency and the limits are no answer
     assert "on top" not in _texts(at)
     _skip_all(at)
     no_exception(at)
@@ -88,6 +101,9 @@ def test_the_answers_are_held_until_the_questions_are_answered():
     assert reading in text and held not in [c.value for c in at.caption]
     assert at.table and t("length.col_penalty", "en") in at.table[0].value.columns
     assert t("length.filter_penalty", "en", factor="1") in text
+    # the section's question answered: its figure, its reading and the command that measured it
+    assert "length-claims-change" in _chart_keys(at) and bias in text
+    assert provenance_text(record, "en") in [c.value for c in at.caption]
 
 
 def test_defaults_show_every_section():
@@ -95,9 +111,11 @@ def test_defaults_show_every_section():
     no_exception(at)
     assert at.title[0].value == t("length.title", "en")
     figs = assert_finite_figures(at, at_least=5)
-    assert len(figs) == 5  # curves, histogram, group, filtering, sweep
+    # curves, histogram, group, filtering, sweep; the measured claims' noise and efficiency (their figure of
+    # the wrong answers' lengths waits for the section's question)
+    assert len(figs) == 7
     text = _texts(at)
-    for key in ("curves_header", "rollouts_header", "group_header", "filter_header", "sweep_header"):
+    for key in ("curves_header", "rollouts_header", "group_header", "filter_header", "sweep_header", "claims_header"):
         assert t(f"length.{key}", "en") in text
     assert "arxiv.org/abs/2501.12599" in text and "arxiv.org/abs/2502.03373" in text
     assert len(at.get("latex")) >= 4  # DAPO, Kimi, cosine, advantage
@@ -123,6 +141,13 @@ def test_chinese():
     assert at.title[0].value == t("length.title", "zh")
     assert t("length.filter_header", "zh") in _texts(at)
     assert_finite_figures(at, at_least=5)
+    # the measured section in Chinese: its header, the reading computed from the record (the length bias's
+    # paragraph waits for the question), the command and the date that measured it
+    record = load_record()
+    text = _texts(at)
+    assert t("length.claims_header", "zh") in text
+    assert all(p in text for p in reading_of(record, "zh")[1:])
+    assert provenance_text(record, "zh") in [c.value for c in at.caption]
 
 
 def test_extreme_lengths_and_factor():
@@ -185,7 +210,7 @@ def test_buffer_longer_than_max_is_held_at_max(lang):
     assert [w.value for w in at.warning] == [t("length.lcache_held", lang, lcache=4, lmax=3)]
     assert at.slider(key="l_cache").value == 4  # the widget (and the URL) keep what the user set
     figs = assert_finite_figures(at, at_least=5)
-    assert len(figs) == 5
+    assert len(figs) == 7  # the page's five and the measured section's two (neither reads the sliders)
     # the buffer band of the curves runs from L_max - L_cache = 0 to L_max = 3
     bands = [(sh["x0"], sh["x1"]) for sh in figs[0]["layout"]["shapes"] if sh["type"] == "rect"]
     assert bands and set(bands) == {(0, 3)}

@@ -354,4 +354,228 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "长度惩罚改变的是*奖励*。至于回答中各 token 在 loss 里如何平均（token-mean 还是按序列取均值，以及 "
         "Dr.GRPO 指出的长度偏差），是另一个独立的选择，见加权页面。",
     },
+    # ---- the length claims as measured on make_sum (rlviz.experiments.length_claims; the shipped record)
+    "length.claims_header": {
+        "en": "Measured on make_sum: the length claims",
+        "zh": "在 make_sum 上实测：关于长度的几条论断",
+    },
+    "length.claims_lede": {
+        "en": "Three claims of the sources are about response length: dividing each response's loss by its "
+        "length |o| lets wrong answers drift longer, which {fixed} removes; the noise of the token ratios builds "
+        "up over a long response, which {gspo}'s length-normalised sequence ratio tames; and {gspo} learns at "
+        "least as much per rollout as {grpo} while clipping far more. The shipped make_sum model writes answers "
+        "of up to {limit} tokens. {arms} were trained side by side on it from the same start, {n} "
+        "{n:plural:seed|seeds} × {steps} steps each; below is what came out.",
+        "zh": "资料里有三条论断和回答长度有关：把每条回答的 loss 除以它的长度 |o|，会让错误回答越写越长，{fixed} 去掉了这一点；"
+        "token 比率的噪声会在长回答上累积，{gspo} 按长度归一化的序列比率能压住它；{gspo} 裁剪的 token 多得多，"
+        "但每条 rollout 学到的不比 {grpo} 少。随附的 make_sum 模型回答最长 {limit} 个 token。我们让 {arms} 从同一起点"
+        "并排训练，{n} 个随机种子 × 每个 {steps} 步，下面是实测结果。",
+    },
+    "length.claims_none": {
+        "en": "Not measured yet: no record is shipped ({path}). Run `python benchmarks/length_claims.py --record` to "
+        "measure it.",
+        "zh": "尚未实测：没有随附的记录（{path}）。运行 `python benchmarks/length_claims.py --record` 即可测量。",
+    },
+    "length.q_bias.q": {
+        "en": "The sources say {drift}'s 1/|o| lets wrong answers drift longer, and {fixed} removes it. On this "
+        "model, in how many of the {n} {n:plural:seed|seeds} did {drift}'s wrong answers grow longer, and by more "
+        "than {fixed}'s (their mean length, steps {first} → steps {last})?",
+        "zh": "资料说 {drift} 的 1/|o| 会让错误回答越写越长，而 {fixed} 去掉了这一点。在这个模型上，{n} 个随机种子里，"
+        "有几个种子中 {drift} 的错误回答变长了，而且比 {fixed} 的增长得更多（错误回答的平均长度，第 {first} 步 → 第 {last} 步）？",
+    },
+    "length.q_bias.choice.every": {"en": "In every seed", "zh": "每个种子都是"},
+    "length.q_bias.choice.some": {"en": "In some seeds, not all", "zh": "部分种子是，并非全部"},
+    "length.q_bias.choice.none": {"en": "In no seed", "zh": "没有一个种子是"},
+    "length.q_bias.why.every": {
+        "en": "**{answer}** ({more} of {n}). The wrong answers' change in length, seed by seed: {drift} "
+        "{drift_changes} tokens, {fixed} {fixed_changes}. The claim shows on this model.",
+        "zh": "**{answer}**（{n} 个中的 {more} 个）。各种子错误回答长度的变化：{drift} {drift_changes} 个 token，"
+        "{fixed} {fixed_changes}。这条论断在这个模型上成立。",
+    },
+    "length.q_bias.why.some": {
+        "en": "**{answer}**: {more} of {n}. The wrong answers' change in length, seed by seed: {drift} "
+        "{drift_changes} tokens, {fixed} {fixed_changes}. The claim does not show in every seed: with answers this "
+        "short, the seed matters as much as the loss's 1/|o|.",
+        "zh": "**{answer}**：{n} 个中的 {more} 个。各种子错误回答长度的变化：{drift} {drift_changes} 个 token，"
+        "{fixed} {fixed_changes}。这条论断并非每个种子都成立：回答这么短时，随机种子的影响不亚于 loss 里的 1/|o|。",
+    },
+    "length.q_bias.why.none": {
+        "en": "**{answer}.** The wrong answers' change in length, seed by seed: {drift} {drift_changes} tokens, "
+        "{fixed} {fixed_changes}. On this model the claim does not show in any seed.",
+        "zh": "**{answer}。** 各种子错误回答长度的变化：{drift} {drift_changes} 个 token，{fixed} {fixed_changes}。"
+        "在这个模型上，这条论断在哪个种子里都不成立。",
+    },
+    "length.q_bias.where": {
+        "en": "See it: the left panel of the first figure below, one point per seed.",
+        "zh": "验证：看下面第一张图的左半部分，每个点是一个随机种子。",
+    },
+    "length.claims_fig_change_title": {
+        "en": "Wrong answers' length change<br>(tokens), steps {first} → {last}",
+        "zh": "错误回答平均长度的变化（token）：<br>第 {first} 步 → 第 {last} 步",
+    },
+    "length.claims_fig_gain": {"en": "held-out pass@1 gain", "zh": "留出集 pass@1 提升"},
+    "length.claims_fig_gain_title": {"en": "Held-out pass@1, start → end", "zh": "留出集 pass@1：开始 → 结束"},
+    "length.claims_fig_seed": {"en": "seed", "zh": "随机种子"},
+    "length.claims_fig_caption": {
+        "en": "One point per seed. The mean length of the wrong answers is taken over the training responses of the "
+        "first and of the last {window} steps; the gain is measured on {prompts} held-out prompts × {heldout} samples "
+        "before and after the run.",
+        "zh": "每个点是一个随机种子。错误回答的平均长度取自最初 {window} 步和最后 {window} 步的训练回答；"
+        "提升是在训练前后各用 {prompts} 道留出题 × 每题 {heldout} 次采样测得的。",
+    },
+    "length.claims_noise_token": {"en": "per token: log r<sub>t</sub>", "zh": "每个 token：log r<sub>t</sub>"},
+    "length.claims_noise_sum": {
+        "en": "of the sum: Σ<sub>t</sub> log r<sub>t</sub>",
+        "zh": "求和：Σ<sub>t</sub> log r<sub>t</sub>",
+    },
+    "length.claims_noise_mean": {
+        "en": "of {gspo}'s mean: log s",
+        "zh": "{gspo} 的均值：log s",
+    },
+    "length.claims_fig_bin": {"en": "response length (tokens)", "zh": "回答长度（token）"},
+    "length.claims_fig_var": {"en": "variance (log scale)", "zh": "方差（对数坐标）"},
+    "length.claims_noise_caption": {
+        "en": "The variance of the token log-ratio log(π/π_old) by response length, pooled over every off-policy "
+        "update of the run (the first update of a step is on-policy: ratio 1), per token, of its sum over a "
+        "response (the log of the product of token ratios) and of its mean (the log of {gspo}'s sequence ratio s). "
+        "A line is the mean over seeds, its bar the lowest and highest seed; a bin with fewer than {min} responses "
+        "in a seed is not drawn.",
+        "zh": "token 对数比率 log(π/π_old) 的方差随回答长度的变化，汇总了整次训练中每一次 off-policy 更新（每步的第一次更新是 "
+        "on-policy 的，比率恒为 1）：逐 token 的方差、它在一条回答上求和后的方差（即各 token 比率乘积的对数），以及它的均值的"
+        "方差（即 {gspo} 序列比率 s 的对数）。线是各种子的平均，误差条是最低和最高的种子；某个种子里回答少于 {min} 条的区间不画。",
+    },
+    "length.claims_fig_per_k": {"en": "held-out gain per 1,000 rollouts", "zh": "每 1,000 条 rollout 的留出集提升"},
+    "length.claims_fig_clip": {"en": "clip fraction", "zh": "裁剪比例"},
+    "length.claims_eff_caption": {
+        "en": "One point per seed. Gain per 1,000 rollouts: the held-out pass@1 gain over the training rollouts the "
+        "arm sampled; clip fraction: the mean over steps of the share of response tokens whose ratio the objective "
+        "clipped.",
+        "zh": "每个点是一个随机种子。每 1,000 条 rollout 的提升：留出集 pass@1 的提升除以该组采样的训练 rollout 数；"
+        "裁剪比例：各步中比率被目标函数裁剪的回答 token 所占比例的平均。",
+    },
+    "length.claims_reading": {"en": "What this shows", "zh": "实测说明了什么"},
+    "length.claims_bias_every": {
+        "en": "**The length-bias claim shows here.** {drift}'s wrong answers grew, and by more than {fixed}'s, in every seed "
+        "({more} of {n}; mean length, steps {first} → {last}): {drift_changes} tokens against {fixed_changes}. "
+        "{drift}'s grew in {drift_grew} of {n} seeds, {fixed}'s in {fixed_grew}. Held-out pass@1 gain: {drift} "
+        "{drift_gain}, {fixed} {fixed_gain}.",
+        "zh": "**长度偏差这条论断在这里成立。** 每个种子里 {drift} 的错误回答都变长了，而且比 {fixed} 的增长得更多（{n} 个中的 {more} 个；"
+        "平均长度，第 {first} 步 → 第 {last} 步）：{drift_changes} 个 token，对比 {fixed_changes}。{drift} 的错误回答在 "
+        "{n} 个种子中的 {drift_grew} 个里变长，{fixed} 的在 {fixed_grew} 个里。留出集 pass@1 提升：{drift} {drift_gain}，"
+        "{fixed} {fixed_gain}。",
+    },
+    "length.claims_bias_some": {
+        "en": "**The length-bias claim shows in {more} of {n} seeds only.** {drift}'s wrong answers grew in "
+        "{drift_grew} of {n} seeds ({drift_changes} tokens, mean length, steps {first} → {last}), {fixed}'s in "
+        "{fixed_grew} of {n} ({fixed_changes}); {drift}'s grew, and by more than {fixed}'s, in {more}. Held-out pass@1 gain: "
+        "{drift} {drift_gain}, {fixed} {fixed_gain}. {fixed} changes two things at once (its loss divides by a "
+        "constant instead of each response's length, and its advantages are not divided by the group's std); which "
+        "of them moves the lengths here is not measured.",
+        "zh": "**长度偏差这条论断只在 {n} 个种子中的 {more} 个里成立。** {drift} 的错误回答在 {n} 个种子中的 {drift_grew} 个里"
+        "变长（{drift_changes} 个 token，平均长度，第 {first} 步 → 第 {last} 步），{fixed} 的在 {fixed_grew} 个里"
+        "（{fixed_changes}）；{drift} 的变长了、而且比 {fixed} 增长得更多的有 {more} 个。留出集 pass@1 提升：{drift} {drift_gain}，"
+        "{fixed} {fixed_gain}。{fixed} 同时改了两处（loss 除以一个常数而不是每条回答的长度；优势不再除以组内标准差），"
+        "这里长度的变化来自哪一处，没有测。",
+    },
+    "length.claims_bias_none": {
+        "en": "**The length-bias claim does not show here.** In no seed did {drift}'s wrong answers grow, and by more "
+        "than {fixed}'s (mean length, steps {first} → {last}): {drift_changes} tokens against "
+        "{fixed_changes}. {drift}'s grew in {drift_grew} of {n} seeds, {fixed}'s in {fixed_grew}. Held-out pass@1 "
+        "gain: {drift} {drift_gain}, {fixed} {fixed_gain}. {fixed} changes two things at once (its loss divides by a "
+        "constant instead of each response's length, and its advantages are not divided by the group's std); which "
+        "of them moves the lengths here is not measured.",
+        "zh": "**长度偏差这条论断在这里不成立。** 没有一个种子里 {drift} 的错误回答既变长了、又比 {fixed} 的增长得更多"
+        "（平均长度，第 {first} 步 → 第 {last} 步）：{drift_changes} 个 token，对比 {fixed_changes}。{drift} 的错误回答在 "
+        "{n} 个种子中的 {drift_grew} 个里变长，{fixed} 的在 {fixed_grew} 个里。留出集 pass@1 提升：{drift} {drift_gain}，"
+        "{fixed} {fixed_gain}。{fixed} 同时改了两处（loss 除以一个常数而不是每条回答的长度；优势不再除以组内标准差），"
+        "这里长度的变化来自哪一处，没有测。",
+    },
+    "length.claims_noise_every": {
+        "en": "**Token-ratio noise builds up with length here.** In every run ({sum_up} of {runs}, arm × seed) the "
+        "variance of the summed log-ratio is larger at {long} tokens than at {short}. The length normalisation of log s takes it out: its variance is {ratio} times smaller "
+        "than that of the sum.",
+        "zh": "**token 比率的噪声在这里随长度累积。** 每一次运行（{runs} 次中的 {sum_up} 次，训练组 × 种子）里，对数比率之和的"
+        "方差在 {long} 个 token 处都比 {short} 个 token 处大。"
+        "log s 的长度归一化去掉了这部分：它的方差比求和的方差小 {ratio} 倍。",
+    },
+    "length.claims_noise_some": {
+        "en": "**Token-ratio noise builds up with length in {sum_up} of {runs} runs only** (arm × seed: the variance "
+        "of the summed log-ratio is larger at {long} tokens than at {short}). The variance of log s is {ratio} times smaller than that of the sum.",
+        "zh": "**token 比率的噪声只在 {runs} 次运行中的 {sum_up} 次里随长度累积**（训练组 × 种子：对数比率之和的方差在 "
+        "{long} 个 token 处比 {short} 个 token 处大）。log s 的方差比求和"
+        "的方差小 {ratio} 倍。",
+    },
+    "length.claims_noise_none": {
+        "en": "**Token-ratio noise does not build up with length here.** In no run (arm × seed, {runs} in all) is "
+        "the variance of the summed log-ratio larger at {long} tokens than at {short}. The sources' argument assumes every token's noise is of one size, so that the sum's variance grows with "
+        "length; here it is not. What the length normalisation of log s does shows all the same: its variance is "
+        "{ratio} times smaller than that of the sum.",
+        "zh": "**token 比率的噪声在这里没有随长度累积。** 没有一次运行（训练组 × 种子，共 {runs} 次）里对数比率之和的方差在 "
+        "{long} 个 token 处比 {short} 个 token 处大。资料的论证假设每个 token 的噪声大小相同，于是求和的方差随长度增长；这里并非"
+        "如此。不过 log s 的长度归一化的作用照样看得到：它的方差比求和的方差小 {ratio} 倍。",
+    },
+    "length.claims_token_falls": {
+        "en": "In every run the per-token variance is smaller at {long} tokens than at {short}: on this model the "
+        "tokens of short responses move more, in {arms} alike (why is not measured).",
+        "zh": "每一次运行里，逐 token 的方差在 {long} 个 token 处都比 {short} 个 token 处小：在这个模型上，短回答的 token "
+        "变化反而更大，{arms} 都是如此（原因没有测）。",
+    },
+    "length.claims_token_up": {
+        "en": "The per-token variance is larger at {long} tokens than at {short} in {token_up} of {runs} runs.",
+        "zh": "逐 token 的方差在 {long} 个 token 处比 {short} 个 token 处大的，有 {runs} 次运行中的 {token_up} 次。",
+    },
+    "length.claims_eff_every": {
+        "en": "**{claimed} learned more per rollout than {baseline} in every seed** ({ahead} of {n}): held-out gain "
+        "per 1,000 rollouts {per_k} against {base_per_k} (gain {gain} against {base_gain}), while clipping "
+        "{clip} % of the tokens against {base_clip} %.",
+        "zh": "**每个种子里 {claimed} 每条 rollout 学到的都比 {baseline} 多**（{n} 个中的 {ahead} 个）：每 1,000 条 rollout 的留出集"
+        "提升 {per_k}，对比 {base_per_k}（提升 {gain}，对比 {base_gain}），同时它裁剪了 {clip} % 的 token，{baseline} 只裁剪 "
+        "{base_clip} %。",
+    },
+    "length.claims_eff_some": {
+        "en": "**{claimed} against {baseline}: ahead in {ahead} of {n} seeds, behind in the others.** Held-out gain "
+        "per 1,000 rollouts {per_k} against {base_per_k} (gain {gain} against {base_gain}), while clipping "
+        '{clip} % of the tokens against {base_clip} %. The sources\' "at least as efficiently" is not contradicted '
+        "here; that what it keeps is less noisy is not measured.",
+        "zh": "**{claimed} 对比 {baseline}：{n} 个种子中 {ahead} 个领先，其余落后。** 每 1,000 条 rollout 的留出集提升 {per_k}，"
+        "对比 {base_per_k}（提升 {gain}，对比 {base_gain}），同时它裁剪了 {clip} % 的 token，{baseline} 只裁剪 {base_clip} %。"
+        "资料说的“训练效率至少一样高”在这里没有被推翻；“它保留下来的部分噪声更小”这里没有测。",
+    },
+    "length.claims_eff_none": {
+        "en": "**{claimed} learned less per rollout than {baseline} in every seed** ({ahead} of {n} ahead): held-out "
+        "gain per 1,000 rollouts {per_k} against {base_per_k} (gain {gain} against {base_gain}), while clipping "
+        "{clip} % of the tokens against {base_clip} %. The claim that it trains at least as efficiently does not "
+        "show here.",
+        "zh": "**每个种子里 {claimed} 每条 rollout 学到的都比 {baseline} 少**（{n} 个中领先 {ahead} 个）：每 1,000 条 rollout 的"
+        "留出集提升 {per_k}，对比 {base_per_k}（提升 {gain}，对比 {base_gain}），同时它裁剪了 {clip} % 的 token，{baseline} "
+        "只裁剪 {base_clip} %。“训练效率至少一样高”这一点在这里不成立。",
+    },
+    "length.claims_limits": {
+        "en": "**What this model cannot show.** The sources' length claims are about long reasoning chains whose "
+        "wrong answers run to the limit; here {share} of the responses were {long} tokens long (limit {limit}). "
+        "Answers this short can neither confirm nor refute what happens over thousands of tokens.",
+        "zh": "**这个模型展示不了什么。** 资料里关于长度的论断针对的是很长的推理链，错误回答会一直写到长度上限；这里只有 "
+        "{share} 的回答长度在 {long} 个 token 之间（上限 {limit}）。这么短的回答，既不能证实也不能否定上千个 token 的回答里"
+        "会发生什么。",
+    },
+    "length.claims_provenance": {
+        "en": "Measured by `{command}` (seeds {seeds}, {steps} steps each, task {task}) on {date} at commit "
+        "{commit}{inferred}. The record ships with the app (rlviz/data/measured/length_claims.json); "
+        "`python benchmarks/length_claims.py --record` measures it again and replaces it.",
+        "zh": "由 `{command}` 测得（种子 {seeds}，每个 {steps} 步，任务 {task}），日期 {date}，提交 {commit}{inferred}。"
+        "这份记录随应用一起发布（rlviz/data/measured/length_claims.json）；运行 "
+        "`python benchmarks/length_claims.py --record` 会重新测量并替换它。",
+    },
+    "length.claims_provenance_per_seed": {
+        "en": "Measured by `{command}`, run once per seed (S = {seeds}, {steps} steps each, task {task}), on "
+        "{date} at commit {commit}{inferred}. The record ships with the app (rlviz/data/measured/length_claims.json); "
+        "`python benchmarks/length_claims.py --record` measures it again and replaces it.",
+        "zh": "由 `{command}` 测得，每个种子运行一次（S = {seeds}，每个 {steps} 步，任务 {task}），日期 {date}，提交 {commit}"
+        "{inferred}。这份记录随应用一起发布（rlviz/data/measured/length_claims.json）；运行 "
+        "`python benchmarks/length_claims.py --record` 会重新测量并替换它。",
+    },
+    "length.claims_inferred": {
+        "en": " (the last commit before the run began: the run's output did not name its commit)",
+        "zh": "（运行开始前的最后一次提交：运行的输出没有记下提交）",
+    },
 }

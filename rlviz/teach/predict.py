@@ -315,6 +315,12 @@ def _length_fields(state: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
+def _on_sliders(state: Mapping[str, Any]) -> bool:
+    """The shaping questions are asked at the sliders' state, not at the measured section's
+    (:func:`rlviz.experiments.length_claims.question_state`), which has its own question."""
+    return "max_length" in state
+
+
 # -- the sampling page -------------------------------------------------------------------------
 # state: the largest group size chosen on the page ({"group_size": G})
 
@@ -332,13 +338,21 @@ def _sampling_fields(state: Mapping[str, Any]) -> dict[str, str]:
 
 PREDICTIONS: dict[str, tuple[Prediction, ...]] = {
     "length": (
-        Prediction("teach.length_in_buffer", "number", _penalty_at(_in_buffer), _length_fields, tolerance=0.02),
+        Prediction(
+            "teach.length_in_buffer",
+            "number",
+            _penalty_at(_in_buffer),
+            _length_fields,
+            tolerance=0.02,
+            applies=_on_sliders,
+        ),
         Prediction(
             "teach.length_at_limit",
             "number",
             _penalty_at(lambda state: int(state["max_length"])),
             _length_fields,
             tolerance=0.02,
+            applies=_on_sliders,
         ),
     ),
     "sampling": (
@@ -846,6 +860,29 @@ def _step() -> tuple[Prediction, ...]:
 
 
 PREDICTIONS["step"] = _step()
+
+
+# -- the length page's measured section (the length claims on make_sum): state and answer in
+# rlviz.experiments.length_claims (question_state of the shipped record); the shaping questions above it
+# apply at the sliders' state, this one at the record's
+def _length_claims() -> tuple[Prediction, ...]:
+    from rlviz.experiments import length_claims as c
+
+    return (
+        Prediction(
+            "length.q_bias",
+            "choice",
+            c.answer_bias,
+            c.fields_bias,
+            choices=c.BIAS_CHOICES,
+            figure="length.q_bias.where",
+            applies=c.bias_applies,
+            explain=c.explain_bias,
+        ),
+    )
+
+
+PREDICTIONS["length"] = PREDICTIONS["length"] + _length_claims()
 
 
 # -- the gradient-scale page: state (prediction_state of its settings) and answers in
