@@ -6,6 +6,8 @@
 - :mod:`app_common.charts`: cached figure specs, ``chart``, CSV downloads;
 - :mod:`app_common.urlstate`: URL state and the check of every URL parameter;
 - :mod:`app_common.runs`: the run pages' controls, progress and status;
+- :mod:`app_common.runpage`: the one shape of a run page (its places, Run / Stop / Continue / Reset, the figure);
+- :mod:`app_common.runsettings`: the settings every run page shares, drawn from one description;
 - :mod:`app_common.feedback`: messages about bad input and failed runs;
 - :mod:`app_common.predictions`: predict, then reveal;
 - :mod:`app_common.export`: the "Export to TRL / verl" expander;

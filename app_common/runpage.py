@@ -24,14 +24,16 @@ A page on it::
     rp = RunPage("live", run_key="live_run", flag_key="live_running",
                  buttons=("lv_run", "lv_stop", "lv_continue", "lv_reset"), page="live",
                  starting=lambda: (arms_from(state["lv_algos"]), state["lv_steps"]))
+    rs = RunSettings("live", "lv_", LiveConfig(), disabled=rp.running, steps=Field(width=120),
+                     lr=Field(help=True, choices=LR_CHOICES), ...)   # app_common.runsettings
     with rp.settings:
         algorithms = st.multiselect(..., disabled=rp.running)
-        steps = st.number_input(..., width=120, disabled=rp.running)
+        steps = rs.draw("steps")
     with rp.details, st.expander(..., expanded=rp.presenting):
-        lr = st.select_slider(..., disabled=rp.running)
+        rs.row("lr", "temperature")
     with rp.notes():
         st.markdown(tr("live.intro"))
-    rp.controls(lambda: LiveRun(config()), fields=FIELDS, settings_keys=KEYS)
+    rp.controls(lambda: LiveRun(config()), fields=FIELDS, settings_keys=("lv_algos", *rs.keys))
     run = rp.watch(figure_of, names=arm_names, chart_key="live-curves")   # drives a running run
     if run is None:
         stop()

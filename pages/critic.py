@@ -32,7 +32,6 @@ from app_common import (
     formula,
     lang,
     predict,
-    run_size_input,
     seed_choice_from_url,
     show_bad_input,
     stop,
@@ -42,6 +41,7 @@ from app_common import (
 from app_common.parts import critic as parts
 from app_common.predictions import answers_held, held_note
 from app_common.runpage import RunPage
+from app_common.runsettings import Field, RunSettings
 from app_common.template import notes, page_top
 from rlviz.experiments import critic as X
 from rlviz.lm.tasks import DEFAULT_TASK, TASKS
@@ -171,6 +171,17 @@ rp = RunPage(
     starting=lambda: (parts.arm_names(), int(state.get("cr_lsteps", D.steps))),
 )
 running = rp.running  # True from the Run click's own script run: widgets disabled
+# the run's shared settings (app_common.runsettings): their keys, labels and defaults
+rs = RunSettings(
+    "critic",
+    "cr_",
+    D,
+    disabled=running,
+    steps=Field("lsteps", width=120),
+    lr=Field("llr", width=220, choices=LR_CHOICES),
+    prompts=Field(),
+    group_size=Field(),
+)
 with rp.settings:  # one row: the task, the steps, the policy's learning rate
     seed_choice_from_url("cr_ltask", list(TASKS), D.task)
     live_task = st.radio(
@@ -183,21 +194,10 @@ with rp.settings:  # one row: the task, the steps, the policy's learning rate
         width="content",
     )
     write_choice_to_url("cr_ltask", D.task)
-    steps = run_size_input(
-        st, "steps", tr("critic.steps"), 1, D.steps, key="cr_lsteps", bind="query-params", disabled=running, width=120
-    )
-    lr = st.select_slider(
-        tr("critic.lr"), LR_CHOICES, value=D.lr, format_func="{:g}".format, key="cr_llr", bind="query-params",
-        disabled=running, width=220,
-    )  # fmt: skip
+    steps, _ = rs.inline("steps", "lr")
 with rp.details, st.expander(tr("critic.live_more"), expanded=rp.presenting):
     c1, c2, c3, c4, c5 = st.columns(5)
-    prompts = run_size_input(
-        c1, "prompts", tr("critic.prompts"), 1, D.prompts_per_step, key="cr_lp", bind="query-params", disabled=running
-    )
-    live_G = run_size_input(
-        c2, "group_size", tr("critic.group_size"), 2, D.group_size, key="cr_lG", bind="query-params", disabled=running
-    )
+    rs.row("prompts", "group_size", columns=(c1, c2))
     value_lr = c3.select_slider(
         tr("critic.value_lr"), VALUE_LR_CHOICES, value=D.value_lr, format_func="{:g}".format, key="cr_vlr",
         help=tr("critic.value_lr_help"), bind="query-params", disabled=running,
@@ -206,16 +206,13 @@ with rp.details, st.expander(tr("critic.live_more"), expanded=rp.presenting):
         tr("critic.gamma"), 0.5, 1.0, D.gamma, 0.01, key="cr_lgamma", bind="query-params", disabled=running
     )
     live_lam = c5.slider(tr("critic.lam"), 0.0, 1.0, D.lam, 0.05, key="cr_llam", bind="query-params", disabled=running)
-SETTINGS_KEYS = ("cr_ltask", "cr_lsteps", "cr_llr", "cr_lp", "cr_lG", "cr_vlr", "cr_lgamma", "cr_llam")
+SETTINGS_KEYS = ("cr_ltask", *rs.keys, "cr_vlr", "cr_lgamma", "cr_llam")
 
 
 def _config() -> X.CriticLiveConfig:
     return X.CriticLiveConfig(
-        steps=int(steps),
+        **rs.config(),
         task=live_task,
-        prompts_per_step=int(prompts),
-        group_size=int(live_G),
-        lr=float(lr),
         value_lr=float(value_lr),
         gamma=float(live_gamma),
         lam=float(live_lam),

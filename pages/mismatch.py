@@ -32,7 +32,6 @@ from app_common import (
     lang,
     live_reading,
     predict,
-    run_size_input,
     show_bad_input,
     stop,
     tr,
@@ -40,6 +39,7 @@ from app_common import (
 from app_common.parts import mismatch as parts
 from app_common.predictions import answers_held, held_note
 from app_common.runpage import RunPage
+from app_common.runsettings import Field, RunSettings
 from app_common.template import notes, page_top, practitioners
 from rlviz.experiments import mismatch as X
 from rlviz.lm.trainer import ROLLOUT_DTYPES
@@ -221,6 +221,20 @@ rp = RunPage(
     ),
 )
 running = rp.running  # True from the Run click's own script run: widgets disabled
+# the run's shared settings (app_common.runsettings): their keys, labels and defaults
+rs = RunSettings(
+    "mismatch",
+    "mm_",
+    D,
+    disabled=running,
+    steps=Field(width=120),
+    lr=Field("llr", choices=LIVE_LR_CHOICES),
+    prompts=Field(),
+    group_size=Field(),
+    mu=Field(),
+    mini_batches=Field(),
+    heldout=Field(help=True),
+)
 with rp.settings:  # one row: the arms, the mismatched sampler (precision, staleness), the steps
     live_arms = st.multiselect(
         tr("mismatch.arms"),
@@ -255,9 +269,7 @@ with rp.settings:  # one row: the arms, the mismatched sampler (precision, stale
         disabled=running,
         width=150,
     )
-    steps = run_size_input(
-        st, "steps", tr("mismatch.steps"), 1, D.steps, key="mm_steps", bind="query-params", disabled=running, width=120
-    )
+    steps = rs.draw("steps")
 with rp.details, st.expander(tr("mismatch.live_more"), expanded=rp.presenting):
     c1, c2, c3 = st.columns([1.2, 1, 1.6])
     live_model = c1.radio(
@@ -274,58 +286,23 @@ with rp.details, st.expander(tr("mismatch.live_more"), expanded=rp.presenting):
     live_top_p = c2.slider(
         tr("mismatch.live_top_p"), 0.5, 1.0, D.top_p, 0.05, key="mm_ltop_p", bind="query-params", disabled=running
     )
-    live_lr = c3.select_slider(
-        tr("mismatch.lr"),
-        LIVE_LR_CHOICES,
-        value=D.lr,
-        format_func="{:g}".format,
-        key="mm_llr",
-        bind="query-params",
-        disabled=running,
-    )
-    c1, c2, c3, c4, c5 = st.columns(5)
-    live_prompts = run_size_input(
-        c1, "prompts", tr("mismatch.prompts"), 1, D.prompts_per_step, key="mm_lp", bind="query-params", disabled=running
-    )
-    live_G = run_size_input(
-        c2, "group_size", tr("mismatch.group_size"), 2, D.group_size, key="mm_lG", bind="query-params", disabled=running
-    )
-    mu = c3.number_input(tr("mismatch.mu"), 1, 16, D.mu, key="mm_mu", bind="query-params", disabled=running)
-    mini_batches = c4.number_input(
-        tr("mismatch.mini_batches"), 1, 64, D.mini_batches, key="mm_mb", bind="query-params", disabled=running
-    )
-    heldout = c5.number_input(
-        tr("mismatch.heldout"),
-        0,
-        32,
-        D.heldout_samples,
-        key="mm_heldout",
-        help=tr("mismatch.heldout_help"),
-        bind="query-params",
-        disabled=running,
-    )
+    rs.draw("lr", c3)
+    rs.row("prompts", "group_size", "mu", "mini_batches", "heldout")
 for warning in X.live_warnings(live_arms, live_model, live_top_p, L):  # said before Run, next to it
     with rp.buttons:
         st.warning(warning, icon=":material/warning:")
-SETTINGS_KEYS = ("mm_arms", "mm_lmodel", "mm_dtype", "mm_stale", "mm_ltop_p", "mm_steps", "mm_llr", "mm_lp")
-SETTINGS_KEYS += ("mm_lG", "mm_mu", "mm_mb", "mm_heldout")
+SETTINGS_KEYS = ("mm_arms", "mm_lmodel", "mm_dtype", "mm_stale", "mm_ltop_p", *rs.keys)
 LIVE_FIELDS = X.live_fields(L)
 
 
 def _config() -> X.MismatchLiveConfig:
     return X.MismatchLiveConfig(
+        **rs.config(),
         arms=tuple(live_arms),
         rollout_dtype=live_dtype,
         rollout_stale_steps=int(live_stale),
         top_p=round(float(live_top_p), 4),
-        steps=int(steps),
-        lr=float(live_lr),
-        mu=int(mu),
-        mini_batches=int(mini_batches),
-        prompts_per_step=int(live_prompts),
-        group_size=int(live_G),
         seed=seed,
-        heldout_samples=int(heldout),
         model=live_model,
         device=None if device == "auto" else device,
     )

@@ -27,9 +27,7 @@ from app_common import (
     formula,
     lang,
     live_reading,
-    pct,
     predict,
-    run_size_input,
     seed_choice_from_url,
     show_bad_input,
     stop,
@@ -39,13 +37,13 @@ from app_common import (
 from app_common.parts import moe as parts
 from app_common.predictions import answers_held, held_note
 from app_common.runpage import RunPage
+from app_common.runsettings import Field, RunSettings
 from app_common.template import notes, page_top
-from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments import moe as X
 from rlviz.experiments.moe import ARTICLE_ROUTE_CHANGE, LIVE_ARMS, MODEL_URL_ALIASES, MODELS, MoeLiveConfig
 from rlviz.lm.task import HELDOUT_SIZE
 from rlviz.plots.live import SMOOTH_SPAN
-from rlviz.plots.moe import arm_metrics_figure, log_ratio_figure, route_change_figure, token_strip_figure
+from rlviz.plots.moe import log_ratio_figure
 from rlviz.teach.predict import PREDICTIONS, shift_state
 
 ensure_shell()
@@ -133,9 +131,7 @@ def _page_notes() -> None:
 if result is None:
     _page_notes()
 else:
-    k, shift_lr = result.settings.updates, result.settings.lr
-    summary = result.summary()
-    shift_arms = list(dict.fromkeys(result.arms["arm"]))  # the one-batch arms, in their order
+    k = result.settings.updates
     # predict, then check: each question asked at this result holds back what would answer it until the
     # learner commits (or skips): the replayed and GSPO distributions, the share of changed routes, the clip
     asked = shift_state(result)
@@ -167,81 +163,8 @@ else:
             with col:
                 predict(prediction, asked, labels=arm_names)
 
-    # ------------------------------------------------------------------ the batch's numbers
-    if result.moe:
-        cols = st.columns(4)
-        if hold_route:  # the share of changed routes is a question's answer
-            held_note(cols[0])
-        else:
-            cols[0].metric(tr("moe.m_first"), pct(summary["route_change_first"]), help=tr("moe.m_first_help"))
-            if k > 1:  # after one update the two are the same number
-                cols[1].metric(tr("moe.m_last", k=k), pct(summary["route_change_last"]), help=tr("moe.m_first_help"))
-        cols[2].metric(
-            tr("moe.m_article"),
-            tr("moe.m_article_value", share=f"{ARTICLE_ROUTE_CHANGE:.0%}"),
-            help=tr("moe.m_article_help"),
-        )
-        cols[3].metric(tr("moe.m_sampler"), pct(result.sampler_mismatch), help=tr("moe.m_sampler_help"))
-    else:
-        st.info(tr("moe.dense_note"), icon=":material/info:")
-    if not hold_clip:
-        cols = st.columns(3)
-        for col, arm in zip(cols, shift_arms):
-            clip = pct(summary[f"clip_{arm}"])
-            col.metric(tr("moe.m_clip", arm=arm_names.get(arm, arm), k=k), clip, help=tr("moe.m_clip_help", k=k))
-    st.caption(
-        tr(
-            "moe.batch_note",
-            reward=f"{result.reward_mean:.2f}",
-            signal=result.signal_groups,
-            groups=result.settings.prompts,
-        )
-    )
-
-    # ------------------------------------------------------------------ which routes changed
-    if result.moe:
-        st.markdown(f"#### {tr('moe.route_header')}")
-        if hold_route:
-            held_note()
-        else:
-            rc = result.route_change
-            if shift_lr != 0:  # at learning rate 0 the ratios' reading has said it already
-                st.markdown(X.route_reading(result, L))
-            route_labels = X.route_words(result.layers, L)
-            chart(route_change_figure(rc, route_labels, article=ARTICLE_ROUTE_CHANGE), "moe-route-change")
-            st.caption(tr("moe.route_caption", article=f"{ARTICLE_ROUTE_CHANGE:.0%}"))
-
-    # ------------------------------------------------------------------ what each arm's clip saw
-    st.markdown(f"#### {tr('moe.arms_header')}")
-    # the clip fraction panel answers "which arm clips the most": held back until then
-    arm_panels = (
-        ("ratio_var", "token_log_ratio_std") if hold_clip else ("clip_fraction", "ratio_var", "token_log_ratio_std")
-    )
-    arms_labels = X.arms_words(arm_panels, arm_names, L)
-    chart(arm_metrics_figure(result.arms, arm_panels, arms_labels, x="update", cols=3), "moe-arms")
-    gspo = ALGORITHMS["gspo"].defaults
-    st.caption(tr("moe.arms_caption", eps_low=f"{gspo['epsilon_low']:g}", eps_high=f"{gspo['epsilon_high']:g}"))
-    if hold_clip:
-        held_note()
-    else:
-        st.markdown(X.clip_reading(result, arm_names, L))
-
-    # ------------------------------------------------------------------ one response
-    if result.moe and any(result.token.get("layers_changed") or ()):  # a response where some route changed
-        st.markdown(f"#### {tr('moe.strip_header')}")
-        if hold_route:  # its colours count the changed routes
-            held_note()
-        else:
-            strip_labels = X.strip_words(L)
-            chart(token_strip_figure(result.token, result.layers, strip_labels), "moe-token-strip")
-            st.caption(tr("moe.strip_caption", k=k, prompt=result.token["prompt"], layers=result.layers))
-
-    downloads = st.container(horizontal=True)
-    with downloads:
-        if not hold_clip:
-            csv_download(result.arms, "moe-arms", key="mo_dl_arms", label=tr("moe.dl_arms"))
-        if result.moe and not hold_route:
-            csv_download(result.route_change, "moe-route-change", key="mo_dl_routes", label=tr("moe.dl_routes"))
+    # the batch's numbers, which routes changed, what each arm's clip saw, one response, the downloads
+    parts.batch_views(result, arm_names, hold_route, hold_clip)
 
 # ---------------------------------------------------------------------------------------- 2. live
 st.subheader(tr("moe.live_header"))
@@ -260,6 +183,20 @@ rp = RunPage(
     ),
 )
 running = rp.running  # True from the Run click's own script run: widgets disabled
+# the run's shared settings (app_common.runsettings): their keys, labels and defaults
+rs = RunSettings(
+    "moe",
+    "mo_",
+    D,
+    disabled=running,
+    steps=Field(width=120),
+    lr=Field("llr", help=True, width=220, choices=LIVE_LR_CHOICES),
+    prompts=Field(help=True),
+    group_size=Field(help=True),
+    mu=Field(help=True),
+    mini_batches=Field(),
+    heldout=Field(help=True),
+)
 with rp.settings:  # one row: the arms, the model, the steps, the learning rate
     live_arms = st.multiselect(
         tr("moe.arms"),
@@ -284,81 +221,17 @@ with rp.settings:  # one row: the arms, the model, the steps, the learning rate
         width="content",
     )
     write_choice_to_url("mo_lmodel", DEFAULT_MODEL)
-    steps = run_size_input(
-        st, "steps", tr("moe.steps"), 1, D.steps, key="mo_steps", bind="query-params", disabled=running, width=120
-    )
-    live_lr = st.select_slider(
-        tr("moe.lr"),
-        LIVE_LR_CHOICES,
-        value=D.lr,
-        format_func="{:g}".format,
-        key="mo_llr",
-        help=tr("moe.lr_help"),
-        bind="query-params",
-        disabled=running,
-        width=220,
-    )
+    steps, _ = rs.inline("steps", "lr")
 with rp.details, st.expander(tr("moe.live_more"), expanded=rp.presenting):
-    c1, c2, c3, c4, c5 = st.columns(5)
-    live_prompts = run_size_input(
-        c1,
-        "prompts",
-        tr("moe.prompts"),
-        1,
-        D.prompts_per_step,
-        key="mo_lp",
-        help=tr("moe.prompts_help"),
-        bind="query-params",
-        disabled=running,
-    )
-    live_G = run_size_input(
-        c2,
-        "group_size",
-        tr("moe.group_size"),
-        2,
-        D.group_size,
-        key="mo_lG",
-        help=tr("moe.group_size_help"),
-        bind="query-params",
-        disabled=running,
-    )
-    mu = c3.number_input(
-        tr("moe.mu"), 1, 16, D.mu, key="mo_mu", help=tr("moe.mu_help"), bind="query-params", disabled=running
-    )
-    mini_batches = c4.number_input(
-        tr("moe.mini_batches"), 1, 64, D.mini_batches, key="mo_mb", bind="query-params", disabled=running
-    )
-    heldout = c5.number_input(
-        tr("moe.heldout"),
-        0,
-        32,
-        D.heldout_samples,
-        key="mo_heldout",
-        help=tr("moe.heldout_help"),
-        bind="query-params",
-        disabled=running,
-    )
+    rs.row("prompts", "group_size", "mu", "mini_batches", "heldout")
 if live_model == "dense" and X.REPLAY_ARMS & set(live_arms):  # said before Run, next to it
     with rp.buttons:
         st.warning(tr("moe.dense_no_replay_now"), icon=":material/warning:")
-SETTINGS_KEYS = ("mo_arms", "mo_lmodel", "mo_steps", "mo_llr", "mo_lp", "mo_lG", "mo_mu", "mo_mb", "mo_heldout")
 LIVE_FIELDS = X.live_fields(L)
 
 
 def _config() -> MoeLiveConfig:
-    return MoeLiveConfig(
-        arms=tuple(live_arms),
-        steps=int(steps),
-        lr=float(live_lr),
-        mu=int(mu),
-        mini_batches=int(mini_batches),
-        prompts_per_step=int(live_prompts),
-        group_size=int(live_G),
-        seed=seed,
-        heldout_samples=int(heldout),
-        model=live_model,
-        device=device,
-    )
+    return MoeLiveConfig(**rs.config(), arms=tuple(live_arms), seed=seed, model=live_model, device=device)
 
 
 with rp.notes():
@@ -371,7 +244,7 @@ with rp.practitioners():
 
 # the run the widgets describe (loads the model); a replay arm on the dense model is refused in the session's
 # language before the library refuses it
-rp.controls(lambda: X.make_live_run(_config(), L), fields=LIVE_FIELDS, settings_keys=SETTINGS_KEYS)
+rp.controls(lambda: X.make_live_run(_config(), L), fields=LIVE_FIELDS, settings_keys=("mo_arms", "mo_lmodel", *rs.keys))
 
 
 def _changed(run: X.MoeLiveRun) -> bool:

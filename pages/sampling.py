@@ -30,7 +30,6 @@ from app_common import (
     labels,
     lang,
     predict,
-    run_size_input,
     show_bad_input,
     stop,
     tr,
@@ -38,6 +37,7 @@ from app_common import (
 from app_common.parts import sampling as parts
 from app_common.runpage import RunPage
 from app_common.runs import apart_reading
+from app_common.runsettings import Field, RunSettings
 from app_common.template import draw_rest_later, first_screen_only, notes, page_top
 from rlviz.core.sampling import signal_probability
 from rlviz.experiments import sampling as X
@@ -174,27 +174,8 @@ try:
         measurement = parts.measure(*measure_args)
 except ValueError as exc:
     show_bad_input(exc, X.measure_fields(L))
-if measurement is not None:
-    summary = parts.measured_summary(measure_args)
-    cols = st.columns(4)
-    cols[0].metric(tr("sampling.zero_share"), f"{summary['zero']:.0%}")
-    cols[1].metric(tr("sampling.all_wrong_share"), f"{summary['wrong']:.0%}")
-    cols[2].metric(tr("sampling.all_correct_share"), f"{summary['right']:.0%}")
-    cols[3].metric(tr("sampling.mixed_share"), f"{1 - summary['zero']:.0%}")
-    measured_labels = labels(
-        "sampling",
-        *("hist_title", "outcome_title", "measured_rate", "prompts_axis", "share_axis", "level", "all_levels"),
-        "zero_band",  # the note over the all-wrong and all-right bars
-        **{f"outcome.{o}": tr(f"sampling.{o}_share") for o in ("all_wrong", "mixed", "all_correct")},
-    )
-    left, right = st.columns([3, 1])
-    with left:
-        chart(parts.measured_figure(measure_args, tuple(measured_labels.items())), "sampling-measured")
-    with right:
-        st.latex(r"\hat p = k / G")
-        st.latex(r"\begin{gathered} A_1 = \dots = A_G = 0 \\ \iff k \in \{0, G\} \end{gathered}")
-    st.caption(X.measured_caption(summary, L))
-    csv_download(measurement.frame, "sampling-measured", key="s_dl_measured")
+if measurement is not None:  # its shares, figure and formulas, caption and download
+    parts.measured_view(measurement, measure_args)
 
 # ---------------------------------------------------------------------------------------- 3. cost
 st.subheader(tr("sampling.cost_header"))
@@ -227,44 +208,8 @@ def cost_section() -> None:
     except ValueError as exc:
         show_bad_input(exc, cost_fields)
         return
-    dist_names = {f"name.{d}": text for d, text in X.distribution_labels(a, b, L).items()}
-    with c3:
-        beta_labels = labels("sampling", "pass_rate", "density", "mean", **dist_names)
-        chart(parts.beta_figure(float(a), float(b), tuple(beta_labels.items())), "sampling-beta")
-    left, right = st.columns([3, 1])
-    with left:
-        cost_labels = labels(
-            "sampling",
-            *("cost_groups", "cost_full", "cost_rollouts", "cap_axis", "plain", "target_line", "chosen"),
-            **dist_names,
-        )
-        chart(parts.cost_figure(*settings, int(K), tuple(cost_labels.items())), "sampling-cost")
-    with right:
-        formula(
-            r"q = \mathbb{E}_{p}\big[1 - p^G - (1-p)^G\big],\quad S_r \sim \operatorname{Bin}(r\,n,\ q),\quad "
-            r"\mathbb{E}[R] = \sum_{r=0}^{K-1} P(S_r < N),\quad n\,G\,\mathbb{E}[R],\quad "
-            r"\mathbb{E}[\min(S_K, N)],\quad P(S_K \ge N)",
-            small=True,
-        )
-        formula(r"\text{Beta: } \mathbb{E}[p^G] = \prod_{j=0}^{G-1} \frac{a+j}{a+b+j}", small=True)
-        st.caption(tr("sampling.cost_legend"))
-    st.caption(tr("sampling.cost_caption"))
-    shown = parts.cost_table(settings, int(K), L)
-    st.table(shown, hide_index=True, border="horizontal")  # nine columns: headers wrap, none hides
-    st.caption(tr("sampling.table_caption"))
-    csv_download(df, "sampling-cost", key="s_dl_cost")
-    # the check runs only while its expander is open (a rerun opens it): it costs about 0.5 s
-    check = st.expander(tr("sampling.mc_header"), key="s_mc", on_change="rerun", bind="query-params")
-    if not check.open:
-        return
-    with check:
-        try:
-            exact, sim, trials = parts.fill_check(float(a), float(b), int(n), int(N), int(G), int(K), seed)
-        except ValueError as exc:
-            show_bad_input(exc, cost_fields)
-            return
-        st.markdown(tr("sampling.mc_text", trials=trials))
-        st.dataframe(X.check_table(exact, sim, L), hide_index=True)
+    parts.cost_view(settings, int(K), df, c3)  # the Beta density in c3, the cost figure, its table
+    parts.fill_check_view(settings, int(K), seed, cost_fields)
 
 
 cost_section()
@@ -281,32 +226,21 @@ rp = RunPage(
     buttons=("s_run", "s_stop", "s_continue", "s_reset"),
     starting=lambda: (arm_labels, int(state.get("s_steps", D.steps))),  # the steps as the widget says
 )
-running = rp.running  # True from the Run click's own script run: widgets disabled
-with rp.settings:  # one row: the run's size and the cap on rounds
-    # the run's size: no more than this server runs (README "Serving a class")
-    steps = run_size_input(
-        st, "steps", tr("sampling.steps"), 1, D.steps, key="s_steps", bind="query-params", disabled=running
-    )
-    live_N = run_size_input(
-        st,
-        "prompts",
-        tr("sampling.live_prompts"),
-        1,
-        D.prompts_per_step,
-        key="s_lp",
-        bind="query-params",
-        disabled=running,
-    )
-    live_G = run_size_input(
-        st,
-        "group_size",
-        tr("sampling.live_group_size"),
-        2,
-        D.group_size,
-        key="s_lG",
-        bind="query-params",
-        disabled=running,
-    )
+# the run's shared settings (app_common.runsettings): their keys, labels and defaults
+rs = RunSettings(
+    "sampling",
+    "s_",
+    D,
+    disabled=rp.running,  # True from the Run click's own script run: widgets disabled
+    steps=Field(),
+    prompts=Field(label="live_prompts"),
+    group_size=Field(label="live_group_size"),
+    lr=Field(choices=LR_CHOICES),
+    temperature=Field(help=True),
+    heldout=Field(help=True, n=HELDOUT_SIZE),
+)
+with rp.settings:  # one row: the run's size (no more than this server runs) and the cap on rounds
+    steps, live_N, _ = rs.inline("steps", "prompts", "group_size")
     rounds = st.number_input(
         tr("sampling.rounds"),
         1,
@@ -315,55 +249,18 @@ with rp.settings:  # one row: the run's size and the cap on rounds
         key="s_rounds",
         help=tr("sampling.cap_help"),
         bind="query-params",
-        disabled=running,
+        disabled=rp.running,
     )
 with rp.details, st.expander(tr("sampling.more_settings"), expanded=rp.presenting):
-    c1, c2, c3 = st.columns(3)
-    lr = c1.select_slider(
-        tr("sampling.lr"),
-        LR_CHOICES,
-        value=D.lr,
-        format_func="{:g}".format,
-        key="s_lr",
-        bind="query-params",
-        disabled=running,
-    )
-    live_temp = c2.slider(
-        tr("sampling.temperature"),
-        0.1,
-        2.0,
-        float(D.temperature),
-        0.05,
-        key="s_ltemp",
-        help=tr("sampling.temperature_help"),
-        bind="query-params",
-        disabled=running,
-    )
-    heldout = c3.number_input(
-        tr("sampling.heldout"),
-        0,
-        32,
-        D.heldout_samples,
-        key="s_heldout",
-        help=tr("sampling.heldout_help", n=HELDOUT_SIZE),
-        bind="query-params",
-        disabled=running,
-    )
-
-
+    rs.row("lr", "temperature", "heldout")
 LIVE_FIELDS = X.live_fields(L)
 
 
 def _config() -> DynamicSamplingConfig:
     return DynamicSamplingConfig(
-        steps=int(steps),
-        prompts_per_step=int(live_N),
-        group_size=int(live_G),
+        **rs.config(),
         max_resample_rounds=int(rounds),
-        temperature=float(live_temp),
-        lr=float(lr),
         seed=seed,
-        heldout_samples=int(heldout),
         device=state.get("device", "auto"),
         model_dir=state.get("model_dir"),
     )
@@ -380,7 +277,7 @@ with rp.practitioners():
 rp.controls(
     lambda: DynamicSamplingRun(_config()),  # loads the model
     fields=LIVE_FIELDS,
-    settings_keys=("s_steps", "s_lp", "s_lG", "s_rounds", "s_lr", "s_ltemp", "s_heldout"),
+    settings_keys=(*rs.keys, "s_rounds"),
 )
 
 

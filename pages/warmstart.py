@@ -25,13 +25,13 @@ from app_common import (
     formula,
     lang,
     predict,
-    run_size_input,
     show_bad_input,
     tr,
 )
 from app_common.parts import warmstart as parts
 from app_common.predictions import answers_held, held_note
 from app_common.runpage import RunPage
+from app_common.runsettings import Field, RunSettings
 from app_common.template import notes, page_top
 from rlviz.experiments import warmstart as X
 from rlviz.experiments.warmstart import GROUP_SIZES, WarmStartConfig, WarmStartRun
@@ -132,75 +132,27 @@ rp = RunPage(
     buttons=("ws_run", "ws_stop", "ws_continue", "ws_reset"),
     starting=lambda: (arm_labels, int(state.get("ws_steps", D.steps))),  # the steps as the widget says
 )
-running = rp.running  # True from the Run click's own script run: widgets disabled
+# the run's shared settings (app_common.runsettings): their keys, labels and defaults
+rs = RunSettings(
+    "warmstart",
+    "ws_",
+    D,
+    disabled=rp.running,  # True from the Run click's own script run: widgets disabled
+    steps=Field(),
+    prompts=Field(label="live_prompts"),
+    group_size=Field(label="live_group_size"),
+    lr=Field(choices=LR_CHOICES),
+    temperature=Field(label="live_temperature"),
+    heldout=Field(help=True, n=HELDOUT_SIZE),
+)
 with rp.settings:  # one row: the run's size (no more than this server runs)
-    steps = run_size_input(
-        st, "steps", tr("warmstart.steps"), 1, D.steps, key="ws_steps", bind="query-params", disabled=running
-    )
-    live_n = run_size_input(
-        st,
-        "prompts",
-        tr("warmstart.live_prompts"),
-        1,
-        D.prompts_per_step,
-        key="ws_lp",
-        bind="query-params",
-        disabled=running,
-    )
-    live_G = run_size_input(
-        st,
-        "group_size",
-        tr("warmstart.live_group_size"),
-        2,
-        D.group_size,
-        key="ws_lG",
-        bind="query-params",
-        disabled=running,
-    )
+    steps, _, _ = rs.inline("steps", "prompts", "group_size")
 with rp.details, st.expander(tr("warmstart.more_settings"), expanded=rp.presenting):
-    c1, c2, c3 = st.columns(3)
-    lr = c1.select_slider(
-        tr("warmstart.lr"),
-        LR_CHOICES,
-        value=D.lr,
-        format_func="{:g}".format,
-        key="ws_lr",
-        bind="query-params",
-        disabled=running,
-    )
-    live_temp = c2.slider(
-        tr("warmstart.live_temperature"),
-        0.1,
-        2.0,
-        float(D.temperature),
-        0.05,
-        key="ws_ltemp",
-        bind="query-params",
-        disabled=running,
-    )
-    heldout = c3.number_input(
-        tr("warmstart.heldout"),
-        0,
-        32,
-        D.heldout_samples,
-        key="ws_heldout",
-        help=tr("warmstart.heldout_help", n=HELDOUT_SIZE),
-        bind="query-params",
-        disabled=running,
-    )
+    rs.row("lr", "temperature", "heldout")
 
 
 def _config() -> WarmStartConfig:
-    return WarmStartConfig(
-        steps=int(steps),
-        prompts_per_step=int(live_n),
-        group_size=int(live_G),
-        temperature=float(live_temp),
-        lr=float(lr),
-        seed=seed,
-        heldout_samples=int(heldout),
-        device=device,
-    )
+    return WarmStartConfig(**rs.config(), seed=seed, device=device)
 
 
 with rp.notes():
@@ -216,7 +168,7 @@ with rp.practitioners():
 rp.controls(
     lambda: WarmStartRun(_config()),  # loads both checkpoints
     fields=X.live_fields(L),
-    settings_keys=("ws_steps", "ws_lp", "ws_lG", "ws_lr", "ws_ltemp", "ws_heldout"),
+    settings_keys=rs.keys,
 )
 run = rp.watch(
     lambda run: parts.live_figure(run, steps),

@@ -30,9 +30,7 @@ from app_common import (
     csv_download,
     ensure_shell,
     escape_markdown,
-    export_configs,
     fragment,
-    labels,
     lang,
     predict,
     show_bad_input,
@@ -42,7 +40,6 @@ from app_common.parts import weighting as parts
 from app_common.parts.weighting import registry_key, words_key
 from app_common.predictions import answers_held, held_note
 from app_common.template import draw_rest_later, first_screen_only, notes, page_top, practitioners
-from rlviz.core.aggregation import AGGREGATIONS, LOSS_AGG_MODES
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments import weighting as W
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
@@ -56,11 +53,6 @@ SIGMAS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
 SAMPLES = (200, 500, 1000, 2000, 5000)
 LRS = (1e-5, 2e-5, 3e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3)
 SIGNS = {1: "A = +1", -1: "A = −1"}
-
-
-def _defaults(names) -> list[str]:
-    """The default choices that the registry still holds (a multiselect default must be an option)."""
-    return [n for n in names if n in ALGORITHMS]
 
 
 # the parameter each library error starts with -> the label of the widget that sets it, per section
@@ -101,20 +93,12 @@ def aggregation_section() -> None:
         with figure:  # in the figure's place, under the fields: the rest of the page is drawn
             show_bad_input(exc, AGG_FIELDS)
         return
-    B, N = len(lengths), sum(lengths)
+    B = len(lengths)
     asked = state_from_settings("weighting", state)
     # before the commit nothing in view states the answers: no value labels, table or claim
     held = answers_held(PREDICTIONS["weighting"], asked)
     responses = W.response_labels(lengths, advantages, L)
-    agg_labels = labels(
-        "weighting",
-        "per_token",
-        "per_response",
-        push=tr("word.grad_weight"),
-        advantage=tr("word.advantage"),
-        **{f"response.{i}": text for i, text in responses.items()},
-    )
-    words = words_key(agg_labels)
+    words = parts.aggregation_words(responses)
     lmax_note.markdown(tr("weighting.lmax_note", lmax=int(lmax), B=B, w=f"{1 / (B * int(lmax)):.3g}"))
     with figure:
         chart(parts.aggregation_chart(*setting, "mode", words, registry_key(), not held), "wt_modes_chart")
@@ -131,26 +115,11 @@ def aggregation_section() -> None:
         st.markdown(f"**{tr('weighting.agg_header')}**")
         st.markdown(tr("weighting.intro"))
         st.markdown(tr("weighting.agg_intro"))
-    left, right = st.columns(2, gap="medium")
-    with left:
-        # each mode's name on its own line above its weight (the aggregation registry's): narrow enough
-        # for a 1024 px window
-        rows = r"\\".join(rf"&\text{{{name}:}}\\ &\quad {spec.tex}" for name, spec in AGGREGATIONS.items())
-        st.latex(r"\small\begin{aligned}" + rows + r"\end{aligned}")
-    with right:
-        # the loss, the push g of a token, and the push on-policy: one short line each
-        st.latex(
-            r"\small\begin{aligned}\mathcal L&=\sum_{i,t} w_{i,t}\,\lambda_{i,t}\\"
-            r"g_{i,t}&=-\frac{\partial\mathcal L}{\partial\log\pi_{i,t}}\\"
-            r"g_{i,t}\big|_{r=1}&=A_i\,w_{i,t}\end{aligned}"
-        )
+    parts.aggregation_formulas()  # each mode's weight, the loss and the push
     if held:  # the table of weights and the sentence that states the token-mean answer
         held_note()
     else:
-        shown, per_response, tm = parts.aggregation_view(*setting, registry_key(), words_key(list(responses.values())))
-        st.dataframe(shown)
-        with st.container(key="answers_wt_claim"):  # a sentence that states an answer (rlviz.plots.lessons)
-            st.markdown(tr("weighting.claim5", per_response=per_response, N=N, tm=f"{tm:.3g}"))
+        parts.weights_table(setting, responses)
     st.markdown(tr("weighting.length_bias"))
 
     st.markdown(W.algos_intro(L))
@@ -160,11 +129,7 @@ def aggregation_section() -> None:
     csv_download(table, "weighting-aggregation", key="wt_agg_csv")
     with practitioners():
         st.markdown(tr("weighting.practitioners"))
-        group = {"prompts_per_step": 1, "group_size": B, "mini_batches": 1} if B > 1 else {}
-        export_configs(  # GRPO with each aggregation, on the page's group and L_max: one tab each
-            {m: ("grpo", {"loss_agg_mode": m}, None, {"max_new_tokens": int(lmax), **group}) for m in LOSS_AGG_MODES},
-            key="wt_export",
-        )
+        parts.aggregation_export(B, int(lmax))  # GRPO with each aggregation, one tab each
 
 
 # ---------------------------------------------------------------------------------------- 2. off-policy tokens
@@ -215,7 +180,7 @@ def offpolicy_section() -> None:
     algos = c3.multiselect(
         tr("weighting.algorithms"),
         list(ALGORITHMS),
-        default=_defaults(W.OFFPOLICY_ALGORITHMS),
+        default=parts.registry_defaults(W.OFFPOLICY_ALGORITHMS),
         format_func=titles.get,
         key="wt_algos",
         bind="query-params",
@@ -235,33 +200,12 @@ def offpolicy_section() -> None:
     # panel names: the registry titles; the figure at the page's width (a panel's title whole at 1024 px)
     chart(parts.offpolicy_chart(setting, words_key(W.offpolicy_words(panel_notes, L)), registry_key()), "wt_off_chart")
     st.caption(tr("weighting.off_notes_caption"))
-    left, right = st.columns(2, gap="medium")
-    with left:  # short lines: each column is about 265 px wide on a 1024 px window with the sidebar open
-        st.latex(r"r_t=\frac{\pi_\theta(y_t)}{\pi_\text{old}(y_t)}")
-        st.latex(r"s=\Big(\prod_t r_t\Big)^{1/|y|}")
-        st.latex(
-            r"\small\begin{aligned}"
-            r"g_t&=-\frac{\partial\mathcal L}{\partial\log\pi_t}\\"
-            r"\text{GRPO: }g_t&=\frac{A\,r_t}{|y|}\\"
-            r"\text{GSPO: }g_t&=\frac{A\,s}{|y|}\\"
-            r"\text{SAPO: }g_t&=\frac{A\,f'_\tau(r_t)\,r_t}{|y|}"
-            r"\end{aligned}"
-        )
-    with right:
-        st.latex(
-            r"\small\begin{gathered}f'_\tau(r)=4\,\sigma_\tau\,(1-\sigma_\tau)\\"
-            r"\sigma_\tau=\sigma\big(\tau(r-1)\big)\end{gathered}"
-        )
-    st.caption(tr("weighting.off_formula_caption"))  # under both columns: a paragraph, not a narrow column
+    parts.offpolicy_formulas()  # the ratios, each objective's push, SAPO's gate
     st.markdown(W.offpolicy_reading(columns, summary, int(length), int(k), L))
     with notes():
         st.markdown(tr("weighting.off_intro"))
         st.markdown(tr("weighting.off_try"))
-    table = summary.assign(algorithm=summary["algorithm"].map(titles))
-    st.dataframe(
-        W.no_negative_zero(table.round(4)).rename(columns={c: tr(f"weighting.col_{c}") for c in table.columns}),
-        hide_index=True,
-    )
+    parts.offpolicy_table(summary)
     csv_download(df, "weighting-offpolicy", key="wt_off_csv")
 
 
@@ -299,9 +243,7 @@ def noise_section() -> None:
         words = words_key(W.noise_words(numbers, L))
         chart(parts.noise_chart(float(sigma), int(n), SEED, words, registry_key()), "wt_noise_chart")
     with right:  # the narrowest formula column: about 215 px on a 1024 px window with the sidebar open
-        st.latex(r"\small\log s=\frac{1}{|y|}\sum_t\log r_t")
-        st.latex(r"\small\begin{aligned}\log\prod_t r_t&=\sum_t\log r_t\\&=|y|\,\log s\end{aligned}")
-        st.latex(r"\small\begin{gathered}\log r_t\sim\mathcal N(0,\sigma^2)\\\text{i.i.d.}\end{gathered}")
+        parts.noise_formulas()
     reading = {k: v for k, v in numbers.items() if not k.startswith("eps.")}
     st.markdown(tr("weighting.noise_reading", sigma2=f"{sigma**2:.2g}", **reading))
     with notes():
@@ -338,7 +280,7 @@ def real_section() -> None:
     algos = c1.multiselect(
         tr("weighting.algorithms"),
         list(ALGORITHMS),
-        default=_defaults(W.REAL_ALGORITHMS),
+        default=parts.registry_defaults(W.REAL_ALGORITHMS),
         format_func=titles.get,
         key="wt_ralgos",
         bind="query-params",
@@ -364,12 +306,7 @@ def real_section() -> None:
         st.info(tr("weighting.pick_algorithm"))
         return
     algos = tuple(algos)
-    weights, summary, zmax, ratios = parts.real_weights(setting, algos, bool(after), registry_key())
-    for algo in algos:
-        st.markdown(f"**{titles[algo]}** · {W.real_note(summary, algo, bool(after), L)}")
-        row_labels = W.real_row_labels(group, algo, ratios, L)
-        words = words_key(labels("word", "token", "grad_weight", "advantage", "position", "push", **row_labels))
-        chart(parts.real_chart(setting, algos, bool(after), algo, zmax, words, registry_key()), f"wt_real_{algo}")
+    weights = parts.real_charts(group, setting, algos, bool(after))  # each algorithm's note and tokens
     with notes():
         st.markdown(tr("weighting.real_intro"))
         st.caption(tr("weighting.real_caption"))

@@ -1,5 +1,6 @@
-"""The live page's Streamlit-bound support: the widgets of the registry's settings, the curves' figure, the
-step picker of the run's views, the token figures and the final table with its column help."""
+"""The live page's Streamlit-bound support: the widgets of the registry's settings and of the advanced
+settings, the curves' figure, the run's own views (the ratio histogram, the tokens, the final table with
+its column help) and their step picker."""
 
 from __future__ import annotations
 
@@ -9,14 +10,19 @@ import pandas as pd
 import streamlit as st
 
 from app_common.charts import chart
+from app_common.runsettings import RunSettings
 from app_common.text import formula, labels, lang, tr
 from app_common.urlstate import seed_choice_from_url, write_choice_to_url
 from rlviz.core.objectives import ALGORITHMS, MOE_ONLY_SETTINGS, TOKEN_STATES, TRAINER_SETTINGS
 from rlviz.experiments import live as X
+from rlviz.experiments.runner import SUMMARY_TAIL
 from rlviz.i18n import LANGS
-from rlviz.lm.tasks import TASKS
+from rlviz.lm.tasks import TASKS, TaskSpec
 from rlviz.plots import token_weight_figure
-from rlviz.plots.live import SMOOTH_SPAN, live_metrics_figure, token_view_frame
+from rlviz.plots.live import SMOOTH_SPAN, live_metrics_figure, ratio_histogram_figure, token_view_frame
+
+# the advanced settings' widget keys (drawn disabled while a run advances), besides the shared ones
+ADVANCED_KEYS = ("lv_Lmax", "lv_Lcache", "lv_Lpen", "lv_ent", "lv_ent_tgt", "lv_kl_rew")
 
 
 def setting_widget(algo: str, s, running: bool, settings_keys: list[str]) -> object:
@@ -163,3 +169,135 @@ def token_figures(views: dict[str, dict | None], when: str, arm_titles: dict[str
         )
         token_labels |= labels("live", *(f"state.{s}" for s in TOKEN_STATES))  # the hover's token state
         chart(token_weight_figure(frames[name], token_labels, zmax=zmax), f"live-tokens-{name}")
+
+
+def advanced_settings(rs: RunSettings, spec: TaskSpec, running: bool) -> dict[str, object]:
+    """The "advanced" expander: mini-batches and held-out samples (``rs``, the page's shared settings; the
+    held-out help counts the chosen task's, ``spec``'s, held-out prompts), the response length limit and
+    DAPO's overlong buffer and penalty (their defaults the task's own), the entropy bonus and its target,
+    KL in the reward. Returns the ``LiveConfig`` fields it sets (``max_new_tokens``, ...), typed; an
+    entropy target of 0 is ``None`` (a constant entropy bonus). Keys: :data:`ADVANCED_KEYS`."""
+    D = X.LiveConfig()
+    common = dict(bind="query-params", disabled=running)
+    with st.expander(tr("live.advanced")):
+        c1, c2, c3, c4 = st.columns(4)
+        rs.draw("mini_batches", c1)
+        max_new_tokens = c2.number_input(
+            tr("live.max_new_tokens"), 2, 256, spec.max_new_tokens, key="lv_Lmax", **common
+        )
+        overlong_buffer = c3.number_input(
+            tr("live.overlong_buffer"),
+            0,
+            256,
+            spec.overlong_buffer_length,
+            key="lv_Lcache",
+            help=tr("live.overlong_buffer_help"),
+            **common,
+        )
+        rs.draw("heldout", c4, n=len(spec.heldout_problems()))
+        c1, c2, c3, c4 = st.columns(4)
+        penalty_factor = c3.number_input(
+            tr("live.overlong_penalty"),
+            0.0,
+            10.0,
+            float(D.overlong_penalty_factor),
+            0.1,
+            key="lv_Lpen",
+            help=tr("live.overlong_penalty_help"),
+            **common,
+        )
+        entropy_coef = c1.number_input(
+            tr("live.entropy_coef"),
+            0.0,
+            1.0,
+            float(D.entropy_coef),
+            0.001,
+            format="%.3f",
+            key="lv_ent",
+            help=tr("live.entropy_coef_help"),
+            **common,
+        )
+        entropy_target = c4.number_input(  # 0 = off (a constant entropy bonus)
+            tr("live.entropy_target"),
+            0.0,
+            10.0,
+            0.0 if D.entropy_target is None else float(D.entropy_target),
+            0.05,
+            format="%.2f",
+            key="lv_ent_tgt",
+            help=tr(
+                "live.entropy_target_help",
+                delta=f"{D.entropy_coef_delta:g}",
+                low=f"{D.entropy_coef_min:g}",
+                high=f"{D.entropy_coef_max:g}",
+            ),
+            **common,
+        )
+        kl_in_reward = c2.checkbox(
+            tr("live.kl_in_reward"), value=D.kl_in_reward, key="lv_kl_rew", help=tr("live.kl_in_reward_help"), **common
+        )
+    return {
+        "max_new_tokens": int(max_new_tokens),
+        "overlong_buffer_length": int(overlong_buffer),
+        "overlong_penalty_factor": float(penalty_factor),
+        "entropy_coef": float(entropy_coef),
+        "entropy_target": float(entropy_target) if entropy_target else None,
+        "kl_in_reward": bool(kl_in_reward),
+    }
+
+
+def run_views(run: X.LiveRun, arm_titles: dict[str, str], max_step: int) -> None:
+    """The run's own views under its figure: the importance ratios' histogram at a chosen step, each arm's
+    tokens with their gradient weights, and the final table (``arm_titles``: arm -> its title;
+    ``max_step``: the steps every arm has run)."""
+    L, state, progress = lang(), st.session_state, run.progress
+    arm_names = {f"name.{name}": title for name, title in arm_titles.items()}  # the figures' legend names
+    # ---------------------------------------------------------------------------------------- ratios
+    st.subheader(tr("live.ratio_header"))
+    hist_step = step_picker("lv_hist_step", max_step, max_step)
+    left, right = st.columns([3, 1])
+    with left:
+        fig = ratio_histogram_figure(
+            run.ratio_histogram(hist_step),
+            labels("live", "ratio_axis", value_axis=tr("live.share"), **arm_names),
+            value="fraction",
+            by="arm",
+        )
+        chart(fig, "live-ratios")
+    with right:
+        st.latex(r"r_{i,t}=\frac{\pi_\theta(y_{i,t})}{\pi_{\theta_\text{old}}(y_{i,t})}")
+        st.latex(r"s_i=\Big(\prod_t r_{i,t}\Big)^{1/|y_i|}")
+    st.caption(tr("live.ratio_caption"))
+
+    # ---------------------------------------------------------------------------------------- tokens
+    st.subheader(tr("live.tokens_header"))
+    token_step = step_picker("lv_token_step", 1, max_step)
+    shown = st.multiselect(
+        tr("live.tokens_algos"),
+        list(run.arms),
+        default=list(run.arms),
+        format_func=arm_titles.get,
+        key="lv_token_algos",
+        placeholder=tr("common.choose"),
+    )
+    st.caption(tr("live.tokens_caption"))
+    views = {name: run.token_view(token_step, name) for name in shown if token_step <= progress[name]}
+    WHEN = ["weight_first", "weight"]
+    when = st.radio(  # one widget per language, as the panel picker (its browser-side value is its label)
+        tr("live.tokens_when"),
+        WHEN,
+        index=WHEN.index(state.get("live_token_when", WHEN[0])),
+        format_func={k: tr(f"live.tokens_{k}") for k in WHEN}.get,
+        horizontal=True,
+        key=f"lv_token_when_{L}",
+    )
+    state["live_token_when"] = when
+    token_figures(views, when, arm_titles, run.live_config.task)
+
+    # ---------------------------------------------------------------------------------------- table
+    st.subheader(tr("live.summary_header"))
+    run_task = TASKS[run.live_config.task]
+    summary_table(run.summary_frame(), arm_titles, len(run_task.heldout_problems()))
+    measured = run.config.heldout_samples > 0  # 0 skips the held-out evaluation: its columns stay —
+    caption = "live.summary_caption" if measured else "live.summary_caption_no_heldout"
+    st.caption(tr(caption, n=len(run_task.heldout_problems()), tail=SUMMARY_TAIL))

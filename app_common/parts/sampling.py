@@ -1,14 +1,16 @@
-"""The sampling page's Streamlit-bound support: its cached results and figure specs and the live run's
-figure. Pure functions of their arguments, shared by every session (``figure_cache``: the figure's spec;
-``words``: the labels it shows, so the language is part of the key)."""
+"""The sampling page's Streamlit-bound support: its cached results and figure specs, the measured pass
+rates' and the fill cost's views, the Monte-Carlo check, and the live run's figure. The cached ones are pure
+functions of their arguments, shared by every session (``figure_cache``: the figure's spec; ``words``: the
+labels it shows, so the language is part of the key)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
-from app_common.charts import figure_cache
-from app_common.text import lang, tr
+from app_common.charts import chart, csv_download, figure_cache
+from app_common.feedback import show_bad_input
+from app_common.text import formula, labels, lang, tr
 from rlviz.experiments import sampling as X
 from rlviz.experiments.sampling import PassRateDistribution
 from rlviz.plots.live import SMOOTH_SPAN
@@ -104,3 +106,80 @@ def live_figure(run: X.DynamicSamplingRun | None, prompts: int, steps: int):
     return live_sampling_figure(
         run.metrics_frame(), config.prompts_per_step, words, smooth=SMOOTH_SPAN, steps=config.steps
     )
+
+
+def measured_view(measurement: X.PassRateMeasurement, measure_args: tuple) -> None:
+    """The measured pass rates (:func:`measure` at ``measure_args``): the shares of all-wrong, all-right
+    and mixed groups, the histogram and outcome figure with the rule beside it, its caption computed from
+    the measurement, and its download."""
+    summary = measured_summary(measure_args)
+    cols = st.columns(4)
+    cols[0].metric(tr("sampling.zero_share"), f"{summary['zero']:.0%}")
+    cols[1].metric(tr("sampling.all_wrong_share"), f"{summary['wrong']:.0%}")
+    cols[2].metric(tr("sampling.all_correct_share"), f"{summary['right']:.0%}")
+    cols[3].metric(tr("sampling.mixed_share"), f"{1 - summary['zero']:.0%}")
+    measured_labels = labels(
+        "sampling",
+        *("hist_title", "outcome_title", "measured_rate", "prompts_axis", "share_axis", "level", "all_levels"),
+        "zero_band",  # the note over the all-wrong and all-right bars
+        **{f"outcome.{o}": tr(f"sampling.{o}_share") for o in ("all_wrong", "mixed", "all_correct")},
+    )
+    left, right = st.columns([3, 1])
+    with left:
+        chart(measured_figure(measure_args, tuple(measured_labels.items())), "sampling-measured")
+    with right:
+        st.latex(r"\hat p = k / G")
+        st.latex(r"\begin{gathered} A_1 = \dots = A_G = 0 \\ \iff k \in \{0, G\} \end{gathered}")
+    st.caption(X.measured_caption(summary, lang()))
+    csv_download(measurement.frame, "sampling-measured", key="s_dl_measured")
+
+
+def cost_view(settings: tuple, K: int, df: pd.DataFrame, beta_place) -> None:
+    """The fill cost at ``settings`` (a, b, the measured distribution or None, n, N, G) and the cap ``K``:
+    the Beta density in ``beta_place`` (the column beside its sliders), the cost figure with its formulas,
+    the table at K, and the download of ``df`` (:func:`fill_cost`)."""
+    a, b = settings[:2]
+    dist_names = {f"name.{d}": text for d, text in X.distribution_labels(a, b, lang()).items()}
+    with beta_place:
+        beta_labels = labels("sampling", "pass_rate", "density", "mean", **dist_names)
+        chart(beta_figure(float(a), float(b), tuple(beta_labels.items())), "sampling-beta")
+    left, right = st.columns([3, 1])
+    with left:
+        cost_labels = labels(
+            "sampling",
+            *("cost_groups", "cost_full", "cost_rollouts", "cap_axis", "plain", "target_line", "chosen"),
+            **dist_names,
+        )
+        chart(cost_figure(*settings, K, tuple(cost_labels.items())), "sampling-cost")
+    with right:
+        formula(
+            r"q = \mathbb{E}_{p}\big[1 - p^G - (1-p)^G\big],\quad S_r \sim \operatorname{Bin}(r\,n,\ q),\quad "
+            r"\mathbb{E}[R] = \sum_{r=0}^{K-1} P(S_r < N),\quad n\,G\,\mathbb{E}[R],\quad "
+            r"\mathbb{E}[\min(S_K, N)],\quad P(S_K \ge N)",
+            small=True,
+        )
+        formula(r"\text{Beta: } \mathbb{E}[p^G] = \prod_{j=0}^{G-1} \frac{a+j}{a+b+j}", small=True)
+        st.caption(tr("sampling.cost_legend"))
+    st.caption(tr("sampling.cost_caption"))
+    shown = cost_table(settings, K, lang())
+    st.table(shown, hide_index=True, border="horizontal")  # nine columns: headers wrap, none hides
+    st.caption(tr("sampling.table_caption"))
+    csv_download(df, "sampling-cost", key="s_dl_cost")
+
+
+def fill_check_view(settings: tuple, K: int, seed: int, fields: dict[str, str]) -> None:
+    """The Monte-Carlo check of the fill cost at ``settings`` and ``K`` (:func:`fill_check`), in its
+    expander; it runs only while the expander is open (a rerun opens it): it costs about 0.5 s. A bad
+    setting is a message naming its field (``fields``: parameter -> label)."""
+    a, b, _, n, N, G = settings
+    check = st.expander(tr("sampling.mc_header"), key="s_mc", on_change="rerun", bind="query-params")
+    if not check.open:
+        return
+    with check:
+        try:
+            exact, sim, trials = fill_check(float(a), float(b), int(n), int(N), int(G), int(K), seed)
+        except ValueError as exc:
+            show_bad_input(exc, fields)
+            return
+        st.markdown(tr("sampling.mc_text", trials=trials))
+        st.dataframe(X.check_table(exact, sim, lang()), hide_index=True)
