@@ -9,12 +9,12 @@ and per response, one row per sampler); the measurement is cached by its inputs 
 Its two questions hold back what would answer them (``answers_held``): the bf16 and fp16 rows while the
 precision question waits, the top-p and top-k rows (with their mask-replay rows) while the truncation
 question waits (in the figure, the table, the readings and the corrections' effect). The live run is a
-later section on the run-page
-skeleton (``app_common.runpage.RunPage``), like the live and sampling pages. Every number in the text is
-read from a result. Widget keys start with ``mm_``. The tables and readings are built by
-``rlviz.experiments.mismatch`` in the page's language; the cached measurement, the corrections' effect
-(with whether each TIS cap binds), the live figure and the stored runs' reading are in
-``app_common.parts.mismatch``.
+later section on the run-page skeleton (``app_common.runpage.RunPage``), like the live and sampling pages.
+Every number in the text is read from a result. Widget keys start with ``mm_``. The tables and readings
+are built by ``rlviz.experiments.mismatch`` in the page's language; the page holds the widgets and the
+layout, and ``app_common.parts.mismatch`` the views: the cached measurement, its notes, figure and table,
+the corrections' figure, the practitioners' tables (the registry, verl's presets), the corrections' effect
+(with whether each TIS cap binds), the live figure and summary, and the stored runs' reading.
 """
 
 from __future__ import annotations
@@ -24,11 +24,9 @@ import dataclasses
 import streamlit as st
 
 from app_common import (
-    chart,
     csv_download,
     ensure_shell,
     export_configs,
-    formula,
     lang,
     live_reading,
     predict,
@@ -37,13 +35,12 @@ from app_common import (
     tr,
 )
 from app_common.parts import mismatch as parts
-from app_common.predictions import answers_held, held_note
+from app_common.predictions import answers_held
 from app_common.runpage import RunPage
 from app_common.runsettings import Field, RunSettings
-from app_common.template import notes, page_top, practitioners
+from app_common.template import page_top
 from rlviz.experiments import mismatch as X
 from rlviz.lm.trainer import ROLLOUT_DTYPES
-from rlviz.plots import mismatch as P
 from rlviz.plots.live import SMOOTH_SPAN
 from rlviz.teach.predict import PREDICTIONS, mismatch_state
 
@@ -132,22 +129,9 @@ except ValueError as exc:  # under the row whose fields it names
     show_bad_input(exc, MEASURE_FIELDS)
 
 
-def _page_notes(k: int, lr: float) -> None:
-    """The measurement's explanations, collapsed: today's intro, the formula, what each sampler is."""
-    with notes():
-        st.markdown(tr("mismatch.intro"))
-        formula(
-            r"l_{i,t} = \log \pi_\text{train}(y_{i,t}\mid\cdot) - \log \pi_\text{rollout}(y_{i,t}\mid\cdot),\qquad "
-            r"\rho_{i,t} = e^{\,l_{i,t}},\qquad \rho_i = e^{\sum_t l_{i,t}}",
-            small=True,
-        )
-        st.caption(tr("mismatch.formula_caption"))
-        st.markdown(f"**{tr('mismatch.measure_header')}** {tr('mismatch.measure_text', k=k, lr=f'{lr:g}')}")
-
-
 hidden: set[str] = set()  # the samplers whose rows are held back (a question they answer waits)
 if result is None:
-    _page_notes(int(stale), float(stale_lr))
+    parts.page_notes(int(stale), float(stale_lr))
 else:
     s = result.settings
     sampler_names = X.sampler_names(s, L)
@@ -158,14 +142,8 @@ else:
             hidden |= set(X.EVIDENCE[prediction.key])
     shown = [x for x in X.SAMPLERS if x not in hidden]
 
-    # ------------------------------------------------------------------ the main figure
-    tokens = result.tokens[result.tokens["sampler"].isin(shown)]
-    sequences = result.sequences[result.sequences["sampler"].isin(shown)]
-    chart(P.log_ratio_grid(tokens, sequences, X.grid_words(sampler_names, L)), "mismatch-log-ratios")
-    st.caption(tr("mismatch.grid_caption"))
-    if hidden:
-        held_note()  # the other samplers' rows answer the questions below
-    _page_notes(s.stale_steps, s.stale_lr)
+    parts.measured_figure(result, shown, sampler_names, hidden)  # the main figure, the shown samplers' rows
+    parts.page_notes(s.stale_steps, s.stale_lr)
 
     # ------------------------------------------------------------------ predict, then check
     st.markdown(f"#### {tr('teach.header')}")
@@ -174,31 +152,12 @@ else:
         with col:
             predict(prediction, asked, labels=sampler_names)
 
-    # ------------------------------------------------------------------ the table and its readings
-    st.table(X.summary_table(result, shown, sampler_names, L), hide_index=True, border="horizontal")
-    first = result.row("float32")
-    st.caption(
-        tr(
-            "mismatch.table_caption",
-            sequences=int(first["sequences"]),
-            reward=f"{result.reward_mean:.2f}",
-        )
-    )
-    if hidden:
-        held_note()
-    for text in X.measurement_readings(result, hidden, L):
-        st.markdown(text)
+    parts.measurement_table(result, shown, sampler_names, hidden)  # the table and its readings
 
 # ---------------------------------------------------------------------------------------- 2. corrections
 st.subheader(tr("mismatch.corr_header"))
-st.markdown(tr("mismatch.corr_text"))
-correction_frame, trust_frame = parts.curves()
-chart(P.correction_figure(correction_frame, X.correction_words(L), trust_frame), "mismatch-corrections")
-st.caption(tr("mismatch.corr_caption"))
-st.markdown(X.corrections_list(L))
-with practitioners():  # each correction's TRL and verl names, and the frameworks it was checked against
-    st.table(X.registry_table(L), hide_index=True, border="horizontal")
-    parts.preset_section()  # verl's presets, composed from the corrections (rlviz.core.corrections.PRESETS)
+parts.corrections_view()  # how each correction weighs a token: the text, the figure, the list
+parts.registry_section()  # for practitioners: each correction's TRL and verl names, verl's presets
 
 if result is not None:  # what each correction does to the measured batch, and whether each TIS cap binds
     parts.effect_section(result, shown, sampler_names, hidden)
@@ -340,8 +299,7 @@ if reading:
 with rp.reading:
     st.caption(tr("mismatch.smooth_caption", span=SMOOTH_SPAN))
 with rp.sections:
-    st.markdown(f"#### {tr('mismatch.summary_header')}")
-    st.table(X.live_summary_table(frame, summary_frame, arm_names, L), hide_index=True, border="horizontal")
+    parts.live_summary(frame, summary_frame, arm_names)
     parts.stored_reading(arm_names)
 with rp.downloads:
     csv_download(frame, "mismatch-live", key="mm_dl_live", label=tr("mismatch.download_csv"))
