@@ -8,26 +8,23 @@ confusion as people state it, a reading whose numbers come from the computation,
 Until the learner commits (or skips), a section draws nothing that states its answer (``answers_held``):
 the figure without the series that answers it, or a note in its place where the whole figure does, and a
 note in place of the reading. This file holds each section's widgets and layout; the section's frame (its
-heading, question, explanation and export), the figures' words, the tables and the two sections that run
-the tiny LM (cached with ``st.cache_data`` keyed on their settings) are in ``app_common.parts.confusions``;
-the question states and readings are built by ``rlviz.experiments.confusions``.
+heading, question, explanation and export), its figure (with what it leaves out while the question waits),
+the figures' words, the tables and the two sections that run the tiny LM (cached with ``st.cache_data``
+keyed on their settings) are in ``app_common.parts.confusions``; the question states and readings are
+built by ``rlviz.experiments.confusions``.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from app_common import chart, ensure_shell, fragment, lang, show_bad_input, tr
+from app_common import ensure_shell, fragment, show_bad_input, tr
 from app_common.parts import confusions as parts
-from app_common.predictions import held_note
 from app_common.template import notes, page_top
-from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments import confusions as X
 from rlviz.experiments.weighting import parse_group
-from rlviz.plots import confusions as P
 
 ensure_shell()
-L = lang()
 state = st.session_state
 SEED = int(state.get("seed", 0))
 LRS = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3)
@@ -42,10 +39,7 @@ with notes(key="cf_notes_page"):
 def aggregation_section() -> None:
     parts.head("aggregation")
     text = st.columns([1, 1])[0].text_input(
-        tr("confusions.aggregation.lengths"),
-        "200, 10",
-        key="cf_agg_len",
-        **parts.tip("aggregation.lengths"),
+        tr("confusions.aggregation.lengths"), "200, 10", key="cf_agg_len", **parts.tip("aggregation.lengths")
     )
     try:
         lengths = X.parse_lengths(text)
@@ -55,12 +49,7 @@ def aggregation_section() -> None:
         return
     q_state = {"lengths": tuple(lengths)}
     held = parts.holds("aggregation", q_state)
-    asked = parts.QUESTIONS["aggregation"].fields(q_state)["mode"]  # the mode the question asks about
-    # before the commit the figure leaves out the mode asked about: its bars are the answer
-    shown = X.aggregation_held(weights, asked) if held else weights
-    chart(P.aggregation_figure(shown, parts.aggregation_labels(lengths)), "cf_agg_chart")
-    if held:
-        parts.left_out(asked)
+    parts.aggregation_figure(weights, lengths, q_state, held)  # before the commit, without the mode asked about
     values = None if held else X.aggregation_reading(weights, lengths)
     csv = ("confusions-aggregation", "cf_agg_csv")
     parts.close("aggregation", q_state, held, values, weights, csv, extra=parts.mode_table)
@@ -87,12 +76,7 @@ def microbatch_section() -> None:
         return
     q_state = {"lengths": tuple(lengths), "advantages": tuple(advantages), "micro_batches": int(k)}
     held = parts.holds("microbatch", q_state)
-    fig_labels = parts.microbatch_labels(result.frame)
-    # before the commit only the global token-mean: the bars per micro-batch beside it are the answer
-    series = ("global",) if held else ("global", "micro")
-    chart(P.microbatch_figure(result.frame, fig_labels, series=series), "cf_mb_chart")
-    if held:
-        parts.left_out(fig_labels["micro"])
+    parts.microbatch_figure(result.frame, held)  # before the commit, only the global token-mean
     values = None if held else X.microbatch_reading(result)
     parts.close("microbatch", q_state, held, values, result.frame, ("confusions-microbatches", "cf_mb_csv"))
 
@@ -114,11 +98,8 @@ def ratio_section() -> None:
     if frame is None:
         return
     q_state = X.ratio_one_state(int(mu), int(mb), float(lr), frame)
-    held = parts.holds("ratio_one", q_state)  # the figure is the answer: drawn once the question is answered
-    if held:
-        held_note()
-    else:
-        chart(P.update_figure(frame, parts.ratio_labels()), "cf_ratio_chart")
+    held = parts.holds("ratio_one", q_state)
+    parts.ratio_figure(frame, held)  # the figure is the answer: drawn once the question is answered
     key, values = X.ratio_one_reading(frame)
     parts.close("ratio_one", q_state, held, values, frame, ("confusions-ratio-per-update", "cf_ratio_csv"), key=key)
 
@@ -143,11 +124,7 @@ def sequence_section() -> None:
         return
     q_state = {"log_ratios": tuple(log_ratios), "advantage": float(sign)}
     held = parts.holds("sequence", q_state)
-    token, seq = X.RATIO_PAIR
-    # before the commit only the token-level objective: the sequence-level one's markers are the answer
-    chart(P.sequence_figure(df[df.algorithm == token] if held else df, parts.sequence_labels()), "cf_seq_chart")
-    if held:
-        parts.left_out(ALGORITHMS[seq].title)
+    parts.sequence_figure(df, held)  # before the commit, only the token-level objective
     values = None if held else X.sequence_reading(df, q_state)
     parts.close("sequence", q_state, held, values, df, ("confusions-token-vs-sequence", "cf_seq_csv"))
 
@@ -172,12 +149,8 @@ def sampler_section() -> None:
         return
     s = result.summary()
     q_state = X.sampler_state(str(dtype), s)
-    held = parts.holds("sampler", q_state)  # both panels and every number below show which ratio moved
-    if held:
-        held_note()
-    else:
-        chart(P.gap_figure(result.tokens, result.cap, parts.sampler_labels()), "cf_gap_chart")
-        parts.sampler_metrics(s)
+    held = parts.holds("sampler", q_state)
+    parts.sampler_view(result, s, held)  # both panels and every number show which ratio moved: the answer
     values = None if held else X.sampler_reading(result)
     parts.close("sampler", q_state, held, values, result.tokens, ("confusions-sampler-trainer", "cf_gap_csv"))
 
@@ -195,11 +168,9 @@ def kl_section() -> None:
         show_bad_input(exc, {"distance": tr("confusions.kl.distance")})
         return
     held = parts.holds("kl", q_state)  # the table of gradient errors is the answer; the curves are not
-    chart(P.kl_figure(curves, X.KL_MARK, parts.kl_labels()), "cf_kl_chart")
+    parts.kl_figure(curves)
     parts.ask("kl", q_state)
-    with parts.explain("kl"):
-        st.markdown(tr("confusions.kl.reading", **X.kl_reading(curves, X.KL_MARK)))
-        parts.kl_table(table, held)
+    parts.kl_explanation(curves, table, held)  # the curves' reading, then the table (held back)
     parts.export(held, table, "confusions-kl-gradients", "cf_kl_csv")
 
 
@@ -217,12 +188,7 @@ def difficulty_section() -> None:
         return
     q_state = {"group_size": int(G), "p": round(float(p), 4)}
     held = parts.holds("difficulty", q_state)
-    fig_labels = parts.difficulty_labels()
-    # before the commit only the curve without the std division: the other one is the answer
-    series = ("none",) if held else ("group", "none")
-    chart(P.difficulty_figure(df, float(p), fig_labels, series=series), "cf_diff_chart")
-    if held:
-        parts.left_out(fig_labels["group"])
+    parts.difficulty_figure(df, float(p), held)  # before the commit, only the curve without the std division
     values = None if held else X.difficulty_reading(df, q_state)
     parts.close("difficulty", q_state, held, values, df, ("confusions-difficulty", "cf_diff_csv"))
 
@@ -248,11 +214,8 @@ def clip_section() -> None:
         show_bad_input(exc, label)
         return
     q_state = X.clip_state(float(eps_low), float(eps_high), dual, float(r), float(sign))
-    held = parts.holds("clip", q_state)  # the figure colours each ratio by what stops it: the answer
-    if held:
-        held_note()
-    else:
-        chart(P.clip_figure(df, float(eps_low), float(eps_high), dual, parts.clip_labels()), "cf_clip_chart")
+    held = parts.holds("clip", q_state)
+    parts.clip_figure(df, float(eps_low), float(eps_high), dual, held)  # each ratio by what stops it: the answer
     values = None if held else X.clip_reading(df, q_state)
     parts.close("clip", q_state, held, values, df, ("confusions-clip-cases", "cf_clip_csv"))
 
@@ -279,12 +242,7 @@ def window_section() -> None:
         return
     q_state = {"lengths": tuple(lengths), "steps": int(steps), "window": int(window)}
     held = parts.holds("window", q_state)
-    fig_labels = parts.window_labels()
-    # before the commit only the steps' own tokens: the tokens counted and their ratio are the answer
-    series = ("tokens",) if held else ("tokens", "counted", "scale")
-    chart(P.window_figure(df, fig_labels, series=series), "cf_win_chart")
-    if held:
-        parts.left_out(f"{fig_labels['counted']}, {fig_labels['scale']}")
+    parts.window_figure(df, held)  # before the commit, only the steps' own tokens
     values = None if held else X.window_reading(df)
     parts.close("window", q_state, held, values, df, ("confusions-token-count-window", "cf_win_csv"))
 
@@ -322,11 +280,7 @@ def drift_section() -> None:
         return
     q_state = {"drift": round(float(drift), 6), "cap": round(float(cap), 6)}
     held = parts.holds("drift", q_state)
-    # before the commit only each token's ratio: the product and where the mask drops it are the answer
-    series = ("token",) if held else ("token", "product", "truncate", "mask")
-    chart(P.drift_figure(df, float(cap), parts.drift_labels(), series=series), "cf_drift_chart")
-    if held:
-        parts.left_out(tr("confusions.drift.left_out"))
+    parts.drift_figure(df, float(cap), held)  # before the commit, only each token's ratio
     values = None if held else X.drift_reading(float(drift), float(cap), at)
     parts.close("drift", q_state, held, values, df, ("confusions-sequence-weight-drift", "cf_drift_csv"))
 
@@ -351,12 +305,7 @@ def gdpo_section() -> None:
         return
     q_state = X.gdpo_state(components)
     held = parts.holds("gdpo", q_state)
-    fig_labels = parts.gdpo_labels()
-    # before the commit only GRPO: GDPO's bars are the answer
-    series = ("grpo",) if held else ("grpo", "gdpo")
-    chart(P.gdpo_figure(df, fig_labels, series=series), "cf_gdpo_chart")
-    if held:
-        parts.left_out(fig_labels["gdpo"])
+    parts.gdpo_figure(df, held)  # before the commit, only GRPO's advantages
     values = None if held else X.gdpo_reading(df)
     parts.close("gdpo", q_state, held, values, df, ("confusions-gdpo-vs-grpo", "cf_gdpo_csv"))
 

@@ -14,8 +14,11 @@ Streamlit stacks the columns, on a 1024 px window with the sidebar open); the no
 practitioners under the figure; the questions; then the gallery, the six cases and the probability
 view. An element that states a question's answer (the gradient ranges, the six cases, the rules in
 words, the probability view's values) is held back until that question is committed or skipped
-(``answers_held``, one question at a time). The cached experiment, its figures and the setting controls
-are in ``app_common.parts.curves``; the captions and readings are built by ``rlviz.experiments.curves``.
+(``answers_held``, one question at a time). The page holds the widgets and the layout;
+``app_common.parts.curves`` the cached experiment, its figures, the setting controls and the views (the
+overlay with its captions, the notes, the block for practitioners, the gallery with its table of gradient
+ranges, the six cases, the probability view's figure and readings); the captions and readings are built by
+``rlviz.experiments.curves``.
 """
 
 from __future__ import annotations
@@ -24,40 +27,22 @@ from typing import Any
 
 import streamlit as st
 
-from app_common import (
-    chart,
-    csv_download,
-    ensure_shell,
-    export_configs,
-    formula,
-    fragment,
-    labels,
-    lang,
-    predict,
-    show_bad_input,
-    stop,
-    tr,
-)
+from app_common import csv_download, ensure_shell, fragment, lang, predict, show_bad_input, stop, tr
 from app_common.parts import curves as parts
-from app_common.predictions import answers_held, held_note, questions_header
-from app_common.template import notes, page_top, practitioners
-from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
-from rlviz.experiments import curves as C
+from app_common.predictions import answers_held, questions_header
+from app_common.template import page_top
+from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.curves import (
     DEFAULT_OLD_PROB,
     DEFAULT_VARIANTS,
-    DUAL_VARIANT,
     OLD_PROB_RANGE,
     PROBABILITY_VARIANTS,
     CurveSettings,
     default_settings,
-    own_settings,
     reads_probability,
     variant_overrides,
     variants,
 )
-from rlviz.i18n import latex_text
-from rlviz.plots.curves import support_table
 from rlviz.teach.predict import PREDICTIONS, state_from_settings
 
 ensure_shell()
@@ -66,14 +51,6 @@ CATALOG = variants()  # read from the registry on every run
 titles = {k: v.title for k, v in CATALOG.items()}
 PANEL_WIDTH = 208  # one panel a row beside the figure (1400 px), two a row under it (1024 px, sidebar open)
 FIGURE_HEIGHT = 640  # the overlay's height (rlviz.plots.curves): the sliders' box beside it is as tall
-# the locale keys ("curves.<key>") the hover of both curve figures reads: J, w, a soft gate, the states
-HOVER_KEYS = ("j_short", "w_short", "gate_label", *(f"state.{s}" for s in TOKEN_STATES))
-# One token, advantage A, ratio r: what the figures plot. Each chosen objective's own formula is its
-# registry entry's (AlgorithmSpec.latex, the per-token loss λ), drawn under these below the figure.
-DEFINITIONS = r"""\small\begin{gathered}
-r=\frac{\pi_\theta(y)}{\pi_{\theta_\text{old}}(y)},\quad J=-\lambda\\[4pt]
-w=\frac{\partial J}{\partial\log\pi}=r\,\frac{\partial J}{\partial r}
-\end{gathered}"""  # sg[x], the stop-gradient, is defined in words under it (curves.sg), in the page's language
 
 
 page_top("curves")
@@ -171,58 +148,13 @@ except ValueError:  # a bad slider value: its message is shown beside the slider
 held = {p.key: ppo_state is not None and answers_held([p], ppo_state) for p in PREDICTIONS["curves"]}
 ceiling_held, negative_held = held["teach.curves_ceiling"], held["teach.curves_negative"]
 
-x_range = res.x_range
 log_axis = bool(log_x) and not zoom  # its toggle is disabled while zoomed
 
 # ---------------------------------------------------------------------------------------- overlay
-with figure_col:
-    if not res.variants:
-        st.info(tr("curves.none_selected"))
-    else:
-        overlay_labels = labels(
-            "curves",
-            "x_title",
-            "j_axis",
-            "w_axis",
-            *HOVER_KEYS,
-            panel_j_pos=tr("curves.panel_j", sign="A = +1"),
-            panel_j_neg=tr("curves.panel_j", sign="A = −1"),
-            panel_w_pos=tr("curves.panel_w", sign="A = +1"),
-            panel_w_neg=tr("curves.panel_w", sign="A = −1"),
-        )
-        chart(
-            parts.overlay_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(overlay_labels.items()), res),
-            "c_overlay",
-        )
-    if zoom:
-        st.caption(tr("curves.zoom_note", lo=f"{x_range[0]:.5g}", hi=f"{x_range[1]:.5g}"))
-    if res.variants:
-        caption = C.overlay_caption(res, L)
-        st.caption(caption)
-
-with notes():
-    st.markdown(tr("curves.intro"))
-    st.caption(tr("curves.algorithms_help"))
-    st.caption(tr("curves.settings_caption"))
-    if res.variants:
-        # the definitions, then each chosen objective's per-token loss from its registry entry, one under
-        # the other at the page's width (half a page was too narrow for GSPO's at 1024 px)
-        st.latex(DEFINITIONS)
-        st.caption(tr("curves.sg"))
-        for name in dict.fromkeys(CATALOG[v].algorithm for v in res.variants):
-            st.markdown(f"**{ALGORITHMS[name].title}**")
-            formula(ALGORITHMS[name].latex, small=True)
-        st.markdown(tr("curves.convention"))
-
-with practitioners():
-    st.markdown(tr("curves.practitioners"))
-    items = C.practitioner_items(chosen, L)  # each chosen objective's paper and names
-    if items:
-        st.markdown(items)
-    export_configs(  # the chosen objectives with their slider settings, one tab each
-        {titles[v]: (CATALOG[v].algorithm, {**CATALOG[v].base_overrides, **overrides.get(v, {})}) for v in chosen},
-        key="c_export",
-    )
+with figure_col:  # the figure, the zoomed range, the reading of what it shows
+    parts.overlay(tuple(chosen), settings, bool(zoom), log_axis, res)
+parts.page_notes(res, CATALOG)  # what the page shows, r, J and w, each shown objective's per-token loss
+parts.practitioners_block(chosen, overrides, CATALOG, key="c_export")  # papers, names; the sliders' export
 if res.variants:
     csv_download(res.curves.drop(columns=["title"]), "curves", key="c_csv_curves", label=tr("curves.csv_curves"))
 
@@ -238,75 +170,14 @@ if ppo_state is not None:
 # ---------------------------------------------------------------------------------------- gallery
 if res.variants:
     st.subheader(tr("curves.gallery_header"))
-    gallery_labels = labels("curves", "legend_j", "legend_w", "x_short", *HOVER_KEYS)
-    chart(
-        parts.gallery_figure(tuple(chosen), settings, bool(zoom), log_axis, tuple(gallery_labels.items()), res),
-        "c_gallery",
-    )
-    st.caption(tr("curves.gallery_caption"))
-    st.markdown(f"**{tr('curves.support_header')}**")
-    if negative_held:  # where A < 0 keeps a gradient: the second question's answer
-        held_note()
-    else:
-        support_labels = labels(
-            "curves",
-            *(f"support.{k}" for k in ("col_band", "col_pos", "col_neg", "all", "no_band")),
-            algorithm=tr("word.algorithm"),
-        )
-        st.dataframe(support_table(res.support, support_labels), hide_index=True)
-        st.caption(tr("curves.support_caption"))
-        csv_download(
-            res.support.drop(columns=["title"]),
-            "curves-gradient-range",
-            key="c_csv_support",
-            label=tr("curves.csv_support"),
-        )
-    # the rules the questions ask about, in words
-    with st.expander(tr("curves.look_header"), expanded=True):
-        if negative_held:
-            held_note()
-        else:
-            st.markdown(tr("curves.look"))
+    # the panels, where each keeps a gradient and the rules in words: the last two are the second
+    # question's answer (where A < 0 keeps a gradient), held back until it is committed
+    parts.gallery(tuple(chosen), settings, bool(zoom), log_axis, res, negative_held)
 
 # ---------------------------------------------------------------------------------------- six cases
 st.subheader(tr("curves.cases_header"))
-left, right = st.columns(2, gap="medium")
-left.latex(
-    r"\small\begin{gathered}J=\min\big(rA,\ \bar rA\big)\\"
-    r"\bar r=\operatorname{clip}(r,1-\varepsilon_\text{low},1+\varepsilon_\text{high})\end{gathered}"
-)
-right.latex(
-    latex_text(
-        r"\small\begin{gathered}w=\frac{\partial J}{\partial\log\pi}=rA\cdot\mathbb{1}\big[rA\le\bar rA\big]\\"
-        r"\text{dual, }A<0\text{: } J=\max(J,\,cA)\end{gathered}",
-        L,
-    )
-)
-if negative_held:  # which cases keep a gradient: the second question's answer
-    held_note()
-else:
-    cases_labels = labels(
-        "curves",
-        *(f"cases.col_{k}" for k in ("case", "zero_gradient", "branch", "ratio", "objective", "gradient_weight")),
-        *(f"cases.region_{k}" for k in ("below", "inside", "above", "beyond_c")),
-        *(f"cases.branch_{k}" for k in ("unclipped", "clipped", "equal", "dual")),
-        "cases.yes",
-        "cases.no",
-    )
-    parts.show_cases(
-        res.cases_variant,
-        own_settings((res.cases_variant, DUAL_VARIANT), settings),
-        tuple(cases_labels.items()),
-        res.cases,
-    )
-    st.caption(
-        tr(
-            "curves.cases_caption",
-            case=titles.get(res.cases_variant, res.cases_variant),
-            dual=titles.get(DUAL_VARIANT, DUAL_VARIANT),
-        )
-    )
-    csv_download(res.cases, "curves-ppo-cases", key="c_csv_cases", label=tr("curves.csv_cases"))
+parts.case_formulas(*st.columns(2, gap="medium"))  # J and w of PPO's clipped objective, side by side
+parts.cases(res, settings, titles, negative_held)  # which cases keep a gradient: the second question's answer
 
 # ---------------------------------------------------------------------------------------- probability
 st.subheader(tr("curves.prob_header"))
@@ -342,21 +213,7 @@ def probability_section(held: bool) -> None:
     except ValueError as exc:
         show_bad_input(exc)
         return
-    names = C.probability_names(eps, L)
-    prob_labels = labels(
-        "curves",
-        *(f"prob_{k}" for k in ("left", "right", "identity", "hover", "x", "y_left", "y_right")),
-        **{f"name.{v}": name for v, name in names.items()},
-    )
-    with left:
-        figure = parts.probability_chart(tuple(ceilings.items()), marks, tuple(prob_labels.items()), not held, prob)
-        chart(figure, "c_prob")
-    if held:  # the ceilings at the marks: the first question's answer
-        held_note()
-    else:
-        for text in C.probability_readings(prob, marks, ceilings, names, L):
-            st.markdown(text)
-    csv_download(prob, "curves-probability", key="c_csv_prob", label=tr("curves.csv_prob"))
+    parts.probability_view(left, prob, ceilings, marks, eps, held)  # the ceilings at the marks: held or read
 
 
 probability_section(ceiling_held)

@@ -1,8 +1,9 @@
 """The confusions page's Streamlit-bound support: what frames each section's widgets (its heading, its
 predict-then-reveal question, its explanation on demand, its export), the two sections' cached runs of the
-tiny LM with their spinner and error message, the words of each figure in the session's language, and the
-tables and numbers the sections show. Every number comes from ``rlviz.experiments.confusions`` (its
-``*_reading`` / ``*_state`` functions); the page keeps each section's widgets, their keys and its layout."""
+tiny LM with their spinner and error message, the words of each figure in the session's language, each
+section's figure (drawn without what answers its question while that waits), and the tables and numbers the
+sections show. Every number comes from ``rlviz.experiments.confusions`` (its ``*_reading`` / ``*_state``
+functions); the page keeps each section's widgets, their keys and its layout."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app_common.charts import csv_download
+from app_common.charts import chart, csv_download
 from app_common.feedback import show_bad_input
 from app_common.predictions import answers_held, held_note, predict
 from app_common.template import notes
@@ -21,6 +22,7 @@ from app_common.text import escape_markdown, labels, tr
 from rlviz.core.objectives import ALGORITHMS, TOKEN_STATES
 from rlviz.experiments import confusions as X
 from rlviz.numbering import response_number
+from rlviz.plots import confusions as P
 from rlviz.teach.predict import PREDICTIONS
 
 QUESTIONS = {p.key.split(".", 1)[1]: p for p in PREDICTIONS["confusions"]}  # section -> its question
@@ -283,3 +285,112 @@ def kl_table(table: pd.DataFrame, held: bool) -> None:
         }
     )
     st.dataframe(shown, hide_index=True)
+
+
+# ------------------------------------------------------------------------------------ the sections' figures
+# Each draws its section's figure under the section's controls; ``held``: the section's question waits, so
+# the figure leaves out the part that answers it (and one line says so), or a held note stands for it.
+def aggregation_figure(weights: pd.DataFrame, lengths, question_state: dict, held: bool) -> None:
+    """Section 1: each response's share of the loss per mode; while ``held``, without the mode the question
+    asks about (its bars are the answer)."""
+    asked = QUESTIONS["aggregation"].fields(question_state)["mode"]
+    shown = X.aggregation_held(weights, asked) if held else weights
+    chart(P.aggregation_figure(shown, aggregation_labels(lengths)), "cf_agg_chart")
+    if held:
+        left_out(asked)
+
+
+def microbatch_figure(frame: pd.DataFrame, held: bool) -> None:
+    """Section 2: each response's weight under the global token-mean and per micro-batch; while ``held``,
+    only the global token-mean (the bars per micro-batch are the answer)."""
+    words = microbatch_labels(frame)
+    chart(P.microbatch_figure(frame, words, series=("global",) if held else ("global", "micro")), "cf_mb_chart")
+    if held:
+        left_out(words["micro"])
+
+
+def ratio_figure(frame: pd.DataFrame, held: bool) -> None:
+    """Section 3: the ratio and the clip fraction per update; the whole figure is the answer (a held note
+    while ``held``)."""
+    if held:
+        held_note()
+    else:
+        chart(P.update_figure(frame, ratio_labels()), "cf_ratio_chart")
+
+
+def sequence_figure(df: pd.DataFrame, held: bool) -> None:
+    """Section 4: each token's ratio and push under the token-level and the sequence-level objective; while
+    ``held``, only the token-level one (the sequence-level one's markers are the answer)."""
+    token, seq = X.RATIO_PAIR
+    chart(P.sequence_figure(df[df.algorithm == token] if held else df, sequence_labels()), "cf_seq_chart")
+    if held:
+        left_out(ALGORITHMS[seq].title)
+
+
+def sampler_view(result: X.GapResult, summary: dict[str, float], held: bool) -> None:
+    """Section 5: the sampler-trainer gap and PPO's ratio per token, then four numbers (``summary``:
+    ``result.summary()``); both panels and every number show which ratio moved (a held note while ``held``)."""
+    if held:
+        held_note()
+    else:
+        chart(P.gap_figure(result.tokens, result.cap, sampler_labels()), "cf_gap_chart")
+        sampler_metrics(summary)
+
+
+def kl_figure(curves: pd.DataFrame) -> None:
+    """Section 6: each KL estimator's value and gradient against x = log π − log π_ref, marked at
+    ``X.KL_MARK`` (not the answer: never held back)."""
+    chart(P.kl_figure(curves, X.KL_MARK, kl_labels()), "cf_kl_chart")
+
+
+def kl_explanation(curves: pd.DataFrame, table: pd.DataFrame, held: bool) -> None:
+    """Section 6's explanation: the reading of the KL curves at ``X.KL_MARK``, then the table of each route's
+    expected gradient (:func:`kl_table`, the answer: a held note while ``held``)."""
+    with explain("kl"):
+        st.markdown(tr("confusions.kl.reading", **X.kl_reading(curves, X.KL_MARK)))
+        kl_table(table, held)
+
+
+def difficulty_figure(df: pd.DataFrame, p: float, held: bool) -> None:
+    """Section 7: the advantage's size against the pass rate, with and without the division by the group's
+    std, marked at ``p``; while ``held``, only the curve without it (the other is the answer)."""
+    words = difficulty_labels()
+    chart(P.difficulty_figure(df, p, words, series=("none",) if held else ("group", "none")), "cf_diff_chart")
+    if held:
+        left_out(words["group"])
+
+
+def clip_figure(df: pd.DataFrame, eps_low: float, eps_high: float, dual: float | None, held: bool) -> None:
+    """Section 8: each ratio coloured by what stops its gradient (the answer: a held note while ``held``)."""
+    if held:
+        held_note()
+    else:
+        chart(P.clip_figure(df, eps_low, eps_high, dual, clip_labels()), "cf_clip_chart")
+
+
+def window_figure(df: pd.DataFrame, held: bool) -> None:
+    """Section 9: each step's tokens, the tokens its window counts and their ratio; while ``held``, only the
+    steps' own tokens (the tokens counted and their ratio are the answer)."""
+    words = window_labels()
+    series = ("tokens",) if held else ("tokens", "counted", "scale")
+    chart(P.window_figure(df, words, series=series), "cf_win_chart")
+    if held:
+        left_out(f"{words['counted']}, {words['scale']}")
+
+
+def drift_figure(df: pd.DataFrame, cap: float, held: bool) -> None:
+    """Section 10: each token's ratio, their product over the response and where truncation or the mask at
+    ``cap`` acts; while ``held``, only each token's ratio (the product and the mask are the answer)."""
+    series = ("token",) if held else ("token", "product", "truncate", "mask")
+    chart(P.drift_figure(df, cap, drift_labels(), series=series), "cf_drift_chart")
+    if held:
+        left_out(tr("confusions.drift.left_out"))
+
+
+def gdpo_figure(df: pd.DataFrame, held: bool) -> None:
+    """Section 11: each response's advantage under GRPO and GDPO; while ``held``, only GRPO's (GDPO's bars
+    are the answer)."""
+    words = gdpo_labels()
+    chart(P.gdpo_figure(df, words, series=("grpo",) if held else ("grpo", "gdpo")), "cf_gdpo_chart")
+    if held:
+        left_out(words["gdpo"])
