@@ -54,6 +54,7 @@ _LOG = (("natural log", "nats"), ("自然对数", "nats"))
 _KL = (("KL(π ‖ π_ref)",), ("KL(π ‖ π_ref)",))
 _AGG = (LOSS_AGG_MODES, LOSS_AGG_MODES)
 _DIR = (("π_rollout / π_", "π_train / π_rollout", "π_old / π_rollout", "log π_train − log π_rollout"),) * 2
+_NEXT = (("the next step uses",), ("下一步使用",))  # which α a step uses: the update after step k sets step k + 1's
 CONVENTIONS = {
     # the group's std: sample (ddof = 1, torch.std) vs population (ddof = 0, numpy.std)
     **dict.fromkeys(
@@ -77,6 +78,10 @@ CONVENTIONS = {
         ("token_weight", "obj_row_weight", "obj_weight_ratio", "obj_batch_loss", "obj_batch_push", "gs_norm_ratio"),
         (_AGG,),
     ),
+    # the entropy bonus: the aggregation and the entropy's unit; the adaptive controller: the unit of the
+    # entropy and its target, and which α a step uses (the update after step k sets the next step's)
+    **dict.fromkeys(("ent_bonus", "ent_token_weight", "ent_loss_gradient"), (_AGG, _LOG)),
+    **dict.fromkeys(("ent_adaptive_coef", "ent_applied_coef"), (_LOG, _NEXT)),
 }
 
 

@@ -79,6 +79,7 @@ ALIASES = {
             entropy_control.adaptive_entropy_update,
             entropy_control.adaptive_entropy_trajectory,
             entropy_control.entropy_bonus,
+            entropy_control.controller_run,
         )
     },
     sampling.fill_cost: {"pass_rate"},
@@ -499,6 +500,7 @@ VALID_CALLS = (
     (entropy_control.validate_entropy_control, dict(target=0.5, delta=0.001, coef_min=0.0, coef_max=0.5)),
     (entropy_control.adaptive_entropy_update, dict(coef=0.0, entropy=0.4, target=0.5, delta=0.001)),
     (entropy_control.adaptive_entropy_trajectory, dict(entropies=[0.6, 0.4], target=0.5, delta=0.001)),
+    (entropy_control.controller_run, dict(entropies=[0.6, 0.5, 0.4], target=0.5, delta=0.001, rule="trl")),
     (
         entropy_control.entropy_bonus,
         dict(entropy=-_LP, response_mask=_MASK, coef=0.01, loss_agg_mode="seq-mean-token-sum-norm", norm_length=8),

@@ -44,7 +44,14 @@ import torch
 
 from .aggregation import aggregate
 
-__all__ = ["adaptive_entropy_trajectory", "adaptive_entropy_update", "entropy_bonus", "validate_entropy_control"]
+__all__ = [
+    "CONTROLLER_RULES",
+    "adaptive_entropy_trajectory",
+    "adaptive_entropy_update",
+    "controller_run",
+    "entropy_bonus",
+    "validate_entropy_control",
+]
 
 
 def entropy_bonus(
@@ -199,3 +206,47 @@ def adaptive_entropy_trajectory(
         coef, active = adaptive_entropy_update(coef, e, target, delta, coef_min, coef_max)
         out.append((coef, active))
     return out
+
+
+# Skywork-OR1's released controller (the trainer's), and TRL 1.16's ``use_adaptive_entropy`` (docs/parity.md)
+CONTROLLER_RULES = ("authors", "trl")
+
+
+def controller_run(
+    entropies: Iterable[float],
+    target: float,
+    delta: float,
+    coef0: float = 0.0,
+    coef_min: float = 0.0,
+    coef_max: float = 0.5,
+    rule: str = "authors",
+) -> tuple[list[tuple[float, bool]], list[float]]:
+    """The controller over an entropy sequence under the authors' rule or TRL's, with the coefficient each
+    step's loss applies.
+
+    TRL 1.16's controller is the authors' with two differences and no other (checked against TRL's own code,
+    ``rlviz.core.parity``): it raises the coefficient at ``e <= target`` (the authors at ``e < target``; for
+    floats ``e <= t`` is ``e < nextafter(t, +inf)``), and applies no bonus before it has measured a first
+    entropy (the authors start with the bonus on at alpha_0).
+
+    Args:
+        entropies: e_1..e_n in nats per token.
+        target, delta, coef0, coef_min, coef_max: as :func:`adaptive_entropy_trajectory`.
+        rule: one of :data:`CONTROLLER_RULES`.
+
+    Returns:
+        ``(trajectory, applied)``: the n states ``(alpha_k, active_k)`` after each step's update, and the n
+        coefficients the steps' losses apply (step 1: alpha_0 for the authors, 0 for TRL; step k > 1:
+        alpha_{k-1} if its switch is on, else 0).
+
+    Raises:
+        ValueError: naming ``rule``, or from :func:`adaptive_entropy_trajectory`.
+    """
+    if rule not in CONTROLLER_RULES:
+        raise ValueError(f"rule: {rule!r} is not one of {', '.join(CONTROLLER_RULES)}")
+    if rule == "trl" and isinstance(target, (int, float)) and not isinstance(target, bool):
+        target = math.nextafter(float(target), math.inf)  # TRL's <=
+    trajectory = adaptive_entropy_trajectory(entropies, target, delta, coef0, coef_min, coef_max)
+    first = 0.0 if rule == "trl" else float(coef0)  # TRL: off until an entropy is measured
+    applied = [first] + [a if on else 0.0 for a, on in trajectory[:-1]]
+    return trajectory, applied

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -216,24 +215,24 @@ def _check_policy(case: dict, sets: dict, doc: dict, kind: str = "policy") -> Pa
 
 def _check_entropy_control(case: dict, doc: dict) -> ParityResult:
     """TRL's adaptive entropy controller (``use_adaptive_entropy``) against
-    :func:`rlviz.core.entropy_control.adaptive_entropy_trajectory` (the Skywork-OR1 authors' rule) plus the
+    :func:`rlviz.core.entropy_control.controller_run` under ``rule="trl"``: the Skywork-OR1 authors' rule plus the
     two differences docs/parity.md states, and nothing else: TRL raises the coefficient at ``e <= target``
     (the authors: ``e < target``; for floats, ``e <= t`` is ``e < nextafter(t, +inf)``), and applies no
     bonus until it has measured a first entropy (the authors start with it on), then step k applies
     alpha_{k-1} while its switch is on. Every stored coefficient and applied coefficient must agree
     within :data:`CONTROL_TOLERANCE`."""
-    from rlviz.core.entropy_control import adaptive_entropy_trajectory
+    from rlviz.core.entropy_control import controller_run
 
     s = case["rlviz"]
-    traj = adaptive_entropy_trajectory(
+    traj, applied = controller_run(
         case["entropy"],
-        target=math.nextafter(s["target"], math.inf),  # TRL's <=
+        target=s["target"],
         delta=s["delta"],
         coef0=s["coef0"],
         coef_min=s["coef_min"],
         coef_max=s["coef_max"],
+        rule="trl",
     )
-    applied = [0.0] + [a if on else 0.0 for a, on in traj[:-1]]  # TRL: off until an entropy is measured
     coef_error = max(abs(a - b) for (a, _), b in zip(traj, case["coef"], strict=True))
     applied_error = max(abs(a - b) for a, b in zip(applied, case["applied"], strict=True))
     what = "the coefficient" if coef_error >= applied_error else "the applied coefficient"

@@ -34,7 +34,7 @@ TOPICS: dict[str, dict[str, str]] = {
     "clipping": {"en": "Clipping and trust regions", "zh": "裁剪与信任域"},
     "aggregation": {"en": "Loss aggregation", "zh": "损失聚合"},
     "advantages": {"en": "Advantages", "zh": "优势估计"},
-    "kl": {"en": "KL regularisation", "zh": "KL 正则"},
+    "kl": {"en": "KL and entropy regularisation", "zh": "KL 与熵正则"},
     "length": {"en": "Length and overlong shaping", "zh": "长度与超长惩罚"},
     "sampling": {"en": "Group sampling", "zh": "组采样"},
     "moe": {"en": "Mixture of experts", "zh": "混合专家"},
