@@ -107,14 +107,16 @@ STRINGS = {
         "\n\nMeasured on the same task, three seeds each, 100 steps: DAPO with GRPO's KL term put back (β = 0.04) "
         "kept its entropy as high as GRPO's and learned as much as DAPO, while GRPO without its KL term lost part of "
         "its entropy: here the missing KL term drives most of the collapse. Clip-Cov and KL-Cov (arXiv 2505.22617) "
-        "also kept the entropy as high as GRPO's; an entropy bonus kept a little more; a higher ε_high did not.",
+        "also kept the entropy as high as GRPO's; an adaptive entropy target (Skywork-OR1) held it near its target at "
+        "a cost in pass@1; an entropy bonus kept a little more; a higher ε_high did not.",
         "zh": "- 没有拉回参考策略的力：DAPO 去掉了 GRPO 的 KL 项；这里的复现（“凑数”任务，正确答案很多）中 DAPO 熵坍缩，"
         "带 KL 项的 GRPO 没有\n- 对称裁剪：ε_high = ε_low 时，更新偏向的低概率 token 最多只能涨到 1 + ε_high 倍，而高概率"
         " token 持续变尖（DAPO，arXiv 2503.14476 §3.1，clip-higher）；在这个小模型上上界几乎从不生效，撤掉 clip-higher 也没有"
         "让熵更低（docs/second-task.md）\n- 步子相对批量太大（学习率、μ）：每次更新都让分布更尖\n- 采样温度太低"
         "\n\n同一任务上的实测（各三个种子，100 步）：给 DAPO 加回 GRPO 的 KL 项（β = 0.04）后，它的熵和 GRPO 一样高，学到的和 DAPO"
         "一样多；而去掉 KL 项的 GRPO 也丢了一部分熵：这里熵坍缩主要是缺了 KL 项造成的。Clip-Cov 和 KL-Cov（arXiv 2505.22617）"
-        "同样让熵保持得和 GRPO 一样高；熵奖励多保住一点；更高的 ε_high 没有用。",
+        "同样让熵保持得和 GRPO 一样高；自适应熵目标（Skywork-OR1）把熵稳在目标附近，但 pass@1 有所下降；熵奖励多保住一点；"
+        "更高的 ε_high 没有用。",
     },
     "symptoms.entropy_collapse.evidence": {
         "en": "Entropy over the last third is {value} of the first step's (collapse below {threshold}).",
