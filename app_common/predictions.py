@@ -10,7 +10,14 @@ from app_common.keys import ANSWERED_KEY, ASKING_KEY
 from app_common.text import lang, tr
 
 
-def predict(prediction, state: dict, result: dict | None = None, labels: dict[str, str] | None = None) -> None:
+def predict(
+    prediction,
+    state: dict,
+    result: dict | None = None,
+    labels: dict[str, str] | None = None,
+    *,
+    started: bool = False,
+) -> None:
     """Predict, then reveal (``rlviz.teach.predict``): the question at the page's current ``state``,
     a committed guess (a form: typing does not rerun the page), then the answer ``rlviz`` computes for
     the same state, the verdict, the explanation and, where the prediction names one, the figure
@@ -21,6 +28,10 @@ def predict(prediction, state: dict, result: dict | None = None, labels: dict[st
     (a finished run's measurements), or ``None`` while the page has none: then a committed guess waits
     with a note. It is not part of the signature, so a guess committed before a run survives the run.
     ``labels``: the names of a line question's lines (default: their keys).
+    ``started``: a run at ``state``'s settings has started (it may still be going). A question answered
+    from a run (``needs_result``) and not yet committed is then closed: its run's curves already show the
+    answer, so it offers no guess, says why, and shows the computed answer once the run has finished
+    (the learner predicts the next run by changing a setting).
     Drawn in a container keyed ``pred_<prediction key>`` (CSS class ``st-key-pred_...``), so a lesson's
     presenter view can highlight the step's question and hide the page's others (:func:`present_lesson`).
     The question a presented step asks is drawn at the top of the page, under its lede
@@ -37,7 +48,7 @@ def predict(prediction, state: dict, result: dict | None = None, labels: dict[st
         # container is not drawn at all and the presenter's style sheet could not find it
         st.container(key=f"pred_moved_{prediction.key}").empty()
     with slot if slot is not None else contextlib.nullcontext(), st.container(key=f"pred_{prediction.key}"):
-        _predict(prediction, state, result, labels)  # a presenter's question: at the top of the page
+        _predict(prediction, state, result, labels, started)  # a presenter's question: at the top of the page
 
 
 def presenting() -> bool:
@@ -104,7 +115,34 @@ def held_note(where=None) -> None:
     (where or st).caption(":material/visibility_off: " + tr("teach.held"))
 
 
-def _predict(prediction, state: dict, result: dict | None = None, labels: dict[str, str] | None = None) -> None:
+def _answer(prediction, merged: dict, name) -> None:
+    """The computed answer at ``merged`` (a question's state and its run's result) and why, with no verdict."""
+    from rlviz.i18n import LIST_SEPARATOR
+
+    key = prediction.key
+    try:
+        answer = prediction.compute(merged)
+    except ValueError as exc:
+        st.warning(tr("teach.no_answer", error=str(exc)), icon=":material/info:")
+        return
+    if prediction.kind == "number":
+        shown, why = f"{float(answer):.4g}", f"{key}.why"
+    elif prediction.kind == "choice":
+        shown, why = name(answer), f"{key}.why.{answer}"
+    else:
+        shown = LIST_SEPARATOR[lang()].join(name(line) for line in answer.top)
+        why = f"{key}.why.{'tied' if answer.tied else 'apart'}"
+    st.info(tr("teach.skipped", answer=shown), icon=":material/visibility:")
+    st.markdown(tr(why, answer=shown, **prediction.why_fields(merged)))
+
+
+def _predict(
+    prediction,
+    state: dict,
+    result: dict | None = None,
+    labels: dict[str, str] | None = None,
+    started: bool = False,
+) -> None:
     from rlviz.i18n import LIST_SEPARATOR
     from rlviz.teach.predict import reveal
 
@@ -131,6 +169,13 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
             committed = state_[store] = {"signature": signature_, "guess": answered[(key, signature_)]}
         elif changed:
             st.caption(tr("teach.changed"))
+    if committed is None and prediction.needs_result and (started or result is not None):
+        # the run at these settings has started without a guess: its curves show the answer already, so
+        # the question is closed for this run (a guess now would be read off the page)
+        st.caption(":material/lock: " + tr("teach.too_late"))
+        if result is not None:
+            _answer(prediction, {**state, **result}, name)
+        return
     if committed is None:
         if asking() == key:  # a presenter's question: the page's sentences keyed answers_<name> wait for the class
             from rlviz.plots.lessons import hidden_answers_css
@@ -169,22 +214,7 @@ def _predict(prediction, state: dict, result: dict | None = None, labels: dict[s
                 icon=":material/hourglass_empty:",
             )
     elif committed["guess"] is None:  # skipped: the computed answer and why, no verdict
-        merged = {**state, **(result or {})}
-        try:
-            answer = prediction.compute(merged)
-        except ValueError as exc:
-            st.warning(tr("teach.no_answer", error=str(exc)), icon=":material/info:")
-        else:
-            if prediction.kind == "number":
-                shown, why = f"{float(answer):.4g}", f"{key}.why"
-            elif prediction.kind == "choice":
-                shown, why = name(answer), f"{key}.why.{answer}"
-            else:
-                shown = LIST_SEPARATOR[lang()].join(name(line) for line in answer.top)
-                why = f"{key}.why.{'tied' if answer.tied else 'apart'}"
-            st.info(tr("teach.skipped", answer=shown), icon=":material/visibility:")
-            why_fields = prediction.why_fields(merged)
-            st.markdown(tr(why, answer=shown, **why_fields))
+        _answer(prediction, {**state, **(result or {})}, name)
     else:
         merged = {**state, **(result or {})}
         try:

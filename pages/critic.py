@@ -9,8 +9,8 @@ trained for a few PPO steps shows its progress while it trains). Its two questio
 and the λ figure until the learner commits (``answers_held``). The live run (a ``CriticRun``: PPO with its
 critic beside GRPO) is a later section on the run-page skeleton (``app_common.runpage.RunPage``), as on the
 MoE page; its two questions are asked before Run, drawn above the run's reading, and judged on the finished
-run; the reading, the sections and the downloads stay hidden until both are committed or skipped
-(``parts.live_answers_held``). Its sections: the critic's
+run; a question not committed when its run starts is closed (its curves show the answer already) and shows its
+computed answer when the run has finished (``predict(started=...)``). Its sections: the critic's
 error by token position, by response length beside GRPO's group baseline (``parts.length_chart_figure``), and
 its cost. Widget keys start with ``cr_``; the task radios carry the task registry's keys in the URL
 (``seed_choice_from_url``). Every number in the text is read from a result; the words are
@@ -238,23 +238,18 @@ run = rp.watch(
 # finished run with those settings
 live_asked = X.live_state(run.critic_config if run is not None else _config())
 measured = X.live_result(run) if run is not None and run.done else None
-live_held = parts.live_answers_held(LIVE_QUESTIONS, live_asked)  # the reading and sections state the answers
 with rp.reading:  # the questions first, above every result that answers them (issue 39)
     st.markdown(f"#### {tr('teach.header')}")
     for col, prediction in zip(st.columns(len(LIVE_QUESTIONS), border=True), LIVE_QUESTIONS):
         with col:
-            predict(prediction, live_asked, result=measured)
+            predict(prediction, live_asked, result=measured, started=run is not None)
 if run is None:
     stop()
 
 with rp.reading:
-    if live_held:
-        held_note()
-    elif run.progress.get("ppo", 0) > 0:
+    if run.progress.get("ppo", 0) > 0:
         st.markdown(parts.live_reading(run))
     st.caption(tr("critic.live_caption", span=SMOOTH_SPAN, threads=torch.get_num_threads()), unsafe_allow_html=True)
-if live_held:
-    stop()
 with rp.sections:
     st.markdown(f"#### {tr('critic.position_header')}")
     chart(parts.position_chart_figure(run), "critic-position")

@@ -177,11 +177,12 @@ if questions:
         questions_header("teach.intro_run")
         finished: LiveRun | None = state.get("live_run")
         measured = None
-        if finished is not None and finished.done and dataclasses.asdict(finished.live_config) == asked:
+        started = finished is not None and dataclasses.asdict(finished.live_config) == asked
+        if started and finished.done:
             measured = live_result(finished)
         for col, prediction in zip(st.columns(len(questions), border=True), questions):
             with col:
-                predict(prediction, asked, result=measured, labels=titles)
+                predict(prediction, asked, result=measured, labels=titles, started=started)
 
 
 # ---------------------------------------------------------------------------------------- figure

@@ -187,7 +187,7 @@ with rp.predictions:
     st.markdown(f"#### {tr('teach.header')}")
     for col, prediction in zip(st.columns(len(questions), border=True), questions):
         with col:
-            predict(prediction, live_state, result, labels=arm_labels)
+            predict(prediction, live_state, result, labels=arm_labels, started=run is not None)
 if run is not None:
     metrics, summary = run.metrics_frame(), run.summary_frame()
     reading = X.run_reading(metrics, summary, L)

@@ -423,3 +423,35 @@ def test_moe_page_asks_before_its_numbers_and_reveals_in_chinese():
         assert t("teach.wrong", "zh", guess=t("moe.arm.grpo", "zh"), answer=answer) in [w.value for w in at.warning]
     where = t("teach.moe_clip.where", "zh", answer=answer, **MOE["clip"].why_fields(state))
     assert any(where in m.value for m in at.markdown)
+
+
+def test_a_run_started_before_the_guess_closes_its_questions():
+    """Issue 39, found by a fresh learner: after a run at the page's settings, its curves show the answers of the
+    questions asked before Run (the share of zero-advantage groups, the clip fraction at step 1), so a guess then
+    would be read off the page. A question not committed when its run started offers no guess, says why, and
+    shows the computed answer once the run has finished; with a setting changed it is asked afresh."""
+    from apptools import torch_threads
+
+    from rlviz.teach.predict import live_result
+
+    with torch_threads(1):
+        at = open_page("pages/live.py")
+        at.multiselect(key="lv_algos").set_value(["grpo"])
+        small = {"lv_steps": 1, "lv_prompts": 1, "lv_G": 2, "lv_mu": 1, "lv_mb": 1, "lv_heldout": 1}
+        for key, value in small.items():
+            at.number_input(key=key).set_value(value)
+        at.run()
+        live_forms = {f"form_{p.key}" for p in PREDICTIONS["live"]}
+        asked = [b for b in at.button if getattr(b, "form_id", None) in live_forms]
+        assert asked  # before Run: each question offers a guess
+        at.button(key="lv_run").click().run()  # no guess committed
+        no_exception(at)
+        run = at.session_state["live_run"]
+        assert run.done
+        assert not [b for b in at.button if getattr(b, "form_id", None) in live_forms]
+        closed = [c.value for c in at.caption if t("teach.too_late", "en") in c.value]
+        assert len(closed) == len([p for p in PREDICTIONS["live"] if p.applies(dataclasses.asdict(run.live_config))])
+        zero = live_result(run)["step1"]["grpo"]["zero_adv_group_fraction"]
+        assert t("teach.skipped", "en", answer=f"{zero:.4g}") in [i.value for i in at.info]
+        at.number_input(key="lv_prompts").set_value(2).run()  # another setting: the next run's question is open
+        assert [b for b in at.button if getattr(b, "form_id", None) in live_forms]

@@ -9,7 +9,6 @@ import pandas as pd
 import streamlit as st
 
 from app_common.charts import figure_cache, settings_hash
-from app_common.predictions import ANSWERED_KEY, HELD_KEY, asking, presenting, signature
 from app_common.text import cell, lang, tr
 from rlviz.experiments import critic as X
 from rlviz.lm.tasks import get_task
@@ -128,19 +127,6 @@ def steps_words(steps: tuple[int, int]) -> str:
     """A window of steps (first, last) in words: "step 3" for one step, "steps 2–5" for more."""
     a, b = steps
     return tr("critic.step_one", a=a) if a == b else tr("critic.steps_range", a=a, b=b)
-
-
-def live_answers_held(questions, state: dict) -> bool:
-    """True while one of the live ``questions`` (answered from a finished run) has been neither committed nor
-    skipped at ``state``: the page then holds back the reading and the sections that state its answer
-    (issue 39), as :func:`app_common.predictions.answers_held` does for the questions answered before a run
-    (which never waits on a question ``needs_result``). Records the waiting keys under ``HELD_KEY``."""
-    answered = st.session_state.get(ANSWERED_KEY, {})
-    keys = [p.key for p in questions if p.applies(state) and (p.key, signature(state)) not in answered]
-    if presenting():  # a lesson's presenter view: only the step's own question holds anything
-        keys = [k for k in keys if k == asking()]
-    st.session_state.setdefault(HELD_KEY, set()).update(keys)
-    return bool(keys)
 
 
 def live_reading(run: X.CriticRun) -> str:

@@ -255,12 +255,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "unlikely one hardly anything. Likely tokens get likelier fast, exploratory tokens cannot catch up, "
         "and the policy's entropy collapses. DAPO's clip-higher raises only ε_high, giving rare tokens more "
         "room while the lower bound stays where it was. The ceiling r* below is read off the loss's gradient "
-        "(the largest ratio with a nonzero gradient), not typed in.",
+        "(the largest ratio with a nonzero gradient), not typed in. That is the sources' argument; on the "
+        "shipped model the upper clip binds on a fraction of a percent of tokens, and a higher ε_high kept no "
+        "more entropy there, while putting back GRPO's KL term did (the symptoms page).",
         "zh": "对 A>0 的 token，硬裁剪在 $\\pi_\\text{new}/\\pi_\\text{old}$ 超过 1 + ε_high 时让梯度消失。"
         "这个上限与 $\\pi_\\text{old}$ 成正比：原本就很可能的 token 可以涨很多，低概率的 token 几乎涨不了。"
         "高概率 token 越来越高，探索性的 token 追不上，策略的熵随之坍缩。DAPO 的 clip-higher 只提高 ε_high，"
         "给低概率 token 更多上升空间，下界保持不变。下图中的上限 r* 是从损失函数的梯度读出来的"
-        "（梯度不为零的最大比率），而不是手写的公式。",
+        "（梯度不为零的最大比率），而不是手写的公式。这是论文的论证；在自带的模型上，上界只对不到百分之一的 token "
+        "生效，提高 ε_high 并没有多保住熵，而加回 GRPO 的 KL 项保住了（见症状页）。",
     },
     "curves.prob_mark": {"en": "Mark π_old =", "zh": "标出 π_old ="},
     "curves.prob_mark_help": {

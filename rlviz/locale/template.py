@@ -55,4 +55,9 @@ STRINGS = {
         "zh": "已跳过：训练结束后这里会显示答案。",
     },
     "teach.skipped": {"en": "The computed answer: {answer}.", "zh": "算出来的答案：{answer}。"},
+    "teach.too_late": {
+        "en": "This run started before you predicted, so its curves already show the answer. To predict, "
+        "change a setting and answer before the next Run.",
+        "zh": "这次训练在你预测之前就开始了，曲线已经给出了答案。想预测的话，改一个设置，在下次开始训练之前作答。",
+    },
 }
