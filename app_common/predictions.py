@@ -31,7 +31,8 @@ def predict(
     ``started``: a run at ``state``'s settings has started (it may still be going). A question answered
     from a run (``needs_result``) and not yet committed is then closed: its run's curves already show the
     answer, so it offers no guess, says why, and shows the computed answer once the run has finished
-    (the learner predicts the next run by changing a setting).
+    (the learner predicts the next run by changing a setting); not in a lesson's presenter view, which hides
+    the step's figures until the class has answered.
     Drawn in a container keyed ``pred_<prediction key>`` (CSS class ``st-key-pred_...``), so a lesson's
     presenter view can highlight the step's question and hide the page's others (:func:`present_lesson`).
     The question a presented step asks is drawn at the top of the page, under its lede
@@ -169,9 +170,11 @@ def _predict(
             committed = state_[store] = {"signature": signature_, "guess": answered[(key, signature_)]}
         elif changed:
             st.caption(tr("teach.changed"))
-    if committed is None and prediction.needs_result and (started or result is not None):
+    if committed is None and prediction.needs_result and (started or result is not None) and not presenting():
         # the run at these settings has started without a guess: its curves show the answer already, so
-        # the question is closed for this run (a guess now would be read off the page)
+        # the question is closed for this run (a guess now would be read off the page). Not in a lesson's
+        # presenter view: it hides the step's figures until the class has answered (a lesson may ask a
+        # second question of the run an earlier step made)
         st.caption(":material/lock: " + tr("teach.too_late"))
         if result is not None:
             _answer(prediction, {**state, **result}, name)
