@@ -3,8 +3,9 @@ symptoms page quotes (rlviz/experiments/symptoms_measured.json).
 
     .venv/bin/python benchmarks/symptoms.py [--steps 30] [--seed 0] [--out PATH] [--only KEY,KEY]
 
-One side-by-side run per task and run length from one seed: the live page's defaults (GRPO) on that
-task as the baseline arm, and one arm per live symptom with its reproducing settings
+One side-by-side run per task and run length from one seed: a baseline arm (BASELINE_ALGORITHM, GRPO,
+on that task for that many steps, its other settings at the live page's defaults; each entry records
+its algorithm, task and steps, and the page labels the baseline from them), and one arm per live symptom with its reproducing settings
 (rlviz.experiments.symptoms.SYMPTOMS; a symptom's ``task`` and ``steps`` choose its run, the other
 settings its arm). Every arm's metrics go through the same detectors the page runs on a learner's own
 run (``detect``). The MoE symptom is measured by the MoE page's own experiment (routing_shift at its
@@ -32,7 +33,15 @@ import torch
 from rlviz.experiments.live import LiveConfig
 from rlviz.experiments.moe import RoutingShiftSettings, routing_shift
 from rlviz.experiments.runner import Arm, SideBySideRun
-from rlviz.experiments.symptoms import MEASURED, SYMPTOMS, THRESHOLDS, detect, load_measured, settings_signature
+from rlviz.experiments.symptoms import (
+    BASELINE_ALGORITHM,
+    MEASURED,
+    SYMPTOMS,
+    THRESHOLDS,
+    detect,
+    load_measured,
+    settings_signature,
+)
 
 RUN_LEVEL = ("algorithms", "steps", "task")  # a symptom's settings that choose its run, not its arm
 
@@ -56,8 +65,10 @@ def measure_live(steps: int, seed: int, only: set[str] | None = None) -> dict:
 
 
 def _measure_run(task: str, steps: int, seed: int, symptoms: list) -> dict:
-    base = LiveConfig(algorithms=("grpo",), steps=steps, seed=seed, heldout_samples=0, device="cpu", task=task)
-    arms = [Arm("baseline", "grpo")] + [_arm(s.key, s.settings) for s in symptoms]
+    base = LiveConfig(
+        algorithms=(BASELINE_ALGORITHM,), steps=steps, seed=seed, heldout_samples=0, device="cpu", task=task
+    )
+    arms = [Arm("baseline", BASELINE_ALGORITHM)] + [_arm(s.key, s.settings) for s in symptoms]
     run = SideBySideRun(arms, base.run_config())
     t0 = time.perf_counter()
     while not run.done:
@@ -73,6 +84,7 @@ def _measure_run(task: str, steps: int, seed: int, symptoms: list) -> dict:
         out[s.key] = _stamped(seed, seconds) | {
             "present": bool(row["present"]),
             "evidence": float(row["evidence"]),
+            "baseline_algorithm": BASELINE_ALGORITHM,
             "baseline_present": bool(base_rows.loc[s.key, "present"]),
             "baseline_evidence": float(base_rows.loc[s.key, "evidence"]),
             "series": [float(v) for v in metrics[metrics["arm"] == s.key][s.metric]],

@@ -25,14 +25,17 @@ from app_common.template import notes, page_top, practitioners
 from rlviz.app_pages import page
 from rlviz.core.objectives import ALGORITHMS
 from rlviz.experiments.symptoms import (
+    BASELINE_ALGORITHM,
     SYMPTOMS,
     THRESHOLDS,
+    baseline_label,
     detect,
     found_by_other,
     knob_names,
     load_measured,
     reproduce_query,
     settings_signature,
+    settings_text,
     symptom,
 )
 from rlviz.i18n import FULL_STOP, LIST_SEPARATOR, STRINGS
@@ -101,11 +104,8 @@ with left:
     # the settings by their names on the live page; their TRL and verl names are in the practitioners' block
     st.markdown(LIST_SEPARATOR[L].join(f"`{name}`" for name in s.knobs))
     target = page(s.page)
-    if s.settings:
-        shown = LIST_SEPARATOR[L].join(
-            f"{k} = {LIST_SEPARATOR[L].join(v) if isinstance(v, (list, tuple)) else v}" for k, v in s.settings.items()
-        )
-        st.caption(tr("symptoms.settings", settings=shown))
+    if s.settings:  # by the live page's labels: the task's label, the algorithms' titles (never their keys)
+        st.caption(tr("symptoms.settings", settings=settings_text(chosen, L)))
     else:
         st.caption(tr("symptoms.moe_settings"))
     st.page_link(
@@ -130,11 +130,18 @@ with right:
             st.warning(tr("symptoms.stale"))
         # the metric by its name on the run pages (metric.<key>, or the MoE page's moe.metric.<key>)
         metric = next((tr(k) for k in (f"metric.{s.metric}", f"moe.metric.{s.metric}") if k in STRINGS), s.metric)
+        # the baseline by what the entry records it ran (algorithm, task, steps), never "the live page's
+        # defaults" (4 algorithms x 30 steps on reversed addition); the MoE entry's dense control draws no line
+        try:
+            baseline = baseline_label(entry, L) if s.page == "live" else ""
+        except ValueError as exc:
+            show_bad_input(exc)
+            baseline = ""
         labels = {
             "x": tr("symptoms.moe_fig_x" if s.page == "moe" else "symptoms.fig_x"),
             "y": metric,
             "reproduced": tr("symptoms.fig_reproduced"),
-            "baseline": tr("symptoms.fig_baseline"),
+            "baseline": baseline,
         }
         # the figure's title under it, as a caption: half a page at 1024 px cut it inside the figure
         chart(measured_figure(entry, labels), key=f"sy_fig_{chosen}")
@@ -147,13 +154,13 @@ with right:
             steps=entry.get("steps", "?"),
             evidence=_evidence(chosen, entry["evidence"], entry["present"]),
         )
-        if s.page == "live":
+        if baseline:
             base = "symptoms.baseline_yes" if entry["baseline_present"] else "symptoms.baseline_no"
-            text += " " + tr(base, value=f"{entry['baseline_evidence']:.3g}")
+            text += " " + tr(base, baseline=baseline, value=f"{entry['baseline_evidence']:.3g}")
         (st.success if entry["present"] else st.warning)(text)
 
 with notes(key="sy_notes"):
-    st.markdown(tr("symptoms.intro"))
+    st.markdown(tr("symptoms.intro", baseline=ALGORITHMS[BASELINE_ALGORITHM].title))
 with practitioners(key="sy_practitioners"):
     st.markdown(f"**{tr('symptoms.knobs')}**")
     # a table wraps its cells: verl's long names (actor_rollout_ref.actor.kl_loss_coef) show whole

@@ -265,6 +265,20 @@ OVERFLOWING_FORMULAS = """() => [...document.querySelectorAll('.katex-display')]
     .map(e => e.textContent.slice(0, 50))"""
 
 
+# A link to another page whose label is cut: Streamlit keeps a page link on one line and hides what does not fit,
+# with no ellipsis (found by a new learner: "Reproduce it on the Live policy update" at 1024 px, "page" gone).
+CUT_PAGE_LINKS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPageLink-NavLink]')]
+    .filter(a => a.checkVisibility()
+        && [a, ...a.querySelectorAll('*')].some(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1))
+    .map(a => a.innerText.trim().slice(0, 80))"""
+
+
+def page_links_fit(page) -> None:
+    """Every link to another page in the page's main area shows its whole label at the tab's width."""
+    width = page.viewport_size["width"]
+    assert page.evaluate(CUT_PAGE_LINKS) == [], f"page links cut at {width} px: {page.evaluate(CUT_PAGE_LINKS)}"
+
+
 def formulas_fit(page) -> None:
     """Every formula fits its column at the tab's width with the sidebar open (none scrolls sideways)."""
     assert page.locator("[data-testid=stSidebar]").is_visible()

@@ -18,6 +18,7 @@ from browsertools import (
     LOCAL,
     check_and_shoot,
     formulas_fit,
+    page_links_fit,
     settle,
 )
 from firstscreen import first_screen, overlaps
@@ -95,6 +96,7 @@ def test_every_page_renders(server, render_tabs, path, lang):
     # the sidebar (language, seed, device) is on every page
     page.get_by_text("Seed" if lang == "en" else "随机种子").first.wait_for(timeout=30_000)
     formulas_fit(page)
+    page_links_fit(page)
     assert not outside, f"requests leaving the machine: {sorted(set(outside))[:5]}"
     _figure_first(page, path, lang)
 

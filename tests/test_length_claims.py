@@ -245,3 +245,28 @@ def test_the_figures_draw_every_arm_and_seed_in_registry_colours():
     assert all(math.isfinite(v) for tr in eff.data for v in tr.y)
     with pytest.raises(ValueError, match="^table: lacks"):
         noise_figure(M.length_change_table(record), {})
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_efficiency_reading_counts_the_seeds_behind(lang):
+    """Found by a new learner: with GSPO ahead in 2 of 3 seeds the reading said "behind in the others" when
+    one seed was left. It now counts them: 3 seeds, GSPO 0.034 > GRPO 0.03 per 1,000 rollouts in the
+    first ``ahead``, 0.026 < 0.03 in the rest (behind = 3 - ahead), 0.03 = 0.03 in a seed level with it."""
+    pair = {"claimed": "GSPO", "baseline": "GRPO", "n": 3}
+
+    def efficiency(per_1k: list[float]) -> str:
+        record = _record([2.0, 1.0, 0.0], [0.0, -1.0, 0.0], gspo_ahead=True)
+        for entry, value in zip(record["seeds"].values(), per_1k):
+            entry["arms"]["gspo"]["gain_per_1k_rollouts"] = value
+        return M.reading(record, lang)[2]
+
+    level = lambda n: t("length.claims_eff_level", lang, level=n)  # noqa: E731
+    head = lambda **f: STRINGS["length.claims_eff_some"][lang].split("**")[1].format(**pair, **f)  # noqa: E731
+    assert head(ahead=2, behind=1, level="") in efficiency([0.034, 0.034, 0.026])
+    assert head(ahead=1, behind=2, level="") in efficiency([0.034, 0.026, 0.026])
+    assert head(ahead=1, behind=1, level=level(1)) in efficiency([0.034, 0.026, 0.03])
+    assert "others" not in efficiency([0.034, 0.034, 0.026]) and "其余" not in efficiency([0.034, 0.034, 0.026])
+    if lang == "en":
+        assert "ahead in 2 of 3 seeds, behind in 1." in efficiency([0.034, 0.034, 0.026])
+    else:
+        assert "3 个种子中 2 个领先，1 个落后。" in efficiency([0.034, 0.034, 0.026])

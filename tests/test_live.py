@@ -11,8 +11,9 @@ import math
 import pandas as pd
 import pytest
 
-from rlviz.experiments.live import run_reading
+from rlviz.experiments.live import reading_parts, run_reading
 from rlviz.experiments.sampling import run_comparison
+from rlviz.i18n import t as tx
 from rlviz.plots.live import SMOOTH_SPAN, ema, live_metrics_figure
 from rlviz.plots.sampling import live_sampling_figure
 
@@ -119,8 +120,9 @@ def test_the_reading_names_the_arm_that_lost_most_entropy_and_the_one_that_gaine
         "steps": 30,
         "clip_high": 0.003,
         "fell": True,
+        "alone": False,
     }
-    assert reading["heldout"] == {"arm": "grpo", "start": 0.20, "end": 0.35, "gain": 0.15, "rose": True}
+    assert reading["heldout"] == {"arm": "grpo", "start": 0.20, "end": 0.35, "gain": 0.15, "rose": True, "alone": False}
 
 
 def test_the_reading_says_so_when_no_entropy_fell_and_no_gain_rose():
@@ -140,6 +142,53 @@ def test_the_reading_waits_for_what_is_not_measured():
     # a tie goes to the first arm in run order
     tie = run_reading(_entropy([("a", 1, 0.5, -0.5, 3, 0), ("b", 1, 0.5, -0.5, 3, 0)]), _summary([]))
     assert tie["entropy"]["arm"] == "a"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_run_of_one_algorithm_reads_without_comparisons(lang):
+    """Found by a new learner: a run of GRPO alone read "no algorithm lost entropy; GRPO gained the least ...
+    GRPO gained the most held-out pass@1". With one arm the reading says what that arm did, nothing more."""
+    rose = _entropy([("grpo", 0.60, 0.70, 0.10, 30, 0.02)])  # +0.10: rose
+    fell = _entropy([("grpo", 0.90, 0.50, -0.40, 30, 0.02)])  # -0.40: fell
+    gained = _summary([("grpo", 0.20, 0.35, 0.15)])
+    lost = _summary([("grpo", 0.30, 0.25, -0.05)])
+    titles = {"grpo": "GRPO"}
+    # the comparing sentences' words: "no algorithm", "the least", "the most" (没有哪个算法, 最少, 最多)
+    comparing = (
+        ("no algorithm", "the least", "the most", "most", "least") if lang == "en" else ("没有哪个", "最少", "最多")
+    )
+    cases = [(rose, gained, "live.entropy_reading_rose_one", "live.heldout_reading_one")]
+    cases.append((fell, lost, "live.entropy_reading_one", "live.heldout_reading_fell_one"))
+    for entropy, summary, entropy_key, heldout_key in cases:
+        reading = run_reading(entropy, summary)
+        assert reading["entropy"]["alone"] and reading["heldout"]["alone"]
+        e, h = reading["entropy"], reading["heldout"]
+        parts = reading_parts(reading, titles, lang)
+        assert parts == [
+            tx(
+                entropy_key,
+                lang,
+                title="GRPO",
+                first=f"{e['first']:.2f}",
+                last=f"{e['last']:.2f}",
+                steps=30,
+                high="2.0%",
+            ),
+            tx(
+                heldout_key,
+                lang,
+                title="GRPO",
+                start=f"{h['start']:.3f}",
+                end=f"{h['end']:.3f}",
+                gain=f"{h['gain']:+.3f}",
+            ),
+        ]
+        assert not any(word in part for part in parts for word in comparing), parts
+    # two arms still compare: GSPO gained the most (0.15 > 0.02)
+    two = run_reading(rose, _summary([("grpo", 0.20, 0.22, 0.02), ("gspo", 0.20, 0.35, 0.15)]))
+    assert not two["heldout"]["alone"] and reading_parts(two, titles | {"gspo": "GSPO"}, lang)[1] == tx(
+        "live.heldout_reading", lang, title="GSPO", start="0.200", end="0.350", gain="+0.150"
+    )
 
 
 # ---------------------------------------------------------------------------------------- dynamic sampling

@@ -13,19 +13,25 @@ import pytest
 from apptools import assert_finite_figures, figures, no_exception, open_page, texts
 
 from rlviz.core.objectives import ALGORITHMS
+from rlviz.experiments.live import LiveConfig
 from rlviz.experiments.symptoms import (
+    BASELINE_ALGORITHM,
     MEASURED,
     SYMPTOMS,
     THRESHOLDS,
+    baseline_label,
+    baseline_run,
     detect,
     diagnose,
     load_measured,
     reproduce_config,
     reproduce_query,
     settings_signature,
+    settings_text,
     symptom,
 )
 from rlviz.i18n import t
+from rlviz.lm.tasks import TASKS
 from rlviz.lm.trainer import METRICS
 
 
@@ -126,6 +132,48 @@ def test_the_measurement_file_covers_every_symptom_with_the_current_settings():
         assert entry["series"] and all(v is None or math.isfinite(v) for v in entry["series"])
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_settings_and_baselines_are_named_as_the_pages_name_them(lang):
+    """Found by a new learner: the page showed "task = make_sum、algorithms = dapo、steps = 100" (raw keys) and
+    labelled the measured baseline "live page defaults" (4 algorithms x 30 steps on reversed addition), while
+    benchmarks/symptoms.py ran GRPO on the reproduction's task for its steps. The settings read with the live
+    page's labels, the task registry's label and the algorithms' titles; the baseline is what the entry ran."""
+    measured = load_measured()["symptoms"]
+    for s in SYMPTOMS:
+        text = settings_text(s.key, lang)
+        if s.page != "live":
+            assert text == ""
+            continue
+        for name, value in s.settings.items():
+            label = t(f"live.{'prompts' if name == 'prompts_per_step' else name}", lang)
+            assert label.lower() in text.lower(), (s.key, name, text)
+            if name == "task":
+                assert TASKS[value].label[lang] in text and value not in text
+            if name == "algorithms":
+                assert all(ALGORITHMS[a].title in text for a in value)
+        # no raw key: neither a setting's code name (lr, group_size; "task" and "steps" are English words too)
+        # nor a registry key (make_sum, dapo; case-sensitive: the title is DAPO)
+        raw = [n for n in s.settings if "_" in n or n == "lr"] + list(s.settings.get("algorithms", ()))
+        raw += [s.settings["task"]] if "task" in s.settings else []
+        assert not any(re.search(rf"\b{re.escape(k)}\b", text) for k in raw), (s.key, text)
+        run = baseline_run(measured[s.key])
+        assert run["algorithm"] == BASELINE_ALGORITHM and run["steps"] == s.settings["steps"]
+        assert run["task"] == s.settings.get("task", LiveConfig.task)  # a symptom without one: the default task
+        shown = baseline_label(measured[s.key], lang)
+        assert ALGORITHMS[run["algorithm"]].title in shown and TASKS[run["task"]].label[lang] in shown
+        assert str(run["steps"]) in shown
+    # entropy collapse: the record's baseline is GRPO on make-a-sum for 100 steps (benchmarks/symptoms.py)
+    assert baseline_run(measured["entropy_collapse"]) == {"algorithm": "grpo", "task": "make_sum", "steps": 100}
+    assert baseline_label(measured["entropy_collapse"], lang) == (
+        "GRPO on Make a sum for 100 steps" if lang == "en" else "GRPO（凑数，100 步）"
+    )
+    assert settings_text("entropy_collapse", lang) == (
+        "task = Make a sum, algorithms = DAPO, steps = 100" if lang == "en" else "任务 = 凑数、算法 = DAPO、步数 = 100"
+    )
+    with pytest.raises(ValueError, match="^entry"):
+        baseline_run({"task": "make_sum"})  # no steps recorded
+
+
 def test_a_broken_measurement_file_is_a_value_error(tmp_path):
     bad = tmp_path / "m.json"
     bad.write_text("{not json", encoding="utf-8")
@@ -155,7 +203,7 @@ def test_page_renders_each_symptom_and_checks_a_run(lang):
     # the template: the lede under the title (the old introduction whole in "How to read this"); each knob
     # by its name beside the figure, its TRL and verl names in the practitioners' block
     assert t("symptoms.lede", lang) in re.sub(r"<[^>]+>", "", texts(at))
-    assert t("symptoms.intro", lang) in texts(at)
+    assert t("symptoms.intro", lang, baseline=ALGORITHMS[BASELINE_ALGORITHM].title) in texts(at)
     assert t("page.practitioners", lang) in [e.label for e in at.expander]
     first = SYMPTOMS[0]
     knobs = at.table[0].value
@@ -169,6 +217,12 @@ def test_page_renders_each_symptom_and_checks_a_run(lang):
     sent.pop("lang", None)  # the page's language rides along
     wanted = {k: v if isinstance(v, list) else [v] for k, v in reproduce_query(first.key).items()}
     assert link.page == "live" and sent == wanted, (sent, wanted)
+    # found by a new learner: the settings as raw keys ("task = make_sum、algorithms = dapo") and the measured
+    # baseline labelled "live page defaults"; now the live page's labels, and what the record's baseline ran
+    assert t("symptoms.settings", lang, settings=settings_text(first.key, lang)) in [c.value for c in at.caption]
+    baseline = baseline_label(load_measured()["symptoms"][first.key], lang)
+    assert baseline in [trace.get("name") for fig in figures(at) for trace in fig["data"]]
+    assert any(baseline in box.value for box in [*at.success, *at.warning])
     for key in ("clip_zero", "moe_ratio_spikes"):
         at.segmented_control(key="sy_symptom").set_value(key).run()
         no_exception(at)

@@ -220,15 +220,19 @@ def claims_section() -> None:
     from rlviz.teach.predict import PREDICTIONS
 
     language = _language()
-    st.subheader(tr("length.claims_header"))
     try:
         record = claims_record()
+        task = M.task_label(record, language) if record else None
     except ValueError as exc:  # a damaged record: said in the page's language, the rest of the page stands
+        st.subheader(tr("length.claims_header_none"))
         show_bad_input(exc)
         return
     if not record:
+        st.subheader(tr("length.claims_header_none"))
         st.info(tr("length.claims_none", path=M.RECORD.name))
         return
+    # the task by its registry label in the page's language ("Make a sum" / "凑数"), never its key
+    st.subheader(tr("length.claims_header", task=task))
     s, titles = record["settings"], {a: get_algorithm(a).title for a in record["settings"]["arms"]}
     fixed, (gspo, grpo) = M.BIAS_PAIR[1], M.EFFICIENCY_PAIR
     st.markdown(
@@ -241,6 +245,7 @@ def claims_section() -> None:
             arms=LIST_SEPARATOR[language].join(titles.values()),
             n=len(record["seeds"]),
             steps=s["steps"],
+            task=task,
         )
     )
     question_state = M.question_state(record)

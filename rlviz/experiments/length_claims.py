@@ -54,6 +54,7 @@ __all__ = [
     "question_state",
     "reading",
     "record_from_outputs",
+    "task_label",
 ]
 
 RECORD = Path(__file__).resolve().parent.parent / "data" / "measured" / "length_claims.json"
@@ -453,7 +454,9 @@ def reading(record: Mapping, lang: str) -> list[str]:
     if claimed in title and baseline in title:
         eff = efficiency_table(record)
         mine, base = (eff[eff["arm"] == a] for a in (claimed, baseline))
-        ahead = sum(m > b for m, b in zip(mine["gain_per_1k_rollouts"], base["gain_per_1k_rollouts"]))
+        pairs = list(zip(mine["gain_per_1k_rollouts"], base["gain_per_1k_rollouts"]))
+        ahead, behind = sum(m > b for m, b in pairs), sum(m < b for m, b in pairs)
+        level = len(pairs) - ahead - behind  # seeds where both gained exactly as much per rollout
         paragraphs.append(
             t(
                 f"length.claims_eff_{_outcome(int(ahead), len(mine))}",
@@ -462,6 +465,8 @@ def reading(record: Mapping, lang: str) -> list[str]:
                 baseline=title[baseline],
                 n=len(mine),
                 ahead=int(ahead),
+                behind=int(behind),
+                level=t("length.claims_eff_level", lang, level=int(level)) if level else "",
                 gain=_span(mine["heldout_gain"]),
                 base_gain=_span(base["heldout_gain"]),
                 per_k=_span(mine["gain_per_1k_rollouts"], ".3f"),
@@ -491,6 +496,19 @@ def heldout_prompts(record: Mapping) -> int:
     return len(get_task(record["settings"]["task"]).heldout_problems())
 
 
+def task_label(record: Mapping, lang: str) -> str:
+    """The label of the record's task in ``lang``, as the task registry gives it
+    (``rlviz.lm.tasks.TaskSpec.label``: "Make a sum" / "凑数"), never its internal key.
+
+    Raises:
+        ValueError: the record's task is not in the registry (``task``), or ``lang`` is not a language
+            of the label."""
+    label = get_task(record["settings"]["task"]).label
+    if lang not in label:
+        raise ValueError(f"lang: {lang!r} is not one of {', '.join(label)}")
+    return label[lang]
+
+
 def provenance_text(record: Mapping, lang: str) -> str:
     """Which command measured the record, when, at which commit, over which seeds (from the record)."""
     _check(record)
@@ -514,7 +532,7 @@ def provenance_text(record: Mapping, lang: str) -> str:
         command=command,
         seeds=LIST_SEPARATOR[lang].join(str(e["seed"]) for e in entries),
         steps=s["steps"],
-        task=s["task"],
+        task=task_label(record, lang),
         date=LIST_SEPARATOR[lang].join(dates),
         commit=LIST_SEPARATOR[lang].join(commits),
         inferred=t("length.claims_inferred", lang) if any(e.get("commit_inferred") for e in entries) else "",

@@ -165,6 +165,8 @@ def run_reading(entropy: pd.DataFrame, summary: pd.DataFrame) -> dict[str, dict[
         change is below zero: else every arm's entropy rose or stayed).
         ``heldout``: the arm with the largest held-out pass@1 gain among those measured, ``None``
         until one is: ``arm``, ``start``, ``end``, ``gain`` and ``rose`` (whether that gain is above zero).
+        Each has ``alone``: whether that arm is the only one with the number (a run of one algorithm:
+        nothing to compare it with, so the page says what it did, not that it did most or least).
         Ties go to the first arm in run order.
     """
     out: dict[str, dict[str, Any] | None] = {"entropy": None, "heldout": None}
@@ -179,6 +181,7 @@ def run_reading(entropy: pd.DataFrame, summary: pd.DataFrame) -> dict[str, dict[
             "steps": int(row["steps"]),
             "clip_high": float(row["clip_high_mean"]),
             "fell": float(row["entropy_change"]) < 0,
+            "alone": len(finite) == 1,
         }
     measured = summary[summary["heldout_gain"].map(lambda v: math.isfinite(float(v)))] if len(summary) else summary
     if len(measured):
@@ -189,6 +192,7 @@ def run_reading(entropy: pd.DataFrame, summary: pd.DataFrame) -> dict[str, dict[
             "end": float(row["heldout_pass_at_1_end"]),
             "gain": float(row["heldout_gain"]),
             "rose": float(row["heldout_gain"]) > 0,
+            "alone": len(measured) == 1,
         }
     return out
 
@@ -332,12 +336,14 @@ def live_fields(lang: str) -> dict[str, str]:
 
 def reading_parts(reading: dict[str, dict[str, Any] | None], arm_titles: dict[str, str], lang: str) -> list[str]:
     """:func:`run_reading`'s findings as sentences in ``lang``: the arm whose entropy fell most (or rose
-    least) and the arm with the largest held-out gain, each named by ``arm_titles``."""
+    least) and the arm with the largest held-out gain, each named by ``arm_titles``; with one arm
+    (``alone``), what that arm did, with no comparison (``live.*_one`` sentences)."""
     lost, gained, parts = reading["entropy"], reading["heldout"], []
     if lost is not None:
         parts.append(
             t(
-                "live.entropy_reading" if lost["fell"] else "live.entropy_reading_rose",
+                ("live.entropy_reading" if lost["fell"] else "live.entropy_reading_rose")
+                + ("_one" if lost.get("alone") else ""),
                 lang,
                 title=arm_titles[lost["arm"]],
                 first=f"{lost['first']:.2f}",
@@ -349,7 +355,8 @@ def reading_parts(reading: dict[str, dict[str, Any] | None], arm_titles: dict[st
     if gained is not None:
         parts.append(
             t(
-                "live.heldout_reading" if gained["rose"] else "live.heldout_reading_fell",
+                ("live.heldout_reading" if gained["rose"] else "live.heldout_reading_fell")
+                + ("_one" if gained.get("alone") else ""),
                 lang,
                 title=arm_titles[gained["arm"]],
                 start=f"{gained['start']:.3f}",

@@ -25,12 +25,17 @@ from typing import Any
 import pandas as pd
 
 from rlviz.experiments.live import LiveConfig
+from rlviz.i18n import LIST_SEPARATOR, t
 
 __all__ = [
+    "BASELINE_ALGORITHM",
     "MEASURED",
+    "SETTING_LABELS",
     "SYMPTOMS",
     "THRESHOLDS",
     "Symptom",
+    "baseline_label",
+    "baseline_run",
     "detect",
     "found_by_other",
     "diagnose",
@@ -39,9 +44,26 @@ __all__ = [
     "reproduce_config",
     "reproduce_query",
     "settings_signature",
+    "settings_text",
 ]
 
 MEASURED = Path(__file__).resolve().parent / "symptoms_measured.json"
+# the algorithm of the baseline arm ``benchmarks/symptoms.py`` trains beside each live reproduction, on the
+# reproduction's task and for its steps, every other setting at the live page's default; an entry records
+# it as ``baseline_algorithm`` (entries measured before it did ran this one)
+BASELINE_ALGORITHM = "grpo"
+# the label of each reproducing setting, as the live page's widget for it is labelled (``rlviz.locale.live``)
+SETTING_LABELS: dict[str, str] = {
+    "task": "live.task",
+    "algorithms": "live.algorithms",
+    "steps": "live.steps",
+    "prompts_per_step": "live.prompts",
+    "group_size": "live.group_size",
+    "temperature": "live.temperature",
+    "lr": "live.lr",
+    "mu": "live.mu",
+    "mini_batches": "live.mini_batches",
+}
 
 
 def knob_names(name: str) -> tuple[str | None, str | None]:
@@ -304,6 +326,84 @@ def reproduce_query(key: str) -> dict[str, Any]:
         else:
             query[names[name]] = f"{value:g}" if isinstance(value, float) else str(value)
     return query
+
+
+def _value_text(name: str, value: Any, lang: str) -> str:
+    """One setting's value as a learner reads it: the task by the task registry's label, the algorithms
+    by their registry titles, a number with ``:g``."""
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.lm.tasks import get_task
+
+    if name == "task":
+        return get_task(value).label[lang]
+    if name == "algorithms":
+        return LIST_SEPARATOR[lang].join(ALGORITHMS[a].title for a in value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def settings_text(key: str, lang: str) -> str:
+    """Symptom ``key``'s reproducing settings in ``lang``, each by the live page's label for it
+    (:data:`SETTING_LABELS`) and its value as the page shows it: "task = Make a sum, algorithms = DAPO,
+    steps = 100" / "任务 = 凑数、算法 = DAPO、步数 = 100"; "" for a symptom with none (the MoE page's).
+
+    Raises:
+        ValueError: an unknown ``key``, a setting without a label (naming ``key``), or an unknown ``lang``.
+    """
+    s = symptom(key)
+    if lang not in LIST_SEPARATOR:
+        raise ValueError(f"lang: {lang!r} is not one of {', '.join(LIST_SEPARATOR)}")
+    shown = []
+    for name, value in s.settings.items():
+        if name not in SETTING_LABELS:
+            raise ValueError(f"key: {key!r} sets {name!r}, which has no label on the live page")
+        label = t(SETTING_LABELS[name], lang)
+        label = label[:1].lower() + label[1:] if lang == "en" else label  # mid-sentence in English
+        shown.append(f"{label} = {_value_text(name, value, lang)}")
+    return LIST_SEPARATOR[lang].join(shown)
+
+
+def baseline_run(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """What the baseline arm of one measured entry (``load_measured()["symptoms"][key]``) ran, as the entry
+    records it: ``algorithm`` (its ``baseline_algorithm``, else :data:`BASELINE_ALGORITHM`, which
+    ``benchmarks/symptoms.py`` trained before it wrote the key), ``task`` (its ``task``, else the live
+    page's default task, which a symptom without one ran on) and ``steps``.
+
+    Raises:
+        ValueError: ``entry`` records no ``steps``, or an algorithm or task not in the registries (``entry``).
+    """
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.lm.tasks import TASKS
+
+    run = {
+        "algorithm": entry.get("baseline_algorithm", BASELINE_ALGORITHM),
+        "task": entry.get("task", LiveConfig.task),
+        "steps": entry.get("steps"),
+    }
+    if not isinstance(run["steps"], int) or run["steps"] < 1:
+        raise ValueError(f"entry: records no steps ({run['steps']!r})")
+    if run["algorithm"] not in ALGORITHMS or run["task"] not in TASKS:
+        raise ValueError(f"entry: baseline {run['algorithm']!r} on {run['task']!r} is not in the registries")
+    return run
+
+
+def baseline_label(entry: Mapping[str, Any], lang: str) -> str:
+    """The baseline arm of a measured entry (:func:`baseline_run`) named in ``lang``: the algorithm's
+    registry title, the task registry's label, the steps ("GRPO on Make a sum for 100 steps" /
+    "GRPO（凑数，100 步）"). Raises ``ValueError`` as :func:`baseline_run` does, or for an unknown ``lang``."""
+    from rlviz.core.objectives import ALGORITHMS
+    from rlviz.lm.tasks import get_task
+
+    run = baseline_run(entry)
+    label = get_task(run["task"]).label
+    if lang not in label:
+        raise ValueError(f"lang: {lang!r} is not one of {', '.join(label)}")
+    return t(
+        "symptoms.baseline_run",
+        lang,
+        algorithm=ALGORITHMS[run["algorithm"]].title,
+        task=label[lang],
+        steps=run["steps"],
+    )
 
 
 def settings_signature(key: str) -> str:

@@ -356,19 +356,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- the length claims as measured on make_sum (rlviz.experiments.length_claims; the shipped record)
     "length.claims_header": {
-        "en": "Measured on make_sum: the length claims",
-        "zh": "在 make_sum 上实测：关于长度的几条论断",
+        "en": "Measured on {task}: the length claims",
+        "zh": "在“{task}”任务上实测：关于长度的几条论断",
     },
+    "length.claims_header_none": {"en": "Measured: the length claims", "zh": "实测：关于长度的几条论断"},
     "length.claims_lede": {
         "en": "Three claims of the sources are about response length: dividing each response's loss by its "
         "length |o| lets wrong answers drift longer, which {fixed} removes; the noise of the token ratios builds "
         "up over a long response, which {gspo}'s length-normalised sequence ratio tames; and {gspo} learns at "
-        "least as much per rollout as {grpo} while clipping far more. The shipped make_sum model writes answers "
-        "of up to {limit} tokens. {arms} were trained side by side on it from the same start, {n} "
+        "least as much per rollout as {grpo} while clipping far more. The shipped model of the {task} task writes "
+        "answers of up to {limit} tokens. {arms} were trained side by side on it from the same start, {n} "
         "{n:plural:seed|seeds} × {steps} steps each; below is what came out.",
         "zh": "资料里有三条论断和回答长度有关：把每条回答的 loss 除以它的长度 |o|，会让错误回答越写越长，{fixed} 去掉了这一点；"
         "token 比率的噪声会在长回答上累积，{gspo} 按长度归一化的序列比率能压住它；{gspo} 裁剪的 token 多得多，"
-        "但每条 rollout 学到的不比 {grpo} 少。随附的 make_sum 模型回答最长 {limit} 个 token。我们让 {arms} 从同一起点"
+        "但每条 rollout 学到的不比 {grpo} 少。随附的“{task}”任务模型回答最长 {limit} 个 token。我们让 {arms} 从同一起点"
         "并排训练，{n} 个随机种子 × 每个 {steps} 步，下面是实测结果。",
     },
     "length.claims_none": {
@@ -533,14 +534,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "{base_clip} %。",
     },
     "length.claims_eff_some": {
-        "en": "**{claimed} against {baseline}: ahead in {ahead} of {n} seeds, behind in the others.** Held-out gain "
+        "en": "**{claimed} against {baseline}: ahead in {ahead} of {n} seeds, behind in {behind}{level}.** Held-out gain "
         "per 1,000 rollouts {per_k} against {base_per_k} (gain {gain} against {base_gain}), while clipping "
         '{clip} % of the tokens against {base_clip} %. The sources\' "at least as efficiently" is not contradicted '
         "here; that what it keeps is less noisy is not measured.",
-        "zh": "**{claimed} 对比 {baseline}：{n} 个种子中 {ahead} 个领先，其余落后。** 每 1,000 条 rollout 的留出集提升 {per_k}，"
+        "zh": "**{claimed} 对比 {baseline}：{n} 个种子中 {ahead} 个领先，{behind} 个落后{level}。** 每 1,000 条 rollout 的留出集提升 {per_k}，"
         "对比 {base_per_k}（提升 {gain}，对比 {base_gain}），同时它裁剪了 {clip} % 的 token，{baseline} 只裁剪 {base_clip} %。"
         "资料说的“训练效率至少一样高”在这里没有被推翻；“它保留下来的部分噪声更小”这里没有测。",
     },
+    "length.claims_eff_level": {"en": ", level in {level}", "zh": "，{level} 个持平"},
     "length.claims_eff_none": {
         "en": "**{claimed} learned less per rollout than {baseline} in every seed** ({ahead} of {n} ahead): held-out "
         "gain per 1,000 rollouts {per_k} against {base_per_k} (gain {gain} against {base_gain}), while clipping "
@@ -562,7 +564,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Measured by `{command}` (seeds {seeds}, {steps} steps each, task {task}) on {date} at commit "
         "{commit}{inferred}. The record ships with the app (rlviz/data/measured/length_claims.json); "
         "`python benchmarks/length_claims.py --record` measures it again and replaces it.",
-        "zh": "由 `{command}` 测得（种子 {seeds}，每个 {steps} 步，任务 {task}），日期 {date}，提交 {commit}{inferred}。"
+        "zh": "由 `{command}` 测得（种子 {seeds}，每个 {steps} 步，任务“{task}”），日期 {date}，提交 {commit}{inferred}。"
         "这份记录随应用一起发布（rlviz/data/measured/length_claims.json）；运行 "
         "`python benchmarks/length_claims.py --record` 会重新测量并替换它。",
     },
@@ -570,7 +572,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Measured by `{command}`, run once per seed (S = {seeds}, {steps} steps each, task {task}), on "
         "{date} at commit {commit}{inferred}. The record ships with the app (rlviz/data/measured/length_claims.json); "
         "`python benchmarks/length_claims.py --record` measures it again and replaces it.",
-        "zh": "由 `{command}` 测得，每个种子运行一次（S = {seeds}，每个 {steps} 步，任务 {task}），日期 {date}，提交 {commit}"
+        "zh": "由 `{command}` 测得，每个种子运行一次（S = {seeds}，每个 {steps} 步，任务“{task}”），日期 {date}，提交 {commit}"
         "{inferred}。这份记录随应用一起发布（rlviz/data/measured/length_claims.json）；运行 "
         "`python benchmarks/length_claims.py --record` 会重新测量并替换它。",
     },

@@ -31,6 +31,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**{title}** gained the most held-out pass@1: {start} → {end} ({gain}).",
         "zh": "留出集 pass@1 提升最多的是 **{title}**：{start} → {end}（{gain}）。",
     },
+    "live.heldout_reading_one": {
+        "en": "**{title}** raised its held-out pass@1: {start} → {end} ({gain}).",
+        "zh": "**{title}** 的留出集 pass@1 提升了：{start} → {end}（{gain}）。",
+    },
+    "live.heldout_reading_fell_one": {
+        "en": "**{title}** did not raise its held-out pass@1: {start} → {end} ({gain}).",
+        "zh": "**{title}** 的留出集 pass@1 没有提升：{start} → {end}（{gain}）。",
+    },
     "live.heldout_reading_fell": {
         "en": "No algorithm gained held-out pass@1 in this run; **{title}** lost the least: {start} → {end} ({gain}).",
         "zh": "这次训练没有哪个算法提升了留出集 pass@1；下降最少的是 **{title}**：{start} → {end}（{gain}）。",
@@ -238,6 +246,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "{steps} {steps:plural:step|steps}, while its upper clip (A > 0) acted on {high} of its tokens on average.",
         "zh": "这次训练中熵降得最多的是 **{title}**：{steps} 步内从 {first} 降到 {last} nats / token，"
         "而它的上界裁剪（A > 0）平均只作用在 {high} 的 token 上。",
+    },
+    "live.entropy_reading_one": {
+        "en": "In this run **{title}**'s entropy fell from {first} to {last} nats per token over "
+        "{steps} {steps:plural:step|steps}, while its upper clip (A > 0) acted on {high} of its tokens on average.",
+        "zh": "这次训练中 **{title}** 的熵在 {steps} 步内从 {first} 降到 {last} nats / token，"
+        "而它的上界裁剪（A > 0）平均只作用在 {high} 的 token 上。",
+    },
+    "live.entropy_reading_rose_one": {
+        "en": "In this run **{title}**'s entropy did not fall: from {first} to {last} nats per token over "
+        "{steps} {steps:plural:step|steps}, while its upper clip (A > 0) acted on {high} of its tokens on average.",
+        "zh": "这次训练中 **{title}** 的熵没有下降：{steps} 步内从 {first} 到 {last} nats / token，"
+        "而它的上界裁剪（A > 0）平均作用在 {high} 的 token 上。",
     },
     "live.entropy_reading_rose": {
         "en": "In this run no algorithm lost entropy; **{title}** gained the least: from {first} to {last} nats per "

@@ -21,10 +21,11 @@ STRINGS = {
         "en": "Pick what you see in a training run. The page lists the likely causes, the setting to turn (with its "
         "TRL and verl names where they have one) and opens the live page with settings that reproduce it on the "
         "shipped model. Whether they do is measured, not promised: the figure is the run that "
-        "`benchmarks/symptoms.py` recorded, next to the live page's defaults.",
+        "`benchmarks/symptoms.py` recorded, next to a run of {baseline} on the same task for as many steps, its "
+        "other settings at the live page's defaults.",
         "zh": "选出你在训练中看到的现象。本页列出可能的原因、该调的设置（有 TRL 和 verl 名称的一并给出），并用能在内置模型上"
         "复现它的设置打开实时页面。是否真能复现是测出来的，不是承诺：图中是 `benchmarks/symptoms.py` 记录的那次运行，"
-        "旁边是实时页面默认设置下的运行。",
+        "旁边是同一任务、同样步数的 {baseline} 运行，其余设置取实时页面默认值。",
     },
     "symptoms.pick": {"en": "What do you see?", "zh": "你看到了什么？"},
     "symptoms.causes": {"en": "Likely causes", "zh": "可能的原因"},
@@ -32,7 +33,8 @@ STRINGS = {
     "symptoms.knob_setting": {"en": "setting", "zh": "设置"},
     "symptoms.knob_trl": {"en": "TRL", "zh": "TRL"},
     "symptoms.knob_verl": {"en": "verl", "zh": "verl"},
-    "symptoms.reproduce": {"en": "Reproduce it on the {page} page", "zh": "在“{page}”页面复现"},
+    # short: in half a page at 1024 px "Reproduce it on the Live policy update page" was cut after "update"
+    "symptoms.reproduce": {"en": "Reproduce it: {page}", "zh": "在“{page}”页面复现"},
     "symptoms.settings": {"en": "Settings that reproduce it: {settings}.", "zh": "复现它的设置：{settings}。"},
     "symptoms.moe_settings": {
         "en": "The MoE page's defaults show it: one batch, several updates, then the share of routes that changed.",
@@ -51,12 +53,17 @@ STRINGS = {
         "并不表现出这个现象；上面的原因是在真实模型上要排查的方向。{evidence}",
     },
     "symptoms.baseline_yes": {
-        "en": "With the live page's defaults it shows too ({value}).",
-        "zh": "用实时页面的默认设置也会出现（{value}）。",
+        "en": "With {baseline} (the live page's other settings at their defaults) it shows too ({value}).",
+        "zh": "用 {baseline}、其余设置取实时页面默认值时也会出现（{value}）。",
     },
     "symptoms.baseline_no": {
-        "en": "With the live page's defaults it does not ({value}).",
-        "zh": "用实时页面的默认设置则不会出现（{value}）。",
+        "en": "With {baseline} (the live page's other settings at their defaults) it does not ({value}).",
+        "zh": "用 {baseline}、其余设置取实时页面默认值时则不会出现（{value}）。",
+    },
+    # the baseline arm of a measurement, from what its entry records (rlviz.experiments.symptoms.baseline_label)
+    "symptoms.baseline_run": {
+        "en": "{algorithm} on {task} for {steps} {steps:plural:step|steps}",
+        "zh": "{algorithm}（{task}，{steps} 步）",
     },
     "symptoms.not_measured": {
         "en": "Not measured yet on this checkout: run `python benchmarks/symptoms.py`.",
@@ -70,7 +77,6 @@ STRINGS = {
     "symptoms.fig_title": {"en": "Measured: {metric} per step", "zh": "实测：每步的{metric}"},
     "symptoms.fig_x": {"en": "step", "zh": "步"},
     "symptoms.fig_reproduced": {"en": "reproducing settings", "zh": "复现设置"},
-    "symptoms.fig_baseline": {"en": "live page defaults", "zh": "实时页面默认设置"},
     "symptoms.moe_fig_x": {"en": "update on the same batch", "zh": "同一批数据上的第几次更新"},
     "symptoms.yours": {"en": "Check your own run", "zh": "检查你自己的运行"},
     "symptoms.yours_none": {
@@ -113,7 +119,7 @@ STRINGS = {
         "带 KL 项的 GRPO 没有\n- 对称裁剪：ε_high = ε_low 时，更新偏向的低概率 token 最多只能涨到 1 + ε_high 倍，而高概率"
         " token 持续变尖（DAPO，arXiv 2503.14476 §3.1，clip-higher）；在这个小模型上上界几乎从不生效，撤掉 clip-higher 也没有"
         "让熵更低（docs/second-task.md）\n- 步子相对批量太大（学习率、μ）：每次更新都让分布更尖\n- 采样温度太低"
-        "\n\n同一任务上的实测（各三个种子，100 步）：给 DAPO 加回 GRPO 的 KL 项（β = 0.04）后，它的熵和 GRPO 一样高，学到的和 DAPO"
+        "\n\n同一任务上的实测（各三个种子，100 步）：给 DAPO 加回 GRPO 的 KL 项（β = 0.04）后，它的熵和 GRPO 一样高，学到的和 DAPO "
         "一样多；而去掉 KL 项的 GRPO 也丢了一部分熵：这里熵坍缩主要是缺了 KL 项造成的。Clip-Cov 和 KL-Cov（arXiv 2505.22617）"
         "同样让熵保持得和 GRPO 一样高；自适应熵目标（Skywork-OR1）把熵稳在目标附近，但 pass@1 有所下降；熵奖励多保住一点；"
         "更高的 ε_high 没有用。",

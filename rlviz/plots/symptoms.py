@@ -1,7 +1,8 @@
 """Figures of the Symptom-to-cause page (plotly, no Streamlit).
 
 One figure: the metric that shows a symptom, per step, as measured by ``benchmarks/symptoms.py`` on
-the shipped model with the reproducing settings and with the live page's defaults, and the
+the shipped model with the reproducing settings and with its baseline arm (the label the page gives:
+``rlviz.experiments.symptoms.baseline_label``, what the entry records it ran), and the
 detector's threshold where it is a level on that metric. NaN values are dropped, never drawn.
 """
 
@@ -23,7 +24,7 @@ def _finite(values: Sequence[float]) -> tuple[list[int], list[float]]:
 
 
 def measured_figure(entry: Mapping, labels: Mapping[str, str], *, height: int = 340) -> go.Figure:
-    """The measured metric per step: the reproduction (vermillion, solid) and the defaults (blue,
+    """The measured metric per step: the reproduction (vermillion, solid) and the baseline arm (blue,
     dashed), from one entry of ``rlviz.experiments.symptoms.load_measured()["symptoms"]``.
 
     Args:
