@@ -201,7 +201,7 @@ run = rp.watch(
     names=arm_titles,
     chart_key="live-curves",
     changed=_changed,
-    no_run=tr("live.no_run", n=len(DEFAULT_ALGORITHMS), steps=D.steps),
+    no_run=tr("live.no_run", n=len(algorithms), steps=steps if isinstance(steps, int) else D.steps),  # as set now
 )
 if run is None:
     stop()

@@ -95,6 +95,9 @@ def test_the_page_is_title_lede_settings_run_then_the_figure(lang):
     titles = [a["text"] for a in spec["layout"]["annotations"]]
     assert titles[:3] == [t(f"metric.{m}", lang) for m in ("reward_mean", "pass_at_1", "response_length_mean")]
     assert at.info[0].value == t("live.no_run", lang, n=len(DEFAULT_ALGORITHMS), steps=LiveConfig().steps)
+    # a link with other settings (the symptoms page's reproduction: DAPO alone, 100 steps) is told its own run
+    linked = open_page(PAGE, lang=lang, lv_algos="DAPO", lv_steps="100")
+    assert linked.info[0].value == t("live.no_run", lang, n=1, steps=100)
     # the words above it, counted as the first-screen measure counts them: at most 60 in either language
     above_words = [at.title[0].value, shown_text(lede)]
     for n in descendants(marker)[1:]:  # "Newcomer's path · stop k of n", Previous, Next

@@ -202,9 +202,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "（verl 的 algorithm.use_kl_in_reward）。只对 β > 0 的算法起作用（GRPO 默认 0.04）。",
     },
     "live.no_run": {
-        "en": "Choose the settings and press **Run**. The default run is {n} algorithms × {steps} steps; a bar per "
+        "en": "Choose the settings and press **Run**. This run: {n} algorithms × {steps} steps; a bar per "
         "algorithm shows how far it is, and **Stop** keeps what is done.",
-        "zh": "选好设置后点击 **开始训练**。默认设置是 {n} 个算法 × {steps} 步；每个算法有一个进度条，"
+        "zh": "选好设置后点击 **开始训练**。本次训练：{n} 个算法 × {steps} 步；每个算法有一个进度条，"
         "点 **停止** 会保留已完成的部分。",
     },
     "live.progress": {"en": "{title}: step {done} / {total}", "zh": "{title}：第 {done} / {total} 步"},
